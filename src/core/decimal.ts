@@ -1,0 +1,59 @@
+/**
+ * Decimal helpers. Wire values stay strings until parsed here, once, at the edge.
+ * A dedicated Decimal constructor keeps global decimal.js settings untouched.
+ */
+import { Decimal as DecimalJs } from 'decimal.js';
+import { ParseError } from './errors.js';
+
+/** Decimal with 40 significant digits and no exponent notation in toString for realistic magnitudes. */
+export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -30, toExpPos: 40 });
+/** A decimal value. */
+export type Decimal = InstanceType<typeof Decimal>;
+
+/** Zero. */
+export const ZERO: Decimal = new Decimal(0);
+
+const DECIMAL_RE = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** Parses a wire decimal (string, or number where the spec says numbers occur). Throws ParseError naming the field. */
+export function parseDecimal(field: string, value: unknown): Decimal {
+  if (typeof value === 'string') {
+    if (!DECIMAL_RE.test(value)) throw new ParseError(field, value, 'not a decimal string');
+    return new Decimal(value);
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    // Numbers from JSON already went through binary float parsing; toString gives the shortest
+    // round-trip form, which is the decimal the sender wrote for the values exchanges emit.
+    return new Decimal(value.toString());
+  }
+  throw new ParseError(field, value, 'expected a decimal string or finite number');
+}
+
+/** Parses an optional wire decimal: null/undefined/"" give undefined. */
+export function parseOptionalDecimal(field: string, value: unknown): Decimal | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  return parseDecimal(field, value);
+}
+
+/** True when `value` is an exact multiple of `step` (step 0 disables the rule). */
+export function isMultipleOf(value: Decimal, step: Decimal): boolean {
+  if (step.isZero()) return true;
+  return value.mod(step).isZero();
+}
+
+/** Rounds `value` down to a multiple of `step` counted from `base` (step 0: unchanged). */
+export function floorToStep(value: Decimal, step: Decimal, base: Decimal = ZERO): Decimal {
+  if (step.isZero()) return value;
+  return value.minus(base).div(step).floor().mul(step).plus(base);
+}
+
+/** Rounds `value` up to a multiple of `step` counted from `base` (step 0: unchanged). */
+export function ceilToStep(value: Decimal, step: Decimal, base: Decimal = ZERO): Decimal {
+  if (step.isZero()) return value;
+  return value.minus(base).div(step).ceil().mul(step).plus(base);
+}
+
+/** Formats a decimal for the wire without exponent notation. */
+export function toWire(d: Decimal): string {
+  return d.toFixed();
+}

@@ -1,0 +1,9 @@
+/** Core: domain types, enums, decimals, errors, signing, clock. No I/O, imports nothing of ours. */
+export * from './enums.js';
+export * from './errors.js';
+export * from './decimal.js';
+export * from './filters.js';
+export * from './signing.js';
+export * from './symbols.js';
+export * from './clock.js';
+export type * from './types.js';
