@@ -7,3 +7,5 @@ export * from './signing.js';
 export * from './symbols.js';
 export * from './clock.js';
 export type * from './types.js';
+export type * from './marketEvents.js';
+export type * from './bookView.js';
