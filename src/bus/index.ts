@@ -1,0 +1,4 @@
+/** Event bus: types and the RxJS bus. */
+export * from './Bus.js';
+export * from './events.js';
+export type * from './intents.js';

@@ -1,0 +1,97 @@
+/**
+ * The strategy plugin contract. A plugin receives bus events and a small context and emits
+ * intents through the context. It never touches the network, so the same code runs live,
+ * paper and backtest.
+ */
+import type { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import type { Decimal } from '../core/decimal.js';
+import type { OrderSideName, OrderTypeName, StpModeName, TimeInForceName } from '../core/enums.js';
+import type { BookView } from '../core/bookView.js';
+import type { BusEvent, TrackedOrderStateName } from '../bus/events.js';
+
+/** Minimal logger a strategy gets (pino-compatible). */
+export interface StrategyLogger {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  debug(obj: object | string, msg?: string): void;
+}
+
+/** An open order of the strategy as the tracker knows it. */
+export interface OwnOrderView {
+  readonly clientId: string;
+  readonly orderId: string | undefined;
+  readonly symbol: string;
+  readonly side: OrderSideName;
+  readonly orderType: OrderTypeName;
+  readonly state: TrackedOrderStateName;
+  readonly price: Decimal | undefined;
+  readonly quantity: Decimal | undefined;
+  readonly cumQty: Decimal;
+}
+
+/** Parameters of a place request (the context fills strategy, intentId and clientId). */
+export interface PlaceRequest {
+  readonly symbol: string;
+  readonly side: OrderSideName;
+  readonly orderType: OrderTypeName;
+  readonly timeInForce?: TimeInForceName;
+  readonly quantity?: Decimal;
+  readonly quoteOrderQty?: Decimal;
+  readonly price?: Decimal;
+  readonly stopPrice?: Decimal;
+  readonly icebergQty?: Decimal;
+  readonly stpMode?: StpModeName;
+  /** Optional caller-chosen clientId (must be unique within the run). */
+  readonly clientId?: string;
+}
+
+/** What a strategy can see and do. */
+export interface StrategyContext<P> {
+  readonly name: string;
+  readonly params: P;
+  /** Symbols (BASE_QUOTE) this strategy trades. */
+  readonly symbols: readonly string[];
+  readonly clock: Clock;
+  readonly log: StrategyLogger;
+  /** Local book of a symbol; undefined when none is maintained. */
+  book(symbol: string): BookView | undefined;
+  /** The strategy's own open orders. */
+  openOrders(symbol?: string): readonly OwnOrderView[];
+  /** Free and locked balance of an asset (the strategy's budget view). */
+  balance(asset: string): { free: Decimal; locked: Decimal };
+  /** Net position of the strategy in an asset since the run started (fills only). */
+  position(asset: string): Decimal;
+  /** Emits a place intent; returns its clientId. */
+  place(req: PlaceRequest): string;
+  /** Emits a cancel intent for one own order. */
+  cancel(symbol: string, clientId: string): void;
+  /** Emits a cancel-all intent for the strategy's orders (one symbol or all). */
+  cancelAll(symbol?: string): void;
+}
+
+/** Handlers a plugin instance provides. */
+export interface StrategyHandlers {
+  /** Called once after reconciliation, before any event. */
+  onStart?(): void;
+  /** Called for every bus event the strategy is subscribed to (its symbols plus its own orders). */
+  onEvent(event: BusEvent): void;
+  /** Called once at shutdown. */
+  onStop?(): void;
+}
+
+/** A strategy plugin module's default export. */
+export interface StrategyPlugin<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  /** One-line description for `kancil --help` and reports. */
+  readonly description: string;
+  /** zod schema of the parameters from YAML; errors name the path and value. */
+  readonly params: S;
+  create(ctx: StrategyContext<z.infer<S>>): StrategyHandlers;
+}
+
+/** Identity helper that gives plugin authors type inference for their params. */
+export function defineStrategy<S extends z.ZodType>(plugin: StrategyPlugin<S>): StrategyPlugin<S> {
+  return plugin;
+}
