@@ -2,3 +2,4 @@
 export * from './Bus.js';
 export * from './events.js';
 export type * from './intents.js';
+export type * from './venue.js';
