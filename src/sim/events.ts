@@ -1,0 +1,128 @@
+/**
+ * Events the engine emits for every state change, in the order they happen. Decimal fields are
+ * exact canonical decimal strings (no exponent, no trailing zeros: the form of Decimal#toFixed()),
+ * so the same inputs give byte-identical JSON.
+ */
+import type {
+  ExecutionTypeName,
+  ExpiryReasonName,
+  OrderSideName,
+  OrderStatusName,
+  OrderTypeName,
+  RejectReasonName,
+  TimeInForceName,
+} from '../core/enums.js';
+
+/** executionReport with every field of the user data stream (wire keys) plus the owning account. */
+export interface ExecutionReportEvent {
+  readonly type: 'executionReport';
+  readonly accountId: string;
+  readonly e: 'executionReport';
+  /** Event time. */
+  readonly E: number;
+  readonly s: string;
+  /** Client order id. */
+  readonly c: string;
+  readonly S: OrderSideName;
+  readonly o: OrderTypeName;
+  readonly f: TimeInForceName;
+  readonly q: string;
+  readonly p: string;
+  readonly P: string;
+  readonly F: string;
+  /** Original client order id of the order being canceled ('' otherwise). */
+  readonly C: string;
+  readonly x: ExecutionTypeName;
+  readonly X: OrderStatusName;
+  readonly r: RejectReasonName;
+  /** Order id. */
+  readonly i: string;
+  readonly l: string;
+  readonly z: string;
+  readonly L: string;
+  readonly n: string;
+  readonly N: string | null;
+  readonly T: number;
+  /** Trade id, -1 when none. */
+  readonly t: number;
+  readonly w: boolean;
+  readonly m: boolean;
+  readonly O: number;
+  readonly Z: string;
+  readonly Y: string;
+  readonly eR: ExpiryReasonName;
+  /** OCO list id, -1 when none (not a spec field; kept for trackers). */
+  readonly g: number;
+}
+
+/** outboundAccountPosition: balances of the assets that changed in one operation. */
+export interface AccountPositionEvent {
+  readonly type: 'outboundAccountPosition';
+  readonly accountId: string;
+  readonly e: 'outboundAccountPosition';
+  readonly E: number;
+  /** Time of last account update. */
+  readonly u: number;
+  readonly B: readonly { readonly a: string; readonly f: string; readonly l: string }[];
+}
+
+/** A public trade (own or replayed). Order ids are '0' for replayed liquidity. */
+export interface TradeEvent {
+  readonly type: 'trade';
+  readonly symbol: string;
+  readonly id: number;
+  readonly price: string;
+  readonly qty: string;
+  readonly buyerOrderId: string;
+  readonly sellerOrderId: string;
+  readonly isBuyerMaker: boolean;
+  readonly time: number;
+}
+
+/** A change of the visible book: U..u consecutive with the previous event's u + 1; absolute level quantities. */
+export interface DepthDiffEvent {
+  readonly type: 'depthUpdate';
+  readonly symbol: string;
+  readonly E: number;
+  readonly U: number;
+  readonly u: number;
+  readonly b: readonly (readonly [string, string])[];
+  readonly a: readonly (readonly [string, string])[];
+}
+
+/** OCO list status change (the user data stream's listStatus shape). */
+export interface ListStatusEvent {
+  readonly type: 'listStatus';
+  readonly accountId: string;
+  readonly e: 'listStatus';
+  readonly E: number;
+  readonly s: string;
+  readonly g: number;
+  readonly c: 'OCO';
+  readonly l: 'EXEC_STARTED' | 'ALL_DONE';
+  readonly L: 'EXECUTING' | 'ALL_DONE';
+  readonly r: RejectReasonName;
+  readonly C: string;
+  readonly T: number;
+  readonly O: readonly { readonly s: string; readonly i: string; readonly c: string }[];
+}
+
+/** The reference price of a symbol changed. */
+export interface ReferencePriceEvent {
+  readonly type: 'referencePrice';
+  readonly symbol: string;
+  readonly referencePrice: string | null;
+  readonly time: number;
+}
+
+/** Every engine event. */
+export type EngineEvent =
+  | ExecutionReportEvent
+  | AccountPositionEvent
+  | TradeEvent
+  | DepthDiffEvent
+  | ListStatusEvent
+  | ReferencePriceEvent;
+
+/** A synchronous event listener. */
+export type EngineListener = (event: EngineEvent) => void;

@@ -1,0 +1,196 @@
+/**
+ * Public input and output types of the matching engine. Inputs use core Decimals (parsed once at the
+ * edge); the engine converts them to per-symbol scaled integers inside.
+ */
+import type { Decimal } from '../core/decimal.js';
+import type {
+  OrderSideName,
+  OrderStatusName,
+  OrderTypeName,
+  RejectReasonName,
+  StpModeName,
+  TimeInForceName,
+} from '../core/enums.js';
+import type { ExchangeFilters } from '../core/filters.js';
+import type { BookLevel, Order, PriceRangeRule, SymbolInfo } from '../core/types.js';
+
+/** One symbol the engine trades. */
+export interface SimSymbolConfig {
+  readonly info: SymbolInfo;
+  /** PRICE_RANGE execution rule; applied only to symbol type 1, as the spec says. */
+  readonly priceRange?: PriceRangeRule;
+  /** Initial reference price for the PRICE_RANGE rule (null or absent: none). */
+  readonly referencePrice?: Decimal | null;
+  /** Initial last price (seeds PERCENT_PRICE, NOTIONAL averages and stop triggers before any trade). */
+  readonly lastPrice?: Decimal;
+}
+
+/** One trading account. */
+export interface SimAccountConfig {
+  readonly id: string;
+  /** Accounts sharing a tradeGroupId may use STP mode TRANSFER between each other. */
+  readonly tradeGroupId?: string;
+  /** Commission rates as fractions (0.001 = 0.1 %). */
+  readonly makerCommission: Decimal;
+  readonly takerCommission: Decimal;
+  /** Initial free balances by asset. */
+  readonly balances?: Readonly<Record<string, Decimal>>;
+  /** False refuses every new order with TRADING_DISABLED; default true. */
+  readonly canTrade?: boolean;
+}
+
+/** Engine configuration. */
+export interface EngineConfig {
+  readonly symbols: readonly SimSymbolConfig[];
+  readonly exchangeFilters?: ExchangeFilters;
+  readonly accounts: readonly SimAccountConfig[];
+  /** First order id (default 1). */
+  readonly firstOrderId?: number;
+  /** First trade id (default 1). */
+  readonly firstTradeId?: number;
+  /** First order list id (default 1). */
+  readonly firstOrderListId?: number;
+  /** First depth update id (default 1). */
+  readonly firstUpdateId?: number;
+  /**
+   * Whether events are buffered for `takeEvents()` (default true). With false and no subscriber,
+   * events are not even built: the fastest mode, for callers that only read state.
+   */
+  readonly bufferEvents?: boolean;
+}
+
+/** A new order. Exactly the parameters of POST /open/v1/orders, parsed. */
+export interface NewOrderRequest {
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly side: OrderSideName;
+  readonly type: OrderTypeName;
+  readonly timeInForce?: TimeInForceName;
+  readonly quantity?: Decimal;
+  readonly quoteOrderQty?: Decimal;
+  readonly price?: Decimal;
+  readonly stopPrice?: Decimal;
+  readonly icebergQty?: Decimal;
+  readonly clientId?: string;
+  readonly stpMode?: StpModeName;
+}
+
+/** A new OCO list: a LIMIT_MAKER leg at `price` and a STOP_LOSS_LIMIT leg at `stopPrice`/`stopLimitPrice`. */
+export interface OcoRequest {
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly side: OrderSideName;
+  readonly quantity: Decimal;
+  readonly price: Decimal;
+  readonly stopPrice: Decimal;
+  readonly stopLimitPrice: Decimal;
+  readonly listClientId?: string;
+  readonly limitClientId?: string;
+  readonly stopClientId?: string;
+  readonly stpMode?: StpModeName;
+}
+
+/** Cancel one order by orderId or clientId (orderId wins when both are given). */
+export interface CancelRequest {
+  readonly accountId: string;
+  readonly symbol?: string;
+  readonly orderId?: string | number;
+  readonly clientId?: string;
+}
+
+/** A refused request: nothing changed. */
+export interface Rejected {
+  readonly ok: false;
+  readonly reason: RejectReasonName;
+  /** Names the field and value, e.g. `price 100.005 is not a multiple of tickSize 0.01`. */
+  readonly message: string;
+}
+
+/** An accepted order; `order` is built on first access (the hot path only needs ids and status). */
+export interface Accepted {
+  readonly ok: true;
+  readonly orderId: string;
+  readonly clientId: string;
+  readonly status: OrderStatusName;
+  readonly order: SimOrder;
+}
+
+/** Outcome of placeOrder / cancelOrder. */
+export type PlaceResult = Accepted | Rejected;
+
+/** Outcome of placeOco. */
+export type OcoResult = { readonly ok: true; readonly list: OrderListView } | Rejected;
+
+/** Outcome of cancelOrder: the order after cancel (an OCO leg cancels its whole list). */
+export type CancelResult = Accepted | Rejected;
+
+/** An order as the engine reports it: the core Order plus what the sandbox needs beyond the wire. */
+export interface SimOrder extends Order {
+  readonly accountId: string;
+  /** Quantity removed by self-trade prevention (DECREMENT / TRANSFER / expiry). */
+  readonly preventedQty: Decimal;
+  /** Last update time (ms). */
+  readonly updateTime: number;
+  /** -1 unless part of an OCO list. */
+  readonly orderListId: number;
+  readonly stpMode: StpModeName;
+}
+
+/** OCO list status as the spec shows it (other statuses are engine choices, see README). */
+export interface OrderListView {
+  readonly orderListId: number;
+  readonly listClientId: string;
+  readonly symbol: string;
+  readonly contingencyType: 'OCO';
+  readonly listStatusType: 'EXEC_STARTED' | 'ALL_DONE';
+  readonly listOrderStatus: 'EXECUTING' | 'ALL_DONE';
+  readonly createTime: number;
+  readonly updateTime: number;
+  readonly orders: readonly SimOrder[];
+}
+
+/** Filters for allOrders (GET /open/v1/orders). */
+export interface OrderQuery {
+  /** open, history (closed) or all (default). */
+  readonly which?: 'open' | 'history' | 'all';
+  readonly side?: OrderSideName;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  /** Order id to start from (inclusive); `direct` prev ascends, next descends. */
+  readonly fromId?: string | number;
+  readonly direct?: 'prev' | 'next';
+  /** Default 500, max 1000. */
+  readonly limit?: number;
+}
+
+/** Filters for accountTrades (GET /open/v1/orders/trades). */
+export interface TradeQuery {
+  readonly orderId?: string | number;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly fromId?: number;
+  readonly direct?: 'prev' | 'next';
+  readonly limit?: number;
+}
+
+/** A replayed depth snapshot or diff: absolute quantities per level; quantity 0 removes a level. */
+export interface ExternalDepth {
+  readonly bids: readonly BookLevel[];
+  readonly asks: readonly BookLevel[];
+}
+
+/** A replayed public trade. */
+export interface ExternalTrade {
+  readonly price: Decimal;
+  readonly qty: Decimal;
+  /** True when the buyer was the maker (a seller hit the bids). */
+  readonly isBuyerMaker: boolean;
+}
+
+/** Best bid and ask (null when that side is empty). */
+export interface BestBidAsk {
+  readonly bidPrice: Decimal | null;
+  readonly bidQty: Decimal | null;
+  readonly askPrice: Decimal | null;
+  readonly askQty: Decimal | null;
+}
