@@ -1,0 +1,295 @@
+/**
+ * Follows every order of the run through PENDING -> NEW -> PARTIALLY_FILLED -> FILLED / CANCELED /
+ * REJECTED / EXPIRED, and UNKNOWN, from REST answers, executionReports and polling. Every change is
+ * written to the ledger first, then published as an orderUpdate (and fill) event.
+ *
+ * Idempotent: duplicated or reordered reports never move an order backwards, cumulative quantities
+ * only grow, and a fill is counted once per (orderId, tradeId) whichever path reported it.
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { ExecutionReportEvent } from '../core/marketEvents.js';
+import type { AccountTrade, Order } from '../core/types.js';
+import type { FillEvent, OrderUpdateEvent, TrackedOrderStateName } from '../bus/events.js';
+import type { Ledger, OrderPatch } from '../store/Ledger.js';
+import type { FillRecord, OrderRecord, OrderVenueName } from '../store/records.js';
+import { isTerminal, nextState, stateOfStatus } from './orderState.js';
+
+/** What the tracker publishes. */
+export type TrackerEvent = OrderUpdateEvent | FillEvent;
+
+/** A new order as the router journals it before sending. */
+export type NewOrder = Omit<OrderRecord, 'state' | 'cumQty' | 'cumQuoteQty' | 'createdAt' | 'updatedAt' | 'orderId' | 'sentAt' | 'reason'>;
+
+/** Reports for an orderId we cannot attribute yet (a legacy ack still in flight); bounded. */
+const MAX_ORPHANS = 1000;
+
+/** The order state machine, backed by the ledger. */
+export class OrderTracker {
+  readonly #ledger: Ledger;
+  readonly #clock: Clock;
+  readonly #emit: (e: TrackerEvent) => void;
+  /** Live (non-terminal) orders by clientId. Terminal ones are looked up in the ledger. */
+  readonly #live = new Map<string, OrderRecord>();
+  readonly #byOrderId = new Map<string, string>();
+  readonly #orphans = new Map<string, ExecutionReportEvent[]>();
+
+  constructor(opts: { ledger: Ledger; clock: Clock; emit: (e: TrackerEvent) => void }) {
+    this.#ledger = opts.ledger;
+    this.#clock = opts.clock;
+    this.#emit = opts.emit;
+  }
+
+  /** Loads the ledger's non-terminal orders (start-up after a crash or a clean stop). Returns them. */
+  load(): OrderRecord[] {
+    const open = this.#ledger.openOrders();
+    for (const o of open) {
+      this.#live.set(o.clientId, o);
+      if (o.orderId !== undefined) this.#byOrderId.set(o.orderId, o.clientId);
+    }
+    return open;
+  }
+
+  /** Journals a new PENDING order; must happen before its request is sent. */
+  create(o: NewOrder): OrderRecord {
+    const now = this.#clock.now();
+    const rec: OrderRecord = {
+      ...o,
+      state: 'PENDING',
+      cumQty: ZERO,
+      cumQuoteQty: ZERO,
+      createdAt: now,
+      updatedAt: now,
+      orderId: undefined,
+      sentAt: undefined,
+      reason: undefined,
+    };
+    this.#ledger.insertOrder(rec, 'intent');
+    this.#live.set(rec.clientId, rec);
+    this.#publishUpdate(rec);
+    return rec;
+  }
+
+  /** An order by clientId (live first, then the ledger). */
+  get(clientId: string): OrderRecord | undefined {
+    return this.#live.get(clientId) ?? this.#ledger.order(clientId);
+  }
+
+  /** An order by exchange orderId. */
+  byOrderId(orderId: string): OrderRecord | undefined {
+    const cid = this.#byOrderId.get(orderId);
+    if (cid !== undefined) return this.get(cid);
+    return this.#ledger.orderByOrderId(orderId);
+  }
+
+  /** Non-terminal orders, optionally of one strategy and/or symbol, oldest first. */
+  liveOrders(filter: { strategy?: string; symbol?: string } = {}): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    for (const o of this.#live.values()) {
+      if (filter.strategy !== undefined && o.strategy !== filter.strategy) continue;
+      if (filter.symbol !== undefined && o.symbol !== filter.symbol) continue;
+      out.push(o);
+    }
+    return out;
+  }
+
+  /** Records that the placement request is about to go out on `venue` (the settle rule counts from here). */
+  markSent(clientId: string, venue: OrderVenueName): void {
+    this.#patch(clientId, { venue, sentAt: this.#clock.now() }, 'send');
+  }
+
+  /** The placement outcome is unknown (5XX, timeout): the order must be reconciled before anything else. */
+  markUnknown(clientId: string, reason: string): void {
+    const o = this.#live.get(clientId);
+    if (!o || o.state !== 'PENDING') return;
+    this.#patch(clientId, { state: 'UNKNOWN', reason }, 'unknown');
+  }
+
+  /** The exchange refused the order, or reconciliation proved it was never placed. */
+  markRejected(clientId: string, reason: string, source = 'reject'): void {
+    const o = this.#live.get(clientId);
+    if (!o || (o.state !== 'PENDING' && o.state !== 'UNKNOWN')) return;
+    this.#patch(clientId, { state: 'REJECTED', reason }, source);
+  }
+
+  /** An UNKNOWN order goes back to PENDING for a retry after reconciliation proved it absent. */
+  markRetry(clientId: string): void {
+    const o = this.#live.get(clientId);
+    if (!o || o.state !== 'UNKNOWN') return;
+    // PENDING and UNKNOWN share a rank; this is the one sanctioned move between them.
+    const after = this.#ledger.updateOrder(clientId, { state: 'PENDING', reason: 'retry after reconciliation' }, this.#clock.now(), 'retry');
+    if (after) this.#store(after);
+  }
+
+  /** A placement acknowledged with an exchange orderId (legacy create answers only an id). */
+  attachOrderId(clientId: string, orderId: string, source: string): void {
+    const o = this.#live.get(clientId);
+    if (!o) return;
+    const state = nextState(o.state, 'NEW');
+    this.#patch(clientId, { orderId, state }, source);
+    this.#replayOrphans(orderId);
+  }
+
+  /** Applies an exchange order snapshot (new-order answer, order detail, all orders, cancel answer). */
+  applyOrder(x: Order, source: string): void {
+    const o = this.#find(x.clientId, x.orderId);
+    if (!o) return;
+    this.#advance(o, stateOfStatus(x.status), x.executedQty, x.executedQuoteQty, x.orderId, source, x.expiryReason);
+    this.#replayOrphans(x.orderId);
+  }
+
+  /** Applies a user-data executionReport: state, cumulative quantities and (for TRADE) the fill. */
+  applyExecutionReport(er: ExecutionReportEvent): void {
+    const o = this.#find(er.clientId, er.orderId);
+    if (!o) {
+      this.#keepOrphan(er);
+      return;
+    }
+    if (er.executionType === 'TRADE' && er.tradeId >= 0) {
+      this.#fill(o, {
+        orderId: er.orderId,
+        tradeId: er.tradeId,
+        price: er.lastPrice,
+        qty: er.lastQty,
+        quoteQty: er.lastQuoteQty,
+        commission: er.commission,
+        commissionAsset: er.commissionAsset,
+        isMaker: er.isMaker,
+        time: er.transactionTime,
+        source: 'stream',
+      });
+    }
+    const reason = er.executionType === 'REJECTED' ? er.rejectReason : er.expiryReason;
+    this.#advance(o, stateOfStatus(er.status), er.cumQty, er.cumQuoteQty, er.orderId, 'stream', reason);
+  }
+
+  /** Applies one of the account's trades from REST (reconciliation): records the fill if it is new. */
+  applyTrade(t: AccountTrade): void {
+    const o = this.byOrderId(t.orderId);
+    if (!o) return;
+    const tradeId = Number(t.tradeId);
+    if (!Number.isSafeInteger(tradeId)) return;
+    this.#fill(o, {
+      orderId: t.orderId,
+      tradeId,
+      price: t.price,
+      qty: t.qty,
+      quoteQty: t.quoteQty,
+      commission: t.commission,
+      commissionAsset: t.commissionAsset,
+      isMaker: t.isMaker,
+      time: t.time,
+      source: 'rest',
+    });
+  }
+
+  /** Records a fill from a simulated venue (paper, backtest) the same way as an exchange fill. */
+  applySimFill(clientId: string, f: Omit<FillRecord, 'clientId' | 'strategy' | 'symbol' | 'side' | 'source'>): void {
+    const o = this.get(clientId);
+    if (o) this.#fill(o, { ...f, source: 'sim' });
+  }
+
+  #find(clientId: string, orderId: string | undefined): OrderRecord | undefined {
+    const byCid = this.get(clientId);
+    if (byCid && (orderId === undefined || byCid.orderId === undefined || byCid.orderId === orderId)) return byCid;
+    return orderId !== undefined ? this.byOrderId(orderId) : undefined;
+  }
+
+  #advance(
+    o: OrderRecord,
+    reported: TrackedOrderStateName,
+    cumQty: Decimal,
+    cumQuoteQty: Decimal,
+    orderId: string | undefined,
+    source: string,
+    reason: string | undefined,
+  ): void {
+    const state = nextState(o.state, reported);
+    const growQty = cumQty.gt(o.cumQty);
+    const patch: OrderPatch = {};
+    if (state !== o.state) patch.state = state;
+    if (growQty) {
+      patch.cumQty = cumQty;
+      patch.cumQuoteQty = Decimal.max(cumQuoteQty, o.cumQuoteQty);
+    }
+    if (orderId !== undefined && o.orderId === undefined) patch.orderId = orderId;
+    if (state !== o.state && reason !== undefined && reason !== 'NONE' && (state === 'REJECTED' || state === 'EXPIRED')) {
+      patch.reason = reason;
+    }
+    if (Object.keys(patch).length === 0) return;
+    this.#patch(o.clientId, patch, source);
+  }
+
+  #fill(o: OrderRecord, f: Omit<FillRecord, 'clientId' | 'strategy' | 'symbol' | 'side'>): void {
+    const rec: FillRecord = { ...f, clientId: o.clientId, strategy: o.strategy, symbol: o.symbol, side: o.side };
+    if (!this.#ledger.recordFill(rec)) return;
+    const ev: FillEvent = {
+      type: 'fill',
+      E: f.time,
+      strategy: o.strategy,
+      clientId: o.clientId,
+      orderId: f.orderId,
+      symbol: o.symbol,
+      side: o.side,
+      tradeId: f.tradeId,
+      price: f.price,
+      qty: f.qty,
+      quoteQty: f.quoteQty,
+      commission: f.commission,
+      commissionAsset: f.commissionAsset,
+      isMaker: f.isMaker,
+    };
+    this.#emit(ev);
+  }
+
+  #patch(clientId: string, patch: OrderPatch, source: string): void {
+    const before = this.#live.get(clientId) ?? this.#ledger.order(clientId);
+    if (!before) return;
+    const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source);
+    if (!after) return;
+    this.#store(after);
+    if (after.state !== before.state || !after.cumQty.eq(before.cumQty) || after.orderId !== before.orderId) this.#publishUpdate(after);
+  }
+
+  #store(o: OrderRecord): void {
+    if (o.orderId !== undefined) this.#byOrderId.set(o.orderId, o.clientId);
+    if (isTerminal(o.state)) this.#live.delete(o.clientId);
+    else this.#live.set(o.clientId, o);
+  }
+
+  #publishUpdate(o: OrderRecord): void {
+    this.#emit({
+      type: 'orderUpdate',
+      E: o.updatedAt,
+      strategy: o.strategy,
+      clientId: o.clientId,
+      orderId: o.orderId,
+      symbol: o.symbol,
+      side: o.side,
+      orderType: o.orderType,
+      state: o.state,
+      price: o.price,
+      quantity: o.quantity,
+      cumQty: o.cumQty,
+      cumQuoteQty: o.cumQuoteQty,
+      ...(o.reason !== undefined ? { reason: o.reason } : {}),
+    });
+  }
+
+  #keepOrphan(er: ExecutionReportEvent): void {
+    const list = this.#orphans.get(er.orderId) ?? [];
+    list.push(er);
+    this.#orphans.set(er.orderId, list);
+    if (this.#orphans.size > MAX_ORPHANS) {
+      const oldest = this.#orphans.keys().next().value;
+      if (oldest !== undefined) this.#orphans.delete(oldest);
+    }
+  }
+
+  #replayOrphans(orderId: string): void {
+    const list = this.#orphans.get(orderId);
+    if (!list) return;
+    this.#orphans.delete(orderId);
+    for (const er of list) this.applyExecutionReport(er);
+  }
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Decimal, ZERO } from '../core/decimal.js';
+import { Ledger } from './Ledger.js';
+import type { FillRecord, OrderRecord } from './records.js';
+
+const order = (clientId: string): OrderRecord => ({
+  clientId,
+  strategy: 's1',
+  intentId: `i-${clientId}`,
+  symbol: 'BTC_IDR',
+  side: 'BUY',
+  orderType: 'LIMIT',
+  timeInForce: 'GTC',
+  price: new Decimal('950000000.5'),
+  quantity: new Decimal('0.00012345'),
+  quoteOrderQty: undefined,
+  stopPrice: undefined,
+  icebergQty: undefined,
+  stpMode: undefined,
+  venue: 'open',
+  orderId: undefined,
+  state: 'PENDING',
+  cumQty: ZERO,
+  cumQuoteQty: ZERO,
+  createdAt: 1000,
+  sentAt: undefined,
+  updatedAt: 1000,
+  reason: undefined,
+});
+
+const fill = (tradeId: number, qty: string): FillRecord => ({
+  clientId: 'c1',
+  strategy: 's1',
+  orderId: '77',
+  symbol: 'BTC_IDR',
+  side: 'BUY',
+  tradeId,
+  price: new Decimal('950000000.5'),
+  qty: new Decimal(qty),
+  quoteQty: new Decimal(qty).mul('950000000.5'),
+  commission: new Decimal('0.000000012345'),
+  commissionAsset: 'BTC',
+  isMaker: true,
+  time: 2000,
+  source: 'stream',
+});
+
+describe('Ledger', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('round-trips orders exactly and records each state transition', () => {
+    const l = Ledger.open(':memory:');
+    l.insertOrder(order('c1'), 'intent');
+    l.updateOrder('c1', { orderId: '77', state: 'NEW' }, 1100, 'rest');
+    l.updateOrder('c1', { cumQty: new Decimal('0.0001') }, 1200, 'stream');
+    const o = l.order('c1');
+    expect(o?.price?.toFixed()).toBe('950000000.5');
+    expect(o?.quantity?.toFixed()).toBe('0.00012345');
+    expect(o?.cumQty.toFixed()).toBe('0.0001');
+    expect(o?.orderId).toBe('77');
+    expect(l.orderByOrderId('77')?.clientId).toBe('c1');
+    expect(l.transitions('c1').map((t) => `${t.from}->${t.to}`)).toEqual(['null->PENDING', 'PENDING->NEW']);
+    expect(l.updateOrder('nope', { state: 'NEW' }, 1, 'x')).toBeUndefined();
+    l.close();
+  });
+
+  it('counts a fill once per (orderId, tradeId)', () => {
+    const l = Ledger.open(':memory:');
+    expect(l.recordFill(fill(1, '0.0001'))).toBe(true);
+    expect(l.recordFill(fill(1, '0.0001'))).toBe(false);
+    expect(l.recordFill(fill(2, '0.00002345'))).toBe(true);
+    const total = l.fills('c1').reduce((a, f) => a.plus(f.qty), ZERO);
+    expect(total.toFixed()).toBe('0.00012345');
+    expect(l.fills()[0]?.commission.toFixed()).toBe('0.000000012345');
+    l.close();
+  });
+
+  it('lists only non-terminal orders as open, and keeps the latest balance per asset', () => {
+    const l = Ledger.open(':memory:');
+    l.insertOrder(order('a'), 'intent');
+    l.insertOrder(order('b'), 'intent');
+    l.updateOrder('b', { state: 'FILLED' }, 1, 'rest');
+    expect(l.openOrders().map((o) => o.clientId)).toEqual(['a']);
+    l.recordBalances(1, 'rest', [{ asset: 'IDR', free: new Decimal('100.5'), locked: ZERO }]);
+    l.recordBalances(2, 'stream', [{ asset: 'IDR', free: new Decimal('90'), locked: new Decimal('10.5') }]);
+    expect(l.latestBalances().map((b) => `${b.asset}:${b.free.toFixed()}/${b.locked.toFixed()}`)).toEqual(['IDR:90/10.5']);
+    l.close();
+  });
+
+  it('persists across reopen in WAL mode (what a restart after a crash sees)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
+    dirs.push(dir);
+    const path = join(dir, 'sub', 'ledger.db');
+    const l1 = Ledger.open(path);
+    l1.insertOrder(order('c1'), 'intent');
+    l1.recordFill(fill(9, '0.0001'));
+    l1.journal(5, 'start', { pid: 1 });
+    // No close(): simulates a process that died without flushing anything beyond the commits.
+    const l2 = Ledger.open(path);
+    expect(l2.openOrders().map((o) => o.clientId)).toEqual(['c1']);
+    expect(l2.fills().map((f) => f.tradeId)).toEqual([9]);
+    expect(l2.count('journal')).toBe(1);
+    l2.close();
+    l1.close();
+  });
+});

@@ -1,0 +1,364 @@
+/**
+ * The SQLite ledger: intents, risk decisions, orders and their transitions, fills, balances and a
+ * free-form journal. Every write is synchronous and committed before the caller acts on it, so a
+ * process killed at any instant (SIGKILL) leaves a ledger that names every order it may have sent.
+ *
+ * WAL mode with synchronous=NORMAL: a committed transaction survives a process crash (the WAL is
+ * in the OS page cache); only a power loss could drop the last transactions, which is acceptable
+ * because start-up reconciliation with the exchange recovers fills from the exchange anyway.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import { Decimal } from '../core/decimal.js';
+import type { Balance } from '../core/types.js';
+import type { Intent } from '../bus/intents.js';
+import type { TrackedOrderStateName } from '../bus/events.js';
+import type { FillRecord, OrderRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
+import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
+
+/** States after which an order never changes again. */
+export const TERMINAL_STATES: ReadonlySet<TrackedOrderStateName> = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
+
+interface OrderRow {
+  client_id: string;
+  strategy: string;
+  intent_id: string;
+  symbol: string;
+  side: string;
+  order_type: string;
+  time_in_force: string | null;
+  price: string | null;
+  quantity: string | null;
+  quote_order_qty: string | null;
+  stop_price: string | null;
+  iceberg_qty: string | null;
+  stp_mode: string | null;
+  venue: string;
+  order_id: string | null;
+  state: string;
+  cum_qty: string;
+  cum_quote_qty: string;
+  created_at: number;
+  sent_at: number | null;
+  updated_at: number;
+  reason: string | null;
+}
+
+interface FillRow {
+  client_id: string;
+  strategy: string;
+  order_id: string;
+  symbol: string;
+  side: string;
+  trade_id: number;
+  price: string;
+  qty: string;
+  quote_qty: string;
+  commission: string;
+  commission_asset: string | null;
+  is_maker: number;
+  time: number;
+  source: string;
+}
+
+/** Fields of an order that may change after it was journalled. */
+export type OrderPatch = { -readonly [K in 'orderId' | 'state' | 'cumQty' | 'cumQuoteQty' | 'sentAt' | 'reason' | 'venue']?: OrderRecord[K] };
+
+const dec = (s: string | null): Decimal | undefined => (s === null ? undefined : new Decimal(s));
+const str = (d: Decimal | undefined): string | null => (d === undefined ? null : d.toFixed());
+
+/** Decimals become strings in JSON (decimal.js toJSON); everything else is plain data. */
+function intentJson(intent: Intent): string {
+  return JSON.stringify(intent);
+}
+
+/** The run's persistent record. One instance per process; not shared between processes. */
+export class Ledger {
+  readonly #db: Database;
+  readonly #st: {
+    journal: Statement;
+    intent: Statement;
+    risk: Statement;
+    insertOrder: Statement;
+    updateOrder: Statement;
+    getOrder: Statement;
+    byOrderId: Statement;
+    openOrders: Statement;
+    allOrders: Statement;
+    transition: Statement;
+    transitions: Statement;
+    fill: Statement;
+    fillsOf: Statement;
+    allFills: Statement;
+    balance: Statement;
+    latestBalances: Statement;
+  };
+  #closed = false;
+
+  private constructor(db: Database) {
+    this.#db = db;
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(LEDGER_DDL);
+    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(LEDGER_SCHEMA_VERSION));
+    this.#st = {
+      journal: db.prepare('INSERT INTO journal (ts, kind, data) VALUES (?, ?, ?)'),
+      intent: db.prepare(
+        'INSERT OR IGNORE INTO intents (intent_id, ts, strategy, kind, symbol, client_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      risk: db.prepare('INSERT INTO risk_decisions (ts, intent_id, accepted, adjusted, reason, message) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertOrder: db.prepare(`INSERT INTO orders (client_id, strategy, intent_id, symbol, side, order_type, time_in_force, price,
+        quantity, quote_order_qty, stop_price, iceberg_qty, stp_mode, venue, order_id, state, cum_qty, cum_quote_qty, created_at,
+        sent_at, updated_at, reason) VALUES (@client_id, @strategy, @intent_id, @symbol, @side, @order_type, @time_in_force,
+        @price, @quantity, @quote_order_qty, @stop_price, @iceberg_qty, @stp_mode, @venue, @order_id, @state, @cum_qty,
+        @cum_quote_qty, @created_at, @sent_at, @updated_at, @reason)`),
+      updateOrder: db.prepare(`UPDATE orders SET order_id = @order_id, state = @state, cum_qty = @cum_qty,
+        cum_quote_qty = @cum_quote_qty, sent_at = @sent_at, reason = @reason, venue = @venue, updated_at = @updated_at
+        WHERE client_id = @client_id`),
+      getOrder: db.prepare('SELECT * FROM orders WHERE client_id = ?'),
+      byOrderId: db.prepare('SELECT * FROM orders WHERE order_id = ?'),
+      openOrders: db.prepare(
+        "SELECT * FROM orders WHERE state NOT IN ('FILLED', 'CANCELED', 'REJECTED', 'EXPIRED') ORDER BY created_at, client_id",
+      ),
+      allOrders: db.prepare('SELECT * FROM orders ORDER BY created_at, client_id'),
+      transition: db.prepare(
+        'INSERT INTO order_transitions (ts, client_id, from_state, to_state, source, detail) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      transitions: db.prepare('SELECT * FROM order_transitions WHERE client_id = ? ORDER BY id'),
+      fill: db.prepare(`INSERT OR IGNORE INTO fills (client_id, strategy, order_id, symbol, side, trade_id, price, qty, quote_qty,
+        commission, commission_asset, is_maker, time, source) VALUES (@client_id, @strategy, @order_id, @symbol, @side, @trade_id,
+        @price, @qty, @quote_qty, @commission, @commission_asset, @is_maker, @time, @source)`),
+      fillsOf: db.prepare('SELECT * FROM fills WHERE client_id = ? ORDER BY id'),
+      allFills: db.prepare('SELECT * FROM fills ORDER BY id'),
+      balance: db.prepare('INSERT INTO balances (ts, source, asset, free, locked) VALUES (?, ?, ?, ?, ?)'),
+      latestBalances: db.prepare(
+        'SELECT b.asset, b.free, b.locked FROM balances b JOIN (SELECT asset, MAX(id) AS id FROM balances GROUP BY asset) m ON b.id = m.id ORDER BY b.asset',
+      ),
+    };
+  }
+
+  /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
+  static open(path: string): Ledger {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    return new Ledger(new BetterSqlite3(path));
+  }
+
+  /** Appends a free-form journal line (operator commands, reconciliation summaries, start/stop). */
+  journal(ts: number, kind: string, data: unknown): void {
+    this.#st.journal.run(ts, kind, JSON.stringify(data ?? null));
+  }
+
+  /** Records an intent as the strategy emitted it (idempotent on intentId). */
+  recordIntent(ts: number, intent: Intent): void {
+    const symbol = intent.kind === 'cancelAll' ? (intent.symbol ?? null) : intent.symbol;
+    const clientId = intent.kind === 'cancelAll' ? null : intent.clientId;
+    this.#st.intent.run(intent.intentId, ts, intent.strategy, intent.kind, symbol, clientId, intentJson(intent));
+  }
+
+  /** Records the risk checker's verdict on an intent. */
+  recordRiskDecision(ts: number, d: RiskDecisionRecord): void {
+    this.#st.risk.run(ts, d.intentId, d.accepted ? 1 : 0, d.adjusted ? 1 : 0, d.reason ?? null, d.message ?? null);
+  }
+
+  /** Journals a new order (normally PENDING, before its request is sent) and its first transition, atomically. */
+  insertOrder(o: OrderRecord, source: string): void {
+    this.#db.transaction(() => {
+      this.#st.insertOrder.run(orderParams(o));
+      this.#st.transition.run(o.createdAt, o.clientId, null, o.state, source, o.reason ?? null);
+    })();
+  }
+
+  /**
+   * Applies a patch to an order and records the transition when the state changed, atomically.
+   * Returns the updated record, or undefined when the order is not in the ledger.
+   */
+  updateOrder(clientId: string, patch: OrderPatch, ts: number, source: string, detail?: string): OrderRecord | undefined {
+    return this.#db.transaction(() => {
+      const row = this.#st.getOrder.get(clientId) as OrderRow | undefined;
+      if (!row) return undefined;
+      const before = fromOrderRow(row);
+      const after: OrderRecord = { ...before, ...definedOnly(patch), updatedAt: ts };
+      this.#st.updateOrder.run(orderParams(after));
+      if (after.state !== before.state) this.#st.transition.run(ts, clientId, before.state, after.state, source, detail ?? after.reason ?? null);
+      return after;
+    })();
+  }
+
+  /** Records a fill; returns false (and changes nothing) when (orderId, tradeId) was already recorded. */
+  recordFill(f: FillRecord): boolean {
+    const r = this.#st.fill.run({
+      client_id: f.clientId,
+      strategy: f.strategy,
+      order_id: f.orderId,
+      symbol: f.symbol,
+      side: f.side,
+      trade_id: f.tradeId,
+      price: f.price.toFixed(),
+      qty: f.qty.toFixed(),
+      quote_qty: f.quoteQty.toFixed(),
+      commission: f.commission.toFixed(),
+      commission_asset: f.commissionAsset,
+      is_maker: f.isMaker ? 1 : 0,
+      time: f.time,
+      source: f.source,
+    });
+    return r.changes > 0;
+  }
+
+  /** Records a balance snapshot (from the exchange, an account stream update or the simulator). */
+  recordBalances(ts: number, source: string, balances: readonly Balance[]): void {
+    this.#db.transaction(() => {
+      for (const b of balances) this.#st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
+    })();
+  }
+
+  /** One order by clientId. */
+  order(clientId: string): OrderRecord | undefined {
+    const row = this.#st.getOrder.get(clientId) as OrderRow | undefined;
+    return row ? fromOrderRow(row) : undefined;
+  }
+
+  /** One order by exchange orderId. */
+  orderByOrderId(orderId: string): OrderRecord | undefined {
+    const row = this.#st.byOrderId.get(orderId) as OrderRow | undefined;
+    return row ? fromOrderRow(row) : undefined;
+  }
+
+  /** Orders not in a terminal state (including PENDING and UNKNOWN), oldest first. */
+  openOrders(): OrderRecord[] {
+    return (this.#st.openOrders.all() as OrderRow[]).map(fromOrderRow);
+  }
+
+  /** Every order, oldest first. */
+  orders(): OrderRecord[] {
+    return (this.#st.allOrders.all() as OrderRow[]).map(fromOrderRow);
+  }
+
+  /** State transitions of one order, in order. */
+  transitions(clientId: string): TransitionRecord[] {
+    const rows = this.#st.transitions.all(clientId) as {
+      ts: number;
+      client_id: string;
+      from_state: string | null;
+      to_state: string;
+      source: string;
+      detail: string | null;
+    }[];
+    return rows.map((r) => ({
+      clientId: r.client_id,
+      ts: r.ts,
+      from: r.from_state as TrackedOrderStateName | null,
+      to: r.to_state as TrackedOrderStateName,
+      source: r.source,
+      detail: r.detail ?? undefined,
+    }));
+  }
+
+  /** Fills of one order, or all fills, in recording order. */
+  fills(clientId?: string): FillRecord[] {
+    const rows = (clientId === undefined ? this.#st.allFills.all() : this.#st.fillsOf.all(clientId)) as FillRow[];
+    return rows.map(fromFillRow);
+  }
+
+  /** Latest recorded balance of every asset. */
+  latestBalances(): Balance[] {
+    const rows = this.#st.latestBalances.all() as { asset: string; free: string; locked: string }[];
+    return rows.map((r) => ({ asset: r.asset, free: new Decimal(r.free), locked: new Decimal(r.locked) }));
+  }
+
+  /** Number of rows in a ledger table (reports and tests). */
+  count(table: 'intents' | 'risk_decisions' | 'orders' | 'order_transitions' | 'fills' | 'balances' | 'journal'): number {
+    const r = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
+    return r.n;
+  }
+
+  /** Checkpoints the WAL into the main file and closes the database. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    this.#db.close();
+  }
+}
+
+function definedOnly(p: OrderPatch): OrderPatch {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(p)) if (v !== undefined) out[k] = v;
+  return out as OrderPatch;
+}
+
+function orderParams(o: OrderRecord): Record<string, unknown> {
+  return {
+    client_id: o.clientId,
+    strategy: o.strategy,
+    intent_id: o.intentId,
+    symbol: o.symbol,
+    side: o.side,
+    order_type: o.orderType,
+    time_in_force: o.timeInForce ?? null,
+    price: str(o.price),
+    quantity: str(o.quantity),
+    quote_order_qty: str(o.quoteOrderQty),
+    stop_price: str(o.stopPrice),
+    iceberg_qty: str(o.icebergQty),
+    stp_mode: o.stpMode ?? null,
+    venue: o.venue,
+    order_id: o.orderId ?? null,
+    state: o.state,
+    cum_qty: o.cumQty.toFixed(),
+    cum_quote_qty: o.cumQuoteQty.toFixed(),
+    created_at: o.createdAt,
+    sent_at: o.sentAt ?? null,
+    updated_at: o.updatedAt,
+    reason: o.reason ?? null,
+  };
+}
+
+function fromOrderRow(r: OrderRow): OrderRecord {
+  return {
+    clientId: r.client_id,
+    strategy: r.strategy,
+    intentId: r.intent_id,
+    symbol: r.symbol,
+    side: r.side as OrderRecord['side'],
+    orderType: r.order_type as OrderRecord['orderType'],
+    timeInForce: (r.time_in_force ?? undefined) as OrderRecord['timeInForce'],
+    price: dec(r.price),
+    quantity: dec(r.quantity),
+    quoteOrderQty: dec(r.quote_order_qty),
+    stopPrice: dec(r.stop_price),
+    icebergQty: dec(r.iceberg_qty),
+    stpMode: (r.stp_mode ?? undefined) as OrderRecord['stpMode'],
+    venue: r.venue as OrderRecord['venue'],
+    orderId: r.order_id ?? undefined,
+    state: r.state as TrackedOrderStateName,
+    cumQty: new Decimal(r.cum_qty),
+    cumQuoteQty: new Decimal(r.cum_quote_qty),
+    createdAt: r.created_at,
+    sentAt: r.sent_at ?? undefined,
+    updatedAt: r.updated_at,
+    reason: r.reason ?? undefined,
+  };
+}
+
+function fromFillRow(r: FillRow): FillRecord {
+  return {
+    clientId: r.client_id,
+    strategy: r.strategy,
+    orderId: r.order_id,
+    symbol: r.symbol,
+    side: r.side as FillRecord['side'],
+    tradeId: r.trade_id,
+    price: new Decimal(r.price),
+    qty: new Decimal(r.qty),
+    quoteQty: new Decimal(r.quote_qty),
+    commission: new Decimal(r.commission),
+    commissionAsset: r.commission_asset,
+    isMaker: r.is_maker === 1,
+    time: r.time,
+    source: r.source,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * SQLite schema of the ledger. Decimals are TEXT (exact); times are INTEGER epoch ms.
+ * `IF NOT EXISTS` everywhere so opening an existing ledger after a crash is the same call as
+ * creating a new one.
+ */
+
+/** Schema version written to `meta`; bump with a migration when the tables change. */
+export const LEDGER_SCHEMA_VERSION = 1;
+
+/** DDL run on every open. */
+export const LEDGER_DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS journal (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS intents (
+  intent_id TEXT PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  strategy TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  symbol TEXT,
+  client_id TEXT,
+  data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS risk_decisions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts INTEGER NOT NULL,
+  intent_id TEXT NOT NULL,
+  accepted INTEGER NOT NULL,
+  adjusted INTEGER NOT NULL,
+  reason TEXT,
+  message TEXT
+);
+CREATE TABLE IF NOT EXISTS orders (
+  client_id TEXT PRIMARY KEY,
+  strategy TEXT NOT NULL,
+  intent_id TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  side TEXT NOT NULL,
+  order_type TEXT NOT NULL,
+  time_in_force TEXT,
+  price TEXT,
+  quantity TEXT,
+  quote_order_qty TEXT,
+  stop_price TEXT,
+  iceberg_qty TEXT,
+  stp_mode TEXT,
+  venue TEXT NOT NULL,
+  order_id TEXT,
+  state TEXT NOT NULL,
+  cum_qty TEXT NOT NULL,
+  cum_quote_qty TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  sent_at INTEGER,
+  updated_at INTEGER NOT NULL,
+  reason TEXT
+);
+CREATE INDEX IF NOT EXISTS orders_state ON orders(state);
+CREATE INDEX IF NOT EXISTS orders_order_id ON orders(order_id);
+CREATE TABLE IF NOT EXISTS order_transitions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts INTEGER NOT NULL,
+  client_id TEXT NOT NULL,
+  from_state TEXT,
+  to_state TEXT NOT NULL,
+  source TEXT NOT NULL,
+  detail TEXT
+);
+CREATE INDEX IF NOT EXISTS order_transitions_client ON order_transitions(client_id);
+CREATE TABLE IF NOT EXISTS fills (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  client_id TEXT NOT NULL,
+  strategy TEXT NOT NULL,
+  order_id TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  side TEXT NOT NULL,
+  trade_id INTEGER NOT NULL,
+  price TEXT NOT NULL,
+  qty TEXT NOT NULL,
+  quote_qty TEXT NOT NULL,
+  commission TEXT NOT NULL,
+  commission_asset TEXT,
+  is_maker INTEGER NOT NULL,
+  time INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  UNIQUE (order_id, trade_id)
+);
+CREATE INDEX IF NOT EXISTS fills_client ON fills(client_id);
+CREATE TABLE IF NOT EXISTS balances (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  asset TEXT NOT NULL,
+  free TEXT NOT NULL,
+  locked TEXT NOT NULL
+);
+`;
