@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { BookStatusEvent } from '../../core/marketEvents.js';
+import { BookSync, type DiffInput } from './book-sync.js';
+
+const diff = (U: number, u: number, bids: string[][] = [], asks: string[][] = []): DiffInput => ({ U, u, E: u, bids, asks });
+
+function setup(): { sync: BookSync; requests: string[]; statuses: BookStatusEvent[] } {
+  const requests: string[] = [];
+  const statuses: BookStatusEvent[] = [];
+  const sync = new BookSync('X', { requestSnapshot: (r) => requests.push(r), onStatus: (s) => statuses.push(s) });
+  return { sync, requests, statuses };
+}
+
+describe('BookSync: the six-step procedure', () => {
+  it('buffers, asks for a snapshot after the first event, drops stale events and bridges', () => {
+    const { sync, requests, statuses } = setup();
+    sync.onDiff(diff(1, 5, [['10', '1']]));
+    expect(requests).toHaveLength(1);
+    sync.onDiff(diff(6, 8, [['11', '2']]));
+    sync.onDiff(diff(9, 9, [['11', '0']]));
+    expect(sync.state).toBe('buffering');
+    expect(sync.book.ready).toBe(false);
+    sync.onSnapshot({ lastUpdateId: 7, bids: [['10', '1'], ['9', '1']], asks: [['12', '1']] }, 0);
+    // event 1..5 dropped (u <= 7); 6..8 bridges 8 = L+1; 9..9 continues.
+    expect(sync.stats.droppedStale).toBe(1);
+    expect(sync.state).toBe('ready');
+    expect(sync.book.ready).toBe(true);
+    expect(sync.book.lastUpdateId).toBe(9);
+    expect(sync.book.bestBid()?.price.toFixed()).toBe('10');
+    expect(statuses.map((s) => s.ready)).toEqual([true]);
+  });
+
+  it('rejects a snapshot older than the buffered events and asks again', () => {
+    const { sync, requests } = setup();
+    sync.onDiff(diff(20, 25));
+    sync.onSnapshot({ lastUpdateId: 10, bids: [], asks: [] }, 0);
+    expect(sync.stats.snapshotsRejected).toBe(1);
+    expect(requests).toHaveLength(2);
+    expect(sync.book.ready).toBe(false);
+    sync.onSnapshot({ lastUpdateId: 22, bids: [['1', '1']], asks: [] }, 0);
+    expect(sync.book.ready).toBe(true);
+  });
+
+  it('waits for a bridging event when the snapshot is newer than everything buffered', () => {
+    const { sync } = setup();
+    sync.onDiff(diff(1, 3));
+    sync.onSnapshot({ lastUpdateId: 10, bids: [['1', '1']], asks: [] }, 0);
+    expect(sync.state).toBe('bridging');
+    sync.onDiff(diff(5, 10));
+    expect(sync.state).toBe('bridging');
+    sync.onDiff(diff(11, 12));
+    expect(sync.state).toBe('ready');
+  });
+
+  it('on a gap: not ready, book emptied, status event, new snapshot requested, then recovers', () => {
+    const { sync, requests, statuses } = setup();
+    sync.onDiff(diff(1, 1));
+    sync.onSnapshot({ lastUpdateId: 0, bids: [['1', '1']], asks: [['2', '1']] }, 0);
+    expect(sync.book.ready).toBe(true);
+    sync.onDiff(diff(5, 6, [['1.5', '1']]));
+    expect(sync.stats.gaps).toBe(1);
+    expect(sync.book.ready).toBe(false);
+    expect(sync.book.bestBid()).toBeUndefined();
+    expect(statuses.at(-1)).toMatchObject({ ready: false, reason: expect.stringContaining('sequence gap') });
+    expect(requests).toHaveLength(2);
+    sync.onSnapshot({ lastUpdateId: 5, bids: [['1', '1']], asks: [['2', '1']] }, 0);
+    expect(sync.book.ready).toBe(true);
+    expect(sync.book.bestBid()?.price.toFixed()).toBe('1.5');
+  });
+
+  it('a malformed level invalidates rather than leaving a half-applied book', () => {
+    const { sync } = setup();
+    sync.onDiff(diff(1, 1));
+    sync.onSnapshot({ lastUpdateId: 0, bids: [['1', '1']], asks: [] }, 0);
+    sync.onDiff(diff(2, 2, [['2', '1'], ['bad', '1']]));
+    expect(sync.book.ready).toBe(false);
+    expect(sync.state).toBe('buffering');
+  });
+
+  it('ignores duplicates already contained in a ready book and later snapshots', () => {
+    const { sync } = setup();
+    sync.onDiff(diff(1, 2));
+    sync.onSnapshot({ lastUpdateId: 1, bids: [['1', '1']], asks: [] }, 0);
+    sync.onDiff(diff(1, 2, [['9', '9']]));
+    expect(sync.book.bestBid()?.price.toFixed()).toBe('1');
+    sync.onSnapshot({ lastUpdateId: 50, bids: [], asks: [] }, 0);
+    expect(sync.book.lastUpdateId).toBe(2);
+  });
+});

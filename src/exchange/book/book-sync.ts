@@ -1,0 +1,199 @@
+/**
+ * The spec's six-step local order book procedure, as a synchronous state machine with no I/O:
+ *   1. buffer diff events, 2. take a REST snapshot, 3. drop buffered events with u <= lastUpdateId,
+ *   4. the first applied event must have U <= lastUpdateId+1 <= u, 5. each later U must equal the
+ *   previous u + 1, 6. quantities are absolute and 0 removes a level.
+ * Any violation (gap, reconnect, stale stream, bad payload) clears the book, marks it not ready,
+ * reports it, and starts over from step 1 by asking the owner for a new snapshot.
+ * The owner (LiveOrderBook live, the replayer in backtests) supplies snapshots and timing.
+ */
+import type { BookStatusEvent } from '../../core/marketEvents.js';
+import { type LevelsInput, OrderBook, type OrderBookOptions } from './order-book.js';
+
+/** A diff as the synchroniser needs it: first/final update id and absolute levels. */
+export interface DiffInput {
+  readonly U: number;
+  readonly u: number;
+  readonly E: number;
+  readonly bids: LevelsInput;
+  readonly asks: LevelsInput;
+}
+
+/** A snapshot as the synchroniser needs it. */
+export interface SnapshotInput {
+  readonly lastUpdateId: number;
+  readonly bids: LevelsInput;
+  readonly asks: LevelsInput;
+}
+
+/** Callbacks from the synchroniser to its owner. */
+export interface BookSyncHooks {
+  /** Step 2: a (new) snapshot is needed; the owner fetches it and calls onSnapshot. */
+  requestSnapshot(reason: string): void;
+  /** Readiness changed. */
+  onStatus(ev: BookStatusEvent): void;
+}
+
+/** Options of the synchroniser. */
+export interface BookSyncOptions extends OrderBookOptions {
+  /** Buffered diffs kept while waiting for a snapshot; the oldest are dropped beyond this (default 20,000). */
+  readonly maxBuffer?: number;
+}
+
+/** Where the synchroniser is in the procedure. */
+export type BookSyncState = 'buffering' | 'bridging' | 'ready';
+
+/** Counters for monitoring and tests. */
+export interface BookSyncStats {
+  applied: number;
+  droppedStale: number;
+  gaps: number;
+  snapshotsUsed: number;
+  snapshotsRejected: number;
+}
+
+/** Keeps one OrderBook correct per the spec's procedure. */
+export class BookSync {
+  readonly book: OrderBook;
+  readonly stats: BookSyncStats = { applied: 0, droppedStale: 0, gaps: 0, snapshotsUsed: 0, snapshotsRejected: 0 };
+  #state: BookSyncState = 'buffering';
+  #buffer: DiffInput[] = [];
+  #snapshotRequested = false;
+  readonly #maxBuffer: number;
+
+  constructor(
+    readonly symbol: string,
+    private readonly hooks: BookSyncHooks,
+    opts: BookSyncOptions = {},
+  ) {
+    this.book = new OrderBook(symbol, opts);
+    this.#maxBuffer = opts.maxBuffer ?? 20_000;
+  }
+
+  /** Current procedure state. */
+  get state(): BookSyncState {
+    return this.#state;
+  }
+
+  /** Whether a snapshot has been asked for and not yet supplied. */
+  get awaitingSnapshot(): boolean {
+    return this.#snapshotRequested;
+  }
+
+  /** Feeds one diff event (steps 1, 4, 5). */
+  onDiff(d: DiffInput): void {
+    switch (this.#state) {
+      case 'buffering':
+        this.#buffer.push(d);
+        if (this.#buffer.length > this.#maxBuffer) this.#buffer.shift();
+        if (!this.#snapshotRequested) this.#request('initial sync');
+        return;
+      case 'bridging':
+        this.#bridge(d, d.E);
+        return;
+      case 'ready': {
+        const last = this.book.lastUpdateId;
+        if (d.u <= last) {
+          // Already contained in the book (a duplicate delivered around a reconnect).
+          this.stats.droppedStale++;
+          return;
+        }
+        if (d.U !== last + 1) {
+          this.stats.gaps++;
+          this.invalidate(`sequence gap: expected U=${last + 1}, got U=${d.U} u=${d.u}`, d.E, d);
+          return;
+        }
+        this.#apply(d);
+        return;
+      }
+      default: {
+        const never: never = this.#state;
+        throw new Error(`unreachable state ${String(never)}`);
+      }
+    }
+  }
+
+  /** Feeds a REST snapshot (steps 2, 3, 4). Ignored while the book is ready (a periodic snapshot in a recording). */
+  onSnapshot(s: SnapshotInput, at: number): void {
+    if (this.#state === 'ready') return;
+    this.#snapshotRequested = false;
+    const L = s.lastUpdateId;
+    // Step 3: drop what the snapshot already contains.
+    const pending = this.#buffer.filter((d) => d.u > L);
+    this.stats.droppedStale += this.#buffer.length - pending.length;
+    this.#buffer = [];
+    const first = pending[0];
+    if (first !== undefined && first.U > L + 1) {
+      // The snapshot is older than the oldest event we hold: events in between are lost. Retry.
+      this.stats.snapshotsRejected++;
+      this.#buffer = pending;
+      this.#request(`snapshot lastUpdateId ${L} older than buffered U=${first.U}`);
+      return;
+    }
+    try {
+      this.book.loadSnapshot(L, s.bids, s.asks);
+    } catch (err) {
+      this.stats.snapshotsRejected++;
+      this.#buffer = pending;
+      this.#request(`bad snapshot: ${(err as Error).message}`);
+      return;
+    }
+    this.stats.snapshotsUsed++;
+    this.#state = 'bridging';
+    for (const d of pending) {
+      // After the bridge, onDiff applies step 5; if a gap restarted the procedure it re-buffers.
+      if (this.#state === 'bridging') this.#bridge(d, at);
+      else this.onDiff(d);
+    }
+  }
+
+  /** Marks the book wrong (gap, reconnect, stale stream), clears it and restarts the procedure. */
+  invalidate(reason: string, at: number, firstOfNewBuffer?: DiffInput): void {
+    const wasReady = this.#state === 'ready';
+    this.#state = 'buffering';
+    this.book.setReady(false);
+    this.book.clear();
+    this.#buffer = firstOfNewBuffer ? [firstOfNewBuffer] : [];
+    this.#snapshotRequested = false;
+    if (wasReady) this.hooks.onStatus({ type: 'bookStatus', E: at, symbol: this.symbol, ready: false, reason });
+    // A live owner needs a diff in the buffer before the snapshot is worth taking; with one
+    // already buffered (a gap) ask now, otherwise the next diff asks (step 1 before step 2).
+    if (firstOfNewBuffer) this.#request(reason);
+  }
+
+  /** Step 4 for the first event after a snapshot. */
+  #bridge(d: DiffInput, at: number): void {
+    const L = this.book.lastUpdateId;
+    if (d.u <= L) {
+      this.stats.droppedStale++;
+      return;
+    }
+    if (d.U > L + 1) {
+      this.stats.gaps++;
+      this.invalidate(`first event U=${d.U} does not bridge snapshot lastUpdateId ${L}`, at, d);
+      return;
+    }
+    if (!this.#apply(d)) return;
+    this.#state = 'ready';
+    this.book.setReady(true);
+    this.hooks.onStatus({ type: 'bookStatus', E: at, symbol: this.symbol, ready: true, reason: 'synchronised' });
+  }
+
+  /** Step 6; a malformed level invalidates the book rather than leaving it half-updated. */
+  #apply(d: DiffInput): boolean {
+    try {
+      this.book.applyLevels(d.bids, d.asks);
+    } catch (err) {
+      this.invalidate(`bad diff U=${d.U} u=${d.u}: ${(err as Error).message}`, d.E);
+      return false;
+    }
+    this.book.lastUpdateId = d.u;
+    this.stats.applied++;
+    return true;
+  }
+
+  #request(reason: string): void {
+    this.#snapshotRequested = true;
+    this.hooks.requestSnapshot(reason);
+  }
+}

@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../core/decimal.js';
+import { OrderBook } from './order-book.js';
+import { fractionDigits, scaledToString, toScaled } from './scaled.js';
+
+/** Plain decimal.js reference book: Map keyed by normalised price string. */
+class ReferenceBook {
+  bids = new Map<string, Decimal>();
+  asks = new Map<string, Decimal>();
+  apply(side: 'b' | 'a', p: string, q: string): void {
+    const m = side === 'b' ? this.bids : this.asks;
+    const key = new Decimal(p).toFixed();
+    if (new Decimal(q).isZero()) m.delete(key);
+    else m.set(key, new Decimal(q));
+  }
+  top(side: 'b' | 'a', n: number): string[] {
+    const m = side === 'b' ? this.bids : this.asks;
+    const keys = [...m.keys()].map((k) => new Decimal(k));
+    keys.sort((x, y) => (side === 'b' ? y.cmp(x) : x.cmp(y)));
+    return keys.slice(0, n).map((k) => `${k.toFixed()}@${(m.get(k.toFixed()) as Decimal).toFixed()}`);
+  }
+}
+
+const decStr = (maxInt: number, maxFrac: number): fc.Arbitrary<string> =>
+  fc.tuple(fc.integer({ min: 0, max: maxInt }), fc.integer({ min: 0, max: 10 ** maxFrac - 1 }), fc.integer({ min: 0, max: maxFrac })).map(([i, f, digits]) => (digits === 0 ? String(i) : `${i}.${String(f).padStart(maxFrac, '0').slice(0, digits)}`));
+
+describe('scaled integers', () => {
+  it('round-trips decimal strings exactly (differential vs decimal.js)', () => {
+    fc.assert(
+      fc.property(decStr(89_999_999, 8), (s) => {
+        const scale = Math.max(fractionDigits(s), 2);
+        const v = toScaled('x', s, scale);
+        expect(new Decimal(scaledToString(v, scale)).eq(new Decimal(s))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('signals a needed rescale and rejects malformed text', () => {
+    expect(toScaled('x', '1.25', 1)).toBe(-1);
+    expect(toScaled('x', '1.2000', 1)).toBe(12);
+    expect(() => toScaled('x', '1e5', 2)).toThrow(/x="1e5"/);
+    expect(() => toScaled('x', '', 2)).toThrow();
+    expect(() => toScaled('x', '-1', 2)).toThrow();
+    expect(() => toScaled('x', '99999999999', 8)).toThrow(/too large/);
+  });
+});
+
+describe('OrderBook', () => {
+  it('matches a decimal.js reference book on random updates, including scale growth', () => {
+    const update = fc.tuple(fc.constantFrom<'b' | 'a'>('b', 'a'), decStr(200, 4), fc.oneof(decStr(50, 6), fc.constant('0'), fc.constant('0.000')));
+    fc.assert(
+      fc.property(fc.array(update, { minLength: 1, maxLength: 300 }), (ups) => {
+        const book = new OrderBook('X');
+        const ref = new ReferenceBook();
+        for (const [side, p, q] of ups) {
+          if (side === 'b') book.applyLevels([[p, q]], []);
+          else book.applyLevels([], [[p, q]]);
+          ref.apply(side, p, q);
+        }
+        const t = book.top(1000);
+        expect(t.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('b', 1000));
+        expect(t.asks.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('a', 1000));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('views: best levels, band, depth within band, cost to fill', () => {
+    const book = new OrderBook('X');
+    book.loadSnapshot(10, [['100.5', '1'], ['100', '2'], ['99', '3']], [['101', '0.5'], ['102.25', '1.5'], ['110', '10']]);
+    expect(book.bestBid()?.price.toFixed()).toBe('100.5');
+    expect(book.bestAsk()?.qty.toFixed()).toBe('0.5');
+    const band = book.band(new Decimal('99.5'), new Decimal('102.25'));
+    expect(band.bids.map((l) => l.price.toFixed())).toEqual(['100.5', '100']);
+    expect(band.asks.map((l) => l.price.toFixed())).toEqual(['101', '102.25']);
+    expect(book.depthWithin('SELL', new Decimal('101'), new Decimal('103')).toFixed()).toBe('2');
+    const cost = book.costToFill('BUY', new Decimal('1'));
+    expect(cost.filledQty.toFixed()).toBe('1');
+    expect(cost.quoteQty.toFixed()).toBe('101.625'); // 0.5*101 + 0.5*102.25
+    expect(cost.avgPrice?.toFixed()).toBe('101.625');
+    expect(cost.worstPrice?.toFixed()).toBe('102.25');
+    const tooMuch = book.costToFill('SELL', new Decimal('100'));
+    expect(tooMuch.filledQty.toFixed()).toBe('6');
+    expect(book.isCrossed()).toBe(false);
+    book.applyLevels([['101', '1']], []);
+    expect(book.isCrossed()).toBe(true);
+  });
+});

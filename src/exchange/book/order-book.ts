@@ -1,0 +1,194 @@
+/**
+ * A local order book on scaled integers with exact Decimal views. It holds state only; the
+ * snapshot+diff synchronisation that decides when the state is trustworthy is in book-sync.ts.
+ */
+import type { BookView, FillCost } from '../../core/bookView.js';
+import { Decimal, ZERO } from '../../core/decimal.js';
+import type { OrderSideName } from '../../core/enums.js';
+import type { BookLevel } from '../../core/types.js';
+import { BookSide } from './book-side.js';
+import { decimalToScaledRounded, fractionDigits, pow10, scaledToDecimal, toScaled } from './scaled.js';
+
+/** Levels as they come: parsed BookLevels (stream events) or raw wire `[price, qty]` string pairs. */
+export type LevelsInput = readonly BookLevel[] | readonly (readonly string[])[];
+
+/** Options of an order book. */
+export interface OrderBookOptions {
+  /** Initial price scale (fraction digits); grows automatically when finer prices arrive. */
+  readonly priceScale?: number;
+  /** Initial quantity scale; grows automatically. */
+  readonly qtyScale?: number;
+}
+
+/** Book state plus the BookView contract; `ready` is driven by the owner (BookSync). */
+export class OrderBook implements BookView {
+  readonly bids = new BookSide(true);
+  readonly asks = new BookSide(false);
+  #priceScale: number;
+  #qtyScale: number;
+  #ready = false;
+  /** Update id of the last applied snapshot or diff. */
+  lastUpdateId = 0;
+
+  constructor(
+    readonly symbol: string,
+    opts: OrderBookOptions = {},
+  ) {
+    this.#priceScale = opts.priceScale ?? 0;
+    this.#qtyScale = opts.qtyScale ?? 0;
+  }
+
+  /** False when the book is known to be wrong or not yet synchronised: do not trade on it. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** Set by the synchroniser, which also empties the book when readiness is lost so no stale level can be read. */
+  setReady(ready: boolean): void {
+    this.#ready = ready;
+  }
+
+  /** Fraction digits of the scaled prices. */
+  get priceScale(): number {
+    return this.#priceScale;
+  }
+
+  /** Fraction digits of the scaled quantities. */
+  get qtyScale(): number {
+    return this.#qtyScale;
+  }
+
+  /** Empties both sides. */
+  clear(): void {
+    this.bids.clear();
+    this.asks.clear();
+    this.lastUpdateId = 0;
+  }
+
+  /** Replaces the content with a snapshot. */
+  loadSnapshot(lastUpdateId: number, bids: LevelsInput, asks: LevelsInput): void {
+    this.clear();
+    this.applyLevels(bids, asks);
+    this.lastUpdateId = lastUpdateId;
+  }
+
+  /** Applies absolute quantities per level; quantity 0 removes the level. */
+  applyLevels(bids: LevelsInput, asks: LevelsInput): void {
+    this.#applySide(this.bids, bids);
+    this.#applySide(this.asks, asks);
+  }
+
+  #applySide(side: BookSide, levels: LevelsInput): void {
+    for (let i = 0; i < levels.length; i++) {
+      const lv = levels[i] as BookLevel | readonly string[];
+      let ps: string;
+      let qs: string;
+      if (Array.isArray(lv)) {
+        ps = lv[0] as string;
+        qs = lv[1] as string;
+      } else {
+        ps = (lv as BookLevel).price.toFixed();
+        qs = (lv as BookLevel).qty.toFixed();
+      }
+      let p = toScaled('price', ps, this.#priceScale);
+      if (p < 0) {
+        this.#rescale(fractionDigits(ps), this.#qtyScale);
+        p = toScaled('price', ps, this.#priceScale);
+      }
+      let q = toScaled('qty', qs, this.#qtyScale);
+      if (q < 0) {
+        this.#rescale(this.#priceScale, fractionDigits(qs));
+        q = toScaled('qty', qs, this.#qtyScale);
+      }
+      side.set(p, q);
+    }
+  }
+
+  #rescale(priceScale: number, qtyScale: number): void {
+    const pf = pow10(priceScale - this.#priceScale);
+    const qf = pow10(qtyScale - this.#qtyScale);
+    this.bids.rescale(pf, qf);
+    this.asks.rescale(pf, qf);
+    this.#priceScale = priceScale;
+    this.#qtyScale = qtyScale;
+  }
+
+  /** Best bid price as a scaled integer (see priceScale); NaN when empty. Allocation-free hot path. */
+  bestBidScaled(): number {
+    return this.bids.priceAt(0);
+  }
+
+  /** Best ask price as a scaled integer; NaN when empty. */
+  bestAskScaled(): number {
+    return this.asks.priceAt(0);
+  }
+
+  /** True when best bid >= best ask, which a correct book never shows. */
+  isCrossed(): boolean {
+    return this.bids.size > 0 && this.asks.size > 0 && this.bids.priceAt(0) >= this.asks.priceAt(0);
+  }
+
+  #level(side: BookSide, i: number): BookLevel {
+    return { price: scaledToDecimal(side.priceAt(i), this.#priceScale), qty: scaledToDecimal(side.qtyAt(i), this.#qtyScale) };
+  }
+
+  /** Best bid, undefined when empty. */
+  bestBid(): BookLevel | undefined {
+    return this.bids.size > 0 ? this.#level(this.bids, 0) : undefined;
+  }
+
+  /** Best ask, undefined when empty. */
+  bestAsk(): BookLevel | undefined {
+    return this.asks.size > 0 ? this.#level(this.asks, 0) : undefined;
+  }
+
+  /** Top n levels of each side, best first. */
+  top(n: number): { bids: BookLevel[]; asks: BookLevel[] } {
+    const bids: BookLevel[] = [];
+    const asks: BookLevel[] = [];
+    for (let i = 0; i < Math.min(n, this.bids.size); i++) bids.push(this.#level(this.bids, i));
+    for (let i = 0; i < Math.min(n, this.asks.size); i++) asks.push(this.#level(this.asks, i));
+    return { bids, asks };
+  }
+
+  /** Levels whose price lies within [low, high], best first on each side. */
+  band(low: Decimal, high: Decimal): { bids: BookLevel[]; asks: BookLevel[] } {
+    const lo = decimalToScaledRounded(low, this.#priceScale, 'ceil');
+    const hi = decimalToScaledRounded(high, this.#priceScale, 'floor');
+    const pick = (side: BookSide): BookLevel[] => {
+      const out: BookLevel[] = [];
+      for (let i = 0; i < side.size; i++) {
+        const p = side.priceAt(i);
+        if (p >= lo && p <= hi) out.push(this.#level(side, i));
+        // Sides are walked best first: bids fall below the band, asks rise above it.
+        else if (side.isBid ? p < lo : p > hi) break;
+      }
+      return out;
+    };
+    return { bids: pick(this.bids), asks: pick(this.asks) };
+  }
+
+  /** Total quantity on one side within [low, high] (exact). */
+  depthWithin(side: OrderSideName, low: Decimal, high: Decimal): Decimal {
+    const levels = this.band(low, high);
+    return (side === 'BUY' ? levels.bids : levels.asks).reduce((acc, l) => acc.plus(l.qty), ZERO);
+  }
+
+  /** Cost of taking `qty` from the opposite side (BUY walks the asks), exact. */
+  costToFill(side: OrderSideName, qty: Decimal): FillCost {
+    const book = side === 'BUY' ? this.asks : this.bids;
+    let remaining = qty;
+    let filled = ZERO;
+    let quote = ZERO;
+    let worst: Decimal | undefined;
+    for (let i = 0; i < book.size && remaining.gt(0); i++) {
+      const lv = this.#level(book, i);
+      const take = Decimal.min(remaining, lv.qty);
+      filled = filled.plus(take);
+      quote = quote.plus(take.mul(lv.price));
+      remaining = remaining.minus(take);
+      worst = lv.price;
+    }
+    return { filledQty: filled, quoteQty: quote, avgPrice: filled.isZero() ? undefined : quote.div(filled), worstPrice: worst };
+  }
+}

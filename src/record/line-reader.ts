@@ -1,0 +1,46 @@
+/**
+ * Streams the lines of a (possibly gzip-compressed) file with flat memory: one decompressed
+ * chunk at a time, with back-pressure from the async iteration.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+
+async function isGzip(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(buf, 0, 2, 0);
+    return bytesRead === 2 && buf[0] === 0x1f && buf[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Yields each line of `path` without its line terminator; gzip is detected by its magic bytes. */
+export async function* readLines(path: string): AsyncGenerator<string> {
+  const file = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const source = (await isGzip(path)) ? file.pipe(createGunzip()) : file;
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const text = rest + decoder.write(chunk);
+      let start = 0;
+      let nl = text.indexOf('\n', start);
+      while (nl >= 0) {
+        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+        yield text.slice(start, end);
+        start = nl + 1;
+        nl = text.indexOf('\n', start);
+      }
+      rest = text.slice(start);
+    }
+    rest += decoder.end();
+    if (rest.length > 0) yield rest;
+  } finally {
+    file.destroy();
+    if (source !== file) source.destroy();
+  }
+}

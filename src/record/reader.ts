@@ -1,0 +1,108 @@
+/**
+ * Streaming reader of recordings: an async iterator over one or more files (gzip or plain), in
+ * file order, with flat memory. Yields typed market events and depth snapshots; a malformed line
+ * is reported through `onMalformed` (logged by default) and counted, never thrown.
+ * The backtester and the sandbox replay read recordings through this module.
+ */
+import { pino } from 'pino';
+import type { MarketEvent } from '../core/marketEvents.js';
+import type { OrderBookSnapshot } from '../core/types.js';
+import { parseMarketPayload } from '../exchange/stream/parse-market.js';
+import { int, levels, obj } from '../exchange/stream/wire-fields.js';
+import { type RecordLine, SNAPSHOT_SUFFIX, parseRecordLine } from './format.js';
+import { readLines } from './line-reader.js';
+
+/** A market event with where and when it was received. */
+export interface RecordedMarket {
+  readonly kind: 'market';
+  readonly recvTime: number;
+  readonly stream: string | undefined;
+  readonly event: MarketEvent;
+}
+
+/** A REST depth snapshot that was recorded in the stream of lines. */
+export interface RecordedSnapshot {
+  readonly kind: 'snapshot';
+  readonly recvTime: number;
+  readonly symbol: string;
+  readonly snapshot: OrderBookSnapshot;
+}
+
+/** One item of a recording. */
+export type RecordedItem = RecordedMarket | RecordedSnapshot;
+
+/** Counters of a read. */
+export interface ReadStats {
+  lines: number;
+  items: number;
+  malformed: number;
+}
+
+/** Options of a read. */
+export interface ReadOptions {
+  /** Maps wire symbols (`BTCUSDT`) to the caller's spelling. */
+  readonly symbolOf?: (wire: string) => string;
+  /** Symbol of bare snapshot lines (the `<ns> <json>` files); default: the symbol of the last stream seen. */
+  readonly snapshotSymbol?: string;
+  /** Called for each malformed line; default logs a warning. */
+  readonly onMalformed?: (err: Error, file: string, lineNo: number) => void;
+  /** Filled while reading. */
+  readonly stats?: ReadStats;
+}
+
+const log = pino({ name: 'kancil.record.reader' });
+
+/** Raw lines of the given files in order (comments and blank lines skipped). */
+export async function* readRecordLines(paths: string | readonly string[], opts: Pick<ReadOptions, 'onMalformed' | 'stats'> = {}): AsyncGenerator<RecordLine & { readonly file: string; readonly lineNo: number }> {
+  const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
+  const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
+  for (const file of typeof paths === 'string' ? [paths] : paths) {
+    let lineNo = 0;
+    for await (const line of readLines(file)) {
+      lineNo++;
+      stats.lines++;
+      let rec: RecordLine | undefined;
+      try {
+        rec = parseRecordLine(line);
+      } catch (err) {
+        stats.malformed++;
+        onMalformed(err as Error, file, lineNo);
+        continue;
+      }
+      if (rec) yield { ...rec, file, lineNo };
+    }
+  }
+}
+
+/** Typed items of the given files in order. */
+export async function* readRecording(paths: string | readonly string[], opts: ReadOptions = {}): AsyncGenerator<RecordedItem> {
+  const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
+  const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
+  const symbolOf = opts.symbolOf;
+  let lastSymbol: string | undefined;
+  for await (const rec of readRecordLines(paths, { onMalformed, stats })) {
+    try {
+      const stream = rec.stream;
+      if (stream === undefined || stream.endsWith(SNAPSHOT_SUFFIX)) {
+        const d = obj('data', rec.data);
+        if (!('lastUpdateId' in d)) throw new Error('line without stream envelope is not a depth snapshot');
+        const wire = stream !== undefined ? stream.slice(0, -SNAPSHOT_SUFFIX.length).toUpperCase() : (opts.snapshotSymbol ?? lastSymbol);
+        if (wire === undefined) throw new Error('snapshot line before any stream line and no snapshotSymbol given');
+        const snapshot: OrderBookSnapshot = { lastUpdateId: int('lastUpdateId', d.lastUpdateId), bids: levels('bids', d.bids), asks: levels('asks', d.asks) };
+        stats.items++;
+        yield { kind: 'snapshot', recvTime: rec.recvTime, symbol: symbolOf ? symbolOf(wire) : wire, snapshot };
+        continue;
+      }
+      const at = stream.indexOf('@');
+      if (at > 0 && !stream.startsWith('!')) lastSymbol = stream.slice(0, at).toUpperCase();
+      const events = parseMarketPayload(rec.data, { stream, recvTime: Math.floor(rec.recvTime), symbolOf });
+      for (const event of events) {
+        stats.items++;
+        yield { kind: 'market', recvTime: rec.recvTime, stream, event };
+      }
+    } catch (err) {
+      stats.malformed++;
+      onMalformed(err as Error, rec.file, rec.lineNo);
+    }
+  }
+}
