@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import type { FillEvent, OrderUpdateEvent } from '../bus/events.js';
+import { ResultCollector } from './ResultCollector.js';
+
+const d = (s: string) => new Decimal(s);
+function upd(strategy: string, clientId: string, state: OrderUpdateEvent['state'], qty: string, cum: string): OrderUpdateEvent {
+  return { type: 'orderUpdate', E: 0, strategy, clientId, orderId: '1', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', state, price: d('100'), quantity: d(qty), cumQty: d(cum), cumQuoteQty: d(cum).mul(100) };
+}
+function fill(strategy: string, E: number, side: 'BUY' | 'SELL', price: string, qty: string, fee: string): FillEvent {
+  return { type: 'fill', E, strategy, clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side, tradeId: 1, price: d(price), qty: d(qty), quoteQty: d(price).mul(qty), commission: d(fee), commissionAsset: 'USDT', isMaker: true };
+}
+
+describe('ResultCollector', () => {
+  it('computes per-strategy and total metrics from bus events', () => {
+    const c = new ResultCollector(
+      [
+        { name: 'b', symbols: ['BTC_USDT'], initialEquity: d('1000') },
+        { name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') },
+      ],
+      1000,
+    );
+    c.mark('BTC_USDT', d('100'));
+    c.sample(0);
+    c.onEvent(upd('a', 'o1', 'NEW', '2', '0'));
+    c.onEvent(fill('a', 500, 'BUY', '100', '1', '0.1'));
+    c.onEvent(upd('a', 'o1', 'PARTIALLY_FILLED', '2', '1'));
+    c.onEvent(upd('a', 'o1', 'CANCELED', '2', '1'));
+    c.onEvent(upd('a', 'o2', 'REJECTED', '1', '0'));
+    c.onEvent({ type: 'intentRejected', E: 600, strategy: 'b', intent: { kind: 'cancelAll', strategy: 'b', intentId: 'i' }, reason: 'LOT_SIZE', message: 'x' });
+    c.mark('BTC_USDT', d('90'));
+    c.sample(1500);
+    c.mark('BTC_USDT', d('110'));
+    c.sample(2200);
+    const r = c.finish('t');
+    expect(Object.keys(r.strategies)).toEqual(['a', 'b']);
+    const a = r.strategies.a!;
+    expect(a.unrealizedPnl).toBe('10');
+    expect(a.fees).toBe('0.1');
+    expect(a.netPnl).toBe('9.9');
+    expect(a.finalEquity).toBe('1009.9');
+    expect(a.orders).toBe(2);
+    expect(a.ordersCanceled).toBe(1);
+    expect(a.ordersRejected).toBe(1);
+    expect(a.fillRatio).toBe(0.5);
+    expect(a.qtyFillRatio).toBeCloseTo(1 / 3, 9);
+    expect(a.trades).toBe(1);
+    expect(a.turnover).toBe('100');
+    expect(a.positions).toEqual({ BTC_USDT: '1' });
+    // equity samples at 0, 1000 (mark 90: 1000 - 0.1 - 10), 2000 and the final sample at 2200
+    expect(r.equity.map((e) => e.t)).toEqual([0, 1000, 2000, 2200]);
+    expect(r.equity[1]!.v).toEqual([989.9, 1000, 1989.9]);
+    expect(a.maxDrawdown).toBe('10.1');
+    expect(r.strategies.b!.riskRejections).toBe(1);
+    expect(r.total?.netPnl).toBe('9.9');
+    expect(r.total?.initialEquity).toBe('2000');
+    expect(r.prices.BTC_USDT!.map((p) => p.p)).toEqual([100, 90, 110, 110]);
+    expect(r.fills).toHaveLength(1);
+  });
+
+  it('refuses a non-positive sampling interval', () => {
+    expect(() => new ResultCollector([], 0)).toThrow(RangeError);
+  });
+});

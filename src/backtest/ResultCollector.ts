@@ -1,0 +1,307 @@
+/**
+ * Collects what a run did from the bus (fills, order updates, risk rejections) plus marks from
+ * the replay, and turns it into a {@link BacktestResult}. Everything is keyed and iterated in a
+ * fixed order (strategy name, symbol) so the same run always serializes to the same bytes.
+ */
+import type { BusEvent } from '../bus/events.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import { applyFill, netPnl, newPosition, unrealized, type PositionState } from './positions.js';
+import { maxDrawdown, periodReturns, periodsPerYear, roundStat, sharpe, sortino, type EquityPoint } from './metrics.js';
+
+/** Metrics of one strategy, or of the total. Money values are exact decimal strings in the quote currency. */
+export interface StrategyMetrics {
+  readonly quoteAsset: string;
+  readonly initialEquity: string;
+  readonly finalEquity: string;
+  readonly realizedPnl: string;
+  readonly unrealizedPnl: string;
+  readonly fees: string;
+  readonly netPnl: string;
+  readonly returnPct: number;
+  readonly maxDrawdown: string;
+  readonly maxDrawdownPct: number;
+  readonly sharpe: number;
+  readonly sortino: number;
+  /** Sum of traded notional. */
+  readonly turnover: string;
+  /** Turnover divided by initial equity. */
+  readonly turnoverRatio: number;
+  readonly orders: number;
+  readonly ordersFilled: number;
+  readonly ordersCanceled: number;
+  readonly ordersRejected: number;
+  readonly riskRejections: number;
+  readonly trades: number;
+  /** Orders with at least one fill / orders the venue accepted or rejected. */
+  readonly fillRatio: number;
+  /** Filled quantity / ordered quantity over orders that stated a quantity. */
+  readonly qtyFillRatio: number;
+  /** Open positions at the end, base quantity per symbol. */
+  readonly positions: Readonly<Record<string, string>>;
+}
+
+/** One fill as the report lists it. */
+export interface ReportFill {
+  readonly t: number;
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: string;
+  readonly qty: string;
+  readonly fee: string;
+  readonly maker: boolean;
+}
+
+/** The whole result of a backtest (serialized as report JSON). */
+export interface BacktestResult {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  readonly events: number;
+  readonly equityIntervalMs: number;
+  readonly strategies: Readonly<Record<string, StrategyMetrics>>;
+  /** Sum over strategies; undefined when strategies use different quote currencies. */
+  readonly total: StrategyMetrics | undefined;
+  /** Equity samples: t and one value per strategy (same order as `strategies`) plus total last. */
+  readonly equity: readonly { t: number; v: readonly number[] }[];
+  /** Mark price samples per symbol. */
+  readonly prices: Readonly<Record<string, readonly { t: number; p: number }[]>>;
+  readonly fills: readonly ReportFill[];
+}
+
+/** What the collector needs to know about each strategy. */
+export interface CollectorStrategy {
+  readonly name: string;
+  readonly symbols: readonly string[];
+  /** Starting capital in quote currency (the strategy's budget), used for returns and equity. */
+  readonly initialEquity: Decimal;
+}
+
+interface OrderTrack {
+  qty: Decimal | undefined;
+  cumQty: Decimal;
+  state: string;
+}
+
+/** Aggregates bus events into metrics; call `onEvent` for each bus event and `sample(t)` as time moves. */
+export class ResultCollector {
+  readonly #strategies: readonly CollectorStrategy[];
+  readonly #positions = new Map<string, PositionState>();
+  readonly #orders = new Map<string, Map<string, OrderTrack>>();
+  readonly #riskRejections = new Map<string, number>();
+  readonly #marks = new Map<string, Decimal>();
+  readonly #equity: { t: number; v: number[] }[] = [];
+  readonly #equityPerStrategy = new Map<string, EquityPoint[]>();
+  readonly #prices = new Map<string, { t: number; p: number }[]>();
+  readonly #fills: ReportFill[] = [];
+  readonly #interval: number;
+  #nextSample: number | undefined;
+  #first: number | undefined;
+  #last = 0;
+  #events = 0;
+
+  constructor(strategies: readonly CollectorStrategy[], equityIntervalMs: number) {
+    if (!(equityIntervalMs > 0)) throw new RangeError(`equityIntervalMs must be > 0, got ${equityIntervalMs}`);
+    this.#strategies = [...strategies].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.#interval = equityIntervalMs;
+    for (const s of this.#strategies) {
+      this.#orders.set(s.name, new Map());
+      this.#riskRejections.set(s.name, 0);
+      this.#equityPerStrategy.set(s.name, []);
+      for (const sym of s.symbols) {
+        this.#positions.set(`${s.name}\u0000${sym}`, newPosition(s.name, sym));
+        if (!this.#prices.has(sym)) this.#prices.set(sym, []);
+      }
+    }
+  }
+
+  /** Sets the mark price of a symbol (book mid, last trade or bar close: the replay decides). */
+  mark(symbol: string, price: Decimal): void {
+    this.#marks.set(symbol, price);
+  }
+
+  /** Feeds one bus event. */
+  onEvent(e: BusEvent): void {
+    this.#events++;
+    switch (e.type) {
+      case 'fill': {
+        const p = this.#position(e.strategy, e.symbol);
+        applyFill(p, e);
+        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: e.price.toFixed(), qty: e.qty.toFixed(), fee: e.commission.toFixed(), maker: e.isMaker });
+        break;
+      }
+      case 'orderUpdate': {
+        const m = this.#orders.get(e.strategy);
+        if (!m) break;
+        const o = m.get(e.clientId);
+        if (o) {
+          o.state = e.state;
+          o.cumQty = e.cumQty;
+          if (o.qty === undefined && e.quantity !== undefined) o.qty = e.quantity;
+        } else m.set(e.clientId, { qty: e.quantity, cumQty: e.cumQty, state: e.state });
+        break;
+      }
+      case 'intentRejected':
+        this.#riskRejections.set(e.strategy, (this.#riskRejections.get(e.strategy) ?? 0) + 1);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Records equity and price samples for every interval boundary passed up to time `t`. */
+  sample(t: number): void {
+    if (this.#first === undefined) {
+      this.#first = t;
+      this.#nextSample = t;
+    }
+    this.#last = t;
+    while (this.#nextSample !== undefined && t >= this.#nextSample) {
+      this.#takeSample(this.#nextSample);
+      this.#nextSample += this.#interval;
+    }
+  }
+
+  #takeSample(t: number): void {
+    const v: number[] = [];
+    let total = 0;
+    for (const s of this.#strategies) {
+      const eq = this.#strategyEquity(s).toNumber();
+      v.push(eq);
+      total += eq;
+      this.#equityPerStrategy.get(s.name)?.push({ t, equity: eq });
+    }
+    v.push(total);
+    this.#equity.push({ t, v });
+    for (const [sym, arr] of this.#prices) {
+      const m = this.#marks.get(sym);
+      if (m !== undefined) arr.push({ t, p: m.toNumber() });
+    }
+  }
+
+  #position(strategy: string, symbol: string): PositionState {
+    const k = `${strategy}\u0000${symbol}`;
+    let p = this.#positions.get(k);
+    if (!p) {
+      p = newPosition(strategy, symbol);
+      this.#positions.set(k, p);
+    }
+    return p;
+  }
+
+  #positionsOf(name: string): PositionState[] {
+    return [...this.#positions.values()].filter((p) => p.strategy === name).sort((a, b) => (a.symbol < b.symbol ? -1 : 1));
+  }
+
+  #strategyEquity(s: CollectorStrategy): Decimal {
+    let eq = s.initialEquity;
+    for (const p of this.#positionsOf(s.name)) eq = eq.plus(netPnl(p, this.#marks.get(p.symbol)));
+    return eq;
+  }
+
+  /** Builds the result; takes a final sample at the last time seen so the curve ends at the end. */
+  finish(name: string): BacktestResult {
+    const end = this.#last;
+    const lastSample = this.#equity[this.#equity.length - 1];
+    if (this.#first !== undefined && (lastSample === undefined || lastSample.t < end)) this.#takeSample(end);
+    const strategies: Record<string, StrategyMetrics> = {};
+    const all: { pos: PositionState[]; curve: EquityPoint[]; init: Decimal; orders: OrderTrack[]; risk: number }[] = [];
+    for (const s of this.#strategies) {
+      const pos = this.#positionsOf(s.name);
+      const orders = [...(this.#orders.get(s.name)?.values() ?? [])];
+      const curve = this.#equityPerStrategy.get(s.name) ?? [];
+      const risk = this.#riskRejections.get(s.name) ?? 0;
+      strategies[s.name] = this.#metrics(pos, curve, s.initialEquity, orders, risk);
+      all.push({ pos, curve, init: s.initialEquity, orders, risk });
+    }
+    const quotes = new Set(all.flatMap((a) => a.pos.map((p) => p.quoteAsset)));
+    let total: StrategyMetrics | undefined;
+    if (quotes.size <= 1 && all.length > 0) {
+      const totalCurve = this.#equity.map((e) => ({ t: e.t, equity: e.v[e.v.length - 1] ?? 0 }));
+      total = this.#metrics(
+        all.flatMap((a) => a.pos),
+        totalCurve,
+        all.reduce((acc, a) => acc.plus(a.init), ZERO),
+        all.flatMap((a) => a.orders),
+        all.reduce((acc, a) => acc + a.risk, 0),
+      );
+    }
+    const prices: Record<string, { t: number; p: number }[]> = {};
+    for (const sym of [...this.#prices.keys()].sort()) prices[sym] = this.#prices.get(sym) ?? [];
+    return {
+      name,
+      start: this.#first ?? 0,
+      end,
+      events: this.#events,
+      equityIntervalMs: this.#interval,
+      strategies,
+      total,
+      equity: this.#equity,
+      prices,
+      fills: this.#fills,
+    };
+  }
+
+  #metrics(pos: readonly PositionState[], curve: readonly EquityPoint[], init: Decimal, orders: readonly OrderTrack[], riskRejections: number): StrategyMetrics {
+    let realized = ZERO;
+    let unreal = ZERO;
+    let fees = ZERO;
+    let turnover = ZERO;
+    let trades = 0;
+    const positions: Record<string, string> = {};
+    for (const p of pos) {
+      realized = realized.plus(p.realized);
+      unreal = unreal.plus(unrealized(p, this.#marks.get(p.symbol)));
+      fees = fees.plus(p.fees);
+      turnover = turnover.plus(p.turnover);
+      trades += p.trades;
+      positions[p.symbol] = p.qty.plus(positions[p.symbol] ?? 0).toFixed();
+    }
+    const net = realized.plus(unreal).minus(fees);
+    const finalEquity = init.plus(net);
+    const dd = maxDrawdown(curve);
+    const rets = periodReturns(curve);
+    const ppy = periodsPerYear(this.#interval);
+    let withFill = 0;
+    let filled = 0;
+    let canceled = 0;
+    let rejected = 0;
+    let qtyOrdered = ZERO;
+    let qtyFilled = ZERO;
+    for (const o of orders) {
+      if (o.cumQty.gt(0)) withFill++;
+      if (o.state === 'FILLED') filled++;
+      else if (o.state === 'CANCELED' || o.state === 'EXPIRED') canceled++;
+      else if (o.state === 'REJECTED') rejected++;
+      if (o.qty !== undefined && o.qty.gt(0)) {
+        qtyOrdered = qtyOrdered.plus(o.qty);
+        qtyFilled = qtyFilled.plus(o.cumQty);
+      }
+    }
+    return {
+      quoteAsset: pos[0]?.quoteAsset ?? '',
+      initialEquity: init.toFixed(),
+      finalEquity: finalEquity.toFixed(),
+      realizedPnl: realized.toFixed(),
+      unrealizedPnl: unreal.toFixed(),
+      fees: fees.toFixed(),
+      netPnl: net.toFixed(),
+      returnPct: init.isZero() ? 0 : roundStat(net.div(init).mul(100).toNumber()),
+      maxDrawdown: new Decimal(roundStat(dd.abs)).toFixed(),
+      maxDrawdownPct: roundStat(dd.pct * 100),
+      sharpe: roundStat(sharpe(rets, ppy)),
+      sortino: roundStat(sortino(rets, ppy)),
+      turnover: turnover.toFixed(),
+      turnoverRatio: init.isZero() ? 0 : roundStat(turnover.div(init).toNumber()),
+      orders: orders.length,
+      ordersFilled: filled,
+      ordersCanceled: canceled,
+      ordersRejected: rejected,
+      riskRejections,
+      trades,
+      fillRatio: orders.length === 0 ? 0 : roundStat(withFill / orders.length),
+      qtyFillRatio: qtyOrdered.isZero() ? 0 : roundStat(qtyFilled.div(qtyOrdered).toNumber()),
+      positions,
+    };
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Exact position and PnL accounting per (strategy, symbol), average-cost method, in the quote
+ * currency. Fees are converted to quote at the fill price when charged in the base asset, and
+ * are kept apart from realized PnL so gross and net can both be reported.
+ */
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { OrderSideName } from '../core/enums.js';
+
+/** The fields of a fill that accounting needs (a bus FillEvent has all of them). */
+export interface FillLike {
+  readonly E: number;
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly side: OrderSideName;
+  readonly price: Decimal;
+  readonly qty: Decimal;
+  readonly quoteQty: Decimal;
+  readonly commission: Decimal;
+  readonly commissionAsset: string | null;
+}
+
+/** Running state of one position. Quantities signed: positive long, negative short. */
+export interface PositionState {
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly baseAsset: string;
+  readonly quoteAsset: string;
+  qty: Decimal;
+  /** Average entry price of the open quantity (0 when flat). */
+  avgPrice: Decimal;
+  realized: Decimal;
+  fees: Decimal;
+  /** Quote cash flow: sells add, buys subtract, fees subtract. */
+  cash: Decimal;
+  turnover: Decimal;
+  trades: number;
+}
+
+/** Splits BASE_QUOTE; symbols without an underscore are refused because the quote would be a guess. */
+export function assetsOf(symbol: string): { base: string; quote: string } {
+  const i = symbol.indexOf('_');
+  if (i <= 0 || i === symbol.length - 1) throw new RangeError(`symbol ${JSON.stringify(symbol)} is not in BASE_QUOTE form`);
+  return { base: symbol.slice(0, i), quote: symbol.slice(i + 1) };
+}
+
+/** A new flat position. */
+export function newPosition(strategy: string, symbol: string): PositionState {
+  const { base, quote } = assetsOf(symbol);
+  return { strategy, symbol, baseAsset: base, quoteAsset: quote, qty: ZERO, avgPrice: ZERO, realized: ZERO, fees: ZERO, cash: ZERO, turnover: ZERO, trades: 0 };
+}
+
+/** Fee of a fill in quote currency (base-asset fees valued at the fill price; other assets are not convertible here and count 0). */
+export function feeInQuote(p: Pick<PositionState, 'baseAsset' | 'quoteAsset'>, f: FillLike): Decimal {
+  if (f.commission.isZero() || f.commissionAsset === null) return ZERO;
+  if (f.commissionAsset === p.quoteAsset) return f.commission;
+  if (f.commissionAsset === p.baseAsset) return f.commission.mul(f.price);
+  return ZERO;
+}
+
+/** Applies one fill to a position in place (average-cost realized PnL). */
+export function applyFill(p: PositionState, f: FillLike): void {
+  const signed = f.side === 'BUY' ? f.qty : f.qty.neg();
+  const fee = feeInQuote(p, f);
+  p.fees = p.fees.plus(fee);
+  p.cash = p.cash.plus(f.side === 'BUY' ? f.quoteQty.neg() : f.quoteQty).minus(fee);
+  p.turnover = p.turnover.plus(f.quoteQty);
+  p.trades++;
+  const q = p.qty;
+  if (q.isZero() || q.isPositive() === signed.isPositive()) {
+    // Adding to (or opening) a position: new weighted average.
+    const newQty = q.plus(signed);
+    p.avgPrice = q.abs().mul(p.avgPrice).plus(f.qty.mul(f.price)).div(newQty.abs());
+    p.qty = newQty;
+    return;
+  }
+  // Reducing: realize on the closed part; any excess opens the other way at the fill price.
+  const closing = Decimal.min(q.abs(), f.qty);
+  const pnlPerUnit = q.isPositive() ? f.price.minus(p.avgPrice) : p.avgPrice.minus(f.price);
+  p.realized = p.realized.plus(pnlPerUnit.mul(closing));
+  const newQty = q.plus(signed);
+  if (newQty.isZero()) p.avgPrice = ZERO;
+  else if (newQty.isPositive() !== q.isPositive()) p.avgPrice = f.price;
+  p.qty = newQty;
+}
+
+/** Unrealized PnL of a position at `mark`. */
+export function unrealized(p: PositionState, mark: Decimal | undefined): Decimal {
+  if (p.qty.isZero() || mark === undefined) return ZERO;
+  return mark.minus(p.avgPrice).mul(p.qty);
+}
+
+/** Net PnL (realized + unrealized - fees) at `mark`; equals cash + qty x mark. */
+export function netPnl(p: PositionState, mark: Decimal | undefined): Decimal {
+  return p.realized.plus(unrealized(p, mark)).minus(p.fees);
+}
