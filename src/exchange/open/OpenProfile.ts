@@ -1,0 +1,89 @@
+/**
+ * The open API's part of the request template: HMAC-SHA256 signing over totalParams,
+ * `X-MBX-APIKEY`, the server-time offset for `timestamp`, and per-host blocking after
+ * 429/418 so a rate-limited host is never hammered into a ban.
+ */
+import { RateLimitedError, ValidationError, signOpen, type Clock } from '../../core/index.js';
+import type { HttpResponse } from '../transport/HttpTransport.js';
+import { type RateLimitState, parseRetryAfterMs } from '../transport/RateLimitState.js';
+import type { CallSpec, InterfaceProfile, PreparedRequest } from '../transport/RestAdapter.js';
+import { encodeForm } from '../transport/wire.js';
+import { failureMessage } from '../transport/envelope.js';
+
+/** Maximum recvWindow the spec allows. */
+export const MAX_RECV_WINDOW = 60_000;
+
+/** Without a Retry-After header: wait a minute after 429, and the minimum ban (2 min) after 418. */
+const FALLBACK_429_MS = 60_000;
+const FALLBACK_418_MS = 120_000;
+
+/** Throws ValidationError unless `v` is an integer in 1..60000. */
+export function checkRecvWindow(v: number): number {
+  if (!Number.isInteger(v) || v <= 0 || v > MAX_RECV_WINDOW) throw new ValidationError('recvWindow', v, `must be an integer in 1..${MAX_RECV_WINDOW} ms`);
+  return v;
+}
+
+/** Credentials and time source of the open profile. */
+export interface OpenProfileOptions {
+  readonly apiKey: string | undefined;
+  readonly apiSecret: string | undefined;
+  readonly recvWindow: number | undefined;
+  readonly clock: Clock;
+  readonly rateLimits: RateLimitState;
+  /** Current server-time offset in ms (server - local). */
+  readonly timeOffset: () => number;
+}
+
+/** Signing and rate-limit policy of the open API. */
+export class OpenProfile implements InterfaceProfile {
+  constructor(private readonly o: OpenProfileOptions) {}
+
+  admit(call: CallSpec, origin: string): void {
+    const block = this.o.rateLimits.activeBlock(origin);
+    if (!block) return;
+    const wait = block.until - this.o.clock.now();
+    throw new RateLimitedError(call.endpoint, wait, block.status === 418 ? block.until : undefined, undefined, `host ${origin} refused locally after HTTP ${block.status}`);
+  }
+
+  /**
+   * Parameters go where the call puts them: `query` in the query string, `body` in a form body.
+   * For signed calls `timestamp`/`recvWindow` join the body when there is one (else the query),
+   * and `signature` is appended last to that same part, so the server can strip it and
+   * recompute over query string + body exactly as sent.
+   */
+  prepare(call: CallSpec, basePath: string): PreparedRequest {
+    const headers: Record<string, string> = {};
+    let query = encodeForm(call.query);
+    let body = call.body ? encodeForm(call.body) : undefined;
+    if (call.auth !== 'none') {
+      if (!this.o.apiKey) throw new ValidationError('apiKey', '<unset>', `${call.endpoint} needs an API key`);
+      headers['X-MBX-APIKEY'] = this.o.apiKey;
+    }
+    if (call.auth === 'signed') {
+      if (!this.o.apiSecret) throw new ValidationError('apiSecret', '<unset>', `${call.endpoint} is SIGNED and needs an API secret`);
+      const recvWindow = call.recvWindow ?? this.o.recvWindow;
+      const extra = encodeForm({ recvWindow: recvWindow === undefined ? undefined : checkRecvWindow(recvWindow), timestamp: Math.round(this.o.clock.now() + this.o.timeOffset()) });
+      const inBody = body !== undefined && body !== '';
+      if (inBody) body = `${body}&${extra}`;
+      else query = query ? `${query}&${extra}` : extra;
+      const signature = signOpen(this.o.apiSecret, query, body ?? '');
+      if (inBody) body = `${body}&signature=${signature}`;
+      else query = `${query}&signature=${signature}`;
+    }
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    return { path: `${basePath}${call.path}${query ? `?${query}` : ''}`, headers, ...(body !== undefined ? { body } : {}) };
+  }
+
+  observe(_call: CallSpec, origin: string, response: HttpResponse): void {
+    this.o.rateLimits.recordHeaders(origin, response.headers);
+  }
+
+  rateLimited(call: CallSpec, origin: string, response: HttpResponse, body: unknown): RateLimitedError | undefined {
+    const status = response.status;
+    if (status !== 429 && status !== 418) return undefined;
+    const now = this.o.clock.now();
+    const waitMs = parseRetryAfterMs(response.headers['retry-after'], now, status === 418 ? FALLBACK_418_MS : FALLBACK_429_MS);
+    this.o.rateLimits.block(origin, now + waitMs, status);
+    return new RateLimitedError(call.endpoint, waitMs, status === 418 ? now + waitMs : undefined, status, failureMessage(body));
+  }
+}
