@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal, ZERO } from '../src/core/decimal.js';
+import type { OrderUpdateEvent } from '../src/bus/events.js';
+import plugin, { gridPrices, gridTraderParams } from './grid-trader.js';
+import { fakeContext, fixedBook } from './testing/fakeContext.js';
+
+const d = (x: string | number) => new Decimal(x);
+function filled(clientId: string, side: 'BUY' | 'SELL'): OrderUpdateEvent {
+  return { type: 'orderUpdate', E: 1, strategy: 'test', clientId, orderId: '1', symbol: 'BTC_USDT', side, orderType: 'LIMIT', state: 'FILLED', price: undefined, quantity: undefined, cumQty: ZERO, cumQuoteQty: ZERO };
+}
+
+describe('grid-trader', () => {
+  it('computes evenly spaced grid prices floored to the tick', () => {
+    expect(gridPrices(d(100), d(101), 4, d('0.01')).map(String)).toEqual(['100', '100.33', '100.66', '101']);
+    expect(gridTraderParams.safeParse({ lowerPrice: '2', upperPrice: '1' }).success).toBe(false);
+  });
+
+  it('buys below mid, sells one level up after a buy fills, and re-buys after the sell', () => {
+    const ctx = fakeContext(gridTraderParams.parse({ lowerPrice: '90', upperPrice: '110', levels: 5, quantity: '0.1' }));
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '101', '103'));
+    const h = plugin.create(ctx);
+    h.onEvent({ type: 'depthDiff', E: 0, symbol: 'BTC_USDT', firstUpdateId: 1, finalUpdateId: 1, bids: [], asks: [] });
+    const show = () => ctx.intents.map((i) => (i.kind === 'place' ? `${i.clientId} ${i.req.side} ${i.req.price}` : i.kind));
+    expect(show()).toEqual(['c1 BUY 90', 'c2 BUY 95', 'c3 BUY 100']);
+    h.onEvent(filled('c3', 'BUY'));
+    expect(show().slice(3)).toEqual(['c4 SELL 105']);
+    h.onEvent(filled('c4', 'SELL'));
+    expect(show().slice(4)).toEqual(['c5 BUY 100']);
+    h.onEvent(filled('unknown', 'SELL'));
+    expect(ctx.intents).toHaveLength(5);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Grid trader: a ladder of `levels` evenly spaced prices between `lowerPrice` and `upperPrice`.
+ *
+ * On the first ready book it places a BUY of `quantity` at every grid price below the mid (LIMIT,
+ * GTC). Each time a buy at grid level i fills completely, it places a SELL of the same quantity at
+ * level i+1; each time that sell fills, a BUY goes back at level i. The grid therefore earns one
+ * step per round trip and holds at most one level's quantity per filled buy. Prices outside the
+ * grid are never quoted; nothing is ever sold that was not bought first (spot, no shorting).
+ *
+ * Parameters: `lowerPrice`, `upperPrice` (decimal strings), `levels` (number of grid prices, >= 2),
+ * `quantity` (base per order), `tickSize` (grid prices are floored to it).
+ */
+import { z } from 'zod';
+import { Decimal, floorToStep } from '../src/core/decimal.js';
+import { defineStrategy } from '../src/strategy/types.js';
+import type { BusEvent } from '../src/bus/events.js';
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
+
+/** Parameters of the grid trader. */
+export const gridTraderParams = z
+  .object({
+    lowerPrice: decimalString,
+    upperPrice: decimalString,
+    levels: z.number().int().min(2).max(500).default(10),
+    quantity: decimalString.default('0.001'),
+    tickSize: decimalString.default('0.01'),
+  })
+  .refine((p) => new Decimal(p.lowerPrice).lt(p.upperPrice), { message: 'lowerPrice must be below upperPrice', path: ['lowerPrice'] });
+
+/** The grid prices, lowest first (pure; exported for tests). */
+export function gridPrices(lower: Decimal, upper: Decimal, levels: number, tick: Decimal): Decimal[] {
+  const step = upper.minus(lower).div(levels - 1);
+  const out: Decimal[] = [];
+  for (let i = 0; i < levels; i++) out.push(floorToStep(lower.plus(step.mul(i)), tick));
+  return out;
+}
+
+/** Grid trader plugin. */
+export default defineStrategy({
+  name: 'grid-trader',
+  description: 'Buys at grid levels below mid, sells one level up after each buy fills, and re-buys after each sell',
+  params: gridTraderParams,
+  create(ctx) {
+    const p = ctx.params;
+    const symbol = ctx.symbols[0];
+    if (symbol === undefined) throw new RangeError('grid-trader needs one symbol');
+    const grid = gridPrices(new Decimal(p.lowerPrice), new Decimal(p.upperPrice), p.levels, new Decimal(p.tickSize));
+    const qty = new Decimal(p.quantity);
+    /** clientId -> grid level and side of each order we placed. */
+    const levelOf = new Map<string, { level: number; side: 'BUY' | 'SELL' }>();
+    let started = false;
+
+    function place(level: number, side: 'BUY' | 'SELL'): void {
+      const price = grid[level];
+      if (price === undefined) return;
+      const clientId = ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT', timeInForce: 'GTC', quantity: qty, price });
+      levelOf.set(clientId, { level, side });
+    }
+
+    return {
+      onEvent(e: BusEvent): void {
+        if (!started) {
+          if ((e.type === 'depthDiff' || e.type === 'bookTicker') && e.symbol === symbol) {
+            const book = ctx.book(symbol);
+            const bb = book?.bestBid();
+            const ba = book?.bestAsk();
+            if (!book?.ready || bb === undefined || ba === undefined) return;
+            started = true;
+            const mid = bb.price.plus(ba.price).div(2);
+            grid.forEach((price, i) => {
+              if (price.lt(mid)) place(i, 'BUY');
+            });
+          }
+          return;
+        }
+        if (e.type === 'orderUpdate' && e.state === 'FILLED') {
+          const o = levelOf.get(e.clientId);
+          if (o === undefined) return;
+          levelOf.delete(e.clientId);
+          if (o.side === 'BUY') place(o.level + 1, 'SELL');
+          else place(o.level - 1, 'BUY');
+        } else if (e.type === 'orderUpdate' && (e.state === 'CANCELED' || e.state === 'REJECTED' || e.state === 'EXPIRED')) {
+          levelOf.delete(e.clientId);
+        }
+      },
+      onStop(): void {
+        ctx.cancelAll(symbol);
+      },
+    };
+  },
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../src/core/decimal.js';
+import type { DepthDiffEvent } from '../src/core/marketEvents.js';
+import plugin, { marketMakerParams, quotePrices } from './market-maker.js';
+import { fakeContext, fixedBook, openOrder } from './testing/fakeContext.js';
+
+const d = (x: string | number) => new Decimal(x);
+const diff = (E: number): DepthDiffEvent => ({ type: 'depthDiff', E, symbol: 'BTC_USDT', firstUpdateId: E, finalUpdateId: E, bids: [], asks: [] });
+const cfg = { spreadBps: 10, skewBps: 20, maxPosition: d('1'), tickSize: d('0.01'), allowShort: false };
+
+describe('market-maker quotes', () => {
+  it('quotes symmetric around mid when flat (no ask without inventory on spot)', () => {
+    expect(quotePrices(d(1000), d(0), cfg)).toEqual({ bid: d('999.5'), ask: undefined });
+    expect(quotePrices(d(1000), d(0), { ...cfg, allowShort: true })).toEqual({ bid: d('999.5'), ask: d('1000.5') });
+  });
+
+  it('skews both quotes down when long and stops bidding at max position', () => {
+    const half = quotePrices(d(1000), d('0.5'), cfg);
+    expect(half.bid?.toString()).toBe('998.5');
+    expect(half.ask?.toString()).toBe('999.5');
+    expect(quotePrices(d(1000), d('1'), cfg).bid).toBeUndefined();
+  });
+
+  it('rounds bid down and ask up to the tick', () => {
+    const q = quotePrices(d('1000.003'), d('0.5'), cfg);
+    expect(q.bid?.toString()).toBe('998.5');
+    expect(q.ask?.toString()).toBe('999.51');
+  });
+});
+
+describe('market-maker plugin', () => {
+  it('places post-only quotes, respects refreshMs, and requotes only after a move', () => {
+    const ctx = fakeContext(marketMakerParams.parse({ spreadBps: 10, skewBps: 0, quantity: '0.1', maxPosition: '1', refreshMs: 1000, requoteTicks: 100 }));
+    ctx.positions.set('BTC', d('0.5'));
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '999', '1001'));
+    const h = plugin.create(ctx);
+    h.onEvent(diff(0));
+    expect(ctx.intents.map((i) => (i.kind === 'place' ? `${i.req.side} ${i.req.orderType} ${i.req.quantity} @ ${i.req.price}` : i.kind))).toEqual(['BUY LIMIT_MAKER 0.1 @ 999.5', 'SELL LIMIT_MAKER 0.1 @ 1000.5']);
+    ctx.orders.push(openOrder('c1', 'BUY', '999.5', '0.1'), openOrder('c2', 'SELL', '1000.5', '0.1'));
+    ctx.now = 500;
+    h.onEvent(diff(500));
+    expect(ctx.intents).toHaveLength(2);
+    ctx.now = 1500;
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '999.2', '1001.2'));
+    h.onEvent(diff(1500));
+    expect(ctx.intents).toHaveLength(2); // moved 0.2 < 100 ticks: keep queue position
+    ctx.now = 3000;
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '1009', '1011'));
+    h.onEvent(diff(3000));
+    expect(ctx.intents.slice(2).map((i) => (i.kind === 'place' ? `${i.req.side} @ ${i.req.price}` : i.kind === 'cancel' ? `cancel ${i.clientId}` : i.kind))).toEqual(['cancel c1', 'BUY @ 1009.49', 'cancel c2', 'SELL @ 1010.51']);
+  });
+
+  it('does not quote on a book that is not ready, and cancels all on stop', () => {
+    const ctx = fakeContext(marketMakerParams.parse({}));
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '999', '1001', false));
+    const h = plugin.create(ctx);
+    h.onEvent(diff(0));
+    expect(ctx.intents).toEqual([]);
+    h.onStop?.();
+    expect(ctx.intents).toEqual([{ kind: 'cancelAll', symbol: 'BTC_USDT' }]);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Market maker: quotes one bid and one ask around the mid price of the local book, skewed
+ * against inventory, within a maximum position.
+ *
+ * Each refresh (at most every `refreshMs` of the run's clock, on book activity) it computes
+ *   bid = mid x (1 - spread/2 - skew),  ask = mid x (1 + spread/2 - skew),
+ *   skew = skewBps/10,000 x position / maxPosition,
+ * so a long inventory lowers both quotes (selling becomes likelier, buying less likely) and a
+ * short one raises them. Prices are rounded away from mid to `tickSize` (bid down, ask up). No bid is
+ * quoted at or above +maxPosition, no ask at or below -maxPosition (spot: the ask side needs
+ * inventory unless `allowShort`). A quote is replaced only when its price moved by at least
+ * `requoteTicks` ticks, to keep queue position. Quotes are LIMIT_MAKER (post only), so they never take.
+ *
+ * Parameters: `spreadBps`, `skewBps`, `quantity` (base per quote), `maxPosition` (base),
+ * `tickSize`, `refreshMs`, `requoteTicks`, `allowShort`.
+ */
+import { z } from 'zod';
+import { Decimal, ceilToStep, floorToStep } from '../src/core/decimal.js';
+import type { OrderSideName } from '../src/core/enums.js';
+import { defineStrategy } from '../src/strategy/types.js';
+import type { BusEvent } from '../src/bus/events.js';
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
+
+/** Parameters of the market maker. */
+export const marketMakerParams = z.object({
+  spreadBps: z.number().positive().default(4),
+  skewBps: z.number().min(0).default(4),
+  quantity: decimalString.default('0.001'),
+  maxPosition: decimalString.default('0.01'),
+  tickSize: decimalString.default('0.01'),
+  refreshMs: z.number().int().min(0).default(500),
+  requoteTicks: z.number().int().min(0).default(10),
+  allowShort: z.boolean().default(false),
+});
+
+/** Desired quotes for a mid and position (pure; exported for tests). */
+export function quotePrices(
+  mid: Decimal,
+  position: Decimal,
+  p: { spreadBps: number; skewBps: number; maxPosition: Decimal; tickSize: Decimal; allowShort: boolean },
+): { bid: Decimal | undefined; ask: Decimal | undefined } {
+  const half = new Decimal(p.spreadBps).div(20_000);
+  const skew = p.maxPosition.isZero() ? new Decimal(0) : new Decimal(p.skewBps).div(10_000).mul(position).div(p.maxPosition);
+  const bidRaw = mid.mul(new Decimal(1).minus(half).minus(skew));
+  const askRaw = mid.mul(new Decimal(1).plus(half).minus(skew));
+  const bid = position.gte(p.maxPosition) ? undefined : floorToStep(bidRaw, p.tickSize);
+  const shortLimit = p.allowShort ? p.maxPosition.neg() : new Decimal(0);
+  const ask = position.lte(shortLimit) ? undefined : ceilToStep(askRaw, p.tickSize);
+  return { bid, ask };
+}
+
+/** Market maker plugin. */
+export default defineStrategy({
+  name: 'market-maker',
+  description: 'Quotes a bid and an ask around mid with inventory skew and a maximum position (post-only)',
+  params: marketMakerParams,
+  create(ctx) {
+    const p = ctx.params;
+    const symbol = ctx.symbols[0];
+    if (symbol === undefined) throw new RangeError('market-maker needs one symbol');
+    const base = symbol.slice(0, symbol.indexOf('_'));
+    const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: new Decimal(p.tickSize), allowShort: p.allowShort };
+    const qty = new Decimal(p.quantity);
+    const minMove = cfg.tickSize.mul(p.requoteTicks);
+    let lastRefresh = -Infinity;
+
+    function refreshSide(side: OrderSideName, want: Decimal | undefined): void {
+      const mine = ctx.openOrders(symbol).filter((o) => o.side === side);
+      let keep = false;
+      for (const o of mine) {
+        const stale = want === undefined || o.price === undefined || o.price.minus(want).abs().gte(minMove) || keep;
+        if (stale) {
+          if (o.state !== 'PENDING') ctx.cancel(symbol as string, o.clientId);
+        } else keep = true;
+      }
+      // A PENDING order may still be on its way; one order per side at most.
+      if (!keep && want !== undefined && mine.every((o) => o.state !== 'PENDING')) {
+        const remaining = side === 'BUY' ? cfg.maxPosition.minus(ctx.position(base)) : cfg.allowShort ? cfg.maxPosition.plus(ctx.position(base)) : ctx.position(base);
+        const q = Decimal.min(qty, remaining);
+        if (q.gt(0)) ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT_MAKER', quantity: q, price: want });
+      }
+    }
+
+    return {
+      onEvent(e: BusEvent): void {
+        if (e.type !== 'depthDiff' && e.type !== 'bookTicker' && e.type !== 'trade' && e.type !== 'fill') return;
+        if (e.symbol !== symbol) return;
+        const now = ctx.clock.now();
+        if (e.type !== 'fill' && now - lastRefresh < p.refreshMs) return;
+        const book = ctx.book(symbol);
+        const bb = book?.bestBid();
+        const ba = book?.bestAsk();
+        if (!book?.ready || bb === undefined || ba === undefined) return;
+        lastRefresh = now;
+        const mid = bb.price.plus(ba.price).div(2);
+        const { bid, ask } = quotePrices(mid, ctx.position(base), cfg);
+        refreshSide('BUY', bid);
+        refreshSide('SELL', ask);
+      },
+      onStop(): void {
+        ctx.cancelAll(symbol);
+      },
+    };
+  },
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { SMA } from 'trading-signals';
+import { Decimal } from '../src/core/decimal.js';
+import type { KlineEvent } from '../src/core/marketEvents.js';
+import plugin, { smaCrossoverParams } from './sma-crossover.js';
+import { fakeContext } from './testing/fakeContext.js';
+
+function bar(i: number, close: number): KlineEvent {
+  const c = new Decimal(close);
+  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: 0, lastTradeId: 0, open: c, high: c, low: c, close: c, volume: c, quoteVolume: c, trades: 1, takerBuyBaseVolume: c, takerBuyQuoteVolume: c, closed: true };
+}
+
+describe('sma-crossover', () => {
+  it('validates parameters (fast < slow)', () => {
+    expect(smaCrossoverParams.safeParse({ fast: 5, slow: 3 }).success).toBe(false);
+    expect(smaCrossoverParams.parse({})).toMatchObject({ fast: 10, slow: 50, kind: 'SMA', quantity: '0.01' });
+  });
+
+  it('buys when fast crosses above slow and sells the position when it crosses below', () => {
+    const ctx = fakeContext(smaCrossoverParams.parse({ fast: 2, slow: 4, quantity: '0.5' }));
+    const h = plugin.create(ctx);
+    const closes = [10, 10, 10, 10, 12, 14, 14, 9, 5, 5];
+    closes.forEach((c, i) => {
+      ctx.now = i * 60_000 + 59_999;
+      const before = ctx.intents.length;
+      h.onEvent(bar(i, c));
+      // stand-in for the venue: the market order fills at once
+      const last = ctx.intents[ctx.intents.length - 1];
+      if (ctx.intents.length > before && last?.kind === 'place') ctx.positions.set('BTC', last.req.side === 'BUY' ? new Decimal('0.5') : new Decimal(0));
+    });
+    const places = ctx.intents.filter((x) => x.kind === 'place');
+    expect(places.map((x) => (x.kind === 'place' ? [x.req.side, x.req.orderType, x.req.quantity?.toString()] : []))).toEqual([
+      ['BUY', 'MARKET', '0.5'],
+      ['SELL', 'MARKET', '0.5'],
+    ]);
+  });
+
+  it('agrees with trading-signals SMA on when fast > slow', () => {
+    const ctx = fakeContext(smaCrossoverParams.parse({ fast: 3, slow: 5, quantity: '1' }));
+    const h = plugin.create(ctx);
+    const f = new SMA(3);
+    const s = new SMA(5);
+    let firstAbove = -1;
+    const closes = [50, 49, 48, 47, 46, 45, 47, 50, 53, 56];
+    let placedAt = -1;
+    closes.forEach((c, i) => {
+      const fv = f.update(c, false);
+      const sv = s.update(c, false);
+      if (firstAbove < 0 && fv !== null && sv !== null && fv > sv) firstAbove = i;
+      h.onEvent(bar(i, c));
+      if (placedAt < 0 && ctx.intents.length > 0) {
+        placedAt = i;
+        ctx.positions.set('BTC', new Decimal(1));
+      }
+    });
+    expect(firstAbove).toBeGreaterThan(0);
+    expect(placedAt).toBe(firstAbove);
+    expect(ctx.intents).toHaveLength(1);
+  });
+
+  it('skips the bar on which its order executed', () => {
+    const ctx = fakeContext(smaCrossoverParams.parse({ fast: 2, slow: 3, quantity: '1' }));
+    const h = plugin.create(ctx);
+    [1, 1, 1, 5].forEach((c, i) => h.onEvent(bar(i, c)));
+    expect(ctx.intents).toHaveLength(1);
+    // the buy filled at the open of bar 4; then the averages cross down on that same bar
+    ctx.positions.set('BTC', new Decimal(1));
+    h.onEvent({ type: 'fill', E: 4 * 60_000, strategy: 'test', clientId: 'c1', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: 1, price: new Decimal(5), qty: new Decimal(1), quoteQty: new Decimal(5), commission: new Decimal(0), commissionAsset: null, isMaker: false });
+    h.onEvent(bar(4, 0.5));
+    expect(ctx.intents).toHaveLength(1);
+    h.onEvent(bar(5, 0.5));
+    expect(ctx.intents).toHaveLength(2);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * SMA/EMA crossover, long only, on closed candles.
+ *
+ * Holds a long position of `quantity` while the fast moving average is above the slow one and is
+ * flat otherwise. Averages come from the `trading-signals` library. Orders are MARKET orders, so in
+ * candle mode they fill at the next bar's open. One decision per bar: a bar during which one of
+ * the strategy's orders is working or executed is not used for a new decision (an order in flight
+ * must be seen to finish first; this is also grademark's convention, which the candle benchmark
+ * compares against).
+ *
+ * Parameters:
+ * - `fast`, `slow`: periods of the two averages (fast < slow).
+ * - `kind`: `SMA` or `EMA`.
+ * - `interval`: the kline interval to act on (default `1m`).
+ * - `quantity`: base quantity bought on entry (decimal string); the exit sells the whole position.
+ *
+ * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
+ */
+import { z } from 'zod';
+import { EMA, SMA } from 'trading-signals';
+import { Decimal } from '../src/core/decimal.js';
+import { defineStrategy } from '../src/strategy/types.js';
+import type { BusEvent } from '../src/bus/events.js';
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
+
+/** Parameters of the crossover strategy. */
+export const smaCrossoverParams = z
+  .object({
+    fast: z.number().int().min(1).default(10),
+    slow: z.number().int().min(2).default(50),
+    kind: z.enum(['SMA', 'EMA']).default('SMA'),
+    interval: z.string().default('1m'),
+    quantity: decimalString.default('0.01'),
+  })
+  .refine((p) => p.fast < p.slow, { message: 'fast must be smaller than slow', path: ['fast'] });
+
+/** SMA/EMA crossover plugin. */
+export default defineStrategy({
+  name: 'sma-crossover',
+  description: 'Long while the fast moving average is above the slow one (trading-signals), market orders on closed candles',
+  params: smaCrossoverParams,
+  create(ctx) {
+    const p = ctx.params;
+    const symbol = ctx.symbols[0];
+    if (symbol === undefined) throw new RangeError('sma-crossover needs one symbol');
+    const base = symbol.slice(0, symbol.indexOf('_'));
+    const qty = new Decimal(p.quantity);
+    const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
+    const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);
+    let busyUntilBarAfter = -Infinity;
+    return {
+      onEvent(e: BusEvent): void {
+        if (e.type === 'fill' || (e.type === 'orderUpdate' && e.state !== 'PENDING')) {
+          // The bar containing this execution is not a decision bar.
+          busyUntilBarAfter = Math.max(busyUntilBarAfter, e.E);
+          return;
+        }
+        if (e.type !== 'kline' || !e.closed || e.symbol !== symbol || e.interval !== p.interval) return;
+        const close = e.close.toNumber();
+        const f = fast.update(close, false);
+        const s = slow.update(close, false);
+        if (f === null || s === null || !slow.isStable) return;
+        if (ctx.openOrders(symbol).length > 0 || busyUntilBarAfter >= e.openTime) return;
+        const pos = ctx.position(base);
+        if (f > s && pos.isZero()) {
+          ctx.place({ symbol, side: 'BUY', orderType: 'MARKET', quantity: qty });
+        } else if (f < s && pos.gt(0)) {
+          ctx.place({ symbol, side: 'SELL', orderType: 'MARKET', quantity: pos });
+        }
+      },
+    };
+  },
+});
