@@ -324,6 +324,12 @@ export class StreamClient {
       this.#finishRotation();
       return;
     }
+    if (rot !== undefined) {
+      // The replacement is still connecting: drop it and reconnect normally.
+      if (rot.grace !== undefined) this.#t.timers.clearTimeout(rot.grace);
+      this.#rotation = undefined;
+      void this.#shut(rot.next);
+    }
     if (wasOpen) this.#emitStatus('down', reason);
     this.#scheduleReconnect(reason);
   }
@@ -414,9 +420,10 @@ export class StreamClient {
     }
     let stream: string | undefined = conn.rawStream;
     let data: unknown = doc;
-    if (typeof doc === 'object' && doc !== null && !Array.isArray(doc) && typeof (doc as { stream?: unknown }).stream === 'string' && 'data' in doc) {
-      stream = (doc as { stream: string }).stream;
-      data = (doc as { data: unknown }).data;
+    const env = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, unknown>) : undefined;
+    if (env !== undefined && typeof env.stream === 'string' && 'data' in env) {
+      stream = env.stream;
+      data = env.data;
     }
     let events: MarketEvent[];
     try {
