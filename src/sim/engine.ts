@@ -1,11 +1,22 @@
 /**
  * The matching engine: per-symbol books with price-time priority, accounts with free/locked
- * balances, every order rule of the spec. Pure: no timers, no I/O, time passed in.
+ * balances, every order rule of the spec. Pure: no timers, no I/O, no randomness, time passed in.
+ *
+ * Hot-path arithmetic is on scaled integers (see scaled.ts); balances are bigints at a per-asset
+ * scale wide enough for exact notionals and commissions. The rules and the replay queue model are
+ * written down in src/sim/README.md.
  */
-import type { Decimal } from '../core/decimal.js';
-import type { OrderBookSnapshot } from '../core/types.js';
-import type { EngineEvent, EngineListener, TradeEvent } from './events.js';
+import { Decimal } from '../core/decimal.js';
+import type { ExpiryReasonName, OrderTypeName, StpModeName } from '../core/enums.js';
+import type { ExchangeFilters } from '../core/filters.js';
+import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
+import type { BookSide, Level } from './book.js';
+import { reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
+import type { EngineEvent, EngineListener, ExecutionReportEvent, TradeEvent } from './events.js';
+import { fmt, fmtBig, mulBig, toScaled } from './scaled.js';
+import { Acct, Ord, OrderList, Sym, dec, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
+  Accepted,
   BestBidAsk,
   CancelRequest,
   CancelResult,
@@ -21,57 +32,1303 @@ import type {
   SimOrder,
   TradeQuery,
 } from './types.js';
-import type { AccountTrade, Balance } from '../core/types.js';
+import { executionReport, orderView, tradeView, type FillInfo } from './views.js';
 
-function notYet(): never {
-  throw new Error('MatchingEngine: not implemented yet');
+/** How many public trades recentTrades can return. */
+const RECENT_TRADES = 1000;
+
+/** An accepted order whose full view is built only when read. */
+class AcceptedOrder implements Accepted {
+  readonly ok = true;
+  constructor(private readonly o: Ord) {}
+  get orderId(): string {
+    return this.o.idStr;
+  }
+  get clientId(): string {
+    return this.o.clientId;
+  }
+  get status(): Accepted['status'] {
+    return this.o.status;
+  }
+  get order(): SimOrder {
+    return orderView(this.o);
+  }
 }
 
 /** The matching engine. See src/sim/README.md for the rules and the replay queue model. */
 export class MatchingEngine {
-  constructor(readonly config: EngineConfig) {}
-  /** Places an order; rejected requests change nothing and emit nothing. */
-  placeOrder(_req: NewOrderRequest, _now: number): PlaceResult { return notYet(); }
-  /** Places an OCO list. */
-  placeOco(_req: OcoRequest, _now: number): OcoResult { return notYet(); }
-  /** Cancels one order (an OCO leg cancels its whole list). */
-  cancelOrder(_req: CancelRequest, _now: number): CancelResult { return notYet(); }
-  /** Cancels every open order of the account (on one symbol, or all). Returns the canceled orders. */
-  cancelAll(_accountId: string, _symbol: string | undefined, _now: number): SimOrder[] { return notYet(); }
-  /** One order by id or clientId. */
-  getOrder(_accountId: string, _q: { orderId?: string | number; clientId?: string }): SimOrder | undefined { return notYet(); }
-  /** Open orders of an account. */
-  openOrders(_accountId: string, _symbol?: string): SimOrder[] { return notYet(); }
-  /** Orders of an account on a symbol, oldest first. */
-  allOrders(_accountId: string, _symbol: string, _q?: OrderQuery): SimOrder[] { return notYet(); }
-  /** The OCO list with this id. */
-  getOrderList(_accountId: string, _orderListId: number): OrderListView | undefined { return notYet(); }
-  /** Own trades of an account on a symbol, oldest first. */
-  accountTrades(_accountId: string, _symbol: string, _q?: TradeQuery): AccountTrade[] { return notYet(); }
-  /** Balances of an account (every asset it ever held). */
-  balances(_accountId: string): Balance[] { return notYet(); }
-  /** Deposit (positive) or withdrawal (negative) of free balance; rejected if it would go negative. */
-  adjustBalance(_accountId: string, _asset: string, _delta: Decimal, _now: number): { ok: true } | { ok: false; message: string } { return notYet(); }
-  /** Visible book (own + replayed liquidity), best first. */
-  depth(_symbol: string, _limit?: number): OrderBookSnapshot { return notYet(); }
-  /** Most recent public trades, oldest first. */
-  recentTrades(_symbol: string, _limit?: number): TradeEvent[] { return notYet(); }
-  /** Best bid and ask. */
-  bestBidAsk(_symbol: string): BestBidAsk { return notYet(); }
-  /** Last trade price (null before any trade or seed). */
-  lastPrice(_symbol: string): Decimal | null { return notYet(); }
-  /** Volume-weighted average trade price over the last `mins` minutes (0: last price); null when no trade. */
-  averagePrice(_symbol: string, _mins: number, _now: number): Decimal | null { return notYet(); }
-  /** Sets or clears the PRICE_RANGE reference price. */
-  setReferencePrice(_symbol: string, _price: Decimal | null, _now: number): void { return notYet(); }
-  /** Replaces the replayed liquidity with a snapshot. */
-  applyDepthSnapshot(_symbol: string, _snapshot: ExternalDepth, _now: number): void { return notYet(); }
-  /** Applies a replayed depth diff (absolute quantities). */
-  applyDepthDiff(_symbol: string, _diff: ExternalDepth, _now: number): void { return notYet(); }
-  /** Applies a replayed public trade: fills own orders it proves would have traded. */
-  applyTrade(_symbol: string, _trade: ExternalTrade, _now: number): void { return notYet(); }
+  private readonly syms = new Map<string, Sym>();
+  private readonly accts = new Map<string, Acct>();
+  private readonly orders = new Map<number, Ord>();
+  private readonly lists = new Map<number, OrderList>();
+  private readonly assetScale = new Map<string, number>();
+  private readonly exchange: ExchangeFilters;
+  private readonly rateScale: number;
+  private nextOrderId: number;
+  private nextTradeId: number;
+  private nextListId: number;
+  private readonly bufferOn: boolean;
+  private buffer: EngineEvent[] = [];
+  private readonly listeners: EngineListener[] = [];
+  /** True when events are built at all (a buffer or a listener wants them). */
+  private ev: boolean;
+  private readonly touchedSyms: Sym[] = [];
+  private readonly dirtyAccts: Acct[] = [];
+  /** Time of the operation in progress. */
+  private now = 0;
+  private readonly ctx: EntryContext;
+
+  constructor(config: EngineConfig) {
+    this.exchange = config.exchangeFilters ?? {};
+    this.nextOrderId = config.firstOrderId ?? 1;
+    this.nextTradeId = config.firstTradeId ?? 1;
+    this.nextListId = config.firstOrderListId ?? 1;
+    this.bufferOn = config.bufferEvents !== false;
+    this.ev = this.bufferOn;
+    this.rateScale = Math.max(0, ...config.accounts.flatMap((a) => [a.makerCommission.decimalPlaces(), a.takerCommission.decimalPlaces()]));
+    const rd = this.rateScale;
+    const need = (asset: string, scale: number): void => {
+      this.assetScale.set(asset, Math.max(this.assetScale.get(asset) ?? 0, scale));
+    };
+    for (const sc of config.symbols) {
+      const s = new Sym(sc.info, sc.priceRange);
+      if (this.syms.has(s.name)) throw new RangeError(`symbol ${s.name} is configured twice`);
+      s.updateId = (config.firstUpdateId ?? 1) - 1;
+      this.syms.set(s.name, s);
+      need(s.base, s.qd + rd);
+      need(s.quote, s.pd + s.qd + rd);
+      if (sc.lastPrice !== undefined) s.last = scaleExact(sc.lastPrice, s.pd, `${s.name} lastPrice`);
+      if (sc.referencePrice) this.setRef(s, sc.referencePrice);
+    }
+    for (const a of config.accounts) {
+      for (const [asset, v] of Object.entries(a.balances ?? {})) need(asset, Math.max(v.decimalPlaces(), this.assetScale.has(asset) ? 0 : 8));
+    }
+    for (const s of this.syms.values()) {
+      const bs = this.assetScale.get(s.base)!;
+      const qs = this.assetScale.get(s.quote)!;
+      s.baseF = p10(bs - s.qd);
+      s.quoteF = p10(qs - s.pd - s.qd);
+      s.feeBaseF = p10(bs - s.qd - rd);
+      s.feeQuoteF = p10(qs - s.pd - s.qd - rd);
+    }
+    for (const a of config.accounts) {
+      if (this.accts.has(a.id)) throw new RangeError(`account ${a.id} is configured twice`);
+      const acct = new Acct(a.id, a.tradeGroupId, scaleExact(a.makerCommission, rd, 'makerCommission'), scaleExact(a.takerCommission, rd, 'takerCommission'), a.makerCommission, a.takerCommission, a.canTrade !== false);
+      for (const [asset, v] of Object.entries(a.balances ?? {})) {
+        if (v.isNegative()) throw new RangeError(`account ${a.id} balance ${asset} ${v.toFixed()} is negative`);
+        acct.b(asset).free = scaleExactBig(v, this.assetScale.get(asset)!, `account ${a.id} balance ${asset}`);
+      }
+      this.accts.set(a.id, acct);
+    }
+    this.ctx = { exchange: this.exchange, avg: (s, mins) => this.avg(s, mins) };
+  }
+
+  // ---------------------------------------------------------------- events
+
   /** Subscribes a synchronous listener; returns the unsubscribe function. */
-  subscribe(_listener: EngineListener): () => void { return notYet(); }
-  /** Drains buffered events (when bufferEvents is not false). */
-  takeEvents(): EngineEvent[] { return notYet(); }
+  subscribe(listener: EngineListener): () => void {
+    this.listeners.push(listener);
+    this.ev = true;
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+      this.ev = this.bufferOn || this.listeners.length > 0;
+    };
+  }
+
+  /** Drains buffered events (empty when bufferEvents is false). */
+  takeEvents(): EngineEvent[] {
+    const out = this.buffer;
+    this.buffer = [];
+    return out;
+  }
+
+  private emit(e: EngineEvent): void {
+    if (this.bufferOn) this.buffer.push(e);
+    for (const l of this.listeners) l(e);
+  }
+
+  private touch(s: Sym, isBid: boolean, price: number): void {
+    if (!this.ev) return;
+    if (s.touchedBids.size === 0 && s.touchedAsks.size === 0) this.touchedSyms.push(s);
+    (isBid ? s.touchedBids : s.touchedAsks).add(price);
+  }
+
+  private dirty(a: Acct, asset: string): void {
+    a.lastUpdate = this.now;
+    if (!this.ev) return;
+    if (a.dirty.size === 0) this.dirtyAccts.push(a);
+    a.dirty.add(asset);
+  }
+
+  /** Ends an operation: account positions for changed balances, then one depth diff per changed symbol. */
+  private end(): void {
+    if (!this.ev) return;
+    const now = this.now;
+    for (const a of this.dirtyAccts) {
+      const B = [...a.dirty].sort().map((asset) => {
+        const b = a.b(asset);
+        const sc = this.scaleOf(asset);
+        return { a: asset, f: fmtBig(b.free, sc), l: fmtBig(b.locked, sc) };
+      });
+      a.dirty.clear();
+      this.emit({ type: 'outboundAccountPosition', accountId: a.id, e: 'outboundAccountPosition', E: now, u: a.lastUpdate, B });
+    }
+    this.dirtyAccts.length = 0;
+    for (const s of this.touchedSyms) {
+      const side = (set: Set<number>, book: BookSide): [string, string][] =>
+        [...set].sort((x, y) => (book.isBid ? y - x : x - y)).map((p) => [fmt(p, s.pd), fmt(book.levels.get(p)?.total ?? 0, s.qd)]);
+      const b = side(s.touchedBids, s.bids);
+      const a = side(s.touchedAsks, s.asks);
+      s.touchedBids.clear();
+      s.touchedAsks.clear();
+      s.updateId++;
+      this.emit({ type: 'depthUpdate', symbol: s.name, E: now, U: s.updateId, u: s.updateId, b, a });
+    }
+    this.touchedSyms.length = 0;
+  }
+
+  private report(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null = null): void {
+    if (this.ev) this.emit(executionReport(o, x, this.now, fill));
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private scaleOf(asset: string): number {
+    return this.assetScale.get(asset) ?? 8;
+  }
+
+  private sym(name: string): Sym | undefined {
+    return this.syms.get(name);
+  }
+
+  private setRef(s: Sym, price: Decimal | null): void {
+    s.ref = price;
+    const r = s.priceRange;
+    // The PRICE_RANGE rule applies to symbol type 1 only and needs a reference price.
+    if (price === null || r === undefined || s.info.type !== 1) {
+      s.range = null;
+      return;
+    }
+    const scale = new Decimal(10).pow(s.pd);
+    const hi = (m: Decimal | undefined): number => (m === undefined ? Infinity : price.mul(m).mul(scale).floor().toNumber());
+    const lo = (m: Decimal | undefined): number => (m === undefined ? -Infinity : price.mul(m).mul(scale).ceil().toNumber());
+    s.range = { bidMax: hi(r.bidLimitMultUp), bidMin: lo(r.bidLimitMultDown), askMax: hi(r.askLimitMultUp), askMin: lo(r.askLimitMultDown) };
+  }
+
+  /** Average price at price scale as an exact fraction over `mins` minutes (0: last price). */
+  private avg(s: Sym, mins: number): AvgPrice | null {
+    if (mins > 0) {
+      const from = this.now - mins * 60_000;
+      let num = 0n;
+      let den = 0n;
+      const h = s.hist;
+      for (let i = h.length - 1; i >= s.histStart; i--) {
+        const t = h[i]!;
+        if (t.t <= from) break;
+        num += mulBig(t.p, t.q);
+        den += BigInt(t.q);
+      }
+      if (den > 0n) return { num, den };
+    }
+    return s.last >= 0 ? { num: BigInt(s.last), den: 1n } : null;
+  }
+
+  private recordPublic(s: Sym, id: number, price: number, qty: number, buyer: number, seller: number, isBuyerMaker: boolean): void {
+    const now = this.now;
+    s.last = price;
+    if (s.windowMs > 0) {
+      s.hist.push({ t: now, p: price, q: qty });
+      const from = now - s.windowMs;
+      while (s.histStart < s.hist.length && s.hist[s.histStart]!.t <= from) s.histStart++;
+      if (s.histStart > 4096 && s.histStart * 2 > s.hist.length) {
+        s.hist.splice(0, s.histStart);
+        s.histStart = 0;
+      }
+    }
+    const t: PubTrade = { id, price, qty, buyer, seller, isBuyerMaker, time: now };
+    if (s.recent.length >= RECENT_TRADES) s.recent.shift();
+    s.recent.push(t);
+    if (this.ev) this.emit(this.tradeEvent(s, t));
+  }
+
+  private tradeEvent(s: Sym, t: PubTrade): TradeEvent {
+    return { type: 'trade', symbol: s.name, id: t.id, price: fmt(t.price, s.pd), qty: fmt(t.qty, s.qd), buyerOrderId: String(t.buyer), sellerOrderId: String(t.seller), isBuyerMaker: t.isBuyerMaker, time: t.time };
+  }
+
+  private lockFunds(o: Ord, amount: bigint): void {
+    const s = o.sym;
+    const asset = o.isBuy ? s.quote : s.base;
+    const b = o.acct.b(asset);
+    b.free -= amount;
+    b.locked += amount;
+    o.lock += amount;
+    this.dirty(o.acct, asset);
+  }
+
+  /** Returns all of an order's remaining lock to free balance. */
+  private unlockAll(o: Ord): void {
+    if (o.lock === 0n) return;
+    const asset = o.isBuy ? o.sym.quote : o.sym.base;
+    const b = o.acct.b(asset);
+    b.locked -= o.lock;
+    b.free += o.lock;
+    o.lock = 0n;
+    this.dirty(o.acct, asset);
+  }
+
+  /** The lock `qty` units of this order hold (0 for budget-limited market buys, which release at the end). */
+  private lockFor(o: Ord, qty: number): bigint {
+    if (!o.isBuy) return BigInt(qty) * o.sym.baseF;
+    return o.lockPrice >= 0 ? mulBig(o.lockPrice, qty) * o.sym.quoteF : 0n;
+  }
+
+  /** Moves the lock of `qty` units back to free (self-trade prevention). */
+  private unlockQty(o: Ord, qty: number): void {
+    const amt = this.lockFor(o, qty);
+    if (amt === 0n) return;
+    const asset = o.isBuy ? o.sym.quote : o.sym.base;
+    const b = o.acct.b(asset);
+    b.locked -= amt;
+    b.free += amt;
+    o.lock -= amt;
+    this.dirty(o.acct, asset);
+  }
+
+  private count(o: Ord, delta: 1 | -1): void {
+    const c = o.acct.counts(o.sym.name);
+    c.all += delta;
+    o.acct.totalOpen += delta;
+    if (o.isAlgo) {
+      c.algo += delta;
+      o.acct.totalAlgo += delta;
+    }
+    if (o.icebergQty > 0) c.iceberg += delta;
+    o.counted = delta === 1;
+  }
+
+  /** Bookkeeping when an order reaches a final status. */
+  private closed(o: Ord): void {
+    if (o.counted) this.count(o, -1);
+    o.acct.openSet.delete(o);
+    this.unlockAll(o);
+    if (o.list !== null && !o.list.done) this.listLegClosed(o);
+  }
+
+  /** Takes an order out of the book or the stop list. */
+  private detach(o: Ord): void {
+    if (o.level !== null) {
+      const side = o.sym.own(o.isBuy);
+      this.touch(o.sym, o.isBuy, o.level.price);
+      side.remove(o);
+    } else if (!o.working) {
+      const i = o.sym.stops.indexOf(o);
+      if (i >= 0) o.sym.stops.splice(i, 1);
+    }
+  }
+
+  private expire(o: Ord, reason: ExpiryReasonName): void {
+    if (!o.isOpen) return;
+    this.detach(o);
+    o.status = 'EXPIRED';
+    o.expiryReason = reason;
+    o.updateTime = this.now;
+    this.report(o, 'EXPIRED');
+    this.closed(o);
+  }
+
+  private cancelOne(o: Ord): void {
+    this.detach(o);
+    o.status = 'CANCELED';
+    o.updateTime = this.now;
+    this.report(o, 'CANCELED');
+    this.closed(o);
+  }
+
+  // ---------------------------------------------------------------- placing
+
+  private newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
+    const id = this.nextOrderId++;
+    const idStr = String(id);
+    const o = new Ord(id, idStr, clientId ?? `sim-${idStr}`, acct, s, d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
+    this.orders.set(id, o);
+    let list = acct.orders.get(s.name);
+    if (list === undefined) acct.orders.set(s.name, (list = []));
+    list.push(o);
+    acct.byClient.set(o.clientId, o);
+    acct.openSet.add(o);
+    this.count(o, 1);
+    return o;
+  }
+
+  /** Places an order; rejected requests change nothing and emit nothing. */
+  placeOrder(req: NewOrderRequest, now: number): PlaceResult {
+    this.now = now;
+    const acct = this.accts.get(req.accountId);
+    if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
+    const s = this.sym(req.symbol);
+    if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
+    const d0 = validateNew(this.ctx, s, acct, req);
+    if (!('isBuy' in d0)) return d0;
+    let d = d0;
+    const opp = s.opp(d.isBuy);
+    // Stop orders: refuse a stop price the last price has already reached (rule 5 decides the direction).
+    if (d.stop > 0 && s.last >= 0 && stopReached(d.type, d.isBuy, d.stop, s.last)) {
+      return reject('INVALID_PARAMETER', `stopPrice ${fmt(d.stop, s.pd)} would trigger immediately: last price is ${fmt(s.last, s.pd)}`);
+    }
+    let lock: bigint;
+    if (d.type === 'MARKET') {
+      if (opp.best() === undefined) return reject('NO_MARKET_LIQUIDITY', `no ${d.isBuy ? 'asks' : 'bids'} on ${s.name} for a MARKET order`);
+      if (d.quoteQty > 0n) {
+        const q = this.qtyForQuote(s, d.quoteQty);
+        if (q <= 0) return reject('LOT_SIZE', `quoteOrderQty ${fmtBig(d.quoteQty, s.pd + s.qd)} buys less than the minimum quantity on the current book`);
+        d = { ...d, qty: q };
+        lock = d.quoteQty * s.quoteF;
+      } else if (d.isBuy) {
+        lock = this.costOf(s, d.qty) * s.quoteF;
+      } else lock = BigInt(d.qty) * s.baseF;
+    } else {
+      if ((d.type === 'LIMIT_MAKER' || d.tif === 'GTX') && d.stop === 0) {
+        const best = opp.best();
+        if (best !== undefined && opp.crosses(best.price, d.price)) {
+          return d.type === 'LIMIT_MAKER'
+            ? reject('LIMIT_MAKER_WOULD_TAKE', `LIMIT_MAKER price ${fmt(d.price, s.pd)} would trade immediately against ${fmt(best.price, s.pd)}`)
+            : reject('GTX_WOULD_TAKE', `GTX price ${fmt(d.price, s.pd)} would trade immediately against ${fmt(best.price, s.pd)}`);
+        }
+      }
+      if (!d.isBuy) lock = BigInt(d.qty) * s.baseF;
+      else lock = mulBig(d.price > 0 ? d.price : d.stop, d.qty) * s.quoteF;
+    }
+    const asset = d.isBuy ? s.quote : s.base;
+    const free = acct.bal.get(asset)?.free ?? 0n;
+    if (free < lock) {
+      return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(free, this.scaleOf(asset))} is below the ${fmtBig(lock, this.scaleOf(asset))} this order needs`);
+    }
+    const o = this.newOrder(acct, s, d, req.clientId, now);
+    o.lockPrice = d.isBuy ? (d.type === 'MARKET' ? -1 : d.price > 0 ? d.price : d.stop) : 0;
+    this.lockFunds(o, lock);
+    if (d.stop > 0) {
+      o.working = false;
+      s.stops.push(o);
+      this.report(o, 'NEW');
+    } else {
+      this.report(o, 'NEW');
+      this.execute(o);
+    }
+    this.checkStops(s);
+    this.end();
+    return new AcceptedOrder(o);
+  }
+
+  /** The largest quantity a quote budget buys on the current book, rounded down to LOT_SIZE and MARKET_LOT_SIZE. */
+  private qtyForQuote(s: Sym, budget: bigint): number {
+    let qty = 0;
+    let left = budget;
+    for (const lv of s.asks.bestFirst()) {
+      if (s.range !== null && (lv.price > s.range.bidMax || lv.price < s.range.bidMin)) break;
+      const avail = lv.total;
+      const afford = Number(left / BigInt(lv.price));
+      const take = Math.min(avail, afford);
+      qty += take;
+      left -= mulBig(lv.price, take);
+      if (take < avail) break;
+    }
+    for (const lot of [s.lot, s.mlot]) {
+      if (lot === undefined) continue;
+      if (lot.max > 0 && qty > lot.max) qty = lot.max;
+      if (qty < lot.min) return 0;
+      if (lot.step > 0) qty -= (qty - lot.min) % lot.step;
+    }
+    return qty;
+  }
+
+  /** Notional cost of buying `qty` on the current book (what is available of it). */
+  private costOf(s: Sym, qty: number): bigint {
+    let left = qty;
+    let cost = 0n;
+    for (const lv of s.asks.bestFirst()) {
+      if (left === 0) break;
+      const take = Math.min(left, lv.total);
+      cost += mulBig(lv.price, take);
+      left -= take;
+    }
+    return cost;
+  }
+
+  /** Runs a working order: FOK check, taking, then rest, expire or done. */
+  private execute(o: Ord): void {
+    if (o.tif === 'FOK' && !this.fokFillable(o)) {
+      this.expire(o, 'TIME_IN_FORCE');
+      return;
+    }
+    this.take(o, o.isMarketType ? 0 : o.price);
+    this.finish(o);
+  }
+
+  /** After taking: rest a GTC remainder, expire an IOC/FOK/market remainder. */
+  private finish(o: Ord): void {
+    if (!o.isOpen) return;
+    if (o.rem === 0) return;
+    if (o.isMarketType || o.tif === 'IOC' || o.tif === 'FOK') {
+      this.expire(o, 'TIME_IN_FORCE');
+      return;
+    }
+    const s = o.sym;
+    const side = s.own(o.isBuy);
+    o.visible = o.icebergQty > 0 ? Math.min(o.icebergQty, o.rem) : o.rem;
+    side.append(side.level(o.price), o);
+    this.touch(s, o.isBuy, o.price);
+  }
+
+  /** True when a FOK order can fill completely, counting what self-trade prevention would skip or stop at. */
+  private fokFillable(o: Ord): boolean {
+    const s = o.sym;
+    let need = o.rem;
+    const opp = s.opp(o.isBuy);
+    for (const lv of opp.bestFirst()) {
+      if (o.isBuy ? lv.price > o.price : lv.price < o.price) return false;
+      if (s.range !== null && this.outOfRange(s, o.isBuy, lv.price)) return false;
+      let counted = 0;
+      for (let m = lv.head as Ord | null; m !== null; m = m.next as Ord | null) {
+        const extAhead = m.ahead - counted;
+        if (extAhead > 0) {
+          need -= Math.min(need, extAhead);
+          counted += extAhead;
+          if (need === 0) return true;
+        }
+        if (this.isSelfTrade(o, m)) {
+          if (this.effectiveStp(o, m) === 'EXPIRE_MAKER') continue;
+          return false;
+        }
+        need -= Math.min(need, m.rem);
+        if (need === 0) return true;
+      }
+      need -= Math.min(need, lv.ext - counted);
+      if (need === 0) return true;
+    }
+    return false;
+  }
+
+  private outOfRange(s: Sym, isBuy: boolean, p: number): boolean {
+    const r = s.range!;
+    return isBuy ? p > r.bidMax || p < r.bidMin : p > r.askMax || p < r.askMin;
+  }
+
+  // ---------------------------------------------------------------- matching
+
+  /** Runs `o` as a taker against the opposite side down to `limit` (0: no limit). */
+  private take(o: Ord, limit: number): void {
+    const s = o.sym;
+    const isBuy = o.isBuy;
+    const opp = s.opp(isBuy);
+    const budget = isBuy && o.lockPrice < 0;
+    while (o.isOpen) {
+      const rem = o.rem;
+      if (rem <= 0) return;
+      const lv = opp.best();
+      if (lv === undefined) return;
+      const p = lv.price;
+      if (limit > 0 && (isBuy ? p > limit : p < limit)) return;
+      if (s.range !== null && this.outOfRange(s, isBuy, p)) {
+        this.expire(o, 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED');
+        return;
+      }
+      let cap = rem;
+      if (budget) {
+        let afford = Number(o.lock / (BigInt(p) * s.quoteF));
+        const step = s.lot?.step ?? 0;
+        if (step > 0) afford -= afford % step;
+        if (afford < cap) cap = afford;
+        if (cap <= 0) return;
+      }
+      if (!this.takeLevel(o, opp, lv, cap)) return;
+      if (budget && cap < rem && o.isOpen && o.rem > 0 && opp.best() === lv) return;
+    }
+  }
+
+  /** Trades `o` against one level up to `cap`. Returns false when the taker stopped (expired). */
+  private takeLevel(o: Ord, side: BookSide, lv: Level, cap: number): boolean {
+    let consumed = 0;
+    let m = lv.head as Ord | null;
+    let alive = true;
+    const price = lv.price;
+    while (cap > 0 && m !== null) {
+      const extAhead = m.ahead - consumed;
+      if (extAhead > 0) {
+        const q = Math.min(cap, extAhead);
+        this.tradeExternal(o, price, q);
+        consumed += q;
+        cap -= q;
+        if (cap === 0) break;
+      }
+      let next = m.next as Ord | null;
+      if (this.isSelfTrade(o, m)) {
+        this.prevent(o, m, lv);
+        if (!o.isOpen || o.rem === 0) {
+          alive = false;
+          break;
+        }
+        cap = Math.min(cap, o.rem);
+        m = next;
+        continue;
+      }
+      const q = Math.min(cap, m.visible);
+      this.trade(o, m, q, price);
+      cap -= q;
+      if (m.visible === 0) {
+        if (m.isOpen && m.rem > 0) {
+          // Iceberg: a fresh slice goes to the back of the queue, behind everything at the level now.
+          side.requeue(m, Math.min(m.icebergQty, m.rem));
+          if (next === null) next = m;
+        } else {
+          side.unlink(m);
+        }
+      }
+      m = next;
+      if (!o.isOpen) {
+        alive = false;
+        break;
+      }
+    }
+    if (cap > 0 && alive) {
+      const q = Math.min(cap, lv.ext - consumed);
+      if (q > 0) {
+        this.tradeExternal(o, price, q);
+        consumed += q;
+      }
+    }
+    if (consumed > 0) {
+      lv.ext -= consumed;
+      for (let r = lv.head; r !== null; r = r.next) r.ahead = r.ahead > consumed ? r.ahead - consumed : 0;
+    }
+    this.touch(o.sym, side.isBid, price);
+    side.dropIfEmpty(lv);
+    return alive && o.isOpen;
+  }
+
+  /** A self-trade: same account, or both orders TRANSFER in accounts of one trade group. */
+  private isSelfTrade(t: Ord, m: Ord): boolean {
+    if (t.acct === m.acct) return true;
+    return t.stp === 'TRANSFER' && m.stp === 'TRANSFER' && t.acct.group !== undefined && t.acct.group === m.acct.group;
+  }
+
+  /** The spec's effective-mode table. */
+  private effectiveStp(t: Ord, m: Ord): StpModeName {
+    if (t.stp !== 'TRANSFER') return t.stp;
+    if (m.stp !== 'TRANSFER' || t.acct === m.acct) return 'DECREMENT';
+    return 'TRANSFER';
+  }
+
+  /** Applies self-trade prevention between taker `t` and maker `m`. */
+  private prevent(t: Ord, m: Ord, lv: Level): void {
+    const mode = this.effectiveStp(t, m);
+    switch (mode) {
+      case 'EXPIRE_TAKER':
+        this.expire(t, 'SELF_TRADE_PREVENTION');
+        return;
+      case 'EXPIRE_MAKER':
+        this.expire(m, 'SELF_TRADE_PREVENTION');
+        return;
+      case 'EXPIRE_BOTH':
+        this.expire(m, 'SELF_TRADE_PREVENTION');
+        this.expire(t, 'SELF_TRADE_PREVENTION');
+        return;
+      case 'NONE':
+        // Not accepted for new orders; treated as the taker expiring so no self-trade can happen.
+        this.expire(t, 'SELF_TRADE_PREVENTION');
+        return;
+      case 'DECREMENT':
+      case 'TRANSFER': {
+        const pq = Math.min(t.rem, m.rem);
+        if (mode === 'TRANSFER') this.transfer(t, m, pq, lv.price);
+        else {
+          this.unlockQty(t, pq);
+          this.unlockQty(m, pq);
+        }
+        t.prevented += pq;
+        m.prevented += pq;
+        t.updateTime = m.updateTime = this.now;
+        if (m.rem === 0) this.expire(m, 'SELF_TRADE_PREVENTION');
+        else if (m.visible > m.rem) {
+          lv.own -= m.visible - m.rem;
+          m.visible = m.rem;
+          this.touch(m.sym, m.isBuy, lv.price);
+        }
+        if (t.rem === 0) this.expire(t, 'SELF_TRADE_PREVENTION');
+        return;
+      }
+      default: {
+        const never: never = mode;
+        throw new Error(`unknown STP mode ${String(never)}`);
+      }
+    }
+  }
+
+  /** TRANSFER: the prevented quantity and its notional at the maker's price move between the two accounts. */
+  private transfer(t: Ord, m: Ord, pq: number, price: number): void {
+    const s = t.sym;
+    const buyer = t.isBuy ? t : m;
+    const seller = t.isBuy ? m : t;
+    const base = BigInt(pq) * s.baseF;
+    const quote = mulBig(price, pq) * s.quoteF;
+    // Seller: the base leaves its lock and lands in the buyer's free balance.
+    seller.lock -= base;
+    seller.acct.b(s.base).locked -= base;
+    buyer.acct.b(s.base).free += base;
+    // Buyer: its lock for pq is released, the notional leaves free and lands in the seller's free balance.
+    const qb = buyer.acct.b(s.quote);
+    if (buyer.lockPrice >= 0) {
+      const rel = mulBig(buyer.lockPrice, pq) * s.quoteF;
+      buyer.lock -= rel;
+      qb.locked -= rel;
+      qb.free += rel - quote;
+    } else {
+      buyer.lock -= quote;
+      qb.locked -= quote;
+    }
+    seller.acct.b(s.quote).free += quote;
+    for (const a of [buyer.acct, seller.acct]) {
+      this.dirty(a, s.base);
+      this.dirty(a, s.quote);
+    }
+  }
+
+  /** A trade between taker `t` and maker `m` at the maker's price. */
+  private trade(t: Ord, m: Ord, q: number, price: number): void {
+    const s = t.sym;
+    const id = this.nextTradeId++;
+    const quote = mulBig(price, q);
+    m.visible -= q;
+    m.level!.own -= q;
+    this.fill(t, q, price, quote, false, id);
+    this.fill(m, q, price, quote, true, id);
+    const buyer = t.isBuy ? t : m;
+    const seller = t.isBuy ? m : t;
+    this.recordPublic(s, id, price, q, buyer.id, seller.id, !t.isBuy);
+  }
+
+  /** A taker trade against replayed external liquidity. */
+  private tradeExternal(t: Ord, price: number, q: number): void {
+    const id = this.nextTradeId++;
+    this.fill(t, q, price, mulBig(price, q), false, id);
+    this.recordPublic(t.sym, id, price, q, t.isBuy ? t.id : 0, t.isBuy ? 0 : t.id, !t.isBuy);
+  }
+
+  /** One side of a fill: balances, commission (in the asset received), status, own trade record, report. */
+  private fill(o: Ord, q: number, price: number, quote: bigint, isMaker: boolean, tradeId: number): void {
+    const s = o.sym;
+    const a = o.acct;
+    const rate = isMaker ? a.maker : a.taker;
+    o.filled += q;
+    o.cumQuote += quote;
+    o.updateTime = this.now;
+    let fee: bigint;
+    let feeAsset: string;
+    const qb = a.b(s.quote);
+    const bb = a.b(s.base);
+    if (o.isBuy) {
+      const spend = quote * s.quoteF;
+      if (o.lockPrice >= 0) {
+        const rel = mulBig(o.lockPrice, q) * s.quoteF;
+        o.lock -= rel;
+        qb.locked -= rel;
+        qb.free += rel - spend;
+      } else {
+        o.lock -= spend;
+        qb.locked -= spend;
+      }
+      fee = rate === 0 ? 0n : mulBig(q, rate) * s.feeBaseF;
+      bb.free += BigInt(q) * s.baseF - fee;
+      feeAsset = s.base;
+    } else {
+      const rel = BigInt(q) * s.baseF;
+      o.lock -= rel;
+      bb.locked -= rel;
+      fee = rate === 0 ? 0n : quote * BigInt(rate) * s.feeQuoteF;
+      qb.free += quote * s.quoteF - fee;
+      feeAsset = s.quote;
+    }
+    this.dirty(a, s.base);
+    this.dirty(a, s.quote);
+    o.status = o.rem === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
+    let tl = a.trades.get(s.name);
+    if (tl === undefined) a.trades.set(s.name, (tl = []));
+    tl.push({ id: tradeId, orderId: o.id, price, qty: q, quote, fee, feeAsset, isBuyer: o.isBuy, isMaker, time: this.now });
+    if (o.status === 'FILLED') {
+      if (o.counted) this.count(o, -1);
+      a.openSet.delete(o);
+      // A filled budget-limited buy may keep an unspent part of its lock.
+      this.unlockAll(o);
+    }
+    if (this.ev) {
+      const feeScale = this.scaleOf(feeAsset);
+      this.emit(executionReport(o, 'TRADE', this.now, { qty: q, price, quote, fee, feeAsset, feeScale, tradeId, isMaker }));
+    }
+    if (o.list !== null && !o.list.done) this.listLegTraded(o);
+  }
+
+  // ---------------------------------------------------------------- stops and OCO
+
+  /** Triggers every stop order the last price has reached, in id order, until none is left. */
+  private checkStops(s: Sym): void {
+    while (s.stops.length > 0 && s.last >= 0) {
+      let hit: Ord | undefined;
+      for (const o of s.stops) {
+        if (stopReached(o.type, o.isBuy, o.stopPrice, s.last)) {
+          hit = o;
+          break;
+        }
+      }
+      if (hit === undefined) return;
+      s.stops.splice(s.stops.indexOf(hit), 1);
+      this.trigger(hit);
+    }
+  }
+
+  private trigger(o: Ord): void {
+    const s = o.sym;
+    o.working = true;
+    o.updateTime = this.now;
+    if (o.list !== null && !o.list.done) {
+      // The stop leg starts working: the limit leg ends and hands its lock over.
+      const list = o.list;
+      const other = list.limitLeg;
+      const moved = other.lock;
+      other.lock = 0n;
+      o.lock += moved;
+      list.done = true;
+      this.expire(other, 'OCO_OTHER_LEG');
+      this.finishList(list);
+      o.lockPrice = o.isBuy ? o.price : 0;
+      const need = this.lockFor(o, o.rem);
+      if (o.lock > need) {
+        const extra = o.lock - need;
+        o.lock = need;
+        const b = o.acct.b(o.isBuy ? s.quote : s.base);
+        b.locked -= extra;
+        b.free += extra;
+        this.dirty(o.acct, o.isBuy ? s.quote : s.base);
+      }
+    }
+    this.report(o, 'NEW');
+    if (o.isMarketType) {
+      if (s.opp(o.isBuy).best() === undefined) {
+        this.expire(o, 'TIME_IN_FORCE');
+        return;
+      }
+      if (o.isBuy) {
+        // A triggered market buy may spend what it reserved plus the free quote balance.
+        const b = o.acct.b(s.quote);
+        o.lockPrice = -1;
+        this.lockFunds(o, b.free);
+      }
+    }
+    this.execute(o);
+  }
+
+  private listLegTraded(o: Ord): void {
+    const list = o.list!;
+    if (o === list.limitLeg) {
+      list.done = true;
+      this.expire(list.stopLeg, 'OCO_OTHER_LEG');
+      // The limit leg now needs only its own price's lock.
+      if (o.isBuy && o.lockPrice !== o.price) {
+        const need = mulBig(o.price, o.rem) * o.sym.quoteF;
+        const extra = o.lock - need;
+        o.lockPrice = o.price;
+        if (extra > 0n) {
+          o.lock = need;
+          const b = o.acct.b(o.sym.quote);
+          b.locked -= extra;
+          b.free += extra;
+          this.dirty(o.acct, o.sym.quote);
+        }
+      }
+      this.finishList(list);
+    }
+  }
+
+  /** A leg ended without the list being done: the other leg ends too. */
+  private listLegClosed(o: Ord): void {
+    const list = o.list!;
+    const other = o === list.limitLeg ? list.stopLeg : list.limitLeg;
+    list.done = true;
+    if (other.isOpen) {
+      if (o.status === 'CANCELED') this.cancelOne(other);
+      else this.expire(other, 'OCO_OTHER_LEG');
+    }
+    this.finishList(list);
+  }
+
+  /** Marks a list done (callers set `done` before ending the other leg) and reports ALL_DONE. */
+  private finishList(list: OrderList): void {
+    list.done = true;
+    list.updateTime = this.now;
+    this.listStatus(list);
+  }
+
+  private listStatus(list: OrderList): void {
+    if (!this.ev) return;
+    const legs = [list.limitLeg, list.stopLeg];
+    this.emit({
+      type: 'listStatus',
+      accountId: list.acct.id,
+      e: 'listStatus',
+      E: this.now,
+      s: list.symbol,
+      g: list.id,
+      c: 'OCO',
+      l: list.done ? 'ALL_DONE' : 'EXEC_STARTED',
+      L: list.done ? 'ALL_DONE' : 'EXECUTING',
+      r: 'NONE',
+      C: list.clientId,
+      T: this.now,
+      O: legs.map((o) => ({ s: list.symbol, i: o.idStr, c: o.clientId })),
+    });
+  }
+
+  /** Places an OCO list. */
+  placeOco(req: OcoRequest, now: number): OcoResult {
+    this.now = now;
+    const acct = this.accts.get(req.accountId);
+    if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
+    const s = this.sym(req.symbol);
+    if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
+    if (!s.info.ocoEnable) return reject('OCO_DISABLED', `OCO is disabled on ${s.name}`);
+    const base = { accountId: req.accountId, symbol: req.symbol, side: req.side, quantity: req.quantity, stpMode: req.stpMode };
+    const lim = validateNew(this.ctx, s, acct, { ...base, type: 'LIMIT_MAKER', price: req.price, clientId: req.limitClientId }, 2);
+    if (!('isBuy' in lim)) return lim;
+    const stp = validateNew(this.ctx, s, acct, { ...base, type: 'STOP_LOSS_LIMIT', price: req.stopLimitPrice, stopPrice: req.stopPrice, timeInForce: 'GTC', clientId: req.stopClientId }, 2);
+    if (!('isBuy' in stp)) return stp;
+    if (s.last < 0) return reject('OCO_PRICE_RELATIONSHIP', `no last price on ${s.name} to check the OCO prices against`);
+    const L = fmt(s.last, s.pd);
+    if (lim.isBuy ? !(lim.price < s.last && s.last < stp.stop) : !(lim.price > s.last && s.last > stp.stop)) {
+      const rule = lim.isBuy ? 'limit price < last price < stop price' : 'limit price > last price > stop price';
+      return reject('OCO_PRICE_RELATIONSHIP', `${req.side} OCO needs ${rule}: price ${fmt(lim.price, s.pd)}, last ${L}, stopPrice ${fmt(stp.stop, s.pd)}`);
+    }
+    const best = s.opp(lim.isBuy).best();
+    if (best !== undefined && s.opp(lim.isBuy).crosses(best.price, lim.price)) {
+      return reject('LIMIT_MAKER_WOULD_TAKE', `OCO limit price ${fmt(lim.price, s.pd)} would trade immediately against ${fmt(best.price, s.pd)}`);
+    }
+    const lockPrice = lim.isBuy ? Math.max(lim.price, stp.price) : 0;
+    const lock = lim.isBuy ? mulBig(lockPrice, lim.qty) * s.quoteF : BigInt(lim.qty) * s.baseF;
+    const asset = lim.isBuy ? s.quote : s.base;
+    const free = acct.bal.get(asset)?.free ?? 0n;
+    if (free < lock) return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(free, this.scaleOf(asset))} is below the ${fmtBig(lock, this.scaleOf(asset))} this OCO needs`);
+    const limitLeg = this.newOrder(acct, s, lim, req.limitClientId, now);
+    const stopLeg = this.newOrder(acct, s, stp, req.stopClientId, now);
+    const list = new OrderList(this.nextListId++, req.listClientId ?? `sim-list-${this.nextListId - 1}`, s.name, acct, now, limitLeg, stopLeg);
+    this.lists.set(list.id, list);
+    limitLeg.list = list;
+    stopLeg.list = list;
+    limitLeg.lockPrice = lockPrice;
+    stopLeg.lockPrice = lim.isBuy ? stp.price : 0;
+    this.lockFunds(limitLeg, lock);
+    stopLeg.working = false;
+    s.stops.push(stopLeg);
+    this.listStatus(list);
+    this.report(limitLeg, 'NEW');
+    this.report(stopLeg, 'NEW');
+    this.finish(limitLeg);
+    this.end();
+    return { ok: true, list: this.listView(list) };
+  }
+
+  private listView(list: OrderList): OrderListView {
+    return {
+      orderListId: list.id,
+      listClientId: list.clientId,
+      symbol: list.symbol,
+      contingencyType: 'OCO',
+      listStatusType: list.done ? 'ALL_DONE' : 'EXEC_STARTED',
+      listOrderStatus: list.done ? 'ALL_DONE' : 'EXECUTING',
+      createTime: list.createTime,
+      updateTime: list.updateTime,
+      orders: [orderView(list.limitLeg), orderView(list.stopLeg)],
+    };
+  }
+
+  /** The OCO list with this id. */
+  getOrderList(accountId: string, orderListId: number): OrderListView | undefined {
+    const l = this.lists.get(orderListId);
+    return l !== undefined && l.acct.id === accountId ? this.listView(l) : undefined;
+  }
+
+  // ---------------------------------------------------------------- cancel and queries
+
+  private find(acct: Acct, symbol: string | undefined, orderId: string | number | undefined, clientId: string | undefined): Ord | undefined {
+    let o: Ord | undefined;
+    if (orderId !== undefined) {
+      const id = typeof orderId === 'number' ? orderId : Number(orderId);
+      o = Number.isSafeInteger(id) ? this.orders.get(id) : undefined;
+      if (o !== undefined && o.acct !== acct) o = undefined;
+    } else if (clientId !== undefined) {
+      // clientIds are not unique (the spec says the server does not check): the most recent order wins.
+      o = acct.byClient.get(clientId);
+    }
+    if (o !== undefined && symbol !== undefined && o.sym.name !== symbol) return undefined;
+    return o;
+  }
+
+  /** Cancels one order (an OCO leg cancels its whole list). */
+  cancelOrder(req: CancelRequest, now: number): CancelResult {
+    this.now = now;
+    const acct = this.accts.get(req.accountId);
+    if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
+    if (req.orderId === undefined && req.clientId === undefined) return reject('MISSING_PARAMETER', 'orderId or clientId is required');
+    const o = this.find(acct, req.symbol, req.orderId, req.clientId);
+    const what = req.orderId !== undefined ? `orderId ${String(req.orderId)}` : `clientId ${String(req.clientId)}`;
+    if (o === undefined) return reject('UNKNOWN_ORDER', `${what} is unknown`);
+    if (!o.isOpen) return reject('UNKNOWN_ORDER', `${what} is ${o.status}, not open`);
+    this.cancelOne(o);
+    this.end();
+    return new AcceptedOrder(o);
+  }
+
+  /** Cancels every open order of the account (on one symbol, or all). Returns the canceled orders. */
+  cancelAll(accountId: string, symbol: string | undefined, now: number): SimOrder[] {
+    this.now = now;
+    const acct = this.accts.get(accountId);
+    if (acct === undefined) return [];
+    const victims = [...acct.openSet].filter((o) => symbol === undefined || o.sym.name === symbol);
+    const out: Ord[] = [];
+    for (const o of victims) {
+      if (!o.isOpen) continue;
+      this.cancelOne(o);
+      out.push(o);
+    }
+    for (const o of victims) if (o.status === 'CANCELED' && !out.includes(o)) out.push(o);
+    this.end();
+    return out.map(orderView);
+  }
+
+  /** One order by id or clientId. */
+  getOrder(accountId: string, q: { orderId?: string | number; clientId?: string; symbol?: string }): SimOrder | undefined {
+    const acct = this.accts.get(accountId);
+    if (acct === undefined) return undefined;
+    const o = this.find(acct, q.symbol, q.orderId, q.clientId);
+    return o === undefined ? undefined : orderView(o);
+  }
+
+  /** Open orders of an account, oldest first. */
+  openOrders(accountId: string, symbol?: string): SimOrder[] {
+    const acct = this.accts.get(accountId);
+    if (acct === undefined) return [];
+    return [...acct.openSet].filter((o) => symbol === undefined || o.sym.name === symbol).sort((a, b) => a.id - b.id).map(orderView);
+  }
+
+  /** Orders of an account on a symbol, oldest first, filtered as GET /open/v1/orders does. */
+  allOrders(accountId: string, symbol: string, q: OrderQuery = {}): SimOrder[] {
+    const all = this.accts.get(accountId)?.orders.get(symbol) ?? [];
+    const which = q.which ?? 'all';
+    let rows = all.filter(
+      (o) =>
+        (which === 'all' || (which === 'open') === o.isOpen) &&
+        (q.side === undefined || (q.side === 'BUY') === o.isBuy) &&
+        (q.startTime === undefined || o.createTime >= q.startTime) &&
+        (q.endTime === undefined || o.createTime <= q.endTime),
+    );
+    rows = page(rows, (o) => o.id, q.fromId === undefined ? undefined : Number(q.fromId), q.direct, q.limit);
+    return rows.map(orderView);
+  }
+
+  /** Own trades of an account on a symbol, oldest first. */
+  accountTrades(accountId: string, symbol: string, q: TradeQuery = {}): AccountTrade[] {
+    const s = this.sym(symbol);
+    const all = this.accts.get(accountId)?.trades.get(symbol) ?? [];
+    if (s === undefined) return [];
+    const oid = q.orderId === undefined ? undefined : Number(q.orderId);
+    let rows = all.filter(
+      (t) => (oid === undefined || t.orderId === oid) && (q.startTime === undefined || t.time >= q.startTime) && (q.endTime === undefined || t.time <= q.endTime),
+    );
+    rows = page(rows, (t) => t.id, q.fromId, q.direct, q.limit);
+    return rows.map((t) => tradeView(s, t, this.scaleOf(t.feeAsset)));
+  }
+
+  /** Balances of an account (every asset it ever held), sorted by asset. */
+  balances(accountId: string): Balance[] {
+    const acct = this.accts.get(accountId);
+    if (acct === undefined) return [];
+    return [...acct.bal.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([asset, b]) => ({ asset, free: dec(b.free, this.scaleOf(asset)), locked: dec(b.locked, this.scaleOf(asset)) }));
+  }
+
+  /** Commission rates and trading permission of an account (for the account endpoint). */
+  accountInfo(accountId: string): { makerCommission: Decimal; takerCommission: Decimal; canTrade: boolean; tradeGroupId?: string } | undefined {
+    const a = this.accts.get(accountId);
+    return a === undefined ? undefined : { makerCommission: a.makerDec, takerCommission: a.takerDec, canTrade: a.canTrade, ...(a.group !== undefined ? { tradeGroupId: a.group } : {}) };
+  }
+
+  /** Account ids, in configuration order. */
+  accountIds(): string[] {
+    return [...this.accts.keys()];
+  }
+
+  /** Symbols, in configuration order. */
+  symbolNames(): string[] {
+    return [...this.syms.keys()];
+  }
+
+  /** Deposit (positive) or withdrawal (negative) of free balance; refused if it would go negative or has too many decimals. */
+  adjustBalance(accountId: string, asset: string, delta: Decimal, now: number): { ok: true } | { ok: false; message: string } {
+    this.now = now;
+    const acct = this.accts.get(accountId);
+    if (acct === undefined) return { ok: false, message: `account ${accountId} is unknown` };
+    if (!this.assetScale.has(asset)) this.assetScale.set(asset, Math.max(8, delta.decimalPlaces()));
+    const sc = this.scaleOf(asset);
+    if (delta.decimalPlaces() > sc) return { ok: false, message: `amount ${delta.toFixed()} has more than ${sc} decimals for ${asset}` };
+    const v = BigInt(delta.mul(new Decimal(10).pow(sc)).toFixed(0));
+    const b: Bal = acct.b(asset);
+    if (b.free + v < 0n) return { ok: false, message: `${asset} free ${fmtBig(b.free, sc)} is below the ${delta.neg().toFixed()} to withdraw` };
+    b.free += v;
+    this.dirty(acct, asset);
+    this.end();
+    return { ok: true };
+  }
+
+  /** Visible book (own + replayed liquidity), best first, at most `limit` levels a side (default 100). */
+  depth(symbol: string, limit = 100): OrderBookSnapshot {
+    const s = this.sym(symbol);
+    if (s === undefined) return { lastUpdateId: 0, bids: [], asks: [] };
+    const side = (b: BookSide): BookLevel[] => {
+      const out: BookLevel[] = [];
+      for (const lv of b.bestFirst()) {
+        if (out.length >= limit) break;
+        if (lv.total > 0) out.push({ price: dec(lv.price, s.pd), qty: dec(lv.total, s.qd) });
+      }
+      return out;
+    };
+    return { lastUpdateId: s.updateId, bids: side(s.bids), asks: side(s.asks) };
+  }
+
+  /** The current depth update id of a symbol (the last emitted diff's u). */
+  lastUpdateId(symbol: string): number {
+    return this.sym(symbol)?.updateId ?? 0;
+  }
+
+  /** Most recent public trades (own matches and replayed), oldest first. */
+  recentTrades(symbol: string, limit = 500): TradeEvent[] {
+    const s = this.sym(symbol);
+    if (s === undefined) return [];
+    return s.recent.slice(Math.max(0, s.recent.length - limit)).map((t) => this.tradeEvent(s, t));
+  }
+
+  /** Best bid and ask. */
+  bestBidAsk(symbol: string): BestBidAsk {
+    const s = this.sym(symbol);
+    const b = s?.bids.best();
+    const a = s?.asks.best();
+    const pd = s?.pd ?? 0;
+    const qd = s?.qd ?? 0;
+    return {
+      bidPrice: b ? dec(b.price, pd) : null,
+      bidQty: b ? dec(b.total, qd) : null,
+      askPrice: a ? dec(a.price, pd) : null,
+      askQty: a ? dec(a.total, qd) : null,
+    };
+  }
+
+  /** Last trade price (null before any trade or seed). */
+  lastPrice(symbol: string): Decimal | null {
+    const s = this.sym(symbol);
+    return s === undefined || s.last < 0 ? null : dec(s.last, s.pd);
+  }
+
+  /** Volume-weighted average trade price over the last `mins` minutes (0 or no trade in the window: last price). */
+  averagePrice(symbol: string, mins: number, now: number): Decimal | null {
+    const s = this.sym(symbol);
+    if (s === undefined) return null;
+    this.now = now;
+    const a = this.avg(s, mins);
+    return a === null ? null : new Decimal(a.num.toString()).div(a.den.toString()).div(new Decimal(10).pow(s.pd));
+  }
+
+  /** The reference price of the PRICE_RANGE rule (null when none). */
+  referencePrice(symbol: string): Decimal | null {
+    return this.sym(symbol)?.ref ?? null;
+  }
+
+  /** Sets or clears the PRICE_RANGE reference price. */
+  setReferencePrice(symbol: string, price: Decimal | null, now: number): void {
+    const s = this.sym(symbol);
+    if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
+    this.now = now;
+    this.setRef(s, price);
+    if (this.ev) this.emit({ type: 'referencePrice', symbol, referencePrice: price === null ? null : price.toFixed(), time: now });
+  }
+
+  // ---------------------------------------------------------------- replayed liquidity
+
+  /** Replaces the replayed liquidity with a snapshot (own orders stay, behind at most the new level quantity). */
+  applyDepthSnapshot(symbol: string, snapshot: ExternalDepth, now: number): void {
+    const s = this.needSym(symbol);
+    this.now = now;
+    for (const side of [s.bids, s.asks]) {
+      for (const lv of [...side.levels.values()]) if (lv.ext > 0) this.setExt(s, side, lv.price, 0);
+    }
+    this.applyLevels(s, snapshot);
+    this.end();
+  }
+
+  /** Applies a replayed depth diff (absolute quantities; 0 removes the replayed part of a level). */
+  applyDepthDiff(symbol: string, diff: ExternalDepth, now: number): void {
+    const s = this.needSym(symbol);
+    this.now = now;
+    this.applyLevels(s, diff);
+    this.end();
+  }
+
+  private needSym(symbol: string): Sym {
+    const s = this.sym(symbol);
+    if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
+    return s;
+  }
+
+  private applyLevels(s: Sym, d: ExternalDepth): void {
+    for (const [levels, side] of [
+      [d.bids, s.bids],
+      [d.asks, s.asks],
+    ] as const) {
+      for (const l of levels) {
+        const p = toScaled(l.price, s.pd);
+        const q = toScaled(l.qty, s.qd);
+        if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${l.price.toFixed()} x ${l.qty.toFixed()} does not fit the symbol's scales (${s.pd}, ${s.qd})`);
+        this.setExt(s, side, p, q);
+      }
+    }
+    this.uncross(s);
+  }
+
+  /** Sets a level's replayed quantity; own orders keep their queue place but never wait behind more than is there. */
+  private setExt(s: Sym, side: BookSide, p: number, q: number): void {
+    const existing = side.levels.get(p);
+    if (existing === undefined && q === 0) return;
+    const lv = existing ?? side.level(p);
+    if (lv.ext === q) return;
+    if (q < lv.ext) for (let r = lv.head; r !== null; r = r.next) if (r.ahead > q) r.ahead = q;
+    lv.ext = q;
+    this.touch(s, side.isBid, p);
+    side.dropIfEmpty(lv);
+  }
+
+  /**
+   * Replayed liquidity that crosses own resting orders trades with them: the own order is the maker
+   * (it rested first) at its own price, best own price first, oldest first; the replayed quantity it
+   * used is taken off that replayed level until the replay sets the level again.
+   */
+  private uncross(s: Sym): void {
+    for (;;) {
+      const own = firstOwn(s.bids);
+      const ext = firstExt(s.asks);
+      if (own === undefined || ext === undefined || own.price < ext.price) break;
+      this.fillFromExternal(s, s.bids, own, ext, s.asks);
+    }
+    for (;;) {
+      const own = firstOwn(s.asks);
+      const ext = firstExt(s.bids);
+      if (own === undefined || ext === undefined || own.price > ext.price) break;
+      this.fillFromExternal(s, s.asks, own, ext, s.bids);
+    }
+    this.checkStops(s);
+  }
+
+  private fillFromExternal(s: Sym, ownSide: BookSide, ownLv: Level, extLv: Level, extSide: BookSide): void {
+    const m = ownLv.head as Ord;
+    const q = Math.min(m.visible, extLv.ext);
+    this.makerFill(m, ownSide, ownLv, q);
+    this.setExt(s, extSide, extLv.price, extLv.ext - q);
+  }
+
+  /** An own resting order filled as maker by replayed flow, at its own price. */
+  private makerFill(m: Ord, side: BookSide, lv: Level, q: number): void {
+    const id = this.nextTradeId++;
+    m.visible -= q;
+    lv.own -= q;
+    this.touch(m.sym, side.isBid, lv.price);
+    this.fill(m, q, lv.price, mulBig(lv.price, q), true, id);
+    if (m.visible === 0) {
+      if (m.isOpen && m.rem > 0) side.requeue(m, Math.min(m.icebergQty, m.rem));
+      else {
+        side.unlink(m);
+        side.dropIfEmpty(lv);
+      }
+    }
+  }
+
+  /**
+   * Applies a replayed public trade. It is published as a public trade and moves the last price.
+   * Own orders it proves would have traded are filled as makers at their own price: first those at
+   * better prices than the trade (the real taker would have reached them first), then at the trade
+   * price the trade quantity first consumes the replayed quantity queued ahead of each own order.
+   */
+  applyTrade(symbol: string, trade: ExternalTrade, now: number): void {
+    const s = this.needSym(symbol);
+    this.now = now;
+    const p = toScaled(trade.price, s.pd);
+    let q = toScaled(trade.qty, s.qd);
+    if (p <= 0 || q <= 0) throw new RangeError(`${s.name} replayed trade ${trade.price.toFixed()} x ${trade.qty.toFixed()} does not fit the symbol's scales`);
+    this.recordPublic(s, this.nextTradeId++, p, q, 0, 0, trade.isBuyerMaker);
+    const side = trade.isBuyerMaker ? s.bids : s.asks;
+    while (q > 0) {
+      const lv = firstOwn(side);
+      if (lv === undefined || (side.isBid ? lv.price < p : lv.price > p)) break;
+      q = this.fillLevelFromTrade(side, lv, q, lv.price !== p);
+      if (lv.price === p) break;
+    }
+    this.checkStops(s);
+    this.end();
+  }
+
+  /** Fills own orders of one level from a replayed trade; `better` skips the replayed queue ahead. Returns what is left of the trade. */
+  private fillLevelFromTrade(side: BookSide, lv: Level, q: number, better: boolean): number {
+    let used = 0;
+    let m = lv.head as Ord | null;
+    while (q > 0 && m !== null) {
+      const next = m.next as Ord | null;
+      if (!better) {
+        const extAhead = m.ahead - used;
+        if (extAhead > 0) {
+          const u = Math.min(q, extAhead);
+          used += u;
+          q -= u;
+          if (q === 0) break;
+        }
+      }
+      const f = Math.min(q, m.visible);
+      q -= f;
+      this.makerFill(m, side, lv, f);
+      m = next;
+    }
+    if (used > 0) for (let r = lv.head; r !== null; r = r.next) r.ahead = r.ahead > used ? r.ahead - used : 0;
+    return better ? q : 0;
+  }
+}
+
+/** Rule 5: stop-loss buy and take-profit sell trigger at or above the stop price; the others at or below. */
+export function stopReached(type: OrderTypeName, isBuy: boolean, stop: number, last: number): boolean {
+  const stopLoss = type === 'STOP_LOSS' || type === 'STOP_LOSS_LIMIT';
+  const above = stopLoss ? isBuy : !isBuy;
+  return above ? last >= stop : last <= stop;
+}
+
+function firstOwn(side: BookSide): Level | undefined {
+  for (const lv of side.bestFirst()) if (lv.head !== null) return lv;
+  return undefined;
+}
+
+function firstExt(side: BookSide): Level | undefined {
+  for (const lv of side.bestFirst()) if (lv.ext > 0) return lv;
+  return undefined;
+}
+
+/** Pages rows by id: prev ascends from fromId, next descends from it; result oldest first. */
+function page<T>(rows: T[], id: (t: T) => number, fromId: number | undefined, direct: 'prev' | 'next' | undefined, limit = 500): T[] {
+  const lim = Math.max(1, Math.min(1000, limit));
+  if (fromId === undefined) return rows.slice(Math.max(0, rows.length - lim));
+  if (direct === 'next') {
+    const sel = rows.filter((r) => id(r) <= fromId);
+    return sel.slice(Math.max(0, sel.length - lim));
+  }
+  return rows.filter((r) => id(r) >= fromId).slice(0, lim);
 }

@@ -1,0 +1,154 @@
+/**
+ * One side of a price-time priority book over scaled-integer prices. A level holds replayed external
+ * quantity (`ext`) and a FIFO of own orders (doubly linked, so cancel is O(1)); prices are kept sorted
+ * with the best price at the END of the array so that taking the best level is O(1).
+ */
+
+/** What the book needs from an order. */
+export interface Resting {
+  /** Quantity currently visible in the book (an iceberg shows only its slice). */
+  visible: number;
+  /** Replayed external quantity queued ahead of this order at its level. */
+  ahead: number;
+  level: Level | null;
+  prev: Resting | null;
+  next: Resting | null;
+}
+
+/** One price level. */
+export class Level {
+  /** Replayed external quantity at this price (not own orders). */
+  ext = 0;
+  /** Sum of own orders' visible quantities. */
+  own = 0;
+  head: Resting | null = null;
+  tail: Resting | null = null;
+  /** Set once the level left its side; a later order at the same price gets a new level. */
+  dead = false;
+  constructor(readonly price: number) {}
+  /** Visible quantity: external plus own. */
+  get total(): number {
+    return this.ext + this.own;
+  }
+}
+
+/** One side of a book. `isBid` decides which prices are better. */
+export class BookSide {
+  readonly levels = new Map<number, Level>();
+  /** Sorted so that the best price is last: ascending for bids, descending for asks. */
+  readonly prices: number[] = [];
+  constructor(readonly isBid: boolean) {}
+
+  /** Best level, or undefined when the side is empty. */
+  best(): Level | undefined {
+    const n = this.prices.length;
+    return n === 0 ? undefined : this.levels.get(this.prices[n - 1]!);
+  }
+
+  /** The level at `price`, created (and placed in price order) when absent. */
+  level(price: number): Level {
+    let lv = this.levels.get(price);
+    if (lv !== undefined) return lv;
+    lv = new Level(price);
+    this.levels.set(price, lv);
+    const a = this.prices;
+    const n = a.length;
+    // New prices usually land near the top of the book, which is the end of the array.
+    let i = n;
+    if (this.isBid) {
+      while (i > 0 && a[i - 1]! > price) i--;
+    } else {
+      while (i > 0 && a[i - 1]! < price) i--;
+    }
+    if (i === n) a.push(price);
+    else a.splice(i, 0, price);
+    return lv;
+  }
+
+  /** Drops a level when nothing is left in it. */
+  dropIfEmpty(lv: Level): void {
+    if (lv.dead || lv.ext !== 0 || lv.head !== null) return;
+    lv.dead = true;
+    this.levels.delete(lv.price);
+    const a = this.prices;
+    const n = a.length;
+    if (a[n - 1] === lv.price) {
+      a.pop();
+      return;
+    }
+    const i = this.indexOf(lv.price);
+    if (i >= 0) a.splice(i, 1);
+  }
+
+  /** Index of `price` in the sorted array (binary search), or -1. */
+  private indexOf(price: number): number {
+    const a = this.prices;
+    let lo = 0;
+    let hi = a.length - 1;
+    const asc = this.isBid;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = a[mid]!;
+      if (v === price) return mid;
+      if (asc ? v < price : v > price) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Appends an own order at the back of its level's queue, behind all current external quantity. */
+  append(lv: Level, o: Resting): void {
+    o.level = lv;
+    o.ahead = lv.ext;
+    o.next = null;
+    o.prev = lv.tail;
+    if (lv.tail !== null) lv.tail.next = o;
+    else lv.head = o;
+    lv.tail = o;
+    lv.own += o.visible;
+  }
+
+  /** Unlinks an own order and drops the level when nothing is left in it. */
+  remove(o: Resting): void {
+    const lv = o.level;
+    if (lv === null) return;
+    this.unlink(o);
+    this.dropIfEmpty(lv);
+  }
+
+  /** Moves an order to the back of its level with a fresh visible slice (iceberg refresh). */
+  requeue(o: Resting, visible: number): void {
+    const lv = o.level;
+    if (lv === null) return;
+    this.unlink(o);
+    o.visible = visible;
+    this.append(lv, o);
+  }
+
+  /** Unlinks an own order (its visible quantity leaves the level); the level stays even when empty. */
+  unlink(o: Resting): void {
+    const lv = o.level;
+    if (lv === null) return;
+    if (o.prev !== null) o.prev.next = o.next;
+    else lv.head = o.next;
+    if (o.next !== null) o.next.prev = o.prev;
+    else lv.tail = o.prev;
+    lv.own -= o.visible;
+    o.level = null;
+    o.prev = null;
+    o.next = null;
+  }
+
+  /** True when `price` would trade against this side's level `lvPrice` (taker on the other side). */
+  crosses(lvPrice: number, takerPrice: number): boolean {
+    return this.isBid ? lvPrice >= takerPrice : lvPrice <= takerPrice;
+  }
+
+  /** Levels from best to worst (for snapshots). */
+  *bestFirst(): IterableIterator<Level> {
+    for (let i = this.prices.length - 1; i >= 0; i--) {
+      const lv = this.levels.get(this.prices[i]!);
+      if (lv !== undefined) yield lv;
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Scaled-integer arithmetic for the hot path. A value with `scale` decimals is held as the integer
+ * value * 10^scale: prices and quantities as safe-integer numbers, balances and notionals as bigint.
+ * Every conversion is exact or refuses; the differential test checks the engine against decimal.js.
+ */
+import type { Decimal } from '../core/decimal.js';
+
+/** Largest integer a double holds exactly. */
+export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const TWO53 = 9007199254740992;
+
+/** A decimal input: a core Decimal or a plain decimal string as it came off the wire. */
+export type DecimalInput = Decimal | string;
+
+/** Number of decimals of a Decimal (0.010 -> 2). */
+export function decimalsOf(d: Decimal): number {
+  return Math.max(0, d.decimalPlaces());
+}
+
+/**
+ * Parses a plain non-negative decimal string into an integer at `scale` decimals.
+ * Returns -1 when it is not a plain decimal, -2 when it has non-zero digits beyond `scale`,
+ * -3 when it does not fit in a safe integer.
+ */
+export function parseScaled(s: string, scale: number): number {
+  const n = s.length;
+  if (n === 0) return -1;
+  let int = 0;
+  let i = 0;
+  let digits = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    int = int * 10 + c;
+    digits++;
+  }
+  let frac = 0;
+  let fracDigits = 0;
+  if (i < n) {
+    if (s.charCodeAt(i) !== 46) return -1;
+    i++;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return -1;
+      if (fracDigits < scale) {
+        frac = frac * 10 + c;
+        fracDigits++;
+      } else if (c !== 0) return -2;
+      digits++;
+    }
+  }
+  if (digits === 0) return -1;
+  const v = int * POW10[scale]! + frac * POW10[scale - fracDigits]!;
+  if (!(v <= MAX_SAFE) || int >= TWO53) return -3;
+  return v;
+}
+
+/** Converts a DecimalInput to a scaled integer (same error codes as parseScaled). */
+export function toScaled(v: DecimalInput, scale: number): number {
+  if (typeof v === 'string') return parseScaled(v, scale);
+  if (v.isNegative() || !v.isFinite()) return -1;
+  return parseScaled(v.toFixed(), scale);
+}
+
+/** Powers of ten as numbers (exact up to 10^22). */
+export const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
+/** Powers of ten as bigint. */
+export function pow10n(k: number): bigint {
+  return 10n ** BigInt(k);
+}
+
+/** Formats a scaled integer as a canonical decimal string (no trailing zeros). */
+export function fmt(v: number, scale: number): string {
+  if (scale === 0) return String(v);
+  const neg = v < 0;
+  let s = String(neg ? -v : v);
+  if (s.length <= scale) s = '0'.repeat(scale - s.length + 1) + s;
+  let end = s.length;
+  const point = s.length - scale;
+  while (end > point && s.charCodeAt(end - 1) === 48) end--;
+  const out = end === point ? s.slice(0, point) : `${s.slice(0, point)}.${s.slice(point, end)}`;
+  return neg ? `-${out}` : out;
+}
+
+/** Formats a scaled bigint as a canonical decimal string. */
+export function fmtBig(v: bigint, scale: number): string {
+  if (v <= 9007199254740991n && v >= -9007199254740991n) return fmt(Number(v), scale);
+  if (scale === 0) return v.toString();
+  const neg = v < 0n;
+  let s = (neg ? -v : v).toString();
+  if (s.length <= scale) s = '0'.repeat(scale - s.length + 1) + s;
+  let end = s.length;
+  const point = s.length - scale;
+  while (end > point && s.charCodeAt(end - 1) === 48) end--;
+  const out = end === point ? s.slice(0, point) : `${s.slice(0, point)}.${s.slice(point, end)}`;
+  return neg ? `-${out}` : out;
+}
+
+/** Exact product of two non-negative safe integers as bigint, avoiding bigint multiply when it fits. */
+export function mulBig(a: number, b: number): bigint {
+  const r = a * b;
+  return r < TWO53 ? BigInt(r) : BigInt(a) * BigInt(b);
+}
+
+/** Compares a*b with c*d exactly for non-negative safe integers: -1, 0 or 1. */
+export function cmpProducts(a: number, b: number, c: number, d: number): number {
+  const x = a * b;
+  const y = c * d;
+  if (x < TWO53 && y < TWO53) return x < y ? -1 : x > y ? 1 : 0;
+  const X = BigInt(a) * BigInt(b);
+  const Y = BigInt(c) * BigInt(d);
+  return X < Y ? -1 : X > Y ? 1 : 0;
+}
+
+/** Ceiling division of non-negative bigints. */
+export function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}

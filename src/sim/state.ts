@@ -1,0 +1,303 @@
+/**
+ * Internal mutable state of the engine: symbols with their scales and scaled filters, accounts with
+ * bigint balances, and orders. Nothing here is exported from the package index.
+ */
+import { Decimal } from '../core/decimal.js';
+import type {
+  ExpiryReasonName,
+  OrderStatusName,
+  OrderTypeName,
+  StpModeName,
+  TimeInForceName,
+} from '../core/enums.js';
+import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
+import { BookSide, type Level, type Resting } from './book.js';
+import { decimalsOf, pow10n } from './scaled.js';
+
+/** Scaled-integer view of a LOT_SIZE-like filter (0 disables min/max/step, as the spec says). */
+export interface ScaledLot {
+  readonly min: number;
+  readonly max: number;
+  readonly step: number;
+}
+
+/** A balance at the asset's scale. */
+export interface Bal {
+  free: bigint;
+  locked: bigint;
+}
+
+/** Open-order counters of one account on one symbol. */
+export interface OpenCounts {
+  all: number;
+  algo: number;
+  iceberg: number;
+}
+
+/** An own trade, kept compact; turned into an AccountTrade on query. */
+export interface TradeRec {
+  readonly id: number;
+  readonly orderId: number;
+  readonly price: number;
+  readonly qty: number;
+  readonly quote: bigint;
+  readonly fee: bigint;
+  readonly feeAsset: string;
+  readonly isBuyer: boolean;
+  readonly isMaker: boolean;
+  readonly time: number;
+}
+
+/** A public trade, kept compact in a ring per symbol. */
+export interface PubTrade {
+  readonly id: number;
+  readonly price: number;
+  readonly qty: number;
+  readonly buyer: number;
+  readonly seller: number;
+  readonly isBuyerMaker: boolean;
+  readonly time: number;
+}
+
+/** An account. */
+export class Acct {
+  readonly bal = new Map<string, Bal>();
+  readonly open = new Map<string, OpenCounts>();
+  totalOpen = 0;
+  totalAlgo = 0;
+  /** Every order of the account per symbol, in id order. */
+  readonly orders = new Map<string, Ord[]>();
+  readonly trades = new Map<string, TradeRec[]>();
+  /** Open orders in placement order. */
+  readonly openSet = new Set<Ord>();
+  /** Most recent order per clientId (the spec does not make clientIds unique). */
+  readonly byClient = new Map<string, Ord>();
+  /** Assets changed during the current operation (only tracked while events are on). */
+  readonly dirty = new Set<string>();
+  lastUpdate = 0;
+  constructor(
+    readonly id: string,
+    readonly group: string | undefined,
+    /** Commission rates as integers at the engine's rate scale. */
+    readonly maker: number,
+    readonly taker: number,
+    readonly makerDec: Decimal,
+    readonly takerDec: Decimal,
+    public canTrade: boolean,
+  ) {}
+
+  /** The balance of an asset, created at zero. */
+  b(asset: string): Bal {
+    let x = this.bal.get(asset);
+    if (x === undefined) {
+      x = { free: 0n, locked: 0n };
+      this.bal.set(asset, x);
+    }
+    return x;
+  }
+
+  /** Open counters on a symbol, created at zero. */
+  counts(symbol: string): OpenCounts {
+    let c = this.open.get(symbol);
+    if (c === undefined) {
+      c = { all: 0, algo: 0, iceberg: 0 };
+      this.open.set(symbol, c);
+    }
+    return c;
+  }
+}
+
+/** An OCO list. */
+export class OrderList {
+  done = false;
+  updateTime: number;
+  constructor(
+    readonly id: number,
+    readonly clientId: string,
+    readonly symbol: string,
+    readonly acct: Acct,
+    readonly createTime: number,
+    public limitLeg: Ord,
+    public stopLeg: Ord,
+  ) {
+    this.updateTime = createTime;
+  }
+}
+
+/** An order. Quantities are integers at the symbol's quantity scale, prices at its price scale. */
+export class Ord implements Resting {
+  visible = 0;
+  ahead = 0;
+  level: Level | null = null;
+  prev: Ord | null = null;
+  next: Ord | null = null;
+
+  filled = 0;
+  prevented = 0;
+  /** Cumulative quote at notional scale (price scale + quantity scale). */
+  cumQuote = 0n;
+  /** Locked amount at the locked asset's scale (quote for buys, base for sells). */
+  lock = 0n;
+  /** Per-unit price used for the quote lock of a buy; -1 for budget-limited market buys. */
+  lockPrice = -1;
+  status: OrderStatusName = 'NEW';
+  working = true;
+  expiryReason: ExpiryReasonName = 'NONE';
+  updateTime: number;
+  list: OrderList | null = null;
+  /** Whether the order currently counts in the account's open counters. */
+  counted = false;
+
+  constructor(
+    readonly id: number,
+    readonly idStr: string,
+    readonly clientId: string,
+    readonly acct: Acct,
+    readonly sym: Sym,
+    readonly isBuy: boolean,
+    readonly type: OrderTypeName,
+    readonly tif: TimeInForceName,
+    /** Limit price (0 for market-type orders). */
+    readonly price: number,
+    readonly stopPrice: number,
+    /** Order quantity (for quoteOrderQty buys: the LOT_SIZE quantity chosen at entry). */
+    public qty: number,
+    /** quoteOrderQty at notional scale, 0n when not used. */
+    readonly quoteQty: bigint,
+    readonly icebergQty: number,
+    readonly stp: StpModeName,
+    readonly createTime: number,
+  ) {
+    this.updateTime = createTime;
+  }
+
+  /** Quantity not yet filled nor prevented. */
+  get rem(): number {
+    return this.qty - this.filled - this.prevented;
+  }
+  /** True for stop and take-profit orders. */
+  get isAlgo(): boolean {
+    return this.stopPrice > 0;
+  }
+  /** True for STOP_LOSS/TAKE_PROFIT (market after the trigger) and MARKET. */
+  get isMarketType(): boolean {
+    return this.type === 'MARKET' || this.type === 'STOP_LOSS' || this.type === 'TAKE_PROFIT';
+  }
+  /** True while the order can still trade or trigger. */
+  get isOpen(): boolean {
+    return this.status === 'NEW' || this.status === 'PARTIALLY_FILLED';
+  }
+}
+
+/** Scaled bounds of the PRICE_RANGE rule for takers; NaN-free: absent limits are +-Infinity. */
+export interface RangeBounds {
+  readonly bidMax: number;
+  readonly bidMin: number;
+  readonly askMax: number;
+  readonly askMin: number;
+}
+
+/** A symbol with its books, scales and scaled filters. */
+export class Sym {
+  readonly name: string;
+  readonly base: string;
+  readonly quote: string;
+  /** Price and quantity decimals; notional scale is pd + qd. */
+  readonly pd: number;
+  readonly qd: number;
+  readonly tick: number;
+  readonly minPrice: number;
+  readonly maxPrice: number;
+  readonly lot: ScaledLot | undefined;
+  readonly mlot: ScaledLot | undefined;
+  readonly bids = new BookSide(true);
+  readonly asks = new BookSide(false);
+  /** Untriggered stop orders in id order. */
+  readonly stops: Ord[] = [];
+  /** Last trade price at price scale, -1 when none. */
+  last = -1;
+  /** Trades kept for the average price window: time, price, qty. */
+  readonly hist: { t: number; p: number; q: number }[] = [];
+  histStart = 0;
+  /** Longest averaging window any filter needs, ms (0: only the last price is needed). */
+  readonly windowMs: number;
+  /** Recent public trades (ring of at most RECENT_TRADES). */
+  readonly recent: PubTrade[] = [];
+  ref: Decimal | null = null;
+  /** u of the last emitted depth diff. */
+  updateId = 0;
+  range: RangeBounds | null = null;
+  /** Levels touched in the current operation (only tracked while events are on). */
+  readonly touchedBids = new Set<number>();
+  readonly touchedAsks = new Set<number>();
+  /** Factors from quantity units to base asset units and from notional units to quote asset units. */
+  baseF = 1n;
+  quoteF = 1n;
+  /** Factors for commissions: qty * rate * feeBaseF (base), notional * rate * feeQuoteF (quote). */
+  feeBaseF = 1n;
+  feeQuoteF = 1n;
+
+  constructor(
+    readonly info: SymbolInfo,
+    readonly priceRange: PriceRangeRule | undefined,
+  ) {
+    this.name = info.symbol;
+    this.base = info.baseAsset;
+    this.quote = info.quoteAsset;
+    const f = info.filters;
+    const pf = f.priceFilter;
+    const priceDecs = pf ? Math.max(decimalsOf(pf.tickSize), decimalsOf(pf.minPrice), decimalsOf(pf.maxPrice)) : 0;
+    // With no tick size the symbol's quote precision bounds how many decimals a price may carry.
+    this.pd = pf && !pf.tickSize.isZero() ? priceDecs : Math.max(priceDecs, info.quotePrecision);
+    const lots = [f.lotSize, f.marketLotSize].filter((x) => x !== undefined);
+    const qtyDecs = Math.max(0, ...lots.map((l) => Math.max(decimalsOf(l.stepSize), decimalsOf(l.minQty), decimalsOf(l.maxQty))));
+    const hasStep = f.lotSize !== undefined && !f.lotSize.stepSize.isZero();
+    this.qd = hasStep ? qtyDecs : Math.max(qtyDecs, info.basePrecision);
+    const sp = (d: Decimal): number => scaleExact(d, this.pd, 'price');
+    const sq = (d: Decimal): number => scaleExact(d, this.qd, 'quantity');
+    this.tick = pf ? sp(pf.tickSize) : 0;
+    this.minPrice = pf ? sp(pf.minPrice) : 0;
+    this.maxPrice = pf ? sp(pf.maxPrice) : 0;
+    this.lot = f.lotSize ? { min: sq(f.lotSize.minQty), max: sq(f.lotSize.maxQty), step: sq(f.lotSize.stepSize) } : undefined;
+    this.mlot = f.marketLotSize ? { min: sq(f.marketLotSize.minQty), max: sq(f.marketLotSize.maxQty), step: sq(f.marketLotSize.stepSize) } : undefined;
+    const mins = Math.max(f.percentPrice?.avgPriceMins ?? 0, f.notional?.avgPriceMins ?? 0);
+    this.windowMs = mins * 60_000;
+  }
+
+  /** The book side an order of this side rests on. */
+  own(isBuy: boolean): BookSide {
+    return isBuy ? this.bids : this.asks;
+  }
+  /** The book side an order of this side takes from. */
+  opp(isBuy: boolean): BookSide {
+    return isBuy ? this.asks : this.bids;
+  }
+}
+
+/** Converts a configuration Decimal to a scaled integer, throwing when it does not fit the scale. */
+export function scaleExact(d: Decimal, scale: number, what: string): number {
+  const v = d.mul(new Decimal(10).pow(scale));
+  if (!v.isInteger() || v.isNegative() || v.gt(Number.MAX_SAFE_INTEGER)) {
+    throw new RangeError(`${what} ${d.toFixed()} cannot be represented with ${scale} decimals`);
+  }
+  return v.toNumber();
+}
+
+/** Converts a configuration Decimal to a bigint at `scale`, throwing when it does not fit. */
+export function scaleExactBig(d: Decimal, scale: number, what: string): bigint {
+  const v = d.mul(pow10Dec(scale));
+  if (!v.isInteger()) throw new RangeError(`${what} ${d.toFixed()} has more than ${scale} decimals`);
+  return BigInt(v.toFixed(0));
+}
+
+function pow10Dec(k: number): Decimal {
+  return new Decimal(10).pow(k);
+}
+
+/** Decimal from a scaled integer. */
+export function dec(v: number | bigint, scale: number): Decimal {
+  return new Decimal(typeof v === 'bigint' ? v.toString() : String(v)).div(pow10Dec(scale));
+}
+
+/** bigint power of ten (re-exported for the engine's factor set-up). */
+export const p10 = pow10n;

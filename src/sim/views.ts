@@ -1,0 +1,115 @@
+/** Builds the public views (orders, trades, execution reports) from internal scaled state. */
+import type { ExecutionTypeName, RejectReasonName } from '../core/enums.js';
+import type { AccountTrade } from '../core/types.js';
+import type { ExecutionReportEvent } from './events.js';
+import { fmt, fmtBig } from './scaled.js';
+import { dec, type Ord, type Sym, type TradeRec } from './state.js';
+import type { SimOrder } from './types.js';
+import { ZERO } from '../core/decimal.js';
+
+/** The public view of an order. */
+export function orderView(o: Ord): SimOrder {
+  const s = o.sym;
+  const ns = s.pd + s.qd;
+  const executed = dec(o.filled, s.qd);
+  const quote = dec(o.cumQuote, ns);
+  return {
+    accountId: o.acct.id,
+    orderId: o.idStr,
+    clientId: o.clientId,
+    symbol: s.name,
+    symbolType: s.info.type,
+    side: o.isBuy ? 'BUY' : 'SELL',
+    type: o.type,
+    timeInForce: o.tif,
+    status: o.status,
+    price: dec(o.price, s.pd),
+    origQty: dec(o.qty, s.qd),
+    origQuoteQty: dec(o.quoteQty, ns),
+    executedQty: executed,
+    executedPrice: o.filled > 0 ? quote.div(executed) : ZERO,
+    executedQuoteQty: quote,
+    stopPrice: dec(o.stopPrice, s.pd),
+    icebergQty: dec(o.icebergQty, s.qd),
+    bOrderId: o.idStr,
+    bOrderListId: String(o.list?.id ?? -1),
+    isWorking: o.working,
+    createTime: o.createTime,
+    updateTime: o.updateTime,
+    expiryReason: o.expiryReason,
+    preventedQty: dec(o.prevented, s.qd),
+    orderListId: o.list?.id ?? -1,
+    stpMode: o.stp,
+  };
+}
+
+/** The public view of an own trade. */
+export function tradeView(s: Sym, t: TradeRec, feeScale: number): AccountTrade {
+  return {
+    tradeId: String(t.id),
+    orderId: String(t.orderId),
+    symbol: s.name,
+    price: dec(t.price, s.pd),
+    qty: dec(t.qty, s.qd),
+    quoteQty: dec(t.quote, s.pd + s.qd),
+    commission: dec(t.fee, feeScale),
+    commissionAsset: t.feeAsset,
+    matchId: String(t.id),
+    isBuyer: t.isBuyer,
+    isMaker: t.isMaker,
+    isBestMatch: true,
+    time: t.time,
+  };
+}
+
+/** Details of the last fill carried by a TRADE report. */
+export interface FillInfo {
+  readonly qty: number;
+  readonly price: number;
+  readonly quote: bigint;
+  readonly fee: bigint;
+  readonly feeAsset: string;
+  readonly feeScale: number;
+  readonly tradeId: number;
+  readonly isMaker: boolean;
+}
+
+/** An executionReport for the order's current state. */
+export function executionReport(o: Ord, x: ExecutionTypeName, now: number, fill: FillInfo | null, r: RejectReasonName = 'NONE'): ExecutionReportEvent {
+  const s = o.sym;
+  const ns = s.pd + s.qd;
+  return {
+    type: 'executionReport',
+    accountId: o.acct.id,
+    e: 'executionReport',
+    E: now,
+    s: s.name,
+    c: o.clientId,
+    S: o.isBuy ? 'BUY' : 'SELL',
+    o: o.type,
+    f: o.tif,
+    q: fmt(o.qty, s.qd),
+    p: fmt(o.price, s.pd),
+    P: fmt(o.stopPrice, s.pd),
+    F: fmt(o.icebergQty, s.qd),
+    C: x === 'CANCELED' ? o.clientId : '',
+    x,
+    X: o.status,
+    r,
+    i: o.idStr,
+    l: fill ? fmt(fill.qty, s.qd) : '0',
+    z: fmt(o.filled, s.qd),
+    L: fill ? fmt(fill.price, s.pd) : '0',
+    n: fill ? fmtBig(fill.fee, fill.feeScale) : '0',
+    N: fill ? fill.feeAsset : null,
+    T: now,
+    t: fill ? fill.tradeId : -1,
+    w: o.working,
+    m: fill ? fill.isMaker : false,
+    O: o.createTime,
+    Z: fmtBig(o.cumQuote, ns),
+    Y: fill ? fmtBig(fill.quote, ns) : '0',
+    eR: o.expiryReason,
+    g: o.list?.id ?? -1,
+  };
+}
