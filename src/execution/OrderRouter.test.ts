@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { PlaceIntent } from '../bus/intents.js';
+import { Ledger } from '../store/Ledger.js';
+import { FakeExchange } from './FakeExchange.js';
+import { OrderRouter, legacyEligible } from './OrderRouter.js';
+import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
+import { silentLogger } from './log.js';
+
+function setup(opts: { legacy?: boolean } = {}) {
+  const clock = new VirtualClock(1_000_000);
+  const ledger = Ledger.open(':memory:');
+  const events: TrackerEvent[] = [];
+  const tracker = new OrderTracker({ ledger, clock, emit: (e) => events.push(e) });
+  const ex = new FakeExchange(() => clock.now());
+  const router = new OrderRouter({
+    open: ex.open,
+    ...(opts.legacy === false ? {} : { legacy: ex.legacy }),
+    tracker,
+    ledger,
+    clock,
+    log: silentLogger,
+    symbols: ['BTC_IDR'],
+    pollMs: 0,
+    settleMs: 6000,
+    maxRetryAgeMs: 10_000,
+    breaker: { failureThreshold: 3, openMs: 5000 },
+  });
+  return { clock, ledger, events, tracker, ex, router };
+}
+
+let seq = 0;
+function place(p: Partial<PlaceIntent> = {}): PlaceIntent {
+  seq++;
+  return {
+    kind: 'place',
+    strategy: 's1',
+    intentId: `i${seq}`,
+    clientId: `c${seq}`,
+    symbol: 'BTC_IDR',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    timeInForce: 'GTC',
+    price: new Decimal('900000000'),
+    quantity: new Decimal('0.001'),
+    ...p,
+  };
+}
+
+describe('OrderRouter', () => {
+  it('journals the order before the request, places it, follows fills and cancels', async () => {
+    const { router, ledger, ex } = setup();
+    const intent = place();
+    router.submit(intent);
+    // Synchronously journalled, before any await: a crash here still leaves a named order.
+    expect(ledger.order(intent.clientId)?.state).toBe('PENDING');
+    await router.idle();
+    const o = ledger.order(intent.clientId);
+    expect(o?.state).toBe('NEW');
+    expect(o?.sentAt).toBeDefined();
+    ex.fill(o?.orderId ?? '', '0.0004');
+    for (const r of ex.reports) router.onExecutionReport(r);
+    expect(ledger.order(intent.clientId)?.state).toBe('PARTIALLY_FILLED');
+    router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
+  });
+
+  it('never duplicates an order the exchange accepted before answering 5XX', async () => {
+    const { router, ledger, ex, clock } = setup();
+    ex.placementFaults.push('acceptThen5xx');
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    clock.advanceTo(clock.now() + 7000);
+    await router.tick();
+    await router.idle();
+    expect(ex.ordersWithClientId(intent.clientId)).toHaveLength(1);
+    expect(ex.requests.newOrder).toBe(1);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+  });
+
+  it('a cancel for an UNKNOWN order waits for reconciliation, then cancels the order that exists', async () => {
+    const { router, ledger, ex } = setup();
+    ex.placementFaults.push('acceptThen5xx');
+    const intent = place();
+    router.submit(intent);
+    router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+    await router.idle();
+    expect(ex.ordersWithClientId(intent.clientId)[0]?.status).toBe('CANCELED');
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    expect(ex.requests.newOrder).toBe(1);
+  });
+
+  it('re-sends an order only after proving it absent past the settle time', async () => {
+    const { router, ledger, ex, clock } = setup();
+    ex.placementFaults.push('rejectWith5xx');
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    await router.tick();
+    await router.idle();
+    // Absent but still inside the settle window: nothing is sent again.
+    expect(ex.requests.newOrder).toBe(1);
+    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    clock.advanceTo(clock.now() + 6500);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.newOrder).toBe(2);
+    expect(ex.ordersWithClientId(intent.clientId)).toHaveLength(1);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+    expect(router.stats.retries).toBe(1);
+  });
+
+  it('an absent order too old to retry is REJECTED, not re-sent', async () => {
+    const { router, ledger, ex, clock } = setup();
+    ex.placementFaults.push('rejectWith5xx');
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    clock.advanceTo(clock.now() + 20_000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.newOrder).toBe(1);
+    expect(ledger.order(intent.clientId)?.state).toBe('REJECTED');
+    expect(ledger.order(intent.clientId)?.reason).toMatch(/NOT_PLACED/);
+  });
+
+  it('falls back to the legacy interface in maintenance, only for eligible orders, and returns after a probe', async () => {
+    const { router, ledger, ex, clock } = setup();
+    ex.maintenance = true;
+    const first = place();
+    router.submit(first);
+    await router.idle();
+    expect(router.breaker.state).toBe('open');
+    expect(ledger.order(first.clientId)?.state).toBe('UNKNOWN');
+
+    const second = place();
+    const stop = place({ orderType: 'STOP_LOSS_LIMIT', stopPrice: new Decimal('850000000') });
+    router.submit(second);
+    router.submit(stop);
+    await router.idle();
+    expect(ex.requests.legacyCreate).toBe(1);
+    expect(ledger.order(second.clientId)?.venue).toBe('legacy');
+    expect(ledger.order(second.clientId)?.state).toBe('NEW');
+    expect(ledger.order(stop.clientId)?.state).toBe('REJECTED');
+    // The unknown first order was never re-sent anywhere while the open API was down.
+    expect(ex.requests.newOrder).toBe(1);
+
+    // A cancel of the legacy order while the open API is down goes to the legacy interface.
+    router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: second.clientId });
+    await router.idle();
+    expect(ex.requests.legacyCancel).toBe(1);
+    expect(ledger.order(second.clientId)?.state).toBe('CANCELED');
+
+    ex.maintenance = false;
+    clock.advanceTo(clock.now() + 5000);
+    await router.tick();
+    await router.idle();
+    expect(router.breaker.state).toBe('closed');
+    // Maintenance refused the first request: absent, but the settle window has not passed yet.
+    clock.advanceTo(clock.now() + 2000);
+    await router.tick();
+    await router.idle();
+    expect(ex.ordersWithClientId(first.clientId)).toHaveLength(1);
+    expect(ex.requests.newOrder).toBe(2);
+  });
+
+  it('opens the breaker after repeated 5XX and counts 4XX refusals as a healthy server', async () => {
+    const { router, ex, ledger } = setup({ legacy: false });
+    ex.placementFaults.push('rejectWith5xx', 'rejectWith5xx');
+    router.submit(place());
+    router.submit(place());
+    await router.idle();
+    expect(router.breaker.state).toBe('closed');
+    ex.placementFaults.push('rejectWith5xx');
+    router.submit(place());
+    await router.idle();
+    expect(router.breaker.state).toBe('open');
+    const refused = place();
+    router.submit(refused);
+    await router.idle();
+    // No legacy port: the order is refused locally instead of queued behind an outage.
+    expect(ex.requests.newOrder).toBe(3);
+    expect(ledger.order(refused.clientId)?.reason).toMatch(/VENUE_UNAVAILABLE/);
+  });
+
+  it('recovers after a restart: sent-but-unanswered orders are reconciled, never-sent ones rejected, fills restored', async () => {
+    const { ledger, ex, clock, tracker } = setup();
+    // First life: one order sent and accepted (answer lost), one journalled but never sent.
+    const sent = place();
+    const unsent = place();
+    tracker.create({ ...sent, venue: 'open', timeInForce: 'GTC', quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, price: sent.price, quantity: sent.quantity });
+    tracker.markSent(sent.clientId, 'open');
+    tracker.create({ ...unsent, venue: 'open', timeInForce: 'GTC', quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, price: unsent.price, quantity: unsent.quantity });
+    await ex.open.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', clientId: sent.clientId, price: sent.price, quantity: sent.quantity });
+    const orderId = ex.ordersWithClientId(sent.clientId)[0]?.orderId ?? '';
+    ex.fill(orderId, '0.001');
+    clock.advanceTo(clock.now() + 1000);
+
+    // Second life: a new tracker and router over the same ledger.
+    const tracker2 = new OrderTracker({ ledger, clock, emit: () => undefined });
+    const router2 = new OrderRouter({ open: ex.open, legacy: ex.legacy, tracker: tracker2, ledger, clock, log: silentLogger, symbols: ['BTC_IDR'], pollMs: 0 });
+    const stillUnknown = await router2.recover(0);
+    expect(stillUnknown).toHaveLength(0);
+    expect(ledger.order(sent.clientId)?.state).toBe('FILLED');
+    expect(ledger.fills(sent.clientId)).toHaveLength(1);
+    expect(ledger.order(unsent.clientId)?.state).toBe('REJECTED');
+    expect(ex.requests.newOrder).toBe(1);
+    expect(router2.balances.map((b) => b.asset)).toEqual(['IDR']);
+  });
+
+  it('decides legacy eligibility from what /v1 can express', () => {
+    const base = { symbol: 'BTC_IDR', side: 'BUY' as const, orderType: 'LIMIT' as const, quantity: new Decimal(1), price: new Decimal(1) };
+    expect(legacyEligible(base)).toBe(true);
+    expect(legacyEligible({ ...base, symbol: 'BTC_USDT' })).toBe(false);
+    expect(legacyEligible({ ...base, timeInForce: 'IOC' })).toBe(false);
+    expect(legacyEligible({ ...base, icebergQty: new Decimal(1) })).toBe(false);
+    expect(legacyEligible({ ...base, orderType: 'MARKET', side: 'SELL' })).toBe(true);
+    expect(legacyEligible({ ...base, orderType: 'MARKET' })).toBe(false);
+    expect(legacyEligible({ ...base, orderType: 'LIMIT_MAKER' })).toBe(false);
+  });
+});

@@ -1,0 +1,608 @@
+/**
+ * The live venue: turns accepted intents into exchange calls, open API first with the legacy /v1
+ * interface as fallback, and owns retries, fallback and reconciliation. Results reach the bus only
+ * through the tracker (orderUpdate and fill events).
+ *
+ * Rules that keep a trader's money safe:
+ * - Every order is journalled (PENDING, with its clientId) before any request, and `sentAt` is
+ *   written before the request goes out, so a crash at any point leaves a ledger that names it.
+ * - Calls for one order are serialised (a cancel waits for its placement's outcome).
+ * - An order whose placement outcome is unknown (5XX, timeout) is UNKNOWN, never failed: it is
+ *   reconciled by clientId before anything else is sent for it, on either interface.
+ * - "Not placed" is concluded only when the order is absent after the settle time: a signed open
+ *   API request older than its recvWindow is refused by the server, so once `sentAt + settleMs`
+ *   has passed (settleMs > recvWindow) an absent order can no longer appear.
+ */
+import type { Clock } from '../core/clock.js';
+import { AuthenticationError, ExchangeError, NetworkError, RateLimitedError, UnknownOutcomeError, ValidationError } from '../core/errors.js';
+import type { Balance, Order, SymbolInfo } from '../core/types.js';
+import { splitSymbol } from '../core/symbols.js';
+import type { ExecutionReportEvent } from '../core/marketEvents.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
+import type { Venue } from '../bus/venue.js';
+import type { Ledger } from '../store/Ledger.js';
+import type { OrderRecord, OrderVenueName } from '../store/records.js';
+import { CircuitBreaker, type BreakerFailure, type BreakerOptions, type BreakerState } from './CircuitBreaker.js';
+import type { ExecLogger } from './log.js';
+import type { LegacyOrderPort, LegacyOrderView, OpenOrderPort } from './ports.js';
+import type { OrderTracker } from './OrderTracker.js';
+import { isTerminal } from './orderState.js';
+
+/** Router settings. */
+export interface OrderRouterOptions {
+  readonly open: OpenOrderPort;
+  /** Legacy /v1 client adapter; without it there is no fallback. */
+  readonly legacy?: LegacyOrderPort;
+  readonly tracker: OrderTracker;
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+  readonly log: ExecLogger;
+  /** Symbols of the run (reconciliation scope, legacy eligibility). */
+  readonly symbols: readonly string[];
+  /** Exchange symbol info by BASE_QUOTE name, when known (order types the symbol allows). */
+  readonly symbolInfo?: ReadonlyMap<string, SymbolInfo>;
+  readonly breaker?: BreakerOptions;
+  /** Time after sending before an absent order is declared not placed; must exceed recvWindow (default 6000). */
+  readonly settleMs?: number;
+  /** An order proven not placed is sent again only while younger than this (default 10000 ms); else REJECTED. */
+  readonly maxRetryAgeMs?: number;
+  /** How far back start-up reconciliation looks for account trades (default 24 h). */
+  readonly tradeLookbackMs?: number;
+  /** Poll period of the background loop (UNKNOWN orders, half-open probe); 0 disables the timer (default 500). */
+  readonly pollMs?: number;
+  /** Called with every balance snapshot fetched from the exchange. */
+  readonly onBalances?: (balances: readonly Balance[]) => void;
+  /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
+  readonly onBreaker?: (state: BreakerState, why: string) => void;
+}
+
+/** Which legacy order shapes the /v1 interface can carry (decided in {@link legacyEligible}). */
+const LEGACY_QUOTE = 'IDR';
+
+/** The order router; implements the bus Venue contract. */
+export class OrderRouter implements Venue {
+  readonly name = 'exchange';
+  readonly breaker: CircuitBreaker;
+  readonly #o: OrderRouterOptions;
+  readonly #open: OpenOrderPort;
+  readonly #legacy: LegacyOrderPort | undefined;
+  readonly #tracker: OrderTracker;
+  readonly #chains = new Map<string, Promise<void>>();
+  readonly #inflight = new Set<Promise<void>>();
+  readonly #cancelWanted = new Set<string>();
+  readonly #settleMs: number;
+  readonly #maxRetryAgeMs: number;
+  #balances: readonly Balance[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #ticking = false;
+  #stopped = false;
+  /** Counters for the status line and tests. */
+  readonly stats = { openRequests: 0, legacyRequests: 0, reconciliations: 0, retries: 0 };
+
+  constructor(o: OrderRouterOptions) {
+    this.#o = o;
+    this.#open = o.open;
+    this.#legacy = o.legacy;
+    this.#tracker = o.tracker;
+    this.#settleMs = o.settleMs ?? 6000;
+    this.#maxRetryAgeMs = o.maxRetryAgeMs ?? 10_000;
+    this.breaker = new CircuitBreaker(o.clock, o.breaker, (s, why) => {
+      o.log.warn({ breaker: s, why }, `open API circuit ${s}`);
+      o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
+      o.onBreaker?.(s, why);
+    });
+  }
+
+  /** Last balances fetched from the exchange. */
+  get balances(): readonly Balance[] {
+    return this.#balances;
+  }
+
+  /** Starts the background poll loop (UNKNOWN orders, half-open probes). */
+  start(): void {
+    const ms = this.#o.pollMs ?? 500;
+    if (ms <= 0 || this.#timer) return;
+    this.#timer = setInterval(() => void this.tick(), ms);
+    this.#timer.unref();
+  }
+
+  /** Stops the poll loop and waits for requests in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.idle();
+  }
+
+  /** Resolves when every queued call has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  /** Venue contract: journal synchronously, then act asynchronously. Never throws for exchange failures. */
+  submit(intent: Intent): void {
+    switch (intent.kind) {
+      case 'place': {
+        const rec = this.#tracker.create({
+          clientId: intent.clientId,
+          strategy: intent.strategy,
+          intentId: intent.intentId,
+          symbol: intent.symbol,
+          side: intent.side,
+          orderType: intent.orderType,
+          timeInForce: intent.timeInForce,
+          price: intent.price,
+          quantity: intent.quantity,
+          quoteOrderQty: intent.quoteOrderQty,
+          stopPrice: intent.stopPrice,
+          icebergQty: intent.icebergQty,
+          stpMode: intent.stpMode,
+          venue: 'open',
+        });
+        this.#enqueue(rec.clientId, () => this.#place(rec.clientId));
+        return;
+      }
+      case 'cancel':
+        this.#cancelWanted.add(intent.clientId);
+        this.#enqueue(intent.clientId, () => this.#cancel(intent.clientId));
+        return;
+      case 'cancelAll':
+        this.cancelAll({ strategy: intent.strategy, ...(intent.symbol !== undefined ? { symbol: intent.symbol } : {}) });
+        return;
+      default: {
+        const never: never = intent;
+        throw new Error(`unhandled intent ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** Cancels every live order (of a strategy and/or symbol). Used by cancel-all intents and shutdown. */
+  cancelAll(filter: { strategy?: string; symbol?: string } = {}): void {
+    const live = this.#tracker.liveOrders(filter);
+    // With the open API down, one legacy "cancel selected" call is kinder to the 60/min limit
+    // than one call per order. Only orders whose exchange id is known can be named there.
+    if (!this.breaker.closed && this.#legacy && live.length > 1) {
+      const named = live.filter((o) => o.orderId !== undefined && legacyPairOk(o.symbol));
+      if (named.length > 1) {
+        for (const o of named) this.#cancelWanted.add(o.clientId);
+        this.#track(this.#legacyCancelSelected(named));
+        for (const o of live) if (!named.includes(o)) this.submit({ kind: 'cancel', strategy: o.strategy, intentId: `cancelAll:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
+        return;
+      }
+    }
+    for (const o of live) this.submit({ kind: 'cancel', strategy: o.strategy, intentId: `cancelAll:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
+  }
+
+  /** Feeds a user-data executionReport to the tracker. */
+  onExecutionReport(er: ExecutionReportEvent): void {
+    this.#tracker.applyExecutionReport(er);
+  }
+
+  /**
+   * Reconciles the tracker with the exchange: open orders, every live tracked order, recent
+   * account trades and balances. Run at start-up (before strategies get control) and after a
+   * user-stream reconnect. Resolves when done; failures are logged and leave orders as they were.
+   */
+  async reconcile(reason: string): Promise<void> {
+    this.stats.reconciliations++;
+    const now = this.#o.clock.now();
+    this.#o.ledger.journal(now, 'reconcile', { reason });
+    this.#o.log.info({ reason }, 'reconciling with the exchange');
+    const live = this.#tracker.liveOrders();
+    const symbols = new Set([...this.#o.symbols, ...live.map((o) => o.symbol)]);
+    const oldest = live.reduce((m, o) => Math.min(m, o.createdAt), now);
+    const since = Math.min(oldest - 60_000, now - (this.#o.tradeLookbackMs ?? 86_400_000));
+    let untracked = 0;
+    try {
+      for (const symbol of symbols) {
+        const open = await this.#call(() => this.#open.allOrders({ symbol, type: 'OPEN', limit: 1000 }));
+        const seen = new Set<string>();
+        for (const x of open) {
+          seen.add(x.orderId);
+          if (this.#tracker.get(x.clientId) || this.#tracker.byOrderId(x.orderId)) this.#tracker.applyOrder(x, 'reconcile');
+          else untracked++;
+        }
+        for (const o of this.#tracker.liveOrders({ symbol })) {
+          if (o.orderId !== undefined && seen.has(o.orderId)) continue;
+          await this.#serialised(o.clientId, () => this.#resolve(o.clientId, false));
+        }
+      }
+      for (const symbol of symbols) {
+        const trades = await this.#call(() => this.#open.accountTrades({ symbol, startTime: since, limit: 1000 }));
+        for (const t of trades) this.#tracker.applyTrade(t);
+      }
+      await this.refreshBalances();
+      if (untracked > 0) this.#o.log.warn({ untracked }, 'open orders on the account that this bot did not place (left alone)');
+      this.#o.ledger.journal(this.#o.clock.now(), 'reconciled', { reason, untracked, live: this.#tracker.liveOrders().length });
+    } catch (err) {
+      this.#o.log.error({ err: errInfo(err), reason }, 'reconciliation failed; will retry from the poll loop');
+      this.#o.ledger.journal(this.#o.clock.now(), 'reconcileFailed', { reason, err: errInfo(err) });
+      throw err;
+    }
+  }
+
+  /**
+   * Start-up after a stop or a crash: loads the ledger's live orders, marks those whose request
+   * may have gone out as UNKNOWN (the process died before the answer), reconciles, then keeps
+   * resolving UNKNOWN orders until none is left or `waitMs` passes. Strategies start after this.
+   * Returns the orders still UNKNOWN (normally none).
+   */
+  async recover(waitMs = this.#settleMs + 2000): Promise<OrderRecord[]> {
+    const loaded = this.#tracker.load();
+    for (const o of loaded) {
+      if (o.state !== 'PENDING') continue;
+      if (o.sentAt === undefined) this.#tracker.markRejected(o.clientId, 'NOT_SENT: the request never left the process', 'recover');
+      else this.#tracker.markUnknown(o.clientId, 'process stopped before the placement answer');
+    }
+    if (loaded.length > 0) this.#o.log.info({ orders: loaded.length }, 'recovered live orders from the ledger');
+    await this.reconcile('start-up');
+    const deadline = this.#o.clock.now() + waitMs;
+    for (;;) {
+      const unknown = this.#tracker.liveOrders().filter((o) => o.state === 'UNKNOWN');
+      if (unknown.length === 0 || this.#o.clock.now() >= deadline) return unknown;
+      await sleep(Math.min(250, Math.max(1, deadline - this.#o.clock.now())));
+      if (this.breaker.state === 'halfOpen') await this.#probe();
+      for (const o of unknown) await this.#serialised(o.clientId, () => this.#resolve(o.clientId, false));
+    }
+  }
+
+  /** Fetches balances from the exchange, records them and hands them to `onBalances`. */
+  async refreshBalances(): Promise<void> {
+    const acct = await this.#call(() => this.#open.account());
+    this.#balances = acct.balances;
+    this.#o.ledger.recordBalances(this.#o.clock.now(), 'rest', acct.balances);
+    this.#o.onBalances?.(acct.balances);
+  }
+
+  /** One pass of the background loop: probe a half-open breaker, settle UNKNOWN and stale PENDING orders. */
+  async tick(): Promise<void> {
+    if (this.#ticking || this.#stopped) return;
+    this.#ticking = true;
+    try {
+      if (this.breaker.state === 'halfOpen') await this.#probe();
+      for (const o of this.#tracker.liveOrders()) {
+        if (o.state === 'UNKNOWN' && !this.#chains.has(o.clientId)) this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
+      }
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  // ---- placement ----
+
+  async #place(clientId: string): Promise<void> {
+    const o = this.#tracker.get(clientId);
+    if (!o || o.state !== 'PENDING') return;
+    const venue = this.#chooseVenue(o);
+    if (venue === undefined) {
+      this.#tracker.markRejected(clientId, 'VENUE_UNAVAILABLE: open API circuit open and the order cannot go to the legacy interface');
+      return;
+    }
+    this.#tracker.markSent(clientId, venue);
+    if (venue === 'open') await this.#placeOpen(o);
+    else await this.#placeLegacy(o);
+  }
+
+  #chooseVenue(o: OrderRecord): OrderVenueName | undefined {
+    if (this.breaker.closed) return 'open';
+    if (this.#legacy && legacyEligible(o, this.#o.symbolInfo)) return 'legacy';
+    return undefined;
+  }
+
+  async #placeOpen(o: OrderRecord): Promise<void> {
+    this.stats.openRequests++;
+    try {
+      const x = await this.#open.newOrder({
+        symbol: o.symbol,
+        side: o.side,
+        type: o.orderType,
+        clientId: o.clientId,
+        ...(o.timeInForce !== undefined ? { timeInForce: o.timeInForce } : {}),
+        ...(o.quantity !== undefined ? { quantity: o.quantity } : {}),
+        ...(o.quoteOrderQty !== undefined ? { quoteOrderQty: o.quoteOrderQty } : {}),
+        ...(o.price !== undefined ? { price: o.price } : {}),
+        ...(o.stopPrice !== undefined ? { stopPrice: o.stopPrice } : {}),
+        ...(o.icebergQty !== undefined ? { icebergQty: o.icebergQty } : {}),
+        ...(o.stpMode !== undefined ? { selfTradePreventionMode: o.stpMode } : {}),
+      });
+      this.breaker.recordSuccess();
+      this.#tracker.applyOrder(x, 'rest');
+    } catch (err) {
+      this.#placementFailed(o, err, 'open');
+    }
+  }
+
+  async #placeLegacy(o: OrderRecord): Promise<void> {
+    const legacy = this.#legacy;
+    if (!legacy || o.quantity === undefined) return;
+    this.stats.legacyRequests++;
+    try {
+      const ack = await legacy.createOrder({
+        symbol: o.symbol,
+        side: o.side,
+        type: o.orderType === 'MARKET' ? 'MARKET' : 'LIMIT',
+        quantity: o.quantity,
+        ...(o.price !== undefined && o.orderType !== 'MARKET' ? { price: o.price } : {}),
+      });
+      if (ack.orderId !== undefined) this.#tracker.attachOrderId(o.clientId, ack.orderId, 'legacy');
+      else this.#tracker.markUnknown(o.clientId, 'legacy create answered without an orderId');
+    } catch (err) {
+      this.#placementFailed(o, err, 'legacy');
+    }
+  }
+
+  /** Classifies a placement failure: unknown outcome, definite refusal, or not sent at all. */
+  #placementFailed(o: OrderRecord, err: unknown, via: OrderVenueName): void {
+    const info = errInfo(err);
+    if (via === 'open') this.#noteOpenFailure(err);
+    if (err instanceof UnknownOutcomeError) {
+      this.#o.log.warn({ clientId: o.clientId, via, err: info }, 'placement outcome unknown; reconciling before anything else');
+      this.#tracker.markUnknown(o.clientId, `${via}: ${err.reason}`);
+    } else if (err instanceof NetworkError) {
+      // Connection refused before a byte went out: nothing reached the exchange.
+      this.#tracker.markRejected(o.clientId, `NETWORK: ${err.message}`);
+    } else if (err instanceof RateLimitedError) {
+      this.#tracker.markRejected(o.clientId, `RATE_LIMITED: retry after ${err.retryAfterMs} ms`);
+    } else if (err instanceof ExchangeError && err.httpStatus >= 500) {
+      this.#tracker.markUnknown(o.clientId, `${via}: HTTP ${err.httpStatus}`);
+    } else if (err instanceof ExchangeError || err instanceof ValidationError || err instanceof AuthenticationError) {
+      this.#o.log.warn({ clientId: o.clientId, via, err: info }, 'order refused');
+      this.#tracker.markRejected(o.clientId, `${err.code}: ${err.message}`);
+    } else {
+      // A bug or an unexpected failure after the request may have gone out: assume unknown.
+      this.#o.log.error({ clientId: o.clientId, via, err: info }, 'unexpected placement failure; treating outcome as unknown');
+      this.#tracker.markUnknown(o.clientId, `${via}: ${info.message}`);
+    }
+  }
+
+  // ---- resolution of PENDING/UNKNOWN orders ----
+
+  /**
+   * Finds out what happened to an order (by clientId on the open API, by shape on the legacy
+   * one) and applies it. An order proven absent is retried when young enough, else REJECTED.
+   */
+  async #resolve(clientId: string, mayRetry: boolean): Promise<void> {
+    const o = this.#tracker.get(clientId);
+    if (!o || isTerminal(o.state)) return;
+    if (o.orderId !== undefined) {
+      await this.#refreshOrder(o);
+      return;
+    }
+    if (o.sentAt === undefined) {
+      // Journalled, never sent (the process died between journal and send).
+      this.#tracker.markRejected(clientId, 'NOT_SENT: the request never left the process', 'reconcile');
+      return;
+    }
+    if (!this.breaker.closed) return; // the open API is needed to look up a clientId; the poll loop comes back
+    const found = await this.#findByClientId(o);
+    if (found === 'error') return;
+    if (found) {
+      this.#tracker.applyOrder(found, 'reconcile');
+      if (this.#cancelWanted.has(clientId)) await this.#cancel(clientId);
+      return;
+    }
+    const now = this.#o.clock.now();
+    if (now < o.sentAt + this.#settleMs) return; // may still appear; checked again later
+    if (mayRetry && now - o.createdAt < this.#maxRetryAgeMs && !this.#cancelWanted.has(clientId)) {
+      this.stats.retries++;
+      this.#o.log.info({ clientId }, 'order proven not placed; sending it again');
+      this.#tracker.markRetry(clientId);
+      await this.#place(clientId);
+      return;
+    }
+    this.#tracker.markRejected(clientId, 'NOT_PLACED: absent from the exchange after the settle time', 'reconcile');
+  }
+
+  /** Looks an order up by clientId (open API), or by shape for legacy orders. */
+  async #findByClientId(o: OrderRecord): Promise<Order | undefined | 'error'> {
+    try {
+      const list = await this.#call(() =>
+        this.#open.allOrders({ symbol: o.symbol, type: 'ALL', startTime: o.createdAt - 5000, limit: 1000 }),
+      );
+      const byId = list.find((x) => x.clientId === o.clientId);
+      if (byId || o.venue !== 'legacy') return byId;
+      // Legacy orders carry no clientId: match side, price, quantity and time among orders no one tracks.
+      return list.find(
+        (x) =>
+          x.side === o.side &&
+          x.type === o.orderType &&
+          (o.quantity === undefined || x.origQty.eq(o.quantity)) &&
+          (o.price === undefined || o.orderType === 'MARKET' || x.price.eq(o.price)) &&
+          x.createTime >= (o.sentAt ?? o.createdAt) - 2000 &&
+          !this.#tracker.byOrderId(x.orderId),
+      );
+    } catch (err) {
+      this.#o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'lookup by clientId failed; will retry');
+      return 'error';
+    }
+  }
+
+  /** Refreshes a known order from the open API (or the legacy one while the breaker is open). */
+  async #refreshOrder(o: OrderRecord): Promise<void> {
+    const orderId = o.orderId;
+    if (orderId === undefined) return;
+    try {
+      if (this.breaker.closed) {
+        this.#tracker.applyOrder(await this.#call(() => this.#open.orderDetail({ orderId, clientId: o.clientId })), 'poll');
+      } else if (this.#legacy && legacyPairOk(o.symbol)) {
+        const v = await this.#legacy.getOrder(orderId);
+        this.#tracker.applyOrder(orderOfLegacy(v, o), 'legacy-poll');
+      }
+    } catch (err) {
+      this.#o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'order refresh failed');
+    }
+  }
+
+  // ---- cancels ----
+
+  async #cancel(clientId: string): Promise<void> {
+    const o = this.#tracker.get(clientId);
+    if (!o || isTerminal(o.state)) {
+      this.#cancelWanted.delete(clientId);
+      return;
+    }
+    if (o.state === 'UNKNOWN' || (o.state === 'PENDING' && o.orderId === undefined)) {
+      // Cannot cancel what we cannot name yet; resolution comes first and honours cancelWanted.
+      await this.#resolve(clientId, false);
+      return;
+    }
+    const orderId = o.orderId;
+    if (this.breaker.closed) {
+      this.stats.openRequests++;
+      try {
+        const x = await this.#open.cancelOrder(orderId !== undefined ? { orderId } : { clientId });
+        this.breaker.recordSuccess();
+        this.#tracker.applyOrder(x, 'cancel');
+        this.#cancelWanted.delete(clientId);
+      } catch (err) {
+        this.#noteOpenFailure(err);
+        this.#o.log.warn({ clientId, err: errInfo(err) }, 'cancel failed; refreshing the order');
+        if (!(err instanceof UnknownOutcomeError)) await this.#refreshOrder(o);
+      }
+    } else if (this.#legacy && orderId !== undefined && legacyPairOk(o.symbol)) {
+      this.stats.legacyRequests++;
+      try {
+        await this.#legacy.cancelOrder(orderId);
+        this.#cancelWanted.delete(clientId);
+        await this.#refreshOrder(o);
+      } catch (err) {
+        this.#o.log.warn({ clientId, err: errInfo(err) }, 'legacy cancel failed');
+      }
+    } else {
+      this.#o.log.warn({ clientId }, 'cancel not possible now: open API circuit open and the legacy interface cannot name this order');
+    }
+  }
+
+  async #legacyCancelSelected(orders: readonly OrderRecord[]): Promise<void> {
+    const legacy = this.#legacy;
+    if (!legacy) return;
+    this.stats.legacyRequests++;
+    try {
+      await legacy.cancelOrders(orders.map((o) => o.orderId ?? ''));
+      for (const o of orders) this.#cancelWanted.delete(o.clientId);
+    } catch (err) {
+      this.#o.log.warn({ err: errInfo(err) }, 'legacy cancel-selected failed');
+    }
+    for (const o of orders) await this.#serialised(o.clientId, () => this.#refreshOrder(o));
+  }
+
+  // ---- plumbing ----
+
+  async #probe(): Promise<void> {
+    try {
+      await this.#open.time();
+      this.breaker.recordSuccess();
+      this.#o.log.info({}, 'open API answered the probe; back to the open API');
+    } catch (err) {
+      this.#noteOpenFailure(err, true);
+    }
+  }
+
+  /** Feeds an open-API failure to the breaker. A 4XX refusal proves the server is up. */
+  #noteOpenFailure(err: unknown, probe = false): void {
+    const kind = breakerFailure(err);
+    if (kind) this.breaker.recordFailure(kind);
+    else if (!probe && err instanceof ExchangeError) this.breaker.recordSuccess();
+  }
+
+  /** Runs an open-API read, feeding the breaker. */
+  async #call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      const r = await fn();
+      this.breaker.recordSuccess();
+      return r;
+    } catch (err) {
+      this.#noteOpenFailure(err);
+      throw err;
+    }
+  }
+
+  #enqueue(clientId: string, fn: () => Promise<void>): void {
+    this.#track(this.#serialised(clientId, fn));
+  }
+
+  /** Runs `fn` after every earlier call for the same order; errors are logged, never thrown. */
+  #serialised(clientId: string, fn: () => Promise<void>): Promise<void> {
+    const prev = this.#chains.get(clientId) ?? Promise.resolve();
+    const next = prev.then(fn).catch((err: unknown) => this.#o.log.error({ clientId, err: errInfo(err) }, 'order task failed'));
+    this.#chains.set(clientId, next);
+    void next.then(() => {
+      if (this.#chains.get(clientId) === next) this.#chains.delete(clientId);
+    });
+    return next;
+  }
+
+  #track(p: Promise<void>): void {
+    this.#inflight.add(p);
+    void p.finally(() => this.#inflight.delete(p));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Breaker classification of an open-API error; undefined when it is not a server-side failure. */
+function breakerFailure(err: unknown): BreakerFailure | undefined {
+  if (err instanceof UnknownOutcomeError) {
+    if (err.httpStatus === 503) return 'maintenance';
+    return err.httpStatus === undefined ? 'timeout' : 'server';
+  }
+  if (err instanceof ExchangeError && err.httpStatus >= 500) return err.httpStatus === 503 ? 'maintenance' : 'server';
+  if (err instanceof NetworkError) return 'network';
+  return undefined;
+}
+
+/** The legacy interface trades IDR pairs only. */
+function legacyPairOk(symbol: string): boolean {
+  try {
+    return splitSymbol(symbol).quote === LEGACY_QUOTE;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether an order can be carried by /v1 create: an IDR pair, LIMIT (GTC, no iceberg, no STP
+ * choice, since /v1 has no field for them) or MARKET with a base quantity. A market BUY is refused
+ * here because /v1 does not say whether its `quantity` is base or rupiah for a buy.
+ */
+export function legacyEligible(o: Pick<PlaceIntent, 'symbol' | 'orderType' | 'side' | 'timeInForce' | 'icebergQty' | 'stpMode' | 'quantity' | 'quoteOrderQty' | 'price'>, info?: ReadonlyMap<string, SymbolInfo>): boolean {
+  if (!legacyPairOk(o.symbol)) return false;
+  if (info && info.size > 0 && !info.has(o.symbol)) return false;
+  if (o.quantity === undefined || o.quoteOrderQty !== undefined || o.icebergQty !== undefined || o.stpMode !== undefined) return false;
+  if (o.orderType === 'LIMIT') return o.price !== undefined && (o.timeInForce === undefined || o.timeInForce === 'GTC');
+  if (o.orderType === 'MARKET') return o.side === 'SELL';
+  return false;
+}
+
+/** A legacy order view as an open-API order snapshot, so the tracker has one input shape. */
+function orderOfLegacy(v: LegacyOrderView, o: OrderRecord): Order {
+  const filled = v.quantity.minus(v.availableQuantity);
+  const s = v.status.toLowerCase();
+  const status = s === 'fulfilled' || s === 'filled' ? 'FILLED' : s === 'active' || s === 'open' ? (filled.gt(0) ? 'PARTIALLY_FILLED' : 'NEW') : 'CANCELED';
+  return {
+    orderId: v.orderId,
+    clientId: o.clientId,
+    symbol: o.symbol,
+    side: v.side,
+    type: v.type,
+    status,
+    price: v.price,
+    origQty: v.quantity,
+    origQuoteQty: v.price.mul(v.quantity),
+    executedQty: filled,
+    executedPrice: v.price,
+    // The legacy view has no executed quote amount; the tracker keeps the larger of what it knows.
+    executedQuoteQty: filled.mul(v.price),
+    stopPrice: v.price.mul(0),
+    icebergQty: v.price.mul(0),
+    createTime: v.time,
+  };
+}
+
+/** Error summary for logs: never the request itself (it may carry signed parameters). */
+export function errInfo(err: unknown): { name: string; message: string } {
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: 'unknown', message: String(err) };
+}
