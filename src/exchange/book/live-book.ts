@@ -1,0 +1,192 @@
+/**
+ * A live local order book: feeds a BookSync from a stream client's diff events, fetches REST
+ * snapshots when the procedure asks (with retry), and invalidates on connection loss or when
+ * the diff stream goes silent. Strategies read it through the BookView contract; `ready` is
+ * false whenever the book is known to be wrong.
+ */
+import { type Logger, pino } from 'pino';
+import { Subject, type Observable, type Subscription } from 'rxjs';
+import type { BookView, FillCost } from '../../core/bookView.js';
+import { type Decimal, ZERO } from '../../core/decimal.js';
+import type { OrderSideName, SymbolTypeCode } from '../../core/enums.js';
+import type { BookStatusEvent, ConnectionStatusEvent, MarketEvent } from '../../core/marketEvents.js';
+import type { BookLevel } from '../../core/types.js';
+import type { DepthSnapshotSource } from '../stream/apis.js';
+import { type TimerHandle, type TimingDeps, backoffDelay, timing } from '../stream/timing.js';
+import { BookSync, type BookSyncOptions } from './book-sync.js';
+import type { OrderBook } from './order-book.js';
+
+/** Options of a live book. */
+export interface LiveOrderBookOptions extends TimingDeps, BookSyncOptions {
+  /** Symbol as events carry it (after the stream client's symbolOf mapping). */
+  readonly symbol: string;
+  /** Symbol for the REST snapshot request (BASE_QUOTE form) and its type. */
+  readonly restSymbol: string;
+  readonly symbolType: SymbolTypeCode;
+  readonly snapshots: DepthSnapshotSource;
+  /** Snapshot depth (spec: 1000). */
+  readonly limit?: number;
+  /** No diff for this long while ready marks the book stale and resyncs (default 60 s; 0 disables). */
+  readonly staleAfterMs?: number;
+  readonly logger?: Logger;
+}
+
+/** Sources a live book listens to. */
+export interface BookFeed {
+  readonly events$: Observable<MarketEvent>;
+  readonly status$: Observable<ConnectionStatusEvent>;
+}
+
+/** A self-synchronising order book for one symbol. */
+export class LiveOrderBook implements BookView {
+  readonly sync: BookSync;
+  readonly #status = new Subject<BookStatusEvent>();
+  readonly #t: ReturnType<typeof timing>;
+  readonly #log: Logger;
+  #subs: Subscription[] = [];
+  #fetchGen = 0;
+  #fetchAttempt = 0;
+  #retryTimer: TimerHandle | undefined;
+  #staleTimer: TimerHandle | undefined;
+  #lastDiffAt = 0;
+  #closed = false;
+
+  constructor(private readonly opts: LiveOrderBookOptions) {
+    this.#t = timing(opts);
+    this.#log = opts.logger ?? pino({ name: 'kancil.book' });
+    this.sync = new BookSync(opts.symbol, { requestSnapshot: (r) => this.#fetch(r), onStatus: (s) => this.#onStatus(s) }, opts);
+  }
+
+  /** Ready / not-ready transitions with reasons. */
+  get status$(): Observable<BookStatusEvent> {
+    return this.#status.asObservable();
+  }
+
+  /** The underlying book (fast scaled accessors). */
+  get book(): OrderBook {
+    return this.sync.book;
+  }
+
+  /** Starts consuming a feed (a StreamClient subscribed to the symbol's diff depth stream). */
+  attach(feed: BookFeed): void {
+    this.#subs.push(
+      feed.events$.subscribe((ev) => {
+        if (ev.type === 'depthDiff' && ev.symbol === this.opts.symbol) this.onDiffEvent(ev);
+      }),
+      feed.status$.subscribe((s) => this.onConnectionStatus(s)),
+    );
+  }
+
+  /** Feeds one diff event. */
+  onDiffEvent(ev: Extract<MarketEvent, { type: 'depthDiff' }>): void {
+    if (this.#closed) return;
+    this.#lastDiffAt = this.#t.clock.now();
+    this.sync.onDiff({ U: ev.firstUpdateId, u: ev.finalUpdateId, E: ev.E, bids: ev.bids, asks: ev.asks });
+    this.#armStale();
+  }
+
+  /** A dropped connection means diffs were lost: the book is wrong until resynchronised. */
+  onConnectionStatus(s: ConnectionStatusEvent): void {
+    if (s.status === 'down') this.#invalidate(`connection down: ${s.reason ?? ''}`.trim());
+  }
+
+  #invalidate(reason: string): void {
+    this.#fetchGen++; // any snapshot in flight belongs to the old session
+    this.#fetchAttempt = 0;
+    if (this.#retryTimer !== undefined) this.#t.timers.clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.sync.invalidate(reason, this.#t.clock.now());
+  }
+
+  #armStale(): void {
+    const ms = this.opts.staleAfterMs ?? 60_000;
+    if (ms <= 0 || this.#staleTimer !== undefined) return;
+    this.#staleTimer = this.#t.timers.setTimeout(() => {
+      this.#staleTimer = undefined;
+      if (this.#closed) return;
+      const idle = this.#t.clock.now() - this.#lastDiffAt;
+      if (idle >= ms) {
+        // Buffering waits for the next diff anyway; a ready or bridging book may be silently wrong.
+        if (this.sync.state !== 'buffering') this.#invalidate(`stale: no depth update for ${idle} ms`);
+      } else {
+        this.#armStale();
+      }
+    }, ms);
+  }
+
+  #fetch(reason: string): void {
+    if (this.#closed) return;
+    const gen = ++this.#fetchGen;
+    const attempt = this.#fetchAttempt++;
+    const run = (): void => {
+      this.#retryTimer = undefined;
+      this.opts.snapshots.depth({ symbol: this.opts.restSymbol, symbolType: this.opts.symbolType, limit: this.opts.limit ?? 1000 }).then(
+        (snap) => {
+          if (this.#closed || gen !== this.#fetchGen) return;
+          this.#fetchAttempt = 0;
+          this.sync.onSnapshot(snap, this.#t.clock.now());
+        },
+        (err: unknown) => {
+          if (this.#closed || gen !== this.#fetchGen) return;
+          this.#log.warn({ symbol: this.opts.symbol, err: (err as Error).message }, 'depth snapshot failed; retrying');
+          this.#fetch(`retry after error: ${(err as Error).message}`);
+        },
+      );
+    };
+    this.#log.debug({ symbol: this.opts.symbol, reason, attempt }, 'fetching depth snapshot');
+    // The first request goes at once; repeats (old snapshot, errors) back off to respect weights.
+    if (attempt === 0) run();
+    else this.#retryTimer = this.#t.timers.setTimeout(run, backoffDelay(attempt - 1, { initialMs: 250, maxMs: 10_000 }, this.#t.random));
+  }
+
+  #onStatus(s: BookStatusEvent): void {
+    this.#log.info({ symbol: s.symbol, ready: s.ready, reason: s.reason }, 'book status');
+    this.#status.next(s);
+  }
+
+  /** Stops timers and subscriptions. */
+  close(): void {
+    this.#closed = true;
+    for (const s of this.#subs) s.unsubscribe();
+    this.#subs = [];
+    if (this.#retryTimer !== undefined) this.#t.timers.clearTimeout(this.#retryTimer);
+    if (this.#staleTimer !== undefined) this.#t.timers.clearTimeout(this.#staleTimer);
+    this.#status.complete();
+  }
+
+  // BookView: every view is empty while the book is not ready, so no strategy reads a known-wrong book.
+
+  /** The symbol. */
+  get symbol(): string {
+    return this.opts.symbol;
+  }
+  /** True only while synchronised. */
+  get ready(): boolean {
+    return this.sync.book.ready;
+  }
+  /** Update id of the last applied event. */
+  get lastUpdateId(): number {
+    return this.sync.book.lastUpdateId;
+  }
+  /** Best bid, undefined when not ready or empty. */
+  bestBid(): BookLevel | undefined {
+    return this.ready ? this.sync.book.bestBid() : undefined;
+  }
+  /** Best ask, undefined when not ready or empty. */
+  bestAsk(): BookLevel | undefined {
+    return this.ready ? this.sync.book.bestAsk() : undefined;
+  }
+  /** Top n levels per side, best first. */
+  top(n: number): { bids: BookLevel[]; asks: BookLevel[] } {
+    return this.ready ? this.sync.book.top(n) : { bids: [], asks: [] };
+  }
+  /** Levels within [low, high]. */
+  band(low: Decimal, high: Decimal): { bids: BookLevel[]; asks: BookLevel[] } {
+    return this.ready ? this.sync.book.band(low, high) : { bids: [], asks: [] };
+  }
+  /** Cost of taking qty; nothing fills on a book that is not ready. */
+  costToFill(side: OrderSideName, qty: Decimal): FillCost {
+    if (!this.ready) return { filledQty: ZERO, quoteQty: ZERO, avgPrice: undefined, worstPrice: undefined };
+    return this.sync.book.costToFill(side, qty);
+  }
+}

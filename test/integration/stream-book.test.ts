@@ -1,0 +1,106 @@
+/** LiveOrderBook fed by a real StreamClient: sync, gap, reconnect and stale handling. */
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BookStatusEvent } from '../../src/core/marketEvents.js';
+import type { OrderBookSnapshot } from '../../src/core/types.js';
+import { Decimal } from '../../src/core/decimal.js';
+import { LiveOrderBook } from '../../src/exchange/book/live-book.js';
+import { StreamClient } from '../../src/exchange/stream/stream-client.js';
+import { FakeStreamServer, waitFor } from '../support-stream/fake-stream-server.js';
+
+const silent = pino({ level: 'silent' });
+const lv = (p: string, q: string): { price: Decimal; qty: Decimal } => ({ price: new Decimal(p), qty: new Decimal(q) });
+
+describe('LiveOrderBook over a stream connection', () => {
+  let server: FakeStreamServer;
+  let client: StreamClient;
+  let book: LiveOrderBook;
+  let statuses: BookStatusEvent[];
+  let snapshot: OrderBookSnapshot;
+  let snapshotCalls: number;
+
+  beforeEach(async () => {
+    server = await FakeStreamServer.start();
+    statuses = [];
+    snapshotCalls = 0;
+    client = new StreamClient({ url: server.url, streams: ['btcidr@depth@100ms'], logger: silent, backoff: { initialMs: 20, maxMs: 50 } });
+    book = new LiveOrderBook({
+      symbol: 'BTCIDR',
+      restSymbol: 'BTC_IDR',
+      symbolType: 1,
+      logger: silent,
+      staleAfterMs: 0,
+      snapshots: {
+        depth: async (req) => {
+          expect(req).toEqual({ symbol: 'BTC_IDR', symbolType: 1, limit: 1000 });
+          snapshotCalls++;
+          return snapshot;
+        },
+      },
+    });
+    book.status$.subscribe((s) => statuses.push(s));
+    book.attach(client);
+    client.start();
+    await waitFor(() => client.connected, 5000, 'connect');
+  });
+  afterEach(async () => {
+    book.close();
+    await client.close();
+    await server.stop();
+  });
+
+  const diff = (U: number, u: number, b: string[][] = [], a: string[][] = []): void => {
+    server.publish('btcidr@depth@100ms', { e: 'depthUpdate', E: u, s: 'BTCIDR', U, u, b, a });
+  };
+
+  it('synchronises, then on a sequence gap goes not-ready with an event and resyncs by itself', async () => {
+    snapshot = { lastUpdateId: 10, bids: [lv('100', '1')], asks: [lv('101', '2')] };
+    diff(9, 11, [['100', '1.5']]);
+    await waitFor(() => book.ready, 5000, 'ready');
+    expect(book.bestBid()?.qty.toFixed()).toBe('1.5');
+    diff(12, 12, [], [['101', '0'], ['102', '3']]);
+    await waitFor(() => book.lastUpdateId === 12, 5000, 'u=12');
+    expect(book.bestAsk()?.price.toFixed()).toBe('102');
+    // Sequence gap: U=20 after u=12.
+    snapshot = { lastUpdateId: 25, bids: [lv('99', '4')], asks: [lv('103', '1')] };
+    diff(20, 22, [['98', '1']]);
+    await waitFor(() => statuses.length === 2, 5000, 'not-ready');
+    expect(statuses[1]).toMatchObject({ ready: false, reason: expect.stringContaining('gap') });
+    expect(book.ready).toBe(false);
+    expect(book.bestBid()).toBeUndefined();
+    diff(23, 26, [['99', '5']]);
+    await waitFor(() => book.ready, 5000, 'ready again');
+    expect(book.bestBid()?.qty.toFixed()).toBe('5');
+    expect(snapshotCalls).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a dropped connection makes the book not ready until a fresh sync after reconnect', async () => {
+    snapshot = { lastUpdateId: 10, bids: [lv('100', '1')], asks: [lv('101', '2')] };
+    diff(11, 11);
+    await waitFor(() => book.ready, 5000, 'ready');
+    server.dropAll();
+    await waitFor(() => !book.ready, 5000, 'not ready');
+    expect(statuses.at(-1)?.reason).toMatch(/connection down/);
+    await waitFor(() => client.connected && server.open().length === 1, 5000, 'reconnected');
+    snapshot = { lastUpdateId: 40, bids: [lv('100', '7')], asks: [lv('101', '2')] };
+    diff(41, 41);
+    await waitFor(() => book.ready, 5000, 'ready after reconnect');
+    expect(book.bestBid()?.qty.toFixed()).toBe('7');
+  });
+
+  it('a silent diff stream marks the book stale (not ready) and resyncs when diffs return', async () => {
+    book.close();
+    statuses = [];
+    book = new LiveOrderBook({ symbol: 'BTCIDR', restSymbol: 'BTC_IDR', symbolType: 1, logger: silent, staleAfterMs: 60, snapshots: { depth: async () => snapshot } });
+    book.status$.subscribe((s) => statuses.push(s));
+    book.attach(client);
+    snapshot = { lastUpdateId: 10, bids: [lv('100', '1')], asks: [lv('101', '2')] };
+    diff(11, 11);
+    await waitFor(() => book.ready, 5000, 'ready');
+    await waitFor(() => !book.ready, 5000, 'stale');
+    expect(statuses.at(-1)?.reason).toMatch(/stale/);
+    snapshot = { lastUpdateId: 12, bids: [lv('100', '1')], asks: [lv('101', '2')] };
+    diff(12, 13);
+    await waitFor(() => book.ready, 5000, 'ready again');
+  });
+});
