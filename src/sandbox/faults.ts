@@ -1,0 +1,167 @@
+/**
+ * Fault injection: the switches tests of everything else flip to see how a client copes.
+ * The controller only holds state; the HTTP hosts, the stream server and the WebSocket API
+ * consult it on every request or message. Actions that must reach live sockets (drop a
+ * connection, expire a key) go through hooks the sandbox installs.
+ */
+
+/** Which REST interface a fault applies to. */
+export type FaultScope = 'open' | 'legacy' | 'all';
+
+/** A response fault on requests whose path starts with `pathPrefix` (all paths when absent). */
+export interface ResponseFault {
+  readonly scope: FaultScope;
+  readonly pathPrefix?: string;
+  /** How many requests it affects; undefined = until cleared. */
+  remaining?: number;
+}
+
+/** Delay responses by `ms`. */
+export interface DelayFault extends ResponseFault {
+  readonly ms: number;
+}
+
+/** Answer an order placement with a 5XX, before the engine sees it or after it accepted it. */
+export interface OrderFailureFault {
+  readonly scope: FaultScope;
+  readonly when: 'before' | 'after';
+  readonly status: number;
+  remaining?: number;
+}
+
+/** Hooks the running sandbox installs so faults reach live connections. */
+export interface FaultHooks {
+  dropConnections(connectionId?: number): number;
+  expireListenKey(key: string): boolean;
+  expireListenToken(token: string): boolean;
+  forceRateLimit(status: 429 | 418, seconds: number): void;
+}
+
+/** What the faults say about one REST request. */
+export interface RequestFaults {
+  readonly maintenance: boolean;
+  readonly blackhole: boolean;
+  readonly delayMs: number;
+}
+
+function matches(f: ResponseFault, scope: 'open' | 'legacy', path: string): boolean {
+  return (f.scope === 'all' || f.scope === scope) && (f.pathPrefix === undefined || path.startsWith(f.pathPrefix));
+}
+
+function consume<T extends { remaining?: number }>(list: T[], i: number): void {
+  const f = list[i] as T;
+  if (f.remaining !== undefined) {
+    f.remaining--;
+    if (f.remaining <= 0) list.splice(i, 1);
+  }
+}
+
+/** The fault switches of one sandbox. */
+export class FaultController {
+  #maintenance: FaultScope | undefined;
+  readonly #delays: DelayFault[] = [];
+  readonly #blackholes: ResponseFault[] = [];
+  readonly #orderFailures: OrderFailureFault[] = [];
+  readonly #depthGaps = new Map<string, number>();
+  #hooks: FaultHooks | undefined;
+
+  /** Installed by the sandbox at start. */
+  attach(hooks: FaultHooks): void {
+    this.#hooks = hooks;
+  }
+
+  #hook(): FaultHooks {
+    if (!this.#hooks) throw new Error('fault controller is not attached to a running sandbox');
+    return this.#hooks;
+  }
+
+  /** 503 maintenance on the open API (default), the legacy API or both; undefined turns it off. */
+  setMaintenance(scope: FaultScope | undefined): void {
+    this.#maintenance = scope;
+  }
+
+  /** Delays matching responses by `ms`. */
+  delay(ms: number, opts: { scope?: FaultScope; pathPrefix?: string; count?: number } = {}): void {
+    this.#delays.push({ ms, scope: opts.scope ?? 'all', ...(opts.pathPrefix !== undefined ? { pathPrefix: opts.pathPrefix } : {}), ...(opts.count !== undefined ? { remaining: opts.count } : {}) });
+  }
+
+  /** Never answers matching requests (the socket stays open until the client gives up or the sandbox stops). */
+  blackhole(opts: { scope?: FaultScope; pathPrefix?: string; count?: number } = {}): void {
+    this.#blackholes.push({ scope: opts.scope ?? 'all', ...(opts.pathPrefix !== undefined ? { pathPrefix: opts.pathPrefix } : {}), ...(opts.count !== undefined ? { remaining: opts.count } : {}) });
+  }
+
+  /** The next `count` (default 1) order placements answer `status` (default 500), before or after the engine accepted them. */
+  failOrders(when: 'before' | 'after', opts: { status?: number; count?: number; scope?: FaultScope } = {}): void {
+    this.#orderFailures.push({ when, status: opts.status ?? 500, scope: opts.scope ?? 'all', remaining: opts.count ?? 1 });
+  }
+
+  /** Skips `count` (default 1) depth update batches of `symbol` on the diff streams, so clients see a sequence gap. */
+  skipDepthUpdates(symbol: string, count = 1): void {
+    this.#depthGaps.set(symbol, (this.#depthGaps.get(symbol) ?? 0) + count);
+  }
+
+  /** Forces every client into 429 (or a 418 ban) for `seconds`. */
+  forceRateLimit(status: 429 | 418, seconds: number): void {
+    this.#hook().forceRateLimit(status, seconds);
+  }
+
+  /** Drops every WebSocket connection, or the one with this id; returns how many were dropped. */
+  dropConnections(connectionId?: number): number {
+    return this.#hook().dropConnections(connectionId);
+  }
+
+  /** Expires a listen key now; its streams close. */
+  expireListenKey(key: string): boolean {
+    return this.#hook().expireListenKey(key);
+  }
+
+  /** Expires a listen token now; its subscriptions get eventStreamTerminated. */
+  expireListenToken(token: string): boolean {
+    return this.#hook().expireListenToken(token);
+  }
+
+  /** Clears every fault. */
+  clear(): void {
+    this.#maintenance = undefined;
+    this.#delays.length = 0;
+    this.#blackholes.length = 0;
+    this.#orderFailures.length = 0;
+    this.#depthGaps.clear();
+  }
+
+  /** Consulted by the hosts for each request. */
+  forRequest(scope: 'open' | 'legacy', path: string): RequestFaults {
+    const maintenance = this.#maintenance !== undefined && (this.#maintenance === 'all' || this.#maintenance === scope);
+    let blackhole = false;
+    const bi = this.#blackholes.findIndex((f) => matches(f, scope, path));
+    if (bi >= 0) {
+      blackhole = true;
+      consume(this.#blackholes, bi);
+    }
+    let delayMs = 0;
+    const di = this.#delays.findIndex((f) => matches(f, scope, path));
+    if (di >= 0) {
+      delayMs = (this.#delays[di] as DelayFault).ms;
+      consume(this.#delays, di);
+    }
+    return { maintenance, blackhole, delayMs };
+  }
+
+  /** Consulted by order placement: the status to answer, if a failure is armed for this phase. */
+  orderFailure(scope: 'open' | 'legacy', when: 'before' | 'after'): number | undefined {
+    const i = this.#orderFailures.findIndex((f) => f.when === when && (f.scope === 'all' || f.scope === scope));
+    if (i < 0) return undefined;
+    const status = (this.#orderFailures[i] as OrderFailureFault).status;
+    consume(this.#orderFailures, i);
+    return status;
+  }
+
+  /** Consulted by the depth streams: true when this batch must be skipped. */
+  takeDepthGap(symbol: string): boolean {
+    const n = this.#depthGaps.get(symbol) ?? 0;
+    if (n <= 0) return false;
+    if (n === 1) this.#depthGaps.delete(symbol);
+    else this.#depthGaps.set(symbol, n - 1);
+    return true;
+  }
+}
