@@ -93,7 +93,7 @@ export interface LegacySubmissionResult {
   readonly data: unknown;
 }
 
-/** REST client of the legacy /v1 interface. */
+/** REST client of the legacy /v1 interface. Every failure, validation included, is a rejected promise. */
 export class LegacyClient {
   readonly #adapter: RestAdapter;
   readonly #baseUrl: string;
@@ -127,34 +127,34 @@ export class LegacyClient {
   }
 
   /** 1. GET /v1/history/transaction. */
-  transactionHistory(): Promise<LegacyTransaction[]> {
+  async transactionHistory(): Promise<LegacyTransaction[]> {
     return this.#call('GET', '/v1/history/transaction', 'auth', {}, 'legacy', true, parseLegacyTransactions);
   }
 
   /** 2. GET /v1/history/deposit. */
-  depositHistory(): Promise<LegacyDeposit[]> {
+  async depositHistory(): Promise<LegacyDeposit[]> {
     return this.#call('GET', '/v1/history/deposit', 'auth', {}, 'legacy', true, parseLegacyDeposits);
   }
 
   /** 3. GET /v1/history/withdraw; `BankDetails` (a JSON string) is parsed. */
-  withdrawHistory(): Promise<LegacyWithdraw[]> {
+  async withdrawHistory(): Promise<LegacyWithdraw[]> {
     return this.#call('GET', '/v1/history/withdraw', 'auth', {}, 'legacy', true, parseLegacyWithdraws);
   }
 
   /** 4. POST /v1/stp (deprecated instant conversion). 5XX/timeout: UnknownOutcomeError. */
-  stp(params: LegacyStpParams): Promise<LegacyConversion> {
+  async stp(params: LegacyStpParams): Promise<LegacyConversion> {
     if (!(LEGACY_STP_CURRENCIES as readonly string[]).includes(params.currency)) throw new ValidationError('currency', params.currency, `must be one of ${LEGACY_STP_CURRENCIES.join(', ')}`);
     const body: WireParams = { currency: params.currency, amount: jsonAmount('amount', params.amount), side: side(params.side) };
     return this.#call('POST', '/v1/stp', 'auth', body, 'legacy', false, (d) => parseLegacyConversion(d));
   }
 
   /** 5. GET /v1/account: balances. */
-  account(): Promise<LegacyBalance[]> {
+  async account(): Promise<LegacyBalance[]> {
     return this.#call('GET', '/v1/account', 'auth', {}, 'legacy', true, (d) => parseLegacyBalances(d));
   }
 
   /** 6/1. POST /v1/order submission 1: create. 5XX/timeout: UnknownOutcomeError (no clientId exists on this interface). */
-  createOrder(params: LegacyCreateOrderParams): Promise<LegacySubmissionResult> {
+  async createOrder(params: LegacyCreateOrderParams): Promise<LegacySubmissionResult> {
     if (params.type !== 'limit' && params.type !== 'market') throw new ValidationError('type', params.type, 'must be limit or market');
     if (params.type === 'limit' && params.price === undefined) throw new ValidationError('price', undefined, 'is required for limit orders');
     if (params.type === 'market' && params.price !== undefined) throw new ValidationError('price', params.price.toString(), 'is not sent for market orders');
@@ -171,45 +171,45 @@ export class LegacyClient {
   }
 
   /** 6/2. Cancel one order. */
-  cancelOrder(orderId: number): Promise<LegacySubmissionResult> {
+  async cancelOrder(orderId: number): Promise<LegacySubmissionResult> {
     return this.#call('POST', '/v1/order', 'auth', { submission: LegacySubmission.CANCEL_ONE, orderId: orderIdValue('orderId', orderId) }, 'legacy', false, submissionResult);
   }
 
   /** 6/3. Cancel all orders; the exchange answers with a confirmation string. */
-  cancelAllOrders(): Promise<string> {
+  async cancelAllOrders(): Promise<string> {
     return this.#call('POST', '/v1/order', 'auth', { submission: LegacySubmission.CANCEL_ALL }, 'legacy', false, (d) => (typeof d === 'string' ? d : JSON.stringify(d)));
   }
 
   /** 6/4. Cancel selected orders. */
-  cancelOrders(orderIds: readonly number[]): Promise<LegacySubmissionResult> {
+  async cancelOrders(orderIds: readonly number[]): Promise<LegacySubmissionResult> {
     if (!Array.isArray(orderIds) || orderIds.length === 0) throw new ValidationError('orders', orderIds, 'must list at least one order id');
     const orders = orderIds.map((id, i) => orderIdValue(`orders[${i}]`, id));
     return this.#call('POST', '/v1/order', 'auth', { submission: LegacySubmission.CANCEL_SELECTED, orders }, 'legacy', false, submissionResult);
   }
 
   /** 7. GET /v1/order/list: active orders. */
-  activeOrders(): Promise<LegacyOrder[]> {
+  async activeOrders(): Promise<LegacyOrder[]> {
     return this.#call('GET', '/v1/order/list', 'auth', {}, 'legacy', true, parseLegacyOrders);
   }
 
   /** 8. GET /v1/order/get: one order (`status` and `Status` both read). */
-  getOrder(orderId: number): Promise<LegacyOrder> {
+  async getOrder(orderId: number): Promise<LegacyOrder> {
     return this.#call('GET', '/v1/order/get', 'auth', { orderId: orderIdValue('orderId', orderId) }, 'legacy', true, (d) => parseLegacyOrder(d));
   }
 
   /** 9. POST /v1/rates (public; POST as the spec lists it). A read, so retried like a GET. */
-  rates(): Promise<LegacyRate[]> {
+  async rates(): Promise<LegacyRate[]> {
     return this.#call('POST', '/v1/rates', 'none', undefined, 'legacy', true, parseLegacyRates);
   }
 
   /** 10. GET /v1/rates/ticker. */
-  ticker(pair: string, type: LegacyTickerTypeValue): Promise<LegacyTicker> {
+  async ticker(pair: string, type: LegacyTickerTypeValue): Promise<LegacyTicker> {
     if (!(Object.values(LegacyTickerType) as string[]).includes(type)) throw new ValidationError('type', type, 'must be hours or days');
     return this.#call('GET', '/v1/rates/ticker', 'none', undefined, 'legacy', true, (d) => parseLegacyTicker(d), { currencyPair: pairText(pair), type });
   }
 
   /** 11. GET /v1/orderbook/{currencyPair} (no envelope). */
-  orderBook(pair: string, page?: number): Promise<LegacyOrderBook> {
+  async orderBook(pair: string, page?: number): Promise<LegacyOrderBook> {
     if (page !== undefined && (!Number.isSafeInteger(page) || page < 0)) throw new ValidationError('page', page, 'must be an integer >= 0');
     const p = pairText(pair);
     return this.#adapter.call(
@@ -219,7 +219,7 @@ export class LegacyClient {
   }
 
   /** 12. GET /v1/rates/tickers. */
-  tickers(): Promise<LegacyTicker[]> {
+  async tickers(): Promise<LegacyTicker[]> {
     return this.#call('GET', '/v1/rates/tickers', 'none', undefined, 'legacy', true, parseLegacyTickers);
   }
 

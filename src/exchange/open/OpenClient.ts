@@ -90,7 +90,10 @@ const LISTEN_KEY_PATH = { 1: '/open/v1/user-data-stream', 3: '/open/v1/private-n
 /** Maximum listen-token validity: 24 hours. */
 export const MAX_LISTEN_TOKEN_VALIDITY_MS = 86_400_000;
 
-/** REST client of the open API. */
+/**
+ * REST client of the open API. Every method reports every failure (validation included) as a
+ * rejected promise with one of the core error classes; nothing is thrown synchronously.
+ */
 export class OpenClient {
   /** Rate-limit state per host: used weights, order counts, blocks. */
   readonly rateLimits: RateLimitState;
@@ -138,7 +141,7 @@ export class OpenClient {
   // ---- general ----
 
   /** GET /open/v1/common/time: the server time in epoch ms (the envelope's timestamp). */
-  time(): Promise<number> {
+  async time(): Promise<number> {
     return this.#get(this.#hosts.baseUrl, '/open/v1/common/time', undefined, 'none', 'open', (_d, env) => intValue('time.timestamp', env?.timestamp));
   }
 
@@ -155,12 +158,12 @@ export class OpenClient {
   }
 
   /** GET /open/v1/common/symbols. */
-  symbols(): Promise<SymbolInfo[]> {
+  async symbols(): Promise<SymbolInfo[]> {
     return this.#get(this.#hosts.baseUrl, '/open/v1/common/symbols', undefined, 'none', 'open', parseSymbols);
   }
 
   /** GET /v1/common/system-config: where the WebSocket API lives. Envelope optional (not shown). */
-  systemConfig(): Promise<SystemConfig> {
+  async systemConfig(): Promise<SystemConfig> {
     return this.#get(this.#hosts.baseUrl, '/v1/common/system-config', undefined, 'none', 'open-optional', parseSystemConfig);
   }
 
@@ -168,7 +171,7 @@ export class OpenClient {
    * GET {market_url}/api/v3/executionRules (no envelope). Symbols are type 1 only, so they are
    * respelled without the underscore; the answer keeps the host's spelling.
    */
-  executionRules(params: ExecutionRulesParams = {}): Promise<ExecutionRules> {
+  async executionRules(params: ExecutionRulesParams = {}): Promise<ExecutionRules> {
     const given = [params.symbol, params.symbols, params.symbolStatus].filter((x) => x !== undefined).length;
     if (given > 1) throw new ValidationError('symbol', params, 'send only one of symbol, symbols, symbolStatus');
     if (params.symbols !== undefined && (params.symbols.length === 0 || params.symbols.length > 40)) throw new ValidationError('symbols', params.symbols, 'must list 1..40 symbols');
@@ -185,7 +188,7 @@ export class OpenClient {
    * GET {market_url}/api/v3/referencePrice. Parameters are not shown; `symbol` in the market
    * host's spelling (type 1, underscore removed) is sent. Envelope optional.
    */
-  referencePrice(symbol: string): Promise<ReferencePrice> {
+  async referencePrice(symbol: string): Promise<ReferencePrice> {
     const s = marketSymbol(requiredText('symbol', symbol, 50), 1);
     return this.#get(this.#hosts.marketUrl, '/api/v3/referencePrice', { symbol: s }, 'none', 'open-optional', (d) => parseReferencePrice(d));
   }
@@ -193,18 +196,18 @@ export class OpenClient {
   // ---- market data (routed by symbol type) ----
 
   /** Order book snapshot. */
-  depth(params: DepthParams): Promise<OrderBookSnapshot> {
+  async depth(params: DepthParams): Promise<OrderBookSnapshot> {
     if (params.limit !== undefined && !(DEPTH_LIMITS as readonly number[]).includes(params.limit)) throw new ValidationError('limit', params.limit, `must be one of ${DEPTH_LIMITS.join(', ')}`);
     return this.#market('depth', params, { limit: params.limit }, (d) => parseOrderBook(d));
   }
 
   /** Recent public trades. */
-  trades(params: TradesParams): Promise<PublicTrade[]> {
+  async trades(params: TradesParams): Promise<PublicTrade[]> {
     return this.#market('trades', params, { fromId: optLong('fromId', params.fromId), limit: optLimit('limit', params.limit, 1000) }, parsePublicTrades);
   }
 
   /** Aggregate trades. */
-  aggTrades(params: AggTradesParams): Promise<AggTrade[]> {
+  async aggTrades(params: AggTradesParams): Promise<AggTrade[]> {
     timeRange(params.startTime, params.endTime);
     return this.#market(
       'aggTrades',
@@ -215,7 +218,7 @@ export class OpenClient {
   }
 
   /** Klines. */
-  klines(params: KlinesParams): Promise<Kline[]> {
+  async klines(params: KlinesParams): Promise<Kline[]> {
     if (!isKlineInterval(params.interval)) throw new ValidationError('interval', params.interval, 'must be a kline interval such as 1m, 1h, 1d');
     timeRange(params.startTime, params.endTime);
     return this.#market(
@@ -233,19 +236,19 @@ export class OpenClient {
    * when absent. A 5XX, timeout or broken connection throws UnknownOutcomeError carrying that
    * clientId: reconcile before sending anything else for this order. Never retried.
    */
-  newOrder(params: NewOrderParams): Promise<Order> {
+  async newOrder(params: NewOrderParams): Promise<Order> {
     const { params: wire, clientId } = newOrderWire(params);
     return this.#signed('POST', '/open/v1/orders', wire, params, (d) => parseOrder(d, 'newOrder'), clientId);
   }
 
   /** GET /open/v1/orders/detail. */
-  orderDetail(params: OrderDetailParams): Promise<Order> {
+  async orderDetail(params: OrderDetailParams): Promise<Order> {
     const query = { orderId: idText('orderId', params.orderId), clientId: text('clientId', params.clientId, CLIENT_ID_MAX, true) };
     return this.#signed('GET', '/open/v1/orders/detail', query, params, (d) => parseOrder(d, 'orderDetail'));
   }
 
   /** POST /open/v1/orders/cancel by orderId or clientId. 5XX/timeout: UnknownOutcomeError. */
-  cancelOrder(params: CancelOrderParams): Promise<Order> {
+  async cancelOrder(params: CancelOrderParams): Promise<Order> {
     const hasId = params.orderId !== undefined;
     const hasClient = params.clientId !== undefined;
     if (hasId === hasClient) throw new ValidationError('orderId', params, 'give exactly one of orderId or clientId');
@@ -254,7 +257,7 @@ export class OpenClient {
   }
 
   /** GET /open/v1/orders (open, history or all). */
-  allOrders(params: AllOrdersParams): Promise<Order[]> {
+  async allOrders(params: AllOrdersParams): Promise<Order[]> {
     timeRange(params.startTime, params.endTime);
     const fromId = idText('fromId', params.fromId, true);
     if (fromId !== undefined && params.direct === undefined) throw new ValidationError('direct', undefined, 'is required when fromId is sent');
@@ -275,7 +278,7 @@ export class OpenClient {
   }
 
   /** POST /open/v1/orders/oco; the UnknownOutcomeError carries the listClientId. */
-  newOco(params: NewOcoParams): Promise<OcoOrderList> {
+  async newOco(params: NewOcoParams): Promise<OcoOrderList> {
     const { params: wire, listClientId } = newOcoWire(params);
     return this.#signed('POST', '/open/v1/orders/oco', wire, params, (d) => parseOcoOrderList(d), listClientId);
   }
@@ -283,17 +286,17 @@ export class OpenClient {
   // ---- account ----
 
   /** GET /open/v1/account/spot. */
-  account(options: SignedOptions = {}): Promise<AccountInfo> {
+  async account(options: SignedOptions = {}): Promise<AccountInfo> {
     return this.#signed('GET', '/open/v1/account/spot', {}, options, (d) => parseAccountInfo(d));
   }
 
   /** GET /open/v1/account/spot/asset. */
-  asset(asset: string, options: SignedOptions = {}): Promise<Balance> {
+  async asset(asset: string, options: SignedOptions = {}): Promise<Balance> {
     return this.#signed('GET', '/open/v1/account/spot/asset', { asset: requiredText('asset', asset, 50) }, options, (d) => parseBalance(d, 'asset'));
   }
 
   /** GET /open/v1/orders/trades. */
-  accountTrades(params: AccountTradesParams): Promise<AccountTrade[]> {
+  async accountTrades(params: AccountTradesParams): Promise<AccountTrade[]> {
     timeRange(params.startTime, params.endTime);
     const fromId = optLong('fromId', params.fromId);
     if (fromId !== undefined && params.direct === undefined) throw new ValidationError('direct', undefined, 'is required when fromId is sent');
@@ -330,17 +333,17 @@ export class OpenClient {
   }
 
   /** GET /open/v1/withdraws. */
-  withdrawHistory(params: WithdrawHistoryParams = {}): Promise<WithdrawRecord[]> {
+  async withdrawHistory(params: WithdrawHistoryParams = {}): Promise<WithdrawRecord[]> {
     return this.#signed('GET', '/open/v1/withdraws', walletHistoryQuery(params, WithdrawStatus), params, parseWithdrawRecords);
   }
 
   /** GET /open/v1/deposits. */
-  deposits(params: DepositsParams = {}): Promise<DepositRecord[]> {
+  async deposits(params: DepositsParams = {}): Promise<DepositRecord[]> {
     return this.#signed('GET', '/open/v1/deposits', walletHistoryQuery(params, DepositStatus), params, parseDepositRecords);
   }
 
   /** GET /open/v1/deposits/address. */
-  depositAddress(params: DepositAddressParams): Promise<DepositAddress> {
+  async depositAddress(params: DepositAddressParams): Promise<DepositAddress> {
     const query = { asset: requiredText('asset', params.asset, 50), network: requiredText('network', params.network, 50) };
     return this.#signed('GET', '/open/v1/deposits/address', query, params, (d) => parseDepositAddress(d));
   }
@@ -352,7 +355,7 @@ export class OpenClient {
    * Security is unlabelled in the spec; the API key header is sent because a listen key is
    * per account and cannot be issued without knowing whose.
    */
-  createListenKey(symbolType: 1 | 3): Promise<string> {
+  async createListenKey(symbolType: 1 | 3): Promise<string> {
     return this.#adapter.call(this.#spec('POST', this.#hosts.baseUrl, listenKeyPath(symbolType), undefined, {}, 'key', 'open', true), (d) => {
       if (typeof d === 'string' && d !== '') return d;
       // Some gateways wrap it as {listenKey}; accepted so a harmless shape change does not break streams.
@@ -377,7 +380,7 @@ export class OpenClient {
    * POST /open/v1/user-listen-token (SIGNED). validityMs max 24 h. Creating a token has no
    * effect beyond issuing one, so it is safe to repeat: treated as idempotent.
    */
-  createListenToken(validityMs?: number): Promise<ListenToken> {
+  async createListenToken(validityMs?: number): Promise<ListenToken> {
     if (validityMs !== undefined && (!Number.isInteger(validityMs) || validityMs <= 0 || validityMs > MAX_LISTEN_TOKEN_VALIDITY_MS)) {
       throw new ValidationError('validity', validityMs, `must be an integer in 1..${MAX_LISTEN_TOKEN_VALIDITY_MS} ms`);
     }

@@ -65,6 +65,9 @@ export class HttpTransport {
   /** Sends one request; failures come back classified rather than thrown. */
   async send(req: HttpRequest): Promise<SendResult> {
     if (this.#closed) return { ok: false, kind: 'connect', detail: 'transport closed', cause: undefined };
+    // undici's own header/body timers tick about once a second; the signal makes the deadline
+    // exact and also bounds the whole exchange, not each phase separately.
+    const signal = AbortSignal.timeout(req.timeoutMs);
     try {
       const res = await this.#pool(req.origin).request({
         method: req.method,
@@ -73,6 +76,7 @@ export class HttpTransport {
         body: req.body,
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,
+        signal,
       });
       const body = await res.body.text();
       const headers: Record<string, string> = {};
@@ -81,6 +85,7 @@ export class HttpTransport {
       }
       return { ok: true, response: { status: res.statusCode, headers, body } };
     } catch (cause) {
+      if (signal.aborted) return { ok: false, kind: 'timeout', detail: `no complete response within ${req.timeoutMs} ms`, cause };
       return { ok: false, ...classify(cause), cause };
     }
   }

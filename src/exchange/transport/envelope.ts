@@ -5,6 +5,7 @@
  * type 1 market-data host); callers say which shape they expect.
  */
 import { ExchangeError, ParseError } from '../../core/index.js';
+import { quoteUnsafeIntegers } from './unsafeIntegers.js';
 
 /** Which envelope a response carries. `optional` accepts an open envelope or the bare payload. */
 export type EnvelopeKind = 'open' | 'open-optional' | 'legacy' | 'none';
@@ -15,10 +16,13 @@ export interface Unwrapped {
   readonly envelope: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** Parses a JSON body; a ParseError names the endpoint, a snippet and the JSON error. */
+/**
+ * Parses a JSON body; a ParseError names the endpoint, a snippet and the JSON error. Integers
+ * beyond 2^53 come back as strings (see unsafeIntegers.ts) so ids keep every digit.
+ */
 export function parseJsonBody(endpoint: string, text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(quoteUnsafeIntegers(text)) as unknown;
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new ParseError(`${endpoint} response body`, text.length > 120 ? `${text.slice(0, 120)}…` : text, `malformed JSON (${why})`);
