@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { Bus } from '../bus/Bus.js';
+import type { BusEvent } from '../bus/events.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
+import { VirtualClock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import { Ledger } from '../store/Ledger.js';
+import { silentLogger } from './log.js';
+import { createPipeline, type PipelineDecision } from './pipeline.js';
+
+const place = (clientId: string, qty = '1'): PlaceIntent => ({
+  kind: 'place',
+  strategy: 's',
+  intentId: `i-${clientId}-${qty}`,
+  clientId,
+  symbol: 'BTC_IDR',
+  side: 'BUY',
+  orderType: 'LIMIT',
+  price: new Decimal('100'),
+  quantity: new Decimal(qty),
+});
+
+function setup() {
+  const bus = new Bus();
+  const ledger = Ledger.open(':memory:');
+  const clock = new VirtualClock(1);
+  const sent: Intent[] = [];
+  const events: BusEvent[] = [];
+  bus.events$.subscribe((e) => events.push(e));
+  let release: () => void = () => undefined;
+  const router = {
+    reports: 0,
+    reconciles: 0,
+    onExecutionReport() {
+      this.reports++;
+    },
+    reconcile() {
+      this.reconciles++;
+      return new Promise<void>((r) => (release = r));
+    },
+  };
+  const risk = (i: Intent): PipelineDecision =>
+    i.kind === 'place' && i.quantity?.gt(5) ? { kind: 'reject', reason: 'LOT_SIZE', message: 'quantity too large' } : { kind: 'accept' };
+  const p = createPipeline<unknown>({ bus, venue: { name: 'v', submit: (i) => sent.push(i) }, risk, clock, log: silentLogger, ledger, router });
+  p.start();
+  return { bus, ledger, p, sent, events, router, release: () => release() };
+}
+
+describe('createPipeline', () => {
+  it('journals every intent and decision, and refuses reused or malformed clientIds', () => {
+    const { p, ledger } = setup();
+    expect(p.gate(place('a'), {}).kind).toBe('accept');
+    ledger.insertOrder({ ...place('a'), price: new Decimal('100'), quantity: new Decimal(1), timeInForce: undefined, quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, venue: 'open', orderId: undefined, state: 'PENDING', cumQty: new Decimal(0), cumQuoteQty: new Decimal(0), createdAt: 1, sentAt: undefined, updatedAt: 1, reason: undefined }, 'test');
+    const dup = p.gate(place('a', '2'), {});
+    expect(dup.kind === 'reject' && dup.reason).toBe('DUPLICATE_CLIENT_ID');
+    const bad = p.gate(place('has space'), {});
+    expect(bad.kind === 'reject' && bad.reason).toBe('INVALID_CLIENT_ID');
+    const big = p.gate(place('b', '9'), {});
+    expect(big.kind === 'reject' && big.reason).toBe('LOT_SIZE');
+    expect(ledger.count('intents')).toBe(4);
+    expect(ledger.count('risk_decisions')).toBe(4);
+    expect(p.stats).toEqual({ intents: 4, accepted: 1, adjusted: 0, rejected: 3 });
+  });
+
+  it('halts new orders while reconciling after reconcileNeeded, allows cancels, then resumes', async () => {
+    const { p, bus, events, router, release } = setup();
+    bus.publish({ type: 'reconcileNeeded', E: 1, reason: 'user stream reconnected' });
+    expect(p.state).toBe('HALTED');
+    expect(router.reconciles).toBe(1);
+    const r = p.gate(place('c'), {});
+    expect(r.kind === 'reject' && r.reason).toBe('TRADING_HALTED');
+    expect(p.gate({ kind: 'cancel', strategy: 's', intentId: 'x', symbol: 'BTC_IDR', clientId: 'a' }, {}).kind).toBe('accept');
+    release();
+    await p.settled();
+    expect(p.state).toBe('ACTIVE');
+    expect(events.filter((e) => e.type === 'tradingState').map((e) => (e.type === 'tradingState' ? e.state : ''))).toEqual(['HALTED', 'ACTIVE']);
+  });
+
+  it('feeds executionReports to the router', () => {
+    const { bus, router, p } = setup();
+    bus.publish({ type: 'executionReport' } as BusEvent);
+    expect(router.reports).toBe(1);
+    p.stop();
+    bus.publish({ type: 'executionReport' } as BusEvent);
+    expect(router.reports).toBe(1);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * The trading pipeline: strategy intents -> risk -> ledger -> venue, with results back on the bus.
+ * Live, paper and backtest compose the same pieces; only the venue (router or simulator), the
+ * ledger (present live and paper, optional in backtests) and the clock change.
+ *
+ * A strategy host (which owns the plugins and their contexts) calls {@link Pipeline.gate} for each
+ * intent and, when accepted, {@link Pipeline.venue}.submit with the intent the gate returned. Both
+ * are synchronous and cheap: the gate is one risk check plus (live) two prepared inserts, and the
+ * venue journals before it acts. Rejections become intentRejected events published by the host.
+ *
+ * The pipeline also listens to the bus for what the venue needs (executionReports for the
+ * tracker; reconcileNeeded after a user-stream reconnect) and halts trading while it reconciles.
+ */
+import type { Subscription } from 'rxjs';
+import type { Clock } from '../core/clock.js';
+import type { Bus } from '../bus/Bus.js';
+import type { BusEvent, TradingStateName } from '../bus/events.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
+import type { Venue } from '../bus/venue.js';
+import type { Ledger } from '../store/Ledger.js';
+import type { ExecLogger } from './log.js';
+
+/** The verdict of the risk check on one intent (the shape of the risk checker's RiskDecision). */
+export type PipelineDecision =
+  | { readonly kind: 'accept' }
+  | { readonly kind: 'adjust'; readonly intent: PlaceIntent; readonly fields?: readonly string[] }
+  | { readonly kind: 'reject'; readonly reason: string; readonly message: string };
+
+/** The risk check as the pipeline calls it; `strategy` is whatever the host passes (its state view). */
+export type RiskCheck<S> = (intent: Intent, strategy: S) => PipelineDecision;
+
+/** What the pipeline needs from a live router (absent for simulated venues). */
+export interface ReconcilingVenue {
+  onExecutionReport(er: Extract<BusEvent, { type: 'executionReport' }>): void;
+  reconcile(reason: string): Promise<void>;
+}
+
+/** Options of {@link createPipeline}. */
+export interface PipelineOptions<S> {
+  readonly bus: Bus;
+  readonly venue: Venue;
+  readonly risk: RiskCheck<S>;
+  readonly clock: Clock;
+  readonly log: ExecLogger;
+  /** Live and paper: every intent and risk decision is journalled. Backtests may omit it. */
+  readonly ledger?: Ledger;
+  /** Live: the router, fed with executionReports and asked to reconcile on reconcileNeeded. */
+  readonly router?: ReconcilingVenue;
+}
+
+/** A composed pipeline. */
+export interface Pipeline<S> {
+  /** Risk check with journalling; a strategy host calls it for every intent. */
+  readonly gate: (intent: Intent, strategy: S) => PipelineDecision;
+  /** The venue to submit accepted intents to. */
+  readonly venue: Venue;
+  /** Current trading state as the pipeline sees it (HALTED while reconciling). */
+  readonly state: TradingStateName;
+  /** Counters for status lines and reports. */
+  readonly stats: { intents: number; accepted: number; adjusted: number; rejected: number };
+  /** Starts listening to the bus. */
+  start(): void;
+  /** Stops listening; the venue and ledger are closed by their owners. */
+  stop(): void;
+  /** Resolves when no reconciliation is running. */
+  settled(): Promise<void>;
+}
+
+/** Longest clientId the exchange accepts (spec: clientId length 50). */
+const MAX_CLIENT_ID = 50;
+
+/** Composes risk, ledger and venue. */
+export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
+  const stats = { intents: 0, accepted: 0, adjusted: 0, rejected: 0 };
+  let state: TradingStateName = 'ACTIVE';
+  let reconciling: Promise<void> = Promise.resolve();
+  let sub: Subscription | undefined;
+  let reconcileAgain = false;
+  let running = 0;
+
+  const setState = (s: TradingStateName, reason: string): void => {
+    if (s === state) return;
+    state = s;
+    o.ledger?.journal(o.clock.now(), 'tradingState', { state: s, reason });
+    o.bus.publish({ type: 'tradingState', E: o.clock.now(), state: s, reason });
+  };
+
+  const gate = (intent: Intent, strategy: S): PipelineDecision => {
+    stats.intents++;
+    const now = o.clock.now();
+    o.ledger?.recordIntent(now, intent);
+    const d = decide(intent, strategy);
+    if (d.kind === 'reject') stats.rejected++;
+    else if (d.kind === 'adjust') stats.adjusted++;
+    else stats.accepted++;
+    o.ledger?.recordRiskDecision(now, {
+      intentId: intent.intentId,
+      accepted: d.kind !== 'reject',
+      adjusted: d.kind === 'adjust',
+      reason: d.kind === 'reject' ? d.reason : undefined,
+      message: d.kind === 'reject' ? d.message : d.kind === 'adjust' ? `adjusted ${(d.fields ?? []).join(', ')}` : undefined,
+    });
+    return d;
+  };
+
+  const decide = (intent: Intent, strategy: S): PipelineDecision => {
+    if (intent.kind === 'place') {
+      if (state !== 'ACTIVE') return { kind: 'reject', reason: 'TRADING_HALTED', message: `trading is ${state}: reconciling with the exchange` };
+      if (intent.clientId.length === 0 || intent.clientId.length > MAX_CLIENT_ID || !/^[\w.:-]+$/.test(intent.clientId)) {
+        return { kind: 'reject', reason: 'INVALID_CLIENT_ID', message: `clientId=${JSON.stringify(intent.clientId)}: 1 to ${MAX_CLIENT_ID} of [A-Za-z0-9_.:-]` };
+      }
+      // A clientId must never name two orders: the ledger keys orders by it, and the exchange
+      // does not check uniqueness, so a reused id would make reconciliation ambiguous.
+      if (o.ledger?.order(intent.clientId)) {
+        return { kind: 'reject', reason: 'DUPLICATE_CLIENT_ID', message: `clientId=${JSON.stringify(intent.clientId)} was already used` };
+      }
+    }
+    return o.risk(intent, strategy);
+  };
+
+  const reconcile = (reason: string): void => {
+    const router = o.router;
+    if (!router) return;
+    if (running > 0) {
+      reconcileAgain = true;
+      return;
+    }
+    running++;
+    setState('HALTED', `reconciling: ${reason}`);
+    reconciling = (async () => {
+      try {
+        do {
+          reconcileAgain = false;
+          try {
+            await router.reconcile(reason);
+          } catch (err) {
+            o.log.error({ err: err instanceof Error ? err.message : String(err) }, 'reconciliation failed');
+          }
+        } while (reconcileAgain);
+      } finally {
+        running--;
+        setState('ACTIVE', 'reconciled');
+      }
+    })();
+  };
+
+  const onEvent = (e: BusEvent): void => {
+    if (e.type === 'executionReport') o.router?.onExecutionReport(e);
+    else if (e.type === 'reconcileNeeded') reconcile(e.reason);
+  };
+
+  return {
+    gate,
+    venue: o.venue,
+    get state() {
+      return state;
+    },
+    stats,
+    start() {
+      sub ??= o.bus.events$.subscribe(onEvent);
+    },
+    stop() {
+      sub?.unsubscribe();
+      sub = undefined;
+    },
+    async settled() {
+      while (running > 0) await reconciling;
+    },
+  };
+}
