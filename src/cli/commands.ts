@@ -1,0 +1,11 @@
+/**
+ * The subcommands of `kancil`. To add one, write src/cli/<name>.ts exporting
+ * `command: Command` (see command.ts) and add one line below.
+ */
+import type { CommandEntry } from './command.js';
+
+/** Every subcommand, in the order `kancil --help` lists them. */
+export const commands: readonly CommandEntry[] = [
+  { name: 'time', summary: 'print the exchange server time and the local clock offset (connectivity check)', load: () => import('./time.js') },
+  { name: 'symbols', summary: 'list the exchange symbols with their filters', load: () => import('./symbols.js') },
+];

@@ -1,0 +1,77 @@
+/**
+ * `kancil` entry: dispatches to the subcommands in commands.ts. Usage errors exit 2 with the
+ * usage text; failed operations exit 1 with the error message (never a secret: commands only
+ * ever see credentials through the environment and do not print them).
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, KancilError, ValidationError } from '../core/index.js';
+import { ExitCode, type CliIO, type Command } from './command.js';
+import { commands } from './commands.js';
+
+/** Top-level usage, listing every registered command. */
+export function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return `Usage: kancil <command> [options]
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Run \`kancil <command> --help\` for the options of a command.
+Environment: KANCIL_BASE_URL, KANCIL_MARKET_URL, KANCIL_DEPTH_URL, KANCIL_API_KEY, KANCIL_API_SECRET,
+KANCIL_LEGACY_BASE_URL, KANCIL_LEGACY_API_KEY, KANCIL_LEGACY_API_SECRET.
+`;
+}
+
+const processIO: CliIO = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  env: process.env,
+};
+
+/** Runs the CLI with `argv` (arguments after the program name); resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const target = name === 'help' ? rest[0] : undefined;
+    if (target === undefined) {
+      io.stdout(usage());
+      return name === undefined ? ExitCode.USAGE : ExitCode.OK;
+    }
+    return runCli([target, '--help'], io);
+  }
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
+    io.stderr(`kancil: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
+    return ExitCode.USAGE;
+  }
+  let command: Command | undefined;
+  try {
+    command = (await entry.load()).command;
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof ValidationError || e instanceof ConfigError) {
+      io.stderr(`kancil ${name}: ${e.message}\n\n${command?.usage ?? usage()}\n`);
+      return ExitCode.USAGE;
+    }
+    if (e instanceof KancilError) {
+      io.stderr(`kancil ${name}: ${e.message}\n`);
+      return ExitCode.FAILED;
+    }
+    throw e;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const argv1 = process.argv[1];
+  if (argv1 === undefined) return false;
+  try {
+    return realpathSync(argv1) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}
