@@ -1,0 +1,113 @@
+/**
+ * What both user data streams share: typed event and status subjects, E-ordering with
+ * duplicate removal, payload parsing that never throws into the caller, and the
+ * "reconciliation needed" signal after any gap.
+ */
+import { type Logger, pino } from 'pino';
+import { Subject, type Observable } from 'rxjs';
+import type { ConnectionStatusEvent, ReconcileNeededEvent, UserDataEvent } from '../../core/marketEvents.js';
+import { type UserPayload, parseUserPayload } from './parse-user.js';
+import { type TimingDeps, timing } from './timing.js';
+import { UserEventOrderer } from './user-event-order.js';
+
+/** Status of a user data stream: connection changes and reconciliation requests. */
+export type UserStreamStatus = ConnectionStatusEvent | ReconcileNeededEvent;
+
+/** Options shared by user data streams. */
+export interface UserStreamCommonOptions extends TimingDeps {
+  /** Window for ordering events by E (default 100 ms; 0 disables holding). */
+  readonly reorderWindowMs?: number;
+  readonly pingIntervalMs?: number;
+  readonly pongTimeoutMs?: number;
+  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number; readonly factor?: number };
+  /** Label in status events. */
+  readonly name?: string;
+  readonly logger?: Logger;
+}
+
+/** Counters. */
+export interface UserStreamStats {
+  events: number;
+  malformed: number;
+  reconnects: number;
+  reconciliations: number;
+}
+
+/** Base of the listen-key and listen-token streams. */
+export abstract class UserStreamBase {
+  readonly stats: UserStreamStats = { events: 0, malformed: 0, reconnects: 0, reconciliations: 0 };
+  protected readonly t: ReturnType<typeof timing>;
+  protected readonly log: Logger;
+  readonly #events = new Subject<UserDataEvent>();
+  readonly #status = new Subject<UserStreamStatus>();
+  readonly #orderer: UserEventOrderer;
+
+  protected constructor(
+    protected readonly common: UserStreamCommonOptions,
+    defaultName: string,
+  ) {
+    this.t = timing(common);
+    this.log = common.logger ?? pino({ name: `kancil.${defaultName}` });
+    this.name = common.name ?? defaultName;
+    this.#orderer = new UserEventOrderer({
+      windowMs: common.reorderWindowMs ?? 100,
+      clock: this.t.clock,
+      timers: this.t.timers,
+      emit: (ev) => {
+        this.stats.events++;
+        this.#events.next(ev);
+      },
+    });
+  }
+
+  /** Label used in status events. */
+  readonly name: string;
+
+  /** executionReport, accountPosition and streamTerminated events, ordered by E, without duplicates. */
+  get events$(): Observable<UserDataEvent> {
+    return this.#events.asObservable();
+  }
+
+  /** Connection up/down and reconcileNeeded. */
+  get status$(): Observable<UserStreamStatus> {
+    return this.#status.asObservable();
+  }
+
+  /** Counters of the orderer (late arrivals beyond the window, duplicates dropped). */
+  get ordering(): { late: number; duplicates: number } {
+    return { late: this.#orderer.late, duplicates: this.#orderer.duplicates };
+  }
+
+  protected emitStatus(status: ConnectionStatusEvent['status'], reason: string): void {
+    this.#status.next({ type: 'connection', E: this.t.clock.now(), connection: this.name, status, reason });
+  }
+
+  /** Events may have been missed: the router must query open orders and trades. */
+  protected needReconcile(reason: string): void {
+    this.stats.reconciliations++;
+    this.log.info({ reason }, 'user data reconciliation needed');
+    this.#status.next({ type: 'reconcileNeeded', E: this.t.clock.now(), reason });
+  }
+
+  /** Parses a payload; malformed ones are logged and counted. */
+  protected parse(data: unknown, subscriptionId?: number): UserPayload | undefined {
+    try {
+      return parseUserPayload(data, subscriptionId);
+    } catch (err) {
+      this.stats.malformed++;
+      const text = JSON.stringify(data) ?? String(data);
+      this.log.warn({ err: (err as Error).message, payload: text.slice(0, 300) }, 'malformed user data payload skipped');
+      return undefined;
+    }
+  }
+
+  protected deliver(ev: UserDataEvent): void {
+    this.#orderer.push(ev);
+  }
+
+  protected finish(): void {
+    this.#orderer.close();
+    this.#events.complete();
+    this.#status.complete();
+  }
+}
