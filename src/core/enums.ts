@@ -196,6 +196,17 @@ export const RejectReason = {
   NO_MARKET_LIQUIDITY: 'NO_MARKET_LIQUIDITY',
   NO_REFERENCE_PRICE: 'NO_REFERENCE_PRICE',
   UNKNOWN_ORDER: 'UNKNOWN_ORDER',
+  // Client-side reasons of the risk checker (user limits, trading states, rules checked before sending).
+  INVALID_PARAMETER: 'INVALID_PARAMETER',
+  PRICE_RANGE: 'PRICE_RANGE',
+  MAX_ORDER_NOTIONAL: 'MAX_ORDER_NOTIONAL',
+  MAX_POSITION: 'MAX_POSITION',
+  MAX_OPEN_ORDERS: 'MAX_OPEN_ORDERS',
+  MAX_ORDER_RATE: 'MAX_ORDER_RATE',
+  DAILY_LOSS_LIMIT: 'DAILY_LOSS_LIMIT',
+  TRADING_HALTED: 'TRADING_HALTED',
+  REDUCING_ONLY: 'REDUCING_ONLY',
+  BOOK_NOT_READY: 'BOOK_NOT_READY',
 } as const;
 export type RejectReasonName = keyof typeof RejectReason;
 

@@ -1,0 +1,388 @@
+/**
+ * The fast risk checker. Same contract, verdicts and messages as the decimal reference
+ * (./reference/checkIntentReference.ts), computed on scaled integers: prices on the symbol's tick
+ * grid, quantities on its step grid, products compared exactly (BigInt only past 2^52). It
+ * allocates nothing on an accepted, unadjusted intent. Values it cannot place on a grid (more
+ * decimals than any filter allows with the filter disabled, digits beyond a safe integer) take
+ * the decimal path; `riskPathStats` counts how often.
+ */
+import { Decimal } from '../core/decimal.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
+import { checkCounts } from './counts.js';
+import * as m from './messages.js';
+import { checkIntentReference } from './reference/checkIntentReference.js';
+import { MARKET_TYPES, PRICED_TYPES, STOP_TYPES, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
+import { cmpProducts, cmpSum3, pow10, unpack, unpacked } from './scaled.js';
+import { checkShape } from './shape.js';
+import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from './types.js';
+
+/** How many place checks took the scaled path and how many fell back to decimals (for tests and the bench). */
+export const riskPathStats = { fast: 0, fallback: 0 };
+
+/**
+ * Result of `grid` / `snap`: the value lies in [lo, hi] units of the grid (lo === hi when it is on
+ * the grid); `moved` tells whether `snap` rounded it.
+ */
+const G = { lo: 0, hi: 0, moved: false };
+
+/** Places `x` on a 10^-scale grid (floor and ceil). False when it cannot be done exactly with safe integers. */
+function grid(x: Decimal, scale: number): boolean {
+  if (!unpack(x)) return false;
+  const mant = unpacked.m;
+  if (mant === 0) {
+    G.lo = G.hi = 0;
+    return true;
+  }
+  const shift = unpacked.e + scale;
+  if (shift >= 0) {
+    if (shift > 22) return false;
+    const v = mant * pow10(shift);
+    if (Math.abs(v) >= 2 ** 52) return false;
+    G.lo = G.hi = v;
+    return true;
+  }
+  if (-shift > 22) return false;
+  // mant has no trailing zeros, so the division is inexact and floor/ceil differ by one unit.
+  const q = Math.floor(mant / pow10(-shift));
+  G.lo = q;
+  G.hi = q + 1;
+  return true;
+}
+
+function fromScaled(v: number, scale: number): Decimal {
+  return new Decimal(`${v}e-${scale}`);
+}
+
+/** Floors (`up` false) or ceils a grid interval onto base + k*step (step > 0). */
+function toStep(lo: number, hi: number, base: number, step: number, up: boolean): number {
+  return up ? base + Math.ceil((hi - base) / step) * step : base + Math.floor((lo - base) / step) * step;
+}
+
+/** `grid`, then (step > 0) rounds onto base + k*step, down or `up`. False when `grid` fails. */
+function snap(x: Decimal, scale: number, step: number, base: number, up: boolean): boolean {
+  if (!grid(x, scale)) return false;
+  G.moved = false;
+  if (step > 0) {
+    const t = toStep(G.lo, G.hi, base, step, up);
+    G.moved = t !== G.lo || G.lo !== G.hi;
+    G.lo = G.hi = t;
+  }
+  return true;
+}
+
+/** BAIL: the decimal path must decide. */
+const BAIL = null;
+
+/** PRICE_FILTER on a grid interval; BAIL when the value is off-grid and no tick rule decides. */
+function priceCheck(field: string, v: Decimal, lo: number, hi: number, sym: SymbolRules, sc: ScaledSymbol): RiskReject | undefined | null {
+  const pf = sym.info.filters.priceFilter;
+  if (!pf) return lo === hi ? undefined : BAIL;
+  // v < min <=> floor(v) < min and v > max <=> ceil(v) > max, because min and max lie on the grid.
+  if (sc.minPrice > 0 && lo < sc.minPrice) return m.belowMin('PRICE_FILTER', field, v, 'minPrice', pf.minPrice);
+  if (sc.maxPrice > 0 && hi > sc.maxPrice) return m.aboveMax('PRICE_FILTER', field, v, 'maxPrice', pf.maxPrice);
+  if (sc.tick > 0) {
+    if (lo !== hi || (lo - sc.minPrice) % sc.tick !== 0) return m.offStep('PRICE_FILTER', field, v, 'minPrice', pf.minPrice, 'tickSize', pf.tickSize);
+  } else if (lo !== hi) return BAIL;
+  return undefined;
+}
+
+/** LOT_SIZE / MARKET_LOT_SIZE on a grid interval. */
+function lotCheck(field: string, v: Decimal, lo: number, hi: number, lot: ScaledLot, sym: SymbolRules, name: 'LOT_SIZE' | 'MARKET_LOT_SIZE'): RiskReject | undefined | null {
+  const f = name === 'LOT_SIZE' ? sym.info.filters.lotSize : sym.info.filters.marketLotSize;
+  if (!f) return undefined;
+  if (lot.min > 0 && lo < lot.min) return m.belowMin(name, field, v, 'minQty', f.minQty);
+  if (lot.max > 0 && hi > lot.max) return m.aboveMax(name, field, v, 'maxQty', f.maxQty);
+  if (lot.step > 0) {
+    if (lo !== hi || (lo - lot.min) % lot.step !== 0) return m.offStep(name, field, v, 'minQty', f.minQty, 'stepSize', f.stepSize);
+  } else if (lo !== hi) return BAIL;
+  return undefined;
+}
+
+/** The order value as a Decimal, for messages only (the checks compare scaled integers). */
+function valueDecimal(marketValue: Decimal | undefined, intent: PlaceIntent, unitPrice: Decimal | undefined, qty: Decimal | undefined): Decimal {
+  return marketValue ?? intent.quoteOrderQty ?? (unitPrice as Decimal).mul(qty as Decimal);
+}
+
+/** Checks one intent: accept, accept with rounding (mode 'adjust'), or reject with a reason. Pure. */
+export function checkIntent(intent: Intent, ctx: RiskContext): RiskDecision {
+  if (intent.kind !== 'place') return ACCEPT;
+  const sym = ctx.rules.symbols.get(intent.symbol);
+  if (sym === undefined || sym.scaled === undefined) {
+    riskPathStats.fallback++;
+    return checkIntentReference(intent, ctx);
+  }
+  const shape = checkShape(intent, sym, ctx);
+  if (shape) return shape;
+  const r = checkPlace(intent, sym, sym.scaled, ctx);
+  if (r !== BAIL) {
+    riskPathStats.fast++;
+    return r;
+  }
+  riskPathStats.fallback++;
+  return checkIntentReference(intent, ctx);
+}
+
+function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx: RiskContext): RiskDecision | null {
+  const f = sym.info.filters;
+  const type = intent.orderType;
+  const buy = intent.side === 'BUY';
+  const priced = PRICED_TYPES.has(type);
+  const marketType = MARKET_TYPES.has(type);
+  const adjust = ctx.mode === 'adjust';
+  const { ps, qs } = sc;
+  const ns = ps + qs;
+  let fields: string[] | undefined;
+
+  // Each value: its Decimal (for messages and the adjusted intent) and its grid interval [lo, hi].
+  // In 'adjust' mode `snap` also rounds it onto its tick or step (toward the safe side).
+  let price = intent.price;
+  let pLo = 0;
+  let pHi = 0;
+  if (price !== undefined) {
+    if (!snap(price, ps, adjust ? sc.tick : 0, sc.minPrice, !buy)) return BAIL;
+    pLo = G.lo;
+    pHi = G.hi;
+    if (G.moved) {
+      price = fromScaled(pLo, ps);
+      (fields ??= []).push('price');
+    }
+  }
+  let stop = intent.stopPrice;
+  let sLo = 0;
+  let sHi = 0;
+  if (stop !== undefined) {
+    if (!snap(stop, ps, adjust ? sc.tick : 0, sc.minPrice, !buy)) return BAIL;
+    sLo = G.lo;
+    sHi = G.hi;
+    if (G.moved) {
+      stop = fromScaled(sLo, ps);
+      (fields ??= []).push('stopPrice');
+    }
+  }
+  let qty = intent.quantity;
+  let qLo = 0;
+  let qHi = 0;
+  if (qty !== undefined) {
+    if (!snap(qty, qs, adjust && sc.lot ? sc.lot.step : 0, sc.lot?.min ?? 0, false)) return BAIL;
+    let moved = G.moved;
+    if (adjust && marketType && sc.marketLot && sc.marketLot.step > 0) {
+      const t = toStep(G.lo, G.hi, sc.marketLot.min, sc.marketLot.step, false);
+      moved ||= t !== G.lo || G.lo !== G.hi;
+      G.lo = G.hi = t;
+    }
+    qLo = G.lo;
+    qHi = G.hi;
+    if (moved) {
+      qty = fromScaled(qLo, qs);
+      (fields ??= []).push('quantity');
+    }
+  }
+  let ice = intent.icebergQty;
+  let iLo = 0;
+  let iHi = 0;
+  if (ice !== undefined) {
+    if (!snap(ice, qs, adjust && sc.lot ? sc.lot.step : 0, sc.lot?.min ?? 0, false)) return BAIL;
+    iLo = G.lo;
+    iHi = G.hi;
+    if (G.moved) {
+      ice = fromScaled(iLo, qs);
+      (fields ??= []).push('icebergQty');
+    }
+  }
+
+  const acct = ctx.account;
+  const posDec = acct.position(sym.base);
+  if (!unpack(posDec)) return BAIL;
+  const posM = unpacked.m;
+  const posE = unpacked.e;
+  let reducing = false;
+  if (qty !== undefined && (buy ? posM < 0 : posM > 0)) {
+    // The quantity in exact terms even while off-grid (reject mode): its own digits.
+    let qM = qLo;
+    let qE = -qs;
+    if (qLo !== qHi) {
+      if (!unpack(qty)) return BAIL;
+      qM = unpacked.m;
+      qE = unpacked.e;
+    }
+    if (!unpack(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+    // BUY: q + openBuy + pos <= 0; SELL: q + openSell - pos <= 0.
+    reducing = cmpSum3(qM, qE, unpacked.m, unpacked.e, buy ? posM : -posM, posE, 0, 0) <= 0;
+  }
+  if (ctx.stateFor(intent.symbol) === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
+
+  if (price !== undefined) {
+    const r = priceCheck('price', price, pLo, pHi, sym, sc);
+    if (r !== undefined) return r;
+  }
+  if (stop !== undefined) {
+    const r = priceCheck('stopPrice', stop, sLo, sHi, sym, sc);
+    if (r !== undefined) return r;
+  }
+
+  if (price !== undefined && f.percentPrice && sc.percentUp && sc.percentDown) {
+    const pp = f.percentPrice;
+    const avg = ctx.market.avgPrice(intent.symbol, pp.avgPriceMins);
+    if (avg !== undefined) {
+      if (!unpack(avg)) return BAIL;
+      const am = unpacked.m;
+      const ae = unpacked.e;
+      if (cmpProducts(pLo, 1, -ps, am, sc.percentUp.m, ae + sc.percentUp.e) > 0) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
+      if (cmpProducts(pLo, 1, -ps, am, sc.percentDown.m, ae + sc.percentDown.e) < 0) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
+    }
+  }
+
+  if (sc.lot) {
+    if (qty !== undefined) {
+      const r = lotCheck('quantity', qty, qLo, qHi, sc.lot, sym, 'LOT_SIZE');
+      if (r !== undefined) return r;
+    }
+    if (ice !== undefined) {
+      const r = lotCheck('icebergQty', ice, iLo, iHi, sc.lot, sym, 'LOT_SIZE');
+      if (r !== undefined) return r;
+    }
+  }
+  if (marketType && qty !== undefined && sc.marketLot) {
+    const r = lotCheck('quantity', qty, qLo, qHi, sc.marketLot, sym, 'MARKET_LOT_SIZE');
+    if (r !== undefined) return r;
+  }
+  // Every check from here on needs exact values: off-grid values that no filter refused are rare.
+  if (pLo !== pHi || sLo !== sHi || qLo !== qHi || iLo !== iHi) return BAIL;
+  const P = pLo;
+  const S = sLo;
+  const Q = qLo;
+
+  if (ice !== undefined && qty !== undefined && f.icebergPartsLimit !== undefined && cmpProducts(Q, 1, 0, iLo, f.icebergPartsLimit, 0) > 0) return m.tooManyParts(qty, ice, f.icebergPartsLimit);
+
+  if (f.notional) {
+    const n = f.notional;
+    // notional = n1 * n2 * 10^ne when known.
+    let known = false;
+    let n1 = 0;
+    let n2 = 1;
+    let ne = 0;
+    if (priced && price !== undefined && qty !== undefined) {
+      known = true;
+      n1 = P;
+      n2 = Q;
+      ne = -ns;
+    } else if (marketType && n.applyToMarket) {
+      if (intent.quoteOrderQty !== undefined) {
+        if (!unpack(intent.quoteOrderQty)) return BAIL;
+        known = true;
+        n1 = unpacked.m;
+        ne = unpacked.e;
+      } else if (qty !== undefined) {
+        if (type === 'MARKET') {
+          const avg = ctx.market.avgPrice(intent.symbol, n.avgPriceMins);
+          if (avg !== undefined) {
+            if (!unpack(avg)) return BAIL;
+            known = true;
+            n1 = unpacked.m;
+            n2 = Q;
+            ne = unpacked.e - qs;
+          }
+        } else if (stop !== undefined) {
+          known = true;
+          n1 = S;
+          n2 = Q;
+          ne = -ns;
+        }
+      }
+    }
+    if (known) {
+      const mn = sc.minNotional;
+      if (mn && cmpProducts(n1, n2, ne, mn.m, 1, mn.e) < 0) return m.notionalOut(qty, false, n.minNotional);
+      const mx = sc.maxNotional;
+      if (mx && cmpProducts(n1, n2, ne, mx.m, 1, mx.e) > 0) return m.notionalOut(qty, true, n.maxNotional);
+    }
+  }
+
+  const range = sym.priceRange;
+  if (range && priced && price !== undefined) {
+    const ref = ctx.market.referencePrice(intent.symbol);
+    if (ref !== undefined && ref !== null) {
+      if (!unpack(ref)) return BAIL;
+      const rm = unpacked.m;
+      const re = unpacked.e;
+      const up = buy ? sc.bidUp : sc.askUp;
+      const down = buy ? sc.bidDown : sc.askDown;
+      if (up && cmpProducts(P, 1, -ps, rm, up.m, re + up.e) > 0) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
+      if (down && cmpProducts(P, 1, -ps, rm, down.m, re + down.e) < 0) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
+    }
+  }
+
+  const counts = checkCounts(intent, sym, ctx, ice !== undefined);
+  if (counts) return counts;
+
+  // Order value v1 * v2 * 10^ve in the quote asset; its Decimal is built only for a message.
+  let v1: number;
+  let v2 = 1;
+  let ve: number;
+  let marketValue: Decimal | undefined;
+  if (priced && price !== undefined && qty !== undefined) {
+    v1 = P;
+    v2 = Q;
+    ve = -ns;
+  } else if (intent.quoteOrderQty !== undefined) {
+    if (!unpack(intent.quoteOrderQty)) return BAIL;
+    v1 = unpacked.m;
+    ve = unpacked.e;
+  } else if (STOP_TYPES.has(type) && stop !== undefined && qty !== undefined) {
+    v1 = S;
+    v2 = Q;
+    ve = -ns;
+  } else {
+    const q = qty as Decimal;
+    const cost = ctx.market.book(intent.symbol)?.costToFill(intent.side, q);
+    if (cost === undefined) return m.noLiquidity(q, intent.side);
+    if (!unpack(cost.filledQty)) return BAIL;
+    if (cmpProducts(unpacked.m, 1, unpacked.e, Q, 1, -qs) < 0) return m.noLiquidity(q, intent.side);
+    if (!unpack(cost.quoteQty)) return BAIL;
+    v1 = unpacked.m;
+    ve = unpacked.e;
+    marketValue = cost.quoteQty;
+  }
+  const lim = ctx.limits;
+  const maxNotional = lim.maxOrderNotional;
+  if (maxNotional !== undefined) {
+    if (!unpack(maxNotional)) return BAIL;
+    if (cmpProducts(v1, v2, ve, unpacked.m, 1, unpacked.e) > 0) return m.overNotionalLimit(valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
+  }
+
+  const maxPos = lim.maxPosition?.[sym.base];
+  if (maxPos !== undefined) {
+    // The quoteOrderQty bound multiplies a sum by the best ask: rare enough for the decimal path.
+    if (qty === undefined) return BAIL;
+    if (!unpack(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+    const om = unpacked.m;
+    const oe = unpacked.e;
+    if (!unpack(maxPos)) return BAIL;
+    // BUY: q + open + pos > max; SELL: q + open - pos > max.
+    if (cmpSum3(Q, -qs, om, oe, buy ? posM : -posM, posE, unpacked.m, unpacked.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
+  }
+
+  const lossLimit = lim.dailyLossLimit;
+  if (lossLimit !== undefined && !reducing) {
+    const pnl = acct.dailyPnl();
+    if (!unpack(pnl)) return BAIL;
+    const pm = unpacked.m;
+    const pe = unpacked.e;
+    if (!unpack(lossLimit)) return BAIL;
+    if (cmpSum3(pm, pe, unpacked.m, unpacked.e, 0, 0, 0, 0) <= 0) return m.lossLimitHit(pnl, lossLimit);
+  }
+
+  if (buy) {
+    const free = acct.free(sym.quote);
+    if (!unpack(free)) return BAIL;
+    if (cmpProducts(v1, v2, ve, unpacked.m, 1, unpacked.e) > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free);
+  } else if (qty !== undefined) {
+    const free = acct.free(sym.base);
+    if (!unpack(free)) return BAIL;
+    if (cmpProducts(Q, 1, -qs, unpacked.m, 1, unpacked.e) > 0) return m.insufficient(false, qty, sym.base, free);
+  }
+
+  if (fields === undefined) return ACCEPT;
+  const adjusted: PlaceIntent = { ...intent, price, stopPrice: stop, quantity: qty, icebergQty: ice };
+  return { kind: 'adjust', intent: adjusted, fields };
+}

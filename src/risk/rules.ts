@@ -1,0 +1,154 @@
+/**
+ * Exchange rules compiled once per symbol for the risk checker: the parsed filters (Decimals,
+ * for the reference path and messages) plus the same parameters as scaled integers on the
+ * symbol's price and quantity grids, so the hot path compares plain numbers.
+ */
+import type { Decimal } from '../core/decimal.js';
+import { ALGO_ORDER_TYPES, type OrderTypeName, type StpModeName } from '../core/enums.js';
+import type { ExchangeFilters, LotSizeFilter } from '../core/filters.js';
+import { marketSymbol, splitSymbol } from '../core/symbols.js';
+import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
+import { toScaled, unpack, unpacked } from './scaled.js';
+
+/** LOT_SIZE / MARKET_LOT_SIZE on the quantity grid (0 disables a bound or the step). */
+export interface ScaledLot {
+  readonly min: number;
+  readonly max: number;
+  readonly step: number;
+}
+
+/** A decimal multiplier as mantissa * 10^exp (for exact products with unpacked prices). */
+export interface ScaledFactor {
+  readonly m: number;
+  readonly e: number;
+}
+
+/** Scaled parameters of one symbol; absent (`fast` false) when some parameter does not fit. */
+export interface ScaledSymbol {
+  /** Decimals of the price grid. */
+  readonly ps: number;
+  /** Decimals of the quantity grid. */
+  readonly qs: number;
+  readonly minPrice: number;
+  readonly maxPrice: number;
+  readonly tick: number;
+  readonly lot: ScaledLot | undefined;
+  readonly marketLot: ScaledLot | undefined;
+  readonly minNotional: ScaledFactor | undefined;
+  /** maxNotional; undefined also when it is 0 ("no maximum"). */
+  readonly maxNotional: ScaledFactor | undefined;
+  readonly percentUp: ScaledFactor | undefined;
+  readonly percentDown: ScaledFactor | undefined;
+  readonly bidUp: ScaledFactor | undefined;
+  readonly bidDown: ScaledFactor | undefined;
+  readonly askUp: ScaledFactor | undefined;
+  readonly askDown: ScaledFactor | undefined;
+}
+
+/** Everything the checker needs about one symbol. */
+export interface SymbolRules {
+  readonly info: SymbolInfo;
+  readonly base: string;
+  readonly quote: string;
+  readonly orderTypes: ReadonlySet<OrderTypeName>;
+  readonly stpModes: ReadonlySet<StpModeName>;
+  /** PRICE_RANGE rule; kept only for symbol type 1, the only type it applies to. */
+  readonly priceRange: PriceRangeRule | undefined;
+  /** Scaled parameters, or undefined when the symbol must always take the decimal path. */
+  readonly scaled: ScaledSymbol | undefined;
+}
+
+/** Compiled rules of a run: per-symbol rules and the exchange filters. */
+export interface RiskRules {
+  readonly symbols: ReadonlyMap<string, SymbolRules>;
+  readonly exchange: ExchangeFilters;
+}
+
+/** Order types that carry a limit price. */
+export const PRICED_TYPES: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'LIMIT_MAKER', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
+/** Order types that execute as market orders (MARKET_LOT_SIZE applies; notional estimated). */
+export const MARKET_TYPES: ReadonlySet<OrderTypeName> = new Set(['MARKET', 'STOP_LOSS', 'TAKE_PROFIT']);
+/** Order types that need stopPrice. */
+export const STOP_TYPES: ReadonlySet<OrderTypeName> = ALGO_ORDER_TYPES;
+/** Order types that may carry icebergQty (spec: LIMIT, STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT). */
+export const ICEBERG_TYPES: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
+
+/** Grid decimals used for a side that has no filter: values with more decimals take the decimal path. */
+const DEFAULT_SCALE = 8;
+/** Grids finer than this make products too large for the fast path to be worth it. */
+const MAX_SCALE = 12;
+
+function decimals(d: Decimal): number {
+  return Math.max(0, d.decimalPlaces());
+}
+
+function lotDecimals(l: LotSizeFilter | undefined): number {
+  return l ? Math.max(decimals(l.minQty), decimals(l.maxQty), decimals(l.stepSize)) : 0;
+}
+
+function factor(d: Decimal | undefined): ScaledFactor | undefined | null {
+  if (d === undefined) return undefined;
+  if (!unpack(d)) return null;
+  return { m: unpacked.m, e: unpacked.e };
+}
+
+function scaledLot(l: LotSizeFilter | undefined, qs: number): ScaledLot | undefined | null {
+  if (!l) return undefined;
+  const min = toScaled(l.minQty, qs);
+  const max = toScaled(l.maxQty, qs);
+  const step = toScaled(l.stepSize, qs);
+  if (Number.isNaN(min) || Number.isNaN(max) || Number.isNaN(step)) return null;
+  return { min, max, step };
+}
+
+function compileScaled(info: SymbolInfo, range: PriceRangeRule | undefined): ScaledSymbol | undefined {
+  const f = info.filters;
+  const pf = f.priceFilter;
+  const ps = pf ? Math.max(decimals(pf.minPrice), decimals(pf.maxPrice), decimals(pf.tickSize)) : DEFAULT_SCALE;
+  const qs = f.lotSize || f.marketLotSize ? Math.max(lotDecimals(f.lotSize), lotDecimals(f.marketLotSize)) : DEFAULT_SCALE;
+  if (ps > MAX_SCALE || qs > MAX_SCALE) return undefined;
+  const minPrice = pf ? toScaled(pf.minPrice, ps) : 0;
+  const maxPrice = pf ? toScaled(pf.maxPrice, ps) : 0;
+  const tick = pf ? toScaled(pf.tickSize, ps) : 0;
+  const lot = scaledLot(f.lotSize, qs);
+  const marketLot = scaledLot(f.marketLotSize, qs);
+  const factors = [
+    factor(f.notional?.minNotional),
+    factor(f.notional && !f.notional.maxNotional.isZero() ? f.notional.maxNotional : undefined),
+    factor(f.percentPrice?.multiplierUp),
+    factor(f.percentPrice?.multiplierDown),
+    factor(range?.bidLimitMultUp),
+    factor(range?.bidLimitMultDown),
+    factor(range?.askLimitMultUp),
+    factor(range?.askLimitMultDown),
+  ] as const;
+  const nums = [minPrice, maxPrice, tick];
+  if (nums.some(Number.isNaN) || lot === null || marketLot === null || factors.some((x) => x === null)) return undefined;
+  const [minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown] = factors as readonly (ScaledFactor | undefined)[];
+  return { ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown };
+}
+
+/** Compiles one symbol's rules. */
+export function compileSymbolRules(info: SymbolInfo, priceRange?: PriceRangeRule): SymbolRules {
+  const { base, quote } = splitSymbol(info.symbol);
+  // The spec: "The rule applies only to symbols with symbolType 1".
+  const range = info.type === 1 ? priceRange : undefined;
+  return {
+    info,
+    base,
+    quote,
+    orderTypes: new Set(info.orderTypes),
+    stpModes: new Set(info.allowedSelfTradePreventionModes),
+    priceRange: range,
+    scaled: compileScaled(info, range),
+  };
+}
+
+/** Compiles the rules of a run from the exchange's symbols, exchange filters and execution rules. */
+export function compileRiskRules(symbols: readonly SymbolInfo[], exchange: ExchangeFilters = {}, priceRanges: readonly PriceRangeRule[] = []): RiskRules {
+  const ranges = new Map(priceRanges.map((r) => [r.symbol, r]));
+  const map = new Map<string, SymbolRules>();
+  // executionRules come from the market host, where type 1 symbols have no underscore: accept both spellings.
+  for (const s of symbols) map.set(s.symbol, compileSymbolRules(s, ranges.get(s.symbol) ?? ranges.get(marketSymbol(s.symbol, s.type))));
+  return { symbols: map, exchange };
+}

@@ -1,0 +1,153 @@
+/**
+ * Building blocks for risk-checker tests and benchmarks: a symbol built from wire filters, a
+ * static order book and a plain mutable RiskContext. Also handy for strategy and backtest tests
+ * that need a context without a running pipeline.
+ */
+import type { BookView, FillCost } from '../core/bookView.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { OrderSideName, OrderTypeName, StpModeName } from '../core/enums.js';
+import { parseExchangeFilters, parseSymbolFilters, type WireFilter } from '../core/filters.js';
+import type { BookLevel, PriceRangeRule, SymbolInfo } from '../core/types.js';
+import type { TradingStateName } from '../bus/events.js';
+import { compileRiskRules, type RiskRules } from './rules.js';
+import type { OpenOrderCounts, RiskAccountView, RiskContext, RiskMarketView, RiskMode, UserLimits } from './types.js';
+
+const ALL_TYPES: readonly OrderTypeName[] = ['LIMIT', 'MARKET', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT', 'LIMIT_MAKER'];
+const ALL_STP: readonly StpModeName[] = ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT', 'TRANSFER'];
+
+/** A SymbolInfo from wire filters, with every order type and STP mode enabled unless overridden. */
+export function makeSymbol(symbol: string, filters: readonly WireFilter[], over: Partial<SymbolInfo> = {}): SymbolInfo {
+  const [base = '', quote = ''] = symbol.split('_');
+  return {
+    type: 1,
+    symbol,
+    baseAsset: base,
+    quoteAsset: quote,
+    basePrecision: 8,
+    quotePrecision: 8,
+    filters: parseSymbolFilters(filters),
+    orderTypes: ALL_TYPES,
+    defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
+    allowedSelfTradePreventionModes: ALL_STP,
+    icebergEnable: true,
+    ocoEnable: true,
+    spotTradingEnable: true,
+    marginTradingEnable: false,
+    ...over,
+  };
+}
+
+/** Rules from symbols, optional wire exchange filters and PRICE_RANGE rules. */
+export function makeRules(symbols: readonly SymbolInfo[], exchange: readonly WireFilter[] = [], ranges: readonly PriceRangeRule[] = []): RiskRules {
+  return compileRiskRules(symbols, parseExchangeFilters(exchange), ranges);
+}
+
+/** A fixed order book (levels best first). */
+export class StaticBook implements BookView {
+  readonly lastUpdateId = 1;
+  constructor(
+    readonly symbol: string,
+    readonly bids: readonly BookLevel[],
+    readonly asks: readonly BookLevel[],
+    public ready = true,
+  ) {}
+  bestBid(): BookLevel | undefined {
+    return this.bids[0];
+  }
+  bestAsk(): BookLevel | undefined {
+    return this.asks[0];
+  }
+  top(n: number): { bids: BookLevel[]; asks: BookLevel[] } {
+    return { bids: this.bids.slice(0, n), asks: this.asks.slice(0, n) };
+  }
+  band(low: Decimal, high: Decimal): { bids: BookLevel[]; asks: BookLevel[] } {
+    const inside = (l: BookLevel): boolean => l.price.gte(low) && l.price.lte(high);
+    return { bids: this.bids.filter(inside), asks: this.asks.filter(inside) };
+  }
+  costToFill(side: OrderSideName, qty: Decimal): FillCost {
+    let left = qty;
+    let quote = ZERO;
+    let worst: Decimal | undefined;
+    for (const l of side === 'BUY' ? this.asks : this.bids) {
+      if (left.lte(0)) break;
+      const take = Decimal.min(left, l.qty);
+      quote = quote.plus(take.mul(l.price));
+      left = left.minus(take);
+      worst = l.price;
+    }
+    const filled = qty.minus(Decimal.max(left, 0));
+    return { filledQty: filled, quoteQty: quote, avgPrice: filled.gt(0) ? quote.div(filled) : undefined, worstPrice: worst };
+  }
+}
+
+/** Book levels from [price, qty] string pairs. */
+export function levels(pairs: readonly (readonly [string, string])[]): BookLevel[] {
+  return pairs.map(([p, q]) => ({ price: new Decimal(p), qty: new Decimal(q) }));
+}
+
+/** A RiskContext whose every input is a plain mutable field. */
+export class StaticRiskContext implements RiskContext, RiskMarketView, RiskAccountView {
+  now = 0;
+  mode: RiskMode = 'reject';
+  limits: UserLimits = {};
+  state: TradingStateName = 'ACTIVE';
+  readonly states = new Map<string, TradingStateName>();
+  readonly avg = new Map<string, Decimal>();
+  readonly refs = new Map<string, Decimal | null>();
+  readonly books = new Map<string, BookView>();
+  readonly balances = new Map<string, Decimal>();
+  readonly positions = new Map<string, Decimal>();
+  readonly open = new Map<string, Decimal>();
+  readonly counts = new Map<string, OpenOrderCounts>();
+  exchangeCounts = { total: 0, algo: 0 };
+  ownOpen = 0;
+  placements: number[] = [];
+  pnl: Decimal = ZERO;
+
+  constructor(public rules: RiskRules) {}
+
+  get market(): RiskMarketView {
+    return this;
+  }
+  get account(): RiskAccountView {
+    return this;
+  }
+  stateFor(symbol: string): TradingStateName {
+    return this.states.get(symbol) ?? this.state;
+  }
+  avgPrice(symbol: string, mins: number): Decimal | undefined {
+    return this.avg.get(`${symbol}:${mins}`) ?? this.avg.get(symbol);
+  }
+  referencePrice(symbol: string): Decimal | null | undefined {
+    return this.refs.get(symbol);
+  }
+  book(symbol: string): BookView | undefined {
+    return this.books.get(symbol);
+  }
+  free(asset: string): Decimal {
+    return this.balances.get(asset) ?? ZERO;
+  }
+  position(asset: string): Decimal {
+    return this.positions.get(asset) ?? ZERO;
+  }
+  openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal {
+    return this.open.get(`${symbol}:${side}`) ?? ZERO;
+  }
+  symbolOpenOrders(symbol: string): OpenOrderCounts {
+    return this.counts.get(symbol) ?? { total: 0, algo: 0, iceberg: 0 };
+  }
+  exchangeOpenOrders(): { readonly total: number; readonly algo: number } {
+    return this.exchangeCounts;
+  }
+  strategyOpenOrders(): number {
+    return this.ownOpen;
+  }
+  placementsSince(windowStart: number): number {
+    let n = 0;
+    for (const t of this.placements) if (t > windowStart) n++;
+    return n;
+  }
+  dailyPnl(): Decimal {
+    return this.pnl;
+  }
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { TradingStateEvent } from '../bus/events.js';
+import { OrderRateWindow } from './orderRate.js';
+import { TradingStateMachine } from './tradingState.js';
+
+describe('TradingStateMachine', () => {
+  it('combines operator, limit and data-health sources, most severe first, and reports changes', () => {
+    const seen: TradingStateEvent[] = [];
+    const m = new TradingStateMachine({ onChange: (e) => seen.push(e) });
+    expect(m.state).toBe('ACTIVE');
+    m.setLimitState('REDUCING', 'daily loss limit 100000 IDR reached', 1);
+    expect(m.state).toBe('REDUCING');
+    m.command('HALTED', 'manual stop', 2);
+    expect(m.state).toBe('HALTED');
+    expect(m.reason).toBe('operator: manual stop');
+    m.command('ACTIVE', 'resume', 3);
+    expect(m.state).toBe('REDUCING');
+    m.setLimitState('ACTIVE', 'new day', 4);
+    expect(seen.map((e) => [e.E, e.state])).toEqual([
+      [1, 'REDUCING'],
+      [2, 'HALTED'],
+      [3, 'REDUCING'],
+      [4, 'ACTIVE'],
+    ]);
+  });
+
+  it('halts everything while a user stream resyncs or a reconcile is pending', () => {
+    const m = new TradingStateMachine();
+    m.onEvent({ type: 'connection', E: 1, connection: 'market:type1', status: 'down' });
+    expect(m.state).toBe('ACTIVE');
+    m.onEvent({ type: 'connection', E: 2, connection: 'user:type1', status: 'resyncing', reason: 'reconnect' });
+    expect(m.state).toBe('HALTED');
+    expect(m.reason).toMatch(/user:type1 resyncing: reconnect/);
+    m.onEvent({ type: 'connection', E: 3, connection: 'user:type1', status: 'up' });
+    expect(m.state).toBe('ACTIVE');
+    m.onEvent({ type: 'reconcileNeeded', E: 4, reason: 'listen token renewal failed' });
+    expect(m.state).toBe('HALTED');
+    m.reconciled(5);
+    expect(m.state).toBe('ACTIVE');
+  });
+
+  it('halts only the symbol whose book is resyncing', () => {
+    const m = new TradingStateMachine();
+    m.onEvent({ type: 'bookStatus', E: 1, symbol: 'BTC_IDR', ready: false, reason: 'gap' });
+    expect(m.stateFor('BTC_IDR')).toBe('HALTED');
+    expect(m.stateFor('ETH_IDR')).toBe('ACTIVE');
+    m.onEvent({ type: 'bookStatus', E: 2, symbol: 'BTC_IDR', ready: true, reason: 'synced' });
+    expect(m.stateFor('BTC_IDR')).toBe('ACTIVE');
+  });
+});
+
+describe('OrderRateWindow', () => {
+  it('counts placements in (start, now] and forgets those beyond the horizon', () => {
+    const w = new OrderRateWindow(1000);
+    for (const t of [0, 100, 500, 999, 1000, 1500]) w.record(t);
+    // Recording 1500 dropped everything at or before 1500 - 1000.
+    expect(w.countSince(500)).toBe(3);
+    expect(w.countSince(999)).toBe(2);
+    expect(w.countSince(1500)).toBe(0);
+    for (let t = 2000; t < 10_000; t++) w.record(t);
+    expect(w.countSince(8999)).toBe(1000);
+  });
+});

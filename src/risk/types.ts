@@ -1,0 +1,107 @@
+/**
+ * Public contract of the risk checker: what it reads (RiskContext), what it answers
+ * (RiskDecision) and the user limits it enforces. Pure data and read-only views: the checker
+ * never mutates anything and never does I/O, so live, paper and backtest share one verdict.
+ */
+import type { Decimal } from '../core/decimal.js';
+import type { RejectReasonName } from '../core/enums.js';
+import type { BookView } from '../core/bookView.js';
+import type { TradingStateName } from '../bus/events.js';
+import type { PlaceIntent } from '../bus/intents.js';
+import type { RiskRules } from './rules.js';
+
+/** Per-strategy choice for prices off tick and quantities off step: refuse, or round toward the safe side. */
+export type RiskMode = 'reject' | 'adjust';
+
+/** User limits of one strategy (or of the whole run). Absent means unlimited. */
+export interface UserLimits {
+  /** Maximum notional (quote asset) of one order. */
+  readonly maxOrderNotional?: Decimal;
+  /** Maximum absolute net position per base asset, counting open orders on the same side. */
+  readonly maxPosition?: Readonly<Record<string, Decimal>>;
+  /** Maximum number of the strategy's own open orders. */
+  readonly maxOpenOrders?: number;
+  /** At most `count` placements within any `windowMs` sliding window. */
+  readonly maxOrderRate?: { readonly count: number; readonly windowMs: number };
+  /** Loss (positive quote amount) after which only exposure-reducing orders pass until the day rolls over. */
+  readonly dailyLossLimit?: Decimal;
+}
+
+/** Open order counts on one symbol (account-wide, as the exchange counts them for its filters). */
+export interface OpenOrderCounts {
+  readonly total: number;
+  readonly algo: number;
+  readonly iceberg: number;
+}
+
+/** Market data the checker compares against. Undefined means unknown: the dependent check is skipped or refuses as documented. */
+export interface RiskMarketView {
+  /**
+   * Weighted average price over the last `mins` minutes (0: the last trade price), as PERCENT_PRICE
+   * and NOTIONAL (applyToMarket) use it.
+   */
+  avgPrice(symbol: string, mins: number): Decimal | undefined;
+  /** Reference price of the PRICE_RANGE execution rule (null when the exchange has none set). */
+  referencePrice(symbol: string): Decimal | null | undefined;
+  /** Local order book (market-order cost estimates). */
+  book(symbol: string): BookView | undefined;
+}
+
+/** Account and strategy state the checker reads. */
+export interface RiskAccountView {
+  /** Free balance of an asset available to this strategy (its budget, capped by the account's free balance). */
+  free(asset: string): Decimal;
+  /** The strategy's net position in a base asset (fills since the run started). */
+  position(asset: string): Decimal;
+  /** Quantity of the strategy's open orders on a symbol and side that is still unfilled. */
+  openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal;
+  /** Account-wide open orders on a symbol (MAX_NUM_ORDERS, MAX_NUM_ALGO_ORDERS, MAX_NUM_ICEBERG_ORDERS). */
+  symbolOpenOrders(symbol: string): OpenOrderCounts;
+  /** Account-wide open orders on the exchange (EXCHANGE_MAX_NUM_ORDERS, EXCHANGE_MAX_NUM_ALGO_ORDERS). */
+  exchangeOpenOrders(): { readonly total: number; readonly algo: number };
+  /** The strategy's own open orders (max open orders). */
+  strategyOpenOrders(): number;
+  /** The strategy's placements with time in (now - windowMs, now] (max order rate). */
+  placementsSince(windowStart: number): number;
+  /** The strategy's profit and loss of the current day in quote terms (negative is a loss). */
+  dailyPnl(): Decimal;
+}
+
+/** Everything one check reads. Build one per strategy and keep it; the checker never mutates it. */
+export interface RiskContext {
+  /** Current time (ms) of the run's clock; virtual in backtests. */
+  readonly now: number;
+  /** Trading state that applies to the intent's symbol (see TradingStateMachine.stateFor). */
+  stateFor(symbol: string): TradingStateName;
+  readonly mode: RiskMode;
+  readonly rules: RiskRules;
+  readonly limits: UserLimits;
+  readonly market: RiskMarketView;
+  readonly account: RiskAccountView;
+}
+
+/** The intent passes unchanged. */
+export interface RiskAccept {
+  readonly kind: 'accept';
+}
+
+/** The intent passes after rounding (mode 'adjust'); `intent` is what must be sent. */
+export interface RiskAdjust {
+  readonly kind: 'adjust';
+  readonly intent: PlaceIntent;
+  /** Which fields were rounded, e.g. ['price', 'quantity']. */
+  readonly fields: readonly string[];
+}
+
+/** The intent is refused. `message` names the field and its value. */
+export interface RiskReject {
+  readonly kind: 'reject';
+  readonly reason: RejectReasonName;
+  readonly message: string;
+}
+
+/** Verdict of the risk checker. */
+export type RiskDecision = RiskAccept | RiskAdjust | RiskReject;
+
+/** The one accept verdict (shared so the hot path allocates nothing). */
+export const ACCEPT: RiskAccept = Object.freeze({ kind: 'accept' });
