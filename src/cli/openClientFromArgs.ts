@@ -1,7 +1,8 @@
 /** Builds an OpenClient from command-line options and KANCIL_* environment variables. */
 import { ValidationError } from '../core/index.js';
 import { OpenClient } from '../exchange/index.js';
-import { intOption } from './args.js';
+import { EXCHANGE_OPTIONS, intOption, parseCommandArgs } from './args.js';
+import { ExitCode, type CliIO, type Command } from './command.js';
 
 /** The option values an exchange command parsed. */
 export interface ExchangeArgValues {
@@ -30,4 +31,30 @@ export function openClientFromArgs(values: ExchangeArgValues, env: Readonly<Reco
     // One attempt: a connectivity check should report the failure, not hide it behind retries.
     retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
   });
+}
+
+/** Options an exchange command receives after parsing. */
+export type ExchangeCommandValues = ExchangeArgValues & { readonly json?: boolean; readonly help?: boolean };
+
+/**
+ * Builds a command that talks to the open API with the shared options: handles --help, creates
+ * the client, and always closes it.
+ */
+export function exchangeCommand(usage: string, body: (client: OpenClient, values: ExchangeCommandValues, io: CliIO) => Promise<number>): Command {
+  return {
+    usage,
+    async run(argv, io) {
+      const { values } = parseCommandArgs(argv, EXCHANGE_OPTIONS);
+      if (values.help) {
+        io.stdout(`${usage}\n`);
+        return ExitCode.OK;
+      }
+      const client = openClientFromArgs(values, io.env);
+      try {
+        return await body(client, values, io);
+      } finally {
+        await client.close();
+      }
+    },
+  };
 }

@@ -1,8 +1,8 @@
 /** `kancil symbols`: the symbol list with the filters that decide whether an order is valid. */
 import type { SymbolInfo } from '../core/index.js';
-import { EXCHANGE_OPTIONS, EXCHANGE_OPTIONS_USAGE, parseCommandArgs } from './args.js';
-import { ExitCode, type Command } from './command.js';
-import { openClientFromArgs } from './openClientFromArgs.js';
+import { EXCHANGE_OPTIONS_USAGE } from './args.js';
+import { ExitCode } from './command.js';
+import { exchangeCommand } from './openClientFromArgs.js';
 
 /** Wire-like JSON of one symbol: decimals as strings, so nothing is rounded on the way out. */
 function toJson(s: SymbolInfo): Record<string, unknown> {
@@ -22,33 +22,23 @@ function toJson(s: SymbolInfo): Record<string, unknown> {
 }
 
 /** The `symbols` command. */
-export const command: Command = {
-  usage: `Usage: kancil symbols [options]
+export const command = exchangeCommand(
+  `Usage: kancil symbols [options]
 
 Lists the symbols of GET /open/v1/common/symbols with tick size, step size and minimum notional.
 
 ${EXCHANGE_OPTIONS_USAGE}`,
-  async run(argv, io) {
-    const { values } = parseCommandArgs(argv, EXCHANGE_OPTIONS);
-    if (values.help) {
-      io.stdout(`${this.usage}\n`);
+  async (client, values, io) => {
+    const rows = (await client.symbols()).map(toJson);
+    if (values.json) {
+      io.stdout(`${JSON.stringify(rows)}\n`);
       return ExitCode.OK;
     }
-    const client = openClientFromArgs(values, io.env);
-    try {
-      const rows = (await client.symbols()).map(toJson);
-      if (values.json) {
-        io.stdout(`${JSON.stringify(rows)}\n`);
-        return ExitCode.OK;
-      }
-      const header = ['symbol', 'type', 'tickSize', 'stepSize', 'minNotional', 'trading'];
-      const table = [header, ...rows.map((r) => [r.symbol, r.type, r.tickSize ?? '-', r.stepSize ?? '-', r.minNotional ?? '-', r.spotTradingEnable ? 'yes' : 'no'].map(String))];
-      const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
-      for (const row of table) io.stdout(`${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}\n`);
-      io.stdout(`${rows.length} symbols\n`);
-      return ExitCode.OK;
-    } finally {
-      await client.close();
-    }
+    const header = ['symbol', 'type', 'tickSize', 'stepSize', 'minNotional', 'trading'];
+    const table = [header, ...rows.map((r) => [r.symbol, r.type, r.tickSize ?? '-', r.stepSize ?? '-', r.minNotional ?? '-', r.spotTradingEnable ? 'yes' : 'no'].map(String))];
+    const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
+    for (const row of table) io.stdout(`${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}\n`);
+    io.stdout(`${rows.length} symbols\n`);
+    return ExitCode.OK;
   },
-};
+);
