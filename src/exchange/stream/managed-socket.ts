@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
+import { closeSocket } from './close-socket.js';
 import { type BackoffOptions, type TimerHandle, backoffDelay, timing, type TimingDeps } from './timing.js';
 
 /** Options of a managed socket. */
@@ -136,18 +137,6 @@ export class ManagedSocket {
     const ws = this.#ws;
     this.#ws = undefined;
     this.#open = false;
-    if (ws === undefined || ws.readyState === WebSocket.CLOSED) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        ws.terminate();
-        resolve();
-      }, 1000);
-      ws.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
-      else ws.close();
-    });
+    if (ws !== undefined) await closeSocket(ws);
   }
 }

@@ -18,6 +18,7 @@ import WebSocket from 'ws';
 import { NetworkError, StateError, StreamError } from '../../core/errors.js';
 import type { ConnectionStatusEvent, DepthDiffEvent, MarketEvent } from '../../core/marketEvents.js';
 import { sequenceKeyOf, streamKeyOf } from './event-key.js';
+import { closeSocket } from './close-socket.js';
 import { parseMarketPayload } from './parse-market.js';
 import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './timing.js';
 import type { TimerHandle } from './timing.js';
@@ -357,20 +358,7 @@ export class StreamClient {
   #shut(conn: Conn): Promise<void> {
     this.#clearConnTimers(conn);
     conn.open = false;
-    const ws = conn.ws;
-    if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        ws.terminate();
-        resolve();
-      }, 1000);
-      ws.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
-      else ws.close();
-    });
+    return closeSocket(conn.ws);
   }
 
   #failPending(gen: number, reason: string): void {
