@@ -10,6 +10,10 @@
  *   states a maximum of 5000; the sandbox accepts 5, 10, 20, 50, 100, 500, 1000 and 5000.
  * - type 2 symbols: only /open/v1/market/trades is listed for "other" types; the sandbox also
  *   serves /open/v1/market/depth, /aggTrades and /klines on the main host for types 2 and 3.
+ * - the type 1 market host ({market_url}/api/v3) answers market data without the open envelope:
+ *   the spec's tables say `data`, but recorded real answers of that host (BTC_IDR depth and trades
+ *   in ../shared/data/tokocrypto_idr_ccxt_static_excerpt.json) are bare; the depth host and the
+ *   main host wrap them in the envelope, as their recorded answers do. Errors are enveloped everywhere.
  * - GET /api/v3/referencePrice takes `symbol` and answers the bare object of the spec's
  *   Reference price resource (no envelope, like executionRules on the same host). Prices set
  *   by the sandbox operator are EXTERNAL with externalCalculationId 0 ("set manually").
@@ -33,7 +37,7 @@ function depthWeight(ctx: RequestContext): number {
 export type ReferencePrices = Map<string, { price: string | null; time: number }>;
 
 /** Market-data routes for one host: `prefix` is /api/v3, /api/v1 or /open/v1/market. */
-export function marketRoutes(state: ExchangeState, prefix: string, types: readonly SymbolTypeCode[], spellWithUnderscore: boolean): OpenRoute[] {
+export function marketRoutes(state: ExchangeState, prefix: string, types: readonly SymbolTypeCode[], spellWithUnderscore: boolean, bare: boolean): OpenRoute[] {
   const sym = (ctx: RequestContext): SandboxSymbol => {
     const name = reqString(ctx, 'symbol');
     const s = spellWithUnderscore ? [...state.symbols.values()].find((x) => x.info.symbol === name && types.includes(x.info.type)) : state.symbolByMarketName(name, types);
@@ -46,7 +50,10 @@ export function marketRoutes(state: ExchangeState, prefix: string, types: readon
     security: 'NONE',
     style: 'msg',
     weight,
-    handle: ({ ctx, now }) => handle(ctx, now),
+    handle: ({ ctx, now }) => {
+      const r = handle(ctx, now);
+      return bare && 'data' in r ? { bare: r.data } : r;
+    },
   });
   const depth = route('/depth', depthWeight, (ctx) => {
     const s = sym(ctx);

@@ -1,0 +1,209 @@
+/**
+ * Market activity that moves the sandbox's books: a replay of a recording (looped or once, at a
+ * chosen speed) or a seeded synthetic flow. Both feed the engine through its external-liquidity
+ * calls (snapshot, diff, trade), so own orders meet the same market the streams show.
+ */
+import { type Clock, ConfigError, type Decimal } from '../core/index.js';
+import type { MarketActivity, SandboxSymbol } from './config.js';
+import type { ExchangeState } from './exchange-state.js';
+import { loadRecording, type RecordedEvent } from './recording.js';
+
+/** A running feed. */
+export interface MarketFeed {
+  readonly symbol: string;
+  /** Events applied so far (replayed messages or synthetic steps). */
+  readonly applied: number;
+  stop(): void;
+}
+
+const MAX_TIMER_MS = 1000;
+
+/** Replays a recording: diffs before the snapshot (or already in it) are dropped, as the book rules say. */
+class ReplayFeed implements MarketFeed {
+  applied = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #i = 0;
+  #startWall = 0;
+  #startRec = 0;
+  #snapshotIndex: number;
+  #lastUpdateId = 0;
+  #synced = false;
+
+  constructor(
+    readonly state: ExchangeState,
+    readonly symbol: string,
+    readonly events: readonly RecordedEvent[],
+    readonly loop: boolean,
+    readonly speed: number,
+    readonly clock: Clock,
+  ) {
+    this.#snapshotIndex = events.findIndex((e) => e.kind === 'snapshot');
+    this.#restart();
+    this.#schedule(0);
+  }
+
+  #restart(): void {
+    // Start at the snapshot: the diffs buffered before it in the recording are older than it.
+    this.#i = this.#snapshotIndex;
+    this.#synced = false;
+    this.#startWall = this.clock.now();
+    this.#startRec = (this.events[this.#i] as RecordedEvent).ms;
+  }
+
+  #schedule(ms: number): void {
+    this.#timer = setTimeout(() => this.#run(), Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+  }
+
+  #run(): void {
+    this.#timer = undefined;
+    const elapsed = (this.clock.now() - this.#startWall) * this.speed;
+    this.state.exec((engine, now) => {
+      while (this.#i < this.events.length) {
+        const ev = this.events[this.#i] as RecordedEvent;
+        if (ev.ms - this.#startRec > elapsed) break;
+        this.#i++;
+        this.applied++;
+        switch (ev.kind) {
+          case 'snapshot':
+            engine.applyDepthSnapshot(this.symbol, { bids: ev.bids, asks: ev.asks }, now);
+            this.#lastUpdateId = ev.lastUpdateId;
+            this.#synced = true;
+            break;
+          case 'diff':
+            if (this.#synced && ev.u > this.#lastUpdateId) engine.applyDepthDiff(this.symbol, { bids: ev.bids, asks: ev.asks }, now);
+            break;
+          case 'trade':
+            engine.applyTrade(this.symbol, { price: ev.price, qty: ev.qty, isBuyerMaker: ev.isBuyerMaker }, now);
+            break;
+          default: {
+            const never: never = ev;
+            void never;
+          }
+        }
+      }
+    });
+    if (this.#i >= this.events.length) {
+      if (!this.loop) return;
+      this.#restart();
+      this.#schedule(0);
+      return;
+    }
+    const next = this.events[this.#i] as RecordedEvent;
+    this.#schedule((next.ms - this.#startRec - elapsed) / this.speed);
+  }
+
+  stop(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** Deterministic PRNG (mulberry32) so a seed reproduces the same flow. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A seeded random walk: the mid moves by at most one tick per step, `levels` levels a side at
+ * whole ticks with random whole-step quantities, and public trades at the touch. Every price and
+ * quantity is built from the symbol's tickSize and stepSize, so it obeys the filters.
+ */
+class SyntheticFeed implements MarketFeed {
+  applied = 0;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #rnd: () => number;
+  #midTicks: number;
+  readonly #tick: Decimal;
+  readonly #step: Decimal;
+  #bids = new Map<number, number>();
+  #asks = new Map<number, number>();
+
+  constructor(
+    readonly state: ExchangeState,
+    readonly activity: Extract<MarketActivity, { kind: 'synthetic' }>,
+    sym: SandboxSymbol,
+  ) {
+    const tick = sym.info.filters.priceFilter?.tickSize;
+    const step = sym.info.filters.lotSize?.stepSize;
+    if (!tick || tick.isZero() || !step || step.isZero()) throw new ConfigError('sandbox config', `market[${activity.symbol}].synthetic`, activity.symbol, 'a synthetic flow needs PRICE_FILTER tickSize and LOT_SIZE stepSize');
+    this.#tick = tick;
+    this.#step = step;
+    this.#rnd = mulberry32(activity.seed);
+    this.#midTicks = activity.midPrice.div(tick).floor().toNumber();
+    this.symbol = activity.symbol;
+    this.#step0();
+    this.#timer = setInterval(() => this.#stepN(), activity.intervalMs);
+  }
+
+  readonly symbol: string;
+
+  #levels(): { bids: Map<number, number>; asks: Map<number, number> } {
+    const bids = new Map<number, number>();
+    const asks = new Map<number, number>();
+    for (let i = 1; i <= this.activity.levels; i++) {
+      bids.set(this.#midTicks - i, 1 + Math.floor(this.#rnd() * this.activity.maxLevelSteps));
+      asks.set(this.#midTicks + i, 1 + Math.floor(this.#rnd() * this.activity.maxLevelSteps));
+    }
+    return { bids, asks };
+  }
+
+  #toLevels(m: Map<number, number>): { price: Decimal; qty: Decimal }[] {
+    return [...m].map(([p, q]) => ({ price: this.#tick.mul(p), qty: this.#step.mul(q) }));
+  }
+
+  #step0(): void {
+    const { bids, asks } = this.#levels();
+    this.#bids = bids;
+    this.#asks = asks;
+    this.state.exec((e, now) => e.applyDepthSnapshot(this.symbol, { bids: this.#toLevels(bids), asks: this.#toLevels(asks) }, now));
+  }
+
+  #diff(prev: Map<number, number>, next: Map<number, number>): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const [p, q] of next) if (prev.get(p) !== q) out.set(p, q);
+    for (const p of prev.keys()) if (!next.has(p)) out.set(p, 0);
+    return out;
+  }
+
+  #stepN(): void {
+    const r = this.#rnd();
+    this.#midTicks += r < 0.33 ? -1 : r > 0.67 ? 1 : 0;
+    const { bids, asks } = this.#levels();
+    const db = this.#diff(this.#bids, bids);
+    const da = this.#diff(this.#asks, asks);
+    this.#bids = bids;
+    this.#asks = asks;
+    const trade = this.#rnd() < this.activity.tradeProbability;
+    const sellHits = this.#rnd() < 0.5;
+    const qtySteps = 1 + Math.floor(this.#rnd() * Math.max(1, this.activity.maxLevelSteps / 10));
+    this.state.exec((e, now) => {
+      e.applyDepthDiff(this.symbol, { bids: this.#toLevels(db), asks: this.#toLevels(da) }, now);
+      if (trade) {
+        const price = this.#tick.mul(sellHits ? this.#midTicks - 1 : this.#midTicks + 1);
+        e.applyTrade(this.symbol, { price, qty: this.#step.mul(qtySteps), isBuyerMaker: sellHits }, now);
+      }
+    });
+    this.applied++;
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** Starts the configured activity of one symbol. */
+export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock): MarketFeed {
+  const sym = state.symbols.get(activity.symbol);
+  if (!sym) throw new ConfigError('sandbox config', 'market', activity.symbol, 'not a configured symbol');
+  if (activity.kind === 'replay') return new ReplayFeed(state, activity.symbol, loadRecording(activity.file, activity.sourceSymbol), activity.loop, activity.speed, clock);
+  return new SyntheticFeed(state, activity, sym);
+}
+

@@ -1,0 +1,466 @@
+/**
+ * WebSocket market and user data streams on the three stream hosts ({stream_url} type 1,
+ * {stream_url_next} type 2, {stream_url_new} type 3): raw `/ws/<name>[/<name>...]`, combined
+ * `/stream?streams=a/b`, user data `/ws/<listenKey>`, live control messages, server pings with
+ * a pong deadline, and a connection lifetime. One housekeeping timer (100 ms) drives depth
+ * batching, partial depth, tickers, klines and the ping/lifetime checks.
+ *
+ * Decisions where the spec is silent:
+ * - `/ws/<name>` whose name is neither a stream name nor an open listen key is refused at the
+ *   upgrade with HTTP 401, so a client holding an expired key learns it at once.
+ * - An expiring or closed listen key closes its connections with code 4001 (reason
+ *   "listen key expired"); the spec lists no listenKeyExpired event.
+ * - Lifetime end closes with code 1000 and reason "connection lifetime reached"; a missed pong
+ *   terminates the socket.
+ * - Diff depth batches merge the engine's updates per interval: U of the first, u of the last,
+ *   the latest quantity per level. A gap fault drops the pending batch and the next update, so
+ *   the next message's U is beyond the previous u + 1 (detectable, never silently merged).
+ */
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { Clock, KlineIntervalName, SymbolTypeCode } from '../core/index.js';
+import type { DepthDiffEvent } from '../sim/index.js';
+import type { SandboxSymbol } from './config.js';
+import type { EventBatch, ExchangeState } from './exchange-state.js';
+import type { FaultController } from './faults.js';
+import { candleStart } from './market-data.js';
+import { accountPositionPayload, aggTradePayload, executionReportPayload, klinePayload, miniTickerPayload, payloadSymbol, tradePayload } from './stream-payloads.js';
+import { parseStreamName, type StreamName } from './stream-names.js';
+import { controlError, controlResult, parseControl } from './ws-control.js';
+import type { UserStreamRegistry } from './user-streams.js';
+
+/** Timing settings of stream connections. */
+export interface StreamTiming {
+  readonly pingIntervalMs: number;
+  readonly pongTimeoutMs: number;
+  readonly connectionLifetimeMs: number;
+}
+
+interface Conn {
+  readonly id: number;
+  readonly ws: WebSocket;
+  readonly host: StreamHost;
+  combined: boolean;
+  readonly subs: Set<string>;
+  readonly listenKey: string | undefined;
+  readonly account: string | undefined;
+  readonly openedAt: number;
+  lastPingAt: number;
+  lastPongAt: number;
+}
+
+interface StreamHost {
+  readonly name: string;
+  readonly types: readonly SymbolTypeCode[];
+  readonly wss: WebSocketServer;
+}
+
+interface DepthBuffer {
+  U: number;
+  u: number;
+  readonly b: Map<string, string>;
+  readonly a: Map<string, string>;
+}
+
+const TICK_MS = 100;
+
+/** Public information about one open stream connection (for tests and the admin endpoint). */
+export interface ConnectionInfo {
+  readonly id: number;
+  readonly host: string;
+  readonly combined: boolean;
+  readonly subscriptions: readonly string[];
+  readonly listenKey?: string;
+}
+
+/** The stream server shared by the three stream hosts. */
+export class StreamServer {
+  readonly #conns = new Map<number, Conn>();
+  /** Stream name -> connections subscribed to it, per host. */
+  readonly #index = new Map<string, Set<Conn>>();
+  readonly #hosts: StreamHost[] = [];
+  readonly #fast = new Map<string, DepthBuffer>();
+  readonly #slow = new Map<string, DepthBuffer>();
+  readonly #lastKlineStart = new Map<string, number>();
+  #nextId = 1;
+  #ticks = 0;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #unsubscribe: () => void;
+
+  constructor(
+    readonly state: ExchangeState,
+    readonly registry: UserStreamRegistry,
+    readonly faults: FaultController,
+    readonly clock: Clock,
+    readonly timing: StreamTiming,
+  ) {
+    this.#unsubscribe = state.onBatch((b) => this.#onBatch(b));
+    this.#timer = setInterval(() => this.#tick(), TICK_MS);
+  }
+
+  /** Serves streams on `server` for symbols of `types`. */
+  attach(name: string, server: http.Server, types: readonly SymbolTypeCode[]): void {
+    const wss = new WebSocketServer({ noServer: true });
+    const host: StreamHost = { name, types, wss };
+    this.#hosts.push(host);
+    server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => this.#upgrade(host, req, socket, head));
+  }
+
+  #upgrade(host: StreamHost, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'ws://sandbox');
+    const refuse = (status: number, text: string): void => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json\r\n\r\n${JSON.stringify({ code: -1, msg: text })}`);
+    };
+    let combined = false;
+    let streams: string[] = [];
+    let listenKey: string | undefined;
+    let account: string | undefined;
+    if (url.pathname === '/stream') {
+      combined = true;
+      const list = url.searchParams.get('streams');
+      streams = list ? list.split('/').filter((s) => s !== '') : [];
+    } else if (url.pathname === '/ws' || url.pathname === '/ws/') {
+      streams = [];
+    } else if (url.pathname.startsWith('/ws/')) {
+      const names = url.pathname.slice(4).split('/').filter((s) => s !== '');
+      const first = names[0] as string;
+      if (names.length === 1 && parseStreamName(first) === undefined) {
+        const key = this.registry.listenKeyAccount(first);
+        // Type 2 has no user data stream; type 1 keys on {stream_url}, type 3 keys on {stream_url_new}.
+        if (!key || !host.types.includes(key.kind)) return refuse(401, 'Invalid listen key');
+        listenKey = first;
+        account = key.account;
+      } else {
+        for (const n of names) if (parseStreamName(n) === undefined) return refuse(400, `Invalid stream name ${n}`);
+        streams = names;
+      }
+    } else return refuse(404, 'Not Found');
+    if (combined) for (const n of streams) if (parseStreamName(n) === undefined) return refuse(400, `Invalid stream name ${n}`);
+    host.wss.handleUpgrade(req, socket, head, (ws) => {
+      const now = this.clock.now();
+      const conn: Conn = { id: this.#nextId++, ws, host, combined, subs: new Set(), listenKey, account, openedAt: now, lastPingAt: now, lastPongAt: now };
+      this.#conns.set(conn.id, conn);
+      for (const s of streams) this.#sub(conn, s);
+      ws.on('pong', () => {
+        conn.lastPongAt = this.clock.now();
+      });
+      ws.on('message', (data, isBinary) => {
+        if (isBinary || listenKey !== undefined) return;
+        this.#control(conn, Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
+      });
+      ws.on('close', () => this.#drop(conn));
+      ws.on('error', () => this.#drop(conn));
+    });
+  }
+
+  #sub(conn: Conn, name: string): void {
+    if (conn.subs.has(name)) return;
+    conn.subs.add(name);
+    const key = `${conn.host.name}|${name}`;
+    let set = this.#index.get(key);
+    if (!set) this.#index.set(key, (set = new Set()));
+    set.add(conn);
+  }
+
+  #unsub(conn: Conn, name: string): void {
+    if (!conn.subs.delete(name)) return;
+    const key = `${conn.host.name}|${name}`;
+    const set = this.#index.get(key);
+    set?.delete(conn);
+    if (set && set.size === 0) this.#index.delete(key);
+  }
+
+  #drop(conn: Conn): void {
+    if (!this.#conns.delete(conn.id)) return;
+    for (const s of [...conn.subs]) this.#unsub(conn, s);
+  }
+
+  #control(conn: Conn, text: string): void {
+    const parsed = parseControl(text);
+    if (!parsed.ok) {
+      conn.ws.send(parsed.reply);
+      return;
+    }
+    const c = parsed.command;
+    switch (c.method) {
+      case 'SUBSCRIBE':
+        for (const s of c.streams) this.#sub(conn, s);
+        conn.ws.send(controlResult(null, c.id));
+        return;
+      case 'UNSUBSCRIBE':
+        for (const s of c.streams) this.#unsub(conn, s);
+        conn.ws.send(controlResult(null, c.id));
+        return;
+      case 'LIST_SUBSCRIPTIONS':
+        conn.ws.send(controlResult([...conn.subs], c.id));
+        return;
+      case 'SET_PROPERTY':
+        conn.combined = c.value;
+        conn.ws.send(controlResult(null, c.id));
+        return;
+      case 'GET_PROPERTY':
+        conn.ws.send(controlResult(conn.combined, c.id));
+        return;
+      default: {
+        const never: never = c;
+        conn.ws.send(controlError(2, `Invalid request: ${String(never)}`));
+      }
+    }
+  }
+
+  /** Sends `payload` to every subscriber of `name` on hosts serving `type`. */
+  #publish(type: SymbolTypeCode, name: string, payload: unknown): void {
+    let raw: string | undefined;
+    let wrapped: string | undefined;
+    for (const host of this.#hosts) {
+      if (!host.types.includes(type)) continue;
+      const set = this.#index.get(`${host.name}|${name}`);
+      if (!set) continue;
+      for (const conn of set) {
+        if (conn.ws.readyState !== WebSocket.OPEN) continue;
+        if (conn.combined) conn.ws.send((wrapped ??= JSON.stringify({ stream: name, data: payload })));
+        else conn.ws.send((raw ??= JSON.stringify(payload)));
+      }
+    }
+  }
+
+  #hasSubscribers(type: SymbolTypeCode, name: string): boolean {
+    for (const host of this.#hosts) if (host.types.includes(type) && this.#index.has(`${host.name}|${name}`)) return true;
+    return false;
+  }
+
+  #streamSym(s: SandboxSymbol): string {
+    return payloadSymbol(s.info).toLowerCase();
+  }
+
+  #onBatch(batch: EventBatch): void {
+    const now = this.clock.now();
+    for (const ev of batch.events) {
+      switch (ev.type) {
+        case 'trade': {
+          const s = this.state.symbols.get(ev.symbol);
+          if (s) this.#publish(s.info.type, `${this.#streamSym(s)}@trade`, tradePayload(s.info, ev, now));
+          break;
+        }
+        case 'depthUpdate':
+          this.#bufferDepth(ev);
+          break;
+        case 'executionReport':
+          this.#sendUser(ev.accountId, executionReportPayload(ev));
+          break;
+        case 'outboundAccountPosition': {
+          const account = this.state.accounts.get(ev.accountId);
+          if (account) this.#sendUser(ev.accountId, accountPositionPayload(ev, account));
+          break;
+        }
+        case 'listStatus':
+        case 'referencePrice':
+          break;
+        default: {
+          const never: never = ev;
+          void never;
+        }
+      }
+    }
+    for (const a of batch.aggTrades) {
+      // Aggregates carry no symbol; find it through the trade id range of this batch.
+      const t = batch.events.find((e) => e.type === 'trade' && e.id === a.f);
+      if (!t || t.type !== 'trade') continue;
+      const s = this.state.symbols.get(t.symbol);
+      if (s) this.#publish(s.info.type, `${this.#streamSym(s)}@aggTrade`, aggTradePayload(s.info, a, now));
+    }
+  }
+
+  /** User data goes to listen-key connections here and to WebSocket API subscriptions through the listener. */
+  #sendUser(accountId: string, payload: Record<string, unknown>): void {
+    let text: string | undefined;
+    for (const conn of this.#conns.values()) {
+      if (conn.account !== accountId || conn.ws.readyState !== WebSocket.OPEN) continue;
+      conn.ws.send((text ??= JSON.stringify(payload)));
+    }
+    for (const l of this.#userListeners) l(accountId, payload);
+  }
+
+  readonly #userListeners = new Set<(accountId: string, payload: Record<string, unknown>) => void>();
+
+  /** Receives every user data payload (the WebSocket API subscribes here). */
+  onUserEvent(listener: (accountId: string, payload: Record<string, unknown>) => void): () => void {
+    this.#userListeners.add(listener);
+    return () => this.#userListeners.delete(listener);
+  }
+
+  #bufferDepth(ev: DepthDiffEvent): void {
+    if (this.faults.takeDepthGap(ev.symbol)) {
+      this.#fast.delete(ev.symbol);
+      this.#slow.delete(ev.symbol);
+      return;
+    }
+    for (const buffers of [this.#fast, this.#slow]) {
+      let buf = buffers.get(ev.symbol);
+      if (!buf) buffers.set(ev.symbol, (buf = { U: ev.U, u: ev.u, b: new Map(), a: new Map() }));
+      buf.u = ev.u;
+      for (const [p, q] of ev.b) buf.b.set(p, q);
+      for (const [p, q] of ev.a) buf.a.set(p, q);
+    }
+  }
+
+  #flushDepth(buffers: Map<string, DepthBuffer>, suffix: string): void {
+    const now = this.clock.now();
+    for (const [symbol, buf] of buffers) {
+      const s = this.state.symbols.get(symbol);
+      if (!s) continue;
+      const name = `${this.#streamSym(s)}@depth${suffix}`;
+      if (this.#hasSubscribers(s.info.type, name)) {
+        this.#publish(s.info.type, name, { e: 'depthUpdate', E: now, s: payloadSymbol(s.info), U: buf.U, u: buf.u, b: [...buf.b], a: [...buf.a] });
+      }
+      if (suffix === '@100ms' || suffix === '') {
+        // '' (1000 ms) and '@1000ms' are the same stream under two spellings.
+        if (suffix === '' && this.#hasSubscribers(s.info.type, `${this.#streamSym(s)}@depth@1000ms`)) {
+          this.#publish(s.info.type, `${this.#streamSym(s)}@depth@1000ms`, { e: 'depthUpdate', E: now, s: payloadSymbol(s.info), U: buf.U, u: buf.u, b: [...buf.b], a: [...buf.a] });
+        }
+      }
+    }
+    buffers.clear();
+  }
+
+  #partialDepth(fast: boolean): void {
+    for (const s of this.state.symbols.values()) {
+      for (const levels of [5, 10, 20] as const) {
+        const names = fast ? [`${this.#streamSym(s)}@depth${levels}@100ms`] : [`${this.#streamSym(s)}@depth${levels}`, `${this.#streamSym(s)}@depth${levels}@1000ms`];
+        for (const name of names) {
+          if (!this.#hasSubscribers(s.info.type, name)) continue;
+          const book = this.state.engine.depth(s.info.symbol, levels);
+          this.#publish(s.info.type, name, { lastUpdateId: book.lastUpdateId, bids: book.bids.map((l) => [l.price.toFixed(), l.qty.toFixed()]), asks: book.asks.map((l) => [l.price.toFixed(), l.qty.toFixed()]) });
+        }
+      }
+    }
+  }
+
+  #tickers(): void {
+    const now = this.clock.now();
+    const changedByType = new Map<SymbolTypeCode, Record<string, unknown>[]>();
+    for (const s of this.state.symbols.values()) {
+      const changed = this.state.market.takeChanged(s.info.symbol);
+      const name = `${this.#streamSym(s)}@miniTicker`;
+      const subscribed = this.#hasSubscribers(s.info.type, name);
+      if (!changed && !subscribed) continue;
+      const t = this.state.market.miniTicker(s.info.symbol, now);
+      if (!t) continue;
+      const payload = miniTickerPayload(s.info, t, now);
+      if (subscribed) this.#publish(s.info.type, name, payload);
+      if (changed) {
+        const list = changedByType.get(s.info.type) ?? [];
+        list.push(payload);
+        changedByType.set(s.info.type, list);
+      }
+    }
+    for (const [type, list] of changedByType) this.#publish(type, '!miniTicker@arr', list);
+  }
+
+  #klines(): void {
+    const now = this.clock.now();
+    for (const key of this.#index.keys()) {
+      const name = key.slice(key.indexOf('|') + 1);
+      const parsed = parseStreamName(name);
+      if (!parsed || parsed.kind !== 'kline') continue;
+      const s = this.#symbolFor(parsed, key.slice(0, key.indexOf('|')));
+      if (!s) continue;
+      const interval: KlineIntervalName = parsed.interval;
+      const start = candleStart(interval, now);
+      const memo = `${key}`;
+      const prev = this.#lastKlineStart.get(memo);
+      if (prev !== undefined && prev !== start) {
+        const closed = this.state.market.klines(s.info.symbol, interval, { startTime: prev, endTime: start - 1, limit: 1 })[0];
+        if (closed && closed.t === prev) this.#publish(s.info.type, name, klinePayload(s.info, interval, closed, true, now));
+      }
+      this.#lastKlineStart.set(memo, start);
+      const k = this.state.market.currentKline(s.info.symbol, interval, now);
+      if (k) this.#publish(s.info.type, name, klinePayload(s.info, interval, k, false, now));
+    }
+  }
+
+  #symbolFor(parsed: StreamName, hostName: string): SandboxSymbol | undefined {
+    if (parsed.kind === 'allMiniTickers') return undefined;
+    const host = this.#hosts.find((h) => h.name === hostName);
+    return host ? this.state.symbolByStreamName(parsed.symbol, host.types) : undefined;
+  }
+
+  #housekeeping(): void {
+    const now = this.clock.now();
+    for (const conn of this.#conns.values()) {
+      if (now - conn.openedAt >= this.timing.connectionLifetimeMs) {
+        conn.ws.close(1000, 'connection lifetime reached');
+        this.#drop(conn);
+        continue;
+      }
+      if (now - conn.lastPongAt > this.timing.pongTimeoutMs) {
+        conn.ws.terminate();
+        this.#drop(conn);
+        continue;
+      }
+      if (now - conn.lastPingAt >= this.timing.pingIntervalMs && conn.ws.readyState === WebSocket.OPEN) {
+        conn.lastPingAt = now;
+        conn.ws.ping();
+      }
+    }
+  }
+
+  #tick(): void {
+    this.#ticks++;
+    this.state.flush();
+    this.#flushDepth(this.#fast, '@100ms');
+    this.#partialDepth(true);
+    if (this.#ticks % 10 === 0) {
+      this.#flushDepth(this.#slow, '');
+      this.#partialDepth(false);
+      this.#tickers();
+    }
+    if (this.#ticks % 20 === 0) this.#klines();
+    this.#housekeeping();
+  }
+
+  /** Closes the connections of listen keys that are no longer open. */
+  closeListenKey(key: string): void {
+    for (const conn of this.#conns.values()) {
+      if (conn.listenKey === key) {
+        conn.ws.close(4001, 'listen key expired');
+        this.#drop(conn);
+      }
+    }
+  }
+
+  /** Drops every connection, or the one with `id`; returns how many. */
+  dropConnections(id?: number): number {
+    let n = 0;
+    for (const conn of [...this.#conns.values()]) {
+      if (id !== undefined && conn.id !== id) continue;
+      conn.ws.terminate();
+      this.#drop(conn);
+      n++;
+    }
+    return n;
+  }
+
+  /** Open connections. */
+  connections(): ConnectionInfo[] {
+    return [...this.#conns.values()].map((c) => ({ id: c.id, host: c.host.name, combined: c.combined, subscriptions: [...c.subs], ...(c.listenKey !== undefined ? { listenKey: c.listenKey } : {}) }));
+  }
+
+  /** Runs one housekeeping tick now (tests drive time through an injected clock). */
+  tickNow(): void {
+    this.#tick();
+  }
+
+  /** Stops the timer and closes every connection. */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#unsubscribe();
+    for (const conn of [...this.#conns.values()]) {
+      conn.ws.terminate();
+      this.#drop(conn);
+    }
+    await Promise.all(this.#hosts.map((h) => new Promise<void>((resolve) => h.wss.close(() => resolve()))));
+  }
+}
