@@ -35,8 +35,9 @@ export function parseSymbolInfo(v: unknown, where = 'symbol'): SymbolInfo {
     quotePrecision: int(o, 'quotePrecision', where),
     filters: parseSymbolFilters(filters, `${where}.filters`),
     orderTypes,
-    // Older symbol lists lack the STP fields (added in a later revision); EXPIRE_MAKER is the
-    // mode listed first and the one such symbols behaved with, so it is the careful default.
+    // Symbol lists from before the STP revision lack these fields and the spec shows no default.
+    // EXPIRE_MAKER (code 0) is assumed; the allowed list then stays empty, so a risk check that
+    // consults it refuses explicit modes rather than guessing which ones the symbol accepts.
     defaultSelfTradePreventionMode: o.defaultSelfTradePreventionMode === undefined ? 'EXPIRE_MAKER' : enumName(StpMode, `${where}.defaultSelfTradePreventionMode`, o.defaultSelfTradePreventionMode),
     allowedSelfTradePreventionModes: allowed,
     icebergEnable: optionalFlag(o, 'icebergEnable', where),
