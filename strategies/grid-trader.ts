@@ -8,7 +8,8 @@
  * grid are never quoted; nothing is ever sold that was not bought first (spot, no shorting).
  *
  * Parameters: `lowerPrice`, `upperPrice` (decimal strings), `levels` (number of grid prices, >= 2),
- * `quantity` (base per order), `tickSize` (grid prices are floored to it).
+ * `quantity` (base per order), `tickSize` (grid prices are floored to it), `stepSize` (a sell is capped
+ * by the free base balance, floored to it: base-asset commissions leave slightly less than was bought).
  */
 import { z } from 'zod';
 import { Decimal, floorToStep } from '../src/core/decimal.js';
@@ -25,6 +26,7 @@ export const gridTraderParams = z
     levels: z.number().int().min(2).max(500).default(10),
     quantity: decimalString.default('0.001'),
     tickSize: decimalString.default('0.01'),
+    stepSize: decimalString.default('0.00001'),
   })
   .refine((p) => new Decimal(p.lowerPrice).lt(p.upperPrice), { message: 'lowerPrice must be below upperPrice', path: ['lowerPrice'] });
 
@@ -47,6 +49,8 @@ export default defineStrategy({
     if (symbol === undefined) throw new RangeError('grid-trader needs one symbol');
     const grid = gridPrices(new Decimal(p.lowerPrice), new Decimal(p.upperPrice), p.levels, new Decimal(p.tickSize));
     const qty = new Decimal(p.quantity);
+    const step = new Decimal(p.stepSize);
+    const base = symbol.slice(0, symbol.indexOf('_'));
     /** clientId -> grid level and side of each order we placed. */
     const levelOf = new Map<string, { level: number; side: 'BUY' | 'SELL' }>();
     let started = false;
@@ -54,7 +58,9 @@ export default defineStrategy({
     function place(level: number, side: 'BUY' | 'SELL'): void {
       const price = grid[level];
       if (price === undefined) return;
-      const clientId = ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT', timeInForce: 'GTC', quantity: qty, price });
+      const q = side === 'SELL' ? floorToStep(Decimal.min(qty, ctx.balance(base).free), step) : qty;
+      if (!q.gt(0)) return;
+      const clientId = ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT', timeInForce: 'GTC', quantity: q, price });
       levelOf.set(clientId, { level, side });
     }
 

@@ -8,11 +8,15 @@
  * so a long inventory lowers both quotes (selling becomes likelier, buying less likely) and a
  * short one raises them. Prices are rounded away from mid to `tickSize` (bid down, ask up). No bid is
  * quoted at or above +maxPosition, no ask at or below -maxPosition (spot: the ask side needs
- * inventory unless `allowShort`). A quote is replaced only when its price moved by at least
+ * inventory unless `allowShort`). A quote never crosses the touch (bid below the best ask, ask above
+ * the best bid), however strong the skew. A quote is replaced only when its price moved by at least
  * `requoteTicks` ticks, to keep queue position. Quotes are LIMIT_MAKER (post only), so they never take.
  *
+ * Sell quantities are capped by the free base balance (commissions charged in the base asset
+ * leave slightly less than was bought), floored to `stepSize`.
+ *
  * Parameters: `spreadBps`, `skewBps`, `quantity` (base per quote), `maxPosition` (base),
- * `tickSize`, `refreshMs`, `requoteTicks`, `allowShort`.
+ * `tickSize`, `stepSize`, `refreshMs`, `requoteTicks`, `allowShort`.
  */
 import { z } from 'zod';
 import { Decimal, ceilToStep, floorToStep } from '../src/core/decimal.js';
@@ -29,24 +33,30 @@ export const marketMakerParams = z.object({
   quantity: decimalString.default('0.001'),
   maxPosition: decimalString.default('0.01'),
   tickSize: decimalString.default('0.01'),
+  stepSize: decimalString.default('0.00001'),
   refreshMs: z.number().int().min(0).default(500),
   requoteTicks: z.number().int().min(0).default(10),
   allowShort: z.boolean().default(false),
 });
 
-/** Desired quotes for a mid and position (pure; exported for tests). */
+/** Desired quotes for a mid and position, never crossing `touch` when given (pure; exported for tests). */
 export function quotePrices(
   mid: Decimal,
   position: Decimal,
   p: { spreadBps: number; skewBps: number; maxPosition: Decimal; tickSize: Decimal; allowShort: boolean },
+  touch?: { bestBid: Decimal; bestAsk: Decimal },
 ): { bid: Decimal | undefined; ask: Decimal | undefined } {
   const half = new Decimal(p.spreadBps).div(20_000);
   const skew = p.maxPosition.isZero() ? new Decimal(0) : new Decimal(p.skewBps).div(10_000).mul(position).div(p.maxPosition);
   const bidRaw = mid.mul(new Decimal(1).minus(half).minus(skew));
   const askRaw = mid.mul(new Decimal(1).plus(half).minus(skew));
-  const bid = position.gte(p.maxPosition) ? undefined : floorToStep(bidRaw, p.tickSize);
+  let bid = position.gte(p.maxPosition) ? undefined : floorToStep(bidRaw, p.tickSize);
   const shortLimit = p.allowShort ? p.maxPosition.neg() : new Decimal(0);
-  const ask = position.lte(shortLimit) ? undefined : ceilToStep(askRaw, p.tickSize);
+  let ask = position.lte(shortLimit) ? undefined : ceilToStep(askRaw, p.tickSize);
+  if (touch !== undefined) {
+    if (bid !== undefined && bid.gte(touch.bestAsk)) bid = touch.bestAsk.minus(p.tickSize);
+    if (ask !== undefined && ask.lte(touch.bestBid)) ask = touch.bestBid.plus(p.tickSize);
+  }
   return { bid, ask };
 }
 
@@ -63,21 +73,27 @@ export default defineStrategy({
     const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: new Decimal(p.tickSize), allowShort: p.allowShort };
     const qty = new Decimal(p.quantity);
     const minMove = cfg.tickSize.mul(p.requoteTicks);
+    const step = new Decimal(p.stepSize);
     let lastRefresh = -Infinity;
+    /** Orders we asked to cancel: never asked twice, and not counted as our quote any more. */
+    const cancelling = new Set<string>();
 
     function refreshSide(side: OrderSideName, want: Decimal | undefined): void {
-      const mine = ctx.openOrders(symbol).filter((o) => o.side === side);
+      const mine = ctx.openOrders(symbol).filter((o) => o.side === side && !cancelling.has(o.clientId));
       let keep = false;
       for (const o of mine) {
         const stale = want === undefined || o.price === undefined || o.price.minus(want).abs().gte(minMove) || keep;
         if (stale) {
-          if (o.state !== 'PENDING') ctx.cancel(symbol as string, o.clientId);
+          if (o.state !== 'PENDING') {
+            cancelling.add(o.clientId);
+            ctx.cancel(symbol as string, o.clientId);
+          }
         } else keep = true;
       }
       // A PENDING order may still be on its way; one order per side at most.
       if (!keep && want !== undefined && mine.every((o) => o.state !== 'PENDING')) {
-        const remaining = side === 'BUY' ? cfg.maxPosition.minus(ctx.position(base)) : cfg.allowShort ? cfg.maxPosition.plus(ctx.position(base)) : ctx.position(base);
-        const q = Decimal.min(qty, remaining);
+        const remaining = side === 'BUY' ? cfg.maxPosition.minus(ctx.position(base)) : cfg.allowShort ? cfg.maxPosition.plus(ctx.position(base)) : Decimal.min(ctx.position(base), ctx.balance(base).free);
+        const q = floorToStep(Decimal.min(qty, remaining), step);
         if (q.gt(0)) ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT_MAKER', quantity: q, price: want });
       }
     }
@@ -93,8 +109,12 @@ export default defineStrategy({
         const ba = book?.bestAsk();
         if (!book?.ready || bb === undefined || ba === undefined) return;
         lastRefresh = now;
+        if (cancelling.size > 0) {
+          const open = new Set(ctx.openOrders(symbol).map((o) => o.clientId));
+          for (const id of cancelling) if (!open.has(id)) cancelling.delete(id);
+        }
         const mid = bb.price.plus(ba.price).div(2);
-        const { bid, ask } = quotePrices(mid, ctx.position(base), cfg);
+        const { bid, ask } = quotePrices(mid, ctx.position(base), cfg, { bestBid: bb.price, bestAsk: ba.price });
         refreshSide('BUY', bid);
         refreshSide('SELL', ask);
       },

@@ -100,7 +100,14 @@ export class ResultCollector {
   #last = 0;
   #events = 0;
 
-  constructor(strategies: readonly CollectorStrategy[], equityIntervalMs: number) {
+  readonly #markOf: ((symbol: string) => Decimal | undefined) | undefined;
+
+  /**
+   * `markOf` (optional) is asked for a symbol's mark at each sample (e.g. the book mid); when it
+   * has none, the last price given to `mark()` is used.
+   */
+  constructor(strategies: readonly CollectorStrategy[], equityIntervalMs: number, markOf?: (symbol: string) => Decimal | undefined) {
+    this.#markOf = markOf;
     if (!(equityIntervalMs > 0)) throw new RangeError(`equityIntervalMs must be > 0, got ${equityIntervalMs}`);
     this.#strategies = [...strategies].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.#interval = equityIntervalMs;
@@ -174,9 +181,13 @@ export class ResultCollector {
     v.push(total);
     this.#equity.push({ t, v });
     for (const [sym, arr] of this.#prices) {
-      const m = this.#marks.get(sym);
+      const m = this.#markFor(sym);
       if (m !== undefined) arr.push({ t, p: m.toNumber() });
     }
+  }
+
+  #markFor(symbol: string): Decimal | undefined {
+    return this.#markOf?.(symbol) ?? this.#marks.get(symbol);
   }
 
   #position(strategy: string, symbol: string): PositionState {
@@ -195,7 +206,7 @@ export class ResultCollector {
 
   #strategyEquity(s: CollectorStrategy): Decimal {
     let eq = s.initialEquity;
-    for (const p of this.#positionsOf(s.name)) eq = eq.plus(netPnl(p, this.#marks.get(p.symbol)));
+    for (const p of this.#positionsOf(s.name)) eq = eq.plus(netPnl(p, this.#markFor(p.symbol)));
     return eq;
   }
 
@@ -248,16 +259,20 @@ export class ResultCollector {
     let fees = ZERO;
     let turnover = ZERO;
     let trades = 0;
+    // Net PnL from cash flows is exact; the realized/unrealized split divides by quantities
+    // (average cost), so those two are shown to 10 decimals.
+    let net = ZERO;
     const positions: Record<string, string> = {};
     for (const p of pos) {
+      const m = this.#markFor(p.symbol);
+      net = net.plus(p.cash).plus(m === undefined ? ZERO : p.qty.mul(m));
       realized = realized.plus(p.realized);
-      unreal = unreal.plus(unrealized(p, this.#marks.get(p.symbol)));
+      unreal = unreal.plus(unrealized(p, this.#markFor(p.symbol)));
       fees = fees.plus(p.fees);
       turnover = turnover.plus(p.turnover);
       trades += p.trades;
       positions[p.symbol] = p.qty.plus(positions[p.symbol] ?? 0).toFixed();
     }
-    const net = realized.plus(unreal).minus(fees);
     const finalEquity = init.plus(net);
     const dd = maxDrawdown(curve);
     const rets = periodReturns(curve);
@@ -282,8 +297,8 @@ export class ResultCollector {
       quoteAsset: pos[0]?.quoteAsset ?? '',
       initialEquity: init.toFixed(),
       finalEquity: finalEquity.toFixed(),
-      realizedPnl: realized.toFixed(),
-      unrealizedPnl: unreal.toFixed(),
+      realizedPnl: realized.toDecimalPlaces(10).toFixed(),
+      unrealizedPnl: unreal.toDecimalPlaces(10).toFixed(),
       fees: fees.toFixed(),
       netPnl: net.toFixed(),
       returnPct: init.isZero() ? 0 : roundStat(net.div(init).mul(100).toNumber()),

@@ -1,0 +1,172 @@
+/**
+ * One backtest run from a validated config: recorded data replayed through the bus, the strategy
+ * host and its risk gate, with SimVenue over the matching engine (tick data) or the candle venue
+ * (kline files), on a virtual clock. Returns the result; optionally writes result.json and
+ * report.html. The same config and data always give byte-identical output.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Bus } from '../bus/Bus.js';
+import { VirtualClock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import { parseSymbolFilters, type WireFilter } from '../core/filters.js';
+import type { KlineIntervalName } from '../core/enums.js';
+import type { SymbolInfo } from '../core/types.js';
+import { readRecording, type RecordedItem } from '../record/reader.js';
+import { MatchingEngine } from '../sim/engine.js';
+import type { StrategyLogger } from '../strategy/types.js';
+import { CandleVenue, bpsToRate } from './CandleVenue.js';
+import type { BacktestConfig } from './config.js';
+import { renderHtmlReport } from './htmlReport.js';
+import { readKlineCsv } from './klineCsv.js';
+import { mergeByTime } from './merge.js';
+import { loadPlugin } from './plugins.js';
+import { Replay, type ReplayStats } from './Replay.js';
+import { ResultCollector, type BacktestResult } from './ResultCollector.js';
+import { VirtualScheduler } from './Scheduler.js';
+import { SimVenue } from './SimVenue.js';
+import { StrategyHost, acceptAll, silentLogger, type HostedStrategy, type IntentGate } from './StrategyHost.js';
+import { createPipeline } from '../execution/pipeline.js';
+
+/** Engine account id of backtests. */
+export const BACKTEST_ACCOUNT = 'backtest';
+
+/** Options of a run beyond the config. */
+export interface RunOptions {
+  /** Risk gate in front of the venue; default accepts (the engine still enforces every exchange filter). */
+  readonly gate?: IntentGate;
+  readonly log?: StrategyLogger;
+  /** Parameter overrides per strategy name (sweeps). */
+  readonly paramOverrides?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly onProgress?: (stats: ReplayStats) => void;
+  /** Write result.json and report.html to the config's output folder (default true when it is set). */
+  readonly writeOutput?: boolean;
+}
+
+/** SymbolInfo of a configured symbol (spot, every order type, STP EXPIRE_MAKER default). */
+export function symbolInfoOf(symbol: string, filters: readonly WireFilter[]): SymbolInfo {
+  const u = symbol.indexOf('_');
+  return {
+    type: 1,
+    symbol,
+    baseAsset: symbol.slice(0, u),
+    quoteAsset: symbol.slice(u + 1),
+    basePrecision: 8,
+    quotePrecision: 8,
+    filters: parseSymbolFilters(filters, `symbols.${symbol}.filters`),
+    orderTypes: ['LIMIT', 'MARKET', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT', 'LIMIT_MAKER'],
+    defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
+    allowedSelfTradePreventionModes: ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT'],
+    icebergEnable: true,
+    ocoEnable: true,
+    spotTradingEnable: true,
+    marginTradingEnable: false,
+  };
+}
+
+/** Equity of a budget in quote terms at the start (non-quote assets count at 0 until marked: budgets should be quote). */
+function budgetQuote(budget: Readonly<Record<string, Decimal>>, quote: string): Decimal {
+  return budget[quote] ?? new Decimal(0);
+}
+
+/** Runs a backtest. */
+export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): Promise<BacktestResult> {
+  const bt = cfg.backtest;
+  const candleMode = bt.candles.length > 0;
+  if (candleMode && bt.recordings.length > 0) throw new RangeError(`${cfg.file}: backtest: use either recordings or candles, not both`);
+  const log = opts.log ?? silentLogger;
+
+  const strategies: HostedStrategy[] = [];
+  for (const s of cfg.strategies) {
+    const plugin = await loadPlugin(s.plugin, cfg.dir, cfg.file);
+    const budget: Record<string, Decimal> = {};
+    for (const [a, v] of Object.entries(s.budget)) budget[a] = new Decimal(v);
+    strategies.push({ name: s.name, plugin, params: { ...s.params, ...(opts.paramOverrides?.[s.name] ?? {}) }, symbols: s.symbols, budget });
+  }
+
+  const clock = new VirtualClock(0);
+  const scheduler = new VirtualScheduler(clock);
+  const bus = new Bus();
+  const makerFee = bpsToRate(bt.fees.makerBps);
+  const takerFee = bpsToRate(bt.fees.takerBps);
+
+  let engine: MatchingEngine | undefined;
+  let venue: SimVenue | CandleVenue;
+  if (candleMode) {
+    venue = new CandleVenue({ scheduler, publish: (e) => bus.publish(e), makerFee, takerFee });
+  } else {
+    const balances: Record<string, Decimal> = {};
+    if (bt.balances) for (const [a, v] of Object.entries(bt.balances)) balances[a] = new Decimal(v);
+    else for (const s of strategies) for (const [a, v] of Object.entries(s.budget)) balances[a] = (balances[a] ?? new Decimal(0)).plus(v);
+    engine = new MatchingEngine({
+      symbols: Object.entries(cfg.symbols).map(([sym, v]) => ({ info: symbolInfoOf(sym, v.filters as WireFilter[]) })),
+      accounts: [{ id: BACKTEST_ACCOUNT, makerCommission: makerFee, takerCommission: takerFee, balances }],
+      bufferEvents: false,
+    });
+    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: bt.latency });
+  }
+
+  const bookSymbols = bt.recordings.map((r) => r.symbol);
+  // The collector marks through the replay's books; the replay samples the collector.
+  const late: { replay?: Replay; host?: StrategyHost } = {};
+  const collector = new ResultCollector(
+    strategies.map((s) => ({ name: s.name, symbols: s.symbols, initialEquity: budgetQuote(s.budget, quoteOf(s.symbols[0] ?? '')) })),
+    bt.equityIntervalMs,
+    (sym) => late.replay?.mark(sym),
+  );
+  const replay = new Replay({ bus, scheduler, engine, candleVenue: candleMode ? (venue as CandleVenue) : undefined, bookSymbols, collector, afterEvent: () => late.host?.flush(), timerMs: bt.timerMs });
+  late.replay = replay;
+  bus.events$.subscribe((e) => collector.onEvent(e));
+  // The same composition as live and paper: risk gate -> venue, results back on the bus. No ledger:
+  // a backtest's journal is its result.
+  const pipeline = createPipeline({ bus, venue, risk: opts.gate ?? acceptAll, clock, log });
+  pipeline.start();
+  const host = new StrategyHost(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
+  late.host = host;
+  host.start();
+  await replay.run(sourcesOf(cfg), opts.onProgress);
+  host.stop();
+  replay.finish();
+  pipeline.stop();
+  if (venue instanceof SimVenue) venue.dispose();
+  bus.close();
+  const result = collector.finish(cfg.name);
+  if (bt.output !== undefined && opts.writeOutput !== false) writeReports(bt.output, result);
+  return result;
+}
+
+function quoteOf(symbol: string): string {
+  return symbol.slice(symbol.indexOf('_') + 1);
+}
+
+/** The sources of a config, merged in event-time order. */
+export function sourcesOf(cfg: BacktestConfig): AsyncIterable<{ t: number; item: RecordedItem }> {
+  const bt = cfg.backtest;
+  const wireToSymbol = new Map<string, string>();
+  for (const s of Object.keys(cfg.symbols)) wireToSymbol.set(s.replace('_', ''), s);
+  for (const r of bt.recordings) wireToSymbol.set(r.symbol.replace('_', ''), r.symbol);
+  const symbolOf = (wire: string): string => wireToSymbol.get(wire.toUpperCase()) ?? wire;
+  const sources: AsyncIterable<RecordedItem>[] = [
+    ...bt.recordings.map((r) => readRecording(r.files, { symbolOf, snapshotSymbol: r.symbol.replace('_', '') })),
+    ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName)),
+  ];
+  return mergeByTime(
+    sources,
+    (it) => (it.kind === 'market' ? it.event.E : undefined),
+    (it) => Math.floor(it.recvTime),
+  );
+}
+
+async function* klineItems(files: string[], symbol: string, interval: KlineIntervalName): AsyncGenerator<RecordedItem> {
+  for await (const k of readKlineCsv(files, symbol, interval)) yield { kind: 'market', recvTime: k.E, stream: undefined, event: k };
+}
+
+/** Writes result.json and report.html into `dir`. */
+export function writeReports(dir: string, result: BacktestResult): { json: string; html: string } {
+  mkdirSync(dir, { recursive: true });
+  const json = path.join(dir, 'result.json');
+  const html = path.join(dir, 'report.html');
+  writeFileSync(json, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(html, renderHtmlReport(result));
+  return { json, html };
+}

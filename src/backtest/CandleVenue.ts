@@ -1,0 +1,147 @@
+/**
+ * The venue of candle mode: a simple, documented fill model over bars for strategies that only
+ * need candles (no order book is replayed).
+ *
+ * - MARKET orders fill completely at the open of the first bar that opens after they arrive,
+ *   at the taker fee.
+ * - LIMIT / LIMIT_MAKER orders rest. On each later bar: if the bar opens through the limit
+ *   (buy: open <= price; sell: open >= price) a LIMIT fills at the open as taker (a LIMIT_MAKER
+ *   expires instead, it would have taken); otherwise it fills completely at its limit price as
+ *   maker when the bar trades strictly through it (buy: low < price; sell: high > price). A touch
+ *   alone does not fill: the queue ahead of us is unknown, so this errs on the safe side.
+ * - Other order types are rejected (ORDER_TYPE_NOT_SUPPORTED); cancels act at once.
+ * - Commissions are charged in the quote asset (quoteQty x fee rate) for both sides.
+ * Exchange filters are the risk checker's job before an intent reaches any venue.
+ * Results come back as orderUpdate and fill events, after the current event (scheduler, delay 0).
+ */
+import type { BusEvent } from '../bus/events.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
+import type { Venue } from '../bus/venue.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { KlineEvent } from '../core/marketEvents.js';
+import type { Scheduler } from './Scheduler.js';
+import { fillOf, isFinal, orderUpdateOf, type VenueOrder } from './orderEvents.js';
+
+/** Options of the candle venue. */
+export interface CandleVenueOptions {
+  readonly scheduler: Scheduler;
+  readonly publish: (e: BusEvent) => void;
+  /** Fee rates as fractions (0.001 = 0.1 %). */
+  readonly makerFee: Decimal;
+  readonly takerFee: Decimal;
+}
+
+const SUPPORTED = new Set(['MARKET', 'LIMIT', 'LIMIT_MAKER']);
+
+/** Candle-mode venue. Call `onBar` with each bar before the bar's kline event is published. */
+export class CandleVenue implements Venue {
+  readonly name = 'candle-sim';
+  readonly #opts: CandleVenueOptions;
+  readonly #open = new Map<string, VenueOrder[]>();
+  readonly #byClient = new Map<string, VenueOrder>();
+  #orderSeq = 0;
+  #tradeSeq = 0;
+
+  constructor(opts: CandleVenueOptions) {
+    this.#opts = opts;
+  }
+
+  submit(intent: Intent): void {
+    const now = this.#opts.scheduler.clock.now();
+    switch (intent.kind) {
+      case 'place':
+        this.#place(intent, now);
+        return;
+      case 'cancel': {
+        const o = this.#byClient.get(intent.clientId);
+        if (o && !isFinal(o.state) && o.intent.strategy === intent.strategy) this.#cancel(o, now);
+        else this.#later({ type: 'intentRejected', E: now, strategy: intent.strategy, intent, reason: 'UNKNOWN_ORDER', message: `no open order with clientId ${intent.clientId}` });
+        return;
+      }
+      case 'cancelAll':
+        for (const list of this.#open.values())
+          for (const o of [...list]) if (o.intent.strategy === intent.strategy && (intent.symbol === undefined || o.intent.symbol === intent.symbol)) this.#cancel(o, now);
+        return;
+      default: {
+        const never: never = intent;
+        throw new Error(`unknown intent ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** Executes resting orders against a bar (see the class comment). Call before publishing the bar. */
+  onBar(bar: KlineEvent): void {
+    const list = this.#open.get(bar.symbol);
+    if (list === undefined || list.length === 0) return;
+    for (const o of [...list]) {
+      const i = o.intent;
+      const buy = i.side === 'BUY';
+      if (i.orderType === 'MARKET') {
+        this.#fill(o, bar.open, false, bar.openTime);
+        continue;
+      }
+      const price = i.price as Decimal;
+      const opensThrough = buy ? bar.open.lte(price) : bar.open.gte(price);
+      if (opensThrough) {
+        if (i.orderType === 'LIMIT_MAKER') this.#finish(o, 'EXPIRED', bar.openTime, 'would take at the open');
+        else this.#fill(o, bar.open, false, bar.openTime);
+      } else if (buy ? bar.low.lt(price) : bar.high.gt(price)) this.#fill(o, price, true, bar.closeTime);
+    }
+  }
+
+  #place(i: PlaceIntent, now: number): void {
+    const o: VenueOrder = { intent: i, orderId: undefined, state: 'PENDING', cumQty: ZERO, cumQuoteQty: ZERO };
+    if (this.#byClient.has(i.clientId)) {
+      this.#later({ type: 'intentRejected', E: now, strategy: i.strategy, intent: i, reason: 'DUPLICATE_CLIENT_ID', message: `clientId ${i.clientId} already used` });
+      return;
+    }
+    this.#byClient.set(i.clientId, o);
+    if (!SUPPORTED.has(i.orderType)) return this.#finish(o, 'REJECTED', now, 'ORDER_TYPE_NOT_SUPPORTED: candle mode supports MARKET, LIMIT and LIMIT_MAKER');
+    if (i.quantity === undefined || !i.quantity.gt(0)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
+    if (i.orderType !== 'MARKET' && (i.price === undefined || !i.price.gt(0))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
+    o.orderId = `c${++this.#orderSeq}`;
+    o.state = 'NEW';
+    let list = this.#open.get(i.symbol);
+    if (!list) this.#open.set(i.symbol, (list = []));
+    list.push(o);
+    this.#later(orderUpdateOf(o, now));
+  }
+
+  #cancel(o: VenueOrder, now: number): void {
+    this.#finish(o, 'CANCELED', now);
+  }
+
+  #finish(o: VenueOrder, state: 'CANCELED' | 'REJECTED' | 'EXPIRED', E: number, reason?: string): void {
+    o.state = state;
+    this.#remove(o);
+    this.#later(orderUpdateOf(o, E, reason));
+  }
+
+  #fill(o: VenueOrder, price: Decimal, isMaker: boolean, E: number): void {
+    const qty = (o.intent.quantity as Decimal).minus(o.cumQty);
+    const quoteQty = price.mul(qty);
+    const commission = quoteQty.mul(isMaker ? this.#opts.makerFee : this.#opts.takerFee);
+    o.cumQty = o.cumQty.plus(qty);
+    o.cumQuoteQty = o.cumQuoteQty.plus(quoteQty);
+    o.state = 'FILLED';
+    this.#remove(o);
+    const quote = o.intent.symbol.slice(o.intent.symbol.indexOf('_') + 1);
+    this.#later(fillOf(o, E, { tradeId: ++this.#tradeSeq, price, qty, quoteQty, commission, commissionAsset: quote, isMaker }));
+    this.#later(orderUpdateOf(o, E));
+  }
+
+  #remove(o: VenueOrder): void {
+    const list = this.#open.get(o.intent.symbol);
+    const k = list?.indexOf(o) ?? -1;
+    if (list && k >= 0) list.splice(k, 1);
+  }
+
+  #later(e: BusEvent): void {
+    this.#opts.scheduler.schedule(0, () => this.#opts.publish(e));
+  }
+}
+
+/** Fee helper: parses a fee rate given in basis points. */
+export function bpsToRate(bps: number): Decimal {
+  return new Decimal(bps).div(10_000);
+}

@@ -1,0 +1,230 @@
+/**
+ * SimVenue: the Venue of backtest and paper mode, over the matching engine (src/sim).
+ *
+ * Latency is modelled on an injectable {@link Scheduler}: an accepted place intent reaches the
+ * engine `entryMs` after it was submitted, a cancel `cancelMs` after, and every engine report
+ * (acknowledgement, fill, cancel, expiry) reaches the bus `ackMs` after the engine produced it.
+ * With a {@link VirtualScheduler} (backtests) this is a deterministic event queue on the virtual
+ * clock; with a {@link WallScheduler} (paper mode) the same code runs on the wall clock. Fees are
+ * the engine account's maker/taker commission rates; queue position, partial fills, market orders
+ * walking the book and every exchange filter are the engine's rules (src/sim/README.md).
+ *
+ * Output (option `emit`): 'orderEvents' (default) publishes orderUpdate and fill events directly;
+ * 'userData' publishes typed executionReport / accountPosition events instead, for a pipeline whose
+ * order tracker consumes the user data stream as it does live.
+ */
+import type { BusEvent } from '../bus/events.js';
+import type { CancelIntent, Intent, PlaceIntent } from '../bus/intents.js';
+import type { Venue } from '../bus/venue.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { AccountPositionEvent, ExecutionReportEvent } from '../core/marketEvents.js';
+import type { MatchingEngine } from '../sim/engine.js';
+import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
+import type { Scheduler } from './Scheduler.js';
+import { fillOf, isFinal, orderUpdateOf, type VenueOrder } from './orderEvents.js';
+
+/** Latencies in ms of the run's clock. */
+export interface LatencyConfig {
+  /** Submit -> order reaches the engine. */
+  readonly entryMs: number;
+  /** Cancel submit -> cancel reaches the engine. */
+  readonly cancelMs: number;
+  /** Engine report -> event on the bus. */
+  readonly ackMs: number;
+}
+
+/** No latency at all (unit tests; not realistic). */
+export const ZERO_LATENCY: LatencyConfig = { entryMs: 0, cancelMs: 0, ackMs: 0 };
+
+/** Options of a SimVenue. */
+export interface SimVenueOptions {
+  readonly engine: MatchingEngine;
+  /** Engine account the strategies trade through (one account, as live). */
+  readonly accountId: string;
+  readonly scheduler: Scheduler;
+  readonly publish: (e: BusEvent) => void;
+  readonly latency?: LatencyConfig;
+  readonly emit?: 'orderEvents' | 'userData';
+}
+
+const STATE_OF: Readonly<Record<string, VenueOrder['state']>> = {
+  NEW: 'NEW',
+  PARTIALLY_FILLED: 'PARTIALLY_FILLED',
+  FILLED: 'FILLED',
+  CANCELED: 'CANCELED',
+  REJECTED: 'REJECTED',
+  EXPIRED: 'EXPIRED',
+  PENDING_CANCEL: 'NEW',
+  SYSTEM_PROCESSING: 'PENDING',
+};
+
+/** Converts the engine's wire-shaped executionReport to the typed user-data event. */
+export function toExecutionReport(r: SimExecutionReport, E: number): ExecutionReportEvent {
+  return {
+    type: 'executionReport',
+    E,
+    symbol: r.s,
+    clientId: r.c,
+    side: r.S,
+    orderType: r.o,
+    timeInForce: r.f,
+    quantity: new Decimal(r.q),
+    price: new Decimal(r.p),
+    stopPrice: new Decimal(r.P),
+    icebergQty: new Decimal(r.F),
+    origClientId: r.C,
+    executionType: r.x,
+    status: r.X,
+    rejectReason: r.r,
+    orderId: r.i,
+    lastQty: new Decimal(r.l),
+    cumQty: new Decimal(r.z),
+    lastPrice: new Decimal(r.L),
+    commission: new Decimal(r.n),
+    commissionAsset: r.N,
+    transactionTime: r.T,
+    tradeId: r.t,
+    isWorking: r.w,
+    isMaker: r.m,
+    orderCreationTime: r.O,
+    cumQuoteQty: new Decimal(r.Z),
+    lastQuoteQty: new Decimal(r.Y),
+    expiryReason: r.eR,
+  };
+}
+
+/** The simulated venue. Call `dispose()` at the end to unsubscribe from the engine. */
+export class SimVenue implements Venue {
+  readonly name = 'sim';
+  readonly #o: SimVenueOptions;
+  readonly #lat: LatencyConfig;
+  readonly #orders = new Map<string, VenueOrder>();
+  readonly #unsubscribe: () => void;
+
+  constructor(opts: SimVenueOptions) {
+    this.#o = opts;
+    this.#lat = opts.latency ?? ZERO_LATENCY;
+    for (const [k, v] of Object.entries(this.#lat)) if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`latency.${k} must be a non-negative number, got ${String(v)}`);
+    this.#unsubscribe = opts.engine.subscribe((e) => this.#onEngine(e));
+  }
+
+  /** Orders this venue has seen that are not final yet (for reconciliation and tests). */
+  openOrders(): VenueOrder[] {
+    return [...this.#orders.values()].filter((o) => !isFinal(o.state));
+  }
+
+  submit(intent: Intent): void {
+    const s = this.#o.scheduler;
+    switch (intent.kind) {
+      case 'place': {
+        if (this.#orders.has(intent.clientId)) {
+          this.#later(0, { type: 'intentRejected', E: s.clock.now(), strategy: intent.strategy, intent, reason: 'DUPLICATE_CLIENT_ID', message: `clientId ${intent.clientId} already used` });
+          return;
+        }
+        const o: VenueOrder = { intent, orderId: undefined, state: 'PENDING', cumQty: ZERO, cumQuoteQty: ZERO };
+        this.#orders.set(intent.clientId, o);
+        if (this.#o.emit !== 'userData') this.#later(0, orderUpdateOf(o, s.clock.now()));
+        s.schedule(this.#lat.entryMs, () => this.#place(o));
+        return;
+      }
+      case 'cancel':
+        s.schedule(this.#lat.cancelMs, () => this.#cancel(intent));
+        return;
+      case 'cancelAll': {
+        // Per strategy (the account may be shared): cancel each of its orders, as the router does live.
+        const mine = this.openOrders().filter((o) => o.intent.strategy === intent.strategy && (intent.symbol === undefined || o.intent.symbol === intent.symbol));
+        for (const o of mine) s.schedule(this.#lat.cancelMs, () => this.#cancel({ kind: 'cancel', strategy: intent.strategy, intentId: intent.intentId, symbol: o.intent.symbol, clientId: o.intent.clientId }));
+        return;
+      }
+      default: {
+        const never: never = intent;
+        throw new Error(`unknown intent ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** Stops listening to the engine. */
+  dispose(): void {
+    this.#unsubscribe();
+  }
+
+  #place(o: VenueOrder): void {
+    const i: PlaceIntent = o.intent;
+    const now = this.#o.scheduler.clock.now();
+    const res = this.#o.engine.placeOrder(
+      {
+        accountId: this.#o.accountId,
+        symbol: i.symbol,
+        side: i.side,
+        type: i.orderType,
+        timeInForce: i.timeInForce,
+        quantity: i.quantity,
+        quoteOrderQty: i.quoteOrderQty,
+        price: i.price,
+        stopPrice: i.stopPrice,
+        icebergQty: i.icebergQty,
+        clientId: i.clientId,
+        stpMode: i.stpMode,
+      },
+      now,
+    );
+    if (!res.ok) {
+      // A refused request emits nothing from the engine: answer like a REST error would.
+      o.state = 'REJECTED';
+      if (this.#o.emit === 'userData') this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now, strategy: i.strategy, intent: i, reason: res.reason, message: res.message });
+      else this.#later(this.#lat.ackMs, orderUpdateOf(o, now, `${res.reason}: ${res.message}`));
+    }
+  }
+
+  #cancel(c: CancelIntent): void {
+    const now = this.#o.scheduler.clock.now();
+    const o = this.#orders.get(c.clientId);
+    const res = o && o.intent.strategy === c.strategy ? this.#o.engine.cancelOrder({ accountId: this.#o.accountId, symbol: c.symbol, clientId: c.clientId }, now) : undefined;
+    if (res === undefined || !res.ok) {
+      const reason = res === undefined ? 'UNKNOWN_ORDER' : res.reason;
+      this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now, strategy: c.strategy, intent: c, reason, message: res === undefined ? `no order with clientId ${c.clientId} for ${c.strategy}` : res.message });
+    }
+  }
+
+  #onEngine(e: EngineEvent): void {
+    if (e.type === 'executionReport') {
+      if (e.accountId !== this.#o.accountId) return;
+      const o = this.#orders.get(e.c) ?? (e.C !== '' ? this.#orders.get(e.C) : undefined);
+      if (o === undefined) return; // not a strategy order (e.g. placed directly on the engine)
+      if (this.#o.emit === 'userData') {
+        const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
+        this.#later(this.#lat.ackMs, toExecutionReport(e, E));
+        return;
+      }
+      this.#applyReport(o, e);
+    } else if (e.type === 'outboundAccountPosition' && this.#o.emit === 'userData') {
+      if (e.accountId !== this.#o.accountId) return;
+      const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
+      const ev: AccountPositionEvent = { type: 'accountPosition', E, lastUpdateTime: e.u, balances: e.B.map((b) => ({ asset: b.a, free: new Decimal(b.f), locked: new Decimal(b.l) })) };
+      this.#later(this.#lat.ackMs, ev);
+    }
+  }
+
+  #applyReport(o: VenueOrder, r: SimExecutionReport): void {
+    const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
+    o.orderId = r.i;
+    const state = STATE_OF[r.X] ?? o.state;
+    if (r.x === 'TRADE') {
+      const qty = new Decimal(r.l);
+      const price = new Decimal(r.L);
+      o.cumQty = new Decimal(r.z);
+      o.cumQuoteQty = new Decimal(r.Z);
+      o.state = state;
+      this.#later(this.#lat.ackMs, fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: new Decimal(r.Y), commission: new Decimal(r.n), commissionAsset: r.N, isMaker: r.m }));
+      this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E));
+      return;
+    }
+    o.state = state;
+    const reason = r.x === 'EXPIRED' && r.eR !== 'NONE' ? r.eR : r.x === 'REJECTED' ? r.r : undefined;
+    this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E, reason));
+  }
+
+  #later(delay: number, e: BusEvent): void {
+    this.#o.scheduler.schedule(delay, () => this.#o.publish(e));
+  }
+}

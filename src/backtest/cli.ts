@@ -1,0 +1,96 @@
+/**
+ * `kancil backtest <config.yaml> [--sweep <grid.yaml>] [--out <dir>] [--json] [--quiet]`
+ *
+ * Replays the config's recordings (or kline files) through the strategy host, risk gate and
+ * simulated venue; prints a summary and writes result.json and report.html (to --out, or the
+ * config's backtest.output). With --sweep, runs the grid on all cores and writes sweep.md/json.
+ * The lead registers `command` in src/cli/commands.ts.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Command, CliIO } from '../cli/command.js';
+import { ExitCode } from '../cli/command.js';
+import { KancilError } from '../core/errors.js';
+import { runBacktest, writeReports } from './Backtest.js';
+import { loadBacktestConfig } from './config.js';
+import { countLines, createProgress } from './progress.js';
+import type { BacktestResult } from './ResultCollector.js';
+import { runSweep, sweepTable, writeSweep } from './sweep.js';
+import { loadGrid } from './sweepGrid.js';
+
+const USAGE = `Usage: kancil backtest <config.yaml> [options]
+
+Replays recorded market data (or kline files) through the strategies, the risk checker and the
+simulated venue on a virtual clock, and writes result.json and a self-contained report.html.
+
+Options:
+  --sweep FILE   run a parameter grid (YAML) on all cores and write a ranked table
+  --out DIR      output folder (default: backtest.output of the config, else reports/<name>)
+  --workers N    sweep worker threads (default: all cores)
+  --json         print the result JSON instead of a summary
+  --quiet        no progress output
+  -h, --help     this text`;
+
+function summary(r: BacktestResult): string {
+  const lines = [`backtest ${r.name}: ${new Date(r.start).toISOString()} .. ${new Date(r.end).toISOString()}, ${r.events} bus events, ${r.fills.length} fills`];
+  const rows = Object.entries(r.strategies);
+  if (r.total && rows.length > 1) rows.push(['TOTAL', r.total]);
+  for (const [n, m] of rows) {
+    lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, max DD ${m.maxDrawdownPct}%, Sharpe ${m.sharpe}, Sortino ${m.sortino}, orders ${m.orders}, trades ${m.trades}, fill ratio ${m.fillRatio}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  let values: { sweep?: string; out?: string; workers?: string; json?: boolean; quiet?: boolean; help?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: { sweep: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (err) {
+    io.stderr(`${(err as Error).message}\n\n${USAGE}\n`);
+    return ExitCode.USAGE;
+  }
+  if (values.help) {
+    io.stdout(`${USAGE}\n`);
+    return ExitCode.OK;
+  }
+  if (positionals.length !== 1) {
+    io.stderr(`expected exactly one config file\n\n${USAGE}\n`);
+    return ExitCode.USAGE;
+  }
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) {
+    io.stderr(`--workers=${values.workers}: must be a positive integer\n`);
+    return ExitCode.USAGE;
+  }
+  try {
+    const cfg = loadBacktestConfig(positionals[0] as string);
+    const out = values.out !== undefined ? path.resolve(values.out) : (cfg.backtest.output ?? path.resolve('reports', cfg.name));
+    if (values.sweep !== undefined) {
+      const grid = loadGrid(values.sweep);
+      const s = await runSweep(cfg, grid, { workers, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`) });
+      const files = writeSweep(out, s);
+      io.stdout(values.json ? `${JSON.stringify(s.rows)}\n` : `${sweepTable(s)}\nwrote ${files.md} and ${files.json}\n`);
+      return ExitCode.OK;
+    }
+    const files = [...cfg.backtest.recordings.flatMap((r) => r.files), ...cfg.backtest.candles.flatMap((c) => c.files)];
+    const total = values.quiet ? 0 : await countLines(files);
+    const progress = values.quiet ? undefined : createProgress(total, { isTTY: process.stderr.isTTY, write: (s: string) => io.stderr(s) });
+    const result = await runBacktest(cfg, { writeOutput: false, onProgress: progress ? (st) => progress.update(st.events + st.snapshots) : undefined });
+    progress?.stop(total);
+    const written = writeReports(out, result);
+    io.stdout(values.json ? `${JSON.stringify(result)}\n` : `${summary(result)}wrote ${written.json} and ${written.html}\n`);
+    return ExitCode.OK;
+  } catch (err) {
+    io.stderr(`backtest failed: ${err instanceof KancilError || err instanceof RangeError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return ExitCode.FAILED;
+  }
+}
+
+/** The `backtest` command. */
+export const command: Command = { usage: USAGE, run };

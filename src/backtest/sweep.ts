@@ -1,0 +1,105 @@
+/**
+ * Parameter sweeps: every point of a grid run as an independent single backtest on a pool of
+ * worker threads (one per core), then ranked. Each point's result is exactly what a single run
+ * with those parameters gives (the workers call the same runBacktest).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { BacktestConfig } from './config.js';
+import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
+import { gridPoints, rankValue, type SweepGrid } from './sweepGrid.js';
+import type { SweepAnswer, SweepJob } from './sweepWorker.js';
+
+/** One ranked row. */
+export interface SweepRow {
+  readonly rank: number;
+  readonly index: number;
+  readonly params: Record<string, unknown>;
+  readonly metrics: StrategyMetrics;
+}
+
+/** Result of a sweep. */
+export interface SweepResult {
+  readonly strategy: string;
+  readonly rankBy: string;
+  readonly rows: readonly SweepRow[];
+  /** Full result per grid point, in grid order (for checks against single runs). */
+  readonly results: readonly BacktestResult[];
+}
+
+/** Which strategy a grid applies to. */
+export function sweepStrategy(cfg: BacktestConfig, grid: SweepGrid): string {
+  if (grid.strategy !== undefined) {
+    if (!cfg.strategies.some((s) => s.name === grid.strategy)) throw new RangeError(`grid strategy ${JSON.stringify(grid.strategy)} is not in ${cfg.file}`);
+    return grid.strategy;
+  }
+  if (cfg.strategies.length !== 1) throw new RangeError(`${cfg.file} has ${cfg.strategies.length} strategies: name one with "strategy:" in the grid`);
+  return (cfg.strategies[0] as { name: string }).name;
+}
+
+/** Runs the grid on `workers` threads (default: all cores). */
+export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { workers?: number; onDone?: (done: number, total: number) => void } = {}): Promise<SweepResult> {
+  const strategy = sweepStrategy(cfg, grid);
+  const points = gridPoints(grid);
+  const n = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), points.length));
+  const answers: (SweepAnswer | undefined)[] = points.map(() => undefined);
+  let next = 0;
+  let done = 0;
+  await new Promise<void>((resolve, reject) => {
+    let alive = n;
+    for (let w = 0; w < n; w++) {
+      const worker = new Worker(new URL('./sweepWorker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+      const feed = (): void => {
+        if (next >= points.length) {
+          worker.postMessage(null);
+          return;
+        }
+        const index = next++;
+        const job: SweepJob = { index, configFile: cfg.file, strategy, params: points[index] as Record<string, unknown> };
+        worker.postMessage(job);
+      };
+      worker.on('message', (a: SweepAnswer) => {
+        answers[a.index] = a;
+        opts.onDone?.(++done, points.length);
+        feed();
+      });
+      worker.on('error', reject);
+      worker.on('exit', () => {
+        if (--alive === 0) resolve();
+      });
+      feed();
+    }
+  });
+  const results: BacktestResult[] = answers.map((a, i) => {
+    if (a === undefined) throw new Error(`sweep point ${i} got no answer`);
+    if (!a.ok) throw new Error(`sweep point ${i} (${JSON.stringify(points[i])}) failed: ${a.error}`);
+    return JSON.parse(a.result) as BacktestResult;
+  });
+  const rows = results
+    .map((r, index) => ({ index, params: points[index] as Record<string, unknown>, metrics: r.strategies[strategy] as StrategyMetrics }))
+    .sort((a, b) => rankValue(b.metrics, grid.rankBy) - rankValue(a.metrics, grid.rankBy) || a.index - b.index)
+    .map((r, i) => ({ rank: i + 1, ...r }));
+  return { strategy, rankBy: grid.rankBy, rows, results };
+}
+
+/** The ranked table as Markdown. */
+export function sweepTable(s: SweepResult): string {
+  const keys = Object.keys(s.rows[0]?.params ?? {});
+  const cols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe', 'sortino', 'fees', 'trades', 'fillRatio'] as const;
+  const head = `| rank | ${keys.join(' | ')} | ${cols.join(' | ')} |`;
+  const sep = `|${' --- |'.repeat(1 + keys.length + cols.length)}`;
+  const body = s.rows.map((r) => `| ${r.rank} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${cols.map((c) => String(r.metrics[c])).join(' | ')} |`);
+  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}\n\n${[head, sep, ...body].join('\n')}\n`;
+}
+
+/** Writes sweep.md and sweep.json into `dir`. */
+export function writeSweep(dir: string, s: SweepResult): { md: string; json: string } {
+  mkdirSync(dir, { recursive: true });
+  const md = path.join(dir, 'sweep.md');
+  const json = path.join(dir, 'sweep.json');
+  writeFileSync(md, sweepTable(s));
+  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, rows: s.rows }, null, 2)}\n`);
+  return { md, json };
+}
