@@ -8,4 +8,5 @@ import type { CommandEntry } from './command.js';
 export const commands: readonly CommandEntry[] = [
   { name: 'time', summary: 'print the exchange server time and the local clock offset (connectivity check)', load: () => import('./time.js') },
   { name: 'symbols', summary: 'list the exchange symbols with their filters', load: () => import('./symbols.js') },
+  { name: 'run', summary: 'run strategies live or on paper from a YAML config (Ctrl-C stops)', load: () => import('./run.js') },
 ];

@@ -25,7 +25,7 @@ import type { OrderRecord, OrderVenueName } from '../store/records.js';
 import { CircuitBreaker, type BreakerFailure, type BreakerOptions, type BreakerState } from './CircuitBreaker.js';
 import type { ExecLogger } from './log.js';
 import type { LegacyOrderPort, LegacyOrderView, OpenOrderPort } from './ports.js';
-import type { OrderTracker } from './OrderTracker.js';
+import { newOrderOf, type OrderTracker } from './OrderTracker.js';
 import { isTerminal } from './orderState.js';
 
 /** Router settings. */
@@ -123,22 +123,7 @@ export class OrderRouter implements Venue {
   submit(intent: Intent): void {
     switch (intent.kind) {
       case 'place': {
-        const rec = this.#tracker.create({
-          clientId: intent.clientId,
-          strategy: intent.strategy,
-          intentId: intent.intentId,
-          symbol: intent.symbol,
-          side: intent.side,
-          orderType: intent.orderType,
-          timeInForce: intent.timeInForce,
-          price: intent.price,
-          quantity: intent.quantity,
-          quoteOrderQty: intent.quoteOrderQty,
-          stopPrice: intent.stopPrice,
-          icebergQty: intent.icebergQty,
-          stpMode: intent.stpMode,
-          venue: 'open',
-        });
+        const rec = this.#tracker.create(newOrderOf(intent, 'open'));
         this.#enqueue(rec.clientId, () => this.#place(rec.clientId));
         return;
       }

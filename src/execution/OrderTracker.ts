@@ -11,6 +11,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
 import type { AccountTrade, Order } from '../core/types.js';
 import type { FillEvent, OrderUpdateEvent, TrackedOrderStateName } from '../bus/events.js';
+import type { PlaceIntent } from '../bus/intents.js';
 import type { Ledger, OrderPatch } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord, OrderVenueName } from '../store/records.js';
 import { isTerminal, nextState, stateOfStatus } from './orderState.js';
@@ -20,6 +21,26 @@ export type TrackerEvent = OrderUpdateEvent | FillEvent;
 
 /** A new order as the router journals it before sending. */
 export type NewOrder = Omit<OrderRecord, 'state' | 'cumQty' | 'cumQuoteQty' | 'createdAt' | 'updatedAt' | 'orderId' | 'sentAt' | 'reason'>;
+
+/** The order a place intent journals, before anything is sent. */
+export function newOrderOf(intent: PlaceIntent, venue: OrderVenueName): NewOrder {
+  return {
+    clientId: intent.clientId,
+    strategy: intent.strategy,
+    intentId: intent.intentId,
+    symbol: intent.symbol,
+    side: intent.side,
+    orderType: intent.orderType,
+    timeInForce: intent.timeInForce,
+    price: intent.price,
+    quantity: intent.quantity,
+    quoteOrderQty: intent.quoteOrderQty,
+    stopPrice: intent.stopPrice,
+    icebergQty: intent.icebergQty,
+    stpMode: intent.stpMode,
+    venue,
+  };
+}
 
 /** Reports for an orderId we cannot attribute yet (a legacy ack still in flight); bounded. */
 const MAX_ORPHANS = 1000;

@@ -275,6 +275,12 @@ export class Ledger {
     return r.n;
   }
 
+  /** Number of journal lines of one kind (e.g. 'start': how many runs used this ledger). */
+  countJournal(kind: string): number {
+    const r = this.#db.prepare('SELECT COUNT(*) AS n FROM journal WHERE kind = ?').get(kind) as { n: number };
+    return r.n;
+  }
+
   /** Checkpoints the WAL into the main file and closes the database. Idempotent. */
   close(): void {
     if (this.#closed) return;

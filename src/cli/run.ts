@@ -1,0 +1,123 @@
+/**
+ * `kancil run <config.yaml>`: runs strategies live (against the exchange URLs in the config, or an
+ * in-process sandbox) or on paper (live market data, fills from the matching engine). Stops on
+ * SIGINT/SIGTERM, after `--duration` / `run.durationSec`, and prints a summary. Credentials come
+ * only from the environment (or the in-process sandbox's test account) and are redacted from logs.
+ */
+import path from 'node:path';
+import { pino, type Logger } from 'pino';
+import { loadPlugin } from '../backtest/plugins.js';
+import { ValidationError } from '../core/errors.js';
+import { loadSandboxConfig, startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import type { StrategyPlugin } from '../strategy/types.js';
+import { parseCommandArgs } from './args.js';
+import { ExitCode, type CliIO, type Command } from './command.js';
+import { SECRET_ENV, loadRunConfig, type RunConfig } from './runConfig.js';
+import { RunSession, type RunCredentials, type RunEndpoints } from './runSession.js';
+import { formatSummary } from './runStatus.js';
+
+const USAGE = `Usage: kancil run <config.yaml> [--duration <seconds>]
+
+Runs the strategies of a config in mode live or paper (see config/default.yaml).
+  --duration S   stop after S seconds (overrides run.durationSec; 0 = until SIGINT/SIGTERM)
+  -h, --help     this text
+
+Credentials (live mode) come from the environment only:
+  ${SECRET_ENV.apiKey}, ${SECRET_ENV.apiSecret}          open API
+  ${SECRET_ENV.legacyKey}, ${SECRET_ENV.legacySecret}    legacy /v1 fallback (optional)
+A config with an in-process sandbox uses the sandbox's test account instead.`;
+
+/** Log fields that must never carry a value (pino redaction, at any depth we use). */
+export const REDACT_PATHS = ['apiKey', 'apiSecret', 'secret', 'legacyKey', 'legacySecret', 'credentials', '*.apiKey', '*.apiSecret', '*.secret', '*.legacyKey', '*.legacySecret', '*.credentials', 'headers["x-mbx-apikey"]', 'headers["x-tc-apikey"]'];
+
+/** The run logger: pretty in a terminal, JSON lines otherwise. */
+export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout): Logger {
+  const tty = (stream as NodeJS.WriteStream).isTTY === true;
+  const opts = { name: 'kancil', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  if (tty) return pino({ ...opts, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' } } });
+  return pino(opts, stream);
+}
+
+async function loadPlugins(cfg: RunConfig): Promise<Map<string, StrategyPlugin>> {
+  const out = new Map<string, StrategyPlugin>();
+  for (const s of cfg.strategies) out.set(s.name, await loadPlugin(s.plugin, cfg.dir, cfg.file));
+  return out;
+}
+
+/** Resolves where to connect and with which credentials. */
+async function connectTarget(cfg: RunConfig, env: CliIO['env'], log: Logger): Promise<{ endpoints: RunEndpoints; credentials: RunCredentials; sandbox: RunningSandbox | undefined }> {
+  if (cfg.sandbox) {
+    const sandbox = await startSandbox(loadSandboxConfig(cfg.sandbox.config));
+    const wanted = cfg.sandbox.account;
+    const acct = wanted === undefined ? sandbox.accounts[0] : sandbox.accounts.find((a) => a.id === wanted);
+    if (!acct) {
+      await sandbox.stop();
+      throw new ValidationError('sandbox.account', wanted, 'no such account in the sandbox config');
+    }
+    log.info({ urls: sandbox.urls, account: acct.id }, 'in-process sandbox started');
+    return {
+      endpoints: sandbox.urls,
+      credentials: { apiKey: acct.apiKey, apiSecret: acct.secret, legacyKey: acct.legacyApiKey, legacySecret: acct.legacySecret },
+      sandbox,
+    };
+  }
+  const ex = cfg.exchange;
+  if (!ex) throw new ValidationError('exchange', undefined, 'missing');
+  const credentials: RunCredentials = {
+    ...(env[SECRET_ENV.apiKey] ? { apiKey: env[SECRET_ENV.apiKey] } : {}),
+    ...(env[SECRET_ENV.apiSecret] ? { apiSecret: env[SECRET_ENV.apiSecret] } : {}),
+    ...(env[SECRET_ENV.legacyKey] ? { legacyKey: env[SECRET_ENV.legacyKey] } : {}),
+    ...(env[SECRET_ENV.legacySecret] ? { legacySecret: env[SECRET_ENV.legacySecret] } : {}),
+  };
+  return { endpoints: ex, credentials, sandbox: undefined };
+}
+
+/** Parses `--duration`. */
+function durationOption(v: string | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(v)) throw new ValidationError('--duration', v, 'must be a number of seconds');
+  return Number(v);
+}
+
+/** Runs a session until a signal or the duration; returns the exit code. */
+export async function runCommand(argv: readonly string[], io: CliIO, logStream: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, { duration: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const, true);
+  if (values.help) {
+    io.stdout(`${USAGE}\n`);
+    return ExitCode.OK;
+  }
+  const file = positionals[0];
+  if (file === undefined || positionals.length > 1) throw new ValidationError('config', positionals.join(' '), 'give exactly one config file');
+  const cfg = loadRunConfig(path.resolve(file));
+  const durationSec = durationOption(values.duration, cfg.run.durationSec);
+  const log = runLogger(cfg.logging.level, logStream);
+  const plugins = await loadPlugins(cfg);
+  const target = await connectTarget(cfg, io.env, log);
+  let session: RunSession;
+  try {
+    session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins, log });
+  } catch (err) {
+    await target.sandbox?.stop();
+    throw err;
+  }
+  const reason = await new Promise<string>((resolve) => {
+    const onSignal = (sig: NodeJS.Signals): void => resolve(`signal ${sig}`);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    if (durationSec > 0) setTimeout(() => resolve(`duration ${durationSec} s`), durationSec * 1000).unref();
+  });
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+  const summary = await session.stop(reason);
+  await target.sandbox?.stop();
+  log.info({ summary }, 'summary');
+  log.flush?.();
+  io.stdout(formatSummary(summary));
+  return summary.failures.length > 0 ? ExitCode.FAILED : ExitCode.OK;
+}
+
+/** The `run` subcommand. */
+export const command: Command = {
+  usage: USAGE,
+  run: (argv, io) => runCommand(argv, io),
+};

@@ -1,0 +1,393 @@
+/**
+ * One `kancil run` session, live or paper, composed from the same pieces a backtest uses:
+ * bus, strategy host, risk gate, pipeline, venue, ledger. Live: the order router over the open
+ * API (legacy fallback) with the user data stream; paper: the matching engine following the live
+ * books through the simulated venue. Both keep the ledger and the tracker, so a paper run's
+ * journal looks like a live one.
+ *
+ * Start order matters for money: ledger, exchange metadata, market data, venue, reconciliation of
+ * whatever the ledger says is live (live mode), and only then strategies.
+ */
+import type { Logger } from 'pino';
+import { Bus } from '../bus/Bus.js';
+import type { TradingStateName } from '../bus/events.js';
+import { systemClock } from '../core/clock.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { SymbolInfo } from '../core/types.js';
+import { ConfigError } from '../core/errors.js';
+import { LegacyClient } from '../exchange/legacy/LegacyClient.js';
+import { OpenClient } from '../exchange/open/OpenClient.js';
+import { ListenKeyUserStream } from '../exchange/stream/listen-key-stream.js';
+import { ListenTokenUserStream } from '../exchange/stream/listen-token-stream.js';
+
+import { OrderRouter } from '../execution/OrderRouter.js';
+import { OrderTracker } from '../execution/OrderTracker.js';
+import { TrackedVenue } from '../execution/TrackedVenue.js';
+import { legacyPort } from '../execution/legacyAdapter.js';
+import { openPort } from '../execution/openPort.js';
+import { createPipeline, type Pipeline } from '../execution/pipeline.js';
+import { TradingStateMachine } from '../risk/tradingState.js';
+import { MatchingEngine } from '../sim/engine.js';
+import { Ledger } from '../store/Ledger.js';
+import type { StrategyPlugin } from '../strategy/types.js';
+import { StrategyHost, type HostedStrategy, type StrategyState } from '../backtest/StrategyHost.js';
+import { SimVenue } from '../backtest/SimVenue.js';
+import { WallScheduler } from '../backtest/Scheduler.js';
+import type { RunConfig } from './runConfig.js';
+import { RunMarket } from './runMarket.js';
+import { riskGate } from './runRisk.js';
+import { runSummary, statusLine, type RunSummary } from './runStatus.js';
+
+/** Exchange addresses of a run (the spec's placeholder names). */
+export interface RunEndpoints {
+  readonly base_url: string;
+  readonly market_url: string;
+  readonly depth_url?: string;
+  readonly stream_url: string;
+  readonly stream_url_next?: string;
+  readonly stream_url_new?: string;
+  readonly ws_api_url?: string;
+  readonly legacy_base_url?: string;
+}
+
+/** Credentials (from the environment or an in-process sandbox; never from YAML). */
+export interface RunCredentials {
+  readonly apiKey?: string;
+  readonly apiSecret?: string;
+  readonly legacyKey?: string;
+  readonly legacySecret?: string;
+}
+
+/** Options of a session. */
+export interface RunSessionOptions {
+  readonly config: RunConfig;
+  readonly endpoints: RunEndpoints;
+  readonly credentials: RunCredentials;
+  readonly plugins: ReadonlyMap<string, StrategyPlugin>;
+  readonly log: Logger;
+  /** Longest wait for the order books before strategies start (default 15 s). */
+  readonly bookReadyTimeoutMs?: number;
+}
+
+const PAPER_ACCOUNT = 'paper';
+
+/** Either user data stream. */
+type UserStream = ListenKeyUserStream | ListenTokenUserStream;
+
+/** A running session. */
+export class RunSession {
+  readonly ledger: Ledger;
+  readonly bus: Bus;
+  readonly startedAt: number;
+  readonly #o: RunSessionOptions;
+  readonly #open: OpenClient;
+  readonly #legacy: LegacyClient | undefined;
+  readonly #market: RunMarket;
+  readonly #tracker: OrderTracker;
+  readonly #router: OrderRouter | undefined;
+  readonly #sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
+  readonly #user: UserStream | undefined;
+  readonly #states: TradingStateMachine;
+  readonly #pipeline: Pipeline<StrategyState>;
+  readonly #host: StrategyHost;
+  readonly #strategyNames: readonly string[];
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #subs: { unsubscribe(): void }[] = [];
+  #stopped: Promise<RunSummary> | undefined;
+
+  private constructor(o: RunSessionOptions, parts: {
+    ledger: Ledger;
+    bus: Bus;
+    open: OpenClient;
+    legacy: LegacyClient | undefined;
+    market: RunMarket;
+    tracker: OrderTracker;
+    router: OrderRouter | undefined;
+    sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
+    user: UserStream | undefined;
+    states: TradingStateMachine;
+    pipeline: Pipeline<StrategyState>;
+    host: StrategyHost;
+    names: readonly string[];
+  }) {
+    this.#o = o;
+    this.ledger = parts.ledger;
+    this.bus = parts.bus;
+    this.#open = parts.open;
+    this.#legacy = parts.legacy;
+    this.#market = parts.market;
+    this.#tracker = parts.tracker;
+    this.#router = parts.router;
+    this.#sim = parts.sim;
+    this.#user = parts.user;
+    this.#states = parts.states;
+    this.#pipeline = parts.pipeline;
+    this.#host = parts.host;
+    this.#strategyNames = parts.names;
+    this.startedAt = systemClock.now();
+  }
+
+  /** Builds and starts everything; resolves when strategies are running. */
+  static async start(o: RunSessionOptions): Promise<RunSession> {
+    const { config: cfg, endpoints: ep, credentials: cr, log } = o;
+    const clock = systemClock;
+    const ledger = Ledger.open(cfg.storage.path);
+    const runNo = ledger.countJournal('start') + 1;
+    ledger.journal(clock.now(), 'start', { mode: cfg.mode, name: cfg.name, run: runNo, pid: process.pid });
+    const bus = new Bus();
+    const cleanup: (() => Promise<void> | void)[] = [() => ledger.close(), () => bus.close()];
+    try {
+      const open = new OpenClient({
+        baseUrl: ep.base_url,
+        marketUrl: ep.market_url,
+        depthUrl: ep.depth_url ?? ep.market_url,
+        ...(cr.apiKey !== undefined ? { apiKey: cr.apiKey } : {}),
+        ...(cr.apiSecret !== undefined ? { apiSecret: cr.apiSecret } : {}),
+        recvWindow: cfg.exchange?.recvWindow ?? 5000,
+        timeoutMs: cfg.exchange?.timeoutMs ?? 10_000,
+      });
+      cleanup.push(() => open.close());
+      await open.syncTime();
+      const symbols = await strategySymbols(open, cfg);
+
+      const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e) });
+      const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
+      let router: OrderRouter | undefined;
+      let legacy: LegacyClient | undefined;
+      let sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
+      let engine: MatchingEngine | undefined;
+      let user: UserStream | undefined;
+
+      if (cfg.mode === 'live') {
+        if (!cr.apiKey || !cr.apiSecret) throw new ConfigError(cfg.file, 'mode', 'live', 'live mode needs KANCIL_API_KEY and KANCIL_API_SECRET in the environment');
+        if (ep.legacy_base_url && cr.legacyKey && cr.legacySecret) {
+          legacy = new LegacyClient({ baseUrl: ep.legacy_base_url, apiKey: cr.legacyKey, apiSecret: cr.legacySecret, timeoutMs: cfg.exchange?.timeoutMs ?? 10_000, nonceStore: `${cfg.storage.path}.nonce` });
+          const l = legacy;
+          cleanup.push(() => l.close());
+        }
+        router = new OrderRouter({
+          open: openPort(open),
+          ...(legacy ? { legacy: legacyPort(legacy) } : {}),
+          tracker,
+          ledger,
+          clock,
+          log: log.child({ part: 'router' }),
+          symbols: symbols.map((s) => s.symbol),
+          symbolInfo: new Map(symbols.map((s) => [s.symbol, s])),
+          settleMs: (cfg.exchange?.recvWindow ?? 5000) + 1000,
+        });
+        user = userStream(ep, open, symbols, log);
+        bus.attach(user.events$);
+        bus.attach(user.status$);
+      } else {
+        engine = new MatchingEngine({
+          symbols: symbols.map((info) => ({ info })),
+          accounts: [{ id: PAPER_ACCOUNT, makerCommission: new Decimal(cfg.paper.makerBps).div(10_000), takerCommission: new Decimal(cfg.paper.takerBps).div(10_000), balances: paperBalances(cfg) }],
+          bufferEvents: false,
+        });
+        const scheduler = new WallScheduler(clock);
+        const latency = cfg.paper.latencyMs;
+        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: { entryMs: latency, cancelMs: latency, ackMs: latency } });
+        sim = { venue, scheduler };
+        cleanup.push(() => scheduler.cancelAll());
+      }
+
+      const market = new RunMarket({
+        bus,
+        hosts: { stream_url: ep.stream_url, ...(ep.stream_url_next ? { stream_url_next: ep.stream_url_next } : {}), ...(ep.stream_url_new ? { stream_url_new: ep.stream_url_new } : {}) },
+        symbols,
+        snapshots: open,
+        log,
+        ...(engine ? { engine } : {}),
+        now: () => clock.now(),
+      });
+      cleanup.push(() => market.close());
+      market.start();
+      user?.start();
+
+      const venue = router ?? new TrackedVenue((sim as { venue: SimVenue }).venue, tracker);
+      const pipeline = createPipeline<StrategyState>({
+        bus,
+        venue,
+        risk: riskGate({
+          symbols,
+          config: cfg.risk,
+          states,
+          now: () => clock.now(),
+          book: (s) => market.book(s),
+          lastPrice: (s) => market.lastPrice(s),
+          liveOrders: () => tracker.liveOrders(),
+        }),
+        clock,
+        log,
+        ledger,
+        router: router ?? (venue as TrackedVenue),
+      });
+      // Trading-state inputs: books, user-stream connections, reconcile requests.
+      const stateSub = bus.events$.subscribe((e) => {
+        if (e.type === 'tradingState') {
+          if (e.reason === 'reconciled') states.reconciled(clock.now());
+          return;
+        }
+        states.onEvent(e);
+      });
+      cleanup.push(() => stateSub.unsubscribe());
+      pipeline.start();
+
+      if (router) {
+        const unknown = await router.recover();
+        if (unknown.length > 0) log.warn({ unknown: unknown.map((u) => u.clientId) }, 'orders still of unknown outcome after start-up reconciliation; the poll loop keeps resolving them');
+        router.start();
+      } else {
+        tracker.load();
+      }
+      await market.whenReady(o.bookReadyTimeoutMs ?? 15_000).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'starting before every book is ready (orders are halted per symbol until it is)'));
+
+      // Strategy instances carry the run number so their clientIds never repeat across restarts.
+      const hosted: HostedStrategy[] = cfg.strategies.map((s) => {
+        const plugin = o.plugins.get(s.name);
+        if (!plugin) throw new ConfigError(cfg.file, 'strategies', s.name, 'plugin not loaded');
+        return { name: `${s.name}.${runNo}`, plugin, params: s.params, symbols: s.symbols, budget: Object.fromEntries(Object.entries(s.budget).map(([k, v]) => [k, new Decimal(v)])) };
+      });
+      const host = new StrategyHost(hosted, {
+        bus,
+        clock,
+        venue: pipeline.venue,
+        books: (s) => market.book(s),
+        gate: pipeline.gate,
+        log: log.child({ part: 'strategy' }),
+        onFailure: (name, err) => ledger.journal(clock.now(), 'strategyFailed', { strategy: name, err: err instanceof Error ? err.message : String(err) }),
+      });
+      host.start();
+      // Risk rejections queued while a handler ran are published after each bus event.
+      const flushSub = bus.events$.subscribe(() => host.flush());
+      cleanup.push(() => flushSub.unsubscribe());
+      host.flush();
+
+      const session = new RunSession(o, { ledger, bus, open, legacy, market, tracker, router, sim, user, states, pipeline, host, names: hosted.map((h) => h.name) });
+      session.#subs.push(stateSub, flushSub);
+      if (cfg.run.timerMs > 0) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
+      session.#every(cfg.run.statusIntervalSec * 1000, () => log.info(session.status(), 'status'));
+      log.info({ mode: cfg.mode, run: runNo, strategies: session.#strategyNames, symbols: symbols.map((s) => s.symbol) }, 'running');
+      return session;
+    } catch (err) {
+      for (const c of cleanup.reverse()) {
+        try {
+          await c();
+        } catch {
+          // Best effort: the original error is what the user needs to see.
+        }
+      }
+      throw err;
+    }
+  }
+
+  /** Strategy instance names of this run (`<name>.<run number>`). */
+  get strategies(): readonly string[] {
+    return this.#strategyNames;
+  }
+
+  /** Strategy failures so far. */
+  get failures(): readonly { strategy: string; error: string }[] {
+    return this.#host.failures;
+  }
+
+  /** The router (live mode), for tests and the status line. */
+  get router(): OrderRouter | undefined {
+    return this.#router;
+  }
+
+  /** Operator command: sets the trading state floor (HALTED: only cancels pass; REDUCING: only exposure-reducing orders). */
+  setTradingState(state: TradingStateName, reason: string): void {
+    this.#states.command(state, reason, systemClock.now());
+    this.ledger.journal(systemClock.now(), 'operator', { state, reason });
+  }
+
+  /** One status record: positions, open orders, PnL per strategy. */
+  status(): Record<string, unknown> {
+    return statusLine(this.ledger, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats);
+  }
+
+  /**
+   * Graceful stop: strategies first (no new intents), then optionally cancel open orders and wait
+   * for the answers, then close streams and flush the ledger. Idempotent.
+   */
+  stop(reason: string): Promise<RunSummary> {
+    this.#stopped ??= this.#stop(reason);
+    return this.#stopped;
+  }
+
+  async #stop(reason: string): Promise<RunSummary> {
+    const { config: cfg, log } = this.#o;
+    log.info({ reason }, 'stopping');
+    for (const t of this.#timers) clearInterval(t);
+    this.#host.stop();
+    if (cfg.run.cancelOnShutdown) {
+      const live = this.#tracker.liveOrders().filter((o) => this.#strategyNames.includes(o.strategy));
+      if (live.length > 0) {
+        log.info({ orders: live.length }, 'cancelling open orders');
+        if (this.#router) {
+          this.#router.cancelAll();
+          await this.#router.idle();
+        } else {
+          for (const o of live) this.#pipeline.venue.submit({ kind: 'cancel', strategy: o.strategy, intentId: `shutdown:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
+        }
+        await this.#waitOrdersSettled(3000);
+      }
+    }
+    const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#host.failures);
+    this.#pipeline.stop();
+    await this.#router?.stop();
+    for (const s of this.#subs) s.unsubscribe();
+    await this.#user?.close();
+    await this.#market.close();
+    this.#sim?.scheduler.cancelAll();
+    await this.#open.close();
+    await this.#legacy?.close();
+    this.ledger.journal(systemClock.now(), 'stop', { reason });
+    this.bus.close();
+    this.ledger.close();
+    return summary;
+  }
+
+  async #waitOrdersSettled(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const live = this.#tracker.liveOrders().filter((o) => this.#strategyNames.includes(o.strategy) && o.state !== 'UNKNOWN');
+      if (live.length === 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  #every(ms: number, fn: () => void): void {
+    const t = setInterval(fn, ms);
+    t.unref();
+    this.#timers.push(t);
+  }
+}
+
+async function strategySymbols(open: OpenClient, cfg: RunConfig): Promise<SymbolInfo[]> {
+  const all = await open.symbols();
+  const byName = new Map(all.map((s) => [s.symbol, s]));
+  const wanted = [...new Set(cfg.strategies.flatMap((s) => s.symbols))];
+  return wanted.map((name) => {
+    const info = byName.get(name);
+    if (!info) throw new ConfigError(cfg.file, 'strategies.symbols', name, `the exchange does not list this symbol (it has ${all.length} symbols)`);
+    return info;
+  });
+}
+
+function paperBalances(cfg: RunConfig): Record<string, Decimal> {
+  if (cfg.paper.balances) return Object.fromEntries(Object.entries(cfg.paper.balances).map(([k, v]) => [k, new Decimal(v)]));
+  const sum: Record<string, Decimal> = {};
+  for (const s of cfg.strategies) for (const [k, v] of Object.entries(s.budget)) sum[k] = (sum[k] ?? ZERO).plus(v);
+  return sum;
+}
+
+/** The user data stream the symbols need: listen token when the WebSocket API is known, else a listen key. */
+function userStream(ep: RunEndpoints, open: OpenClient, symbols: readonly SymbolInfo[], log: Logger): UserStream {
+  const type3 = symbols.some((s) => s.type === 3);
+  if (type3 && ep.stream_url_new) return new ListenKeyUserStream({ url: ep.stream_url_new, symbolType: 3, api: open, name: 'user:type3', logger: log.child({ part: 'user' }) });
+  if (ep.ws_api_url) return new ListenTokenUserStream({ url: ep.ws_api_url, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) });
+  return new ListenKeyUserStream({ url: ep.stream_url, symbolType: 1, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) });
+}

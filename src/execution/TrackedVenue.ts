@@ -1,0 +1,40 @@
+/**
+ * Puts the order tracker and ledger in front of a simulated venue (paper mode), so paper runs keep
+ * the same journal as live runs: each order is journalled PENDING before the venue sees it, and the
+ * venue's executionReports (SimVenue with `emit: 'userData'`) drive the same state machine.
+ * Reconciliation is a no-op: a simulator cannot lose messages.
+ */
+import type { ExecutionReportEvent } from '../core/marketEvents.js';
+import type { Intent } from '../bus/intents.js';
+import type { Venue } from '../bus/venue.js';
+import { newOrderOf, type OrderTracker } from './OrderTracker.js';
+import type { ReconcilingVenue } from './pipeline.js';
+
+/** A venue wrapper that journals orders in the tracker before the inner venue acts. */
+export class TrackedVenue implements Venue, ReconcilingVenue {
+  readonly name: string;
+  readonly #inner: Venue;
+  readonly #tracker: OrderTracker;
+
+  constructor(inner: Venue, tracker: OrderTracker) {
+    this.#inner = inner;
+    this.#tracker = tracker;
+    this.name = `tracked:${inner.name}`;
+  }
+
+  submit(intent: Intent): void {
+    if (intent.kind === 'place') {
+      this.#tracker.create(newOrderOf(intent, 'sim'));
+      this.#tracker.markSent(intent.clientId, 'sim');
+    }
+    this.#inner.submit(intent);
+  }
+
+  onExecutionReport(er: ExecutionReportEvent): void {
+    this.#tracker.applyExecutionReport(er);
+  }
+
+  reconcile(): Promise<void> {
+    return Promise.resolve();
+  }
+}
