@@ -216,7 +216,10 @@ describe('limits and errors', () => {
 
   it('success false -> ExchangeError with message_code', async () => {
     server.on('GET', '/v1/order/get', { status: 200, json: { success: false, message_code: 'order_not_found', data: null } });
-    await expect(client.getOrder(5)).rejects.toMatchObject({ code: 'EXCHANGE', exchangeCode: 'order_not_found' });
+    await expect(client.getOrder(5)).rejects.toMatchObject({ code: 'EXCHANGE', exchangeCode: 'order_not_found', exchangeMsg: 'order_not_found' });
+    // A 4XX failure whose explanation is a string in data: the text is kept.
+    server.on('POST', '/v1/order', { status: 400, json: { success: false, message_code: 'order_rejected', data: 'PERCENT_PRICE: price too low' } });
+    await expect(client.cancelOrder(5)).rejects.toMatchObject({ httpStatus: 400, exchangeCode: 'order_rejected', exchangeMsg: 'PERCENT_PRICE: price too low' });
   });
 
   it('5XX on order creation -> UnknownOutcomeError, exactly one request', async () => {

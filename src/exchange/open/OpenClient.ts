@@ -364,16 +364,16 @@ export class OpenClient {
     });
   }
 
-  /** PUT listen key: extends its validity by 60 minutes. */
+  /** PUT listen key: extends its validity by 60 minutes. The spec's answer is an empty object, so an envelope is optional. */
   async keepAliveListenKey(symbolType: 1 | 3, listenKey: string): Promise<void> {
     const key = requiredText('listenKey', listenKey, 64);
-    await this.#adapter.call(this.#spec('PUT', this.#hosts.baseUrl, listenKeyPath(symbolType), { listenKey: key }, undefined, 'key', 'open', true), () => undefined);
+    await this.#adapter.call(this.#spec('PUT', this.#hosts.baseUrl, listenKeyPath(symbolType), { listenKey: key }, undefined, 'key', 'open-optional', true), () => undefined);
   }
 
-  /** DELETE listen key. */
+  /** DELETE listen key (answer: an empty object, envelope optional). */
   async closeListenKey(symbolType: 1 | 3, listenKey: string): Promise<void> {
     const key = requiredText('listenKey', listenKey, 64);
-    await this.#adapter.call(this.#spec('DELETE', this.#hosts.baseUrl, listenKeyPath(symbolType), { listenKey: key }, undefined, 'key', 'open', true), () => undefined);
+    await this.#adapter.call(this.#spec('DELETE', this.#hosts.baseUrl, listenKeyPath(symbolType), { listenKey: key }, undefined, 'key', 'open-optional', true), () => undefined);
   }
 
   /**

@@ -37,10 +37,12 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 /** The human-readable failure text a body carries, whichever field name it uses. */
 export function failureMessage(body: unknown): string {
   if (!isRecord(body)) return '';
-  for (const k of ['msg', 'message', 'err_str', 'error', 'message_code']) {
+  for (const k of ['msg', 'message', 'err_str', 'error']) {
     const v = body[k];
     if (typeof v === 'string' && v !== '') return v;
   }
+  // Legacy failures may carry their explanation as a string in `data` (bodies of failures are not shown).
+  if (typeof body.data === 'string' && body.data !== '') return body.data;
   return '';
 }
 
@@ -87,7 +89,7 @@ function unwrapLegacy(endpoint: string, status: number, body: unknown): Unwrappe
   }
   if (!body.success) {
     const c = body.message_code;
-    throw new ExchangeError(status, typeof c === 'string' || typeof c === 'number' ? c : undefined, failureMessage(body) || 'success false', endpoint);
+    throw new ExchangeError(status, typeof c === 'string' || typeof c === 'number' ? c : undefined, failureMessage(body) || (typeof c === 'string' ? c : 'success false'), endpoint);
   }
   return { data: body.data, envelope: body };
 }
