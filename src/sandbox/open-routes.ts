@@ -418,10 +418,10 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
       security: 'SIGNED',
       style: 'msg',
       weight: one,
-      handle: ({ ctx, account }) => {
+      handle: ({ ctx, account, now }) => {
         const validity = optInt(ctx, 'validity');
         try {
-          return { data: streams.createToken(must(account).id, validity) };
+          return { data: streams.createToken(must(account).id, validity, now) };
         } catch (e) {
           return badParam(ctx, ApiCode.INVALID_PARAMETER, `Invalid value for parameter 'validity': ${e instanceof Error ? e.message : String(e)}.`);
         }

@@ -97,11 +97,11 @@ export class UserStreamRegistry {
   }
 
   /** Creates a listen token; undefined validity means the 24-hour default. Throws RangeError above the maximum. */
-  createToken(account: string, validityMs?: number): { token: string; expirationTime: number } {
+  createToken(account: string, validityMs?: number, now = this.clock.now()): { token: string; expirationTime: number } {
     const validity = validityMs ?? LISTEN_TOKEN_MAX_VALIDITY_MS;
     if (!Number.isSafeInteger(validity) || validity <= 0 || validity > LISTEN_TOKEN_MAX_VALIDITY_MS) throw new RangeError(`validity ${validity} is outside 1..${LISTEN_TOKEN_MAX_VALIDITY_MS} ms`);
     const token = randomBytes(24).toString('base64url');
-    const expirationTime = this.clock.now() + validity;
+    const expirationTime = now + validity;
     this.#tokens.set(token, { token, account, expirationTime, expired: false });
     return { token, expirationTime };
   }
