@@ -45,6 +45,11 @@ export interface StreamClientOptions extends TimingDeps {
   readonly rotationGraceMs?: number;
   /** Control request timeout (default 10 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Called with the verbatim text of every data frame whose events were delivered (after
+   * rotation de-duplication), for the recorder.
+   */
+  readonly onFrame?: (text: string) => void;
   readonly logger?: Logger;
 }
 
@@ -80,7 +85,7 @@ interface Pending {
 
 interface Rotation {
   readonly next: Conn;
-  held: { stream: string | undefined; ev: MarketEvent }[];
+  held: { stream: string | undefined; events: MarketEvent[]; text: string }[];
   grace: TimerHandle | undefined;
 }
 
@@ -293,7 +298,7 @@ export class StreamClient {
     const old = this.#conn;
     this.#conn = rot.next;
     this.stats.rotations++;
-    for (const h of rot.held) this.#emit(h.stream, h.ev);
+    for (const h of rot.held) this.#deliver(h.stream, h.events, h.text);
     if (old !== undefined) {
       this.#failPending(old.gen, 'connection rotated');
       void this.#shut(old);
@@ -422,28 +427,35 @@ export class StreamClient {
     }
     const rot = this.#rotation;
     if (conn.gen === this.#conn?.gen) {
-      for (const ev of events) this.#emit(stream, ev);
+      this.#deliver(stream, events, text);
     } else if (rot?.next === conn) {
-      for (const ev of events) rot.held.push({ stream, ev });
+      rot.held.push({ stream, events, text });
       if (rot.held.length > 100_000) this.#finishRotation();
     } else {
       this.stats.duplicatesDropped += events.length;
     }
   }
 
-  #emit(stream: string | undefined, ev: MarketEvent): void {
+  #deliver(stream: string | undefined, events: readonly MarketEvent[], text: string): void {
+    let any = false;
+    for (const ev of events) any = this.#emit(stream, ev) || any;
+    if (any) this.opts.onFrame?.(text);
+  }
+
+  #emit(stream: string | undefined, ev: MarketEvent): boolean {
     const sk = streamKeyOf(stream, ev);
     const key = sequenceKeyOf(ev);
     const last = this.#lastKey.get(sk);
     if (last !== undefined && key <= last) {
       this.stats.duplicatesDropped++;
-      return;
+      return false;
     }
     this.#lastKey.set(sk, key);
     let out: MarketEvent = ev;
     if (ev.type === 'depthDiff' && last !== undefined && ev.firstUpdateId <= last) out = { ...ev, firstUpdateId: last + 1 } satisfies DepthDiffEvent;
     this.stats.events++;
     this.#events.next(out);
+    return true;
   }
 
   #onReply(o: Record<string, unknown>): void {
