@@ -32,7 +32,7 @@ async function call(method: string, url: string, opts: { key?: string; query?: s
 }
 
 /** A signed request with everything in the query string. */
-function signedQuery(params: string, secret = A.secret, ts = Date.now()): string {
+function signedQuery(params: string, secret: string = A.secret, ts = Date.now()): string {
   const q = `${params}${params ? '&' : ''}timestamp=${ts}`;
   return `${q}&signature=${hmac(secret, q)}`;
 }
