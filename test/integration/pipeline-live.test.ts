@@ -1,0 +1,151 @@
+/**
+ * The whole live pipeline against the sandbox over loopback: market streams and books, user data
+ * stream, strategy host, risk gate, ledger and order router, composed by RunSession exactly as
+ * `kancil run` composes it. A strategy places, gets filled and cancels; a filter violation is
+ * refused before any request reaches the exchange (counted at the network); a failing plugin is
+ * stopped while the other keeps trading; no secret reaches a log line.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { BusEvent } from '../../src/bus/events.js';
+import { parseRunConfig } from '../../src/cli/runConfig.js';
+import { runLogger } from '../../src/cli/run.js';
+import { RunSession } from '../../src/cli/runSession.js';
+import type { RunSummary } from '../../src/cli/runStatus.js';
+import { Decimal } from '../../src/core/decimal.js';
+import { resolveSandboxConfig, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { defineStrategy, type StrategyPlugin } from '../../src/strategy/types.js';
+import { ALICE, countingProxy, sandboxDoc, waitFor, type CountingProxy } from './pipeline-harness.js';
+
+/** What the test strategy saw. */
+const seen: BusEvent[] = [];
+const ids: { offTick?: string; taker?: string; resting?: string } = {};
+
+const trader = defineStrategy({
+  name: 'trader',
+  description: 'test: one off-tick order, one taker that fills, one resting order it cancels',
+  params: z.object({}),
+  create(ctx) {
+    let placed = false;
+    return {
+      onEvent(e) {
+        seen.push(e);
+        const book = ctx.book('BTC_IDR');
+        if (!placed && e.type === 'timer' && book?.ready) {
+          const ask = book.bestAsk();
+          if (!ask) return;
+          placed = true;
+          // Off the 1 IDR tick: the risk checker must refuse it before any request.
+          ids.offTick = ctx.place({ symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: new Decimal('900000000.5'), quantity: new Decimal('0.001') });
+          ids.taker = ctx.place({ symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', timeInForce: 'IOC', price: ask.price.plus(1000), quantity: new Decimal('0.0001') });
+          ids.resting = ctx.place({ symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: new Decimal('900000000'), quantity: new Decimal('0.001') });
+        }
+        if (e.type === 'orderUpdate' && e.clientId === ids.resting && e.state === 'NEW') ctx.cancel('BTC_IDR', e.clientId);
+      },
+    };
+  },
+});
+
+const broken = defineStrategy({
+  name: 'broken',
+  description: 'test: throws on its first timer',
+  params: z.object({}),
+  create() {
+    return {
+      onEvent(e) {
+        if (e.type === 'timer') throw new Error('plugin bug');
+      },
+    };
+  },
+});
+
+let sandbox: RunningSandbox;
+let proxy: CountingProxy;
+let session: RunSession;
+let summary: RunSummary;
+const logText: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox(resolveSandboxConfig(sandboxDoc({ synthetic: true }), 'pipeline-live', process.cwd()));
+  proxy = await countingProxy(sandbox.urls.base_url);
+  const config = parseRunConfig(
+    {
+      mode: 'live',
+      name: 'pipeline-live',
+      exchange: { base_url: proxy.url, market_url: sandbox.urls.market_url, stream_url: sandbox.urls.stream_url },
+      strategies: [
+        { name: 'trader', plugin: 'trader', symbols: ['BTC_IDR'], budget: { IDR: '10000000000', BTC: '1' } },
+        { name: 'broken', plugin: 'broken', symbols: ['BTC_IDR'] },
+      ],
+      storage: { path: ':memory:' },
+      run: { timerMs: 100, statusIntervalSec: 1, cancelOnShutdown: true },
+      logging: { level: 'debug' },
+    },
+    'pipeline-live.yaml',
+  );
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logText.push(chunk.toString());
+      cb();
+    },
+  });
+  session = await RunSession.start({
+    config,
+    endpoints: { ...sandbox.urls, base_url: proxy.url },
+    credentials: { apiKey: ALICE.apiKey, apiSecret: ALICE.secret, legacyKey: ALICE.apiKey, legacySecret: ALICE.secret },
+    plugins: new Map<string, StrategyPlugin>([
+      ['trader', trader],
+      ['broken', broken],
+    ]),
+    log: runLogger('debug', sink),
+    bookReadyTimeoutMs: 5000,
+  });
+  await waitFor(() => ids.resting !== undefined && seen.some((e) => e.type === 'orderUpdate' && e.clientId === ids.resting && e.state === 'CANCELED') && seen.some((e) => e.type === 'fill'), 10_000);
+  summary = await session.stop('test done');
+}, 30_000);
+
+afterAll(async () => {
+  await proxy.close();
+  await sandbox.stop();
+});
+
+describe('live pipeline against the sandbox', () => {
+  it('a strategy places, gets filled and cancels; ledger and exchange agree', () => {
+    const fills = seen.filter((e) => e.type === 'fill');
+    expect(fills.length).toBeGreaterThan(0);
+    expect(fills.every((f) => f.type === 'fill' && f.clientId === ids.taker)).toBe(true);
+    const states = seen.filter((e) => e.type === 'orderUpdate' && e.clientId === ids.resting).map((e) => (e.type === 'orderUpdate' ? e.state : ''));
+    expect(states).toContain('NEW');
+    expect(states.at(-1)).toBe('CANCELED');
+    const onExchange = sandbox.engine.allOrders(ALICE.id, 'BTC_IDR');
+    expect(onExchange.find((o) => o.clientId === ids.resting)?.status).toBe('CANCELED');
+    const taker = onExchange.find((o) => o.clientId === ids.taker);
+    const filledQty = fills.reduce((a, f) => (f.type === 'fill' ? a.plus(f.qty) : a), new Decimal(0));
+    expect(taker?.executedQty.eq(filledQty)).toBe(true);
+    expect(summary.fills).toBe(fills.length);
+  });
+
+  it('refuses a filter violation before any request reaches the exchange', () => {
+    const rejected = seen.find((e) => e.type === 'intentRejected');
+    expect(rejected?.type === 'intentRejected' && rejected.reason).toBe('PRICE_FILTER');
+    expect(rejected?.type === 'intentRejected' && rejected.intent.kind === 'place' && rejected.intent.clientId).toBe(ids.offTick);
+    // Two orders were sent (taker and resting), never the off-tick one.
+    expect(proxy.count('POST', '/open/v1/orders')).toBe(2);
+    expect(sandbox.engine.allOrders(ALICE.id, 'BTC_IDR').some((o) => o.clientId === ids.offTick)).toBe(false);
+  });
+
+  it('stops a failing plugin and keeps the others running', () => {
+    expect(summary.failures.map((f) => f.strategy)).toEqual(['broken.1']);
+    expect(summary.failures[0]?.error).toMatch(/plugin bug/);
+    // The trader kept receiving events after the broken plugin failed on the first timer.
+    expect(seen.filter((e) => e.type === 'timer').length).toBeGreaterThan(1);
+  });
+
+  it('never writes a secret or key to the logs', () => {
+    const all = logText.join('');
+    expect(all.length).toBeGreaterThan(1000);
+    expect(all).not.toContain(ALICE.secret);
+    expect(all).not.toContain(ALICE.apiKey);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The order router against the sandbox exchange over loopback, with the sandbox's fault
+ * injection: a 5XX after (and before) the engine accepted an order never produces a duplicate,
+ * and open-API maintenance sends eligible orders to the legacy /v1 interface and back.
+ * Requests are counted at the network, in front of the sandbox's main host.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { Decimal } from '../../src/core/decimal.js';
+import type { PlaceIntent } from '../../src/bus/intents.js';
+import { LegacyClient } from '../../src/exchange/legacy/LegacyClient.js';
+import { OpenClient } from '../../src/exchange/open/OpenClient.js';
+import { OrderRouter } from '../../src/execution/OrderRouter.js';
+import { OrderTracker } from '../../src/execution/OrderTracker.js';
+import { legacyPort } from '../../src/execution/legacyAdapter.js';
+import { silentLogger } from '../../src/execution/log.js';
+import { openPort } from '../../src/execution/openPort.js';
+import { TimeNonceStore } from '../../src/exchange/legacy/NonceStore.js';
+import { resolveSandboxConfig, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { Ledger } from '../../src/store/Ledger.js';
+import { ALICE, countingProxy, sandboxDoc, waitFor, type CountingProxy } from './pipeline-harness.js';
+
+let sandbox: RunningSandbox;
+let proxy: CountingProxy;
+const closers: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox(resolveSandboxConfig(sandboxDoc(), 'router-sandbox', process.cwd()), { quiet: true });
+  proxy = await countingProxy(sandbox.urls.base_url);
+});
+
+afterAll(async () => {
+  for (const c of closers.reverse()) await c();
+  await proxy.close();
+  await sandbox.stop();
+});
+
+let seq = 0;
+function intent(p: Partial<PlaceIntent> = {}): PlaceIntent {
+  seq++;
+  return {
+    kind: 'place',
+    strategy: 't',
+    intentId: `ri-${seq}`,
+    clientId: `rt-${Date.now().toString(36)}-${seq}`,
+    symbol: 'BTC_IDR',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    timeInForce: 'GTC',
+    price: new Decimal('900000000'),
+    quantity: new Decimal('0.001'),
+    ...p,
+  };
+}
+
+function makeRouter() {
+  const ledger = Ledger.open(':memory:');
+  const tracker = new OrderTracker({ ledger, clock: systemClock, emit: () => undefined });
+  const open = new OpenClient({ baseUrl: proxy.url, marketUrl: sandbox.urls.market_url, depthUrl: sandbox.urls.depth_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, recvWindow: 1000, timeoutMs: 3000 });
+  const legacy = new LegacyClient({ baseUrl: sandbox.urls.legacy_base_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, timeoutMs: 3000, nonceStore: new TimeNonceStore(systemClock) });
+  const router = new OrderRouter({
+    open: openPort(open),
+    legacy: legacyPort(legacy),
+    tracker,
+    ledger,
+    clock: systemClock,
+    log: silentLogger,
+    symbols: ['BTC_IDR'],
+    settleMs: 1500,
+    maxRetryAgeMs: 10_000,
+    pollMs: 100,
+    breaker: { failureThreshold: 3, openMs: 300 },
+  });
+  router.start();
+  closers.push(async () => {
+    await router.stop();
+    await open.close();
+    await legacy.close();
+    ledger.close();
+  });
+  return { router, ledger };
+}
+
+const exchangeOrders = (clientId: string) => sandbox.engine.allOrders(ALICE.id, 'BTC_IDR').filter((o) => o.clientId === clientId);
+
+describe('router against the sandbox', () => {
+  it('places and cancels over the open API, every order carrying our clientId', async () => {
+    const { router, ledger } = makeRouter();
+    const i = intent();
+    router.submit(i);
+    await router.idle();
+    expect(ledger.order(i.clientId)?.state).toBe('NEW');
+    expect(exchangeOrders(i.clientId)).toHaveLength(1);
+    router.submit({ kind: 'cancel', strategy: 't', intentId: 'c', symbol: 'BTC_IDR', clientId: i.clientId });
+    await router.idle();
+    expect(ledger.order(i.clientId)?.state).toBe('CANCELED');
+    expect(exchangeOrders(i.clientId)[0]?.status).toBe('CANCELED');
+  });
+
+  it('a 5XX after the exchange accepted the order: reconciled by clientId, never sent twice', async () => {
+    const { router, ledger } = makeRouter();
+    const before = proxy.count('POST', '/open/v1/orders');
+    sandbox.faults.failOrders('after', { status: 502, scope: 'open' });
+    const i = intent();
+    router.submit(i);
+    await router.idle();
+    expect(ledger.order(i.clientId)?.state).toBe('UNKNOWN');
+    expect(await waitFor(() => ledger.order(i.clientId)?.state === 'NEW', 5000)).toBe(true);
+    expect(exchangeOrders(i.clientId)).toHaveLength(1);
+    expect(proxy.count('POST', '/open/v1/orders') - before).toBe(1);
+    expect(ledger.order(i.clientId)?.orderId).toBe(exchangeOrders(i.clientId)[0]?.orderId);
+  });
+
+  it('a 5XX before the engine saw it: proven absent after the settle time, then sent once more', async () => {
+    const { router, ledger } = makeRouter();
+    const before = proxy.count('POST', '/open/v1/orders');
+    sandbox.faults.failOrders('before', { status: 500, scope: 'open' });
+    const i = intent();
+    router.submit(i);
+    await router.idle();
+    expect(ledger.order(i.clientId)?.state).toBe('UNKNOWN');
+    expect(await waitFor(() => ledger.order(i.clientId)?.state === 'NEW', 6000)).toBe(true);
+    expect(exchangeOrders(i.clientId)).toHaveLength(1);
+    expect(proxy.count('POST', '/open/v1/orders') - before).toBe(2);
+  });
+
+  it('open API in maintenance: eligible orders go to legacy /v1, the unknown one is not resent until reconciled', async () => {
+    const { router, ledger } = makeRouter();
+    sandbox.faults.setMaintenance('open');
+    const first = intent();
+    try {
+      router.submit(first);
+      await router.idle();
+      expect(ledger.order(first.clientId)?.state).toBe('UNKNOWN');
+      expect(router.breaker.state).toBe('open');
+
+      const second = intent({ price: new Decimal('900000001') });
+      const notEligible = intent({ symbol: 'BTC_USDT', price: new Decimal('50000') });
+      router.submit(second);
+      router.submit(notEligible);
+      await router.idle();
+      const viaLegacy = ledger.order(second.clientId);
+      expect(viaLegacy?.venue).toBe('legacy');
+      expect(viaLegacy?.state).toBe('NEW');
+      const onExchange = sandbox.engine.openOrders(ALICE.id, 'BTC_IDR').filter((o) => o.orderId === viaLegacy?.orderId);
+      expect(onExchange).toHaveLength(1);
+      expect(onExchange[0]?.price.eq('900000001')).toBe(true);
+      expect(ledger.order(notEligible.clientId)?.state).toBe('REJECTED');
+
+      // Cancelled through the interface that can see it while the open API is down.
+      router.submit({ kind: 'cancel', strategy: 't', intentId: 'c2', symbol: 'BTC_IDR', clientId: second.clientId });
+      await router.idle();
+      expect(ledger.order(second.clientId)?.state).toBe('CANCELED');
+      expect(exchangeOrders(first.clientId)).toHaveLength(0);
+    } finally {
+      sandbox.faults.setMaintenance(undefined);
+    }
+    // The half-open probe closes the breaker; the first order is resolved (absent: sent once more).
+    expect(await waitFor(() => router.breaker.state === 'closed', 3000)).toBe(true);
+    expect(await waitFor(() => ledger.order(first.clientId)?.state === 'NEW', 6000)).toBe(true);
+    expect(exchangeOrders(first.clientId)).toHaveLength(1);
+  });
+});
