@@ -46,6 +46,8 @@ export class Recorder {
   #snapTimer: ReturnType<typeof setInterval> | undefined;
   #statusTimer: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
+  /** Snapshots written into the current file: it is not rotated before it holds one per symbol. */
+  #snapshotsInFile = 0;
   readonly #inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -63,7 +65,9 @@ export class Recorder {
       maxMs: cfg.rotate.maxMs,
       clock: this.#clock,
       // A fresh snapshot at the start of every file makes each file replayable alone.
+      mayRotate: () => this.#snapshotsInFile >= this.cfg.symbols.length,
       onNewFile: (file) => {
+        this.#snapshotsInFile = 0;
         this.#log.info({ file }, 'recording file opened');
         // The first file gets the start-up snapshot; later ones need their own.
         if (this.writer.files.length > 1) queueMicrotask(() => this.snapshotAll());
@@ -122,6 +126,7 @@ export class Recorder {
         .then((snap) => {
           this.stats.snapshots++;
           this.#write(formatEnvelopeLine(nowNs(this.#clock.now()), snapshotStream(streamSymbol(s.symbol, s.type)), snapshotJson(snap)));
+          this.#snapshotsInFile++;
         })
         .catch((err: unknown) => {
           this.stats.snapshotErrors++;

@@ -26,6 +26,11 @@ export interface RecordingWriterOptions {
   readonly clock?: Clock;
   /** Called after a new file is opened (including the first). */
   readonly onNewFile?: (file: string) => void;
+  /**
+   * Whether the current file may be closed yet (e.g. only once it holds its snapshots).
+   * Ignored past twice the size or age limit so a failing snapshot source cannot grow a file forever.
+   */
+  readonly mayRotate?: () => boolean;
 }
 
 interface OpenFile {
@@ -57,7 +62,7 @@ export class RecordingWriter {
     if (this.#closed) throw new Error('recording writer is closed');
     const now = this.#clock.now();
     let cur = this.#cur;
-    if (cur !== undefined && (cur.bytes >= (this.opts.maxBytes ?? 256 * 1024 * 1024) || now - cur.openedAt >= (this.opts.maxMs ?? 3_600_000))) {
+    if (cur !== undefined && this.#full(cur, now)) {
       this.#retire(cur);
       cur = undefined;
     }
@@ -65,6 +70,14 @@ export class RecordingWriter {
     cur.gzip.write(line);
     cur.bytes += Buffer.byteLength(line);
     this.lines++;
+  }
+
+  #full(f: OpenFile, now: number): boolean {
+    const maxBytes = this.opts.maxBytes ?? 256 * 1024 * 1024;
+    const maxMs = this.opts.maxMs ?? 3_600_000;
+    const age = now - f.openedAt;
+    if (f.bytes < maxBytes && age < maxMs) return false;
+    return this.opts.mayRotate === undefined || this.opts.mayRotate() || f.bytes >= 2 * maxBytes || age >= 2 * maxMs;
   }
 
   /** Starts a new file now. */
