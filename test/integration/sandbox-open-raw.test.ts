@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
+import { ManualClock, TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
 
 const A = TEST_ACCOUNTS.alice;
 let sbx: RunningSandbox;
@@ -291,7 +291,8 @@ describe('request-weight limits', () => {
       testSandboxConfig((d) => {
         d.limits = { requestWeight: [{ intervalNum: 1, intervalLetter: 'M', limit: 3 }], banBaseSec: 120 };
       }),
-      { quiet: true },
+      // A clock that stands still keeps every request in one weight window.
+      { quiet: true, clock: new ManualClock() },
     );
     try {
       const url = `${tight.urls.base_url}/open/v1/common/time`;
