@@ -14,7 +14,7 @@ import type { BookSide, Level } from './book.js';
 import { reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, TradeEvent } from './events.js';
 import { fmt, fmtBig, mulBig, toScaled } from './scaled.js';
-import { Acct, Ord, OrderList, Sym, dec, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
+import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
   Accepted,
   BestBidAsk,
@@ -59,7 +59,9 @@ class AcceptedOrder implements Accepted {
 export class MatchingEngine {
   private readonly syms = new Map<string, Sym>();
   private readonly accts = new Map<string, Acct>();
-  private readonly orders = new Map<number, Ord>();
+  /** Every order by id - firstOrderId. */
+  private readonly orders: Ord[] = [];
+  private readonly firstOrderId: number;
   private readonly lists = new Map<number, OrderList>();
   private readonly assetScale = new Map<string, number>();
   private readonly exchange: ExchangeFilters;
@@ -81,6 +83,7 @@ export class MatchingEngine {
   constructor(config: EngineConfig) {
     this.exchange = config.exchangeFilters ?? {};
     this.nextOrderId = config.firstOrderId ?? 1;
+    this.firstOrderId = this.nextOrderId;
     this.nextTradeId = config.firstTradeId ?? 1;
     this.nextListId = config.firstOrderListId ?? 1;
     this.bufferOn = config.bufferEvents !== false;
@@ -247,8 +250,8 @@ export class MatchingEngine {
       }
     }
     const t: PubTrade = { id, price, qty, buyer, seller, isBuyerMaker, time: now };
-    if (s.recent.length >= RECENT_TRADES) s.recent.shift();
-    s.recent.push(t);
+    s.recent[s.recentNext] = t;
+    s.recentNext = (s.recentNext + 1) % RECENT_TRADES;
     if (this.ev) this.emit(this.tradeEvent(s, t));
   }
 
@@ -349,13 +352,12 @@ export class MatchingEngine {
 
   private newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
     const id = this.nextOrderId++;
-    const idStr = String(id);
-    const o = new Ord(id, idStr, clientId ?? `sim-${idStr}`, acct, s, d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
-    this.orders.set(id, o);
+    const o = new Ord(id, clientId ?? null, acct, s, d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
+    this.orders.push(o);
     let list = acct.orders.get(s.name);
     if (list === undefined) acct.orders.set(s.name, (list = []));
     list.push(o);
-    acct.byClient.set(o.clientId, o);
+    if (clientId !== undefined) acct.byClient.set(clientId, o);
     acct.openSet.add(o);
     this.count(o, 1);
     return o;
@@ -960,14 +962,20 @@ export class MatchingEngine {
     let o: Ord | undefined;
     if (orderId !== undefined) {
       const id = typeof orderId === 'number' ? orderId : Number(orderId);
-      o = Number.isSafeInteger(id) ? this.orders.get(id) : undefined;
+      o = this.orderById(id);
       if (o !== undefined && o.acct !== acct) o = undefined;
     } else if (clientId !== undefined) {
       // clientIds are not unique (the spec says the server does not check): the most recent order wins.
       o = acct.byClient.get(clientId);
+      const gen = this.orderById(idOfGeneratedClientId(clientId));
+      if (gen !== undefined && gen.acct === acct && gen.givenClientId === null && (o === undefined || gen.id > o.id)) o = gen;
     }
     if (o !== undefined && symbol !== undefined && o.sym.name !== symbol) return undefined;
     return o;
+  }
+
+  private orderById(id: number): Ord | undefined {
+    return Number.isSafeInteger(id) ? this.orders[id - this.firstOrderId] : undefined;
   }
 
   /** Cancels one order (an OCO leg cancels its whole list). */
@@ -1111,7 +1119,8 @@ export class MatchingEngine {
   recentTrades(symbol: string, limit = 500): TradeEvent[] {
     const s = this.sym(symbol);
     if (s === undefined) return [];
-    return s.recent.slice(Math.max(0, s.recent.length - limit)).map((t) => this.tradeEvent(s, t));
+    const ordered = s.recent.length < RECENT_TRADES ? s.recent : [...s.recent.slice(s.recentNext), ...s.recent.slice(0, s.recentNext)];
+    return ordered.slice(Math.max(0, ordered.length - limit)).map((t) => this.tradeEvent(s, t));
   }
 
   /** Best bid and ask. */

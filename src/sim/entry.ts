@@ -206,8 +206,13 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   const nf = info.filters.notional;
   if (nf !== undefined) {
     if (!marketType) {
-      const r = checkNotional(sym, BigInt(price) * BigInt(qty), 1n, `${fmt(price, sym.pd)} * ${fmt(qty, sym.qd)}`);
-      if (r) return r;
+      // Fast path: bounds that are whole numbers at notional scale compare as safe integers.
+      const n = price * qty;
+      const fast = sym.minNotional >= 0 && n < 9007199254740992;
+      if (!fast || n < sym.minNotional || (sym.maxNotional > 0 && n > sym.maxNotional)) {
+        const r = checkNotional(sym, BigInt(price) * BigInt(qty), 1n, `${fmt(price, sym.pd)} * ${fmt(qty, sym.qd)}`);
+        if (r) return r;
+      }
     } else if (nf.applyToMarket) {
       if (quoteQty > 0n) {
         const r = checkNotional(sym, quoteQty, 1n, `quoteOrderQty ${fmt(Number(quoteQty), sym.pd + sym.qd)}`);

@@ -150,8 +150,8 @@ export class Ord implements Resting {
 
   constructor(
     readonly id: number,
-    readonly idStr: string,
-    readonly clientId: string,
+    /** The clientId the request carried; null when the engine generated one. */
+    readonly givenClientId: string | null,
     readonly acct: Acct,
     readonly sym: Sym,
     readonly isBuy: boolean,
@@ -171,6 +171,14 @@ export class Ord implements Resting {
     this.updateTime = createTime;
   }
 
+  /** Order id as a string (built on demand: the hot path does not need it). */
+  get idStr(): string {
+    return String(this.id);
+  }
+  /** The clientId, generated as `sim-<orderId>` when the request had none. */
+  get clientId(): string {
+    return this.givenClientId ?? generatedClientId(this.id);
+  }
   /** Quantity not yet filled nor prevented. */
   get rem(): number {
     return this.qty - this.filled - this.prevented;
@@ -187,6 +195,18 @@ export class Ord implements Resting {
   get isOpen(): boolean {
     return this.status === 'NEW' || this.status === 'PARTIALLY_FILLED';
   }
+}
+
+/** The clientId the engine gives an order sent without one. */
+export function generatedClientId(id: number): string {
+  return `sim-${id}`;
+}
+
+/** The order id inside a generated clientId, or -1. */
+export function idOfGeneratedClientId(clientId: string): number {
+  if (!clientId.startsWith('sim-')) return -1;
+  const n = Number(clientId.slice(4));
+  return Number.isSafeInteger(n) && n > 0 && String(n) === clientId.slice(4) ? n : -1;
 }
 
 /** Scaled bounds of the PRICE_RANGE rule for takers; NaN-free: absent limits are +-Infinity. */
@@ -209,6 +229,9 @@ export class Sym {
   readonly minPrice: number;
   readonly maxPrice: number;
   readonly lot: ScaledLot | undefined;
+  /** NOTIONAL bounds at notional scale when they are safe integers (-1: use the exact bigint path; max 0: none). */
+  readonly minNotional: number;
+  readonly maxNotional: number;
   readonly mlot: ScaledLot | undefined;
   readonly bids = new BookSide(true);
   readonly asks = new BookSide(false);
@@ -221,8 +244,9 @@ export class Sym {
   histStart = 0;
   /** Longest averaging window any filter needs, ms (0: only the last price is needed). */
   readonly windowMs: number;
-  /** Recent public trades (ring of at most RECENT_TRADES). */
+  /** Recent public trades: a ring buffer, `recentNext` is where the next one goes. */
   readonly recent: PubTrade[] = [];
+  recentNext = 0;
   ref: Decimal | null = null;
   /** u of the last emitted depth diff. */
   updateId = 0;
@@ -260,6 +284,15 @@ export class Sym {
     this.maxPrice = pf ? sp(pf.maxPrice) : 0;
     this.lot = f.lotSize ? { min: sq(f.lotSize.minQty), max: sq(f.lotSize.maxQty), step: sq(f.lotSize.stepSize) } : undefined;
     this.mlot = f.marketLotSize ? { min: sq(f.marketLotSize.minQty), max: sq(f.marketLotSize.maxQty), step: sq(f.marketLotSize.stepSize) } : undefined;
+    const ns = new Decimal(10).pow(this.pd + this.qd);
+    const whole = (d: Decimal | undefined): number => {
+      if (d === undefined) return -1;
+      const v = d.mul(ns);
+      return v.isInteger() && v.lte(Number.MAX_SAFE_INTEGER) ? v.toNumber() : -1;
+    };
+    this.minNotional = whole(f.notional?.minNotional);
+    this.maxNotional = f.notional === undefined || f.notional.maxNotional.isZero() ? 0 : whole(f.notional.maxNotional);
+    if (this.maxNotional < 0) this.minNotional = -1;
     const mins = Math.max(f.percentPrice?.avgPriceMins ?? 0, f.notional?.avgPriceMins ?? 0);
     this.windowMs = mins * 60_000;
   }

@@ -13,6 +13,9 @@ import type {
 } from '../core/enums.js';
 import type { ExchangeFilters } from '../core/filters.js';
 import type { BookLevel, Order, PriceRangeRule, SymbolInfo } from '../core/types.js';
+import type { DecimalInput } from './scaled.js';
+
+export type { DecimalInput };
 
 /** One symbol the engine trades. */
 export interface SimSymbolConfig {
@@ -59,18 +62,21 @@ export interface EngineConfig {
   readonly bufferEvents?: boolean;
 }
 
-/** A new order. Exactly the parameters of POST /open/v1/orders, parsed. */
+/**
+ * A new order: the parameters of POST /open/v1/orders. Numbers are Decimals or plain decimal
+ * strings straight off the wire (parsed here once, exactly, into the symbol's scaled integers).
+ */
 export interface NewOrderRequest {
   readonly accountId: string;
   readonly symbol: string;
   readonly side: OrderSideName;
   readonly type: OrderTypeName;
   readonly timeInForce?: TimeInForceName;
-  readonly quantity?: Decimal;
-  readonly quoteOrderQty?: Decimal;
-  readonly price?: Decimal;
-  readonly stopPrice?: Decimal;
-  readonly icebergQty?: Decimal;
+  readonly quantity?: DecimalInput;
+  readonly quoteOrderQty?: DecimalInput;
+  readonly price?: DecimalInput;
+  readonly stopPrice?: DecimalInput;
+  readonly icebergQty?: DecimalInput;
   readonly clientId?: string;
   readonly stpMode?: StpModeName;
 }
@@ -80,10 +86,10 @@ export interface OcoRequest {
   readonly accountId: string;
   readonly symbol: string;
   readonly side: OrderSideName;
-  readonly quantity: Decimal;
-  readonly price: Decimal;
-  readonly stopPrice: Decimal;
-  readonly stopLimitPrice: Decimal;
+  readonly quantity: DecimalInput;
+  readonly price: DecimalInput;
+  readonly stopPrice: DecimalInput;
+  readonly stopLimitPrice: DecimalInput;
   readonly listClientId?: string;
   readonly limitClientId?: string;
   readonly stopClientId?: string;

@@ -1,0 +1,189 @@
+/**
+ * Matching engine benchmark: one generated mixed flow (60 % limit adds, 30 % cancels, 10 % market
+ * orders) on one symbol, run through our MatchingEngine and through the `nodejs-order-book` package.
+ * The final books must be equal before any timing counts. Reports ops/s and p99 latency for both,
+ * plus our engine with every event built and delivered to a listener.
+ */
+import { OrderBook, Side } from 'nodejs-order-book';
+import { MatchingEngine, type NewOrderRequest } from '../src/sim/index.js';
+import { account, symbolInfo } from '../src/sim/fixtures.js';
+import type { BenchReport } from './report.js';
+import { fmtRate, fmtRatio, percentile } from './report.js';
+
+const SYMBOL = 'BTC_IDR';
+const OPS = 400_000;
+const MID = 1_000_000;
+
+/** One generated operation; prices in ticks of 1, sizes in lots of 0.00001. */
+type Op = { k: 'limit'; id: number; buy: boolean; price: number; size: number } | { k: 'cancel'; id: number } | { k: 'market'; buy: boolean; size: number };
+
+/** A small deterministic PRNG (mulberry32) so every run sees the same flow. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Generates the flow: non-crossing limit adds around the mid, cancels of live orders, market orders. */
+export function generateFlow(n: number, seed = 42): Op[] {
+  const r = rng(seed);
+  const ops: Op[] = [];
+  const live: number[] = [];
+  let next = 1;
+  for (let i = 0; i < n; i++) {
+    const x = r();
+    if (x < 0.6 || live.length === 0) {
+      const buy = r() < 0.5;
+      const off = 1 + Math.floor(r() * 50);
+      const id = next++;
+      ops.push({ k: 'limit', id, buy, price: buy ? MID - off : MID + off, size: 1 + Math.floor(r() * 100) });
+      live.push(id);
+    } else if (x < 0.9) {
+      const j = Math.floor(r() * live.length);
+      const id = live[j]!;
+      live[j] = live[live.length - 1]!;
+      live.pop();
+      ops.push({ k: 'cancel', id });
+    } else {
+      ops.push({ k: 'market', buy: r() < 0.5, size: 1 + Math.floor(r() * 200) });
+    }
+  }
+  return ops;
+}
+
+const lots = (n: number): string => (n / 100000).toFixed(5);
+
+/** Our engine with the flow's orders pre-rendered as requests (strings, as a server receives them). */
+function ours(ops: Op[], withEvents: boolean): { run: (lat?: Float64Array) => void; book: () => Map<string, number>; events: () => number } {
+  const eng = new MatchingEngine({
+    symbols: [
+      {
+        info: symbolInfo(SYMBOL, [
+          { filterType: 'PRICE_FILTER', minPrice: '1', maxPrice: '100000000', tickSize: '1' },
+          { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '9000', stepSize: '0.00001' },
+          { filterType: 'NOTIONAL', minNotional: '1', maxNotional: '0', applyToMarket: false, avgPriceMins: 0 },
+        ]),
+      },
+    ],
+    // Buys and sells come from different accounts so self-trade prevention never applies (the peer has none).
+    accounts: [account('B', { IDR: '1000000000000000', BTC: '0' }), account('S', { IDR: '0', BTC: '1000000000' })],
+    bufferEvents: false,
+  });
+  let events = 0;
+  if (withEvents) eng.subscribe(() => void events++);
+  const reqs: (NewOrderRequest | undefined)[] = ops.map((op) =>
+    op.k === 'limit'
+      ? { accountId: op.buy ? 'B' : 'S', symbol: SYMBOL, side: op.buy ? ('BUY' as const) : ('SELL' as const), type: 'LIMIT' as const, price: String(op.price), quantity: lots(op.size) }
+      : op.k === 'market'
+        ? { accountId: op.buy ? 'B' : 'S', symbol: SYMBOL, side: op.buy ? ('BUY' as const) : ('SELL' as const), type: 'MARKET' as const, quantity: lots(op.size) }
+        : undefined,
+  );
+  const ids: string[] = [];
+  const owner: string[] = [];
+  for (const op of ops) if (op.k === 'limit') owner[op.id] = op.buy ? 'B' : 'S';
+  const run = (lat?: Float64Array): void => {
+    let t = 0;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      const t0 = lat ? performance.now() : 0;
+      if (op.k === 'cancel') {
+        const id = ids[op.id];
+        eng.cancelOrder({ accountId: owner[op.id]!, orderId: id ?? '0' }, t);
+      } else {
+        const res = eng.placeOrder(reqs[i]!, t);
+        // A market order on an empty side is refused by us and ignored by the peer: the same end state.
+        if (!res.ok && res.reason !== 'NO_MARKET_LIQUIDITY') throw new Error(`bench order refused: ${res.message}`);
+        if (op.k === 'limit' && res.ok) ids[op.id] = res.orderId;
+      }
+      if (lat) lat[i] = performance.now() - t0;
+      t++;
+    }
+  };
+  const book = (): Map<string, number> => {
+    const d = eng.depth(SYMBOL, 1_000_000);
+    const m = new Map<string, number>();
+    for (const l of d.bids) m.set(`b${l.price.toFixed()}`, Number(l.qty.mul(100000).toFixed()));
+    for (const l of d.asks) m.set(`a${l.price.toFixed()}`, Number(l.qty.mul(100000).toFixed()));
+    return m;
+  };
+  return { run, book, events: () => events };
+}
+
+function peer(ops: Op[]): { run: (lat?: Float64Array) => void; book: () => Map<string, number> } {
+  const ob = new OrderBook();
+  const run = (lat?: Float64Array): void => {
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      const t0 = lat ? performance.now() : 0;
+      if (op.k === 'limit') ob.limit({ id: String(op.id), side: op.buy ? Side.BUY : Side.SELL, size: op.size, price: op.price });
+      else if (op.k === 'market') ob.market({ side: op.buy ? Side.BUY : Side.SELL, size: op.size });
+      else ob.cancel(String(op.id));
+      if (lat) lat[i] = performance.now() - t0;
+    }
+  };
+  const book = (): Map<string, number> => {
+    const [asks, bids] = ob.depth();
+    const m = new Map<string, number>();
+    for (const [p, q] of bids) m.set(`b${p}`, q);
+    for (const [p, q] of asks) m.set(`a${p}`, q);
+    return m;
+  };
+  return { run, book };
+}
+
+function sameBook(a: Map<string, number>, b: Map<string, number>): string | null {
+  if (a.size !== b.size) return `level counts differ: ${a.size} vs ${b.size}`;
+  for (const [k, v] of a) if (b.get(k) !== v) return `level ${k}: ${v} vs ${b.get(k)}`;
+  return null;
+}
+
+/** Best of three timed runs (fresh instances) in ops/s. */
+function throughput(make: () => { run: () => void }, n: number): number {
+  let best = 0;
+  for (let i = 0; i < 3; i++) {
+    const x = make();
+    const t0 = process.hrtime.bigint();
+    x.run();
+    const s = Number(process.hrtime.bigint() - t0) / 1e9;
+    best = Math.max(best, n / s);
+  }
+  return best;
+}
+
+function p99us(make: () => { run: (lat: Float64Array) => void }, n: number): number {
+  const lat = new Float64Array(n);
+  make().run(lat);
+  return percentile(lat, 99) * 1000;
+}
+
+/** Runs the benchmark. */
+export async function run(): Promise<BenchReport> {
+  const ops = generateFlow(OPS);
+  const lines: string[] = [`flow: ${OPS.toLocaleString('en-US')} ops on one symbol (60 % limit, 30 % cancel, 10 % market), seed 42`];
+  // Correctness first: both final books must be equal, or no timing counts.
+  const o = ours(ops, false);
+  o.run();
+  const p = peer(ops);
+  p.run();
+  const diff = sameBook(o.book(), p.book());
+  if (diff !== null) return { name: 'matching engine vs nodejs-order-book', lines: [...lines, `final books differ: ${diff}`], ok: false };
+  lines.push(`final books equal (${o.book().size} levels)`);
+  const oursRate = throughput(() => ours(ops, false), OPS);
+  const evRate = throughput(() => ours(ops, true), OPS);
+  const peerRate = throughput(() => peer(ops), OPS);
+  const oursP99 = p99us(() => ours(ops, false), OPS);
+  const peerP99 = p99us(() => peer(ops), OPS);
+  const withEv = ours(ops, true);
+  withEv.run();
+  lines.push(`ours (no listener):        ${fmtRate(oursRate)}  p99 ${oursP99.toFixed(2)} us`);
+  lines.push(`ours (all events built):   ${fmtRate(evRate)}  (${withEv.events().toLocaleString('en-US')} events)`);
+  lines.push(`nodejs-order-book:         ${fmtRate(peerRate)}  p99 ${peerP99.toFixed(2)} us`);
+  lines.push(`ratio ours/peer: ${fmtRatio(oursRate, peerRate)} (goal >= 3x and >= 1,000,000/s); with events ${fmtRatio(evRate, peerRate)}`);
+  const ok = oursRate >= 1_000_000 && oursRate >= 3 * peerRate;
+  return { name: 'matching engine vs nodejs-order-book', lines, ok };
+}
