@@ -323,7 +323,9 @@ export class RunSession {
     for (const t of this.#timers) clearInterval(t);
     this.#host.stop();
     if (cfg.run.cancelOnShutdown) {
-      const live = this.#tracker.liveOrders().filter((o) => this.#strategyNames.includes(o.strategy));
+      // Every live order in this ledger is the bot's, including orders of earlier runs that
+      // start-up reconciliation found still open.
+      const live = this.#tracker.liveOrders();
       if (live.length > 0) {
         log.info({ orders: live.length }, 'cancelling open orders');
         if (this.#router) {
@@ -334,6 +336,12 @@ export class RunSession {
         }
         await this.#waitOrdersSettled(3000);
       }
+    }
+    // Fills that the user stream had not delivered yet are fetched by orderId: none may stay unrecorded.
+    try {
+      await this.#router?.fetchAllMissingFills(this.startedAt);
+    } catch (err) {
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not fetch missing fills at shutdown; the next start reconciles them');
     }
     const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#host.failures);
     this.#pipeline.stop();
@@ -353,7 +361,7 @@ export class RunSession {
   async #waitOrdersSettled(ms: number): Promise<void> {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
-      const live = this.#tracker.liveOrders().filter((o) => this.#strategyNames.includes(o.strategy) && o.state !== 'UNKNOWN');
+      const live = this.#tracker.liveOrders().filter((o) => o.state !== 'UNKNOWN');
       if (live.length === 0) return;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -73,7 +73,7 @@ export class FakeExchange {
     accountTrades: async (p) => {
       this.requests.reads++;
       this.#gate('accountTrades');
-      return this.trades.filter((t) => t.symbol === p.symbol && (p.startTime === undefined || t.time >= p.startTime));
+      return this.trades.filter((t) => t.symbol === p.symbol && (p.orderId === undefined || t.orderId === p.orderId) && (p.startTime === undefined || t.time >= p.startTime));
     },
     account: async (): Promise<AccountInfo> => {
       this.requests.reads++;

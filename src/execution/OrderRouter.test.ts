@@ -213,6 +213,22 @@ describe('OrderRouter', () => {
     expect(router2.balances.map((b) => b.asset)).toEqual(['IDR']);
   });
 
+  it('fetches fills by orderId when REST shows more executed than the stream delivered', async () => {
+    const { router, ledger, ex } = setup();
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.0004');
+    // The executionReport is lost; the cancel answer reveals the executed quantity.
+    router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.cumQty.toFixed()).toBe('0.0004');
+    expect(ledger.fills(intent.clientId)).toHaveLength(0);
+    await router.fetchAllMissingFills(0);
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
+    await router.stop();
+  });
+
   it('decides legacy eligibility from what /v1 can express', () => {
     const base = { symbol: 'BTC_IDR', side: 'BUY' as const, orderType: 'LIMIT' as const, quantity: new Decimal(1), price: new Decimal(1) };
     expect(legacyEligible(base)).toBe(true);

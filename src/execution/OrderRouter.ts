@@ -50,6 +50,8 @@ export interface OrderRouterOptions {
   readonly tradeLookbackMs?: number;
   /** Poll period of the background loop (UNKNOWN orders, half-open probe); 0 disables the timer (default 500). */
   readonly pollMs?: number;
+  /** Wait for stream fills before fetching them by orderId when REST shows more executed (default 1000 ms). */
+  readonly fillGapMs?: number;
   /** Called with every balance snapshot fetched from the exchange. */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
@@ -70,6 +72,7 @@ export class OrderRouter implements Venue {
   readonly #chains = new Map<string, Promise<void>>();
   readonly #inflight = new Set<Promise<void>>();
   readonly #cancelWanted = new Set<string>();
+  readonly #gapTimers = new Map<string, NodeJS.Timeout>();
   readonly #settleMs: number;
   readonly #maxRetryAgeMs: number;
   #balances: readonly Balance[] = [];
@@ -110,6 +113,8 @@ export class OrderRouter implements Venue {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
+    for (const t of this.#gapTimers.values()) clearTimeout(t);
+    this.#gapTimers.clear();
     this.#timer = undefined;
     await this.idle();
   }
@@ -184,7 +189,7 @@ export class OrderRouter implements Venue {
         const seen = new Set<string>();
         for (const x of open) {
           seen.add(x.orderId);
-          if (this.#tracker.get(x.clientId) || this.#tracker.byOrderId(x.orderId)) this.#tracker.applyOrder(x, 'reconcile');
+          if (this.#tracker.get(x.clientId) || this.#tracker.byOrderId(x.orderId)) this.#applyRest(x, 'reconcile');
           else untracked++;
         }
         for (const o of this.#tracker.liveOrders({ symbol })) {
@@ -221,6 +226,7 @@ export class OrderRouter implements Venue {
     }
     if (loaded.length > 0) this.#o.log.info({ orders: loaded.length }, 'recovered live orders from the ledger');
     await this.reconcile('start-up');
+    await this.fetchAllMissingFills(this.#o.clock.now() - (this.#o.tradeLookbackMs ?? 86_400_000));
     const deadline = this.#o.clock.now() + waitMs;
     for (;;) {
       const unknown = this.#tracker.liveOrders().filter((o) => o.state === 'UNKNOWN');
@@ -291,7 +297,7 @@ export class OrderRouter implements Venue {
         ...(o.stpMode !== undefined ? { selfTradePreventionMode: o.stpMode } : {}),
       });
       this.breaker.recordSuccess();
-      this.#tracker.applyOrder(x, 'rest');
+      this.#applyRest(x, 'rest');
     } catch (err) {
       this.#placementFailed(o, err, 'open');
     }
@@ -362,7 +368,7 @@ export class OrderRouter implements Venue {
     const found = await this.#findByClientId(o);
     if (found === 'error') return;
     if (found) {
-      this.#tracker.applyOrder(found, 'reconcile');
+      this.#applyRest(found, 'reconcile');
       if (this.#cancelWanted.has(clientId)) await this.#cancel(clientId);
       return;
     }
@@ -408,7 +414,7 @@ export class OrderRouter implements Venue {
     if (orderId === undefined) return;
     try {
       if (this.breaker.closed) {
-        this.#tracker.applyOrder(await this.#call(() => this.#open.orderDetail({ orderId, clientId: o.clientId })), 'poll');
+        this.#applyRest(await this.#call(() => this.#open.orderDetail({ orderId, clientId: o.clientId })), 'poll');
       } else if (this.#legacy && legacyPairOk(o.symbol)) {
         const v = await this.#legacy.getOrder(orderId);
         this.#tracker.applyOrder(orderOfLegacy(v, o), 'legacy-poll');
@@ -437,7 +443,7 @@ export class OrderRouter implements Venue {
       try {
         const x = await this.#open.cancelOrder(orderId !== undefined ? { orderId } : { clientId });
         this.breaker.recordSuccess();
-        this.#tracker.applyOrder(x, 'cancel');
+        this.#applyRest(x, 'cancel');
         this.#cancelWanted.delete(clientId);
       } catch (err) {
         this.#noteOpenFailure(err);
@@ -469,6 +475,56 @@ export class OrderRouter implements Venue {
       this.#o.log.warn({ err: errInfo(err) }, 'legacy cancel-selected failed');
     }
     for (const o of orders) await this.#serialised(o.clientId, () => this.#refreshOrder(o));
+  }
+
+  // ---- fills ----
+
+  /**
+   * Applies an order snapshot from REST, then checks that the fills recorded for it add up to
+   * its executed quantity. Fills normally arrive on the user stream moments later; if they have
+   * not after `fillGapMs`, they are fetched by orderId, so a lost stream message never loses a fill.
+   */
+  #applyRest(x: Order, source: string): void {
+    this.#tracker.applyOrder(x, source);
+    const o = this.#tracker.get(x.clientId) ?? this.#tracker.byOrderId(x.orderId);
+    if (o && this.#fillGap(o) && !this.#gapTimers.has(o.clientId)) {
+      const clientId = o.clientId;
+      const t = setTimeout(() => {
+        this.#gapTimers.delete(clientId);
+        if (!this.#stopped) this.#enqueue(clientId, () => this.fetchFills(clientId));
+      }, this.#o.fillGapMs ?? 1000);
+      t.unref();
+      this.#gapTimers.set(clientId, t);
+    }
+  }
+
+  /** True when the order's executed quantity exceeds the fills recorded for it. */
+  #fillGap(o: OrderRecord): boolean {
+    if (o.orderId === undefined || o.cumQty.isZero()) return false;
+    const recorded = this.#o.ledger.fills(o.clientId).reduce((a, f) => a.plus(f.qty), o.cumQty.mul(0));
+    return o.cumQty.gt(recorded);
+  }
+
+  /** Fetches the account trades of one order and records the missing fills. */
+  async fetchFills(clientId: string): Promise<void> {
+    const o = this.#tracker.get(clientId);
+    if (!o || o.orderId === undefined || !this.#fillGap(o)) return;
+    const orderId = o.orderId;
+    try {
+      const trades = await this.#call(() => this.#open.accountTrades({ symbol: o.symbol, orderId, limit: 1000 }));
+      for (const t of trades) this.#tracker.applyTrade(t);
+    } catch (err) {
+      this.#o.log.warn({ clientId, err: errInfo(err) }, 'fetching fills failed; the next reconciliation retries');
+    }
+  }
+
+  /** Fetches missing fills of every order updated since `since` whose fills do not add up (shutdown, start-up). */
+  async fetchAllMissingFills(since: number): Promise<void> {
+    for (const t of this.#gapTimers.values()) clearTimeout(t);
+    this.#gapTimers.clear();
+    for (const o of this.#o.ledger.orders()) {
+      if (o.updatedAt >= since && o.orderId !== undefined && this.#fillGap(o)) await this.#serialised(o.clientId, () => this.fetchFills(o.clientId));
+    }
   }
 
   // ---- plumbing ----

@@ -33,7 +33,7 @@ export interface OpenOrderPort {
     readonly startTime?: number;
     readonly limit?: number;
   }): Promise<Order[]>;
-  accountTrades(p: { readonly symbol: string; readonly startTime?: number; readonly limit?: number }): Promise<AccountTrade[]>;
+  accountTrades(p: { readonly symbol: string; readonly orderId?: string; readonly startTime?: number; readonly limit?: number }): Promise<AccountTrade[]>;
   account(): Promise<AccountInfo>;
   /** Cheap public call used as the half-open probe. */
   time(): Promise<number>;
