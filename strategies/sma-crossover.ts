@@ -57,7 +57,8 @@ export default defineStrategy({
           return;
         }
         if (e.type !== 'kline' || !e.closed || e.symbol !== symbol || e.interval !== p.interval) return;
-        const close = e.close.toNumber();
+        // toFixed gives the exact decimal; Number() of it is the nearest double (as toNumber, faster).
+        const close = Number(e.close.toFixed());
         const f = fast.update(close, false);
         const s = slow.update(close, false);
         if (f === null || s === null || !slow.isStable) return;

@@ -69,8 +69,28 @@ function budgetQuote(budget: Readonly<Record<string, Decimal>>, quote: string): 
   return budget[quote] ?? new Decimal(0);
 }
 
-/** Runs a backtest. */
+/** A prepared run: feed it items in time order (`step`, or `replay.run`), then `finish`. */
+export interface PreparedRun {
+  readonly replay: Replay;
+  readonly host: StrategyHost;
+  readonly bus: Bus;
+  /** Replays one item at time t. */
+  step(t: number, item: RecordedItem): void;
+  /** Stops the strategies, delivers what is in flight and builds the result. */
+  finish(): BacktestResult;
+}
+
+/** Runs a backtest over the config's files. */
 export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): Promise<BacktestResult> {
+  const run = await prepareRun(cfg, opts);
+  await run.replay.run(sourcesOf(cfg), opts.onProgress);
+  const result = run.finish();
+  if (cfg.backtest.output !== undefined && opts.writeOutput !== false) writeReports(cfg.backtest.output, result);
+  return result;
+}
+
+/** Builds everything a run needs (plugins loaded and started) without reading any data yet. */
+export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Promise<PreparedRun> {
   const bt = cfg.backtest;
   const candleMode = bt.candles.length > 0;
   if (candleMode && bt.recordings.length > 0) throw new RangeError(`${cfg.file}: backtest: use either recordings or candles, not both`);
@@ -124,15 +144,20 @@ export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): P
   const host = new StrategyHost(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
   late.host = host;
   host.start();
-  await replay.run(sourcesOf(cfg), opts.onProgress);
-  host.stop();
-  replay.finish();
-  pipeline.stop();
-  if (venue instanceof SimVenue) venue.dispose();
-  bus.close();
-  const result = collector.finish(cfg.name);
-  if (bt.output !== undefined && opts.writeOutput !== false) writeReports(bt.output, result);
-  return result;
+  return {
+    replay,
+    host,
+    bus,
+    step: (t, item) => replay.step(t, item),
+    finish: () => {
+      host.stop();
+      replay.finish();
+      pipeline.stop();
+      if (venue instanceof SimVenue) venue.dispose();
+      bus.close();
+      return collector.finish(cfg.name);
+    },
+  };
 }
 
 function quoteOf(symbol: string): string {

@@ -60,6 +60,8 @@ export interface StrategyHostOptions {
   readonly onFailure?: (strategy: string, err: unknown) => void;
 }
 
+const NO_ORDERS: readonly OwnOrderView[] = Object.freeze([]);
+
 /** A logger that drops everything (benchmarks, sweeps). */
 export const silentLogger: StrategyLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
@@ -205,19 +207,27 @@ export class StrategyHost {
 
   #deliver(h: Hosted, e: BusEvent): void {
     if (h.failed || h.handlers === undefined) return;
-    const handlers = h.handlers;
-    this.#guard(h, () => handlers.onEvent(e));
+    // Inline try/catch rather than #guard: no closure per event on the hot path.
+    try {
+      h.handlers.onEvent(e);
+    } catch (err) {
+      this.#fail(h, err);
+    }
   }
 
   #guard(h: Hosted, fn: () => void): void {
     try {
       fn();
     } catch (err) {
-      h.failed = true;
-      this.failures.push({ strategy: h.name, error: err instanceof Error ? err.message : String(err) });
-      this.#o.log.error({ strategy: h.name, err: err instanceof Error ? err.message : String(err) }, 'strategy failed and was stopped');
-      this.#o.onFailure?.(h.name, err);
+      this.#fail(h, err);
     }
+  }
+
+  #fail(h: Hosted, err: unknown): void {
+    h.failed = true;
+    this.failures.push({ strategy: h.name, error: err instanceof Error ? err.message : String(err) });
+    this.#o.log.error({ strategy: h.name, err: err instanceof Error ? err.message : String(err) }, 'strategy failed and was stopped');
+    this.#o.onFailure?.(h.name, err);
   }
 
   #submit(h: Hosted, intent: Intent): void {
@@ -249,7 +259,7 @@ export class StrategyHost {
       clock: o.clock,
       log: o.log,
       book: (symbol) => (h.symbols.has(symbol) ? o.books(symbol) : undefined),
-      openOrders: (symbol) => [...h.orders.values()].filter((x) => symbol === undefined || x.symbol === symbol),
+      openOrders: (symbol) => (h.orders.size === 0 ? NO_ORDERS : [...h.orders.values()].filter((x) => symbol === undefined || x.symbol === symbol)),
       balance: (asset) => ({ free: h.free(asset), locked: h.locked(asset) }),
       position: (asset) => h.position(asset),
       place: (req: PlaceRequest) => {

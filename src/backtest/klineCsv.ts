@@ -6,7 +6,7 @@
  * newer files) are converted to ms. The event time E of a bar is its close time: a bar is
  * only known once it has closed, so a strategy cannot see a bar before its end.
  */
-import { parseDecimal } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
 import { ParseError } from '../core/errors.js';
 import type { KlineIntervalName } from '../core/enums.js';
 import type { KlineEvent } from '../core/marketEvents.js';
@@ -18,6 +18,86 @@ function time(field: string, s: string | undefined): number {
   return s.length >= 16 ? Math.floor(Number(s) / 1000) : Number(s);
 }
 
+/** True when `s` is a plain non-negative decimal (digits with at most one dot): checked without a regex. */
+function isPlainDecimal(s: string | undefined): s is string {
+  if (s === undefined || s.length === 0) return false;
+  let dot = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (dot) return false;
+      dot = true;
+    } else if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+const FIELDS = ['open', 'high', 'low', 'close', 'volume', 'quote_volume', 'taker_buy_base', 'taker_buy_quote'] as const;
+const COLUMN = [1, 2, 3, 4, 5, 7, 9, 10] as const;
+
+/**
+ * A closed kline whose decimal fields are validated when the line is read but converted to Decimal
+ * only when first read (then cached): a bar strategy typically reads one or two of eight fields,
+ * and the conversion dominates the cost of a bar.
+ */
+class CsvKline implements KlineEvent {
+  readonly type = 'kline' as const;
+  readonly firstTradeId = -1;
+  readonly lastTradeId = -1;
+  readonly closed = true;
+  readonly #raw: readonly string[];
+  readonly #dec: (Decimal | undefined)[] = [];
+
+  constructor(
+    readonly symbol: string,
+    readonly interval: KlineIntervalName,
+    readonly openTime: number,
+    readonly closeTime: number,
+    readonly trades: number,
+    raw: readonly string[],
+  ) {
+    this.#raw = raw;
+  }
+
+  get E(): number {
+    return this.closeTime;
+  }
+
+  #get(i: number): Decimal {
+    return (this.#dec[i] ??= new Decimal(this.#raw[i] as string));
+  }
+
+  get open(): Decimal {
+    return this.#get(0);
+  }
+  get high(): Decimal {
+    return this.#get(1);
+  }
+  get low(): Decimal {
+    return this.#get(2);
+  }
+  get close(): Decimal {
+    return this.#get(3);
+  }
+  get volume(): Decimal {
+    return this.#get(4);
+  }
+  get quoteVolume(): Decimal {
+    return this.#get(5);
+  }
+  get takerBuyBaseVolume(): Decimal {
+    return this.#get(6);
+  }
+  get takerBuyQuoteVolume(): Decimal {
+    return this.#get(7);
+  }
+
+  /** Plain-object form (tests, logs): every field materialised. */
+  toJSON(): Record<string, unknown> {
+    return { type: this.type, E: this.E, symbol: this.symbol, interval: this.interval, openTime: this.openTime, closeTime: this.closeTime, open: this.open, high: this.high, low: this.low, close: this.close, volume: this.volume, quoteVolume: this.quoteVolume, trades: this.trades, takerBuyBaseVolume: this.takerBuyBaseVolume, takerBuyQuoteVolume: this.takerBuyQuoteVolume, closed: true };
+  }
+}
+
 /** Parses one CSV line to a closed kline of `symbol`/`interval`; undefined for blank/header lines. */
 export function parseKlineCsvLine(line: string, symbol: string, interval: KlineIntervalName): KlineEvent | undefined {
   if (line.length === 0 || !(line.charCodeAt(0) >= 48 && line.charCodeAt(0) <= 57)) return undefined;
@@ -27,26 +107,14 @@ export function parseKlineCsvLine(line: string, symbol: string, interval: KlineI
   const closeTime = time('close_time', f[6]);
   const trades = Number(f[8]);
   if (!Number.isSafeInteger(trades)) throw new ParseError('trades', f[8], 'expected an integer');
-  return {
-    type: 'kline',
-    E: closeTime,
-    symbol,
-    interval,
-    openTime,
-    closeTime,
-    firstTradeId: -1,
-    lastTradeId: -1,
-    open: parseDecimal('open', f[1]),
-    high: parseDecimal('high', f[2]),
-    low: parseDecimal('low', f[3]),
-    close: parseDecimal('close', f[4]),
-    volume: parseDecimal('volume', f[5]),
-    quoteVolume: parseDecimal('quote_volume', f[7]),
-    trades,
-    takerBuyBaseVolume: parseDecimal('taker_buy_base', f[9]),
-    takerBuyQuoteVolume: parseDecimal('taker_buy_quote', f[10]),
-    closed: true,
-  };
+  const raw: string[] = [];
+  for (let i = 0; i < COLUMN.length; i++) {
+    const v = f[COLUMN[i] as number];
+    // Validated now so a bad file fails at the edge with the field named, not inside a strategy.
+    if (!isPlainDecimal(v)) throw new ParseError(FIELDS[i] as string, v, 'expected a non-negative decimal');
+    raw.push(v);
+  }
+  return new CsvKline(symbol, interval, openTime, closeTime, trades, raw);
 }
 
 /** Streams the bars of one or more kline CSV files in file order. */

@@ -1,0 +1,191 @@
+/**
+ * Candle-mode benchmark: SMA(10/50) crossover, long only, market orders filled at the next bar's
+ * open with a fixed 10 bps fee, over the one-month 1m BTCUSDT kline file repeated (shifted in time)
+ * to about a million bars. Ours runs the full candle path: the bus, the strategy host, the
+ * pipeline's gate, the sma-crossover plugin (trading-signals SMA), the candle venue and the result
+ * collector. Both sides get pre-parsed bars: grademark numbers in a data-forge DataFrame, ours
+ * KlineEvents whose exact decimals were parsed once per distinct bar of the month (each repetition
+ * is a thin time-shifted view). The CSV parse rate is reported on its own line.
+ * `grademark` runs the same bars and rules in the same process; trade lists must match first.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { DataFrame } from 'data-forge';
+import { backtest, type IBar, type IStrategy } from 'grademark';
+import { SMA } from 'trading-signals';
+import { prepareRun } from '../src/backtest/Backtest.js';
+import { parseBacktestConfig } from '../src/backtest/config.js';
+import { parseKlineCsvLine } from '../src/backtest/klineCsv.js';
+import type { BacktestResult } from '../src/backtest/ResultCollector.js';
+import type { KlineEvent } from '../src/core/marketEvents.js';
+import { fmtRate, fmtRatio, type BenchReport } from './report.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FILE = path.resolve(root, '../shared/data/binance_spot_btcusdt_1m_2024-08.csv.gz');
+const TARGET_BARS = 1_000_000;
+const FEE_BPS = 10;
+const QTY = '0.1';
+
+interface Trade {
+  entryTime: number;
+  entryPrice: number;
+  exitTime: number | undefined;
+  exitPrice: number | undefined;
+}
+
+interface Bar extends IBar {
+  fast?: number;
+  slow?: number;
+}
+
+/** A kline seen `offset` ms later: shares the base bar's (already parsed) decimals. */
+class ShiftedKline implements KlineEvent {
+  readonly type = 'kline' as const;
+  readonly E: number;
+  readonly openTime: number;
+  readonly closeTime: number;
+  constructor(
+    private readonly k: KlineEvent,
+    offset: number,
+  ) {
+    this.E = k.E + offset;
+    this.openTime = k.openTime + offset;
+    this.closeTime = k.closeTime + offset;
+  }
+  get symbol() { return this.k.symbol; }
+  get interval() { return this.k.interval; }
+  get firstTradeId() { return this.k.firstTradeId; }
+  get lastTradeId() { return this.k.lastTradeId; }
+  get open() { return this.k.open; }
+  get high() { return this.k.high; }
+  get low() { return this.k.low; }
+  get close() { return this.k.close; }
+  get volume() { return this.k.volume; }
+  get quoteVolume() { return this.k.quoteVolume; }
+  get trades() { return this.k.trades; }
+  get takerBuyBaseVolume() { return this.k.takerBuyBaseVolume; }
+  get takerBuyQuoteVolume() { return this.k.takerBuyQuoteVolume; }
+  get closed() { return this.k.closed; }
+}
+
+/** The month parsed once (exact decimals materialised) and its number of repetitions. */
+function loadMonth(): { lines: string[]; month: KlineEvent[]; bars: Bar[]; reps: number } {
+  const lines = gunzipSync(readFileSync(FILE)).toString('utf8').split('\n').filter((l) => l.length > 0);
+  const month = lines.map((l) => parseKlineCsvLine(l, 'BTC_USDT', '1m') as KlineEvent);
+  for (const k of month) void [k.open, k.high, k.low, k.close, k.volume, k.quoteVolume, k.takerBuyBaseVolume, k.takerBuyQuoteVolume];
+  const reps = Math.ceil(TARGET_BARS / month.length);
+  const span = month.length * 60_000;
+  const bars: Bar[] = [];
+  for (let r = 0; r < reps; r++) {
+    for (const k of month) bars.push({ time: new Date(k.openTime + r * span), open: k.open.toNumber(), high: k.high.toNumber(), low: k.low.toNumber(), close: k.close.toNumber(), volume: k.volume.toNumber() });
+  }
+  return { lines, month, bars, reps };
+}
+
+async function runOurs(month: readonly KlineEvent[], reps: number): Promise<{ result: BacktestResult; seconds: number }> {
+  const cfg = parseBacktestConfig(
+    {
+      mode: 'backtest',
+      name: 'bench-candles',
+      strategies: [{ name: 'sma', plugin: 'sma-crossover', symbols: ['BTC_USDT'], budget: { USDT: '1000000' }, params: { fast: 10, slow: 50, kind: 'SMA', interval: '1m', quantity: QTY } }],
+      backtest: { candles: [{ symbol: 'BTC_USDT', interval: '1m', files: [FILE] }], fees: { makerBps: FEE_BPS, takerBps: FEE_BPS }, equityIntervalMs: 3_600_000 },
+    },
+    path.join(root, 'config', 'bench-candles.yaml'),
+  );
+  const run = await prepareRun(cfg);
+  const t0 = process.hrtime.bigint();
+  const span = month.length * 60_000;
+  for (let r = 0; r < reps; r++) {
+    for (const base of month) {
+      const k = new ShiftedKline(base, r * span);
+      run.step(k.E, { kind: 'market', recvTime: k.E, stream: undefined, event: k });
+    }
+  }
+  const result = run.finish();
+  return { result, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
+}
+
+function runGrademark(bars: Bar[]): { trades: Trade[]; seconds: number } {
+  const strategy: IStrategy<Bar, Bar> = {
+    // Same indicator library and values as the plugin.
+    prepIndicators: ({ inputSeries }) => {
+      const fast = new SMA(10);
+      const slow = new SMA(50);
+      return inputSeries.select((b) => {
+        const f = fast.update(b.close, false);
+        const s = slow.update(b.close, false);
+        return f === null || s === null ? { ...b } : { ...b, fast: f, slow: s };
+      });
+    },
+    entryRule: (enter, { bar }) => {
+      if (bar.fast !== undefined && bar.slow !== undefined && bar.fast > bar.slow) enter();
+    },
+    exitRule: (exit, { bar }) => {
+      if (bar.fast !== undefined && bar.slow !== undefined && bar.fast < bar.slow) exit();
+    },
+  };
+  const df = new DataFrame<number, Bar>(bars);
+  const t0 = process.hrtime.bigint();
+  const raw = backtest(strategy, df);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const trades = raw.map((t) => ({
+    entryTime: t.entryTime.getTime(),
+    entryPrice: t.entryPrice,
+    exitTime: t.exitReason === 'finalize' ? undefined : t.exitTime.getTime(),
+    exitPrice: t.exitReason === 'finalize' ? undefined : t.exitPrice,
+  }));
+  return { trades, seconds };
+}
+
+/** Round trips from our fills (a final open position has no exit). */
+function ourTrades(r: BacktestResult): Trade[] {
+  const out: Trade[] = [];
+  let open: Trade | undefined;
+  for (const f of r.fills) {
+    if (f.side === 'BUY') open = { entryTime: f.t, entryPrice: Number(f.price), exitTime: undefined, exitPrice: undefined };
+    else if (open) {
+      out.push({ ...open, exitTime: f.t, exitPrice: Number(f.price) });
+      open = undefined;
+    }
+  }
+  if (open) out.push(open);
+  return out;
+}
+
+/** Runs the benchmark. */
+export async function run(): Promise<BenchReport> {
+  const name = 'candles: SMA(10/50) crossover vs grademark';
+  if (!existsSync(FILE)) return { name, lines: [`skipped: ${FILE} not found (../shared/data is not available)`], ok: true };
+  const { lines, month, bars, reps } = loadMonth();
+  const tp = process.hrtime.bigint();
+  for (const l of lines) parseKlineCsvLine(l, 'BTC_USDT', '1m')?.close.toNumber();
+  const parseRate = lines.length / (Number(process.hrtime.bigint() - tp) / 1e9);
+  const o = await runOurs(month, reps);
+  const g = runGrademark(bars);
+  const ours = ourTrades(o.result);
+  const mismatch = ours.findIndex((t, i) => JSON.stringify(t) !== JSON.stringify(g.trades[i]));
+  const same = ours.length === g.trades.length && mismatch < 0;
+  // Net PnL with the fixed fee computed from grademark's trades equals ours exactly (in decimals).
+  const q = Number(QTY);
+  let gNet = 0;
+  for (const t of g.trades) if (t.exitPrice !== undefined) gNet += (t.exitPrice - t.entryPrice) * q - ((t.entryPrice + t.exitPrice) * q * FEE_BPS) / 10_000;
+  const sma = o.result.strategies.sma;
+  const ourRealizedNet = Number(sma?.realizedPnl ?? NaN) - Number(sma?.fees ?? NaN) + (ours.at(-1)?.exitTime === undefined ? (ours.at(-1)!.entryPrice * q * FEE_BPS) / 10_000 : 0);
+  const pnlOk = Math.abs(ourRealizedNet - gNet) <= 1e-6 * Math.max(1, Math.abs(gNet));
+  const oursRate = bars.length / o.seconds;
+  const peerRate = bars.length / g.seconds;
+  const ratio = oursRate / peerRate;
+  const out = [
+    `${bars.length.toLocaleString('en-US')} bars (the August 2024 month x ${Math.round(bars.length / 44_640)}), ${ours.length} trades`,
+    `trade lists ${same ? 'match' : `DIFFER (ours ${ours.length}, grademark ${g.trades.length}, first difference at #${mismatch}: ours ${JSON.stringify(ours[mismatch])} grademark ${JSON.stringify(g.trades[mismatch])})`}`,
+    `net PnL of closed trades with ${FEE_BPS} bps fee: ours ${ourRealizedNet.toFixed(6)}, from grademark's trades ${gNet.toFixed(6)} (${pnlOk ? 'equal' : 'DIFFERENT'})`,
+    `kancil candle mode (bus + host + pipeline + plugin + venue + metrics): ${fmtRate(oursRate)} bars (${o.seconds.toFixed(2)} s)`,
+    `kline CSV parsing alone (line to KlineEvent, close read): ${fmtRate(parseRate)} bars`,
+    `grademark 0.3.0 (pre-parsed bars): ${fmtRate(peerRate)} bars (${g.seconds.toFixed(2)} s)`,
+    `ratio ${fmtRatio(oursRate, peerRate)} (goal >= 5x)`,
+  ];
+  return { name, lines: out, ok: same && pnlOk && ratio >= 5 };
+}

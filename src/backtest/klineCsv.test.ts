@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { parseKlineCsvLine, readKlineCsv } from './klineCsv.js';
+
+const LINE = '1722470400000,64628.01000000,64670.01000000,64601.00000000,64634.01000000,36.77990000,1722470459999,2377477.74237530,3399,13.19798000,853026.66151230,0';
+
+describe('kline CSV', () => {
+  it('parses every field exactly; the event time is the bar close', () => {
+    const k = parseKlineCsvLine(LINE, 'BTC_USDT', '1m')!;
+    expect(k.E).toBe(1722470459999);
+    expect(k.openTime).toBe(1722470400000);
+    expect(k.closeTime).toBe(1722470459999);
+    expect([k.open, k.high, k.low, k.close, k.volume, k.quoteVolume, k.takerBuyBaseVolume, k.takerBuyQuoteVolume].map(String)).toEqual(['64628.01', '64670.01', '64601', '64634.01', '36.7799', '2377477.7423753', '13.19798', '853026.6615123']);
+    expect(k.trades).toBe(3399);
+    expect(k.closed).toBe(true);
+    expect(JSON.parse(JSON.stringify(k)).close).toBe('64634.01');
+  });
+
+  it('converts microsecond times to ms and skips headers', () => {
+    const us = LINE.replace('1722470400000', '1722470400000000').replace('1722470459999', '1722470459999999');
+    expect(parseKlineCsvLine(us, 'BTC_USDT', '1m')!.closeTime).toBe(1722470459999);
+    expect(parseKlineCsvLine('open_time,open,high', 'BTC_USDT', '1m')).toBeUndefined();
+  });
+
+  it('rejects a bad field at read time, naming it', () => {
+    expect(() => parseKlineCsvLine(LINE.replace('64634.01000000', '64x34'), 'BTC_USDT', '1m')).toThrow(/close/);
+    expect(() => parseKlineCsvLine('1,2,3', 'BTC_USDT', '1m')).toThrow(/11 columns/);
+  });
+
+  it('streams gzip files in order', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-kline-'));
+    try {
+      const f = path.join(dir, 'k.csv.gz');
+      writeFileSync(f, gzipSync(`${LINE}\n${LINE.replace('1722470400000', '1722470460000').replace('1722470459999', '1722470519999')}\n`));
+      const out: number[] = [];
+      for await (const k of readKlineCsv(f, 'BTC_USDT', '1m')) out.push(k.openTime);
+      expect(out).toEqual([1722470400000, 1722470460000]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
