@@ -1,0 +1,105 @@
+/**
+ * Fault injection through the in-process controller and the admin HTTP endpoint: maintenance,
+ * 5XX before/after an order is accepted, black-holed and delayed responses, forced 429/418.
+ */
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
+
+const A = TEST_ACCOUNTS.alice;
+let sbx: RunningSandbox;
+
+function signed(params: string): string {
+  const q = `${params}&timestamp=${Date.now()}`;
+  return `${q}&signature=${createHmac('sha256', A.secret).update(q).digest('hex')}`;
+}
+
+async function admin(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const r = await fetch(`${sbx.urls.admin_url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+async function order(clientId: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const r = await fetch(`${sbx.urls.base_url}/open/v1/orders?${signed(`symbol=BTC_USDT&side=0&type=1&timeInForce=1&quantity=0.01&price=59000&clientId=${clientId}`)}`, { method: 'POST', headers: { 'X-MBX-APIKEY': A.apiKey } });
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+const openClientIds = (): string[] => sbx.engine.openOrders('alice', 'BTC_USDT').map((o) => o.clientId);
+
+beforeAll(async () => {
+  sbx = await startSandbox(testSandboxConfig(), { quiet: true });
+  sbx.state.exec((e, now) => e.applyDepthSnapshot('BTC_USDT', { bids: [{ price: new Decimal('59990'), qty: new Decimal('1') }], asks: [{ price: new Decimal('60010'), qty: new Decimal('1') }] }, now));
+});
+afterAll(async () => {
+  await sbx.stop();
+});
+
+describe('faults', () => {
+  it('5XX before acceptance: no order; 5XX after acceptance: the order exists', async () => {
+    expect((await admin('/faults/fail-orders', { when: 'before', status: 503 })).body).toEqual({ ok: true });
+    const before = await order('f-before');
+    expect(before.status).toBe(503);
+    expect(openClientIds()).not.toContain('f-before');
+    sbx.faults.failOrders('after', { status: 502 });
+    const after = await order('f-after');
+    expect(after.status).toBe(502);
+    expect(openClientIds()).toContain('f-after');
+    // One-shot: the next order is answered normally.
+    expect((await order('f-normal')).status).toBe(200);
+  });
+
+  it('maintenance answers 503 on the open API only', async () => {
+    await admin('/faults/maintenance', { scope: 'open' });
+    const r = await fetch(`${sbx.urls.base_url}/open/v1/common/time`);
+    expect(r.status).toBe(503);
+    expect(((await r.json()) as { code: number }).code).not.toBe(0);
+    expect((await fetch(`${sbx.urls.legacy_base_url}/v1/rates/tickers`)).status).toBe(200);
+    await admin('/faults/maintenance', { scope: 'legacy' });
+    expect((await fetch(`${sbx.urls.legacy_base_url}/v1/rates/tickers`)).status).toBe(503);
+    expect((await fetch(`${sbx.urls.base_url}/open/v1/common/time`)).status).toBe(200);
+    await admin('/faults/maintenance', { scope: null });
+    expect((await fetch(`${sbx.urls.legacy_base_url}/v1/rates/tickers`)).status).toBe(200);
+  });
+
+  it('black hole: the request is never answered (the client times out); delay: answered later', async () => {
+    await admin('/faults/blackhole', { pathPrefix: '/open/v1/common/time', count: 1 });
+    const err = await fetch(`${sbx.urls.base_url}/open/v1/common/time`, { signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).name).toBe('TimeoutError');
+    expect((await fetch(`${sbx.urls.base_url}/open/v1/common/time`)).status).toBe(200);
+    sbx.faults.delay(200, { pathPrefix: '/open/v1/common/time', count: 1 });
+    const slow = await fetch(`${sbx.urls.base_url}/open/v1/common/time`, { signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
+    expect((slow as Error).name).toBe('TimeoutError');
+  });
+
+  it('forced 429 then 418 on every host of the open API', async () => {
+    expect((await admin('/faults/rate-limit', { status: 429, seconds: 30 })).status).toBe(200);
+    const r = await fetch(`${sbx.urls.market_url}/api/v3/depth?symbol=BTCUSDT`);
+    // Still inside the forced 429 window and sending again: the spec's 418 escalation.
+    expect(r.status).toBe(418);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    sbx.weights.reset();
+    sbx.faults.forceRateLimit(418, 5);
+    const banned = await fetch(`${sbx.urls.base_url}/open/v1/common/time`);
+    expect([banned.status, banned.headers.get('retry-after')]).toEqual([418, '5']);
+    sbx.weights.reset();
+    expect((await fetch(`${sbx.urls.base_url}/open/v1/common/time`)).status).toBe(200);
+  });
+
+  it('admin refuses malformed actions with a reason', async () => {
+    const r = await admin('/faults/fail-orders', { when: 'sometimes' });
+    expect(r.status).toBe(400);
+    expect(String(r.body.error)).toContain('when');
+    expect((await admin('/faults/nope', {})).status).toBe(404);
+    const status = (await (await fetch(`${sbx.urls.admin_url}/status`)).json()) as Record<string, unknown>;
+    expect(status).toHaveProperty('connections');
+  });
+
+  it('reference price set through the admin endpoint is served by /api/v3/referencePrice', async () => {
+    await admin('/reference-price', { symbol: 'BTC_USDT', price: '61000' });
+    const r = (await (await fetch(`${sbx.urls.market_url}/api/v3/referencePrice?symbol=BTCUSDT`)).json()) as Record<string, unknown>;
+    expect(r.referencePrice).toBe('61000');
+  });
+});
