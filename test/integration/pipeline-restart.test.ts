@@ -74,9 +74,12 @@ describe('restart after SIGKILL', () => {
     first.child.kill('SIGKILL');
     expect(await first.exit).toBeNull();
     expect(first.child.signalCode).toBe('SIGKILL');
-    // The exchange keeps trading resting orders of the dead bot? Its orders are far from the
-    // market, but any still open are reconciled by the restart.
-    const second = startBot(['--duration', '2']);
+    // Orders of the dead bot still resting on the exchange are reconciled by the restart.
+    const atKill = trades();
+    const second = startBot();
+    // Trading again after the restart (reconciliation done, strategies running); then a graceful SIGTERM.
+    expect(await waitFor(() => trades() >= atKill + 4 || second.child.exitCode !== null, 25_000), second.output()).toBe(true);
+    second.child.kill('SIGTERM');
     const code = await second.exit;
     expect(code, second.output()).toBe(0);
 
