@@ -5,19 +5,21 @@
 import { pino } from 'pino';
 import { OpenClient } from '../exchange/open/OpenClient.js';
 import { loadRecordConfig } from './config.js';
+import { convertCryptofeed, convertKlineCsv, convertNsLines, writeRecording } from './importers.js';
 import { Recorder } from './recorder.js';
 
 /** Usage text. */
-export const RECORD_USAGE = 'usage: kancil record --config <recorder.yaml>';
+export const RECORD_USAGE = [
+  'usage: kancil record --config <recorder.yaml>',
+  '       kancil record import --from <ns|cryptofeed|kline-csv> --out <file.rec.gz> [--symbol S] [--interval 1m] --source <text> --licence <text> <input files...>',
+].join('\n');
 
 /** Runs the record command with its arguments (after `record`); resolves with the exit code. */
 export async function recordCommand(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'import') return importCommand(argv.slice(1));
   const i = argv.indexOf('--config');
   const file = i >= 0 ? argv[i + 1] : undefined;
-  if (file === undefined) {
-    process.stderr.write(`${RECORD_USAGE}\n`);
-    return 2;
-  }
+  if (file === undefined) return usage('--config is required');
   const cfg = loadRecordConfig(file);
   const logger = pino({ name: 'kancil.record' }, pino.destination(2));
   const client = new OpenClient({ baseUrl: toHttp(cfg.urls.base_url), marketUrl: toHttp(cfg.urls.market_url), depthUrl: toHttp(cfg.urls.depth_url) });
@@ -36,6 +38,51 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
   await recorder.stop();
   logger.info({ files: recorder.writer.files, lines: recorder.writer.lines }, 'recording flushed');
   return 0;
+}
+
+/** `kancil record import …`: converts one of the shared-data formats into a recording. */
+async function importCommand(argv: readonly string[]): Promise<number> {
+  const opts = new Map<string, string>();
+  const inputs: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a.startsWith('--')) {
+      const v = argv[i + 1];
+      if (v === undefined) return usage(`missing value for ${a}`);
+      opts.set(a.slice(2), v);
+      i++;
+    } else inputs.push(a);
+  }
+  const from = opts.get('from');
+  const out = opts.get('out');
+  const source = opts.get('source');
+  const licence = opts.get('licence');
+  if (out === undefined || source === undefined || licence === undefined || inputs.length === 0) return usage('--out, --source, --licence and at least one input are required');
+  const symbol = opts.get('symbol');
+  let lines: AsyncIterable<string>;
+  switch (from) {
+    case 'ns':
+      lines = convertNsLines(inputs, symbol?.toLowerCase());
+      break;
+    case 'cryptofeed':
+      if (inputs.length !== 1) return usage('cryptofeed takes one input');
+      lines = convertCryptofeed(inputs[0] as string);
+      break;
+    case 'kline-csv':
+      if (symbol === undefined || inputs.length !== 1) return usage('kline-csv takes --symbol and one input');
+      lines = convertKlineCsv(inputs[0] as string, symbol, opts.get('interval') ?? '1m');
+      break;
+    default:
+      return usage(`unknown --from ${String(from)}`);
+  }
+  const n = await writeRecording(out, { source, licence, importedFrom: inputs }, lines);
+  process.stdout.write(`${JSON.stringify({ out, lines: n })}\n`);
+  return 0;
+}
+
+function usage(problem: string): number {
+  process.stderr.write(`${problem}\n${RECORD_USAGE}\n`);
+  return 2;
 }
 
 function toHttp(u: string): string {
