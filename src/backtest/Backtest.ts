@@ -25,15 +25,18 @@ import { Replay, type ReplayStats } from './Replay.js';
 import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
-import { StrategyHost, acceptAll, silentLogger, type HostedStrategy, type IntentGate } from './StrategyHost.js';
+import { StrategyHost, silentLogger, type HostedStrategy, type IntentGate } from './StrategyHost.js';
 import { createPipeline } from '../execution/pipeline.js';
+import { TradingStateMachine } from '../risk/tradingState.js';
+// The same risk gate as `kancil run` (src/cli/runRisk.ts): one composition of the risk checker.
+import { riskGate } from '../cli/runRisk.js';
 
 /** Engine account id of backtests. */
 export const BACKTEST_ACCOUNT = 'backtest';
 
 /** Options of a run beyond the config. */
 export interface RunOptions {
-  /** Risk gate in front of the venue; default accepts (the engine still enforces every exchange filter). */
+  /** Risk gate in front of the venue; default: the risk checker with the config's risk section (as live). */
   readonly gate?: IntentGate;
   readonly log?: StrategyLogger;
   /** Parameter overrides per strategy name (sweeps). */
@@ -139,7 +142,23 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   bus.events$.subscribe((e) => collector.onEvent(e));
   // The same composition as live and paper: risk gate -> venue, results back on the bus. No ledger:
   // a backtest's journal is its result.
-  const pipeline = createPipeline({ bus, venue, risk: opts.gate ?? acceptAll, clock, log });
+  const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
+  bus.events$.subscribe((e) => states.onEvent(e));
+  const symbols = candleMode
+    ? bt.candles.map((c) => symbolInfoOf(c.symbol, (cfg.symbols[c.symbol]?.filters ?? []) as WireFilter[]))
+    : Object.entries(cfg.symbols).map(([sym, v]) => symbolInfoOf(sym, v.filters as WireFilter[]));
+  const gate =
+    opts.gate ??
+    riskGate({
+      symbols,
+      config: cfg.risk,
+      states,
+      now: () => clock.now(),
+      book: (s) => late.replay?.book(s),
+      lastPrice: (s) => late.replay?.lastPrice(s),
+      liveOrders: () => (venue instanceof SimVenue ? venue.liveOrderRecords() : []),
+    });
+  const pipeline = createPipeline({ bus, venue, risk: gate, clock, log });
   pipeline.start();
   const host = new StrategyHost(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
   late.host = host;

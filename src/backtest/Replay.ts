@@ -12,6 +12,7 @@ import type { MarketEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
 import type { RecordedItem } from '../record/reader.js';
 import type { MatchingEngine } from '../sim/engine.js';
+import { BarBook } from './BarBook.js';
 import type { CandleVenue } from './CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
 import type { VirtualScheduler } from './Scheduler.js';
@@ -47,6 +48,7 @@ export class Replay {
   readonly #o: ReplayOptions;
   readonly #syncs = new Map<string, BookSync>();
   readonly #lastPrice = new Map<string, Decimal>();
+  readonly #barBooks = new Map<string, BarBook>();
   #timerId: number | undefined;
 
   constructor(opts: ReplayOptions) {
@@ -64,9 +66,12 @@ export class Replay {
     }
   }
 
-  /** The local book of a symbol (what strategies see: market data only, never own orders). */
+  /**
+   * The local book of a symbol (what strategies see: market data only, never own orders); in
+   * candle mode a {@link BarBook} at the last close.
+   */
   book(symbol: string): BookView | undefined {
-    return this.#syncs.get(symbol)?.book;
+    return this.#syncs.get(symbol)?.book ?? this.#barBooks.get(symbol);
   }
 
   /** Mark price: book mid when the book is ready, else the last trade or bar close. */
@@ -77,6 +82,11 @@ export class Replay {
       const ask = b.bestAsk();
       if (bid !== undefined && ask !== undefined) return bid.price.plus(ask.price).div(2);
     }
+    return this.#lastPrice.get(symbol);
+  }
+
+  /** Last trade price (or bar close) of a symbol. */
+  lastPrice(symbol: string): Decimal | undefined {
     return this.#lastPrice.get(symbol);
   }
 
@@ -143,14 +153,20 @@ export class Replay {
       case 'aggTrade':
         this.#lastPrice.set(e.symbol, e.price);
         return;
-      case 'kline':
+      case 'kline': {
         this.#lastPrice.set(e.symbol, e.close);
+        if (e.closed && !this.#syncs.has(e.symbol)) {
+          let bb = this.#barBooks.get(e.symbol);
+          if (!bb) this.#barBooks.set(e.symbol, (bb = new BarBook(e.symbol)));
+          bb.update(e.close, e.closeTime);
+        }
         if (o.candleVenue) {
           o.candleVenue.onBar(e);
           // Fills at this bar reach the strategy before the bar itself.
           o.scheduler.runUntil(o.scheduler.clock.now());
         }
         return;
+      }
       case 'bookTicker':
       case 'miniTicker':
       case 'partialDepth':

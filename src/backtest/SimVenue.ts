@@ -20,6 +20,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import type { AccountPositionEvent, ExecutionReportEvent } from '../core/marketEvents.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
+import type { OrderRecord } from '../store/records.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, isFinal, orderUpdateOf, type VenueOrder } from './orderEvents.js';
 
@@ -98,7 +99,10 @@ export class SimVenue implements Venue {
   readonly name = 'sim';
   readonly #o: SimVenueOptions;
   readonly #lat: LatencyConfig;
+  /** Orders not final yet, by clientId; finished ones are dropped so memory stays flat. */
   readonly #orders = new Map<string, VenueOrder>();
+  /** Every clientId ever submitted (uniqueness, as the exchange would see it). */
+  readonly #used = new Set<string>();
   readonly #unsubscribe: () => void;
 
   constructor(opts: SimVenueOptions) {
@@ -117,12 +121,13 @@ export class SimVenue implements Venue {
     const s = this.#o.scheduler;
     switch (intent.kind) {
       case 'place': {
-        if (this.#orders.has(intent.clientId)) {
+        if (this.#used.has(intent.clientId)) {
           this.#later(0, { type: 'intentRejected', E: s.clock.now(), strategy: intent.strategy, intent, reason: 'DUPLICATE_CLIENT_ID', message: `clientId ${intent.clientId} already used` });
           return;
         }
         const o: VenueOrder = { intent, orderId: undefined, state: 'PENDING', cumQty: ZERO, cumQuoteQty: ZERO };
         this.#orders.set(intent.clientId, o);
+        this.#used.add(intent.clientId);
         if (this.#o.emit !== 'userData') this.#later(0, orderUpdateOf(o, s.clock.now()));
         s.schedule(this.#lat.entryMs, () => this.#place(o));
         return;
@@ -141,6 +146,43 @@ export class SimVenue implements Venue {
         throw new Error(`unknown intent ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * Open orders in the tracker's record shape, for the risk gate's account-wide order counts
+   * (MAX_NUM_ORDERS and friends count every open order of the account, not per strategy).
+   */
+  liveOrderRecords(): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    for (const o of this.#orders.values()) {
+      if (isFinal(o.state)) continue;
+      const i = o.intent;
+      out.push({
+        clientId: i.clientId,
+        strategy: i.strategy,
+        intentId: i.intentId,
+        symbol: i.symbol,
+        side: i.side,
+        orderType: i.orderType,
+        timeInForce: i.timeInForce,
+        price: i.price,
+        quantity: i.quantity,
+        quoteOrderQty: i.quoteOrderQty,
+        stopPrice: i.stopPrice,
+        icebergQty: i.icebergQty,
+        stpMode: i.stpMode,
+        venue: 'sim',
+        orderId: o.orderId,
+        state: o.state,
+        cumQty: o.cumQty,
+        cumQuoteQty: o.cumQuoteQty,
+        createdAt: 0,
+        sentAt: undefined,
+        updatedAt: 0,
+        reason: undefined,
+      });
+    }
+    return out;
   }
 
   /** Stops listening to the engine. */
@@ -171,6 +213,7 @@ export class SimVenue implements Venue {
     if (!res.ok) {
       // A refused request emits nothing from the engine: answer like a REST error would.
       o.state = 'REJECTED';
+      this.#orders.delete(i.clientId);
       if (this.#o.emit === 'userData') this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now, strategy: i.strategy, intent: i, reason: res.reason, message: res.message });
       else this.#later(this.#lat.ackMs, orderUpdateOf(o, now, `${res.reason}: ${res.message}`));
     }
@@ -194,6 +237,9 @@ export class SimVenue implements Venue {
       if (this.#o.emit === 'userData') {
         const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
         this.#later(this.#lat.ackMs, toExecutionReport(e, E));
+        o.orderId = e.i;
+        o.state = STATE_OF[e.X] ?? o.state;
+        if (isFinal(o.state)) this.#orders.delete(o.intent.clientId);
         return;
       }
       this.#applyReport(o, e);
@@ -217,9 +263,11 @@ export class SimVenue implements Venue {
       o.state = state;
       this.#later(this.#lat.ackMs, fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: new Decimal(r.Y), commission: new Decimal(r.n), commissionAsset: r.N, isMaker: r.m }));
       this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E));
+      if (isFinal(state)) this.#orders.delete(o.intent.clientId);
       return;
     }
     o.state = state;
+    if (isFinal(state)) this.#orders.delete(o.intent.clientId);
     const reason = r.x === 'EXPIRED' && r.eR !== 'NONE' ? r.eR : r.x === 'REJECTED' ? r.r : undefined;
     this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E, reason));
   }

@@ -238,8 +238,14 @@ export class StrategyHost {
       this.#pending.push(() => this.#o.bus.publish(ev));
       return;
     }
-    if (intent.kind === 'place') h.placements.push(this.#o.clock.now());
-    this.#o.venue.submit(d.kind === 'adjust' ? d.intent : intent);
+    const sent = d.kind === 'adjust' ? d.intent : intent;
+    if (sent.kind === 'place') {
+      h.placements.push(this.#o.clock.now());
+      // Tracked as PENDING once accepted (not before: the check must not see the order itself),
+      // so the strategy sees its own order before any venue answer.
+      h.orders.set(sent.clientId, { clientId: sent.clientId, orderId: undefined, symbol: sent.symbol, side: sent.side, orderType: sent.orderType, state: 'PENDING', price: sent.price, quantity: sent.quantity, cumQty: ZERO });
+    }
+    this.#o.venue.submit(sent);
   }
 
   readonly #pending: (() => void)[] = [];
@@ -267,8 +273,6 @@ export class StrategyHost {
         const clientId = req.clientId ?? `${h.name}-${++h.seq}`;
         const { clientId: _ignored, ...rest } = req;
         const intent: PlaceIntent = { kind: 'place', strategy: h.name, intentId: intentId(), clientId, ...rest };
-        // Track as PENDING at once so the strategy sees its own order before any venue answer.
-        h.orders.set(clientId, { clientId, orderId: undefined, symbol: req.symbol, side: req.side, orderType: req.orderType, state: 'PENDING', price: req.price, quantity: req.quantity, cumQty: ZERO });
         this.#submit(h, intent);
         return clientId;
       },

@@ -1,0 +1,56 @@
+/**
+ * The book view of candle mode, where no depth is replayed: both sides are the last bar's close
+ * with an unbounded quantity. It lets the risk checker estimate market orders (notional, balance)
+ * the way it does live, at the price the candle venue's model is anchored to; it says nothing
+ * about liquidity, which candle mode does not model.
+ */
+import type { BookView, FillCost } from '../core/bookView.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { OrderSideName } from '../core/enums.js';
+import type { BookLevel } from '../core/types.js';
+
+/** Quantity shown on each side: large enough never to limit an estimate. */
+const UNBOUNDED = new Decimal('1e15');
+
+/** A one-level book at the last close. */
+export class BarBook implements BookView {
+  #level: BookLevel | undefined;
+  lastUpdateId = 0;
+
+  constructor(readonly symbol: string) {}
+
+  /** Ready once a bar has been seen. */
+  get ready(): boolean {
+    return this.#level !== undefined;
+  }
+
+  /** Moves the book to a bar's close. */
+  update(close: Decimal, closeTime: number): void {
+    this.#level = { price: close, qty: UNBOUNDED };
+    this.lastUpdateId = closeTime;
+  }
+
+  bestBid(): BookLevel | undefined {
+    return this.#level;
+  }
+
+  bestAsk(): BookLevel | undefined {
+    return this.#level;
+  }
+
+  top(n: number): { bids: BookLevel[]; asks: BookLevel[] } {
+    const l = n > 0 && this.#level ? [this.#level] : [];
+    return { bids: l, asks: [...l] };
+  }
+
+  band(low: Decimal, high: Decimal): { bids: BookLevel[]; asks: BookLevel[] } {
+    const l = this.#level && this.#level.price.gte(low) && this.#level.price.lte(high) ? [this.#level] : [];
+    return { bids: l, asks: [...l] };
+  }
+
+  costToFill(_side: OrderSideName, qty: Decimal): FillCost {
+    if (!this.#level || qty.lte(0)) return { filledQty: ZERO, quoteQty: ZERO, avgPrice: undefined, worstPrice: undefined };
+    const p = this.#level.price;
+    return { filledQty: qty, quoteQty: qty.mul(p), avgPrice: p, worstPrice: p };
+  }
+}
