@@ -7,6 +7,7 @@ import { type Clock, ConfigError, type Decimal } from '../core/index.js';
 import type { MarketActivity, SandboxSymbol } from './config.js';
 import type { ExchangeState } from './exchange-state.js';
 import { loadRecording, type RecordedEvent } from './recording.js';
+import { mulberry32 } from '../core/random.js';
 
 /** A running feed. */
 export interface MarketFeed {
@@ -96,18 +97,6 @@ class ReplayFeed implements MarketFeed {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
   }
-}
-
-/** Deterministic PRNG (mulberry32) so a seed reproduces the same flow. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -135,6 +135,14 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   };
   const sweeper = setInterval(sweep, 250);
   const notFound = (): Reply => ({ status: 404, body: { code: ApiCode.NOT_FOUND, msg: 'Not found' } });
+  const shutdown = async (): Promise<void> => {
+    for (const f of feeds) f.stop();
+    clearInterval(sweeper);
+    waiter.stop();
+    await streams.close();
+    await wsApi.close();
+    await Promise.all(hosts.map((h) => h.close()));
+  };
   try {
     const base = await openHost('base', config.ports.base, [
       ...openRoutes({ state, streams: registry, wsApiUrl: () => wsApiUrl, orderFault: (w, p) => orderFault(w, p, 'open') }),
@@ -225,21 +233,11 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       stop: async () => {
         if (stopped) return;
         stopped = true;
-        for (const f of feeds) f.stop();
-        clearInterval(sweeper);
-        waiter.stop();
-        await streams.close();
-        await wsApi.close();
-        await Promise.all(hosts.map((h) => h.close()));
+        await shutdown();
       },
     };
   } catch (e) {
-    for (const f of feeds) f.stop();
-    clearInterval(sweeper);
-    waiter.stop();
-    await streams.close();
-    await wsApi.close();
-    await Promise.all(hosts.map((h) => h.close()));
+    await shutdown();
     throw e;
   }
 }

@@ -305,20 +305,18 @@ export class StreamServer {
     }
   }
 
-  #flushDepth(buffers: Map<string, DepthBuffer>, suffix: string): void {
+  /** Sends the merged batches; `names` are the stream spellings of that speed (suffixes after @depth). */
+  #flushDepth(buffers: Map<string, DepthBuffer>, suffixes: readonly string[]): void {
     const now = this.clock.now();
     for (const [symbol, buf] of buffers) {
       const s = this.state.symbols.get(symbol);
       if (!s) continue;
-      const name = `${this.#streamSym(s)}@depth${suffix}`;
-      if (this.#hasSubscribers(s.info.type, name)) {
-        this.#publish(s.info.type, name, { e: 'depthUpdate', E: now, s: payloadSymbol(s.info), U: buf.U, u: buf.u, b: [...buf.b], a: [...buf.a] });
-      }
-      if (suffix === '@100ms' || suffix === '') {
-        // '' (1000 ms) and '@1000ms' are the same stream under two spellings.
-        if (suffix === '' && this.#hasSubscribers(s.info.type, `${this.#streamSym(s)}@depth@1000ms`)) {
-          this.#publish(s.info.type, `${this.#streamSym(s)}@depth@1000ms`, { e: 'depthUpdate', E: now, s: payloadSymbol(s.info), U: buf.U, u: buf.u, b: [...buf.b], a: [...buf.a] });
-        }
+      let payload: Record<string, unknown> | undefined;
+      for (const suffix of suffixes) {
+        const name = `${this.#streamSym(s)}@depth${suffix}`;
+        if (!this.#hasSubscribers(s.info.type, name)) continue;
+        payload ??= { e: 'depthUpdate', E: now, s: payloadSymbol(s.info), U: buf.U, u: buf.u, b: [...buf.b], a: [...buf.a] };
+        this.#publish(s.info.type, name, payload);
       }
     }
     buffers.clear();
@@ -409,10 +407,11 @@ export class StreamServer {
   #tick(): void {
     this.#ticks++;
     this.state.flush();
-    this.#flushDepth(this.#fast, '@100ms');
+    this.#flushDepth(this.#fast, ['@100ms']);
     this.#partialDepth(true);
     if (this.#ticks % 10 === 0) {
-      this.#flushDepth(this.#slow, '');
+      // `<symbol>@depth` is the 1000 ms stream; '@1000ms' is accepted as the explicit spelling.
+      this.#flushDepth(this.#slow, ['', '@1000ms']);
       this.#partialDepth(false);
       this.#tickers();
     }
