@@ -1204,9 +1204,25 @@ export class MatchingEngine {
         const q = toScaled(l.qty, s.qd);
         if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${l.price.toFixed()} x ${l.qty.toFixed()} does not fit the symbol's scales (${s.pd}, ${s.qd})`);
         this.setExt(s, side, p, q);
+        if (q > 0) this.dropStaleCrossing(s, side === s.bids ? s.asks : s.bids, p);
       }
     }
     this.uncross(s);
+  }
+
+  /**
+   * A replayed level at `p` makes replayed quantity on the other side at prices crossing `p` stale:
+   * the real book cannot hold both, so the newer update wins and the stale quantity is removed.
+   */
+  private dropStaleCrossing(s: Sym, other: BookSide, p: number): void {
+    // Best prices sit at the end; removing the level at i never moves the ones below it.
+    const prices = other.prices;
+    for (let i = prices.length - 1; i >= 0 && i < prices.length; i--) {
+      const price = prices[i]!;
+      if (!(other.isBid ? price >= p : price <= p)) break;
+      const lv = other.levels.get(price);
+      if (lv !== undefined && lv.ext > 0) this.setExt(s, other, price, 0);
+    }
   }
 
   /** Sets a level's replayed quantity; own orders keep their queue place but never wait behind more than is there. */
