@@ -16,6 +16,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import type { SymbolInfo } from '../core/types.js';
 import { ConfigError } from '../core/errors.js';
 import { LegacyClient } from '../exchange/legacy/LegacyClient.js';
+import { TimeNonceStore } from '../exchange/legacy/NonceStore.js';
 import { OpenClient } from '../exchange/open/OpenClient.js';
 import { ListenKeyUserStream } from '../exchange/stream/listen-key-stream.js';
 import { ListenTokenUserStream } from '../exchange/stream/listen-token-stream.js';
@@ -161,7 +162,7 @@ export class RunSession {
       if (cfg.mode === 'live') {
         if (!cr.apiKey || !cr.apiSecret) throw new ConfigError(cfg.file, 'mode', 'live', 'live mode needs KANCIL_API_KEY and KANCIL_API_SECRET in the environment');
         if (ep.legacy_base_url && cr.legacyKey && cr.legacySecret) {
-          legacy = new LegacyClient({ baseUrl: ep.legacy_base_url, apiKey: cr.legacyKey, apiSecret: cr.legacySecret, timeoutMs: cfg.exchange?.timeoutMs ?? 10_000, nonceStore: `${cfg.storage.path}.nonce` });
+          legacy = new LegacyClient({ baseUrl: ep.legacy_base_url, apiKey: cr.legacyKey, apiSecret: cr.legacySecret, timeoutMs: cfg.exchange?.timeoutMs ?? 10_000, nonceStore: cfg.storage.path === ':memory:' ? new TimeNonceStore(clock) : `${cfg.storage.path}.nonce` });
           const l = legacy;
           cleanup.push(() => l.close());
         }
