@@ -37,6 +37,8 @@ export class BookSide {
   readonly levels = new Map<number, Level>();
   /** Sorted so that the best price is last: ascending for bids, descending for asks. */
   readonly prices: number[] = [];
+  /** Own orders resting on this side (lets replay paths skip scanning a side with none). */
+  ownCount = 0;
   constructor(readonly isBid: boolean) {}
 
   /** Best level, or undefined when the side is empty. */
@@ -106,6 +108,7 @@ export class BookSide {
     else lv.head = o;
     lv.tail = o;
     lv.own += o.visible;
+    this.ownCount++;
   }
 
   /** Unlinks an own order and drops the level when nothing is left in it. */
@@ -134,6 +137,7 @@ export class BookSide {
     if (o.next !== null) o.next.prev = o.prev;
     else lv.tail = o.prev;
     lv.own -= o.visible;
+    this.ownCount--;
     o.level = null;
     o.prev = null;
     o.next = null;

@@ -94,7 +94,7 @@ export class MatchingEngine {
       this.assetScale.set(asset, Math.max(this.assetScale.get(asset) ?? 0, scale));
     };
     for (const sc of config.symbols) {
-      const s = new Sym(sc.info, sc.priceRange);
+      const s = new Sym(sc.info, sc.priceRange, { price: sc.priceDecimals, quantity: sc.quantityDecimals });
       if (this.syms.has(s.name)) throw new RangeError(`symbol ${s.name} is configured twice`);
       s.updateId = (config.firstUpdateId ?? 1) - 1;
       this.syms.set(s.name, s);
@@ -1202,7 +1202,7 @@ export class MatchingEngine {
       for (const l of levels) {
         const p = toScaled(l.price, s.pd);
         const q = toScaled(l.qty, s.qd);
-        if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${l.price.toFixed()} x ${l.qty.toFixed()} does not fit the symbol's scales (${s.pd}, ${s.qd})`);
+        if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${l.price.toFixed()} x ${l.qty.toFixed()} does not fit the symbol's scales (${s.pd} price, ${s.qd} quantity decimals; raise priceDecimals/quantityDecimals)`);
         this.setExt(s, side, p, q);
         if (q > 0) this.dropStaleCrossing(s, side === s.bids ? s.asks : s.bids, p);
       }
@@ -1338,6 +1338,7 @@ export function stopReached(type: OrderTypeName, isBuy: boolean, stop: number, l
 }
 
 function firstOwn(side: BookSide): Level | undefined {
+  if (side.ownCount === 0) return undefined;
   for (const lv of side.bestFirst()) if (lv.head !== null) return lv;
   return undefined;
 }

@@ -264,6 +264,7 @@ export class Sym {
   constructor(
     readonly info: SymbolInfo,
     readonly priceRange: PriceRangeRule | undefined,
+    decimals: { price?: number; quantity?: number } = {},
   ) {
     this.name = info.symbol;
     this.base = info.baseAsset;
@@ -272,11 +273,11 @@ export class Sym {
     const pf = f.priceFilter;
     const priceDecs = pf ? Math.max(decimalsOf(pf.tickSize), decimalsOf(pf.minPrice), decimalsOf(pf.maxPrice)) : 0;
     // With no tick size the symbol's quote precision bounds how many decimals a price may carry.
-    this.pd = pf && !pf.tickSize.isZero() ? priceDecs : Math.max(priceDecs, info.quotePrecision);
+    this.pd = Math.max(decimals.price ?? 0, pf && !pf.tickSize.isZero() ? priceDecs : Math.max(priceDecs, info.quotePrecision));
     const lots = [f.lotSize, f.marketLotSize].filter((x) => x !== undefined);
     const qtyDecs = Math.max(0, ...lots.map((l) => Math.max(decimalsOf(l.stepSize), decimalsOf(l.minQty), decimalsOf(l.maxQty))));
     const hasStep = f.lotSize !== undefined && !f.lotSize.stepSize.isZero();
-    this.qd = hasStep ? qtyDecs : Math.max(qtyDecs, info.basePrecision);
+    this.qd = Math.max(decimals.quantity ?? 0, hasStep ? qtyDecs : Math.max(qtyDecs, info.basePrecision));
     const sp = (d: Decimal): number => scaleExact(d, this.pd, 'price');
     const sq = (d: Decimal): number => scaleExact(d, this.qd, 'quantity');
     this.tick = pf ? sp(pf.tickSize) : 0;

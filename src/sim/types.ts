@@ -26,6 +26,13 @@ export interface SimSymbolConfig {
   readonly referencePrice?: Decimal | null;
   /** Initial last price (seeds PERCENT_PRICE, NOTIONAL averages and stop triggers before any trade). */
   readonly lastPrice?: Decimal;
+  /**
+   * Decimals the engine keeps for prices and quantities. Default: those of tickSize and stepSize.
+   * Raise them when replayed data is finer than the filters (real books carry quantities below the
+   * current stepSize); orders are still held to the filters.
+   */
+  readonly priceDecimals?: number;
+  readonly quantityDecimals?: number;
 }
 
 /** One trading account. */
