@@ -68,6 +68,16 @@ describe('OrderRouter', () => {
     expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
   });
 
+  it('drops a second place intent that reuses a clientId instead of sending it', async () => {
+    const { router, ex } = setup();
+    const intent = place();
+    router.submit(intent);
+    router.submit({ ...intent, intentId: 'again', price: new Decimal('1') });
+    await router.idle();
+    expect(ex.requests.newOrder).toBe(1);
+    expect(ex.ordersWithClientId(intent.clientId)[0]?.price.toFixed()).toBe('900000000');
+  });
+
   it('never duplicates an order the exchange accepted before answering 5XX', async () => {
     const { router, ledger, ex, clock } = setup();
     ex.placementFaults.push('acceptThen5xx');

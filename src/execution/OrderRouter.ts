@@ -128,6 +128,12 @@ export class OrderRouter implements Venue {
   submit(intent: Intent): void {
     switch (intent.kind) {
       case 'place': {
+        if (this.#tracker.get(intent.clientId)) {
+          // The pipeline refuses reused clientIds before this point; a caller that bypasses it
+          // must not get a second order under the same id (reconciliation keys on it).
+          this.#o.log.error({ clientId: intent.clientId, strategy: intent.strategy }, 'clientId already used; intent dropped');
+          return;
+        }
         const rec = this.#tracker.create(newOrderOf(intent, 'open'));
         this.#enqueue(rec.clientId, () => this.#place(rec.clientId));
         return;
