@@ -3,7 +3,8 @@
  * chosen speed) or a seeded synthetic flow. Both feed the engine through its external-liquidity
  * calls (snapshot, diff, trade), so own orders meet the same market the streams show.
  */
-import { type Clock, ConfigError, type Decimal } from '../core/index.js';
+import { type Clock, ConfigError, type Decimal, floorToStep } from '../core/index.js';
+import type { BookLevel } from '../core/types.js';
 import type { MarketActivity, SandboxSymbol } from './config.js';
 import type { ExchangeState } from './exchange-state.js';
 import { loadRecording, type RecordedEvent } from './recording.js';
@@ -14,7 +15,46 @@ export interface MarketFeed {
   readonly symbol: string;
   /** Events applied so far (replayed messages or synthetic steps). */
   readonly applied: number;
+  /** Replayed values that were finer than the symbol's tick or step and were floored to it. */
+  readonly adjusted: number;
+  /** Events the engine refused; the feed carries on without them. */
+  readonly failed: number;
+  /** The last refusal, for the admin status. */
+  readonly lastError: string | undefined;
   stop(): void;
+}
+
+/**
+ * Floors replayed prices to the tick and quantities to the step of the sandbox symbol. A real
+ * book can hold quantities finer than today's step (orders placed under older filters: one level
+ * of 2,000 in the bundled sample's snapshot); the engine keeps exact scaled integers at the
+ * symbol's scale, so such a value is floored and counted rather than crashing the replay.
+ */
+class Quantizer {
+  adjusted = 0;
+  readonly #tick: Decimal | undefined;
+  readonly #step: Decimal | undefined;
+  constructor(sym: SandboxSymbol) {
+    const t = sym.info.filters.priceFilter?.tickSize;
+    const q = sym.info.filters.lotSize?.stepSize;
+    this.#tick = t && !t.isZero() ? t : undefined;
+    this.#step = q && !q.isZero() ? q : undefined;
+  }
+  #floor(v: Decimal, unit: Decimal | undefined): Decimal {
+    if (!unit) return v;
+    const r = floorToStep(v, unit);
+    if (!r.eq(v)) this.adjusted++;
+    return r;
+  }
+  price(v: Decimal): Decimal {
+    return this.#floor(v, this.#tick);
+  }
+  qty(v: Decimal): Decimal {
+    return this.#floor(v, this.#step);
+  }
+  levels(levels: readonly BookLevel[]): BookLevel[] {
+    return levels.map((l) => ({ price: this.price(l.price), qty: this.qty(l.qty) }));
+  }
 }
 
 const MAX_TIMER_MS = 1000;
@@ -22,6 +62,9 @@ const MAX_TIMER_MS = 1000;
 /** Replays a recording: diffs before the snapshot (or already in it) are dropped, as the book rules say. */
 class ReplayFeed implements MarketFeed {
   applied = 0;
+  failed = 0;
+  lastError: string | undefined;
+  readonly #q: Quantizer;
   #timer: NodeJS.Timeout | undefined;
   #i = 0;
   #startWall = 0;
@@ -32,15 +75,23 @@ class ReplayFeed implements MarketFeed {
 
   constructor(
     readonly state: ExchangeState,
-    readonly symbol: string,
+    sym: SandboxSymbol,
     readonly events: readonly RecordedEvent[],
     readonly loop: boolean,
     readonly speed: number,
     readonly clock: Clock,
   ) {
+    this.symbol = sym.info.symbol;
+    this.#q = new Quantizer(sym);
     this.#snapshotIndex = events.findIndex((e) => e.kind === 'snapshot');
     this.#restart();
     this.#schedule(0);
+  }
+
+  readonly symbol: string;
+
+  get adjusted(): number {
+    return this.#q.adjusted;
   }
 
   #restart(): void {
@@ -63,23 +114,13 @@ class ReplayFeed implements MarketFeed {
         const ev = this.events[this.#i] as RecordedEvent;
         if (ev.ms - this.#startRec > elapsed) break;
         this.#i++;
-        this.applied++;
-        switch (ev.kind) {
-          case 'snapshot':
-            engine.applyDepthSnapshot(this.symbol, { bids: ev.bids, asks: ev.asks }, now);
-            this.#lastUpdateId = ev.lastUpdateId;
-            this.#synced = true;
-            break;
-          case 'diff':
-            if (this.#synced && ev.u > this.#lastUpdateId) engine.applyDepthDiff(this.symbol, { bids: ev.bids, asks: ev.asks }, now);
-            break;
-          case 'trade':
-            engine.applyTrade(this.symbol, { price: ev.price, qty: ev.qty, isBuyerMaker: ev.isBuyerMaker }, now);
-            break;
-          default: {
-            const never: never = ev;
-            void never;
-          }
+        try {
+          this.#apply(engine, ev, now);
+          this.applied++;
+        } catch (e) {
+          // One bad message must not stop the market: count it, keep the reason, carry on.
+          this.failed++;
+          this.lastError = e instanceof Error ? e.message : String(e);
         }
       }
     });
@@ -91,6 +132,27 @@ class ReplayFeed implements MarketFeed {
     }
     const next = this.events[this.#i] as RecordedEvent;
     this.#schedule((next.ms - this.#startRec - elapsed) / this.speed);
+  }
+
+  #apply(engine: ExchangeState['engine'], ev: RecordedEvent, now: number): void {
+    const q = this.#q;
+    switch (ev.kind) {
+      case 'snapshot':
+        engine.applyDepthSnapshot(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks) }, now);
+        this.#lastUpdateId = ev.lastUpdateId;
+        this.#synced = true;
+        return;
+      case 'diff':
+        if (this.#synced && ev.u > this.#lastUpdateId) engine.applyDepthDiff(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks) }, now);
+        return;
+      case 'trade':
+        engine.applyTrade(this.symbol, { price: q.price(ev.price), qty: q.qty(ev.qty), isBuyerMaker: ev.isBuyerMaker }, now);
+        return;
+      default: {
+        const never: never = ev;
+        void never;
+      }
+    }
   }
 
   stop(): void {
@@ -106,6 +168,10 @@ class ReplayFeed implements MarketFeed {
  */
 class SyntheticFeed implements MarketFeed {
   applied = 0;
+  /** Synthetic values are built on the tick and step, so nothing is ever adjusted or refused. */
+  readonly adjusted = 0;
+  failed = 0;
+  lastError: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #rnd: () => number;
   #midTicks: number;
@@ -128,7 +194,15 @@ class SyntheticFeed implements MarketFeed {
     this.#midTicks = activity.midPrice.div(tick).floor().toNumber();
     this.symbol = activity.symbol;
     this.#step0();
-    this.#timer = setInterval(() => this.#stepN(), activity.intervalMs);
+    this.#timer = setInterval(() => {
+      try {
+        this.#stepN();
+      } catch (e) {
+        // Never let a refused step take the server down: count it and carry on.
+        this.failed++;
+        this.lastError = e instanceof Error ? e.message : String(e);
+      }
+    }, activity.intervalMs);
   }
 
   readonly symbol: string;
@@ -192,7 +266,7 @@ class SyntheticFeed implements MarketFeed {
 export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock): MarketFeed {
   const sym = state.symbols.get(activity.symbol);
   if (!sym) throw new ConfigError('sandbox config', 'market', activity.symbol, 'not a configured symbol');
-  if (activity.kind === 'replay') return new ReplayFeed(state, activity.symbol, loadRecording(activity.file, activity.sourceSymbol), activity.loop, activity.speed, clock);
+  if (activity.kind === 'replay') return new ReplayFeed(state, sym, loadRecording(activity.file, activity.sourceSymbol), activity.loop, activity.speed, clock);
   return new SyntheticFeed(state, activity, sym);
 }
 

@@ -55,6 +55,8 @@ export interface RunningSandbox {
   readonly streams: StreamServer;
   readonly registry: UserStreamRegistry;
   readonly weights: WeightLimiter;
+  /** The running market activity (replay or synthetic feeds); stop() one to freeze its book. */
+  readonly feeds: readonly MarketFeed[];
   /** Applies listen key and token expiry now (it also runs every 250 ms). */
   sweep(): void;
   /** Sets or clears a symbol's reference price (PRICE_RANGE rule and /api/v3/referencePrice). */
@@ -182,7 +184,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
         setReferencePrice,
         status: () => ({
           connections: streams.connections(),
-          feeds: feeds.map((f) => ({ symbol: f.symbol, applied: f.applied })),
+          feeds: feeds.map((f) => ({ symbol: f.symbol, applied: f.applied, adjusted: f.adjusted, failed: f.failed, lastError: f.lastError ?? null })),
           listenKeys: Object.fromEntries(config.accounts.map((a) => [a.id, registry.listenKeysOf(a.id)])),
         }),
       }),
@@ -228,6 +230,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       streams,
       registry,
       weights,
+      feeds,
       sweep,
       setReferencePrice,
       stop: async () => {
