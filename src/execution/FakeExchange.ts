@@ -14,7 +14,7 @@ import type { LegacyCreate, LegacyOrderPort, LegacyOrderView, OpenOrderPort, Rou
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A failure to inject into the next new-order call. */
-export type PlacementFault = 'acceptThen5xx' | 'rejectWith5xx';
+export type PlacementFault = 'acceptThen5xx' | 'rejectWith5xx' | 'refuse4xx';
 
 /** The fake exchange. */
 export class FakeExchange {
@@ -41,6 +41,7 @@ export class FakeExchange {
       this.#gate('newOrder', p.clientId);
       const fault = this.placementFaults.shift();
       if (fault === 'rejectWith5xx') throw new UnknownOutcomeError('POST /open/v1/orders', 'HTTP 502', p.clientId, 502);
+      if (fault === 'refuse4xx') throw new ExchangeError(400, -2010, 'Account has insufficient balance for requested action.', 'POST /open/v1/orders');
       const o = this.#accept(p.clientId, p.symbol, p.side, p.type, p.price ?? ZERO, p.quantity ?? ZERO);
       if (fault === 'acceptThen5xx') throw new UnknownOutcomeError('POST /open/v1/orders', 'HTTP 502', p.clientId, 502);
       return { ...o };

@@ -68,6 +68,20 @@ describe('OrderRouter', () => {
     expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
   });
 
+  it('a 4XX refusal is a definite REJECTED with the exchange message, and proves the server healthy', async () => {
+    const { router, ledger, ex } = setup();
+    ex.placementFaults.push('rejectWith5xx', 'rejectWith5xx', 'refuse4xx');
+    router.submit(place());
+    router.submit(place());
+    const refused = place();
+    router.submit(refused);
+    await router.idle();
+    expect(ledger.order(refused.clientId)?.state).toBe('REJECTED');
+    expect(ledger.order(refused.clientId)?.reason).toMatch(/insufficient balance/);
+    // Two 5XX then a 4XX: the failure streak is broken, the breaker stays closed.
+    expect(router.breaker.state).toBe('closed');
+  });
+
   it('drops a second place intent that reuses a clientId instead of sending it', async () => {
     const { router, ex } = setup();
     const intent = place();
