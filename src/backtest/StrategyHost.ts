@@ -240,7 +240,10 @@ export class StrategyHost {
     }
     const sent = d.kind === 'adjust' ? d.intent : intent;
     if (sent.kind === 'place') {
-      h.placements.push(this.#o.clock.now());
+      const now = this.#o.clock.now();
+      h.placements.push(now);
+      // Bounded memory: rate limits look back far less than a day.
+      if (h.placements.length > 4096 && (h.placements[0] as number) < now - 86_400_000) h.placements.splice(0, h.placements.findIndex((x) => x >= now - 86_400_000));
       // Tracked as PENDING once accepted (not before: the check must not see the order itself),
       // so the strategy sees its own order before any venue answer.
       h.orders.set(sent.clientId, { clientId: sent.clientId, orderId: undefined, symbol: sent.symbol, side: sent.side, orderType: sent.orderType, state: 'PENDING', price: sent.price, quantity: sent.quantity, cumQty: ZERO });
