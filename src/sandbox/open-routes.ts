@@ -96,6 +96,9 @@ function rejectOrder(ctx: RequestContext, code: number, reason: string, message:
 export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
   const { state, streams } = deps;
   const sym = (ctx: RequestContext): SandboxSymbol => symbolOf(state, ctx);
+  // The listen-key endpoints are "unlabelled" in the spec (which would read as NONE), but a key
+  // must belong to an account, so they need a valid X-MBX-APIKEY (security API_KEY), as on the
+  // exchange family this API comes from. Weight 1 each, as the spec says.
   const listenKeyRoutes = (path: string, kind: 1 | 3): OpenRoute[] => [
     { method: 'POST', path, security: 'API_KEY', style: 'msg', weight: one, handle: ({ account }) => ({ data: streams.createListenKey(must(account).id, kind) }) },
     {

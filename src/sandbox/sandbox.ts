@@ -176,9 +176,10 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       state.exec((e, now) => e.setReferencePrice(symbol, price === null ? null : parseDecimal('price', price), now));
       refs.set(symbol, { price, time: clock.now() });
     };
+    // The admin endpoint can break things on purpose, so it listens on loopback whatever the config says.
     const admin = await startHost(
       'admin',
-      bind(config.ports.admin),
+      { host: '127.0.0.1', port: config.ports.admin },
       adminHandler({
         faults,
         setReferencePrice,
@@ -203,7 +204,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       stream_url_new: ws(s3),
       ws_api_url: wsApiUrl,
       legacy_base_url: http(legacy),
-      admin_url: http(admin),
+      admin_url: `http://127.0.0.1:${admin.port}`,
     };
     faults.attach({
       dropConnections: (id) => streams.dropConnections(id) + (id === undefined ? wsApi.dropAll() : 0),
