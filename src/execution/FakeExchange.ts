@@ -26,6 +26,8 @@ export class FakeExchange {
   /** When true, every open-API call answers 503 (maintenance). */
   maintenance = false;
   readonly placementFaults: PlacementFault[] = [];
+  /** Faults of the next legacy creates. */
+  readonly legacyFaults: 'acceptThen5xx'[] = [];
   #nextId = 1000;
   #nextTrade = 1;
   #now: () => number;
@@ -101,6 +103,7 @@ export class FakeExchange {
     createOrder: async (p: LegacyCreate) => {
       this.requests.legacyCreate++;
       const o = this.#accept(`legacy-${this.#nextId}`, p.symbol, p.side, p.type, p.price ?? ZERO, p.quantity);
+      if (this.legacyFaults.shift() === 'acceptThen5xx') throw new UnknownOutcomeError('POST /v1/order', 'HTTP 502', undefined, 502);
       return { orderId: o.orderId };
     },
     cancelOrder: async (orderId) => {

@@ -193,6 +193,24 @@ describe('OrderRouter', () => {
     expect(ex.requests.newOrder).toBe(2);
   });
 
+  it('finds an UNKNOWN legacy order among the legacy active orders while the open API is still down', async () => {
+    const { router, ledger, ex } = setup();
+    ex.maintenance = true;
+    router.submit(place());
+    await router.idle();
+    ex.legacyFaults.push('acceptThen5xx');
+    const viaLegacy = place({ price: new Decimal('900000007') });
+    router.submit(viaLegacy);
+    await router.idle();
+    expect(ledger.order(viaLegacy.clientId)?.state).toBe('UNKNOWN');
+    await router.tick();
+    await router.idle();
+    const o = ledger.order(viaLegacy.clientId);
+    expect(o?.state).toBe('NEW');
+    expect(ex.orders.get(o?.orderId ?? '')?.price.toFixed()).toBe('900000007');
+    expect(ex.requests.legacyCreate).toBe(1);
+  });
+
   it('opens the breaker after repeated 5XX and counts 4XX refusals as a healthy server', async () => {
     const { router, ex, ledger } = setup({ legacy: false });
     ex.placementFaults.push('rejectWith5xx', 'rejectWith5xx');

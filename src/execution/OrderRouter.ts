@@ -12,6 +12,9 @@
  * - "Not placed" is concluded only when the order is absent after the settle time: a signed open
  *   API request older than its recvWindow is refused by the server, so once `sentAt + settleMs`
  *   has passed (settleMs > recvWindow) an absent order can no longer appear.
+ * - /v1 has no clientId: an UNKNOWN legacy order is matched by symbol, side, price, quantity and
+ *   time among orders nobody tracks (legacy active orders, or all orders once the open API is
+ *   back), and is never re-sent: only the open API can prove it absent.
  */
 import type { Clock } from '../core/clock.js';
 import { AuthenticationError, ExchangeError, NetworkError, RateLimitedError, UnknownOutcomeError, ValidationError } from '../core/errors.js';
@@ -370,7 +373,12 @@ export class OrderRouter implements Venue {
       this.#tracker.markRejected(clientId, 'NOT_SENT: the request never left the process', 'reconcile');
       return;
     }
-    if (!this.breaker.closed) return; // the open API is needed to look up a clientId; the poll loop comes back
+    if (!this.breaker.closed) {
+      // The open API is needed to prove an order absent. A legacy order can still be found
+      // among the active orders; absence there proves nothing (it may have filled already).
+      if (o.venue === 'legacy') await this.#findLegacyActive(o);
+      return;
+    }
     const found = await this.#findByClientId(o);
     if (found === 'error') return;
     if (found) {
@@ -411,6 +419,30 @@ export class OrderRouter implements Venue {
     } catch (err) {
       this.#o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'lookup by clientId failed; will retry');
       return 'error';
+    }
+  }
+
+  /** Looks for an UNKNOWN legacy order among the legacy active orders (same side, price, quantity, not tracked). */
+  async #findLegacyActive(o: OrderRecord): Promise<void> {
+    const legacy = this.#legacy;
+    if (!legacy || o.quantity === undefined) return;
+    try {
+      const active = await legacy.activeOrders();
+      const match = active.find(
+        (v) =>
+          v.symbol === o.symbol &&
+          v.side === o.side &&
+          v.quantity.eq(o.quantity ?? v.quantity) &&
+          (o.orderType === 'MARKET' || o.price === undefined || v.price.eq(o.price)) &&
+          v.time >= (o.sentAt ?? o.createdAt) - 2000 &&
+          !this.#tracker.byOrderId(v.orderId),
+      );
+      if (match) {
+        this.#tracker.attachOrderId(o.clientId, match.orderId, 'legacy-reconcile');
+        this.#tracker.applyOrder(orderOfLegacy(match, o), 'legacy-reconcile');
+      }
+    } catch (err) {
+      this.#o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'legacy active-order lookup failed');
     }
   }
 
