@@ -50,7 +50,8 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
   await new Promise<void>((resolve, reject) => {
     let alive = n;
     for (let w = 0; w < n; w++) {
-      const worker = new Worker(new URL('./sweepWorker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+      // `execArgv: ['--import', 'tsx']` does not reach worker threads on Node 20: the entry registers tsx itself.
+      const worker = new Worker(new URL('./sweepWorkerEntry.mjs', import.meta.url));
       const feed = (): void => {
         if (next >= points.length) {
           worker.postMessage(null);
