@@ -388,7 +388,8 @@ export class OrderRouter implements Venue {
     }
     const now = this.#o.clock.now();
     if (now < o.sentAt + this.#settleMs) return; // may still appear; checked again later
-    if (mayRetry && now - o.createdAt < this.#maxRetryAgeMs && !this.#cancelWanted.has(clientId)) {
+    // Legacy requests carry a nonce, not a timestamp window: absence is not proof enough to re-send.
+    if (mayRetry && o.venue !== 'legacy' && now - o.createdAt < this.#maxRetryAgeMs && !this.#cancelWanted.has(clientId)) {
       this.stats.retries++;
       this.#o.log.info({ clientId }, 'order proven not placed; sending it again');
       this.#tracker.markRetry(clientId);
