@@ -12,6 +12,7 @@
  *   POST /faults/drop-connections     {"id"?}
  *   POST /faults/expire-listen-key    {"listenKey"}
  *   POST /faults/expire-listen-token  {"token"}
+ *   POST /faults/reorder-user-events  {"count"?}
  *   POST /faults/clear                {}
  *   POST /reference-price             {"symbol", "price": "<decimal>" | null}
  */
@@ -73,6 +74,10 @@ export function adminHandler(deps: AdminDeps): HostHandler {
     },
     '/faults/expire-listen-key': (b) => ({ expired: f.expireListenKey(z.object({ listenKey: z.string() }).parse(b).listenKey) }),
     '/faults/expire-listen-token': (b) => ({ expired: f.expireListenToken(z.object({ token: z.string() }).parse(b).token) }),
+    '/faults/reorder-user-events': (b) => {
+      f.reorderUserEvents(z.object({ count: z.number().int().min(2).optional() }).parse(b ?? {}).count);
+      return {};
+    },
     '/faults/clear': () => {
       f.clear();
       return {};

@@ -63,6 +63,7 @@ export class FaultController {
   readonly #blackholes: ResponseFault[] = [];
   readonly #orderFailures: OrderFailureFault[] = [];
   readonly #depthGaps = new Map<string, number>();
+  #reorder = 0;
   #hooks: FaultHooks | undefined;
 
   /** Installed by the sandbox at start. */
@@ -100,6 +101,22 @@ export class FaultController {
     this.#depthGaps.set(symbol, (this.#depthGaps.get(symbol) ?? 0) + count);
   }
 
+  /**
+   * Delivers the next `count` (default 2) user data events in reverse order, as the spec warns
+   * can happen under load ("order them by E"). Held events are released by the next stream tick
+   * even if fewer arrive.
+   */
+  reorderUserEvents(count = 2): void {
+    this.#reorder = Math.max(2, count);
+  }
+
+  /** Consulted by the stream server: how many user events to hold and reverse (0: none). */
+  takeReorder(): number {
+    const n = this.#reorder;
+    this.#reorder = 0;
+    return n;
+  }
+
   /** Forces every client into 429 (or a 418 ban) for `seconds`. */
   forceRateLimit(status: 429 | 418, seconds: number): void {
     this.#hook().forceRateLimit(status, seconds);
@@ -127,6 +144,7 @@ export class FaultController {
     this.#blackholes.length = 0;
     this.#orderFailures.length = 0;
     this.#depthGaps.clear();
+    this.#reorder = 0;
   }
 
   /** Consulted by the hosts for each request. */

@@ -272,8 +272,29 @@ export class StreamServer {
     }
   }
 
-  /** User data goes to listen-key connections here and to WebSocket API subscriptions through the listener. */
+  /** Events held back by the reorder fault, and how many to hold before releasing them reversed. */
+  #held: { accountId: string; payload: Record<string, unknown> }[] = [];
+  #holdCount = 0;
+
   #sendUser(accountId: string, payload: Record<string, unknown>): void {
+    if (this.#holdCount === 0) this.#holdCount = this.faults.takeReorder();
+    if (this.#holdCount > 0) {
+      this.#held.push({ accountId, payload });
+      if (this.#held.length >= this.#holdCount) this.#releaseHeld();
+      return;
+    }
+    this.#deliverUser(accountId, payload);
+  }
+
+  #releaseHeld(): void {
+    const held = this.#held.reverse();
+    this.#held = [];
+    this.#holdCount = 0;
+    for (const h of held) this.#deliverUser(h.accountId, h.payload);
+  }
+
+  /** User data goes to listen-key connections here and to WebSocket API subscriptions through the listener. */
+  #deliverUser(accountId: string, payload: Record<string, unknown>): void {
     let text: string | undefined;
     for (const conn of this.#conns.values()) {
       if (conn.account !== accountId || conn.ws.readyState !== WebSocket.OPEN) continue;
@@ -407,6 +428,7 @@ export class StreamServer {
   #tick(): void {
     this.#ticks++;
     this.state.flush();
+    if (this.#held.length > 0) this.#releaseHeld();
     this.#flushDepth(this.#fast, ['@100ms']);
     this.#partialDepth(true);
     if (this.#ticks % 10 === 0) {

@@ -270,6 +270,24 @@ describe('user data', () => {
     }
   });
 
+  it('reorder fault: the next user events arrive in reverse order, then normal order resumes', async () => {
+    const created = (await (await fetch(`${sbx.urls.base_url}/open/v1/user-data-stream`, { method: 'POST', headers: { 'X-MBX-APIKEY': B.apiKey } })).json()) as { data: string };
+    const c = await Client.open(`${sbx.urls.stream_url}/ws/${created.data}`);
+    try {
+      const r = await fetch(`${sbx.urls.admin_url}/faults/reorder-user-events`, { method: 'POST', body: '{"count":2}' });
+      expect(r.status).toBe(200);
+      // One order: its executionReport (first) and the balance update (second) are swapped.
+      await signedPost('/open/v1/orders', 'symbol=BTC_USDT&side=0&type=1&timeInForce=1&quantity=0.01&price=59000&clientId=ro-1', B.apiKey, B.secret);
+      const first = await c.next();
+      const second = await c.next();
+      expect([first.e, second.e]).toEqual(['outboundAccountPosition', 'executionReport']);
+      await signedPost('/open/v1/orders', 'symbol=BTC_USDT&side=0&type=1&timeInForce=1&quantity=0.01&price=59000&clientId=ro-2', B.apiKey, B.secret);
+      expect((await c.next()).e).toBe('executionReport');
+    } finally {
+      c.close();
+    }
+  });
+
   it('WebSocket API: subscribe with a listen token, events, unsubscribe, token expiry -> eventStreamTerminated', async () => {
     const tok = (await signedPost('/open/v1/user-listen-token', 'validity=600000', A.apiKey, A.secret)).data as { token: string; expirationTime: number };
     const c = await Client.open(sbx.urls.ws_api_url);
