@@ -24,11 +24,17 @@ export interface ImportProvenance {
 export async function writeRecording(out: string, header: Omit<RecordingHeader, 'format' | 'version'>, lines: AsyncIterable<string>): Promise<number> {
   let n = 0;
   async function* all(): AsyncGenerator<string> {
-    yield formatHeaderLine({ format: 'kancil-recording', version: 1, ...header });
+    // Lines are batched into ~64 KiB chunks: one stream write per line costs more than the gzip.
+    let chunk = formatHeaderLine({ format: 'kancil-recording', version: 1, ...header });
     for await (const l of lines) {
       n++;
-      yield l;
+      chunk += l;
+      if (chunk.length >= 65_536) {
+        yield chunk;
+        chunk = '';
+      }
     }
+    if (chunk.length > 0) yield chunk;
   }
   await pipeline(Readable.from(all()), createGzip(), createWriteStream(out));
   return n;

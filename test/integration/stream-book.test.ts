@@ -18,11 +18,14 @@ describe('LiveOrderBook over a stream connection', () => {
   let statuses: BookStatusEvent[];
   let snapshot: OrderBookSnapshot;
   let snapshotCalls: number;
+  /** When set, snapshot requests wait for it, so a test can look at the book while it resyncs. */
+  let gate: Promise<void> | undefined;
 
   beforeEach(async () => {
     server = await FakeStreamServer.start();
     statuses = [];
     snapshotCalls = 0;
+    gate = undefined;
     client = new StreamClient({ url: server.url, streams: ['btcidr@depth@100ms'], logger: silent, backoff: { initialMs: 20, maxMs: 50 } });
     book = new LiveOrderBook({
       symbol: 'BTCIDR',
@@ -34,6 +37,7 @@ describe('LiveOrderBook over a stream connection', () => {
         depth: async (req) => {
           expect(req).toEqual({ symbol: 'BTC_IDR', symbolType: 1, limit: 1000 });
           snapshotCalls++;
+          await gate;
           return snapshot;
         },
       },
@@ -63,12 +67,15 @@ describe('LiveOrderBook over a stream connection', () => {
     expect(book.bestAsk()?.price.toFixed()).toBe('102');
     // Sequence gap: U=20 after u=12.
     snapshot = { lastUpdateId: 25, bids: [lv('99', '4')], asks: [lv('103', '1')] };
+    let open = (): void => undefined;
+    gate = new Promise<void>((r) => (open = r));
     diff(20, 22, [['98', '1']]);
     await waitFor(() => statuses.length === 2, 5000, 'not-ready');
     expect(statuses[1]).toMatchObject({ ready: false, reason: expect.stringContaining('gap') });
     expect(book.ready).toBe(false);
     expect(book.bestBid()).toBeUndefined();
     diff(23, 26, [['99', '5']]);
+    open();
     await waitFor(() => book.ready, 5000, 'ready again');
     expect(book.bestBid()?.qty.toFixed()).toBe('5');
     expect(snapshotCalls).toBeGreaterThanOrEqual(2);

@@ -45,11 +45,23 @@ describe('BookSync: the six-step procedure', () => {
     const { sync } = setup();
     sync.onDiff(diff(1, 3));
     sync.onSnapshot({ lastUpdateId: 10, bids: [['1', '1']], asks: [] }, 0);
+    // Usable at once (a quiet market may send no diff for long), but the bridge rule still holds.
     expect(sync.state).toBe('bridging');
+    expect(sync.book.ready).toBe(true);
     sync.onDiff(diff(5, 10));
     expect(sync.state).toBe('bridging');
     sync.onDiff(diff(11, 12));
     expect(sync.state).toBe('ready');
+  });
+
+  it('a first event that does not bridge a loaded snapshot invalidates the book', () => {
+    const { sync, statuses } = setup();
+    sync.onDiff(diff(1, 3));
+    sync.onSnapshot({ lastUpdateId: 10, bids: [['1', '1']], asks: [] }, 0);
+    expect(sync.book.ready).toBe(true);
+    sync.onDiff(diff(13, 14));
+    expect(sync.book.ready).toBe(false);
+    expect(statuses.map((s) => s.ready)).toEqual([true, false]);
   });
 
   it('on a gap: not ready, book emptied, status event, new snapshot requested, then recovers', () => {

@@ -145,11 +145,18 @@ export class BookSync {
       if (this.#state === 'bridging') this.#bridge(d, at);
       else this.onDiff(d);
     }
+    if (this.#state === 'bridging' && !this.book.ready) {
+      // Nothing buffered is newer than the snapshot: the book is the exchange's state at
+      // lastUpdateId. In a quiet market the next diff may be far off, so the book is usable now;
+      // step 4 still applies to that next diff, and a diff that does not bridge invalidates it.
+      this.book.setReady(true);
+      this.hooks.onStatus({ type: 'bookStatus', E: at, symbol: this.symbol, ready: true, reason: 'snapshot loaded; no newer event yet' });
+    }
   }
 
   /** Marks the book wrong (gap, reconnect, stale stream), clears it and restarts the procedure. */
   invalidate(reason: string, at: number, firstOfNewBuffer?: DiffInput): void {
-    const wasReady = this.#state === 'ready';
+    const wasReady = this.book.ready;
     this.#state = 'buffering';
     this.book.setReady(false);
     this.book.clear();
@@ -170,11 +177,12 @@ export class BookSync {
     }
     if (d.U > L + 1) {
       this.stats.gaps++;
-      this.invalidate(`first event U=${d.U} does not bridge snapshot lastUpdateId ${L}`, at, d);
+      this.invalidate(`sequence gap: first event U=${d.U} does not bridge snapshot lastUpdateId ${L}`, at, d);
       return;
     }
     if (!this.#apply(d)) return;
     this.#state = 'ready';
+    if (this.book.ready) return;
     this.book.setReady(true);
     this.hooks.onStatus({ type: 'bookStatus', E: at, symbol: this.symbol, ready: true, reason: 'synchronised' });
   }
