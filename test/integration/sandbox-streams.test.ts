@@ -319,7 +319,8 @@ describe('connection upkeep', () => {
   it('server pings; a client that never pongs is dropped; others are closed at the lifetime', async () => {
     const s = await startSandbox(
       testSandboxConfig((d) => {
-        d.websocket = { pingIntervalMs: 150, pongTimeoutMs: 600, connectionLifetimeMs: 2500 };
+        // Margins wide enough for a loaded machine: the good client must answer pings well within the deadline.
+        d.websocket = { pingIntervalMs: 200, pongTimeoutMs: 1200, connectionLifetimeMs: 3500 };
       }),
       { quiet: true },
     );
