@@ -61,7 +61,7 @@ describe.each([
     ctx.positions.set('BTC', D('0.002'));
     rejects(place(), 'REDUCING_ONLY', /side=BUY quantity=0.001/);
     expect(check(place({ side: 'SELL', quantity: '0.002' }), ctx).kind).toBe('accept');
-    ctx.open.set('BTC_IDR:SELL', D('0.0015'));
+    ctx.openSell.set('BTC_IDR', D('0.0015'));
     rejects(place({ side: 'SELL', quantity: '0.001' }), 'REDUCING_ONLY');
     ctx.positions.set('BTC', D('-0.003'));
     expect(check(place({ side: 'BUY', quantity: '0.003' }), ctx).kind).toBe('accept');
@@ -186,7 +186,7 @@ describe.each([
     rejects(place({ quantity: '0.006' }), 'MAX_ORDER_NOTIONAL', /order value 6000000 IDR is above maxOrderNotional 5000000/);
     ctx.limits = { ...ctx.limits, maxOrderNotional: undefined };
     ctx.positions.set('BTC', D('0.008'));
-    ctx.open.set('BTC_IDR:BUY', D('0.001'));
+    ctx.openBuy.set('BTC_IDR', D('0.001'));
     rejects(place({ quantity: '0.0011' }), 'MAX_POSITION', /above maxPosition 0.01/);
     expect(check(place({ quantity: '0.001' }), ctx).kind).toBe('accept');
     rejects(place({ side: 'SELL', quantity: '0.01801' }), 'MAX_POSITION', /below -maxPosition/);

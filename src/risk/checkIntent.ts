@@ -12,9 +12,24 @@ import { checkCounts } from './counts.js';
 import * as m from './messages.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
 import { MARKET_TYPES, PRICED_TYPES, STOP_TYPES, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
-import { cmpProducts, cmpSum3, pow10, unpack, unpacked } from './scaled.js';
+import { cmpProducts, cmpSum3, cmpWithDecimal, pow10, unpack, unpacked } from './scaled.js';
 import { checkShape } from './shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from './types.js';
+
+// Imported bindings are read once into module constants: transpilers (tsx, vitest) turn each
+// use of an imported name into a getter call, which costs more than the checks themselves here.
+const U = unpacked;
+const unpackX = unpack;
+const cmpP = cmpProducts;
+const cmpS = cmpSum3;
+const cmpD = cmpWithDecimal;
+const pow10X = pow10;
+const shapeX = checkShape;
+const countsX = checkCounts;
+const ACCEPT_X = ACCEPT;
+const PRICED = PRICED_TYPES;
+const MARKET = MARKET_TYPES;
+const STOP = STOP_TYPES;
 
 /** How many place checks took the scaled path and how many fell back to decimals (for tests and the bench). */
 export const riskPathStats = { fast: 0, fallback: 0 };
@@ -27,23 +42,28 @@ const G = { lo: 0, hi: 0, moved: false };
 
 /** Places `x` on a 10^-scale grid (floor and ceil). False when it cannot be done exactly with safe integers. */
 function grid(x: Decimal, scale: number): boolean {
-  if (!unpack(x)) return false;
-  const mant = unpacked.m;
+  if (!unpackX(x)) return false;
+  const mant = U.m;
   if (mant === 0) {
     G.lo = G.hi = 0;
     return true;
   }
-  const shift = unpacked.e + scale;
+  const shift = U.e + scale;
   if (shift >= 0) {
     if (shift > 22) return false;
-    const v = mant * pow10(shift);
+    const v = mant * pow10X(shift);
     if (Math.abs(v) >= 2 ** 52) return false;
     G.lo = G.hi = v;
     return true;
   }
   if (-shift > 22) return false;
-  // mant has no trailing zeros, so the division is inexact and floor/ceil differ by one unit.
-  const q = Math.floor(mant / pow10(-shift));
+  const p = pow10X(-shift);
+  if (mant % p === 0) {
+    G.lo = G.hi = mant / p;
+    return true;
+  }
+  // Off the grid: floor and ceil differ by one unit.
+  const q = Math.floor(mant / p);
   G.lo = q;
   G.hi = q + 1;
   return true;
@@ -105,13 +125,14 @@ function valueDecimal(marketValue: Decimal | undefined, intent: PlaceIntent, uni
 
 /** Checks one intent: accept, accept with rounding (mode 'adjust'), or reject with a reason. Pure. */
 export function checkIntent(intent: Intent, ctx: RiskContext): RiskDecision {
-  if (intent.kind !== 'place') return ACCEPT;
+  if (intent.kind !== 'place') return ACCEPT_X;
   const sym = ctx.rules.symbols.get(intent.symbol);
-  if (sym === undefined || sym.scaled === undefined) {
+  if (sym === undefined) return shapeX(intent, sym, ctx) as RiskReject;
+  if (sym.scaled === undefined) {
     riskPathStats.fallback++;
     return checkIntentReference(intent, ctx);
   }
-  const shape = checkShape(intent, sym, ctx);
+  const shape = shapeX(intent, sym, ctx);
   if (shape) return shape;
   const r = checkPlace(intent, sym, sym.scaled, ctx);
   if (r !== BAIL) {
@@ -126,8 +147,8 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   const f = sym.info.filters;
   const type = intent.orderType;
   const buy = intent.side === 'BUY';
-  const priced = PRICED_TYPES.has(type);
-  const marketType = MARKET_TYPES.has(type);
+  const priced = PRICED.has(type);
+  const marketType = MARKET.has(type);
   const adjust = ctx.mode === 'adjust';
   const { ps, qs } = sc;
   const ns = ps + qs;
@@ -192,22 +213,22 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
 
   const acct = ctx.account;
   const posDec = acct.position(sym.base);
-  if (!unpack(posDec)) return BAIL;
-  const posM = unpacked.m;
-  const posE = unpacked.e;
+  if (!unpackX(posDec)) return BAIL;
+  const posM = U.m;
+  const posE = U.e;
   let reducing = false;
   if (qty !== undefined && (buy ? posM < 0 : posM > 0)) {
     // The quantity in exact terms even while off-grid (reject mode): its own digits.
     let qM = qLo;
     let qE = -qs;
     if (qLo !== qHi) {
-      if (!unpack(qty)) return BAIL;
-      qM = unpacked.m;
-      qE = unpacked.e;
+      if (!unpackX(qty)) return BAIL;
+      qM = U.m;
+      qE = U.e;
     }
-    if (!unpack(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+    if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
     // BUY: q + openBuy + pos <= 0; SELL: q + openSell - pos <= 0.
-    reducing = cmpSum3(qM, qE, unpacked.m, unpacked.e, buy ? posM : -posM, posE, 0, 0) <= 0;
+    reducing = cmpS(qM, qE, U.m, U.e, buy ? posM : -posM, posE, 0, 0) <= 0;
   }
   if (ctx.stateFor(intent.symbol) === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
 
@@ -224,11 +245,13 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const pp = f.percentPrice;
     const avg = ctx.market.avgPrice(intent.symbol, pp.avgPriceMins);
     if (avg !== undefined) {
-      if (!unpack(avg)) return BAIL;
-      const am = unpacked.m;
-      const ae = unpacked.e;
-      if (cmpProducts(pLo, 1, -ps, am, sc.percentUp.m, ae + sc.percentUp.e) > 0) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
-      if (cmpProducts(pLo, 1, -ps, am, sc.percentDown.m, ae + sc.percentDown.e) < 0) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
+      // The average may carry 40 digits (it is a division): compared through its truncation.
+      const up = cmpD(pLo, 1, -ps, avg, sc.percentUp.m, sc.percentUp.e);
+      if (up !== up) return BAIL;
+      if (up > 0) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
+      const down = cmpD(pLo, 1, -ps, avg, sc.percentDown.m, sc.percentDown.e);
+      if (down !== down) return BAIL;
+      if (down < 0) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
     }
   }
 
@@ -252,67 +275,58 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   const S = sLo;
   const Q = qLo;
 
-  if (ice !== undefined && qty !== undefined && f.icebergPartsLimit !== undefined && cmpProducts(Q, 1, 0, iLo, f.icebergPartsLimit, 0) > 0) return m.tooManyParts(qty, ice, f.icebergPartsLimit);
+  if (ice !== undefined && qty !== undefined && f.icebergPartsLimit !== undefined && cmpP(Q, 1, 0, iLo, f.icebergPartsLimit, 0) > 0) return m.tooManyParts(qty, ice, f.icebergPartsLimit);
 
   if (f.notional) {
     const n = f.notional;
-    // notional = n1 * n2 * 10^ne when known.
-    let known = false;
-    let n1 = 0;
-    let n2 = 1;
-    let ne = 0;
+    const mn = sc.minNotional;
+    const mx = sc.maxNotional;
+    // Sign of (bound - notional) for the minimum and the maximum; 0 each when the notional is unknown.
+    let belowMin = 0;
+    let aboveMax = 0;
     if (priced && price !== undefined && qty !== undefined) {
-      known = true;
-      n1 = P;
-      n2 = Q;
-      ne = -ns;
+      if (mn) belowMin = cmpP(mn.m, 1, mn.e, P, Q, -ns);
+      if (mx) aboveMax = cmpP(mx.m, 1, mx.e, P, Q, -ns);
     } else if (marketType && n.applyToMarket) {
       if (intent.quoteOrderQty !== undefined) {
-        if (!unpack(intent.quoteOrderQty)) return BAIL;
-        known = true;
-        n1 = unpacked.m;
-        ne = unpacked.e;
+        if (!unpackX(intent.quoteOrderQty)) return BAIL;
+        if (mn) belowMin = cmpP(mn.m, 1, mn.e, U.m, 1, U.e);
+        if (mx) aboveMax = cmpP(mx.m, 1, mx.e, U.m, 1, U.e);
       } else if (qty !== undefined) {
         if (type === 'MARKET') {
           const avg = ctx.market.avgPrice(intent.symbol, n.avgPriceMins);
           if (avg !== undefined) {
-            if (!unpack(avg)) return BAIL;
-            known = true;
-            n1 = unpacked.m;
-            n2 = Q;
-            ne = unpacked.e - qs;
+            if (mn) belowMin = cmpD(mn.m, 1, mn.e, avg, Q, -qs);
+            if (mx) aboveMax = cmpD(mx.m, 1, mx.e, avg, Q, -qs);
           }
         } else if (stop !== undefined) {
-          known = true;
-          n1 = S;
-          n2 = Q;
-          ne = -ns;
+          if (mn) belowMin = cmpP(mn.m, 1, mn.e, S, Q, -ns);
+          if (mx) aboveMax = cmpP(mx.m, 1, mx.e, S, Q, -ns);
         }
       }
     }
-    if (known) {
-      const mn = sc.minNotional;
-      if (mn && cmpProducts(n1, n2, ne, mn.m, 1, mn.e) < 0) return m.notionalOut(qty, false, n.minNotional);
-      const mx = sc.maxNotional;
-      if (mx && cmpProducts(n1, n2, ne, mx.m, 1, mx.e) > 0) return m.notionalOut(qty, true, n.maxNotional);
-    }
+    if (belowMin !== belowMin) return BAIL;
+    if (belowMin > 0) return m.notionalOut(qty, false, n.minNotional);
+    if (aboveMax !== aboveMax) return BAIL;
+    if (aboveMax < 0) return m.notionalOut(qty, true, n.maxNotional);
   }
 
   const range = sym.priceRange;
   if (range && priced && price !== undefined) {
     const ref = ctx.market.referencePrice(intent.symbol);
     if (ref !== undefined && ref !== null) {
-      if (!unpack(ref)) return BAIL;
-      const rm = unpacked.m;
-      const re = unpacked.e;
       const up = buy ? sc.bidUp : sc.askUp;
       const down = buy ? sc.bidDown : sc.askDown;
-      if (up && cmpProducts(P, 1, -ps, rm, up.m, re + up.e) > 0) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
-      if (down && cmpProducts(P, 1, -ps, rm, down.m, re + down.e) < 0) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
+      const cu = up ? cmpD(P, 1, -ps, ref, up.m, up.e) : 0;
+      if (cu !== cu) return BAIL;
+      if (cu > 0) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
+      const cd = down ? cmpD(P, 1, -ps, ref, down.m, down.e) : 0;
+      if (cd !== cd) return BAIL;
+      if (cd < 0) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
     }
   }
 
-  const counts = checkCounts(intent, sym, ctx, ice !== undefined);
+  const counts = countsX(intent, sym, ctx, ice !== undefined);
   if (counts) return counts;
 
   // Order value v1 * v2 * 10^ve in the quote asset; its Decimal is built only for a message.
@@ -325,64 +339,79 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     v2 = Q;
     ve = -ns;
   } else if (intent.quoteOrderQty !== undefined) {
-    if (!unpack(intent.quoteOrderQty)) return BAIL;
-    v1 = unpacked.m;
-    ve = unpacked.e;
-  } else if (STOP_TYPES.has(type) && stop !== undefined && qty !== undefined) {
+    if (!unpackX(intent.quoteOrderQty)) return BAIL;
+    v1 = U.m;
+    ve = U.e;
+  } else if (STOP.has(type) && stop !== undefined && qty !== undefined) {
     v1 = S;
     v2 = Q;
     ve = -ns;
   } else {
     const q = qty as Decimal;
     const cost = ctx.market.book(intent.symbol)?.costToFill(intent.side, q);
-    if (cost === undefined) return m.noLiquidity(q, intent.side);
-    if (!unpack(cost.filledQty)) return BAIL;
-    if (cmpProducts(unpacked.m, 1, unpacked.e, Q, 1, -qs) < 0) return m.noLiquidity(q, intent.side);
-    if (!unpack(cost.quoteQty)) return BAIL;
-    v1 = unpacked.m;
-    ve = unpacked.e;
+    if (cost === undefined || cost.filledQty.lt(q)) return m.noLiquidity(q, intent.side);
+    // A book walk sums products of arbitrary decimals: compared as a Decimal (no allocation).
     marketValue = cost.quoteQty;
+    v1 = 0;
+    ve = 0;
   }
+
   const lim = ctx.limits;
   const maxNotional = lim.maxOrderNotional;
   if (maxNotional !== undefined) {
-    if (!unpack(maxNotional)) return BAIL;
-    if (cmpProducts(v1, v2, ve, unpacked.m, 1, unpacked.e) > 0) return m.overNotionalLimit(valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
+    let over: boolean;
+    if (marketValue !== undefined) over = marketValue.gt(maxNotional);
+    else {
+      if (!unpackX(maxNotional)) return BAIL;
+      over = cmpP(v1, v2, ve, U.m, 1, U.e) > 0;
+    }
+    if (over) return m.overNotionalLimit(valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
   }
 
   const maxPos = lim.maxPosition?.[sym.base];
   if (maxPos !== undefined) {
-    // The quoteOrderQty bound multiplies a sum by the best ask: rare enough for the decimal path.
-    if (qty === undefined) return BAIL;
-    if (!unpack(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
-    const om = unpacked.m;
-    const oe = unpacked.e;
-    if (!unpack(maxPos)) return BAIL;
-    // BUY: q + open + pos > max; SELL: q + open - pos > max.
-    if (cmpSum3(Q, -qs, om, oe, buy ? posM : -posM, posE, unpacked.m, unpacked.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
+    if (qty === undefined) {
+      // A quoteOrderQty buy: bounded by the best ask (a rare order; plain decimals suffice).
+      const qoq = intent.quoteOrderQty as Decimal;
+      const ask = ctx.market.book(intent.symbol)?.bestAsk();
+      if (ask === undefined) return m.noAsk(qoq);
+      const room = maxPos.minus(posDec).minus(acct.openQty(intent.symbol, 'BUY'));
+      if (qoq.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
+    } else {
+      if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+      const om = U.m;
+      const oe = U.e;
+      if (!unpackX(maxPos)) return BAIL;
+      // BUY: q + open + pos > max; SELL: q + open - pos > max.
+      if (cmpS(Q, -qs, om, oe, buy ? posM : -posM, posE, U.m, U.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
+    }
   }
 
   const lossLimit = lim.dailyLossLimit;
   if (lossLimit !== undefined && !reducing) {
     const pnl = acct.dailyPnl();
-    if (!unpack(pnl)) return BAIL;
-    const pm = unpacked.m;
-    const pe = unpacked.e;
-    if (!unpack(lossLimit)) return BAIL;
-    if (cmpSum3(pm, pe, unpacked.m, unpacked.e, 0, 0, 0, 0) <= 0) return m.lossLimitHit(pnl, lossLimit);
+    if (!unpackX(lossLimit)) return BAIL;
+    // pnl <= -limit  <=>  -limit - pnl >= 0
+    const c = cmpD(-U.m, 1, U.e, pnl, 1, 0);
+    if (c !== c) return BAIL;
+    if (c >= 0) return m.lossLimitHit(pnl, lossLimit);
   }
 
   if (buy) {
     const free = acct.free(sym.quote);
-    if (!unpack(free)) return BAIL;
-    if (cmpProducts(v1, v2, ve, unpacked.m, 1, unpacked.e) > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free);
+    let c: number;
+    if (marketValue !== undefined) c = marketValue.cmp(free);
+    else c = cmpD(v1, v2, ve, free, 1, 0);
+    if (c !== c) return BAIL;
+    if (c > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free);
   } else if (qty !== undefined) {
     const free = acct.free(sym.base);
-    if (!unpack(free)) return BAIL;
-    if (cmpProducts(Q, 1, -qs, unpacked.m, 1, unpacked.e) > 0) return m.insufficient(false, qty, sym.base, free);
+    const c = cmpD(Q, 1, -qs, free, 1, 0);
+    if (c !== c) return BAIL;
+    if (c > 0) return m.insufficient(false, qty, sym.base, free);
   }
 
-  if (fields === undefined) return ACCEPT;
+  if (fields === undefined) return ACCEPT_X;
   const adjusted: PlaceIntent = { ...intent, price, stopPrice: stop, quantity: qty, icebergQty: ice };
   return { kind: 'adjust', intent: adjusted, fields };
 }

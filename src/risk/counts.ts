@@ -3,32 +3,47 @@
  * limits. Integers only, so the fast checker and the decimal reference share this code.
  */
 import type { PlaceIntent } from '../bus/intents.js';
-import { reject } from './messages.js';
+import { rejectParts } from './messages.js';
 import { STOP_TYPES, type SymbolRules } from './rules.js';
 import type { RiskContext, RiskReject } from './types.js';
+
+const STOPS = STOP_TYPES;
 
 /** The order-count filters and user count limits. */
 export function checkCounts(intent: PlaceIntent, sym: SymbolRules, ctx: RiskContext, iceberg: boolean): RiskReject | undefined {
   const f = sym.info.filters;
-  const algo = STOP_TYPES.has(intent.orderType);
-  const sc = ctx.account.symbolOpenOrders(intent.symbol);
-  if (f.maxNumOrders !== undefined && sc.total >= f.maxNumOrders) return reject('MAX_NUM_ORDERS', `symbol=${intent.symbol}: ${sc.total} open orders, MAX_NUM_ORDERS limit ${f.maxNumOrders}`);
-  if (algo && f.maxNumAlgoOrders !== undefined && sc.algo >= f.maxNumAlgoOrders) return reject('MAX_NUM_ALGO_ORDERS', `symbol=${intent.symbol}: ${sc.algo} open algo orders, MAX_NUM_ALGO_ORDERS limit ${f.maxNumAlgoOrders}`);
-  if (iceberg && f.maxNumIcebergOrders !== undefined && sc.iceberg >= f.maxNumIcebergOrders) return reject('MAX_NUM_ICEBERG_ORDERS', `symbol=${intent.symbol}: ${sc.iceberg} open iceberg orders, MAX_NUM_ICEBERG_ORDERS limit ${f.maxNumIcebergOrders}`);
+  const symbol = intent.symbol;
+  const algo = STOPS.has(intent.orderType);
+  const sc = ctx.account.symbolOpenOrders(symbol);
+  const { total, algo: algoOpen, iceberg: icebergOpen } = sc;
+  const maxOrders = f.maxNumOrders;
+  if (maxOrders !== undefined && total >= maxOrders) return rejectParts('MAX_NUM_ORDERS', 'symbol=', symbol, ': ', total, ' open orders, MAX_NUM_ORDERS limit ', maxOrders);
+  const maxAlgo = f.maxNumAlgoOrders;
+  if (algo && maxAlgo !== undefined && algoOpen >= maxAlgo) return rejectParts('MAX_NUM_ALGO_ORDERS', 'symbol=', symbol, ': ', algoOpen, ' open algo orders, MAX_NUM_ALGO_ORDERS limit ', maxAlgo);
+  const maxIce = f.maxNumIcebergOrders;
+  if (iceberg && maxIce !== undefined && icebergOpen >= maxIce) return rejectParts('MAX_NUM_ICEBERG_ORDERS', 'symbol=', symbol, ': ', icebergOpen, ' open iceberg orders, MAX_NUM_ICEBERG_ORDERS limit ', maxIce);
   const ex = ctx.rules.exchange;
-  if (ex.maxNumOrders !== undefined || ex.maxNumAlgoOrders !== undefined) {
+  const exOrders = ex.maxNumOrders;
+  const exAlgo = ex.maxNumAlgoOrders;
+  if (exOrders !== undefined || exAlgo !== undefined) {
     const ec = ctx.account.exchangeOpenOrders();
-    if (ex.maxNumOrders !== undefined && ec.total >= ex.maxNumOrders) return reject('EXCHANGE_MAX_NUM_ORDERS', `${ec.total} open orders on the exchange, EXCHANGE_MAX_NUM_ORDERS limit ${ex.maxNumOrders}`);
-    if (algo && ex.maxNumAlgoOrders !== undefined && ec.algo >= ex.maxNumAlgoOrders) return reject('EXCHANGE_MAX_NUM_ALGO_ORDERS', `${ec.algo} open algo orders on the exchange, EXCHANGE_MAX_NUM_ALGO_ORDERS limit ${ex.maxNumAlgoOrders}`);
+    const eTotal = ec.total;
+    const eAlgo = ec.algo;
+    if (exOrders !== undefined && eTotal >= exOrders) return rejectParts('EXCHANGE_MAX_NUM_ORDERS', eTotal, ' open orders on the exchange, EXCHANGE_MAX_NUM_ORDERS limit ', exOrders);
+    if (algo && exAlgo !== undefined && eAlgo >= exAlgo) return rejectParts('EXCHANGE_MAX_NUM_ALGO_ORDERS', eAlgo, ' open algo orders on the exchange, EXCHANGE_MAX_NUM_ALGO_ORDERS limit ', exAlgo);
   }
   const lim = ctx.limits;
-  if (lim.maxOpenOrders !== undefined) {
+  const maxOpen = lim.maxOpenOrders;
+  if (maxOpen !== undefined) {
     const n = ctx.account.strategyOpenOrders();
-    if (n >= lim.maxOpenOrders) return reject('MAX_OPEN_ORDERS', `${n} open orders of strategy ${intent.strategy}, maxOpenOrders ${lim.maxOpenOrders}`);
+    const strategy = intent.strategy;
+    if (n >= maxOpen) return rejectParts('MAX_OPEN_ORDERS', n, ' open orders of strategy ', strategy, ', maxOpenOrders ', maxOpen);
   }
-  if (lim.maxOrderRate !== undefined) {
-    const n = ctx.account.placementsSince(ctx.now - lim.maxOrderRate.windowMs);
-    if (n >= lim.maxOrderRate.count) return reject('MAX_ORDER_RATE', `${n} orders in the last ${lim.maxOrderRate.windowMs} ms, maxOrderRate ${lim.maxOrderRate.count}`);
+  const rate = lim.maxOrderRate;
+  if (rate !== undefined) {
+    const { count, windowMs } = rate;
+    const n = ctx.account.placementsSince(ctx.now - windowMs);
+    if (n >= count) return rejectParts('MAX_ORDER_RATE', n, ' orders in the last ', windowMs, ' ms, maxOrderRate ', count);
   }
   return undefined;
 }

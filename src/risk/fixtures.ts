@@ -28,6 +28,15 @@ export const ETH_USDT_FILTERS: readonly WireFilter[] = [
   { filterType: 'NOTIONAL', minNotional: '5', maxNotional: '0', applyToMarket: false, avgPriceMins: 0 },
 ];
 
+/** Tiny prices and huge quantities: products beyond 2^53, so the exact BigInt comparisons run. */
+export const PEPE_IDR_FILTERS: readonly WireFilter[] = [
+  { filterType: 'PRICE_FILTER', minPrice: '0.00000001', maxPrice: '1000', tickSize: '0.00000001' },
+  { filterType: 'PERCENT_PRICE', multiplierUp: '1.3', multiplierDown: '0.7', avgPriceMins: 0 },
+  { filterType: 'LOT_SIZE', minQty: '1', maxQty: '900000000000', stepSize: '1' },
+  { filterType: 'MARKET_LOT_SIZE', minQty: '10', maxQty: '90000000000', stepSize: '10' },
+  { filterType: 'NOTIONAL', minNotional: '10000', maxNotional: '0', applyToMarket: true, avgPriceMins: 0 },
+];
+
 /** Whole-unit quantities and no price rule at all: prices may carry any number of decimals. */
 const COARSE_FILTERS: readonly WireFilter[] = [
   { filterType: 'PRICE_FILTER', minPrice: '0', maxPrice: '0', tickSize: '0' },
@@ -36,7 +45,8 @@ const COARSE_FILTERS: readonly WireFilter[] = [
 
 /**
  * The fixture symbols: BTC_IDR (type 1, PRICE_RANGE), ETH_USDT (type 1, few order types),
- * DOGE_IDR (type 1, no tick rule, PRICE_RANGE up only) and XRP_IDR (as DOGE_IDR but type 2).
+ * DOGE_IDR (type 1, no tick rule, PRICE_RANGE up only), XRP_IDR (as DOGE_IDR but type 2) and
+ * PEPE_IDR (8-decimal prices, quantities up to 9e11).
  */
 export function fixtureRules(): RiskRules {
   return makeRules(
@@ -45,6 +55,7 @@ export function fixtureRules(): RiskRules {
       makeSymbol('ETH_USDT', ETH_USDT_FILTERS, { orderTypes: ['LIMIT', 'MARKET', 'LIMIT_MAKER', 'STOP_LOSS_LIMIT'], icebergEnable: false, allowedSelfTradePreventionModes: ['EXPIRE_MAKER', 'EXPIRE_TAKER'] }),
       makeSymbol('DOGE_IDR', COARSE_FILTERS),
       makeSymbol('XRP_IDR', COARSE_FILTERS, { type: 2 }),
+      makeSymbol('PEPE_IDR', PEPE_IDR_FILTERS),
     ],
     [
       { filterType: 'EXCHANGE_MAX_NUM_ORDERS', maxNumOrders: 1000 },

@@ -104,8 +104,14 @@ function scaledLot(l: LotSizeFilter | undefined, qs: number): ScaledLot | undefi
 function compileScaled(info: SymbolInfo, range: PriceRangeRule | undefined): ScaledSymbol | undefined {
   const f = info.filters;
   const pf = f.priceFilter;
-  const ps = pf ? Math.max(decimals(pf.minPrice), decimals(pf.maxPrice), decimals(pf.tickSize)) : DEFAULT_SCALE;
-  const qs = f.lotSize || f.marketLotSize ? Math.max(lotDecimals(f.lotSize), lotDecimals(f.marketLotSize)) : DEFAULT_SCALE;
+  // Without a tick (or a step) any number of decimals is legal: use a fine grid so that typical
+  // values stay on the fast path; values finer still take the decimal path.
+  const ticked = pf !== undefined && !pf.tickSize.isZero();
+  const stepped = (f.lotSize !== undefined && !f.lotSize.stepSize.isZero()) || (f.marketLotSize !== undefined && !f.marketLotSize.stepSize.isZero());
+  const pDec = pf ? Math.max(decimals(pf.minPrice), decimals(pf.maxPrice), decimals(pf.tickSize)) : 0;
+  const qDec = Math.max(lotDecimals(f.lotSize), lotDecimals(f.marketLotSize));
+  const ps = ticked ? pDec : Math.max(pDec, DEFAULT_SCALE);
+  const qs = stepped ? qDec : Math.max(qDec, DEFAULT_SCALE);
   if (ps > MAX_SCALE || qs > MAX_SCALE) return undefined;
   const minPrice = pf ? toScaled(pf.minPrice, ps) : 0;
   const maxPrice = pf ? toScaled(pf.maxPrice, ps) : 0;

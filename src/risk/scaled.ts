@@ -9,37 +9,88 @@ import type { Decimal } from '../core/decimal.js';
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** Powers of ten that are exact doubles (10^0 .. 10^22). */
 const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
+/** Float powers of ten 10^-F_RANGE .. 10^F_RANGE for estimates only (never for a final answer). */
+const F_RANGE = 40;
+const POWF: readonly number[] = Array.from({ length: 2 * F_RANGE + 1 }, (_, i) => 10 ** (i - F_RANGE));
 
 /**
- * Result of the last `unpack`: value = m * 10^e, m signed without trailing zeros. A shared scratch
- * object so the hot path allocates nothing; read it right after calling `unpack`.
+ * Result of the last `unpack`: value = m * 10^e, m a signed safe integer. When `unpack` returned
+ * false the digits did not fit: m is the value truncated toward zero at exponent e, so the true
+ * magnitude lies strictly between |m| and |m| + 1 units. A shared scratch object so the hot path
+ * allocates nothing; read it right after calling `unpack`.
  */
 export const unpacked = { m: 0, e: 0 };
 
 /**
- * Splits `x` into unpacked.m * 10^unpacked.e with unpacked.m a safe integer without trailing zeros.
- * Returns false when the significant digits do not fit a safe integer.
+ * Splits `x` into unpacked.m * 10^unpacked.e. Returns true when exact, false when truncated
+ * (more significant digits than a safe integer holds).
  */
 export function unpack(x: Decimal): boolean {
   const d = x.d;
   const n = d.length;
-  let m = 0;
-  for (let i = 0; i < n; i++) m = m * 1e7 + (d[i] as number);
-  if (m > MAX_SAFE) return false;
+  // decimal.js aligns base-1e7 words on the decimal point: word j holds 10^(7(k - j)) units,
+  // and it drops trailing zero words, so the last word is non-zero (unless the value is 0).
+  const k = Math.floor(x.e / 7);
+  let m = d[0] as number;
   if (m === 0) {
     unpacked.m = 0;
     unpacked.e = 0;
     return true;
   }
-  // decimal.js aligns base-1e7 words on the decimal point: the first word holds 10^(7k) units.
-  let exp = 7 * (Math.floor(x.e / 7) - (n - 1));
-  while (m % 10 === 0) {
-    m /= 10;
-    exp++;
+  let e = 7 * k;
+  let exact = true;
+  for (let i = 1; i < n; i++) {
+    let w = d[i] as number;
+    let digits = 7;
+    if (i === n - 1) {
+      // Padding zeros of the last word carry no information: drop them so m stays small.
+      while (w % 10 === 0) {
+        w /= 10;
+        digits--;
+      }
+    }
+    const next = m * (POW10[digits] as number) + w;
+    if (next <= MAX_SAFE) {
+      m = next;
+      e -= 7;
+      if (digits < 7) e += 7 - digits;
+      continue;
+    }
+    // Fold as many leading digits of this word as still fit, then truncate.
+    let j = digits - 1;
+    while (j > 0 && m * (POW10[j] as number) + Math.floor(w / (POW10[digits - j] as number)) > MAX_SAFE) j--;
+    if (j > 0) {
+      m = m * (POW10[j] as number) + Math.floor(w / (POW10[digits - j] as number));
+      e -= j;
+    }
+    exact = false;
+    break;
+  }
+  if (exact) {
+    while (m % 10 === 0) {
+      m /= 10;
+      e++;
+    }
   }
   unpacked.m = x.s < 0 ? -m : m;
-  unpacked.e = exp;
-  return true;
+  unpacked.e = e;
+  return exact;
+}
+
+/**
+ * Sign of a1*a2*10^ea - x*f*10^fe (a1, a2, f safe integers, f >= 0; x any decimal), or NaN when
+ * x has more digits than a safe integer and the truncation leaves the answer open.
+ */
+export function cmpWithDecimal(a1: number, a2: number, ea: number, x: Decimal, f: number, fe: number): number {
+  if (unpack(x)) return cmpProducts(a1, a2, ea, unpacked.m, f, unpacked.e + fe);
+  const m = unpacked.m;
+  const e = unpacked.e + fe;
+  // x lies strictly between lo and hi units.
+  const lo = m < 0 ? m - 1 : m;
+  const hi = m < 0 ? m : m + 1;
+  if (cmpProducts(a1, a2, ea, lo, f, e) <= 0) return -1;
+  if (cmpProducts(a1, a2, ea, hi, f, e) >= 0) return 1;
+  return NaN;
 }
 
 /**
@@ -50,31 +101,14 @@ export function toScaled(x: Decimal, scale: number): number {
   if (!unpack(x)) return NaN;
   if (unpacked.m === 0) return 0;
   const shift = unpacked.e + scale;
-  if (shift < 0) return NaN;
+  if (shift < 0) {
+    if (-shift > 22) return NaN;
+    const p = POW10[-shift] as number;
+    return unpacked.m % p === 0 ? unpacked.m / p : NaN;
+  }
   if (shift > 22) return NaN;
   const v = unpacked.m * (POW10[shift] as number);
   return Math.abs(v) <= MAX_SAFE ? v : NaN;
-}
-
-/**
- * `x` rounded toward -infinity (`up` false) or +infinity (`up` true) to a count of 10^-scale
- * units; NaN when not a safe integer. Used for bounds and balances, where rounding the bound
- * onto the value's grid keeps every comparison with grid values exact.
- */
-export function toScaledRounded(x: Decimal, scale: number, up: boolean): number {
-  if (!unpack(x)) return NaN;
-  if (unpacked.m === 0) return 0;
-  const shift = unpacked.e + scale;
-  if (shift >= 0) {
-    if (shift > 22) return NaN;
-    const v = unpacked.m * (POW10[shift] as number);
-    return Math.abs(v) <= MAX_SAFE ? v : NaN;
-  }
-  if (-shift > 22) return up ? (unpacked.m > 0 ? 1 : 0) : unpacked.m > 0 ? 0 : -1;
-  const p = POW10[-shift] as number;
-  const q = Math.floor(unpacked.m / p);
-  // unpacked.m has no trailing zeros, so with shift < 0 the division is never exact.
-  return up ? q + 1 : q;
 }
 
 /** 10^k as a number (k in 0..22). */
@@ -92,6 +126,15 @@ export function safeProduct(a: number, b: number): boolean {
  * Returns -1, 0 or 1. Exact: falls back to BigInt when a product could leave the safe range.
  */
 export function cmpProducts(a1: number, a2: number, ea: number, b1: number, b2: number, eb: number): number {
+  // A float estimate settles every comparison whose sides differ by more than rounding could
+  // explain (relative error of these few operations is below 1e-15; the margin is 1e-9).
+  if (ea >= -F_RANGE && ea <= F_RANGE && eb >= -F_RANGE && eb <= F_RANGE) {
+    const fx = a1 * a2 * (POWF[ea + F_RANGE] as number);
+    const fy = b1 * b2 * (POWF[eb + F_RANGE] as number);
+    const tol = 1e-9 * (Math.abs(fx) + Math.abs(fy));
+    if (fx - fy > tol) return 1;
+    if (fy - fx > tol) return -1;
+  }
   // Bring both sides to the smaller exponent by scaling the other side up.
   let sa = 0;
   let sb = 0;
@@ -102,6 +145,11 @@ export function cmpProducts(a1: number, a2: number, ea: number, b1: number, b2: 
     const y = b1 * b2 * (POW10[sb] as number);
     if (Math.abs(x) < 2 ** 52 && Math.abs(y) < 2 ** 52) return x < y ? -1 : x > y ? 1 : 0;
   }
+  return cmpProductsBig(a1, a2, sa, b1, b2, sb);
+}
+
+/** BigInt tail of cmpProducts, kept apart so the number path stays small and optimisable. */
+function cmpProductsBig(a1: number, a2: number, sa: number, b1: number, b2: number, sb: number): number {
   const x = BigInt(a1) * BigInt(a2) * 10n ** BigInt(sa);
   const y = BigInt(b1) * BigInt(b2) * 10n ** BigInt(sb);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -112,6 +160,16 @@ export function cmpProducts(a1: number, a2: number, ea: number, b1: number, b2: 
  * arithmetic on the common exponent when it stays safe, BigInt otherwise.
  */
 export function cmpSum3(am: number, ae: number, bm: number, be: number, cm: number, ce: number, dm: number, de: number): number {
+  if (Math.max(Math.abs(ae), Math.abs(be), Math.abs(ce), Math.abs(de)) <= F_RANGE) {
+    const a = am * (POWF[ae + F_RANGE] as number);
+    const b = bm * (POWF[be + F_RANGE] as number);
+    const c = cm * (POWF[ce + F_RANGE] as number);
+    const d = dm * (POWF[de + F_RANGE] as number);
+    const r = a + b + c - d;
+    const tol = 1e-9 * (Math.abs(a) + Math.abs(b) + Math.abs(c) + Math.abs(d));
+    if (r > tol) return 1;
+    if (r < -tol) return -1;
+  }
   const e0 = Math.min(am === 0 ? Infinity : ae, bm === 0 ? Infinity : be, cm === 0 ? Infinity : ce, dm === 0 ? Infinity : de);
   if (e0 === Infinity) return 0;
   const sa = am === 0 ? 0 : ae - e0;
@@ -128,6 +186,11 @@ export function cmpSum3(am: number, ae: number, bm: number, be: number, cm: numb
       return r < 0 ? -1 : r > 0 ? 1 : 0;
     }
   }
+  return cmpSum3Big(am, sa, bm, sb, cm, sc, dm, sd);
+}
+
+/** BigInt tail of cmpSum3 (each mantissa with its power-of-ten shift). */
+function cmpSum3Big(am: number, sa: number, bm: number, sb: number, cm: number, sc: number, dm: number, sd: number): number {
   const r = BigInt(am) * 10n ** BigInt(sa) + BigInt(bm) * 10n ** BigInt(sb) + BigInt(cm) * 10n ** BigInt(sc) - BigInt(dm) * 10n ** BigInt(sd);
   return r < 0n ? -1 : r > 0n ? 1 : 0;
 }

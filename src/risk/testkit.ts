@@ -64,7 +64,18 @@ export class StaticBook implements BookView {
     const inside = (l: BookLevel): boolean => l.price.gte(low) && l.price.lte(high);
     return { bids: this.bids.filter(inside), asks: this.asks.filter(inside) };
   }
+  /** Walks are memoised per quantity object: the book is fixed, and tests ask the same sizes often. */
+  readonly #memo = { BUY: new WeakMap<Decimal, FillCost>(), SELL: new WeakMap<Decimal, FillCost>() };
   costToFill(side: OrderSideName, qty: Decimal): FillCost {
+    const memo = this.#memo[side];
+    let r = memo.get(qty);
+    if (r === undefined) {
+      r = this.#walk(side, qty);
+      memo.set(qty, r);
+    }
+    return r;
+  }
+  #walk(side: OrderSideName, qty: Decimal): FillCost {
     let left = qty;
     let quote = ZERO;
     let worst: Decimal | undefined;
@@ -92,12 +103,17 @@ export class StaticRiskContext implements RiskContext, RiskMarketView, RiskAccou
   limits: UserLimits = {};
   state: TradingStateName = 'ACTIVE';
   readonly states = new Map<string, TradingStateName>();
+  /** Average price by symbol (any window). */
   readonly avg = new Map<string, Decimal>();
+  /** Average price by `${symbol}:${mins}` when a test needs windows to differ. */
+  readonly avgByWindow = new Map<string, Decimal>();
   readonly refs = new Map<string, Decimal | null>();
   readonly books = new Map<string, BookView>();
   readonly balances = new Map<string, Decimal>();
   readonly positions = new Map<string, Decimal>();
-  readonly open = new Map<string, Decimal>();
+  /** Unfilled quantity of the strategy's open orders by symbol, per side. */
+  readonly openBuy = new Map<string, Decimal>();
+  readonly openSell = new Map<string, Decimal>();
   readonly counts = new Map<string, OpenOrderCounts>();
   exchangeCounts = { total: 0, algo: 0 };
   ownOpen = 0;
@@ -116,7 +132,7 @@ export class StaticRiskContext implements RiskContext, RiskMarketView, RiskAccou
     return this.states.get(symbol) ?? this.state;
   }
   avgPrice(symbol: string, mins: number): Decimal | undefined {
-    return this.avg.get(`${symbol}:${mins}`) ?? this.avg.get(symbol);
+    return this.avgByWindow.size > 0 ? (this.avgByWindow.get(`${symbol}:${mins}`) ?? this.avg.get(symbol)) : this.avg.get(symbol);
   }
   referencePrice(symbol: string): Decimal | null | undefined {
     return this.refs.get(symbol);
@@ -131,7 +147,7 @@ export class StaticRiskContext implements RiskContext, RiskMarketView, RiskAccou
     return this.positions.get(asset) ?? ZERO;
   }
   openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal {
-    return this.open.get(`${symbol}:${side}`) ?? ZERO;
+    return (side === 'BUY' ? this.openBuy : this.openSell).get(symbol) ?? ZERO;
   }
   symbolOpenOrders(symbol: string): OpenOrderCounts {
     return this.counts.get(symbol) ?? { total: 0, algo: 0, iceberg: 0 };
