@@ -237,6 +237,12 @@ export class RunSession {
 
       if (router) {
         const unknown = await router.recover();
+        const earlier = tracker.liveOrders();
+        if (earlier.length > 0) {
+          // Strategies of this run are new instances: they do not see these orders, which stay on the
+          // book (and count against the account's limits) until they fill or shutdown cancels them.
+          log.warn({ orders: earlier.map((e) => ({ clientId: e.clientId, strategy: e.strategy, state: e.state })) }, 'live orders of an earlier run are still open');
+        }
         if (unknown.length > 0) log.warn({ unknown: unknown.map((u) => u.clientId) }, 'orders still of unknown outcome after start-up reconciliation; the poll loop keeps resolving them');
         router.start();
       } else {
