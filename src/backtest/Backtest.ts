@@ -14,7 +14,7 @@ import type { KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
 import { readRecording, type RecordedItem } from '../record/reader.js';
 import { MatchingEngine } from '../sim/engine.js';
-import type { StrategyLogger } from '../strategy/types.js';
+import type { StrategyLogger, StrategyPlugin } from '../strategy/types.js';
 import { CandleVenue, bpsToRate } from './CandleVenue.js';
 import type { BacktestConfig } from './config.js';
 import { renderHtmlReport } from './htmlReport.js';
@@ -42,6 +42,8 @@ export interface RunOptions {
   /** Parameter overrides per strategy name (sweeps). */
   readonly paramOverrides?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly onProgress?: (stats: ReplayStats) => void;
+  /** Plugins by reference, used instead of loading `strategies[].plugin` from disk (embedding, tests). */
+  readonly plugins?: Readonly<Record<string, StrategyPlugin>>;
   /** Write result.json and report.html to the config's output folder (default true when it is set). */
   readonly writeOutput?: boolean;
 }
@@ -101,7 +103,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
 
   const strategies: HostedStrategy[] = [];
   for (const s of cfg.strategies) {
-    const plugin = await loadPlugin(s.plugin, cfg.dir, cfg.file);
+    const plugin = opts.plugins?.[s.plugin] ?? (await loadPlugin(s.plugin, cfg.dir, cfg.file));
     const budget: Record<string, Decimal> = {};
     for (const [a, v] of Object.entries(s.budget)) budget[a] = new Decimal(v);
     strategies.push({ name: s.name, plugin, params: { ...s.params, ...(opts.paramOverrides?.[s.name] ?? {}) }, symbols: s.symbols, budget });

@@ -9,6 +9,7 @@
  *   expires instead, it would have taken); otherwise it fills completely at its limit price as
  *   maker when the bar trades strictly through it (buy: low < price; sell: high > price). A touch
  *   alone does not fill: the queue ahead of us is unknown, so this errs on the safe side.
+ * - A LIMIT_MAKER that crosses the last close when it arrives is rejected (it would take).
  * - Other order types are rejected (ORDER_TYPE_NOT_SUPPORTED); cancels act at once.
  * - Commissions are charged in the quote asset (quoteQty x fee rate) for both sides.
  * Exchange filters are the risk checker's job before an intent reaches any venue.
@@ -39,6 +40,7 @@ export class CandleVenue implements Venue {
   readonly #opts: CandleVenueOptions;
   readonly #open = new Map<string, VenueOrder[]>();
   readonly #byClient = new Map<string, VenueOrder>();
+  readonly #lastClose = new Map<string, Decimal>();
   #orderSeq = 0;
   #tradeSeq = 0;
 
@@ -71,6 +73,7 @@ export class CandleVenue implements Venue {
 
   /** Executes resting orders against a bar (see the class comment). Call before publishing the bar. */
   onBar(bar: KlineEvent): void {
+    this.#lastClose.set(bar.symbol, bar.close);
     const list = this.#open.get(bar.symbol);
     if (list === undefined || list.length === 0) return;
     for (const o of [...list]) {
@@ -99,6 +102,10 @@ export class CandleVenue implements Venue {
     if (!SUPPORTED.has(i.orderType)) return this.#finish(o, 'REJECTED', now, 'ORDER_TYPE_NOT_SUPPORTED: candle mode supports MARKET, LIMIT and LIMIT_MAKER');
     if (i.quantity === undefined || !i.quantity.gt(0)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
     if (i.orderType !== 'MARKET' && (i.price === undefined || !i.price.gt(0))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
+    const last = this.#lastClose.get(i.symbol);
+    if (i.orderType === 'LIMIT_MAKER' && last !== undefined && (i.side === 'BUY' ? i.price?.gte(last) : i.price?.lte(last))) {
+      return this.#finish(o, 'REJECTED', now, `LIMIT_MAKER_WOULD_TAKE: price ${i.price?.toFixed()} crosses the last close ${last.toFixed()}`);
+    }
     o.orderId = `c${++this.#orderSeq}`;
     o.state = 'NEW';
     let list = this.#open.get(i.symbol);

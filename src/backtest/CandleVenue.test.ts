@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { BusEvent } from '../bus/events.js';
+import type { PlaceIntent } from '../bus/intents.js';
+import { Decimal } from '../core/decimal.js';
+import type { KlineEvent } from '../core/marketEvents.js';
+import { CandleVenue, bpsToRate } from './CandleVenue.js';
+import { VirtualScheduler } from './Scheduler.js';
+
+const d = (s: string | number) => new Decimal(s);
+function bar(i: number, o: number, h: number, l: number, c: number): KlineEvent {
+  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: -1, lastTradeId: -1, open: d(o), high: d(h), low: d(l), close: d(c), volume: d(1), quoteVolume: d(1), trades: 1, takerBuyBaseVolume: d(0), takerBuyQuoteVolume: d(0), closed: true };
+}
+const place = (clientId: string, over: Partial<PlaceIntent>): PlaceIntent => ({ kind: 'place', strategy: 's', intentId: clientId, clientId, symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', quantity: d(2), ...over });
+
+function setup() {
+  const s = new VirtualScheduler();
+  const out: BusEvent[] = [];
+  const v = new CandleVenue({ scheduler: s, publish: (e) => out.push(e), makerFee: bpsToRate(1), takerFee: bpsToRate(10) });
+  const feed = (k: KlineEvent) => {
+    s.runUntil(k.E);
+    v.onBar(k);
+    s.runUntil(k.E);
+  };
+  const show = () => out.map((e) => (e.type === 'fill' ? `fill ${e.clientId} ${e.qty}@${e.price} fee ${e.commission} ${e.isMaker ? 'M' : 'T'} t=${e.E}` : e.type === 'orderUpdate' ? `${e.clientId} ${e.state}` : e.type));
+  return { s, v, out, feed, show };
+}
+
+describe('CandleVenue', () => {
+  it('fills a market order at the next bar open with the taker fee in quote', () => {
+    const { s, v, feed, show } = setup();
+    feed(bar(0, 100, 101, 99, 100));
+    v.submit(place('m', { orderType: 'MARKET' }));
+    s.runUntil(s.clock.now());
+    feed(bar(1, 103, 104, 102, 103));
+    expect(show()).toEqual(['m NEW', 'fill m 2@103 fee 0.206 T t=60000', 'm FILLED']);
+  });
+
+  it('limits: through at the open fills at the open (taker), trading through fills at the limit (maker), a touch does not', () => {
+    const { s, v, feed, show } = setup();
+    feed(bar(0, 100, 101, 99, 100));
+    v.submit(place('b1', { price: d(95) }));
+    v.submit(place('s1', { side: 'SELL', price: d(90) }));
+    v.submit(place('mk', { orderType: 'LIMIT_MAKER', side: 'SELL', price: d(99) }));
+    s.runUntil(s.clock.now());
+    feed(bar(1, 96, 97, 95, 96)); // touches 95: b1 stays; s1 is through at the open
+    feed(bar(2, 96, 97, 94.5, 96)); // trades through 95: b1 fills at 95 as maker
+    expect(show()).toEqual(['b1 NEW', 's1 NEW', 'mk REJECTED', 'fill s1 2@96 fee 0.192 T t=60000', 's1 FILLED', 'fill b1 2@95 fee 0.019 M t=179999', 'b1 FILLED']);
+  });
+
+  it('expires a resting LIMIT_MAKER that a bar opens through', () => {
+    const { s, v, feed, show } = setup();
+    feed(bar(0, 100, 101, 99, 100));
+    v.submit(place('mk', { orderType: 'LIMIT_MAKER', side: 'SELL', price: d(102) }));
+    s.runUntil(s.clock.now());
+    feed(bar(1, 103, 104, 102, 103));
+    expect(show()).toEqual(['mk NEW', 'mk EXPIRED']);
+  });
+
+  it('rejects unsupported types and cancels at once', () => {
+    const { s, v, show } = setup();
+    v.submit(place('x', { orderType: 'STOP_LOSS', stopPrice: d(1) }));
+    v.submit(place('y', { price: d(50) }));
+    v.submit({ kind: 'cancel', strategy: 's', intentId: 'c', symbol: 'BTC_USDT', clientId: 'y' });
+    v.submit({ kind: 'cancel', strategy: 's', intentId: 'c2', symbol: 'BTC_USDT', clientId: 'nope' });
+    s.runUntil(0);
+    expect(show()).toEqual(['x REJECTED', 'y NEW', 'y CANCELED', 'intentRejected']);
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { BusEvent } from '../bus/events.js';
+import type { PlaceIntent } from '../bus/intents.js';
+import { Decimal } from '../core/decimal.js';
+import { MatchingEngine } from '../sim/engine.js';
+import { symbolInfoOf } from './Backtest.js';
+import { VirtualScheduler } from './Scheduler.js';
+import { SimVenue } from './SimVenue.js';
+
+const d = (s: string) => new Decimal(s);
+const FILTERS = [
+  { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '1000000', tickSize: '0.01' },
+  { filterType: 'LOT_SIZE', minQty: '0.001', maxQty: '1000', stepSize: '0.001' },
+];
+
+function setup(latency = { entryMs: 10, cancelMs: 7, ackMs: 3 }, emit: 'orderEvents' | 'userData' = 'orderEvents') {
+  const engine = new MatchingEngine({
+    symbols: [{ info: symbolInfoOf('BTC_USDT', FILTERS) }],
+    accounts: [{ id: 'bt', makerCommission: d('0.001'), takerCommission: d('0.002'), balances: { USDT: d('100000'), BTC: d('10') } }],
+    bufferEvents: false,
+  });
+  const s = new VirtualScheduler();
+  const events: { at: number; e: BusEvent }[] = [];
+  const venue = new SimVenue({ engine, accountId: 'bt', scheduler: s, publish: (e) => events.push({ at: s.clock.now(), e }), latency, emit });
+  engine.applyDepthSnapshot('BTC_USDT', { bids: [{ price: d('99'), qty: d('1') }], asks: [{ price: d('101'), qty: d('0.5') }, { price: d('102'), qty: d('2') }] }, 0);
+  return { engine, s, events, venue };
+}
+
+const place = (clientId: string, over: Partial<PlaceIntent> = {}): PlaceIntent => ({ kind: 'place', strategy: 'st', intentId: `i-${clientId}`, clientId, symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', quantity: d('1'), price: d('100'), ...over });
+const show = (x: { at: number; e: BusEvent }) => (x.e.type === 'orderUpdate' ? `${x.at} ${x.e.clientId} ${x.e.state} ${x.e.cumQty}` : x.e.type === 'fill' ? `${x.at} fill ${x.e.clientId} ${x.e.qty}@${x.e.price} fee ${x.e.commission} ${x.e.isMaker ? 'maker' : 'taker'}` : `${x.at} ${x.e.type}`);
+
+describe('SimVenue', () => {
+  it('applies entry and acknowledgement latency on the virtual clock', () => {
+    const { s, events, venue } = setup();
+    venue.submit(place('a'));
+    expect(events).toEqual([]); // never synchronously
+    s.runUntil(0);
+    expect(events.map(show)).toEqual(['0 a PENDING 0']);
+    s.runUntil(12);
+    expect(events.map(show)).toEqual(['0 a PENDING 0']); // reached the engine at 10, ack due at 13
+    s.runUntil(13);
+    expect(events.map(show)).toEqual(['0 a PENDING 0', '13 a NEW 0']);
+  });
+
+  it('a market order walks the book (partial levels, taker fee)', () => {
+    const { s, events, venue } = setup({ entryMs: 0, cancelMs: 0, ackMs: 0 });
+    venue.submit(place('m', { orderType: 'MARKET', timeInForce: undefined, price: undefined, quantity: d('1.5') }));
+    s.runUntil(0);
+    // A buyer pays commission in the base asset: 0.2 % of 0.5 and of 1 BTC.
+    expect(events.map(show)).toEqual(['0 m PENDING 0', '0 m NEW 0', '0 fill m 0.5@101 fee 0.001 taker', '0 m PARTIALLY_FILLED 0.5', '0 fill m 1@102 fee 0.002 taker', '0 m FILLED 1.5']);
+  });
+
+  it('a passive order is filled by replayed trades only after the queue ahead of it, as maker', () => {
+    const { engine, s, events, venue } = setup({ entryMs: 0, cancelMs: 0, ackMs: 0 });
+    venue.submit(place('p', { price: d('99'), quantity: d('0.4') }));
+    s.runUntil(0);
+    // 1 BTC of replayed bids was at 99 before us: a 1.2 sell trade fills 0.2 of ours.
+    // The replay moves the clock to the event's time before the engine sees the event.
+    s.runUntil(5);
+    engine.applyTrade('BTC_USDT', { price: d('99'), qty: d('1.2'), isBuyerMaker: true }, 5);
+    s.runUntil(5);
+    expect(events.map(show).slice(2)).toEqual(['5 fill p 0.2@99 fee 0.0002 maker', '5 p PARTIALLY_FILLED 0.2']);
+  });
+
+  it('cancel latency: a fill can still happen while the cancel travels; unknown cancels are reported', () => {
+    const { engine, s, events, venue } = setup({ entryMs: 0, cancelMs: 50, ackMs: 0 });
+    venue.submit(place('c', { price: d('99'), quantity: d('0.1') }));
+    s.runUntil(0);
+    venue.submit({ kind: 'cancel', strategy: 'st', intentId: 'x', symbol: 'BTC_USDT', clientId: 'c' });
+    s.runUntil(20);
+    engine.applyTrade('BTC_USDT', { price: d('98'), qty: d('5'), isBuyerMaker: true }, 20);
+    s.runUntil(100);
+    expect(events.map(show).slice(2)).toEqual(['20 fill c 0.1@99 fee 0.0001 maker', '20 c FILLED 0.1', '50 intentRejected']);
+  });
+
+  it('engine rejections (filters) become REJECTED updates with the reason; duplicates are refused', () => {
+    const { s, events, venue } = setup({ entryMs: 0, cancelMs: 0, ackMs: 0 });
+    venue.submit(place('r', { price: d('100.001') }));
+    venue.submit(place('r'));
+    s.runUntil(0);
+    expect(events.map(show)).toEqual(['0 r PENDING 0', '0 intentRejected', '0 r REJECTED 0']);
+    const rej = events[2]?.e;
+    expect(rej?.type === 'orderUpdate' && rej.reason).toMatch(/^PRICE_FILTER/);
+  });
+
+  it('cancelAll cancels only that strategy’s orders; userData mode emits executionReports', () => {
+    const { s, events, venue } = setup({ entryMs: 0, cancelMs: 0, ackMs: 1 }, 'userData');
+    venue.submit(place('u1', { price: d('98') }));
+    venue.submit(place('u2', { price: d('97'), strategy: 'other' }));
+    s.runUntil(5);
+    venue.submit({ kind: 'cancelAll', strategy: 'st', intentId: 'ca' });
+    s.runUntil(10);
+    const ers = events.filter((x) => x.e.type === 'executionReport').map((x) => (x.e.type === 'executionReport' ? `${x.at} ${x.e.clientId || x.e.origClientId} ${x.e.executionType}` : ''));
+    expect(ers).toEqual(['1 u1 NEW', '1 u2 NEW', '6 u1 CANCELED']);
+    expect(venue.openOrders().map((o) => o.intent.clientId)).toEqual(['u2']);
+    expect(venue.liveOrderRecords().map((o) => o.clientId)).toEqual(['u2']);
+  });
+
+  it('refuses negative latencies', () => {
+    expect(() => setup({ entryMs: -1, cancelMs: 0, ackMs: 0 })).toThrow(/latency.entryMs/);
+  });
+});
