@@ -122,4 +122,22 @@ describe('StreamClient', () => {
     // Rotation is seamless: the consumer never saw the connection go down.
     expect(statuses.map((s) => s.status)).toEqual(['up']);
   });
+
+  it('rotation: a diff batch that straddles the cut is trimmed to continue exactly where the old connection stopped', async () => {
+    const c = make({ streams: ['btcidr@depth@100ms'], maxConnectionAgeMs: 100, rotationGraceMs: 150 });
+    await waitFor(() => c.connected, 5000, 'connect');
+    const d = (U: number, u: number): Record<string, unknown> => ({ e: 'depthUpdate', E: u, s: 'BTCIDR', U, u, b: [[`${u}.0`, '1']], a: [] });
+    server.publishTo(0, 'btcidr@depth@100ms', d(1, 2));
+    server.publishTo(0, 'btcidr@depth@100ms', d(3, 4));
+    await waitFor(() => server.open().length === 2, 5000, 'replacement connection');
+    // The new connection batches differently: 3..6 overlaps what the old one delivered (3..4).
+    server.publishTo(1, 'btcidr@depth@100ms', d(3, 6));
+    server.publishTo(1, 'btcidr@depth@100ms', d(7, 8));
+    await waitFor(() => c.stats.rotations === 1, 5000, 'cut-over');
+    await waitFor(() => events.length === 4, 5000, 'events');
+    const ranges = events.map((e) => (e.type === 'depthDiff' ? `${e.firstUpdateId}-${e.finalUpdateId}` : e.type));
+    expect(ranges).toEqual(['1-2', '3-4', '5-6', '7-8']);
+    // The new primary rotates in its turn (its age timer fired while it was the replacement).
+    await waitFor(() => c.stats.rotations >= 2, 5000, 'second rotation');
+  });
 });

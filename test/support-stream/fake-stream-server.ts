@@ -118,6 +118,13 @@ export class FakeStreamServer {
     return n;
   }
 
+  /** Sends a payload to one connection (by order of arrival), e.g. to give two connections different batches. */
+  publishTo(index: number, stream: string, data: unknown): void {
+    const c = this.conns[index];
+    if (c === undefined || c.ws.readyState !== WebSocket.OPEN) throw new Error(`connection ${index} is not open`);
+    c.ws.send(JSON.stringify(c.combined ? { stream, data } : data));
+  }
+
   /** Sends raw text to every open connection. */
   sendRaw(text: string): void {
     for (const c of this.open()) c.ws.send(text);

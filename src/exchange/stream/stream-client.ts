@@ -273,7 +273,12 @@ export class StreamClient {
 
   #armAge(conn: Conn): void {
     const maxAge = this.opts.maxConnectionAgeMs ?? 23.5 * 3_600_000;
-    conn.ageTimer = this.#t.timers.setTimeout(() => this.#startRotation(conn), maxAge);
+    if (conn.ageTimer !== undefined) this.#t.timers.clearTimeout(conn.ageTimer);
+    const due = Math.max(0, conn.openedAt + maxAge - this.#t.clock.now());
+    conn.ageTimer = this.#t.timers.setTimeout(() => {
+      conn.ageTimer = undefined;
+      this.#startRotation(conn);
+    }, due);
   }
 
   #startRotation(old: Conn): void {
@@ -298,6 +303,8 @@ export class StreamClient {
     const old = this.#conn;
     this.#conn = rot.next;
     this.stats.rotations++;
+    // Its age timer may have fired while it was still the replacement: arm it again as primary.
+    if (rot.next.open) this.#armAge(rot.next);
     for (const h of rot.held) this.#deliver(h.stream, h.events, h.text);
     if (old !== undefined) {
       this.#failPending(old.gen, 'connection rotated');
