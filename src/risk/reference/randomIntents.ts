@@ -5,23 +5,15 @@
  * Decimals come from pre-built pools so generating a million intents stays cheap.
  */
 import { Decimal } from '../../core/decimal.js';
+import { mulberry32 } from '../../core/random.js';
 import type { OrderTypeName, StpModeName, TimeInForceName } from '../../core/enums.js';
 import type { Intent, PlaceIntent } from '../../bus/intents.js';
 import { fixtureRules } from '../fixtures.js';
 import type { RiskRules } from '../rules.js';
 import { levels, StaticBook, StaticRiskContext } from '../testkit.js';
 
-/** A small fast PRNG (mulberry32); deterministic for a seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG of core, under the name this module uses. */
+export const prng = mulberry32;
 
 interface GenSymbol {
   readonly symbol: string;
