@@ -170,8 +170,9 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         if (price) req.price = price;
         const stopPrice = optDecimal(ctx, 'stopPrice');
         if (stopPrice) req.stopPrice = stopPrice;
+        // icebergQty 0 means "not an iceberg", the same as leaving it out.
         const icebergQty = optDecimal(ctx, 'icebergQty', true);
-        if (icebergQty) req.icebergQty = icebergQty;
+        if (icebergQty && !icebergQty.isZero()) req.icebergQty = icebergQty;
         const clientId = optString(ctx, 'clientId');
         if (clientId) req.clientId = clientId;
         const stp = stpOf(ctx);

@@ -64,6 +64,8 @@ interface DepthBuffer {
 }
 
 const TICK_MS = 100;
+/** A subscriber this far behind (bytes queued) is disconnected rather than buffered without bound. */
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 /** Public information about one open stream connection (for tests and the admin endpoint). */
 export interface ConnectionInfo {
@@ -219,6 +221,11 @@ export class StreamServer {
       if (!set) continue;
       for (const conn of set) {
         if (conn.ws.readyState !== WebSocket.OPEN) continue;
+        if (conn.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+          conn.ws.terminate();
+          this.#drop(conn);
+          continue;
+        }
         if (conn.combined) conn.ws.send((wrapped ??= JSON.stringify({ stream: name, data: payload })));
         else conn.ws.send((raw ??= JSON.stringify(payload)));
       }

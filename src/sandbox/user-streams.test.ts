@@ -24,6 +24,8 @@ describe('listen key lifecycle (spec table)', () => {
     expect(k2).not.toBe(key);
     expect(r.close(k2, 'alice')).toBe(true);
     expect(r.listenKeyAccount(k2)).toBeUndefined();
+    // A DELETEd key is reported by the next sweep so its sockets close.
+    expect(r.sweep().listenKeys).toEqual([k2]);
   });
 
   it('expireListenKey ends a key early', () => {

@@ -41,6 +41,8 @@ export interface SweepResult {
 export class UserStreamRegistry {
   readonly #keys = new Map<string, ListenKeyState>();
   readonly #tokens = new Map<string, TokenState>();
+  /** Keys closed by DELETE since the last sweep: their sockets must close too. */
+  #closed: string[] = [];
   constructor(readonly clock: Clock) {}
 
   /**
@@ -73,6 +75,7 @@ export class UserStreamRegistry {
     const k = this.#valid(key);
     if (!k || k.account !== account) return false;
     this.#keys.delete(key);
+    this.#closed.push(key);
     return true;
   }
 
@@ -121,10 +124,11 @@ export class UserStreamRegistry {
     return true;
   }
 
-  /** Removes everything that has expired and reports it. */
+  /** Removes everything that has expired and reports it, with the keys closed since the last sweep. */
   sweep(): SweepResult {
     const now = this.clock.now();
-    const listenKeys: string[] = [];
+    const listenKeys: string[] = this.#closed;
+    this.#closed = [];
     const tokens: string[] = [];
     for (const k of this.#keys.values()) {
       if (k.expiresAt <= now) {

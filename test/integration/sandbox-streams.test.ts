@@ -270,6 +270,18 @@ describe('user data', () => {
     }
   });
 
+  it('DELETE of a listen key closes its stream', async () => {
+    const url = `${sbx.urls.base_url}/open/v1/user-data-stream`;
+    const key = ((await (await fetch(url, { method: 'POST', headers: { 'X-MBX-APIKEY': B.apiKey } })).json()) as { data: string }).data;
+    const c = await Client.open(`${sbx.urls.stream_url}/ws/${key}`);
+    try {
+      expect((await fetch(`${url}?listenKey=${key}`, { method: 'DELETE', headers: { 'X-MBX-APIKEY': B.apiKey } })).status).toBe(200);
+      expect((await c.waitClose()).code).toBe(4001);
+    } finally {
+      c.close();
+    }
+  });
+
   it('reorder fault: the next user events arrive in reverse order, then normal order resumes', async () => {
     const created = (await (await fetch(`${sbx.urls.base_url}/open/v1/user-data-stream`, { method: 'POST', headers: { 'X-MBX-APIKEY': B.apiKey } })).json()) as { data: string };
     const c = await Client.open(`${sbx.urls.stream_url}/ws/${created.data}`);
