@@ -85,7 +85,7 @@ describe('StrategyHost', () => {
     expect(sent).toEqual([]);
     expect(seen.a).toEqual(['trade:BTC_USDT', 'open=0 free=100 locked=0 pos=0 btc=0']);
     host.flush();
-    expect(seen.a.slice(2)).toEqual(['intentRejected']);
+    expect(seen.a?.slice(2)).toEqual(['intentRejected']);
   });
 
   it('validates parameters with the plugin schema, naming the path', () => {
