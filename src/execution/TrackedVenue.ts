@@ -5,6 +5,7 @@
  * Reconciliation is a no-op: a simulator cannot lose messages.
  */
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
+import type { IntentRejectedEvent } from '../bus/events.js';
 import type { Intent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import { newOrderOf, type OrderTracker } from './OrderTracker.js';
@@ -32,6 +33,11 @@ export class TrackedVenue implements Venue, ReconcilingVenue {
 
   onExecutionReport(er: ExecutionReportEvent): void {
     this.#tracker.applyExecutionReport(er);
+  }
+
+  /** The simulator refused a placement without an executionReport: the journalled order is REJECTED. */
+  onIntentRejected(e: IntentRejectedEvent): void {
+    if (e.intent.kind === 'place') this.#tracker.markRejected(e.intent.clientId, `${e.reason}: ${e.message}`, 'venue');
   }
 
   reconcile(): Promise<void> {

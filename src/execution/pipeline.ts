@@ -32,6 +32,8 @@ export type RiskCheck<S> = (intent: Intent, strategy: S) => PipelineDecision;
 /** What the pipeline needs from a live router (absent for simulated venues). */
 export interface ReconcilingVenue {
   onExecutionReport(er: Extract<BusEvent, { type: 'executionReport' }>): void;
+  /** A venue refused an intent outright (a simulator's REST-error analogue); optional. */
+  onIntentRejected?(e: Extract<BusEvent, { type: 'intentRejected' }>): void;
   reconcile(reason: string): Promise<void>;
 }
 
@@ -146,6 +148,7 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
 
   const onEvent = (e: BusEvent): void => {
     if (e.type === 'executionReport') o.router?.onExecutionReport(e);
+    else if (e.type === 'intentRejected') o.router?.onIntentRejected?.(e);
     else if (e.type === 'reconcileNeeded') reconcile(e.reason);
   };
 
