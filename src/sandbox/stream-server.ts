@@ -64,6 +64,7 @@ interface DepthBuffer {
 }
 
 const TICK_MS = 100;
+const TEXT = { binary: false } as const;
 /** A subscriber this far behind (bytes queued) is disconnected rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
@@ -213,8 +214,9 @@ export class StreamServer {
 
   /** Sends `payload` to every subscriber of `name` on hosts serving `type`. */
   #publish(type: SymbolTypeCode, name: string, payload: unknown): void {
-    let raw: string | undefined;
-    let wrapped: string | undefined;
+    // Encoded once per event and shared by every subscriber (sent as text frames).
+    let raw: Buffer | undefined;
+    let wrapped: Buffer | undefined;
     for (const host of this.#hosts) {
       if (!host.types.includes(type)) continue;
       const set = this.#index.get(`${host.name}|${name}`);
@@ -226,8 +228,8 @@ export class StreamServer {
           this.#drop(conn);
           continue;
         }
-        if (conn.combined) conn.ws.send((wrapped ??= JSON.stringify({ stream: name, data: payload })));
-        else conn.ws.send((raw ??= JSON.stringify(payload)));
+        if (conn.combined) conn.ws.send((wrapped ??= Buffer.from(JSON.stringify({ stream: name, data: payload }))), TEXT);
+        else conn.ws.send((raw ??= Buffer.from(JSON.stringify(payload))), TEXT);
       }
     }
   }
