@@ -18,8 +18,12 @@ async function isGzip(path: string): Promise<boolean> {
   }
 }
 
-/** Yields each line of `path` without its line terminator; gzip is detected by its magic bytes. */
-export async function* readLines(path: string): AsyncGenerator<string> {
+/**
+ * Yields the lines of `path` in batches (one batch per decompressed chunk, without line
+ * terminators); gzip is detected by its magic bytes. Batching keeps the per-line cost of async
+ * iteration out of the hot path of replays.
+ */
+export async function* readLineBatches(path: string): AsyncGenerator<string[]> {
   const file = createReadStream(path, { highWaterMark: 256 * 1024 });
   const source = (await isGzip(path)) ? file.pipe(createGunzip()) : file;
   const decoder = new StringDecoder('utf8');
@@ -27,20 +31,27 @@ export async function* readLines(path: string): AsyncGenerator<string> {
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
       const text = rest + decoder.write(chunk);
+      const batch: string[] = [];
       let start = 0;
       let nl = text.indexOf('\n', start);
       while (nl >= 0) {
         const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        yield text.slice(start, end);
+        batch.push(text.slice(start, end));
         start = nl + 1;
         nl = text.indexOf('\n', start);
       }
       rest = text.slice(start);
+      if (batch.length > 0) yield batch;
     }
     rest += decoder.end();
-    if (rest.length > 0) yield rest;
+    if (rest.length > 0) yield [rest];
   } finally {
     file.destroy();
     if (source !== file) source.destroy();
   }
+}
+
+/** Yields each line of `path` without its line terminator. */
+export async function* readLines(path: string): AsyncGenerator<string> {
+  for await (const batch of readLineBatches(path)) yield* batch;
 }

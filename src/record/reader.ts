@@ -10,7 +10,7 @@ import type { OrderBookSnapshot } from '../core/types.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { int, levels, obj } from '../exchange/stream/wire-fields.js';
 import { type RecordLine, SNAPSHOT_SUFFIX, parseRecordLine } from './format.js';
-import { readLines } from './line-reader.js';
+import { readLineBatches } from './line-reader.js';
 
 /** A market event with where and when it was received. */
 export interface RecordedMarket {
@@ -54,55 +54,74 @@ const log = pino({ name: 'kancil.record.reader' });
 
 /** Raw lines of the given files in order (comments and blank lines skipped). */
 export async function* readRecordLines(paths: string | readonly string[], opts: Pick<ReadOptions, 'onMalformed' | 'stats'> = {}): AsyncGenerator<RecordLine & { readonly file: string; readonly lineNo: number }> {
+  for await (const batch of readRecordLineBatches(paths, opts)) yield* batch;
+}
+
+/** Raw lines in batches (one per decompressed chunk): the cheapest way to stream a recording. */
+export async function* readRecordLineBatches(paths: string | readonly string[], opts: Pick<ReadOptions, 'onMalformed' | 'stats'> = {}): AsyncGenerator<(RecordLine & { readonly file: string; readonly lineNo: number })[]> {
   const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
   const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
   for (const file of typeof paths === 'string' ? [paths] : paths) {
     let lineNo = 0;
-    for await (const line of readLines(file)) {
-      lineNo++;
-      stats.lines++;
-      let rec: RecordLine | undefined;
-      try {
-        rec = parseRecordLine(line);
-      } catch (err) {
-        stats.malformed++;
-        onMalformed(err as Error, file, lineNo);
-        continue;
+    for await (const lines of readLineBatches(file)) {
+      const out: (RecordLine & { file: string; lineNo: number })[] = [];
+      for (const line of lines) {
+        lineNo++;
+        stats.lines++;
+        let rec: RecordLine | undefined;
+        try {
+          rec = parseRecordLine(line);
+        } catch (err) {
+          stats.malformed++;
+          onMalformed(err as Error, file, lineNo);
+          continue;
+        }
+        if (rec) out.push({ recvTime: rec.recvTime, recvRaw: rec.recvRaw, stream: rec.stream, data: rec.data, file, lineNo });
       }
-      if (rec) yield { ...rec, file, lineNo };
+      if (out.length > 0) yield out;
     }
   }
 }
 
 /** Typed items of the given files in order. */
 export async function* readRecording(paths: string | readonly string[], opts: ReadOptions = {}): AsyncGenerator<RecordedItem> {
+  for await (const batch of readRecordingBatches(paths, opts)) yield* batch;
+}
+
+/** Typed items in batches (one per decompressed chunk), for replays that want the least overhead. */
+export async function* readRecordingBatches(paths: string | readonly string[], opts: ReadOptions = {}): AsyncGenerator<RecordedItem[]> {
   const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
   const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
-  const symbolOf = opts.symbolOf;
-  let lastSymbol: string | undefined;
-  for await (const rec of readRecordLines(paths, { onMalformed, stats })) {
-    try {
-      const stream = rec.stream;
-      if (stream === undefined || stream.endsWith(SNAPSHOT_SUFFIX)) {
-        const d = obj('data', rec.data);
-        if (!('lastUpdateId' in d)) throw new Error('line without stream envelope is not a depth snapshot');
-        const wire = stream !== undefined ? stream.slice(0, -SNAPSHOT_SUFFIX.length).toUpperCase() : (opts.snapshotSymbol ?? lastSymbol);
-        if (wire === undefined) throw new Error('snapshot line before any stream line and no snapshotSymbol given');
-        const snapshot: OrderBookSnapshot = { lastUpdateId: int('lastUpdateId', d.lastUpdateId), bids: levels('bids', d.bids), asks: levels('asks', d.asks) };
-        stats.items++;
-        yield { kind: 'snapshot', recvTime: rec.recvTime, symbol: symbolOf ? symbolOf(wire) : wire, snapshot };
-        continue;
+  const ctx = { symbolOf: opts.symbolOf, snapshotSymbol: opts.snapshotSymbol, lastSymbol: undefined as string | undefined };
+  for await (const batch of readRecordLineBatches(paths, { onMalformed, stats })) {
+    const out: RecordedItem[] = [];
+    for (const rec of batch) {
+      try {
+        toItems(rec, ctx, out);
+      } catch (err) {
+        stats.malformed++;
+        onMalformed(err as Error, rec.file, rec.lineNo);
       }
-      const at = stream.indexOf('@');
-      if (at > 0 && !stream.startsWith('!')) lastSymbol = stream.slice(0, at).toUpperCase();
-      const events = parseMarketPayload(rec.data, { stream, recvTime: Math.floor(rec.recvTime), symbolOf });
-      for (const event of events) {
-        stats.items++;
-        yield { kind: 'market', recvTime: rec.recvTime, stream, event };
-      }
-    } catch (err) {
-      stats.malformed++;
-      onMalformed(err as Error, rec.file, rec.lineNo);
     }
+    stats.items += out.length;
+    if (out.length > 0) yield out;
   }
+}
+
+/** Converts one line to items appended to `out`; throws on malformed content (nothing appended then). */
+function toItems(rec: RecordLine, ctx: { symbolOf: ((wire: string) => string) | undefined; snapshotSymbol: string | undefined; lastSymbol: string | undefined }, out: RecordedItem[]): void {
+  const stream = rec.stream;
+  if (stream === undefined || stream.endsWith(SNAPSHOT_SUFFIX)) {
+    const d = obj('data', rec.data);
+    if (!('lastUpdateId' in d)) throw new Error('line without stream envelope is not a depth snapshot');
+    const wire = stream !== undefined ? stream.slice(0, -SNAPSHOT_SUFFIX.length).toUpperCase() : (ctx.snapshotSymbol ?? ctx.lastSymbol);
+    if (wire === undefined) throw new Error('snapshot line before any stream line and no snapshotSymbol given');
+    const snapshot: OrderBookSnapshot = { lastUpdateId: int('lastUpdateId', d.lastUpdateId), bids: levels('bids', d.bids), asks: levels('asks', d.asks) };
+    out.push({ kind: 'snapshot', recvTime: rec.recvTime, symbol: ctx.symbolOf ? ctx.symbolOf(wire) : wire, snapshot });
+    return;
+  }
+  const at = stream.indexOf('@');
+  if (at > 0 && !stream.startsWith('!')) ctx.lastSymbol = stream.slice(0, at).toUpperCase();
+  const events = parseMarketPayload(rec.data, { stream, recvTime: Math.floor(rec.recvTime), symbolOf: ctx.symbolOf });
+  for (const event of events) out.push({ kind: 'market', recvTime: rec.recvTime, stream, event });
 }
