@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
+import { ManualClock, TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
 
 const A = TEST_ACCOUNTS.alice;
 const B = TEST_ACCOUNTS.bob;
@@ -241,6 +241,28 @@ describe('market streams', () => {
       expect(kk).toMatchObject({ i: '1m', s: 'BTCUSDT', x: false });
     } finally {
       c.close();
+    }
+  });
+
+  it('kline stream: when the minute ends the finished candle is sent once with x=true, then the new one', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 30));
+    const s = await startSandbox(testSandboxConfig(), { quiet: true, clock });
+    const c = await Client.open(`${s.urls.stream_url}/ws/btcusdt@kline_1m`);
+    try {
+      s.state.exec((e, now) => {
+        e.applyTrade('BTC_USDT', { price: new Decimal('60001'), qty: new Decimal('0.5'), isBuyerMaker: false }, now);
+        e.applyTrade('BTC_USDT', { price: new Decimal('59999'), qty: new Decimal('0.25'), isBuyerMaker: true }, now);
+      });
+      const open = (await c.next()) as { k: Record<string, unknown> };
+      expect(open.k).toMatchObject({ t: Date.UTC(2026, 0, 5, 12, 0), T: Date.UTC(2026, 0, 5, 12, 1) - 1, o: '60001', h: '60001', l: '59999', c: '59999', v: '0.75', n: 2, x: false, V: '0.5' });
+      clock.advance(60_000);
+      const closed = (await c.next((m) => (m.k as { x: boolean }).x)) as { k: Record<string, unknown> };
+      expect(closed.k).toMatchObject({ t: Date.UTC(2026, 0, 5, 12, 0), x: true, c: '59999', n: 2 });
+      const next = (await c.next()) as { k: Record<string, unknown> };
+      expect(next.k).toMatchObject({ t: Date.UTC(2026, 0, 5, 12, 1), x: false, o: '59999', c: '59999', v: '0', n: 0 });
+    } finally {
+      c.close();
+      await s.stop();
     }
   });
 
