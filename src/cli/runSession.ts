@@ -37,7 +37,7 @@ import { WallScheduler } from '../backtest/Scheduler.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import { riskGate } from './runRisk.js';
-import { runSummary, statusLine, type RunSummary } from './runStatus.js';
+import { addFill, runSummary, statusLine, type RunSummary, type SymbolBook } from './runStatus.js';
 
 /** Exchange addresses of a run (the spec's placeholder names). */
 export interface RunEndpoints {
@@ -94,6 +94,8 @@ export class RunSession {
   readonly #strategyNames: readonly string[];
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #subs: { unsubscribe(): void }[] = [];
+  /** Positions of this run's strategies, kept from fill events (each is a new ledger fill). */
+  readonly #books = new Map<string, SymbolBook>();
   #stopped: Promise<RunSummary> | undefined;
 
   private constructor(o: RunSessionOptions, parts: {
@@ -273,6 +275,10 @@ export class RunSession {
 
       const session = new RunSession(o, { ledger, bus, open, legacy, market, tracker, router, sim, user, states, pipeline, host, names: hosted.map((h) => h.name) });
       session.#subs.push(stateSub, flushSub);
+      const mine = new Set(session.#strategyNames);
+      session.#subs.push(bus.events$.subscribe((e) => {
+        if (e.type === 'fill' && mine.has(e.strategy)) addFill(session.#books, e);
+      }));
       if (cfg.run.timerMs > 0) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
       session.#every(cfg.run.statusIntervalSec * 1000, () => log.info(session.status(), 'status'));
       log.info({ mode: cfg.mode, run: runNo, strategies: session.#strategyNames, symbols: symbols.map((s) => s.symbol) }, 'running');
@@ -312,7 +318,7 @@ export class RunSession {
 
   /** One status record: positions, open orders, PnL per strategy. */
   status(): Record<string, unknown> {
-    return statusLine(this.ledger, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats);
+    return statusLine(this.#books, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats);
   }
 
   /**

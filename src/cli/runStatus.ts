@@ -20,25 +20,27 @@ export interface SymbolBook {
   volume: Decimal;
 }
 
+/** Adds one fill to per-(strategy, symbol) positions (keyed `strategy symbol`). */
+export function addFill(out: Map<string, SymbolBook>, f: Pick<FillRecord, 'strategy' | 'symbol' | 'side' | 'qty' | 'quoteQty' | 'commission' | 'commissionAsset'>): void {
+  const key = `${f.strategy} ${f.symbol}`;
+  let b = out.get(key);
+  if (!b) out.set(key, (b = { symbol: f.symbol, position: ZERO, cash: ZERO, otherFees: new Map(), fills: 0, volume: ZERO }));
+  const { base, quote } = splitSymbol(f.symbol);
+  const buy = f.side === 'BUY';
+  b.position = buy ? b.position.plus(f.qty) : b.position.minus(f.qty);
+  b.cash = buy ? b.cash.minus(f.quoteQty) : b.cash.plus(f.quoteQty);
+  if (f.commissionAsset === base) b.position = b.position.minus(f.commission);
+  else if (f.commissionAsset === quote) b.cash = b.cash.minus(f.commission);
+  else if (f.commissionAsset !== null && !f.commission.isZero()) b.otherFees.set(f.commissionAsset, (b.otherFees.get(f.commissionAsset) ?? ZERO).plus(f.commission));
+  b.fills++;
+  b.volume = b.volume.plus(f.quoteQty);
+}
+
 /** Folds fills into per-(strategy, symbol) positions. */
 export function positionsOf(fills: readonly FillRecord[], strategies: readonly string[]): Map<string, SymbolBook> {
   const wanted = new Set(strategies);
   const out = new Map<string, SymbolBook>();
-  for (const f of fills) {
-    if (!wanted.has(f.strategy)) continue;
-    const key = `${f.strategy} ${f.symbol}`;
-    let b = out.get(key);
-    if (!b) out.set(key, (b = { symbol: f.symbol, position: ZERO, cash: ZERO, otherFees: new Map(), fills: 0, volume: ZERO }));
-    const { base, quote } = splitSymbol(f.symbol);
-    const buy = f.side === 'BUY';
-    b.position = buy ? b.position.plus(f.qty) : b.position.minus(f.qty);
-    b.cash = buy ? b.cash.minus(f.quoteQty) : b.cash.plus(f.quoteQty);
-    if (f.commissionAsset === base) b.position = b.position.minus(f.commission);
-    else if (f.commissionAsset === quote) b.cash = b.cash.minus(f.commission);
-    else if (f.commissionAsset !== null && !f.commission.isZero()) b.otherFees.set(f.commissionAsset, (b.otherFees.get(f.commissionAsset) ?? ZERO).plus(f.commission));
-    b.fills++;
-    b.volume = b.volume.plus(f.quoteQty);
-  }
+  for (const f of fills) if (wanted.has(f.strategy)) addFill(out, f);
   return out;
 }
 
@@ -47,15 +49,14 @@ function pnl(b: SymbolBook, mark: Decimal | undefined): Decimal {
   return mark === undefined ? b.cash : b.cash.plus(b.position.mul(mark));
 }
 
-/** The periodic status record. */
+/** The periodic status record; `books` is kept current from fill events (no ledger scan). */
 export function statusLine(
-  ledger: Ledger,
+  books: ReadonlyMap<string, SymbolBook>,
   strategies: readonly string[],
   live: readonly OrderRecord[],
   mark: (symbol: string) => Decimal | undefined,
   stats: Readonly<Record<string, number>>,
 ): Record<string, unknown> {
-  const books = positionsOf(ledger.fills(), strategies);
   const positions: Record<string, string> = {};
   const pnls: Record<string, string> = {};
   for (const [key, b] of books) {
