@@ -252,9 +252,11 @@ export class MarketData {
     let lo: Decimal | undefined;
     let v = ZERO;
     let q = ZERO;
-    for (const k of h.minuteKeys) {
-      if (k + MINUTE <= from) continue;
-      const c = h.minutes.get(k) as Candle;
+    // Walk back from the newest minute only as far as the window reaches.
+    let first = h.minuteKeys.length;
+    while (first > 0 && (h.minuteKeys[first - 1] as number) + MINUTE > from) first--;
+    for (let i = first; i < h.minuteKeys.length; i++) {
+      const c = h.minutes.get(h.minuteKeys[i] as number) as Candle;
       o ??= c.o;
       hi = hi === undefined || c.h.gt(hi) ? c.h : hi;
       lo = lo === undefined || c.l.lt(lo) ? c.l : lo;

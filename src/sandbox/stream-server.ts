@@ -447,6 +447,8 @@ export class StreamServer {
       this.#tickers();
     }
     if (this.#ticks % 20 === 0) this.#klines();
+    // Hourly: keep 60 days of one-minute candles (enough for every interval the REST API pages through).
+    if (this.#ticks % 36_000 === 0) this.state.market.prune(this.clock.now(), 60 * 86_400_000);
     this.#housekeeping();
   }
 
