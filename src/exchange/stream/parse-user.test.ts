@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseUserPayload } from './parse-user.js';
+
+const base = {
+  e: 'executionReport', E: 10, s: 'BTCIDR', c: 'c1', S: 'SELL', o: 'LIMIT_MAKER', f: 'GTC', q: '1', p: '2', P: '0', F: '0', g: -1, C: 'old',
+  x: 'EXPIRED', X: 'EXPIRED', r: 'NONE', i: '123', l: '0', z: '0', L: '0', n: '0', N: null, T: 10, t: -1, I: 1, w: true, m: false, M: false, O: 9, Z: '0', Y: '0', eR: 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED',
+};
+
+describe('parseUserPayload', () => {
+  it('executionReport: names, nullable commission asset, expiry reason', () => {
+    const r = parseUserPayload(base);
+    expect(r).toMatchObject({ type: 'executionReport', side: 'SELL', orderType: 'LIMIT_MAKER', status: 'EXPIRED', executionType: 'EXPIRED', commissionAsset: null, origClientId: 'old', tradeId: -1, isWorking: true, expiryReason: 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED', orderId: '123' });
+  });
+  it('accepts numeric enumeration codes as the REST side uses them', () => {
+    expect(parseUserPayload({ ...base, S: 0, o: 1, f: 2, X: 1 })).toMatchObject({ side: 'BUY', orderType: 'LIMIT', timeInForce: 'IOC', status: 'PARTIALLY_FILLED' });
+  });
+  it('rejects unknown enumeration values and execution types', () => {
+    expect(() => parseUserPayload({ ...base, S: 'UP' })).toThrow(/S="UP"/);
+    expect(() => parseUserPayload({ ...base, x: 'MOVED' })).toThrow(/x="MOVED"/);
+    expect(() => parseUserPayload({ ...base, eR: 'BECAUSE' })).toThrow(/eR/);
+  });
+  it('eventStreamTerminated carries the subscription id of its envelope', () => {
+    expect(parseUserPayload({ e: 'eventStreamTerminated', E: 5 }, 3)).toEqual({ type: 'streamTerminated', E: 5, subscriptionId: 3 });
+  });
+});
