@@ -41,6 +41,14 @@ describe('MarketData', () => {
     expect(m.miniTicker('BTC_USDT', T0 + 120_000)).toEqual({ o: '100.1', c: '100.5', h: '100.5', l: '99.9', v: '0.6', q: '60.14' });
   });
 
+  it('mini ticker covers only the last 24 hours', () => {
+    const m = new MarketData();
+    m.record([trade(1, '100', '1', T0)]);
+    m.record([trade(2, '110', '2', T0 + 25 * 3_600_000)]);
+    m.record([trade(3, '105', '3', T0 + 25 * 3_600_000 + 60_000)]);
+    expect(m.miniTicker('BTC_USDT', T0 + 25 * 3_600_000 + 120_000)).toEqual({ o: '110', c: '105', h: '110', l: '105', v: '5', q: '535' });
+  });
+
   it('candle boundaries: weeks start on Monday, months on the 1st (UTC)', () => {
     expect(new Date(candleStart('1w', Date.UTC(2026, 0, 8, 5))).toISOString()).toBe('2026-01-05T00:00:00.000Z');
     expect(new Date(candleStart('1M', Date.UTC(2026, 1, 15))).toISOString()).toBe('2026-02-01T00:00:00.000Z');
