@@ -97,7 +97,7 @@ describe('StreamClient', () => {
   });
 
   it('rotates ahead of the server lifetime limit with no lost and no duplicated message', async () => {
-    server.maxLifetimeMs = 600; // the server kills connections older than this, like the 24 h limit
+    server.maxLifetimeMs = 1000; // the server kills connections older than this, like the 24 h limit
     const c = make({ streams: ['btcidr@trade', 'btcidr@depth@100ms'], maxConnectionAgeMs: 150, rotationGraceMs: 60 });
     await waitFor(() => c.connected, 5000, 'connect');
     let id = 0;

@@ -102,7 +102,7 @@ describe('data side against the sandbox exchange', () => {
   });
 
   it('stream connection: rotates before a short server lifetime with no trade lost or duplicated', async () => {
-    await start(700);
+    await start(1200);
     const client = new StreamClient({ url: sb.urls.stream_url, streams: ['btcidr@trade'], logger: silent, backoff, maxConnectionAgeMs: 300, rotationGraceMs: 100 });
     const trades: number[] = [];
     client.events$.subscribe((e) => {
