@@ -1,0 +1,56 @@
+/**
+ * Trade fader: after each large aggressive trade, rests a small passive order a few ticks away on
+ * the other side of it (a seller hit the bids at p: BUY at p - offset; a buyer lifted the asks:
+ * SELL at p + offset), betting on a partial reversion. Oldest orders are cancelled beyond `maxOpen`.
+ *
+ * Its decisions depend only on the content of public trades (price, quantity, aggressor side), not
+ * on timing or ids, which makes it the probe of the backtest/paper parity test.
+ *
+ * Parameters: `minQty` (a trade at least this large triggers), `quantity`, `offsetTicks`, `tickSize`,
+ * `maxOpen`.
+ */
+import { z } from 'zod';
+import { Decimal } from '../src/core/decimal.js';
+import { defineStrategy } from '../src/strategy/types.js';
+import type { BusEvent } from '../src/bus/events.js';
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
+
+/** Parameters of the trade fader. */
+export const tradeFaderParams = z.object({
+  minQty: decimalString.default('0.1'),
+  quantity: decimalString.default('0.0002'),
+  offsetTicks: z.number().int().min(0).default(100),
+  tickSize: decimalString.default('0.01'),
+  maxOpen: z.number().int().min(1).default(5),
+});
+
+/** Trade-fader plugin. */
+export default defineStrategy({
+  name: 'trade-fader',
+  description: 'Rests a small passive order against each large aggressive trade (content-driven; parity probe)',
+  params: tradeFaderParams,
+  create(ctx) {
+    const p = ctx.params;
+    const symbol = ctx.symbols[0];
+    if (symbol === undefined) throw new RangeError('trade-fader needs one symbol');
+    const minQty = new Decimal(p.minQty);
+    const qty = new Decimal(p.quantity);
+    const offset = new Decimal(p.tickSize).mul(p.offsetTicks);
+    const mine: string[] = [];
+    return {
+      onEvent(e: BusEvent): void {
+        if (e.type === 'orderUpdate' && (e.state === 'FILLED' || e.state === 'CANCELED' || e.state === 'REJECTED' || e.state === 'EXPIRED')) {
+          const i = mine.indexOf(e.clientId);
+          if (i >= 0) mine.splice(i, 1);
+          return;
+        }
+        if (e.type !== 'trade' || e.symbol !== symbol || e.qty.lt(minQty)) return;
+        const buy = e.isBuyerMaker;
+        const price = buy ? e.price.minus(offset) : e.price.plus(offset);
+        mine.push(ctx.place({ symbol, side: buy ? 'BUY' : 'SELL', orderType: 'LIMIT', timeInForce: 'GTC', quantity: qty, price }));
+        if (mine.length > p.maxOpen) ctx.cancel(symbol, mine.shift() as string);
+      },
+    };
+  },
+});
