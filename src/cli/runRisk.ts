@@ -27,6 +27,8 @@ export interface RiskGateDeps {
   readonly lastPrice: (symbol: string) => Decimal | undefined;
   /** Every live order of the account that this run knows (tracker). */
   readonly liveOrders: () => readonly OrderRecord[];
+  /** Profit and loss of a strategy's trades of the current UTC day, marked to market (quote terms). */
+  readonly dailyPnl: (strategy: string) => Decimal;
 }
 
 /** Builds the gate function the pipeline calls with the host's strategy state. */
@@ -72,8 +74,7 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: StrategyState) =>
       },
       strategyOpenOrders: () => current?.openOrders().length ?? 0,
       placementsSince: (t) => current?.placementsSince(t) ?? 0,
-      // The run does not mark positions to market per day yet: the daily loss limit sees no loss.
-      dailyPnl: () => ZERO,
+      dailyPnl: () => (current ? d.dailyPnl(current.name) : ZERO),
     },
   };
   return (intent, s) => {

@@ -37,7 +37,7 @@ import { WallScheduler } from '../backtest/Scheduler.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import { riskGate } from './runRisk.js';
-import { addFill, runSummary, statusLine, type RunSummary, type SymbolBook } from './runStatus.js';
+import { addFill, DailyPnl, runSummary, statusLine, type RunSummary, type SymbolBook } from './runStatus.js';
 
 /** Exchange addresses of a run (the spec's placeholder names). */
 export interface RunEndpoints {
@@ -208,6 +208,12 @@ export class RunSession {
       market.start();
       user?.start();
 
+      // Daily PnL for the loss limit, from every new fill (the tracker emits each fill once).
+      const daily = new DailyPnl();
+      const dailySub = bus.events$.subscribe((e) => {
+        if (e.type === 'fill') daily.add(clock.now(), e);
+      });
+      cleanup.push(() => dailySub.unsubscribe());
       const venue = router ?? new TrackedVenue((sim as { venue: SimVenue }).venue, tracker);
       const pipeline = createPipeline<StrategyState>({
         bus,
@@ -220,6 +226,7 @@ export class RunSession {
           book: (s) => market.book(s),
           lastPrice: (s) => market.lastPrice(s),
           liveOrders: () => tracker.liveOrders(),
+          dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => market.mark(s)),
         }),
         clock,
         log,
@@ -274,7 +281,7 @@ export class RunSession {
       host.flush();
 
       const session = new RunSession(o, { ledger, bus, open, legacy, market, tracker, router, sim, user, states, pipeline, host, names: hosted.map((h) => h.name) });
-      session.#subs.push(stateSub, flushSub);
+      session.#subs.push(stateSub, flushSub, dailySub);
       const mine = new Set(session.#strategyNames);
       session.#subs.push(bus.events$.subscribe((e) => {
         if (e.type === 'fill' && mine.has(e.strategy)) addFill(session.#books, e);

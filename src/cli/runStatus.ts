@@ -44,6 +44,37 @@ export function positionsOf(fills: readonly FillRecord[], strategies: readonly s
   return out;
 }
 
+/**
+ * Per-strategy PnL of the current UTC day: the day's fills (cash flows and position change)
+ * marked to market. Resets at 00:00 UTC, which is when a daily loss limit rolls over.
+ */
+export class DailyPnl {
+  #day = -1;
+  #books = new Map<string, SymbolBook>();
+
+  /** Adds a fill at time `t` (ms). */
+  add(t: number, f: Parameters<typeof addFill>[1]): void {
+    this.#roll(t);
+    addFill(this.#books, f);
+  }
+
+  /** PnL of `strategy` today at time `t`, in quote terms, with positions at `mark`. */
+  of(strategy: string, t: number, mark: (symbol: string) => Decimal | undefined): Decimal {
+    this.#roll(t);
+    let sum = ZERO;
+    for (const [key, b] of this.#books) if (key.startsWith(`${strategy} `)) sum = sum.plus(pnl(b, mark(b.symbol)));
+    return sum;
+  }
+
+  #roll(t: number): void {
+    const day = Math.floor(t / 86_400_000);
+    if (day !== this.#day) {
+      this.#day = day;
+      this.#books = new Map();
+    }
+  }
+}
+
 /** PnL in quote terms: cash plus position at the mark (undefined mark: cash only). */
 function pnl(b: SymbolBook, mark: Decimal | undefined): Decimal {
   return mark === undefined ? b.cash : b.cash.plus(b.position.mul(mark));
