@@ -77,6 +77,22 @@ function stpOf(ctx: RequestContext): StpModeName | undefined {
   return StpNames[v as keyof typeof StpNames];
 }
 
+/** The shared filters of withdraw and deposit history: account, asset, status, fromId, time range. */
+function walletFilter(ctx: RequestContext, accountId: string, maxStatus: number): (r: { accountId: string; asset: string; status: number; id: number }, time: number) => boolean {
+  const asset = optString(ctx, 'asset');
+  const status = optInt(ctx, 'status', 0, maxStatus);
+  const fromId = optInt(ctx, 'fromId', 0);
+  const startTime = optInt(ctx, 'startTime', 0);
+  const endTime = optInt(ctx, 'endTime', 0);
+  return (r, time) =>
+    r.accountId === accountId &&
+    (asset === undefined || r.asset === asset) &&
+    (status === undefined || r.status === status) &&
+    (fromId === undefined || r.id >= fromId) &&
+    (startTime === undefined || time >= startTime) &&
+    (endTime === undefined || time <= endTime);
+}
+
 /** Per-type mandatory parameters of POST /open/v1/orders. */
 const MANDATORY: Readonly<Record<OrderTypeName, readonly string[]>> = {
   LIMIT: ['quantity', 'price'],
@@ -361,20 +377,8 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
       style: 'msg',
       weight: one,
       handle: ({ ctx, account }) => {
-        const asset = optString(ctx, 'asset');
-        const status = optInt(ctx, 'status', 0, 99);
-        const fromId = optInt(ctx, 'fromId', 0);
-        const startTime = optInt(ctx, 'startTime', 0);
-        const endTime = optInt(ctx, 'endTime', 0);
-        const list = state.withdraws.filter(
-          (w) =>
-            w.accountId === must(account).id &&
-            (asset === undefined || w.asset === asset) &&
-            (status === undefined || w.status === status) &&
-            (fromId === undefined || w.id >= fromId) &&
-            (startTime === undefined || w.createTime >= startTime) &&
-            (endTime === undefined || w.createTime <= endTime),
-        );
+        const keep = walletFilter(ctx, must(account).id, 99);
+        const list = state.withdraws.filter((w) => keep(w, w.createTime));
         return { data: { list: list.map(wireWithdraw) } };
       },
     },
@@ -385,20 +389,8 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
       style: 'msg',
       weight: one,
       handle: ({ ctx, account }) => {
-        const asset = optString(ctx, 'asset');
-        const status = optInt(ctx, 'status', 0, 1);
-        const fromId = optInt(ctx, 'fromId', 0);
-        const startTime = optInt(ctx, 'startTime', 0);
-        const endTime = optInt(ctx, 'endTime', 0);
-        const list = state.deposits.filter(
-          (d) =>
-            d.accountId === must(account).id &&
-            (asset === undefined || d.asset === asset) &&
-            (status === undefined || d.status === status) &&
-            (fromId === undefined || d.id >= fromId) &&
-            (startTime === undefined || d.insertTime >= startTime) &&
-            (endTime === undefined || d.insertTime <= endTime),
-        );
+        const keep = walletFilter(ctx, must(account).id, 1);
+        const list = state.deposits.filter((d) => keep(d, d.insertTime));
         return { data: { list: list.map(wireDeposit) } };
       },
     },
