@@ -12,7 +12,7 @@ describe('limit orders and matching', () => {
     expect(ev.map((x) => x.type)).toEqual(['executionReport', 'outboundAccountPosition', 'depthUpdate']);
     const r = ev[0] as ExecutionReportEvent;
     expect(r).toMatchObject({ accountId: 'a', s: 'BTC_USDT', i: id, c: `sim-${id}`, S: 'SELL', o: 'LIMIT', f: 'GTC', q: '1', p: '100', x: 'NEW', X: 'NEW', z: '0', Z: '0', t: -1, w: true, O: 5, E: 5, eR: 'NONE' });
-    expect(ev[1]).toEqual({ type: 'outboundAccountPosition', accountId: 'a', e: 'outboundAccountPosition', E: 5, u: 5, B: [{ a: 'BTC', f: '9', l: '1' }] });
+    expect(ev[1]).toEqual({ type: 'outboundAccountPosition', accountId: 'a', e: 'outboundAccountPosition', E: 5, m: 10, t: 20, b: 0, s: 0, T: true, W: true, D: true, u: 5, B: [{ a: 'BTC', f: '9', l: '1' }] });
     expect(ev[2]).toEqual({ type: 'depthUpdate', symbol: 'BTC_USDT', E: 5, U: 1, u: 1, b: [], a: [['100', '1']] });
     expect(bal(e, 'a')).toEqual({ BTC: '9/1', USDT: '1000/0' });
     expect(book(e)).toEqual({ bids: [], asks: ['100x1'] });

@@ -175,7 +175,22 @@ export class MatchingEngine {
         return { a: asset, f: fmtBig(b.free, sc), l: fmtBig(b.locked, sc) };
       });
       a.dirty.clear();
-      this.emit({ type: 'outboundAccountPosition', accountId: a.id, e: 'outboundAccountPosition', E: now, u: a.lastUpdate, B });
+      const bips = (r: Decimal): number => r.mul(10_000).toNumber();
+      this.emit({
+        type: 'outboundAccountPosition',
+        accountId: a.id,
+        e: 'outboundAccountPosition',
+        E: now,
+        m: bips(a.makerDec),
+        t: bips(a.takerDec),
+        b: 0,
+        s: 0,
+        T: a.canTrade,
+        W: true,
+        D: true,
+        u: a.lastUpdate,
+        B,
+      });
     }
     this.dirtyAccts.length = 0;
     for (const s of this.touchedSyms) {
@@ -261,23 +276,21 @@ export class MatchingEngine {
 
   private lockFunds(o: Ord, amount: bigint): void {
     const s = o.sym;
-    const asset = o.isBuy ? s.quote : s.base;
-    const b = o.acct.b(asset);
+    const b = o.lockBal;
     b.free -= amount;
     b.locked += amount;
     o.lock += amount;
-    this.dirty(o.acct, asset);
+    this.dirty(o.acct, o.isBuy ? s.quote : s.base);
   }
 
   /** Returns all of an order's remaining lock to free balance. */
   private unlockAll(o: Ord): void {
     if (o.lock === 0n) return;
-    const asset = o.isBuy ? o.sym.quote : o.sym.base;
-    const b = o.acct.b(asset);
+    const b = o.lockBal;
     b.locked -= o.lock;
     b.free += o.lock;
     o.lock = 0n;
-    this.dirty(o.acct, asset);
+    this.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
   }
 
   /** The lock `qty` units of this order hold (0 for budget-limited market buys, which release at the end). */
@@ -290,16 +303,15 @@ export class MatchingEngine {
   private unlockQty(o: Ord, qty: number): void {
     const amt = this.lockFor(o, qty);
     if (amt === 0n) return;
-    const asset = o.isBuy ? o.sym.quote : o.sym.base;
-    const b = o.acct.b(asset);
+    const b = o.lockBal;
     b.locked -= amt;
     b.free += amt;
     o.lock -= amt;
-    this.dirty(o.acct, asset);
+    this.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
   }
 
   private count(o: Ord, delta: 1 | -1): void {
-    const c = o.acct.counts(o.sym.name);
+    const c = o.counts;
     c.all += delta;
     o.acct.totalOpen += delta;
     if (o.isAlgo) {
@@ -726,8 +738,8 @@ export class MatchingEngine {
     o.updateTime = this.now;
     let fee: bigint;
     let feeAsset: string;
-    const qb = a.b(s.quote);
-    const bb = a.b(s.base);
+    const qb = o.quoteBal;
+    const bb = o.baseBal;
     if (o.isBuy) {
       const spend = quote * s.quoteF;
       if (o.lockPrice >= 0) {

@@ -61,6 +61,15 @@ export interface AccountPositionEvent {
   readonly accountId: string;
   readonly e: 'outboundAccountPosition';
   readonly E: number;
+  /** Maker and taker commission rates in bips; buyer and seller rates are 0 (the engine charges only maker/taker). */
+  readonly m: number;
+  readonly t: number;
+  readonly b: number;
+  readonly s: number;
+  /** Can trade, can withdraw, can deposit. */
+  readonly T: boolean;
+  readonly W: boolean;
+  readonly D: boolean;
   /** Time of last account update. */
   readonly u: number;
   readonly B: readonly { readonly a: string; readonly f: string; readonly l: string }[];

@@ -147,6 +147,10 @@ export class Ord implements Resting {
   list: OrderList | null = null;
   /** Whether the order currently counts in the account's open counters. */
   counted = false;
+  /** The account's balances of the symbol's assets and its open counters there (looked up once). */
+  readonly baseBal: Bal;
+  readonly quoteBal: Bal;
+  readonly counts: OpenCounts;
 
   constructor(
     readonly id: number,
@@ -169,6 +173,14 @@ export class Ord implements Resting {
     readonly createTime: number,
   ) {
     this.updateTime = createTime;
+    this.baseBal = acct.b(sym.base);
+    this.quoteBal = acct.b(sym.quote);
+    this.counts = acct.counts(sym.name);
+  }
+
+  /** The balance this order locks: quote for buys, base for sells. */
+  get lockBal(): Bal {
+    return this.isBuy ? this.quoteBal : this.baseBal;
   }
 
   /** Order id as a string (built on demand: the hot path does not need it). */
