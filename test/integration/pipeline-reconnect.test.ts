@@ -82,8 +82,9 @@ describe('user stream reconnect', () => {
     expect(fills[0]?.qty.eq('0.001')).toBe(true);
     expect(session.ledger.order(restingId ?? '')?.state).toBe('FILLED');
     // New orders were halted while reconciling, then trading resumed.
-    const states = seen.filter((e) => e.type === 'tradingState').map((e) => (e.type === 'tradingState' ? e.state : ''));
-    expect(states).toContain('HALTED');
-    expect(states.at(-1)).toBe('ACTIVE');
+    const states = () => seen.filter((e) => e.type === 'tradingState').map((e) => (e.type === 'tradingState' ? e.state : ''));
+    expect(states()).toContain('HALTED');
+    // The fill is applied during reconciliation; trading resumes once it (and the balances) are done.
+    expect(await waitFor(() => states().at(-1) === 'ACTIVE', 5000), states().join(',')).toBe(true);
   }, 20_000);
 });
