@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.js';
+import { parseBacktestConfig } from './config.js';
+
+const base = {
+  mode: 'backtest',
+  symbols: { BTC_USDT: { filters: [] } },
+  strategies: [{ name: 's', plugin: 'market-maker', symbols: ['BTC_USDT'] }],
+  backtest: { recordings: [{ symbol: 'BTC_USDT', files: ['data/x.gz'] }] },
+};
+
+describe('backtest config', () => {
+  it('resolves files against the config folder and fills defaults', () => {
+    const c = parseBacktestConfig(base, '/cfg/dir/bt.yaml');
+    expect(c.backtest.recordings[0]?.files).toEqual([path.resolve('/cfg/dir/data/x.gz')]);
+    expect(c.backtest.latency).toEqual({ entryMs: 0, cancelMs: 0, ackMs: 0 });
+    expect(c.risk.mode).toBe('reject');
+    expect(c.name).toBe('backtest');
+  });
+
+  it('names the file, the path and the value on errors', () => {
+    const bad = { ...base, backtest: { ...base.backtest, latency: { entryMs: -5 } } };
+    expect(() => parseBacktestConfig(bad, 'bt.yaml')).toThrow(ConfigError);
+    expect(() => parseBacktestConfig(bad, 'bt.yaml')).toThrow(/bt\.yaml: backtest\.latency\.entryMs=-5/);
+    expect(() => parseBacktestConfig({ ...base, strategies: [{ ...base.strategies[0], symbols: ['BTCUSDT'] }] }, 'bt.yaml')).toThrow(/strategies\.0\.symbols\.0="BTCUSDT"/);
+    expect(() => parseBacktestConfig({ ...base, backtest: {} }, 'bt.yaml')).toThrow(/needs recordings or candles/);
+    expect(() => parseBacktestConfig({ ...base, symbols: {} }, 'bt.yaml')).toThrow(/not listed under symbols/);
+  });
+});
