@@ -1,0 +1,124 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.js';
+import { jsonSchemaText, SCHEMA_FILE } from './jsonSchema.js';
+import { loadConfig, parseConfig } from './loadConfig.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const LIVE = `mode: live
+exchange:
+  base_url: https://api.example.test
+  market_url: https://market.example.test
+  stream_url: wss://stream.example.test
+storage: { path: var/ledger.sqlite }
+symbols:
+  BTC_IDR: { symbolType: 1 }
+strategies:
+  - name: mm
+    plugin: market-maker
+    symbols: [BTC_IDR]
+    budget: { IDR: "1000000", BTC: 0.01 }
+    params: { spreadBps: 5 }
+    risk: { mode: adjust, maxOpenOrders: 4 }
+  - name: mine
+    plugin: ./plugins/mine.ts
+    symbols: [BTC_IDR]
+risk:
+  maxOrderNotional: "5000000"
+  maxOrderRate: { count: 10, windowMs: 1000 }
+logging: { level: debug, pretty: false }
+`;
+
+function fails(text: string): ConfigError {
+  try {
+    parseConfig(text, '/cfg/run.yaml');
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('accepts a live config, fills defaults and makes paths absolute', () => {
+    const { config } = parseConfig(LIVE, '/cfg/run.yaml');
+    expect(config.mode).toBe('live');
+    expect(config.storage?.path).toBe(path.resolve('/cfg/var/ledger.sqlite'));
+    expect(config.strategies[0]?.budget).toEqual({ IDR: '1000000', BTC: '0.01' });
+    expect(config.strategies[0]?.plugin).toBe('market-maker');
+    expect(config.strategies[1]?.plugin).toBe(path.resolve('/cfg/plugins/mine.ts'));
+    expect(config.risk.mode).toBe('reject');
+    expect(config.exchange?.recvWindow).toBe(5000);
+    expect(config.run.cancelOnShutdown).toBe(true);
+    expect(config.logging).toEqual({ level: 'debug', pretty: false });
+  });
+
+  it('names file, path, value and line of a bad value', () => {
+    const e = fails(LIVE.replace('IDR: "1000000"', 'IDR: "1,000,000"'));
+    expect(e.file).toBe('/cfg/run.yaml');
+    expect(e.path).toBe('strategies[0].budget.IDR');
+    expect(e.value).toBe('1,000,000');
+    expect(e.message).toMatch(/^\/cfg\/run\.yaml: strategies\[0\]\.budget\.IDR="1,000,000": .*\(line 13, column 20\)$/);
+  });
+
+  it('names an unknown (misspelt) key with its line', () => {
+    const e = fails(LIVE.replace('  maxOrderNotional:', '  maxOrderNotionl:'));
+    expect(e.path).toBe('risk.maxOrderNotionl');
+    expect(e.message).toMatch(/unknown key "maxOrderNotionl" \(line 20, column 3\)/);
+  });
+
+  it('refuses credentials in the file without echoing them', () => {
+    const e = fails(LIVE.replace('  stream_url: wss://stream.example.test', '  stream_url: wss://stream.example.test\n  api_secret: "s3cr3t-value"'));
+    expect(e.path).toBe('exchange.api_secret');
+    expect(e.message).not.toContain('s3cr3t-value');
+    expect(e.message).toMatch(/KANCIL_API_SECRET/);
+    expect(e.message).toMatch(/line 6/);
+    expect(fails(LIVE.replace('params: { spreadBps: 5 }', 'params: { spreadBps: 5, token: abc }')).path).toBe('strategies[0].params.token');
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const e = fails('mode: live\nstrategies: [\n');
+    expect(e.message).toMatch(/invalid YAML: .*line \d+/);
+  });
+
+  it('checks rules across sections', () => {
+    expect(fails(LIVE.replace('  - name: mine', '  - name: mm')).path).toBe('strategies[1].name');
+    expect(fails(LIVE.replace(/exchange:\n( {2}.*\n){3}/, '')).message).toMatch(/mode live needs exchange URLs or a sandbox/);
+    expect(fails(LIVE.replace('storage: { path: var/ledger.sqlite }\n', '')).path).toBe('storage');
+    expect(fails(LIVE.replace('mode: live', 'mode: backtest')).message).toMatch(/mode backtest needs a backtest section/);
+    expect(fails(LIVE.replace('symbols: [BTC_IDR]\n    budget', 'symbols: [btc-idr]\n    budget')).path).toBe('strategies[0].symbols[0]');
+  });
+
+  it('loads a backtest config with the data paths resolved', () => {
+    const { config } = parseConfig(
+      `mode: backtest
+symbols: { BTC_USDT: { filters: [{ filterType: PRICE_FILTER, minPrice: "0.01", maxPrice: "1000000", tickSize: "0.01" }] } }
+strategies: [{ name: s, plugin: grid-trader, symbols: [BTC_USDT] }]
+backtest:
+  recordings: [{ symbol: BTC_USDT, files: [data/a.gz] }]
+  latency: { entryMs: 20 }
+  start: "2024-08-08T23:55:00Z"
+  end: 1723161905000
+`,
+      '/bt/x.yaml',
+    );
+    expect(config.backtest?.recordings[0]?.files).toEqual([path.resolve('/bt/data/a.gz')]);
+    expect(config.backtest?.latency).toEqual({ entryMs: 20, cancelMs: 0, ackMs: 0 });
+  });
+});
+
+describe('config files and the published schema', () => {
+  it('config/schema.json is up to date (regenerate: npx tsx src/config/jsonSchema.ts)', () => {
+    expect(readFileSync(path.join(root, SCHEMA_FILE), 'utf8')).toBe(jsonSchemaText());
+  });
+
+  const dir = path.join(root, 'config');
+  // Run configurations only: the folder also holds sandbox exchange configs (another format).
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && /^mode:/m.test(readFileSync(path.join(dir, f), 'utf8'))) : [];
+  it.each(files)('config/%s validates against the schema', (f) => {
+    expect(() => loadConfig(path.join(dir, f))).not.toThrow();
+  });
+});

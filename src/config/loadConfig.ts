@@ -1,0 +1,113 @@
+/**
+ * Reads and validates a run configuration. Every error is a ConfigError naming the file, the
+ * path in the document (`strategies[0].params.spread`), the value and, where the YAML parser
+ * knows it, the line and column. Relative paths resolve against the YAML file's folder so a
+ * config works from any working directory.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import { ConfigError } from '../core/errors.js';
+import { configSchema, type ConfigDocument } from './schema.js';
+import { findSecretKey, SECRET_ENV } from './secrets.js';
+import { ConfigSource } from './source.js';
+
+/** A validated configuration with absolute file paths. */
+export type RunConfiguration = ConfigDocument & {
+  /** Absolute path of the YAML file. */
+  readonly file: string;
+  /** Its folder (plugin paths and data files resolve against it). */
+  readonly dir: string;
+};
+
+/** The configuration and its source (for errors that later stages find, e.g. plugin params). */
+export interface LoadedConfig {
+  readonly config: RunConfiguration;
+  readonly source: ConfigSource;
+}
+
+function firstIssue(source: ConfigSource, issues: readonly z.core.$ZodIssue[]): ConfigError {
+  const issue = issues[0];
+  if (!issue) return source.error([], 'invalid configuration');
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    return source.error(issue.path, `unknown key "${key}"`, { key });
+  }
+  let rule = issue.message;
+  if (issue.code === 'invalid_union') rule = 'invalid value';
+  return source.error(issue.path, rule);
+}
+
+/** True when a plugin reference is a path rather than a name from strategies/. */
+export function isPluginPath(ref: string): boolean {
+  return ref.includes('/') || ref.includes('\\') || /\.(ts|js|mjs)$/.test(ref);
+}
+
+/** Validates YAML text; `file` names it in errors and anchors relative paths. */
+export function parseConfig(text: string, file: string): LoadedConfig {
+  const source = new ConfigSource(file, text);
+  const secretAt = findSecretKey(source.value);
+  if (secretAt) {
+    throw source.error(secretAt, `credentials are not allowed in config files; set ${Object.values(SECRET_ENV).join(', ')} in the environment`, { redact: true });
+  }
+  const r = configSchema.safeParse(source.value);
+  if (!r.success) throw firstIssue(source, r.error.issues);
+  const cfg = r.data;
+
+  const names = new Map<string, number>();
+  cfg.strategies.forEach((s, i) => {
+    if (names.has(s.name)) throw source.error(['strategies', i, 'name'], `strategy names must be unique (also strategies[${names.get(s.name)}])`);
+    names.set(s.name, i);
+  });
+  if (cfg.exchange && cfg.sandbox) throw source.error(['sandbox'], 'give either exchange URLs or a sandbox to start, not both');
+  if (cfg.mode === 'live' || cfg.mode === 'paper') {
+    if (!cfg.exchange && !cfg.sandbox) throw source.error(['exchange'], `mode ${cfg.mode} needs exchange URLs or a sandbox to start`, { value: undefined });
+  }
+  if (cfg.mode === 'live' && !cfg.storage) throw source.error(['storage'], 'mode live needs storage.path (the ledger)', { value: undefined });
+  if (cfg.mode === 'backtest') {
+    const bt = cfg.backtest;
+    if (!bt) throw source.error(['backtest'], 'mode backtest needs a backtest section', { value: undefined });
+    if (bt.recordings.length === 0 && bt.candles.length === 0) throw source.error(['backtest'], 'needs recordings or candles');
+    if (bt.start !== undefined && bt.end !== undefined && Date.parse(String(bt.start)) > Date.parse(String(bt.end))) throw source.error(['backtest', 'end'], 'end is before start');
+    if (bt.recordings.length > 0) {
+      cfg.strategies.forEach((s, i) =>
+        s.symbols.forEach((sym, j) => {
+          if (!(sym in cfg.symbols)) throw source.error(['strategies', i, 'symbols', j], 'not listed under symbols (a replay needs its filters)');
+        }),
+      );
+    }
+  }
+
+  const dir = path.dirname(path.resolve(file));
+  const abs = (f: string): string => path.resolve(dir, f);
+  const config: RunConfiguration = {
+    ...cfg,
+    strategies: cfg.strategies.map((s) => (isPluginPath(s.plugin) ? { ...s, plugin: abs(s.plugin) } : s)),
+    ...(cfg.storage ? { storage: { path: cfg.storage.path === ':memory:' ? ':memory:' : abs(cfg.storage.path) } } : {}),
+    ...(cfg.sandbox ? { sandbox: { ...cfg.sandbox, config: abs(cfg.sandbox.config) } } : {}),
+    ...(cfg.backtest
+      ? {
+          backtest: {
+            ...cfg.backtest,
+            recordings: cfg.backtest.recordings.map((x) => ({ ...x, files: x.files.map(abs) })),
+            candles: cfg.backtest.candles.map((x) => ({ ...x, files: x.files.map(abs) })),
+            ...(cfg.backtest.output !== undefined ? { output: abs(cfg.backtest.output) } : {}),
+          },
+        }
+      : {}),
+    file: path.resolve(file),
+    dir,
+  };
+  return { config, source };
+}
+
+/** Reads and validates a YAML configuration file. */
+export function loadConfig(file: string): LoadedConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, '', undefined, `cannot read: ${(err as Error).message}`);
+  }
+  return parseConfig(text, file);
+}

@@ -1,0 +1,136 @@
+/**
+ * The YAML run configuration as a zod schema: one file describes a live, paper or backtest run.
+ * The same schema is published as config/schema.json (see ./jsonSchema.ts) so editors autocomplete
+ * and check config files. Objects are strict: a misspelt key is an error naming its path, not a
+ * silently ignored setting. Decimal values are strings (or plain YAML numbers) and stay strings
+ * here; they are parsed into Decimal where they are used.
+ */
+import { z } from 'zod';
+
+/** A non-negative decimal written as a string ("0.001") or a YAML number (0.001). */
+export const decimalValue = z
+  .union([z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal such as "0.001"'), z.number().nonnegative().finite()])
+  .transform((v) => (typeof v === 'number' ? v.toString() : v))
+  .refine((v) => /^\d+(\.\d+)?$/.test(v), 'expected a plain decimal (no exponent)');
+
+/** A symbol in BASE_QUOTE form. */
+export const symbolName = z.string().regex(/^[A-Z0-9]+_[A-Z0-9]+$/, 'expected BASE_QUOTE, e.g. BTC_IDR');
+
+const url = z.string().regex(/^(https?|wss?):\/\/[^\s]+$/, 'expected an http(s):// or ws(s):// URL');
+
+/** Exchange addresses, named as the spec's placeholders. */
+export const exchangeSchema = z.strictObject({
+  base_url: url.describe('main REST host: account, order, wallet, listen key endpoints'),
+  market_url: url.describe('market data of symbol type 1 and execution rules'),
+  depth_url: url.optional().describe('market data of symbol type 3'),
+  stream_url: url.describe('WebSocket host for symbol type 1'),
+  stream_url_next: url.optional().describe('WebSocket host for symbol type 2'),
+  stream_url_new: url.optional().describe('WebSocket host for symbol type 3'),
+  ws_api_url: url.optional().describe('WebSocket API endpoint (/ws-api/v3)'),
+  legacy_base_url: url.optional().describe('first-generation /v1 REST host (fallback for order entry)'),
+  recvWindow: z.number().int().positive().max(60_000).default(5000).describe('signed request window in ms (max 60000)'),
+  timeoutMs: z.number().int().positive().default(10_000).describe('HTTP request timeout in ms'),
+});
+
+const wireFilter = z.looseObject({ filterType: z.string() });
+
+/** Per-symbol settings: symbol type (host routing) and, for simulations, the filters. */
+export const symbolSchema = z.strictObject({
+  symbolType: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1).describe('1 MAIN, 2 NEXT, 3 NEW (routing of market data and streams)'),
+  filters: z.array(wireFilter).default([]).describe('exchange filters as the symbols endpoint gives them (backtest and paper)'),
+});
+
+/** User limits (run-wide under `risk`, or per strategy). */
+const limitsShape = {
+  maxOrderNotional: decimalValue.optional().describe('largest order value in the quote asset'),
+  maxOpenOrders: z.number().int().positive().optional().describe("most open orders of one strategy"),
+  maxOrderRate: z.strictObject({ count: z.number().int().positive(), windowMs: z.number().int().positive() }).optional().describe('at most count placements in any windowMs'),
+  dailyLossLimit: decimalValue.optional().describe('loss in the quote asset after which only reducing orders pass'),
+  maxPosition: z.record(z.string(), decimalValue).optional().describe('largest absolute position per base asset'),
+};
+
+/** Risk mode: refuse prices/quantities off the grid, or round them toward the safe side. */
+export const riskModeSchema = z.enum(['reject', 'adjust']);
+
+/** Run-wide risk settings. */
+export const riskSchema = z.strictObject({ mode: riskModeSchema.default('reject').describe('default for strategies without their own'), ...limitsShape });
+
+/** One strategy of the run. */
+export const strategySchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,16}$/, '1 to 16 of [A-Za-z0-9_-] (it prefixes clientIds)').describe('unique name; prefixes clientIds'),
+  plugin: z.string().min(1).describe('a plugin name from strategies/ or a path to a module'),
+  symbols: z.array(symbolName).min(1),
+  budget: z.record(z.string(), decimalValue).default({}).describe('assets the strategy may use, e.g. { IDR: "1000000" }'),
+  params: z.record(z.string(), z.unknown()).default({}).describe("the plugin's parameters (checked by its own schema)"),
+  risk: z.strictObject({ mode: riskModeSchema.optional(), ...limitsShape }).optional().describe('per-strategy risk mode and limits'),
+});
+
+const latencySchema = z.strictObject({
+  entryMs: z.number().min(0).default(0).describe('order entry latency'),
+  cancelMs: z.number().min(0).default(0).describe('cancel latency'),
+  ackMs: z.number().min(0).default(0).describe('acknowledgement latency'),
+});
+const feesSchema = z.strictObject({ makerBps: z.number().min(0).default(10), takerBps: z.number().min(0).default(10) });
+/** A time bound: ISO 8601 text or epoch ms. */
+const timeBound = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]);
+
+/** The backtest section. */
+export const backtestSchema = z.strictObject({
+  recordings: z.array(z.strictObject({ symbol: symbolName, files: z.array(z.string().min(1)).min(1) })).default([]).describe('recorded streams to replay'),
+  candles: z
+    .array(z.strictObject({ symbol: symbolName, interval: z.enum(['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']), files: z.array(z.string().min(1)).min(1) }))
+    .default([])
+    .describe('candle mode: kline files'),
+  latency: latencySchema.default({ entryMs: 0, cancelMs: 0, ackMs: 0 }),
+  fees: feesSchema.default({ makerBps: 10, takerBps: 10 }),
+  balances: z.record(z.string(), decimalValue).optional().describe("engine balances; default: the sum of the strategies' budgets"),
+  start: timeBound.optional().describe('replay from this time (ISO 8601 or epoch ms)'),
+  end: timeBound.optional().describe('replay until this time'),
+  equityIntervalMs: z.number().int().positive().default(1000),
+  timerMs: z.number().int().min(0).default(0),
+  output: z.string().optional().describe('report folder'),
+});
+
+/** The paper section. */
+export const paperSchema = z.strictObject({
+  balances: z.record(z.string(), decimalValue).optional().describe('simulated account balances'),
+  makerBps: z.number().min(0).default(10),
+  takerBps: z.number().min(0).default(10),
+  latencyMs: z.number().int().min(0).default(0),
+});
+
+/** Run control. */
+export const runSchema = z.strictObject({
+  durationSec: z.number().min(0).default(0).describe('stop after this many seconds (0: until a signal)'),
+  statusIntervalSec: z.number().positive().default(10),
+  timerMs: z.number().int().min(0).default(1000).describe('timer event period for strategies (0: none)'),
+  cancelOnShutdown: z.boolean().default(true),
+});
+
+/** Logging. */
+export const loggingSchema = z.strictObject({
+  level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  pretty: z.boolean().optional().describe('human-readable output (default: when the output is a terminal)'),
+});
+
+/** The whole document. */
+export const configSchema = z.strictObject({
+  $schema: z.string().optional().describe('path of config/schema.json, for editors'),
+  mode: z.enum(['live', 'paper', 'backtest']),
+  name: z.string().min(1).default('run'),
+  exchange: exchangeSchema.optional(),
+  sandbox: z.strictObject({ config: z.string().min(1).describe('sandbox configuration file'), account: z.string().min(1).optional() }).optional().describe('start an in-process sandbox exchange and use it'),
+  symbols: z.record(symbolName, symbolSchema).default({}),
+  strategies: z.array(strategySchema).min(1),
+  risk: riskSchema.default({ mode: 'reject' }),
+  storage: z.strictObject({ path: z.string().min(1).describe("SQLite ledger file (':memory:' for none)") }).optional(),
+  logging: loggingSchema.default({ level: 'info' }),
+  run: runSchema.default({ durationSec: 0, statusIntervalSec: 10, timerMs: 1000, cancelOnShutdown: true }),
+  paper: paperSchema.default({ makerBps: 10, takerBps: 10, latencyMs: 0 }),
+  backtest: backtestSchema.optional(),
+});
+
+/** A validated configuration (before paths are made absolute). */
+export type ConfigDocument = z.output<typeof configSchema>;
+/** One strategy entry. */
+export type StrategyConfig = z.output<typeof strategySchema>;

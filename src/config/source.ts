@@ -1,0 +1,75 @@
+/**
+ * A parsed YAML document that remembers where everything is, so a config error can name the line
+ * and column as well as the path (`strategies[0].params.spread`).
+ */
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { ConfigError } from '../core/errors.js';
+
+/** A path in the document: keys and array indices. */
+export type DocPath = readonly PropertyKey[];
+
+/** `strategies[0].params.spread` from ['strategies', 0, 'params', 'spread']. */
+export function formatPath(path: DocPath): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number' || (typeof p === 'string' && /^\d+$/.test(p))) out += `[${String(p)}]`;
+    else out += out === '' ? String(p) : `.${String(p)}`;
+  }
+  return out;
+}
+
+/** The YAML text of one config file, parsed with positions. */
+export class ConfigSource {
+  readonly doc: Document;
+  readonly #lines = new LineCounter();
+  /** The document as plain JS values. */
+  readonly value: unknown;
+
+  constructor(
+    readonly file: string,
+    text: string,
+  ) {
+    this.doc = parseDocument(text, { lineCounter: this.#lines, prettyErrors: true, uniqueKeys: true });
+    const err = this.doc.errors[0];
+    if (err) {
+      const pos = err.linePos?.[0];
+      throw new ConfigError(file, '', undefined, `invalid YAML: ${err.message.split('\n')[0] ?? err.code}${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}`);
+    }
+    this.value = this.doc.toJS({ maxAliasCount: 100 }) as unknown;
+  }
+
+  /** Line and column (1-based) of the node at `path`, or of its nearest existing ancestor; of the key itself when `key` is set. */
+  locate(path: DocPath, key?: string): { line: number; col: number } | undefined {
+    const keys = path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    for (let n = keys.length; n >= 0; n--) {
+      const node = (n === 0 ? this.doc.contents : this.doc.getIn(keys.slice(0, n), true)) as unknown;
+      if (node === undefined || node === null) continue;
+      let range = (node as { range?: [number, number, number] }).range;
+      if (key !== undefined && n === keys.length && isMap(node)) {
+        const pair = node.items.find((it) => isPair(it) && isScalar(it.key) && it.key.value === key);
+        const k = pair?.key as { range?: [number, number, number] } | undefined;
+        if (k?.range) range = k.range;
+      }
+      if (range) return this.#lines.linePos(range[0]);
+    }
+    return undefined;
+  }
+
+  /** The plain value at `path` (undefined when absent). */
+  valueAt(path: DocPath): unknown {
+    let v: unknown = this.value;
+    for (const p of path) {
+      if (typeof v !== 'object' || v === null) return undefined;
+      v = (v as Record<PropertyKey, unknown>)[p as string];
+    }
+    return v;
+  }
+
+  /** A ConfigError naming the file, the path, the value and, when known, the line. */
+  error(path: DocPath, rule: string, opts: { value?: unknown; key?: string; redact?: boolean } = {}): ConfigError {
+    const pos = this.locate(path, opts.key);
+    const full = opts.key !== undefined ? [...path, opts.key] : path;
+    const value = opts.redact ? '<redacted>' : 'value' in opts ? opts.value : this.valueAt(full);
+    return new ConfigError(this.file, formatPath(full), value, pos ? `${rule} (line ${pos.line}, column ${pos.col})` : rule);
+  }
+}
