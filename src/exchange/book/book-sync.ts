@@ -168,6 +168,15 @@ export class BookSync {
     if (firstOfNewBuffer) this.#request(reason);
   }
 
+  /**
+   * Invalidates and asks for a snapshot at once, without waiting for the next diff: used when the
+   * stream went quiet, where the next diff may be far off but the REST state is available now.
+   */
+  resync(reason: string, at: number): void {
+    this.invalidate(reason, at);
+    this.#request(reason);
+  }
+
   /** Step 4 for the first event after a snapshot. */
   #bridge(d: DiffInput, at: number): void {
     const L = this.book.lastUpdateId;

@@ -26,7 +26,7 @@ export interface LiveOrderBookOptions extends TimingDeps, BookSyncOptions {
   readonly snapshots: DepthSnapshotSource;
   /** Snapshot depth (spec: 1000). */
   readonly limit?: number;
-  /** No diff for this long while ready marks the book stale and resyncs (default 60 s; 0 disables). */
+  /** No diff for this long marks the book stale and resyncs it from a fresh snapshot (default 5 min; 0 disables). */
   readonly staleAfterMs?: number;
   readonly logger?: Logger;
 }
@@ -90,16 +90,17 @@ export class LiveOrderBook implements BookView {
     if (s.status === 'down') this.#invalidate(`connection down: ${s.reason ?? ''}`.trim());
   }
 
-  #invalidate(reason: string): void {
+  #invalidate(reason: string, fetchNow = false): void {
     this.#fetchGen++; // any snapshot in flight belongs to the old session
     this.#fetchAttempt = 0;
     if (this.#retryTimer !== undefined) this.#t.timers.clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
-    this.sync.invalidate(reason, this.#t.clock.now());
+    if (fetchNow) this.sync.resync(reason, this.#t.clock.now());
+    else this.sync.invalidate(reason, this.#t.clock.now());
   }
 
   #armStale(): void {
-    const ms = this.opts.staleAfterMs ?? 60_000;
+    const ms = this.opts.staleAfterMs ?? 300_000;
     if (ms <= 0 || this.#staleTimer !== undefined) return;
     this.#staleTimer = this.#t.timers.setTimeout(() => {
       this.#staleTimer = undefined;
@@ -107,7 +108,9 @@ export class LiveOrderBook implements BookView {
       const idle = this.#t.clock.now() - this.#lastDiffAt;
       if (idle >= ms) {
         // Buffering waits for the next diff anyway; a ready or bridging book may be silently wrong.
-        if (this.sync.state !== 'buffering') this.#invalidate(`stale: no depth update for ${idle} ms`);
+        // The connection itself is watched by the stream client's pings; a quiet market is normal,
+        // so resynchronise from REST at once instead of waiting for the next diff.
+        if (this.sync.state !== 'buffering') this.#invalidate(`stale: no depth update for ${idle} ms`, true);
       } else {
         this.#armStale();
       }
