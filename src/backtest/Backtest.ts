@@ -30,6 +30,7 @@ import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 // The same risk gate as `kancil run` (src/cli/runRisk.ts): one composition of the risk checker.
 import { riskGate } from '../cli/runRisk.js';
+import { DailyPnl } from '../cli/runStatus.js';
 
 /** Engine account id of backtests. */
 export const BACKTEST_ACCOUNT = 'backtest';
@@ -146,6 +147,11 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   // a backtest's journal is its result.
   const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
   bus.events$.subscribe((e) => states.onEvent(e));
+  // Daily PnL per strategy (UTC day of the virtual clock) for the daily loss limit, as in `kancil run`.
+  const daily = new DailyPnl();
+  bus.events$.subscribe((e) => {
+    if (e.type === 'fill') daily.add(clock.now(), e);
+  });
   const symbols = candleMode
     ? bt.candles.map((c) => symbolInfoOf(c.symbol, (cfg.symbols[c.symbol]?.filters ?? []) as WireFilter[]))
     : Object.entries(cfg.symbols).map(([sym, v]) => symbolInfoOf(sym, v.filters as WireFilter[]));
@@ -159,6 +165,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       book: (s) => late.replay?.book(s),
       lastPrice: (s) => late.replay?.lastPrice(s),
       liveOrders: () => (venue instanceof SimVenue ? venue.liveOrderRecords() : []),
+      dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => late.replay?.mark(s)),
     });
   const pipeline = createPipeline({ bus, venue, risk: gate, clock, log });
   pipeline.start();
