@@ -232,14 +232,13 @@ export class RunSession {
         log,
         ledger,
         router: router ?? (venue as TrackedVenue),
+        // The trading-state machine is the one publisher of tradingState events in a run.
+        publishTradingState: false,
+        onReconciled: () => states.reconciled(clock.now()),
       });
       // Trading-state inputs: books, user-stream connections, reconcile requests.
       const stateSub = bus.events$.subscribe((e) => {
-        if (e.type === 'tradingState') {
-          if (e.reason === 'reconciled') states.reconciled(clock.now());
-          return;
-        }
-        states.onEvent(e);
+        if (e.type !== 'tradingState') states.onEvent(e);
       });
       cleanup.push(() => stateSub.unsubscribe());
       pipeline.start();

@@ -76,6 +76,30 @@ describe('createPipeline', () => {
     expect(events.filter((e) => e.type === 'tradingState').map((e) => (e.type === 'tradingState' ? e.state : ''))).toEqual(['HALTED', 'ACTIVE']);
   });
 
+  it('leaves tradingState events to a state machine when told to, and reports the end of reconciliation', async () => {
+    const bus = new Bus();
+    const events: BusEvent[] = [];
+    bus.events$.subscribe((e) => events.push(e));
+    let reconciled = 0;
+    const p = createPipeline<unknown>({
+      bus,
+      venue: { name: 'v', submit: () => undefined },
+      risk: () => ({ kind: 'accept' }),
+      clock: new VirtualClock(1),
+      log: silentLogger,
+      router: { onExecutionReport: () => undefined, reconcile: () => Promise.resolve() },
+      publishTradingState: false,
+      onReconciled: () => reconciled++,
+    });
+    p.start();
+    bus.publish({ type: 'reconcileNeeded', E: 1, reason: 'x' });
+    expect(p.state).toBe('HALTED');
+    await p.settled();
+    expect(p.state).toBe('ACTIVE');
+    expect(reconciled).toBe(1);
+    expect(events.filter((e) => e.type === 'tradingState')).toHaveLength(0);
+  });
+
   it('feeds executionReports to the router', () => {
     const { bus, router, p } = setup();
     bus.publish({ type: 'executionReport' } as BusEvent);

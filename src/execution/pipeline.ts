@@ -48,6 +48,13 @@ export interface PipelineOptions<S> {
   readonly ledger?: Ledger;
   /** Live: the router, fed with executionReports and asked to reconcile on reconcileNeeded. */
   readonly router?: ReconcilingVenue;
+  /**
+   * Whether the pipeline publishes its own tradingState events while reconciling (default true).
+   * A run with a trading-state machine turns this off and lets the machine be the one publisher.
+   */
+  readonly publishTradingState?: boolean;
+  /** Called when a reconciliation finished (e.g. to clear the trading-state machine's reconcile hold). */
+  readonly onReconciled?: () => void;
 }
 
 /** A composed pipeline. */
@@ -84,7 +91,7 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
     if (s === state) return;
     state = s;
     o.ledger?.journal(o.clock.now(), 'tradingState', { state: s, reason });
-    o.bus.publish({ type: 'tradingState', E: o.clock.now(), state: s, reason });
+    if (o.publishTradingState !== false) o.bus.publish({ type: 'tradingState', E: o.clock.now(), state: s, reason });
   };
 
   const gate = (intent: Intent, strategy: S): PipelineDecision => {
@@ -142,6 +149,7 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
       } finally {
         running--;
         setState('ACTIVE', 'reconciled');
+        o.onReconciled?.();
       }
     })();
   };
