@@ -92,7 +92,13 @@ export async function startHost(
         const params = new Map<string, string>();
         parseParams(rawQuery, params);
         if (rawBody !== '' && !(req.headers['content-type'] ?? '').includes('json')) parseParams(rawBody, params);
-        ctx = { method: req.method ?? 'GET', path: decodeURI(path), rawQuery, rawBody, params, headers: req.headers, ip: req.socket.remoteAddress ?? '' };
+        let decoded: string;
+        try {
+          decoded = decodeURI(path);
+        } catch {
+          throw new ExchangeError(400, -1100, `malformed path ${JSON.stringify(path)}`, path);
+        }
+        ctx = { method: req.method ?? 'GET', path: decoded, rawQuery, rawBody, params, headers: req.headers, ip: req.socket.remoteAddress ?? '' };
         const reply = await handler(ctx);
         sendReply(res, reply);
       } catch (e) {
