@@ -13,7 +13,7 @@ import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../cor
 import type { BookSide, Level } from './book.js';
 import { reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, TradeEvent } from './events.js';
-import { fmt, fmtBig, mulBig, toScaled } from './scaled.js';
+import { fmt, fmtBig, mul3, mulBig, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
   Accepted,
@@ -113,6 +113,10 @@ export class MatchingEngine {
       s.quoteF = p10(qs - s.pd - s.qd);
       s.feeBaseF = p10(bs - s.qd - rd);
       s.feeQuoteF = p10(qs - s.pd - s.qd - rd);
+      s.baseFn = Number(s.baseF);
+      s.quoteFn = Number(s.quoteF);
+      s.feeBaseFn = Number(s.feeBaseF);
+      s.feeQuoteFn = Number(s.feeQuoteF);
     }
     for (const a of config.accounts) {
       if (this.accts.has(a.id)) throw new RangeError(`account ${a.id} is configured twice`);
@@ -295,8 +299,8 @@ export class MatchingEngine {
 
   /** The lock `qty` units of this order hold (0 for budget-limited market buys, which release at the end). */
   private lockFor(o: Ord, qty: number): bigint {
-    if (!o.isBuy) return BigInt(qty) * o.sym.baseF;
-    return o.lockPrice >= 0 ? mulBig(o.lockPrice, qty) * o.sym.quoteF : 0n;
+    if (!o.isBuy) return mul3(qty, 1, o.sym.baseFn, o.sym.baseF);
+    return o.lockPrice >= 0 ? mul3(o.lockPrice, qty, o.sym.quoteFn, o.sym.quoteF) : 0n;
   }
 
   /** Moves the lock of `qty` units back to free (self-trade prevention). */
@@ -325,7 +329,7 @@ export class MatchingEngine {
   /** Bookkeeping when an order reaches a final status. */
   private closed(o: Ord): void {
     if (o.counted) this.count(o, -1);
-    o.acct.openSet.delete(o);
+    o.acct.removeOpen(o);
     this.unlockAll(o);
     if (o.list !== null && !o.list.done) this.listLegClosed(o);
   }
@@ -370,7 +374,7 @@ export class MatchingEngine {
     if (list === undefined) acct.orders.set(s.name, (list = []));
     list.push(o);
     if (clientId !== undefined) acct.byClient.set(clientId, o);
-    acct.openSet.add(o);
+    acct.addOpen(o);
     this.count(o, 1);
     return o;
   }
@@ -410,8 +414,8 @@ export class MatchingEngine {
             : reject('GTX_WOULD_TAKE', `GTX price ${fmt(d.price, s.pd)} would trade immediately against ${fmt(best.price, s.pd)}`);
         }
       }
-      if (!d.isBuy) lock = BigInt(d.qty) * s.baseF;
-      else lock = mulBig(d.price > 0 ? d.price : d.stop, d.qty) * s.quoteF;
+      if (!d.isBuy) lock = mul3(d.qty, 1, s.baseFn, s.baseF);
+      else lock = mul3(d.price > 0 ? d.price : d.stop, d.qty, s.quoteFn, s.quoteF);
     }
     const asset = d.isBuy ? s.quote : s.base;
     const free = acct.bal.get(asset)?.free ?? 0n;
@@ -741,25 +745,25 @@ export class MatchingEngine {
     const qb = o.quoteBal;
     const bb = o.baseBal;
     if (o.isBuy) {
-      const spend = quote * s.quoteF;
+      const spend = mul3(price, q, s.quoteFn, s.quoteF);
       if (o.lockPrice >= 0) {
-        const rel = mulBig(o.lockPrice, q) * s.quoteF;
+        const rel = o.lockPrice === price ? spend : mul3(o.lockPrice, q, s.quoteFn, s.quoteF);
         o.lock -= rel;
         qb.locked -= rel;
-        qb.free += rel - spend;
+        if (rel !== spend) qb.free += rel - spend;
       } else {
         o.lock -= spend;
         qb.locked -= spend;
       }
-      fee = rate === 0 ? 0n : mulBig(q, rate) * s.feeBaseF;
-      bb.free += BigInt(q) * s.baseF - fee;
+      fee = rate === 0 ? 0n : mul3(q, rate, s.feeBaseFn, s.feeBaseF);
+      bb.free += mul3(q, 1, s.baseFn, s.baseF) - fee;
       feeAsset = s.base;
     } else {
-      const rel = BigInt(q) * s.baseF;
+      const rel = mul3(q, 1, s.baseFn, s.baseF);
       o.lock -= rel;
       bb.locked -= rel;
       fee = rate === 0 ? 0n : quote * BigInt(rate) * s.feeQuoteF;
-      qb.free += quote * s.quoteF - fee;
+      qb.free += mul3(price, q, s.quoteFn, s.quoteF) - fee;
       feeAsset = s.quote;
     }
     this.dirty(a, s.base);
@@ -770,7 +774,7 @@ export class MatchingEngine {
     tl.push({ id: tradeId, orderId: o.id, price, qty: q, quote, fee, feeAsset, isBuyer: o.isBuy, isMaker, time: this.now });
     if (o.status === 'FILLED') {
       if (o.counted) this.count(o, -1);
-      a.openSet.delete(o);
+      a.removeOpen(o);
       // A filled budget-limited buy may keep an unspent part of its lock.
       this.unlockAll(o);
     }
@@ -1010,7 +1014,7 @@ export class MatchingEngine {
     this.now = now;
     const acct = this.accts.get(accountId);
     if (acct === undefined) return [];
-    const victims = [...acct.openSet].filter((o) => symbol === undefined || o.sym.name === symbol);
+    const victims = acct.openList().filter((o) => symbol === undefined || o.sym.name === symbol);
     const out: Ord[] = [];
     for (const o of victims) {
       if (!o.isOpen) continue;
@@ -1034,7 +1038,7 @@ export class MatchingEngine {
   openOrders(accountId: string, symbol?: string): SimOrder[] {
     const acct = this.accts.get(accountId);
     if (acct === undefined) return [];
-    return [...acct.openSet].filter((o) => symbol === undefined || o.sym.name === symbol).sort((a, b) => a.id - b.id).map(orderView);
+    return acct.openList().filter((o) => symbol === undefined || o.sym.name === symbol).map(orderView);
   }
 
   /** Orders of an account on a symbol, oldest first, filtered as GET /open/v1/orders does. */

@@ -102,6 +102,15 @@ export function mulBig(a: number, b: number): bigint {
   return r < TWO53 ? BigInt(r) : BigInt(a) * BigInt(b);
 }
 
+/**
+ * Exact a * b * f as bigint for non-negative safe integers a, b and an integer factor f (given as
+ * number `fn` and bigint `fb`): one BigInt conversion when the product fits a double exactly.
+ */
+export function mul3(a: number, b: number, fn: number, fb: bigint): bigint {
+  const r = a * b * fn;
+  return r < TWO53 ? BigInt(r) : BigInt(a) * BigInt(b) * fb;
+}
+
 /** Compares a*b with c*d exactly for non-negative safe integers: -1, 0 or 1. */
 export function cmpProducts(a: number, b: number, c: number, d: number): number {
   const x = a * b;

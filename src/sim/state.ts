@@ -68,8 +68,9 @@ export class Acct {
   /** Every order of the account per symbol, in id order. */
   readonly orders = new Map<string, Ord[]>();
   readonly trades = new Map<string, TradeRec[]>();
-  /** Open orders in placement order. */
-  readonly openSet = new Set<Ord>();
+  /** Open orders in placement order: an intrusive list through Ord.openPrev/openNext (no hashing on the hot path). */
+  openHead: Ord | null = null;
+  openTail: Ord | null = null;
   /** Most recent order per clientId (the spec does not make clientIds unique). */
   readonly byClient = new Map<string, Ord>();
   /** Assets changed during the current operation (only tracked while events are on). */
@@ -104,6 +105,35 @@ export class Acct {
       this.open.set(symbol, c);
     }
     return c;
+  }
+
+  /** Adds an order at the end of the open list. */
+  addOpen(o: Ord): void {
+    o.openPrev = this.openTail;
+    o.openNext = null;
+    if (this.openTail !== null) this.openTail.openNext = o;
+    else this.openHead = o;
+    this.openTail = o;
+    o.inOpen = true;
+  }
+
+  /** Removes an order from the open list (no-op when absent). */
+  removeOpen(o: Ord): void {
+    if (!o.inOpen) return;
+    if (o.openPrev !== null) o.openPrev.openNext = o.openNext;
+    else this.openHead = o.openNext;
+    if (o.openNext !== null) o.openNext.openPrev = o.openPrev;
+    else this.openTail = o.openPrev;
+    o.openPrev = null;
+    o.openNext = null;
+    o.inOpen = false;
+  }
+
+  /** Open orders in placement order. */
+  openList(): Ord[] {
+    const out: Ord[] = [];
+    for (let o = this.openHead; o !== null; o = o.openNext) out.push(o);
+    return out;
   }
 }
 
@@ -147,6 +177,10 @@ export class Ord implements Resting {
   list: OrderList | null = null;
   /** Whether the order currently counts in the account's open counters. */
   counted = false;
+  /** Links of the account's open-order list. */
+  openPrev: Ord | null = null;
+  openNext: Ord | null = null;
+  inOpen = false;
   /** The account's balances of the symbol's assets and its open counters there (looked up once). */
   readonly baseBal: Bal;
   readonly quoteBal: Bal;
@@ -272,6 +306,11 @@ export class Sym {
   /** Factors for commissions: qty * rate * feeBaseF (base), notional * rate * feeQuoteF (quote). */
   feeBaseF = 1n;
   feeQuoteF = 1n;
+  /** The same factors as numbers (exact while they stay below 2^53; mul3 falls back to bigint otherwise). */
+  baseFn = 1;
+  quoteFn = 1;
+  feeBaseFn = 1;
+  feeQuoteFn = 1;
 
   constructor(
     readonly info: SymbolInfo,
