@@ -53,10 +53,10 @@ function intent(p: Partial<PlaceIntent> = {}): PlaceIntent {
   };
 }
 
-function makeRouter() {
+function makeRouter(timeoutMs = 3000) {
   const ledger = Ledger.open(':memory:');
   const tracker = new OrderTracker({ ledger, clock: systemClock, emit: () => undefined });
-  const open = new OpenClient({ baseUrl: proxy.url, marketUrl: sandbox.urls.market_url, depthUrl: sandbox.urls.depth_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, recvWindow: 1000, timeoutMs: 3000 });
+  const open = new OpenClient({ baseUrl: proxy.url, marketUrl: sandbox.urls.market_url, depthUrl: sandbox.urls.depth_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, recvWindow: 1000, timeoutMs });
   const legacy = new LegacyClient({ baseUrl: sandbox.urls.legacy_base_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, timeoutMs: 3000, nonceStore: new TimeNonceStore(systemClock) });
   const router = new OrderRouter({
     open: openPort(open),
@@ -119,6 +119,20 @@ describe('router against the sandbox', () => {
     router.submit(i);
     await router.idle();
     expect(ledger.order(i.clientId)?.state).toBe('UNKNOWN');
+    expect(await waitFor(() => ledger.order(i.clientId)?.state === 'NEW', 6000)).toBe(true);
+    expect(exchangeOrders(i.clientId)).toHaveLength(1);
+    expect(proxy.count('POST', '/open/v1/orders') - before).toBe(2);
+  });
+
+  it('a placement that times out is unknown, reconciled by clientId, and sent once more only when proven absent', async () => {
+    const { router, ledger } = makeRouter(400);
+    const before = proxy.count('POST', '/open/v1/orders');
+    sandbox.faults.blackhole({ scope: 'open', pathPrefix: '/open/v1/orders', count: 1 });
+    const i = intent();
+    router.submit(i);
+    await router.idle();
+    expect(ledger.order(i.clientId)?.state).toBe('UNKNOWN');
+    expect(ledger.order(i.clientId)?.reason).toMatch(/timeout/);
     expect(await waitFor(() => ledger.order(i.clientId)?.state === 'NEW', 6000)).toBe(true);
     expect(exchangeOrders(i.clientId)).toHaveLength(1);
     expect(proxy.count('POST', '/open/v1/orders') - before).toBe(2);
