@@ -1,0 +1,152 @@
+/**
+ * What one strategy owns, rebuilt from its own events: open orders (from its place intents and
+ * orderUpdate events), positions and budget-limited balances (from fills), placement times.
+ * The strategy context reads it, and it has the shape the risk checker's account view needs.
+ */
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { FillEvent, OrderUpdateEvent } from '../bus/events.js';
+import type { PlaceIntent } from '../bus/intents.js';
+import { splitSymbol } from '../core/symbols.js';
+import type { OwnOrderView } from './types.js';
+
+const FINAL = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
+
+interface OwnOrder extends OwnOrderView {
+  readonly quoteOrderQty: Decimal | undefined;
+  readonly cumQuoteQty: Decimal;
+}
+
+function assets(symbol: string): { base: string; quote: string } {
+  // Symbols are BASE_QUOTE; anything else has no asset split and only counts orders.
+  return symbol.includes('_') ? splitSymbol(symbol) : { base: symbol, quote: '' };
+}
+
+/** One strategy's orders, positions and budget. */
+export class StrategyBook {
+  readonly #orders = new Map<string, OwnOrder>();
+  readonly #cash = new Map<string, Decimal>();
+  readonly #positions = new Map<string, Decimal>();
+  readonly #placements: number[] = [];
+
+  constructor(budget: Readonly<Record<string, Decimal>> = {}) {
+    for (const [a, v] of Object.entries(budget)) this.#cash.set(a, v);
+  }
+
+  /** Records a place intent as a PENDING order before it is sent. */
+  placed(i: PlaceIntent, now: number): void {
+    this.#placements.push(now);
+    this.#orders.set(i.clientId, {
+      clientId: i.clientId,
+      orderId: undefined,
+      symbol: i.symbol,
+      side: i.side,
+      orderType: i.orderType,
+      state: 'PENDING',
+      price: i.price,
+      quantity: i.quantity,
+      cumQty: ZERO,
+      quoteOrderQty: i.quoteOrderQty,
+      cumQuoteQty: ZERO,
+    });
+  }
+
+  /** The risk checker refused a place intent: the order never existed. */
+  refused(clientId: string): void {
+    const o = this.#orders.get(clientId);
+    if (o && o.state === 'PENDING') this.#orders.delete(clientId);
+  }
+
+  /** Applies an orderUpdate of one of the strategy's orders. */
+  update(e: OrderUpdateEvent): void {
+    if (FINAL.has(e.state)) {
+      this.#orders.delete(e.clientId);
+      return;
+    }
+    const prev = this.#orders.get(e.clientId);
+    this.#orders.set(e.clientId, {
+      clientId: e.clientId,
+      orderId: e.orderId ?? prev?.orderId,
+      symbol: e.symbol,
+      side: e.side,
+      orderType: e.orderType,
+      state: e.state,
+      price: e.price ?? prev?.price,
+      quantity: e.quantity ?? prev?.quantity,
+      cumQty: e.cumQty,
+      quoteOrderQty: prev?.quoteOrderQty,
+      cumQuoteQty: e.cumQuoteQty,
+    });
+  }
+
+  /** Applies a fill: position, cash and commission. */
+  fill(e: FillEvent): void {
+    const { base, quote } = assets(e.symbol);
+    const sign = e.side === 'BUY' ? 1 : -1;
+    this.#positions.set(base, this.position(base).plus(e.qty.mul(sign)));
+    this.#cash.set(base, this.cash(base).plus(e.qty.mul(sign)));
+    if (quote !== '') this.#cash.set(quote, this.cash(quote).minus(e.quoteQty.mul(sign)));
+    if (e.commissionAsset && !e.commission.isZero()) this.#cash.set(e.commissionAsset, this.cash(e.commissionAsset).minus(e.commission));
+  }
+
+  /** Budget plus fills, before locks. */
+  cash(asset: string): Decimal {
+    return this.#cash.get(asset) ?? ZERO;
+  }
+
+  /** Net position in an asset from fills since the run started. */
+  position(asset: string): Decimal {
+    return this.#positions.get(asset) ?? ZERO;
+  }
+
+  /** What open orders hold of an asset: buys hold quote (price x remaining), sells hold base. */
+  locked(asset: string): Decimal {
+    let sum = ZERO;
+    for (const o of this.#orders.values()) {
+      const { base, quote } = assets(o.symbol);
+      const left = o.quantity ? o.quantity.minus(o.cumQty) : ZERO;
+      if (o.side === 'SELL' && base === asset) sum = sum.plus(left);
+      else if (o.side === 'BUY' && quote === asset) {
+        if (o.quoteOrderQty) sum = sum.plus(o.quoteOrderQty.minus(o.cumQuoteQty));
+        else if (o.price) sum = sum.plus(o.price.mul(left));
+      }
+    }
+    return Decimal.max(sum, ZERO);
+  }
+
+  /** Free (cash minus locks, never below zero) and locked balance of an asset. */
+  balance(asset: string): { free: Decimal; locked: Decimal } {
+    const locked = this.locked(asset);
+    return { free: Decimal.max(this.cash(asset).minus(locked), ZERO), locked };
+  }
+
+  /** Free balance (the risk checker's view of the budget). */
+  free(asset: string): Decimal {
+    return this.balance(asset).free;
+  }
+
+  /** Open orders, optionally of one symbol, in placement order. */
+  openOrders(symbol?: string): OwnOrderView[] {
+    const out: OwnOrderView[] = [];
+    for (const o of this.#orders.values()) if (symbol === undefined || o.symbol === symbol) out.push(o);
+    return out;
+  }
+
+  /** Unfilled quantity of open orders on a symbol and side. */
+  openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal {
+    let q = ZERO;
+    for (const o of this.#orders.values()) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
+    return q;
+  }
+
+  /** Number of open orders. */
+  openCount(): number {
+    return this.#orders.size;
+  }
+
+  /** Placements with time > t. */
+  placementsSince(t: number): number {
+    let n = 0;
+    for (let i = this.#placements.length - 1; i >= 0 && (this.#placements[i] as number) > t; i--) n++;
+    return n;
+  }
+}

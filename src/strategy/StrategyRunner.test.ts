@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Bus } from '../bus/Bus.js';
+import type { BusEvent, OrderUpdateEvent } from '../bus/events.js';
+import type { Intent } from '../bus/intents.js';
+import { VirtualClock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import { ConfigError } from '../core/errors.js';
+import { loadStrategies, plainErrorAt } from './loader.js';
+import { StrategyRunner, type StrategyFailure, type StrategySpec } from './StrategyRunner.js';
+import echo, { seen } from './test-plugins/echo.js';
+import thrower from './test-plugins/thrower.js';
+import type { StrategyLogger } from './types.js';
+
+const D = (s: string | number): Decimal => new Decimal(s);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const quiet: StrategyLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+
+function trade(symbol: string, price: string, E: number): BusEvent {
+  return { type: 'trade', E, symbol, tradeId: E, price: D(price), qty: D('0.1'), tradeTime: E, isBuyerMaker: false };
+}
+
+function update(strategy: string, clientId: string, state: OrderUpdateEvent['state'], E: number, cum = '0'): OrderUpdateEvent {
+  return { type: 'orderUpdate', E, strategy, clientId, orderId: `o-${clientId}`, symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', state, price: D('100'), quantity: D('0.001'), cumQty: D(cum), cumQuoteQty: D(cum).mul(100) };
+}
+
+function setup(specs: StrategySpec[], opts: { runTag?: string; onSink?: (i: Intent, bus: Bus) => void } = {}) {
+  const bus = new Bus();
+  const clock = new VirtualClock(1000);
+  const intents: Intent[] = [];
+  const failures: StrategyFailure[] = [];
+  const runner = new StrategyRunner(specs, {
+    bus,
+    clock,
+    books: () => undefined,
+    sink: (i) => {
+      intents.push(i);
+      opts.onSink?.(i, bus);
+    },
+    logger: () => quiet,
+    onFailure: (f) => failures.push(f),
+    ...(opts.runTag !== undefined ? { runTag: opts.runTag } : {}),
+  });
+  return { bus, clock, intents, failures, runner };
+}
+
+const spec = (name: string, symbols: string[], plugin: StrategySpec['plugin'] = echo, params: unknown = {}): StrategySpec => ({ name, plugin, params, symbols, budget: { IDR: D('1000'), BTC: D('1') } });
+
+describe('StrategyRunner', () => {
+  it('routes only the strategy’s symbols, its own order events and run-wide events', () => {
+    const { bus, runner } = setup([spec('a', ['BTC_IDR']), spec('b', ['ETH_IDR'])]);
+    runner.start();
+    bus.publish(trade('BTCIDR', '100', 1));
+    bus.publish(trade('ETH_IDR', '50', 2));
+    bus.publish(update('b', 'b-1', 'NEW', 3));
+    bus.publish({ type: 'executionReport' } as unknown as BusEvent);
+    bus.publish({ type: 'timer', E: 4 });
+    expect(seen.get('a')?.map((e) => e.type)).toEqual(['trade', 'timer']);
+    expect(seen.get('b')?.map((e) => `${e.type}@${e.E}`)).toEqual(['trade@2', 'orderUpdate@3', 'timer@4']);
+  });
+
+  it('emits intents with deterministic clientIds, and the same events give the same intents', () => {
+    const run = (): Intent[] => {
+      const { bus, intents, runner } = setup([spec('mm', ['BTC_IDR'], echo, { qty: '0.002' })], { runTag: 'r7' });
+      runner.start();
+      for (let i = 1; i <= 3; i++) bus.publish(trade('BTC_IDR', String(100 + i), i));
+      bus.publish({ type: 'timer', E: 9 });
+      return intents;
+    };
+    const a = run();
+    expect(a.map((i) => (i.kind === 'place' ? `${i.clientId} ${i.price?.toFixed()} ${i.quantity?.toFixed()}` : `${i.kind} ${i.intentId}`))).toEqual(['mm-r7-1 101 0.002', 'mm-r7-2 102 0.002', 'mm-r7-3 103 0.002', 'cancelAll mm:4']);
+    expect(run()).toEqual(a);
+    for (const i of a) if (i.kind === 'place') expect(i.clientId.length).toBeLessThanOrEqual(50);
+  });
+
+  it('keeps each strategy’s own orders, positions and budget from its events', () => {
+    const { bus, runner } = setup([spec('a', ['BTC_IDR'])]);
+    runner.start();
+    bus.publish(trade('BTC_IDR', '100', 1));
+    bus.publish(trade('BTC_IDR', '200', 2));
+    const book = runner.book('a');
+    expect(book.openOrders().map((o) => `${o.clientId}:${o.state}`)).toEqual(['a-1:PENDING', 'a-2:PENDING']);
+    expect(book.balance('IDR')).toEqual({ free: D('999.7'), locked: D('0.3') });
+    bus.publish({ type: 'intentRejected', E: 3, strategy: 'a', intent: { kind: 'place', strategy: 'a', intentId: 'a:2', clientId: 'a-2', symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT' }, reason: 'NOTIONAL', message: 'x' });
+    bus.publish(update('a', 'a-1', 'PARTIALLY_FILLED', 4, '0.0004'));
+    bus.publish({ type: 'fill', E: 4, strategy: 'a', clientId: 'a-1', orderId: 'o-a-1', symbol: 'BTC_IDR', side: 'BUY', tradeId: 1, price: D('100'), qty: D('0.0004'), quoteQty: D('0.04'), commission: D('0.0000004'), commissionAsset: 'BTC', isMaker: true });
+    expect(book.openOrders().map((o) => `${o.clientId}:${o.state}:${o.cumQty.toFixed()}`)).toEqual(['a-1:PARTIALLY_FILLED:0.0004']);
+    expect(book.position('BTC')).toEqual(D('0.0004'));
+    expect(book.cash('BTC')).toEqual(D('1.0003996'));
+    expect(book.balance('IDR')).toEqual({ free: D('999.9'), locked: D('0.06') });
+    expect(book.openQty('BTC_IDR', 'BUY')).toEqual(D('0.0006'));
+    bus.publish(update('a', 'a-1', 'FILLED', 5, '0.001'));
+    expect(book.openCount()).toBe(0);
+    expect(book.placementsSince(999)).toBe(2);
+    expect(book.placementsSince(1000)).toBe(0);
+  });
+
+  it('stops and reports a failing plugin, cancels its orders, and the others keep running', () => {
+    const { bus, intents, failures, runner } = setup([spec('bad', ['BTC_IDR'], thrower, { failAt: 2 }), spec('good', ['BTC_IDR'])]);
+    runner.start();
+    bus.publish(trade('BTC_IDR', '100', 1));
+    bus.publish(trade('BTC_IDR', '101', 2));
+    bus.publish(trade('BTC_IDR', '102', 3));
+    expect(runner.failed).toEqual(['bad']);
+    expect(failures.map((f) => [f.strategy, f.phase, (f.error as Error).message])).toEqual([['bad', 'event', 'boom']]);
+    expect(intents.map((i) => `${i.strategy}:${i.kind}:${i.kind === 'place' ? i.clientId : ''}`)).toEqual(['bad:place:bad-1', 'good:place:good-1', 'bad:cancelAll:', 'good:place:good-2', 'good:place:good-3']);
+  });
+
+  it('a plugin whose params do not validate fails at start without stopping the others', () => {
+    const { bus, failures, runner } = setup([spec('bad', ['BTC_IDR'], thrower, { failAt: 'x' }), spec('good', ['BTC_IDR'])]);
+    runner.start();
+    bus.publish(trade('BTC_IDR', '100', 1));
+    expect(failures[0]?.phase).toBe('start');
+    expect(String(failures[0]?.error)).toMatch(/params\.failAt="x"/);
+    expect(seen.get('good')?.length).toBe(1);
+  });
+
+  it('delivers events caused by its own intents after the handler returns, in order', () => {
+    const { bus, runner } = setup([spec('a', ['BTC_IDR'])], {
+      onSink: (i, b) => {
+        if (i.kind === 'place') b.publish(update('a', i.clientId, 'NEW', 10));
+      },
+    });
+    runner.start();
+    bus.publish(trade('BTC_IDR', '100', 1));
+    bus.publish(trade('BTC_IDR', '100', 2));
+    expect(seen.get('a')?.map((e) => `${e.type}@${e.E}`)).toEqual(['trade@1', 'orderUpdate@10', 'trade@2', 'orderUpdate@10']);
+  });
+});
+
+describe('loadStrategies', () => {
+  const errorAt = plainErrorAt('/cfg/run.yaml');
+
+  it('loads plugins by path and validates their params', async () => {
+    const specs = await loadStrategies([{ name: 'e', plugin: './test-plugins/echo.ts', symbols: ['BTC_IDR'], budget: { IDR: '5' }, params: { qty: '0.01' } }], here, errorAt);
+    expect(specs[0]?.plugin.name).toBe('echo');
+    expect(specs[0]?.params).toEqual({ qty: '0.01', spread: 0 });
+    expect(specs[0]?.budget).toEqual({ IDR: D('5') });
+  });
+
+  it('names strategies[i].params.<path> and the value of a bad parameter', async () => {
+    const err = await loadStrategies([{ name: 'e', plugin: './test-plugins/echo.ts', symbols: ['BTC_IDR'], params: { qty: '0.01', spread: -1 } }], here, errorAt).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toMatch(/^\/cfg\/run\.yaml: strategies\[0\]\.params\.spread=-1: .*plugin echo/);
+    const unknown = await loadStrategies([{ name: 'e', plugin: './test-plugins/echo.ts', symbols: ['BTC_IDR'], params: { sprd: 1 } }], here, errorAt).catch((e: unknown) => e);
+    expect((unknown as ConfigError).path).toBe('strategies[0].params.sprd');
+  });
+
+  it('refuses a module without a plugin export, or no module at all', async () => {
+    await expect(loadStrategies([{ name: 'n', plugin: './test-plugins/not-a-plugin.ts', symbols: ['BTC_IDR'] }], here, errorAt)).rejects.toThrow(/strategies\[0\]\.plugin=.*no default export made with defineStrategy/);
+    await expect(loadStrategies([{ name: 'n', plugin: 'no-such-plugin-xyz', symbols: ['BTC_IDR'] }], here, errorAt)).rejects.toThrow(/no plugin module/);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Loads strategy plugins: a bare name means `strategies/<name>.ts` (or .js) of this project, a
+ * path (with a slash or a .ts/.js/.mjs suffix) is taken relative to the configuration's folder.
+ * The default export must be a StrategyPlugin (defineStrategy); its parameters are validated with
+ * its own schema, and errors name `strategies[i].params.<path>` and the value.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError } from '../core/errors.js';
+import { Decimal } from '../core/decimal.js';
+import { validateParams } from './params.js';
+import type { StrategyPlugin } from './types.js';
+import type { StrategySpec } from './StrategyRunner.js';
+
+/** The project root (the folder with package.json). */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** True when `x` has the shape of a StrategyPlugin. */
+export function isStrategyPlugin(x: unknown): x is StrategyPlugin {
+  if (typeof x !== 'object' || x === null) return false;
+  const p = x as Partial<StrategyPlugin>;
+  return typeof p.name === 'string' && p.name.length > 0 && typeof p.description === 'string' && typeof p.create === 'function' && typeof (p.params as { safeParse?: unknown } | undefined)?.safeParse === 'function';
+}
+
+/** File of a plugin reference (does not check that it exists). */
+export function resolvePlugin(ref: string, configDir: string, root = PROJECT_ROOT): string {
+  if (ref.includes('/') || ref.includes('\\') || /\.(ts|js|mjs)$/.test(ref)) return path.resolve(configDir, ref);
+  const ts = path.join(root, 'strategies', `${ref}.ts`);
+  return existsSync(ts) ? ts : path.join(root, 'strategies', `${ref}.js`);
+}
+
+/** Reports an error at a path of the configuration (the config loader supplies one with line numbers). */
+export type ErrorAt = (docPath: readonly PropertyKey[], rule: string, value?: unknown) => Error;
+
+/** `strategies[0].params.spread` from a document path. */
+function formatDocPath(p: readonly PropertyKey[]): string {
+  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
+}
+
+/** An ErrorAt that makes ConfigErrors without line numbers. */
+export function plainErrorAt(file: string): ErrorAt {
+  return (p, rule, value) => new ConfigError(file, formatDocPath(p), value, rule);
+}
+
+/** Imports a plugin and checks its default export. `where` is its path in the configuration. */
+export async function loadPlugin(ref: string, configDir: string, errorAt: ErrorAt, where: readonly PropertyKey[]): Promise<StrategyPlugin> {
+  const file = resolvePlugin(ref, configDir);
+  if (!existsSync(file)) throw errorAt([...where, 'plugin'], `no plugin module at ${file}`, ref);
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (err) {
+    throw errorAt([...where, 'plugin'], `cannot import ${file}: ${(err as Error).message}`, ref);
+  }
+  if (!isStrategyPlugin(mod.default)) throw errorAt([...where, 'plugin'], `${file} has no default export made with defineStrategy (name, description, params schema, create)`, ref);
+  return mod.default;
+}
+
+/** One `strategies[i]` entry as the configuration gives it. */
+export interface StrategyEntry {
+  readonly name: string;
+  readonly plugin: string;
+  readonly symbols: readonly string[];
+  readonly budget?: Readonly<Record<string, string>>;
+  readonly params?: unknown;
+}
+
+/** Loads every strategy of a configuration, validating parameters; the first problem throws. */
+export async function loadStrategies(entries: readonly StrategyEntry[], configDir: string, errorAt: ErrorAt): Promise<StrategySpec[]> {
+  const out: StrategySpec[] = [];
+  for (const [i, e] of entries.entries()) {
+    const where = ['strategies', i] as const;
+    const plugin = await loadPlugin(e.plugin, configDir, errorAt, where);
+    const r = validateParams(plugin, e.params);
+    if (!r.ok) {
+      const issue = r.issues[0];
+      throw errorAt([...where, 'params', ...(issue?.path ?? [])], `${issue?.message ?? 'invalid'} (plugin ${plugin.name})`, issue?.value);
+    }
+    const budget: Record<string, Decimal> = {};
+    for (const [asset, v] of Object.entries(e.budget ?? {})) budget[asset] = new Decimal(v);
+    out.push({ name: e.name, plugin, params: r.value, symbols: e.symbols, budget });
+  }
+  return out;
+}

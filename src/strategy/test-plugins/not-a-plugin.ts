@@ -1,0 +1,2 @@
+/** Test module whose default export is not a strategy plugin. */
+export default { name: 'nope' };
