@@ -110,6 +110,26 @@ backtest:
   });
 });
 
+describe('plugin parameter errors carry the line', () => {
+  it('strategies[i].params.<path> with value and line, through the strategy loader', async () => {
+    const { loadStrategies } = await import('../strategy/loader.js');
+    const text = `mode: paper
+sandbox: { config: sb.yaml }
+strategies:
+  - name: e
+    plugin: ${path.join(root, 'src/strategy/test-plugins/echo.ts')}
+    symbols: [BTC_IDR]
+    params:
+      qty: "0.01"
+      spread: -3
+`;
+    const { config, source } = parseConfig(text, '/cfg/p.yaml');
+    const err = await loadStrategies(config.strategies, config.dir, source.errorAt()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toMatch(/^\/cfg\/p\.yaml: strategies\[0\]\.params\.spread=-3: .*\(line 9, column 15\)$/);
+  });
+});
+
 describe('config files and the published schema', () => {
   it('config/schema.json is up to date (regenerate: npx tsx src/config/jsonSchema.ts)', () => {
     expect(readFileSync(path.join(root, SCHEMA_FILE), 'utf8')).toBe(jsonSchemaText());

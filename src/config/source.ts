@@ -65,6 +65,14 @@ export class ConfigSource {
     return v;
   }
 
+  /**
+   * An error factory for later stages that find problems at a document path (e.g. the strategy
+   * loader validating plugin params): `loadStrategies(entries, dir, source.errorAt())`.
+   */
+  errorAt(): (docPath: DocPath, rule: string, value?: unknown) => ConfigError {
+    return (docPath, rule, value) => this.error(docPath, rule, { value });
+  }
+
   /** A ConfigError naming the file, the path, the value and, when known, the line. */
   error(path: DocPath, rule: string, opts: { value?: unknown; key?: string; redact?: boolean } = {}): ConfigError {
     const pos = this.locate(path, opts.key);
