@@ -10,6 +10,7 @@ import { MatchingEngine, type NewOrderRequest } from '../src/sim/index.js';
 import { account, symbolInfo } from '../src/sim/fixtures.js';
 import type { BenchReport } from './report.js';
 import { fmtRate, fmtRatio, percentile } from './report.js';
+import { mulberry32 } from '../src/core/random.js';
 
 const SYMBOL = 'BTC_IDR';
 const OPS = 400_000;
@@ -18,21 +19,10 @@ const MID = 1_000_000;
 /** One generated operation; prices in ticks of 1, sizes in lots of 0.00001. */
 type Op = { k: 'limit'; id: number; buy: boolean; price: number; size: number } | { k: 'cancel'; id: number } | { k: 'market'; buy: boolean; size: number };
 
-/** A small deterministic PRNG (mulberry32) so every run sees the same flow. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Generates the flow: non-crossing limit adds around the mid, cancels of live orders, market orders. */
 export function generateFlow(n: number, seed = 42): Op[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const ops: Op[] = [];
   const live: number[] = [];
   let next = 1;

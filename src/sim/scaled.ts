@@ -72,28 +72,23 @@ export function pow10n(k: number): bigint {
 /** Formats a scaled integer as a canonical decimal string (no trailing zeros). */
 export function fmt(v: number, scale: number): string {
   if (scale === 0) return String(v);
-  const neg = v < 0;
-  let s = String(neg ? -v : v);
-  if (s.length <= scale) s = '0'.repeat(scale - s.length + 1) + s;
-  let end = s.length;
-  const point = s.length - scale;
-  while (end > point && s.charCodeAt(end - 1) === 48) end--;
-  const out = end === point ? s.slice(0, point) : `${s.slice(0, point)}.${s.slice(point, end)}`;
-  return neg ? `-${out}` : out;
+  return v < 0 ? `-${point(String(-v), scale)}` : point(String(v), scale);
 }
 
 /** Formats a scaled bigint as a canonical decimal string. */
 export function fmtBig(v: bigint, scale: number): string {
   if (v <= 9007199254740991n && v >= -9007199254740991n) return fmt(Number(v), scale);
   if (scale === 0) return v.toString();
-  const neg = v < 0n;
-  let s = (neg ? -v : v).toString();
-  if (s.length <= scale) s = '0'.repeat(scale - s.length + 1) + s;
+  return v < 0n ? `-${point((-v).toString(), scale)}` : point(v.toString(), scale);
+}
+
+/** Places the decimal point `scale` digits from the right of a digit string and drops trailing zeros. */
+function point(digits: string, scale: number): string {
+  const s = digits.length <= scale ? '0'.repeat(scale - digits.length + 1) + digits : digits;
+  const at = s.length - scale;
   let end = s.length;
-  const point = s.length - scale;
-  while (end > point && s.charCodeAt(end - 1) === 48) end--;
-  const out = end === point ? s.slice(0, point) : `${s.slice(0, point)}.${s.slice(point, end)}`;
-  return neg ? `-${out}` : out;
+  while (end > at && s.charCodeAt(end - 1) === 48) end--;
+  return end === at ? s.slice(0, at) : `${s.slice(0, at)}.${s.slice(at, end)}`;
 }
 
 /** Exact product of two non-negative safe integers as bigint, avoiding bigint multiply when it fits. */

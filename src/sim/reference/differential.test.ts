@@ -9,21 +9,12 @@ import { MatchingEngine } from '../engine.js';
 import type { EngineEvent } from '../events.js';
 import { account, symbolInfo } from '../fixtures.js';
 import { RefEngine, type RefRequest } from './refEngine.js';
+import { mulberry32 } from '../../core/random.js';
 
 const OPS = 100_000;
 const ACCOUNTS = ['a', 'b', 'c'];
 const STP: RefRequest['stp'][] = ['EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH', 'DECREMENT'];
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Our events in the reference's log format. */
 function asLog(events: readonly EngineEvent[]): string[] {
@@ -67,7 +58,7 @@ describe('differential: engine vs decimal.js reference', () => {
         balances: { USDT: new Decimal(balances.USDT), BTC: new Decimal(balances.BTC) },
       })),
     });
-    const r = rng(7);
+    const r = mulberry32(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
     const price = (): Decimal => new Decimal(9990 + Math.floor(r() * 21)).div(100);
     const qty = (max: number): Decimal => new Decimal(1 + Math.floor(r() * max)).div(1000);

@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import { cmpProducts, fmt, fmtBig, mul3, parseScaled } from './scaled.js';
+
+describe('scaled integers', () => {
+  it('parses plain decimal strings exactly, refusing what does not fit', () => {
+    expect(parseScaled('1.23', 2)).toBe(123);
+    expect(parseScaled('1.2300000', 2)).toBe(123);
+    expect(parseScaled('.5', 1)).toBe(5);
+    expect(parseScaled('7', 3)).toBe(7000);
+    expect(parseScaled('1.235', 2)).toBe(-2);
+    expect(parseScaled('1e3', 2)).toBe(-1);
+    expect(parseScaled('-1', 2)).toBe(-1);
+    expect(parseScaled('', 2)).toBe(-1);
+    expect(parseScaled('.', 2)).toBe(-1);
+    expect(parseScaled('90071992547409.93', 2)).toBe(-3);
+  });
+
+  it('formats like Decimal#toFixed and round-trips, for numbers and bigints', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e15, max: 1e15 }), fc.integer({ min: 0, max: 12 }), (v, s) => {
+        const want = new Decimal(v).div(new Decimal(10).pow(s)).toFixed();
+        expect(fmt(v, s)).toBe(want);
+        expect(fmtBig(BigInt(v) * 10n ** 20n, s + 20)).toBe(want);
+        if (v >= 0) expect(parseScaled(want, s)).toBe(v);
+      }),
+    );
+  });
+
+  it('multiplies and compares exactly beyond 2^53', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: Number.MAX_SAFE_INTEGER }), fc.nat({ max: 1e9 }), fc.constantFrom(1, 10, 1000, 1e8), (a, b, f) => {
+        expect(mul3(a, b, f, BigInt(f))).toBe(BigInt(a) * BigInt(b) * BigInt(f));
+        const x = BigInt(a) * BigInt(b);
+        const y = BigInt(b) * BigInt(a + 1);
+        expect(cmpProducts(a, b, b, a + 1)).toBe(x < y ? -1 : x > y ? 1 : 0);
+      }),
+    );
+  });
+});
