@@ -10,5 +10,6 @@ export const commands: readonly CommandEntry[] = [
   { name: 'symbols', summary: 'list the exchange symbols with their filters', load: () => import('./symbols.js') },
   { name: 'sandbox', summary: 'start the local sandbox exchange (both REST APIs, streams, WebSocket API) from a YAML config', load: () => import('../sandbox/cli.js') },
   { name: 'backtest', summary: 'replay recorded streams or candles through the same pipeline with simulated execution', load: () => import('../backtest/cli.js') },
+  { name: 'record', summary: 'record market streams to backtest-data/, or import the shared recording formats', load: () => import('../record/cli.js') },
   { name: 'run', summary: 'run strategies live or on paper from a YAML config (Ctrl-C stops)', load: () => import('./run.js') },
 ];

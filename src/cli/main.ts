@@ -48,6 +48,11 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   let command: Command | undefined;
   try {
     command = (await entry.load()).command;
+    // One --help behaviour for every subcommand, so no command can forget it.
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(`${command.usage.trimEnd()}\n`);
+      return ExitCode.OK;
+    }
     return await command.run(rest, io);
   } catch (e) {
     if (e instanceof ValidationError || e instanceof ConfigError) {

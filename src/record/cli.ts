@@ -7,6 +7,7 @@ import { OpenClient } from '../exchange/open/OpenClient.js';
 import { loadRecordConfig } from './config.js';
 import { convertCryptofeed, convertKlineCsv, convertNsLines, writeRecording } from './importers.js';
 import { Recorder } from './recorder.js';
+import type { Command } from '../cli/command.js';
 
 /** Usage text. */
 export const RECORD_USAGE = [
@@ -88,3 +89,6 @@ function usage(problem: string): number {
 function toHttp(u: string): string {
   return u.replace(/^ws/, 'http');
 }
+
+/** The `kancil record` subcommand for the CLI registry. */
+export const command: Command = { usage: RECORD_USAGE, run: (argv) => recordCommand(argv) };
