@@ -7,13 +7,13 @@ import {
   ExchangeError,
   type OrderSideName,
   OrderSideName as SideNames,
-  type OrderTypeName,
   OrderTypeName as TypeNames,
   type StpModeName,
   StpModeName as StpNames,
   TimeInForceName as TifNames,
   NEW_ORDER_STP_CODES,
 } from '../core/index.js';
+import { ORDER_MANDATORY_PARAMS } from '../core/orderRules.js';
 import type { NewOrderRequest, OrderQuery, TradeQuery } from '../sim/index.js';
 import type { SandboxAccount, SandboxSymbol } from './config.js';
 import { depositAddress, type ExchangeState } from './exchange-state.js';
@@ -93,17 +93,6 @@ function walletFilter(ctx: RequestContext, accountId: string, maxStatus: number)
     (endTime === undefined || time <= endTime);
 }
 
-/** Per-type mandatory parameters of POST /open/v1/orders. */
-const MANDATORY: Readonly<Record<OrderTypeName, readonly string[]>> = {
-  LIMIT: ['quantity', 'price'],
-  MARKET: [],
-  STOP_LOSS: ['quantity', 'stopPrice'],
-  STOP_LOSS_LIMIT: ['quantity', 'price', 'stopPrice'],
-  TAKE_PROFIT: ['quantity', 'stopPrice'],
-  TAKE_PROFIT_LIMIT: ['quantity', 'price', 'stopPrice'],
-  LIMIT_MAKER: ['quantity', 'price'],
-};
-
 function rejectOrder(ctx: RequestContext, code: number, reason: string, message: string): never {
   throw new ExchangeError(400, code, reason === 'NONE' ? message : `${reason}: ${message}`, ctx.path);
 }
@@ -171,7 +160,9 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         const s = sym(ctx);
         const type = reqEnum(ctx, 'type', TypeNames);
         const side: OrderSideName = reqEnum(ctx, 'side', SideNames);
-        for (const p of MANDATORY[type]) if (!ctx.params.get(p)) badParam(ctx, ApiCode.MANDATORY_PARAM, `Mandatory parameter '${p}' was not sent, was empty/null, or malformed.`);
+        // MARKET has no entry in the table; either amount is accepted here and a quoteOrderQty
+        // sell is left to the matching engine to refuse.
+        for (const p of ORDER_MANDATORY_PARAMS[type]) if (!ctx.params.get(p)) badParam(ctx, ApiCode.MANDATORY_PARAM, `Mandatory parameter '${p}' was not sent, was empty/null, or malformed.`);
         if (type === 'MARKET' && !ctx.params.get('quantity') && !ctx.params.get('quoteOrderQty')) {
           badParam(ctx, ApiCode.MANDATORY_PARAM, "Mandatory parameter 'quantity' or 'quoteOrderQty' was not sent, was empty/null, or malformed.");
         }

@@ -3,7 +3,8 @@
  * producing the wire parameters. Nothing here knows the symbol's filters: that is risk's job.
  */
 import { randomUUID } from 'node:crypto';
-import { NEW_ORDER_STP_CODES, OrderSide, OrderType, StpMode, TimeInForce, ValidationError, type OrderTypeName, Decimal } from '../../core/index.js';
+import { NEW_ORDER_STP_CODES, OrderSide, OrderType, StpMode, TimeInForce, ValidationError, Decimal } from '../../core/index.js';
+import { ICEBERG_ORDER_TYPES, ORDER_MANDATORY_PARAMS, PRICED_ORDER_TYPES, STOP_ORDER_TYPES } from '../../core/orderRules.js';
 import type { WireParams } from '../transport/wire.js';
 import type { NewOcoParams, NewOrderParams } from './params.js';
 import { optPositive, positive, requiredText, text } from './validate.js';
@@ -19,30 +20,16 @@ export function generateClientId(): string {
   return `k${randomUUID().replace(/-/g, '')}`;
 }
 
-/** Per-type mandatory parameters (spec: "Additional mandatory parameters by type"). MARKET is special-cased. */
-const MANDATORY: Record<OrderTypeName, readonly ('quantity' | 'price' | 'stopPrice')[]> = {
-  LIMIT: ['quantity', 'price'],
-  MARKET: [],
-  STOP_LOSS: ['quantity', 'stopPrice'],
-  STOP_LOSS_LIMIT: ['quantity', 'price', 'stopPrice'],
-  TAKE_PROFIT: ['quantity', 'stopPrice'],
-  TAKE_PROFIT_LIMIT: ['quantity', 'price', 'stopPrice'],
-  LIMIT_MAKER: ['quantity', 'price'],
-};
-
-const WITH_PRICE: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT', 'LIMIT_MAKER']);
-const WITH_STOP: ReadonlySet<OrderTypeName> = new Set(['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT']);
-const WITH_ICEBERG: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
-
 /** Validates a new order and returns its wire parameters and the clientId it will carry. */
 export function newOrderWire(p: NewOrderParams): { params: WireParams; clientId: string } {
   const symbol = requiredText('symbol', p.symbol, 50);
   if (!Object.prototype.hasOwnProperty.call(OrderSide, p.side)) throw new ValidationError('side', p.side, 'must be BUY or SELL');
   if (!Object.prototype.hasOwnProperty.call(OrderType, p.type)) throw new ValidationError('type', p.type, `must be one of ${Object.keys(OrderType).join(', ')}`);
   const type = p.type;
-  for (const f of MANDATORY[type]) if (p[f] === undefined) throw new ValidationError(f, undefined, `is required for ${type} orders`);
-  if (p.price !== undefined && !WITH_PRICE.has(type)) throw new ValidationError('price', p.price.toString(), `is not allowed for ${type} orders`);
-  if (p.stopPrice !== undefined && !WITH_STOP.has(type)) throw new ValidationError('stopPrice', p.stopPrice.toString(), `is only for STOP_LOSS, STOP_LOSS_LIMIT, TAKE_PROFIT, TAKE_PROFIT_LIMIT`);
+  // MARKET has no entry in the table; its side-dependent rule is read strictly below.
+  for (const f of ORDER_MANDATORY_PARAMS[type]) if (p[f] === undefined) throw new ValidationError(f, undefined, `is required for ${type} orders`);
+  if (p.price !== undefined && !PRICED_ORDER_TYPES.has(type)) throw new ValidationError('price', p.price.toString(), `is not allowed for ${type} orders`);
+  if (p.stopPrice !== undefined && !STOP_ORDER_TYPES.has(type)) throw new ValidationError('stopPrice', p.stopPrice.toString(), `is only for STOP_LOSS, STOP_LOSS_LIMIT, TAKE_PROFIT, TAKE_PROFIT_LIMIT`);
   if (type === 'MARKET') {
     if (p.quantity === undefined && p.quoteOrderQty === undefined) throw new ValidationError('quantity', undefined, 'MARKET orders need quantity (or quoteOrderQty for a buy)');
     if (p.quantity !== undefined && p.quoteOrderQty !== undefined) throw new ValidationError('quoteOrderQty', p.quoteOrderQty.toString(), 'send either quantity or quoteOrderQty, not both');
@@ -52,7 +39,7 @@ export function newOrderWire(p: NewOrderParams): { params: WireParams; clientId:
   }
   if (p.timeInForce !== undefined && !Object.prototype.hasOwnProperty.call(TimeInForce, p.timeInForce)) throw new ValidationError('timeInForce', p.timeInForce, 'must be GTC, IOC, FOK or GTX');
   if (p.icebergQty !== undefined) {
-    if (!WITH_ICEBERG.has(type)) throw new ValidationError('icebergQty', p.icebergQty.toString(), 'is only for LIMIT, STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT orders');
+    if (!ICEBERG_ORDER_TYPES.has(type)) throw new ValidationError('icebergQty', p.icebergQty.toString(), 'is only for LIMIT, STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT orders');
     if (p.timeInForce !== undefined && p.timeInForce !== 'GTC') throw new ValidationError('timeInForce', p.timeInForce, 'an order with icebergQty must be GTC');
   }
   let stp: number | undefined;
