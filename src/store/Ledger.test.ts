@@ -81,6 +81,17 @@ describe('Ledger', () => {
     l.close();
   });
 
+  it('lists an order as open in every state but FILLED, CANCELED, REJECTED and EXPIRED', () => {
+    const l = Ledger.open(':memory:');
+    const states = ['PENDING', 'NEW', 'PARTIALLY_FILLED', 'UNKNOWN', 'FILLED', 'CANCELED', 'REJECTED', 'EXPIRED'] as const;
+    for (const st of states) {
+      l.insertOrder(order(st), 'intent');
+      if (st !== 'PENDING') l.updateOrder(st, { state: st }, 1, 'rest');
+    }
+    expect(l.openOrders().map((o) => o.clientId).sort()).toEqual(['NEW', 'PARTIALLY_FILLED', 'PENDING', 'UNKNOWN']);
+    l.close();
+  });
+
   it('lists only non-terminal orders as open, and keeps the latest balance per asset', () => {
     const l = Ledger.open(':memory:');
     l.insertOrder(order('a'), 'intent');

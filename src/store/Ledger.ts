@@ -21,6 +21,9 @@ import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 /** States after which an order never changes again. */
 export const TERMINAL_STATES: ReadonlySet<TrackedOrderStateName> = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
 
+/** TERMINAL_STATES as an SQL list, so openOrders() and the set cannot disagree (state names are plain words, safe to inline). */
+const TERMINAL_SQL = [...TERMINAL_STATES].map((s) => `'${s}'`).join(', ');
+
 interface OrderRow {
   client_id: string;
   strategy: string;
@@ -120,9 +123,7 @@ export class Ledger {
         WHERE client_id = @client_id`),
       getOrder: db.prepare('SELECT * FROM orders WHERE client_id = ?'),
       byOrderId: db.prepare('SELECT * FROM orders WHERE order_id = ?'),
-      openOrders: db.prepare(
-        "SELECT * FROM orders WHERE state NOT IN ('FILLED', 'CANCELED', 'REJECTED', 'EXPIRED') ORDER BY created_at, client_id",
-      ),
+      openOrders: db.prepare(`SELECT * FROM orders WHERE state NOT IN (${TERMINAL_SQL}) ORDER BY created_at, client_id`),
       allOrders: db.prepare('SELECT * FROM orders ORDER BY created_at, client_id'),
       transition: db.prepare(
         'INSERT INTO order_transitions (ts, client_id, from_state, to_state, source, detail) VALUES (?, ?, ?, ?, ?, ?)',
