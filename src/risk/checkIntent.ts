@@ -13,8 +13,8 @@ import * as m from './messages.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
 import { MARKET_TYPES, PRICED_TYPES, STOP_TYPES, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
 import { cmpProducts, cmpSum3, cmpWithDecimal, pow10, unpack, unpacked } from './scaled.js';
-import { checkShape } from './shape.js';
-import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from './types.js';
+import { checkShape, shapeState } from './shape.js';
+import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject, type UserLimits } from './types.js';
 
 // Imported bindings are read once into module constants: transpilers (tsx, vitest) turn each
 // use of an imported name into a getter call, which costs more than the checks themselves here.
@@ -25,6 +25,7 @@ const cmpS = cmpSum3;
 const cmpD = cmpWithDecimal;
 const pow10X = pow10;
 const shapeX = checkShape;
+const SHAPE_STATE = shapeState;
 const countsX = checkCounts;
 const ACCEPT_X = ACCEPT;
 const PRICED = PRICED_TYPES;
@@ -121,6 +122,30 @@ function lotCheck(field: string, v: Decimal, lo: number, hi: number, lot: Scaled
 /** The order value as a Decimal, for messages only (the checks compare scaled integers). */
 function valueDecimal(marketValue: Decimal | undefined, intent: PlaceIntent, unitPrice: Decimal | undefined, qty: Decimal | undefined): Decimal {
   return marketValue ?? intent.quoteOrderQty ?? (unitPrice as Decimal).mul(qty as Decimal);
+}
+
+/** User limits unpacked once per limits object (they are constant for a run or a strategy). */
+interface ScaledLimits {
+  readonly maxNotional: { m: number; e: number } | null | undefined;
+  readonly lossLimit: { m: number; e: number } | null | undefined;
+  readonly maxPos: Map<string, { m: number; e: number } | null>;
+}
+const limitsCache = new WeakMap<UserLimits, ScaledLimits>();
+
+function scaledOf(d: Decimal | undefined): { m: number; e: number } | null | undefined {
+  if (d === undefined) return undefined;
+  return unpackX(d) ? { m: U.m, e: U.e } : null;
+}
+
+function scaledLimits(lim: UserLimits): ScaledLimits {
+  let s = limitsCache.get(lim);
+  if (s === undefined) {
+    const maxPos = new Map<string, { m: number; e: number } | null>();
+    for (const [asset, v] of Object.entries(lim.maxPosition ?? {})) maxPos.set(asset, scaledOf(v) ?? null);
+    s = { maxNotional: scaledOf(lim.maxOrderNotional), lossLimit: scaledOf(lim.dailyLossLimit), maxPos };
+    limitsCache.set(lim, s);
+  }
+  return s;
 }
 
 /** Checks one intent: accept, accept with rounding (mode 'adjust'), or reject with a reason. Pure. */
@@ -230,7 +255,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     // BUY: q + openBuy + pos <= 0; SELL: q + openSell - pos <= 0.
     reducing = cmpS(qM, qE, U.m, U.e, buy ? posM : -posM, posE, 0, 0) <= 0;
   }
-  if (ctx.stateFor(intent.symbol) === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
+  if (SHAPE_STATE.value === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
 
   if (price !== undefined) {
     const r = priceCheck('price', price, pLo, pHi, sym, sc);
@@ -357,13 +382,15 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   }
 
   const lim = ctx.limits;
+  const sl = scaledLimits(lim);
   const maxNotional = lim.maxOrderNotional;
   if (maxNotional !== undefined) {
     let over: boolean;
     if (marketValue !== undefined) over = marketValue.gt(maxNotional);
     else {
-      if (!unpackX(maxNotional)) return BAIL;
-      over = cmpP(v1, v2, ve, U.m, 1, U.e) > 0;
+      const mn = sl.maxNotional;
+      if (!mn) return BAIL;
+      over = cmpP(v1, v2, ve, mn.m, 1, mn.e) > 0;
     }
     if (over) return m.overNotionalLimit(valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
   }
@@ -381,18 +408,20 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
       const om = U.m;
       const oe = U.e;
-      if (!unpackX(maxPos)) return BAIL;
+      const mp = sl.maxPos.get(sym.base);
+      if (!mp) return BAIL;
       // BUY: q + open + pos > max; SELL: q + open - pos > max.
-      if (cmpS(Q, -qs, om, oe, buy ? posM : -posM, posE, U.m, U.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
+      if (cmpS(Q, -qs, om, oe, buy ? posM : -posM, posE, mp.m, mp.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
     }
   }
 
   const lossLimit = lim.dailyLossLimit;
   if (lossLimit !== undefined && !reducing) {
     const pnl = acct.dailyPnl();
-    if (!unpackX(lossLimit)) return BAIL;
+    const ll = sl.lossLimit;
+    if (!ll) return BAIL;
     // pnl <= -limit  <=>  -limit - pnl >= 0
-    const c = cmpD(-U.m, 1, U.e, pnl, 1, 0);
+    const c = cmpD(-ll.m, 1, ll.e, pnl, 1, 0);
     if (c !== c) return BAIL;
     if (c >= 0) return m.lossLimitHit(pnl, lossLimit);
   }

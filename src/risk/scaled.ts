@@ -30,8 +30,24 @@ export function unpack(x: Decimal): boolean {
   const n = d.length;
   // decimal.js aligns base-1e7 words on the decimal point: word j holds 10^(7(k - j)) units,
   // and it drops trailing zero words, so the last word is non-zero (unless the value is 0).
-  const k = Math.floor(x.e / 7);
   let m = d[0] as number;
+  if (n === 1) {
+    // One word (the common small value): no folding, only zeros to strip.
+    if (m === 0) {
+      unpacked.m = 0;
+      unpacked.e = 0;
+      return true;
+    }
+    let e1 = 7 * Math.floor(x.e / 7);
+    while (m % 10 === 0) {
+      m /= 10;
+      e1++;
+    }
+    unpacked.m = x.s < 0 ? -m : m;
+    unpacked.e = e1;
+    return true;
+  }
+  const k = Math.floor(x.e / 7);
   if (m === 0) {
     unpacked.m = 0;
     unpacked.e = 0;

@@ -4,6 +4,7 @@
  * Shared by the fast checker and the decimal reference, which differ only in how they compute.
  */
 import type { Decimal } from '../core/decimal.js';
+import type { TradingStateName } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { rejectParts } from './messages.js';
 import { ICEBERG_TYPES, PRICED_TYPES, STOP_TYPES, type SymbolRules } from './rules.js';
@@ -19,6 +20,9 @@ function positive(field: string, v: Decimal | undefined): RiskReject | undefined
   return rejectParts('INVALID_PARAMETER', field, '=', v, ' must be positive');
 }
 
+/** Trading state the last `checkShape` call read (so the caller does not ask the context twice). */
+export const shapeState: { value: TradingStateName } = { value: 'ACTIVE' };
+
 /**
  * Returns the first shape violation of a place intent, or undefined. `sym` undefined means the
  * symbol is unknown. Order of checks is part of the contract (both implementations rely on it).
@@ -26,6 +30,7 @@ function positive(field: string, v: Decimal | undefined): RiskReject | undefined
 export function checkShape(intent: PlaceIntent, sym: SymbolRules | undefined, ctx: RiskContext): RiskReject | undefined {
   if (sym === undefined) return rejectParts('UNKNOWN_SYMBOL', 'symbol=', JSON.stringify(intent.symbol), ' is not a known symbol');
   const state = ctx.stateFor(intent.symbol);
+  shapeState.value = state;
   if (state === 'HALTED') return rejectParts('TRADING_HALTED', 'symbol=', intent.symbol, ': trading is HALTED, only cancels pass');
   if (!sym.info.spotTradingEnable) return rejectParts('TRADING_DISABLED', 'symbol=', intent.symbol, ': spot trading is disabled');
   const type = intent.orderType;
