@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
-import type { PlaceIntent } from '../bus/intents.js';
 import { Ledger } from '../store/Ledger.js';
 import { FakeExchange } from './FakeExchange.js';
 import { OrderRouter, legacyEligible } from './OrderRouter.js';
 import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
 import { silentLogger } from './log.js';
+import { placeIntents } from './testIntents.js';
 
 function setup(opts: { legacy?: boolean } = {}) {
   const clock = new VirtualClock(1_000_000);
@@ -30,23 +30,7 @@ function setup(opts: { legacy?: boolean } = {}) {
   return { clock, ledger, events, tracker, ex, router };
 }
 
-let seq = 0;
-function place(p: Partial<PlaceIntent> = {}): PlaceIntent {
-  seq++;
-  return {
-    kind: 'place',
-    strategy: 's1',
-    intentId: `i${seq}`,
-    clientId: `c${seq}`,
-    symbol: 'BTC_IDR',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'GTC',
-    price: new Decimal('900000000'),
-    quantity: new Decimal('0.001'),
-    ...p,
-  };
-}
+const place = placeIntents('s1', (n) => ({ intentId: `i${n}`, clientId: `c${n}` }));
 
 describe('OrderRouter', () => {
   it('journals the order before the request, places it, follows fills and cancels', async () => {

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
-import type { PlaceIntent } from '../../src/bus/intents.js';
 import { LegacyClient } from '../../src/exchange/legacy/LegacyClient.js';
 import { OpenClient } from '../../src/exchange/open/OpenClient.js';
 import { OrderRouter } from '../../src/execution/OrderRouter.js';
@@ -15,6 +14,7 @@ import { OrderTracker } from '../../src/execution/OrderTracker.js';
 import { legacyPort } from '../../src/execution/legacyAdapter.js';
 import { silentLogger } from '../../src/execution/log.js';
 import { openPort } from '../../src/execution/openPort.js';
+import { placeIntents } from '../../src/execution/testIntents.js';
 import { TimeNonceStore } from '../../src/exchange/legacy/NonceStore.js';
 import { resolveSandboxConfig, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { Ledger } from '../../src/store/Ledger.js';
@@ -35,23 +35,8 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-let seq = 0;
-function intent(p: Partial<PlaceIntent> = {}): PlaceIntent {
-  seq++;
-  return {
-    kind: 'place',
-    strategy: 't',
-    intentId: `ri-${seq}`,
-    clientId: `rt-${Date.now().toString(36)}-${seq}`,
-    symbol: 'BTC_IDR',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'GTC',
-    price: new Decimal('900000000'),
-    quantity: new Decimal('0.001'),
-    ...p,
-  };
-}
+// The clock in the clientId keeps ids unique across runs against one sandbox.
+const intent = placeIntents('t', (n) => ({ intentId: `ri-${n}`, clientId: `rt-${Date.now().toString(36)}-${n}` }));
 
 function makeRouter(timeoutMs = 3000) {
   const ledger = Ledger.open(':memory:');
