@@ -12,7 +12,7 @@ import { checkCounts } from './counts.js';
 import * as m from './messages.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
 import { MARKET_TYPES, PRICED_TYPES, STOP_TYPES, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
-import { cmpProducts, cmpSum3, cmpWithDecimal, pow10, unpack, unpacked } from './scaled.js';
+import { cmpProducts, cmpSum3, cmpWithDecimal, cmpWithUnpacked, pow10, unpack, unpacked } from './scaled.js';
 import { checkShape, shapeState } from './shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject, type UserLimits } from './types.js';
 
@@ -23,6 +23,7 @@ const unpackX = unpack;
 const cmpP = cmpProducts;
 const cmpS = cmpSum3;
 const cmpD = cmpWithDecimal;
+const cmpU = cmpWithUnpacked;
 const pow10X = pow10;
 const shapeX = checkShape;
 const SHAPE_STATE = shapeState;
@@ -242,6 +243,10 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   const posM = U.m;
   const posE = U.e;
   let reducing = false;
+  // Unfilled quantity of the strategy's open orders on this side, read at most once.
+  let openM = 0;
+  let openE = 0;
+  let openKnown = false;
   if (qty !== undefined && (buy ? posM < 0 : posM > 0)) {
     // The quantity in exact terms even while off-grid (reject mode): its own digits.
     let qM = qLo;
@@ -252,8 +257,11 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       qE = U.e;
     }
     if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+    openM = U.m;
+    openE = U.e;
+    openKnown = true;
     // BUY: q + openBuy + pos <= 0; SELL: q + openSell - pos <= 0.
-    reducing = cmpS(qM, qE, U.m, U.e, buy ? posM : -posM, posE, 0, 0) <= 0;
+    reducing = cmpS(qM, qE, openM, openE, buy ? posM : -posM, posE, 0, 0) <= 0;
   }
   if (SHAPE_STATE.value === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
 
@@ -271,10 +279,13 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const avg = ctx.market.avgPrice(intent.symbol, pp.avgPriceMins);
     if (avg !== undefined) {
       // The average may carry 40 digits (it is a division): compared through its truncation.
-      const up = cmpD(pLo, 1, -ps, avg, sc.percentUp.m, sc.percentUp.e);
+      const ax = unpackX(avg);
+      const am = U.m;
+      const ae = U.e;
+      const up = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentUp.m, sc.percentUp.e);
       if (up !== up) return BAIL;
       if (up > 0) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
-      const down = cmpD(pLo, 1, -ps, avg, sc.percentDown.m, sc.percentDown.e);
+      const down = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentDown.m, sc.percentDown.e);
       if (down !== down) return BAIL;
       if (down < 0) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
     }
@@ -342,10 +353,13 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (ref !== undefined && ref !== null) {
       const up = buy ? sc.bidUp : sc.askUp;
       const down = buy ? sc.bidDown : sc.askDown;
-      const cu = up ? cmpD(P, 1, -ps, ref, up.m, up.e) : 0;
+      const rx = unpackX(ref);
+      const rm = U.m;
+      const re = U.e;
+      const cu = up ? cmpU(P, 1, -ps, rm, re, rx, up.m, up.e) : 0;
       if (cu !== cu) return BAIL;
       if (cu > 0) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
-      const cd = down ? cmpD(P, 1, -ps, ref, down.m, down.e) : 0;
+      const cd = down ? cmpU(P, 1, -ps, rm, re, rx, down.m, down.e) : 0;
       if (cd !== cd) return BAIL;
       if (cd < 0) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
     }
@@ -405,13 +419,15 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       const room = maxPos.minus(posDec).minus(acct.openQty(intent.symbol, 'BUY'));
       if (qoq.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
     } else {
-      if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
-      const om = U.m;
-      const oe = U.e;
+      if (!openKnown) {
+        if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+        openM = U.m;
+        openE = U.e;
+      }
       const mp = sl.maxPos.get(sym.base);
       if (!mp) return BAIL;
       // BUY: q + open + pos > max; SELL: q + open - pos > max.
-      if (cmpS(Q, -qs, om, oe, buy ? posM : -posM, posE, mp.m, mp.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
+      if (cmpS(Q, -qs, openM, openE, buy ? posM : -posM, posE, mp.m, mp.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
     }
   }
 

@@ -98,9 +98,18 @@ export function unpack(x: Decimal): boolean {
  * x has more digits than a safe integer and the truncation leaves the answer open.
  */
 export function cmpWithDecimal(a1: number, a2: number, ea: number, x: Decimal, f: number, fe: number): number {
-  if (unpack(x)) return cmpProducts(a1, a2, ea, unpacked.m, f, unpacked.e + fe);
-  const m = unpacked.m;
-  const e = unpacked.e + fe;
+  const exact = unpack(x);
+  return cmpWithUnpacked(a1, a2, ea, unpacked.m, unpacked.e, exact, f, fe);
+}
+
+/**
+ * cmpWithDecimal for a value already unpacked (m * 10^e, truncated when not `exact`), so a value
+ * compared several times is read once.
+ */
+export function cmpWithUnpacked(a1: number, a2: number, ea: number, xm: number, xe: number, exact: boolean, f: number, fe: number): number {
+  if (exact) return cmpProducts(a1, a2, ea, xm, f, xe + fe);
+  const m = xm;
+  const e = xe + fe;
   // x lies strictly between lo and hi units.
   const lo = m < 0 ? m - 1 : m;
   const hi = m < 0 ? m : m + 1;
