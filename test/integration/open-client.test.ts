@@ -277,6 +277,7 @@ describe('orders', () => {
     expect(businessParams(server.only('GET', '/open/v1/orders'))).toEqual({ symbol: 'BTC_IDR', type: '-1', side: '1', startTime: '1', endTime: '2', fromId: '5', direct: 'next', limit: '10' });
     expect(list.map((o) => o.status)).toEqual(['FILLED', 'NEW']);
     await expect(client.allOrders({ symbol: 'BTC_IDR', fromId: '5' })).rejects.toThrow(/direct/);
+    await expect(client.allOrders({ symbol: 'BTC_IDR', fromId: '5', direct: 'up' as unknown as 'prev' })).rejects.toThrow(/prev or next/);
   });
 
   it('newOco: signed body, generated listClientId, order list parsed', async () => {
@@ -308,6 +309,7 @@ describe('account and wallet', () => {
     expect(businessParams(server.only('GET', '/open/v1/orders/trades'))).toEqual({ symbol: 'BTC_IDR', orderId: '912345', fromId: '1', direct: 'prev', rebateStatus: '10' });
     expect(t).toMatchObject({ tradeId: '77', matchId: '5', isBuyer: true, isMaker: false, time: 1700000000001 });
     expect(t?.commission.eq('1999.99')).toBe(true);
+    await expect(client.accountTrades({ symbol: 'BTC_IDR', fromId: 1 })).rejects.toThrow(/direct.*required when fromId/);
   });
 
   it('withdraw(): signed body, clientId generated and returned with withdrawId', async () => {

@@ -4,7 +4,6 @@
  */
 import {
   DepositStatus,
-  Direct,
   OrderSide,
   OrdersListType,
   ValidationError,
@@ -61,7 +60,7 @@ import {
   type WithdrawParams,
 } from './params.js';
 import { routeMarket, type MarketEndpoint, type OpenHosts } from './routing.js';
-import { idText, optLimit, optLong, positive, requiredText, text, timeRange } from './validate.js';
+import { idText, optLimit, optLong, pagingDirect, positive, requiredText, text, timeRange } from './validate.js';
 
 /** Constructor options. URLs may carry a path prefix. */
 export interface OpenClientOptions {
@@ -260,8 +259,7 @@ export class OpenClient {
   async allOrders(params: AllOrdersParams): Promise<Order[]> {
     timeRange(params.startTime, params.endTime);
     const fromId = idText('fromId', params.fromId, true);
-    if (fromId !== undefined && params.direct === undefined) throw new ValidationError('direct', undefined, 'is required when fromId is sent');
-    if (params.direct !== undefined && !Object.values(Direct).includes(params.direct)) throw new ValidationError('direct', params.direct, 'must be prev or next');
+    pagingDirect(fromId, params.direct);
     if (params.type !== undefined && !(params.type in OrdersListType)) throw new ValidationError('type', params.type, 'must be OPEN, HISTORY or ALL');
     if (params.side !== undefined && !(params.side in OrderSide)) throw new ValidationError('side', params.side, 'must be BUY or SELL');
     const query: WireParams = {
@@ -299,8 +297,7 @@ export class OpenClient {
   async accountTrades(params: AccountTradesParams): Promise<AccountTrade[]> {
     timeRange(params.startTime, params.endTime);
     const fromId = optLong('fromId', params.fromId);
-    if (fromId !== undefined && params.direct === undefined) throw new ValidationError('direct', undefined, 'is required when fromId is sent');
-    if (params.direct !== undefined && !Object.values(Direct).includes(params.direct)) throw new ValidationError('direct', params.direct, 'must be prev or next');
+    pagingDirect(fromId, params.direct);
     const query: WireParams = {
       symbol: requiredText('symbol', params.symbol, 50),
       orderId: idText('orderId', params.orderId, true),

@@ -2,7 +2,7 @@
  * Parameter checks run before anything is sent; each failure is a ValidationError naming the
  * field. Lengths are the spec's "length" column.
  */
-import { Decimal, ParseError, ValidationError, parseDecimal, toWire } from '../../core/index.js';
+import { Decimal, Direct, ParseError, ValidationError, parseDecimal, toWire, type DirectValue } from '../../core/index.js';
 
 /** A decimal parameter: a Decimal, or a decimal string as the user typed it. */
 export type DecimalInput = Decimal | string;
@@ -76,4 +76,10 @@ export function timeRange(startTime: number | undefined, endTime: number | undef
   optLong('startTime', startTime);
   optLong('endTime', endTime);
   if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ValidationError('startTime', startTime, `must not be after endTime ${endTime}`);
+}
+
+/** Paging by id: `direct` is required when fromId is sent, and must be prev or next. */
+export function pagingDirect(fromId: string | number | undefined, direct: DirectValue | undefined): void {
+  if (fromId !== undefined && direct === undefined) throw new ValidationError('direct', undefined, 'is required when fromId is sent');
+  if (direct !== undefined && !Object.values(Direct).includes(direct)) throw new ValidationError('direct', direct, 'must be prev or next');
 }
