@@ -30,6 +30,8 @@ export class TradingStateMachine {
   #reconcileReason: string | undefined;
   readonly #booksNotReady = new Map<string, string>();
   #last: TradingStateName = 'ACTIVE';
+  /** Cached global state; recomputed only after an input changed (stateFor is on the risk hot path). */
+  #cached: { state: TradingStateName; reason: string } | undefined;
   readonly #onChange: ((event: TradingStateEvent) => void) | undefined;
   readonly #isUser: (name: string) => boolean;
 
@@ -50,8 +52,8 @@ export class TradingStateMachine {
 
   /** State for one symbol: the global state, or HALTED while that symbol's book resyncs. */
   stateFor(symbol: string): TradingStateName {
-    const g = this.#compute().state;
-    return this.#booksNotReady.has(symbol) ? 'HALTED' : g;
+    if (this.#booksNotReady.size > 0 && this.#booksNotReady.has(symbol)) return 'HALTED';
+    return this.#compute().state;
   }
 
   /** Operator command (CLI, signal): sets the operator's floor state. */
@@ -102,6 +104,7 @@ export class TradingStateMachine {
   }
 
   #compute(): { state: TradingStateName; reason: string } {
+    if (this.#cached) return this.#cached;
     let state: TradingStateName = 'ACTIVE';
     let reason = 'active';
     const consider = (s: TradingStateName, r: string): void => {
@@ -114,10 +117,12 @@ export class TradingStateMachine {
     consider(this.#limit, this.#limitReason);
     for (const r of this.#userDown.values()) consider('HALTED', `user stream resyncing: ${r}`);
     if (this.#reconcileReason !== undefined) consider('HALTED', `reconcile pending: ${this.#reconcileReason}`);
-    return { state: worst(state, 'ACTIVE'), reason };
+    this.#cached = { state: worst(state, 'ACTIVE'), reason };
+    return this.#cached;
   }
 
   #emit(now: number): void {
+    this.#cached = undefined;
     const { state, reason } = this.#compute();
     if (state === this.#last) return;
     this.#last = state;
