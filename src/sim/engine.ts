@@ -179,14 +179,13 @@ export class MatchingEngine {
         return { a: asset, f: fmtBig(b.free, sc), l: fmtBig(b.locked, sc) };
       });
       a.dirty.clear();
-      const bips = (r: Decimal): number => r.mul(10_000).toNumber();
       this.emit({
         type: 'outboundAccountPosition',
         accountId: a.id,
         e: 'outboundAccountPosition',
         E: now,
-        m: bips(a.makerDec),
-        t: bips(a.takerDec),
+        m: a.makerBips,
+        t: a.takerBips,
         b: 0,
         s: 0,
         T: a.canTrade,

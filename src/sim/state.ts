@@ -76,6 +76,9 @@ export class Acct {
   /** Assets changed during the current operation (only tracked while events are on). */
   readonly dirty = new Set<string>();
   lastUpdate = 0;
+  /** Commission rates in bips, as outboundAccountPosition carries them. */
+  readonly makerBips: number;
+  readonly takerBips: number;
   constructor(
     readonly id: string,
     readonly group: string | undefined,
@@ -85,7 +88,10 @@ export class Acct {
     readonly makerDec: Decimal,
     readonly takerDec: Decimal,
     public canTrade: boolean,
-  ) {}
+  ) {
+    this.makerBips = makerDec.mul(10_000).toNumber();
+    this.takerBips = takerDec.mul(10_000).toNumber();
+  }
 
   /** The balance of an asset, created at zero. */
   b(asset: string): Bal {
@@ -177,6 +183,8 @@ export class Ord implements Resting {
   list: OrderList | null = null;
   /** Whether the order currently counts in the account's open counters. */
   counted = false;
+  /** The order's fixed fields as report strings (q, p, P, F), built on its first report. */
+  fixedStrings: readonly [string, string, string, string] | null = null;
   /** Links of the account's open-order list. */
   openPrev: Ord | null = null;
   openNext: Ord | null = null;
@@ -199,7 +207,7 @@ export class Ord implements Resting {
     readonly price: number,
     readonly stopPrice: number,
     /** Order quantity (for quoteOrderQty buys: the LOT_SIZE quantity chosen at entry). */
-    public qty: number,
+    readonly qty: number,
     /** quoteOrderQty at notional scale, 0n when not used. */
     readonly quoteQty: bigint,
     readonly icebergQty: number,

@@ -78,6 +78,8 @@ export interface FillInfo {
 export function executionReport(o: Ord, x: ExecutionTypeName, now: number, fill: FillInfo | null, r: RejectReasonName = 'NONE'): ExecutionReportEvent {
   const s = o.sym;
   const ns = s.pd + s.qd;
+  // q, p, P and F never change after entry (a quoteOrderQty order's quantity is fixed at entry too).
+  const fixed = (o.fixedStrings ??= [fmt(o.qty, s.qd), fmt(o.price, s.pd), fmt(o.stopPrice, s.pd), fmt(o.icebergQty, s.qd)]);
   return {
     type: 'executionReport',
     accountId: o.acct.id,
@@ -88,10 +90,10 @@ export function executionReport(o: Ord, x: ExecutionTypeName, now: number, fill:
     S: o.isBuy ? 'BUY' : 'SELL',
     o: o.type,
     f: o.tif,
-    q: fmt(o.qty, s.qd),
-    p: fmt(o.price, s.pd),
-    P: fmt(o.stopPrice, s.pd),
-    F: fmt(o.icebergQty, s.qd),
+    q: fixed[0],
+    p: fixed[1],
+    P: fixed[2],
+    F: fixed[3],
     C: x === 'CANCELED' ? o.clientId : '',
     x,
     X: o.status,
