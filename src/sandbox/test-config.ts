@@ -20,12 +20,18 @@ export class ManualClock implements Clock {
   }
 }
 
-const filters = (tick: string, step: string, minNotional: string): SandboxConfigInput['symbols'][number]['filters'] => [
-  { filterType: 'PRICE_FILTER', minPrice: tick, maxPrice: '100000000000', tickSize: tick },
-  { filterType: 'LOT_SIZE', minQty: step, maxQty: '100000', stepSize: step },
-  { filterType: 'NOTIONAL', minNotional, maxNotional: '100000000000', applyToMarket: true, avgPriceMins: 0 },
-  { filterType: 'MAX_NUM_ORDERS', limit: 50 },
-];
+/**
+ * Filters of a test symbol: the given tick, step and minimum notional, wide maxima, and room for
+ * `maxNumOrders` open orders per account.
+ */
+export function testFilters(tick: string, step: string, minNotional: string, maxNumOrders = 50): SandboxConfigInput['symbols'][number]['filters'] {
+  return [
+    { filterType: 'PRICE_FILTER', minPrice: tick, maxPrice: '100000000000', tickSize: tick },
+    { filterType: 'LOT_SIZE', minQty: step, maxQty: '100000', stepSize: step },
+    { filterType: 'NOTIONAL', minNotional, maxNotional: '100000000000', applyToMarket: true, avgPriceMins: 0 },
+    { filterType: 'MAX_NUM_ORDERS', limit: maxNumOrders },
+  ];
+}
 
 /** Test accounts: alice and bob trade; carol's key is restricted to API_KEY endpoints. */
 export const TEST_ACCOUNTS = {
@@ -38,10 +44,10 @@ export const TEST_ACCOUNTS = {
 export function testSandboxDocument(): SandboxConfigInput {
   return {
     symbols: [
-      { symbol: 'BTC_USDT', type: 1, filters: filters('0.01', '0.00001', '5'), lastPrice: '60000', referencePrice: '60000', priceRange: { bidLimitMultUp: '1.05', bidLimitMultDown: '0.95', askLimitMultUp: '1.05', askLimitMultDown: '0.95' } },
-      { symbol: 'BTC_IDR', type: 1, quotePrecision: 2, filters: filters('1', '0.00001', '20000'), lastPrice: '1000000000' },
-      { symbol: 'DOGE_IDR', type: 2, filters: filters('1', '1', '10000'), lastPrice: '2000' },
-      { symbol: 'ALCH_IDR', type: 3, filters: filters('1', '0.01', '10000'), lastPrice: '530' },
+      { symbol: 'BTC_USDT', type: 1, filters: testFilters('0.01', '0.00001', '5'), lastPrice: '60000', referencePrice: '60000', priceRange: { bidLimitMultUp: '1.05', bidLimitMultDown: '0.95', askLimitMultUp: '1.05', askLimitMultDown: '0.95' } },
+      { symbol: 'BTC_IDR', type: 1, quotePrecision: 2, filters: testFilters('1', '0.00001', '20000'), lastPrice: '1000000000' },
+      { symbol: 'DOGE_IDR', type: 2, filters: testFilters('1', '1', '10000'), lastPrice: '2000' },
+      { symbol: 'ALCH_IDR', type: 3, filters: testFilters('1', '0.01', '10000'), lastPrice: '530' },
     ],
     accounts: [
       { ...TEST_ACCOUNTS.alice, tradeGroupId: 'g1', balances: { BTC: '10', USDT: '1000000', IDR: '100000000000', ALCH: '100000', DOGE: '100000' } },

@@ -7,26 +7,23 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import type { SandboxConfigInput } from '../../src/sandbox/index.js';
+import { testFilters } from '../../src/sandbox/test-config.js';
 
 /** Test credentials of the local sandbox only. */
 export const ALICE = { id: 'alice', apiKey: 'pipeAliceKey-0123456789abcdef0123456789abcd', secret: 'pipeAliceSecret-0123456789abcdef01234567' } as const;
 /** A second account that provides liquidity. */
 export const BOB = { id: 'bob', apiKey: 'pipeBobKey-0123456789abcdef0123456789abcdef', secret: 'pipeBobSecret-0123456789abcdef0123456789a' } as const;
 
-const filters = (tick: string, step: string, minNotional: string): SandboxConfigInput['symbols'][number]['filters'] => [
-  { filterType: 'PRICE_FILTER', minPrice: tick, maxPrice: '100000000000', tickSize: tick },
-  { filterType: 'LOT_SIZE', minQty: step, maxQty: '100000', stepSize: step },
-  { filterType: 'NOTIONAL', minNotional, maxNotional: '100000000000', applyToMarket: true, avgPriceMins: 0 },
-  { filterType: 'MAX_NUM_ORDERS', limit: 200 },
-];
+/** MAX_NUM_ORDERS of the pipeline sandbox (the sandbox's own tests use the default 50). */
+const MAX_ORDERS = 200;
 
 /** Sandbox document: BTC_IDR (legacy-capable) and BTC_USDT, alice and bob, optional synthetic market. */
 export function sandboxDoc(opts: { synthetic?: boolean } = {}): SandboxConfigInput {
   const balances = { BTC: '10', USDT: '1000000', IDR: '100000000000' };
   return {
     symbols: [
-      { symbol: 'BTC_IDR', type: 1, quotePrecision: 2, filters: filters('1', '0.00001', '20000'), lastPrice: '1000000000' },
-      { symbol: 'BTC_USDT', type: 1, filters: filters('0.01', '0.00001', '5'), lastPrice: '60000' },
+      { symbol: 'BTC_IDR', type: 1, quotePrecision: 2, filters: testFilters('1', '0.00001', '20000', MAX_ORDERS), lastPrice: '1000000000' },
+      { symbol: 'BTC_USDT', type: 1, filters: testFilters('0.01', '0.00001', '5', MAX_ORDERS), lastPrice: '60000' },
     ],
     accounts: [
       { ...ALICE, balances },
