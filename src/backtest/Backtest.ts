@@ -28,9 +28,9 @@ import { SimVenue } from './SimVenue.js';
 import { StrategyHost, silentLogger, type HostedStrategy, type IntentGate } from './StrategyHost.js';
 import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
-// The same risk gate as `kancil run` (src/cli/runRisk.ts): one composition of the risk checker.
-import { riskGate } from '../cli/runRisk.js';
-import { DailyPnl } from '../cli/runStatus.js';
+// The same risk gate and daily PnL as `kancil run`: one composition of the risk checker.
+import { riskGate } from '../execution/riskGate.js';
+import { DailyPnl } from '../execution/dailyPnl.js';
 
 /** Engine account id of backtests. */
 export const BACKTEST_ACCOUNT = 'backtest';

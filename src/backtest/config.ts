@@ -9,8 +9,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { isKlineInterval, type KlineIntervalName } from '../core/enums.js';
-// The risk section is the run config's, so a strategy's limits mean the same in every mode.
-import { runConfigSchema } from '../cli/runConfig.js';
+// The risk section is src/config's, so a strategy's limits mean the same in every mode.
+import { riskSchema } from '../config/schema.js';
 
 const decimalString = z.union([z.string().regex(/^\d+(\.\d+)?$/), z.number().nonnegative()]).transform((v) => String(v));
 const symbolName = z.string().regex(/^[A-Z0-9]+_[A-Z0-9]+$/, 'expected BASE_QUOTE, e.g. BTC_USDT');
@@ -33,7 +33,7 @@ export const backtestConfigSchema = z.looseObject({
       }),
     )
     .min(1),
-  risk: runConfigSchema.shape.risk,
+  risk: riskSchema.default({ mode: 'reject' }),
   backtest: z.object({
     recordings: z.array(z.object({ symbol: symbolName, files: z.array(z.string()).min(1) })).default([]),
     candles: z.array(z.object({ symbol: symbolName, interval: z.string().refine(isKlineInterval, 'unknown kline interval'), files: z.array(z.string()).min(1) })).default([]),

@@ -4,19 +4,19 @@
  * Replays the config's recordings (or kline files) through the strategy host, risk gate and
  * simulated venue; prints a summary and writes result.json and report.html (to --out, or the
  * config's backtest.output). With --sweep, runs the grid on all cores and writes sweep.md/json.
- * The lead registers `command` in src/cli/commands.ts.
+ * A command module is CLI edge code, so it lives in src/cli (backtest never imports cli).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Command, CliIO } from '../cli/command.js';
-import { ExitCode } from '../cli/command.js';
+import type { Command, CliIO } from './command.js';
+import { ExitCode } from './command.js';
 import { KancilError } from '../core/errors.js';
-import { runBacktest, writeReports } from './Backtest.js';
-import { loadBacktestConfig } from './config.js';
-import { countLines, createProgress } from './progress.js';
-import type { BacktestResult } from './ResultCollector.js';
-import { runSweep, sweepTable, writeSweep } from './sweep.js';
-import { loadGrid } from './sweepGrid.js';
+import { runBacktest, writeReports } from '../backtest/Backtest.js';
+import { loadBacktestConfig } from '../backtest/config.js';
+import { countLines, createProgress } from '../backtest/progress.js';
+import type { BacktestResult } from '../backtest/ResultCollector.js';
+import { runSweep, sweepTable, writeSweep } from '../backtest/sweep.js';
+import { loadGrid } from '../backtest/sweepGrid.js';
 
 const USAGE = `Usage: kancil backtest <config.yaml> [options]
 

@@ -9,7 +9,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'time', summary: 'print the exchange server time and the local clock offset (connectivity check)', load: () => import('./time.js') },
   { name: 'symbols', summary: 'list the exchange symbols with their filters', load: () => import('./symbols.js') },
   { name: 'sandbox', summary: 'start the local sandbox exchange (both REST APIs, streams, WebSocket API) from a YAML config', load: () => import('../sandbox/cli.js') },
-  { name: 'backtest', summary: 'replay recorded streams or candles through the same pipeline with simulated execution', load: () => import('../backtest/cli.js') },
+  { name: 'backtest', summary: 'replay recorded streams or candles through the same pipeline with simulated execution', load: () => import('./backtest.js') },
   { name: 'record', summary: 'record market streams to backtest-data/, or import the shared recording formats', load: () => import('../record/cli.js') },
   { name: 'run', summary: 'run strategies live or on paper from a YAML config (Ctrl-C stops)', load: () => import('./run.js') },
 ];

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
+import { riskSchema } from '../config/schema.js';
 
 const decimalString = z.union([z.string().regex(/^\d+(\.\d+)?$/), z.number().nonnegative()]).transform((v) => String(v));
 const symbolName = z.string().regex(/^[A-Z0-9]+_[A-Z0-9]+$/, 'expected BASE_QUOTE, e.g. BTC_IDR');
@@ -54,16 +55,8 @@ export const runConfigSchema = z.looseObject({
       }),
     )
     .min(1),
-  risk: z
-    .object({
-      mode: z.enum(['reject', 'adjust']).default('reject'),
-      maxOrderNotional: decimalString.optional(),
-      maxOpenOrders: z.number().int().positive().optional(),
-      maxOrderRate: z.object({ count: z.number().int().positive(), windowMs: z.number().int().positive() }).optional(),
-      dailyLossLimit: decimalString.optional(),
-      maxPosition: z.record(z.string(), decimalString).optional(),
-    })
-    .default({ mode: 'reject' }),
+  // The run-wide risk limits: one definition (src/config) for live, paper and backtest.
+  risk: riskSchema.default({ mode: 'reject' }),
   storage: z.object({ path: z.string().min(1) }),
   run: z
     .object({

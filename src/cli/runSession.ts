@@ -27,6 +27,8 @@ import { TrackedVenue } from '../execution/TrackedVenue.js';
 import { legacyPort } from '../execution/legacyAdapter.js';
 import { openPort } from '../execution/openPort.js';
 import { createPipeline, type Pipeline } from '../execution/pipeline.js';
+import { addFill, DailyPnl, type SymbolBook } from '../execution/dailyPnl.js';
+import { riskGate } from '../execution/riskGate.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { Ledger } from '../store/Ledger.js';
@@ -36,8 +38,7 @@ import { SimVenue } from '../backtest/SimVenue.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
-import { riskGate } from './runRisk.js';
-import { addFill, DailyPnl, runSummary, statusLine, type RunSummary, type SymbolBook } from './runStatus.js';
+import { runSummary, statusLine, type RunSummary } from './runStatus.js';
 
 /** Exchange addresses of a run (the spec's placeholder names). */
 export interface RunEndpoints {

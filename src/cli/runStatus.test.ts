@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../store/records.js';
-import { DailyPnl, positionsOf } from './runStatus.js';
+import { positionsOf } from './runStatus.js';
 
 const fill = (side: 'BUY' | 'SELL', qty: string, price: string, commission: string, asset: string, strategy = 's.1'): FillRecord => ({
   clientId: 'c',
@@ -38,19 +38,5 @@ describe('positionsOf', () => {
     expect(b?.otherFees.get('BNB')?.toFixed()).toBe('1');
     expect(b?.fills).toBe(3);
     expect(books.has('other.1 BTC_USDT')).toBe(false);
-  });
-});
-
-describe('DailyPnl', () => {
-  it('marks the day\'s fills to market per strategy and resets at 00:00 UTC', () => {
-    const d = new DailyPnl();
-    const day = Date.UTC(2026, 0, 5);
-    d.add(day + 1000, fill('BUY', '0.01', '60000', '0', 'USDT'));
-    d.add(day + 2000, fill('BUY', '1', '1', '0', 'USDT', 'other.1'));
-    const mark = () => new Decimal('59000');
-    // Bought 0.01 at 60000, marked at 59000: -10.
-    expect(d.of('s.1', day + 3000, mark).toFixed()).toBe('-10');
-    expect(d.of('s', day + 3000, mark).toFixed()).toBe('0');
-    expect(d.of('s.1', day + 86_400_000, mark).toFixed()).toBe('0');
   });
 });

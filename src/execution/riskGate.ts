@@ -1,26 +1,45 @@
 /**
- * The risk gate of a live or paper run: the pure risk checker (src/risk) over a context built
- * from the strategy host's view of each strategy (budget, positions, own open orders, placement
- * times), the tracker's account-wide open orders, the local books and the trading-state machine.
+ * The risk gate of every run (live, paper, backtest): the pure risk checker (src/risk) over a
+ * context built from the strategy runner's view of each strategy (budget, positions, own open
+ * orders, placement times), the account-wide open orders, the local books and the trading-state
+ * machine. The strategy view and the limits are declared here structurally, so execution does not
+ * import the strategy runner or the config schema (DESIGN.md: execution imports exchange, risk, store).
  */
 import type { BookView } from '../core/bookView.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { ALGO_ORDER_TYPES } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
-import type { StrategyState } from '../backtest/StrategyHost.js';
 import type { OrderRecord } from '../store/records.js';
 import { checkIntent } from '../risk/checkIntent.js';
 import { compileRiskRules } from '../risk/rules.js';
 import type { TradingStateMachine } from '../risk/tradingState.js';
 import type { RiskContext, RiskMarketView, UserLimits } from '../risk/types.js';
-import type { PipelineDecision } from '../execution/pipeline.js';
-import type { RunConfig } from './runConfig.js';
+import type { PipelineDecision } from './pipeline.js';
+
+/** What the gate reads of the strategy that sent an intent (the strategy runner's per-strategy state). */
+export interface RiskGateStrategy {
+  readonly name: string;
+  free(asset: string): Decimal;
+  position(asset: string): Decimal;
+  openOrders(): readonly { readonly symbol: string; readonly side: string; readonly quantity: Decimal | undefined; readonly cumQty: Decimal }[];
+  placementsSince(t: number): number;
+}
+
+/** User limits as the configuration gives them (decimals as strings); src/config's `risk` section. */
+export interface RiskGateLimits {
+  readonly mode: 'reject' | 'adjust';
+  readonly maxOrderNotional?: string | undefined;
+  readonly maxOpenOrders?: number | undefined;
+  readonly maxOrderRate?: { readonly count: number; readonly windowMs: number } | undefined;
+  readonly dailyLossLimit?: string | undefined;
+  readonly maxPosition?: Readonly<Record<string, string>> | undefined;
+}
 
 /** What the gate reads besides the strategy's own state. */
 export interface RiskGateDeps {
   readonly symbols: readonly SymbolInfo[];
-  readonly config: RunConfig['risk'];
+  readonly config: RiskGateLimits;
   readonly states: TradingStateMachine;
   readonly now: () => number;
   readonly book: (symbol: string) => BookView | undefined;
@@ -32,7 +51,7 @@ export interface RiskGateDeps {
 }
 
 /** Builds the gate function the pipeline calls with the host's strategy state. */
-export function riskGate(d: RiskGateDeps): (intent: Intent, s: StrategyState) => PipelineDecision {
+export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy) => PipelineDecision {
   const rules = compileRiskRules(d.symbols);
   const limits: UserLimits = {
     ...(d.config.maxOrderNotional !== undefined ? { maxOrderNotional: new Decimal(d.config.maxOrderNotional) } : {}),
@@ -49,7 +68,7 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: StrategyState) =>
     referencePrice: () => undefined,
     book: d.book,
   };
-  let current: StrategyState | undefined;
+  let current: RiskGateStrategy | undefined;
   const ctx: RiskContext = {
     get now() {
       return d.now();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/Backtest.js';
 import { loadBacktestConfig } from '../../src/backtest/config.js';
-import { command } from '../../src/backtest/cli.js';
+import { command } from '../../src/cli/backtest.js';
 import { runSweep, sweepTable } from '../../src/backtest/sweep.js';
 import { gridPoints, gridSchema, loadGrid } from '../../src/backtest/sweepGrid.js';
 
