@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ExchangeError } from '../core/index.js';
 import type { SandboxAccount } from './config.js';
 import type { RequestContext } from './http-host.js';
 import { authenticateOpen, stripSignature } from './open-auth.js';
 import { testSandboxConfig } from './test-config.js';
+import { hmacHex } from './test-signing.js';
 
 const config = testSandboxConfig();
 const keys = new Map<string, SandboxAccount>(config.accounts.map((a) => [a.apiKey, a]));
@@ -16,7 +16,7 @@ function ctx(rawQuery: string, rawBody = '', key: string | null = alice.apiKey):
   for (const raw of [rawQuery, rawBody]) for (const [k, v] of new URLSearchParams(raw)) params.set(k, v);
   return { method: 'POST', path: '/open/v1/orders', rawQuery, rawBody, params, headers: key === null ? {} : { 'x-mbx-apikey': key }, ip: '127.0.0.1' };
 }
-const sig = (text: string): string => createHmac('sha256', alice.secret).update(text).digest('hex');
+const sig = (text: string): string => hmacHex(alice.secret, text);
 
 function codeOf(f: () => unknown): number | string | undefined {
   try {
@@ -61,7 +61,7 @@ describe('open API authentication', () => {
     expect(authenticateOpen(ctx(''), 'API_KEY', keys, NOW)).toBe(alice);
     const carol = config.accounts[2] as SandboxAccount;
     const q = `timestamp=${NOW}`;
-    const c = ctx(`${q}&signature=${createHmac('sha256', carol.secret).update(q).digest('hex')}`, '', carol.apiKey);
+    const c = ctx(`${q}&signature=${hmacHex(carol.secret, q)}`, '', carol.apiKey);
     expect(codeOf(() => authenticateOpen(c, 'SIGNED', keys, NOW))).toBe(-2015);
     expect(authenticateOpen(c, 'API_KEY', keys, NOW)).toBe(carol);
   });

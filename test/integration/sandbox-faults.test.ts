@@ -2,19 +2,16 @@
  * Fault injection through the in-process controller and the admin HTTP endpoint: maintenance,
  * 5XX before/after an order is accepted, black-holed and delayed responses, forced 429/418.
  */
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
+import { signedQuery } from '../../src/sandbox/test-signing.js';
 
 const A = TEST_ACCOUNTS.alice;
 let sbx: RunningSandbox;
 
-function signed(params: string): string {
-  const q = `${params}&timestamp=${Date.now()}`;
-  return `${q}&signature=${createHmac('sha256', A.secret).update(q).digest('hex')}`;
-}
+const signed = (params: string): string => signedQuery(params, A.secret);
 
 async function admin(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const r = await fetch(`${sbx.urls.admin_url}${path}`, { method: 'POST', body: JSON.stringify(body) });

@@ -4,17 +4,14 @@
  * and order-count headers, routing by symbol type, and a deliberately wrong client (bad
  * signature, stale timestamp, too many requests) refused as the spec says.
  */
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { ManualClock, TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
+import { hmacHex as hmac, signedQuery as signQuery } from '../../src/sandbox/test-signing.js';
 
 const A = TEST_ACCOUNTS.alice;
 let sbx: RunningSandbox;
-
-/** HMAC-SHA256 hex computed here, independently of src/core/signing.ts. */
-const hmac = (secret: string, text: string): string => createHmac('sha256', secret).update(text).digest('hex');
 
 interface Res {
   status: number;
@@ -31,11 +28,8 @@ async function call(method: string, url: string, opts: { key?: string; query?: s
   return { status: r.status, headers: r.headers, body: (await r.json()) as Record<string, unknown> };
 }
 
-/** A signed request with everything in the query string. */
-function signedQuery(params: string, secret: string = A.secret, ts = Date.now()): string {
-  const q = `${params}${params ? '&' : ''}timestamp=${ts}`;
-  return `${q}&signature=${hmac(secret, q)}`;
-}
+/** A signed request with everything in the query string (alice's secret unless told). */
+const signedQuery = (params: string, secret: string = A.secret, ts = Date.now()): string => signQuery(params, secret, ts);
 
 beforeAll(async () => {
   sbx = await startSandbox(testSandboxConfig(), { quiet: true });

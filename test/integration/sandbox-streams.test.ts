@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { ManualClock, TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
+import { signedQuery } from '../../src/sandbox/test-signing.js';
 
 const A = TEST_ACCOUNTS.alice;
 const B = TEST_ACCOUNTS.bob;
@@ -84,9 +85,7 @@ class Client {
 }
 
 async function signedPost(path: string, params: string, key: string, secret: string): Promise<Record<string, unknown>> {
-  const { createHmac } = await import('node:crypto');
-  const q = `${params}&timestamp=${Date.now()}`;
-  const r = await fetch(`${sbx.urls.base_url}${path}?${q}&signature=${createHmac('sha256', secret).update(q).digest('hex')}`, { method: 'POST', headers: { 'X-MBX-APIKEY': key } });
+  const r = await fetch(`${sbx.urls.base_url}${path}?${signedQuery(params, secret)}`, { method: 'POST', headers: { 'X-MBX-APIKEY': key } });
   return (await r.json()) as Record<string, unknown>;
 }
 

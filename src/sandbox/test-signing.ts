@@ -1,0 +1,17 @@
+/**
+ * Signed open-API query strings for tests that talk raw HTTP to the sandbox. Computed with
+ * node:crypto directly, not with src/core/signing.ts, so a bug there cannot hide itself in a
+ * test that checks the sandbox's verification.
+ */
+import { createHmac } from 'node:crypto';
+
+/** Lowercase hex HMAC-SHA256 of `text` under `secret`. */
+export function hmacHex(secret: string, text: string): string {
+  return createHmac('sha256', secret).update(text).digest('hex');
+}
+
+/** `params` plus timestamp (`ts`, now by default) and the signature over both, for the query string. */
+export function signedQuery(params: string, secret: string, ts = Date.now()): string {
+  const q = `${params}${params ? '&' : ''}timestamp=${ts}`;
+  return `${q}&signature=${hmacHex(secret, q)}`;
+}
