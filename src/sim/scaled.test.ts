@@ -23,6 +23,7 @@ describe('scaled integers', () => {
         const want = new Decimal(v).div(new Decimal(10).pow(s)).toFixed();
         expect(fmt(v, s)).toBe(want);
         expect(fmtBig(BigInt(v) * 10n ** 20n, s + 20)).toBe(want);
+        expect(fmtBig(BigInt(v), s + 15)).toBe(new Decimal(v).div(new Decimal(10).pow(s + 15)).toFixed());
         if (v >= 0) expect(parseScaled(want, s)).toBe(v);
       }),
     );

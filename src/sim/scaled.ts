@@ -72,8 +72,24 @@ export function pow10n(k: number): bigint {
 /** Formats a scaled integer as a canonical decimal string (no trailing zeros). */
 export function fmt(v: number, scale: number): string {
   if (scale === 0) return String(v);
-  return v < 0 ? `-${point(String(-v), scale)}` : point(String(v), scale);
+  if (v < 0) return `-${fmt(-v, scale)}`;
+  if (scale >= POW10.length) return point(String(v), scale);
+  const p = POW10[scale]!;
+  // Integer remainder and exact division: no rounding for any safe integer.
+  let frac = v % p;
+  const ip = (v - frac) / p;
+  if (frac === 0) return String(ip);
+  let digits = scale;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    digits--;
+  }
+  const fs = String(frac);
+  return `${ip}.${ZEROS[digits - fs.length]!}${fs}`;
 }
+
+/** ZEROS[n] is n zeros (padding of fractional digits). */
+const ZEROS: readonly string[] = Array.from({ length: 23 }, (_, i) => '0'.repeat(i));
 
 /** Formats a scaled bigint as a canonical decimal string. */
 export function fmtBig(v: bigint, scale: number): string {
