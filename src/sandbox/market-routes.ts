@@ -23,7 +23,7 @@ import type { SandboxSymbol } from './config.js';
 import type { ExchangeState } from './exchange-state.js';
 import type { RequestContext } from './http-host.js';
 import type { OpenRoute, RouteResult } from './open-routes.js';
-import { ApiCode, badParam, optInt, reqString } from './params.js';
+import { ApiCode, badParam, optInt, optTimeRange, reqString } from './params.js';
 
 const DEPTH_LIMITS = new Set([5, 10, 20, 50, 100, 500, 1000, 5000]);
 
@@ -75,10 +75,7 @@ export function marketRoutes(state: ExchangeState, prefix: string, types: readon
     const q: { fromId?: number; startTime?: number; endTime?: number; limit: number } = { limit: optInt(ctx, 'limit', 1, 1000) ?? 500 };
     const fromId = optInt(ctx, 'fromId', 0);
     if (fromId !== undefined) q.fromId = fromId;
-    const startTime = optInt(ctx, 'startTime', 0);
-    if (startTime !== undefined) q.startTime = startTime;
-    const endTime = optInt(ctx, 'endTime', 0);
-    if (endTime !== undefined) q.endTime = endTime;
+    optTimeRange(ctx, q);
     return { data: state.market.aggTrades(s.info.symbol, q).map((a) => ({ a: a.a, p: a.p, q: a.q, f: a.f, l: a.l, T: a.T, m: a.m, M: a.M })) };
   });
   const klines = route('/klines', one, (ctx) => {
@@ -86,10 +83,7 @@ export function marketRoutes(state: ExchangeState, prefix: string, types: readon
     const interval = reqString(ctx, 'interval', 4);
     if (!isKlineInterval(interval)) badParam(ctx, ApiCode.INVALID_PARAMETER, 'Invalid interval.');
     const q: { startTime?: number; endTime?: number; limit: number } = { limit: optInt(ctx, 'limit', 1, 1000) ?? 500 };
-    const startTime = optInt(ctx, 'startTime', 0);
-    if (startTime !== undefined) q.startTime = startTime;
-    const endTime = optInt(ctx, 'endTime', 0);
-    if (endTime !== undefined) q.endTime = endTime;
+    optTimeRange(ctx, q);
     const list = state.market.klines(s.info.symbol, interval, q);
     return { data: list.map((k) => [k.t, k.o, k.h, k.l, k.c, k.v, k.T, k.q, k.n, k.V, k.Q, '0']) };
   });

@@ -20,7 +20,7 @@ import { depositAddress, type ExchangeState } from './exchange-state.js';
 import type { RequestContext } from './http-host.js';
 import type { Security } from './open-auth.js';
 import { type EnvelopeStyle, wireAccountTrade, wireDeposit, wireOrder, wireOrderList, wireSymbol, wireWithdraw } from './open-wire.js';
-import { ApiCode, badParam, optDecimal, optDirect, optEnum, optInt, optString, reqDecimal, reqEnum, reqInt, reqString } from './params.js';
+import { ApiCode, badParam, optDecimal, optDirect, optEnum, optInt, optString, optTimeRange, reqDecimal, reqEnum, reqInt, reqString } from './params.js';
 import type { UserStreamRegistry } from './user-streams.js';
 import { randomUUID } from 'node:crypto';
 
@@ -243,10 +243,7 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         }
         const side = optEnum(ctx, 'side', SideNames);
         if (side) q.side = side;
-        const startTime = optInt(ctx, 'startTime', 0);
-        if (startTime !== undefined) q.startTime = startTime;
-        const endTime = optInt(ctx, 'endTime', 0);
-        if (endTime !== undefined) q.endTime = endTime;
+        optTimeRange(ctx, q);
         const fromId = optString(ctx, 'fromId', 20);
         if (fromId !== undefined) q.fromId = fromId;
         const direct = optDirect(ctx, fromId !== undefined);
@@ -327,10 +324,7 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         const q: { -readonly [K in keyof TradeQuery]: TradeQuery[K] } = {};
         const orderId = optString(ctx, 'orderId', 20);
         if (orderId !== undefined) q.orderId = orderId;
-        const startTime = optInt(ctx, 'startTime', 0);
-        if (startTime !== undefined) q.startTime = startTime;
-        const endTime = optInt(ctx, 'endTime', 0);
-        if (endTime !== undefined) q.endTime = endTime;
+        optTimeRange(ctx, q);
         const fromId = optInt(ctx, 'fromId', 0);
         if (fromId !== undefined) q.fromId = fromId;
         const direct = optDirect(ctx, fromId !== undefined);

@@ -111,3 +111,11 @@ export function optDirect(ctx: RequestContext, fromIdSent: boolean): 'prev' | 'n
   if (d !== 'prev' && d !== 'next') badParam(ctx, ApiCode.INVALID_PARAMETER, `Invalid value ${d} for parameter 'direct'; allowed values are prev, next.`);
   return d;
 }
+
+/** Optional startTime and endTime (non-negative integers), copied into `q` only when sent. */
+export function optTimeRange(ctx: RequestContext, q: { startTime?: number; endTime?: number }): void {
+  const startTime = optInt(ctx, 'startTime', 0);
+  if (startTime !== undefined) q.startTime = startTime;
+  const endTime = optInt(ctx, 'endTime', 0);
+  if (endTime !== undefined) q.endTime = endTime;
+}

@@ -262,6 +262,30 @@ describe('market data routing by symbol type', () => {
     expect(k[8]).toBe(1);
   });
 
+  it('startTime and endTime bound aggTrades, klines, the order list and account trades; a negative bound is refused', async () => {
+    const later = Date.now() + 3_600_000;
+    const market = async (path: string, q: string): Promise<unknown[]> => (await call('GET', `${sbx.urls.market_url}/api/v3/${path}`, { query: q })).body as unknown as unknown[];
+    for (const path of ['aggTrades', 'klines']) {
+      const q = `symbol=BTCUSDT${path === 'klines' ? '&interval=1m' : ''}`;
+      expect(await market(path, `${q}&startTime=0&endTime=${later}`), path).not.toHaveLength(0);
+      expect(await market(path, `${q}&startTime=${later}`), path).toEqual([]);
+      expect(await market(path, `${q}&endTime=1`), path).toEqual([]);
+    }
+    const B = TEST_ACCOUNTS.bob;
+    const signedList = async (path: string, q: string): Promise<unknown[]> => {
+      const r = await call('GET', `${sbx.urls.base_url}${path}`, { key: B.apiKey, query: signedQuery(q, B.secret) });
+      return (r.body.data as { list: unknown[] }).list;
+    };
+    for (const path of ['/open/v1/orders', '/open/v1/orders/trades']) {
+      const q = `symbol=BTC_USDT${path === '/open/v1/orders' ? '&type=-1' : ''}`;
+      expect(await signedList(path, `${q}&startTime=0&endTime=${later}`), path).not.toHaveLength(0);
+      expect(await signedList(path, `${q}&startTime=${later}`), path).toEqual([]);
+      expect(await signedList(path, `${q}&endTime=1`), path).toEqual([]);
+    }
+    const bad = await call('GET', `${sbx.urls.market_url}/api/v3/aggTrades`, { query: 'symbol=BTCUSDT&endTime=-1' });
+    expect([bad.status, bad.body.code]).toEqual([400, -1130]);
+  });
+
   it('executionRules (no envelope, weights by parameters) and referencePrice', async () => {
     const all = await call('GET', `${sbx.urls.market_url}/api/v3/executionRules`);
     expect(all.body).toEqual({
