@@ -55,15 +55,10 @@ export class BookSide {
     this.levels.set(price, lv);
     const a = this.prices;
     const n = a.length;
-    // New prices usually land near the top of the book, which is the end of the array.
-    let i = n;
-    if (this.isBid) {
-      while (i > 0 && a[i - 1]! > price) i--;
-    } else {
-      while (i > 0 && a[i - 1]! < price) i--;
-    }
-    if (i === n) a.push(price);
-    else a.splice(i, 0, price);
+    // New prices usually land at or near the top of the book (the end of the array): check that
+    // first, then binary-search the insertion point (replayed depth reaches hundreds of levels deep).
+    if (n === 0 || (this.isBid ? a[n - 1]! < price : a[n - 1]! > price)) a.push(price);
+    else a.splice(this.insertionPoint(price), 0, price);
     return lv;
   }
 
@@ -80,6 +75,21 @@ export class BookSide {
     }
     const i = this.indexOf(lv.price);
     if (i >= 0) a.splice(i, 1);
+  }
+
+  /** First index whose price sorts after `price` (binary search; prices are distinct). */
+  private insertionPoint(price: number): number {
+    const a = this.prices;
+    let lo = 0;
+    let hi = a.length;
+    const asc = this.isBid;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const v = a[mid]!;
+      if (asc ? v < price : v > price) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Index of `price` in the sorted array (binary search), or -1. */
