@@ -1,6 +1,6 @@
 /**
  * One backtest run from a validated config: recorded data replayed through the bus, the strategy
- * host and its risk gate, with SimVenue over the matching engine (tick data) or the candle venue
+ * runner and its risk gate, with SimVenue over the matching engine (tick data) or the candle venue
  * (kline files), on a virtual clock. Returns the result; optionally writes result.json and
  * report.html. The same config and data always give byte-identical output.
  */
@@ -14,18 +14,18 @@ import type { KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
 import { readRecording, type RecordedItem } from '../record/reader.js';
 import { MatchingEngine } from '../sim/engine.js';
+import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
+import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from '../strategy/StrategyRunner.js';
 import type { StrategyLogger, StrategyPlugin } from '../strategy/types.js';
 import { CandleVenue, bpsToRate } from './CandleVenue.js';
 import type { BacktestConfig } from './config.js';
 import { renderHtmlReport } from './htmlReport.js';
 import { readKlineCsv } from './klineCsv.js';
 import { mergeByTime } from './merge.js';
-import { loadPlugin } from './plugins.js';
 import { Replay, type ReplayStats } from './Replay.js';
 import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
-import { StrategyHost, silentLogger, type HostedStrategy, type IntentGate } from './StrategyHost.js';
 import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 // The same risk gate and daily PnL as `kancil run`: one composition of the risk checker.
@@ -78,7 +78,7 @@ function budgetQuote(budget: Readonly<Record<string, Decimal>>, quote: string): 
 /** A prepared run: feed it items in time order (`step`, or `replay.run`), then `finish`. */
 export interface PreparedRun {
   readonly replay: Replay;
-  readonly host: StrategyHost;
+  readonly runner: StrategyRunner;
   readonly bus: Bus;
   /** Replays one item at time t. */
   step(t: number, item: RecordedItem): void;
@@ -102,9 +102,10 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   if (candleMode && bt.recordings.length > 0) throw new RangeError(`${cfg.file}: backtest: use either recordings or candles, not both`);
   const log = opts.log ?? silentLogger;
 
-  const strategies: HostedStrategy[] = [];
-  for (const s of cfg.strategies) {
-    const plugin = opts.plugins?.[s.plugin] ?? (await loadPlugin(s.plugin, cfg.dir, cfg.file));
+  const strategies: StrategySpec[] = [];
+  const errorAt = plainErrorAt(cfg.file);
+  for (const [i, s] of cfg.strategies.entries()) {
+    const plugin = opts.plugins?.[s.plugin] ?? (await loadPlugin(s.plugin, cfg.dir, errorAt, ['strategies', i]));
     const budget: Record<string, Decimal> = {};
     for (const [a, v] of Object.entries(s.budget)) budget[a] = new Decimal(v);
     strategies.push({ name: s.name, plugin, params: { ...s.params, ...(opts.paramOverrides?.[s.name] ?? {}) }, symbols: s.symbols, budget });
@@ -134,13 +135,13 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
 
   const bookSymbols = bt.recordings.map((r) => r.symbol);
   // The collector marks through the replay's books; the replay samples the collector.
-  const late: { replay?: Replay; host?: StrategyHost } = {};
+  const late: { replay?: Replay; runner?: StrategyRunner } = {};
   const collector = new ResultCollector(
     strategies.map((s) => ({ name: s.name, symbols: s.symbols, initialEquity: budgetQuote(s.budget, quoteOf(s.symbols[0] ?? '')) })),
     bt.equityIntervalMs,
     (sym) => late.replay?.mark(sym),
   );
-  const replay = new Replay({ bus, scheduler, engine, candleVenue: candleMode ? (venue as CandleVenue) : undefined, bookSymbols, collector, afterEvent: () => late.host?.flush(), timerMs: bt.timerMs });
+  const replay = new Replay({ bus, scheduler, engine, candleVenue: candleMode ? (venue as CandleVenue) : undefined, bookSymbols, collector, afterEvent: () => late.runner?.flush(), timerMs: bt.timerMs });
   late.replay = replay;
   bus.events$.subscribe((e) => collector.onEvent(e));
   // The same composition as live and paper: risk gate -> venue, results back on the bus. No ledger:
@@ -169,16 +170,17 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     });
   const pipeline = createPipeline({ bus, venue, risk: gate, clock, log });
   pipeline.start();
-  const host = new StrategyHost(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
-  late.host = host;
-  host.start();
+  // No run tag: a backtest's clientIds are the same on every run (determinism).
+  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
+  late.runner = runner;
+  runner.start();
   return {
     replay,
-    host,
+    runner,
     bus,
     step: (t, item) => replay.step(t, item),
     finish: () => {
-      host.stop();
+      runner.stop();
       replay.finish();
       pipeline.stop();
       if (venue instanceof SimVenue) venue.dispose();

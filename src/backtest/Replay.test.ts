@@ -10,7 +10,7 @@ import type { BusEvent } from '../bus/events.js';
 import { defineStrategy } from '../strategy/types.js';
 import { runBacktest } from './Backtest.js';
 import { parseBacktestConfig } from './config.js';
-import { projectRoot } from './plugins.js';
+import { PROJECT_ROOT as projectRoot } from '../strategy/loader.js';
 
 describe('Replay over the bundled recording', () => {
   it('never shows the future, keeps time monotonic and the book sane', async () => {

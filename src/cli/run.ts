@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
-import { loadPlugin } from '../backtest/plugins.js';
 import { ValidationError } from '../core/errors.js';
 import { loadSandboxConfig, startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import type { StrategyPlugin } from '../strategy/types.js';
 import { parseCommandArgs } from './args.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
@@ -40,7 +40,8 @@ export function runLogger(level: string, stream: NodeJS.WritableStream = process
 
 async function loadPlugins(cfg: RunConfig): Promise<Map<string, StrategyPlugin>> {
   const out = new Map<string, StrategyPlugin>();
-  for (const s of cfg.strategies) out.set(s.name, await loadPlugin(s.plugin, cfg.dir, cfg.file));
+  const errorAt = plainErrorAt(cfg.file);
+  for (const [i, s] of cfg.strategies.entries()) out.set(s.name, await loadPlugin(s.plugin, cfg.dir, errorAt, ['strategies', i]));
   return out;
 }
 

@@ -1,6 +1,6 @@
 /**
  * One `kancil run` session, live or paper, composed from the same pieces a backtest uses:
- * bus, strategy host, risk gate, pipeline, venue, ledger. Live: the order router over the open
+ * bus, strategy runner, risk gate, pipeline, venue, ledger. Live: the order router over the open
  * API (legacy fallback) with the user data stream; paper: the matching engine following the live
  * books through the simulated venue. Both keep the ledger and the tracker, so a paper run's
  * journal looks like a live one.
@@ -33,7 +33,7 @@ import { TradingStateMachine } from '../risk/tradingState.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { Ledger } from '../store/Ledger.js';
 import type { StrategyPlugin } from '../strategy/types.js';
-import { StrategyHost, type HostedStrategy, type StrategyState } from '../backtest/StrategyHost.js';
+import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
 import type { RunConfig } from './runConfig.js';
@@ -91,7 +91,7 @@ export class RunSession {
   readonly #user: UserStream | undefined;
   readonly #states: TradingStateMachine;
   readonly #pipeline: Pipeline<StrategyState>;
-  readonly #host: StrategyHost;
+  readonly #runner: StrategyRunner;
   readonly #strategyNames: readonly string[];
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #subs: { unsubscribe(): void }[] = [];
@@ -111,8 +111,9 @@ export class RunSession {
     user: UserStream | undefined;
     states: TradingStateMachine;
     pipeline: Pipeline<StrategyState>;
-    host: StrategyHost;
+    runner: StrategyRunner;
     names: readonly string[];
+    startedAt: number;
   }) {
     this.#o = o;
     this.ledger = parts.ledger;
@@ -126,9 +127,9 @@ export class RunSession {
     this.#user = parts.user;
     this.#states = parts.states;
     this.#pipeline = parts.pipeline;
-    this.#host = parts.host;
+    this.#runner = parts.runner;
     this.#strategyNames = parts.names;
-    this.startedAt = systemClock.now();
+    this.startedAt = parts.startedAt;
   }
 
   /** Builds and starts everything; resolves when strategies are running. */
@@ -136,8 +137,13 @@ export class RunSession {
     const { config: cfg, endpoints: ep, credentials: cr, log } = o;
     const clock = systemClock;
     const ledger = Ledger.open(cfg.storage.path);
+    const startedAt = clock.now();
     const runNo = ledger.countJournal('start') + 1;
-    ledger.journal(clock.now(), 'start', { mode: cfg.mode, name: cfg.name, run: runNo, pid: process.pid });
+    // The run tag goes into every clientId and intentId of this run, so a restart (on this ledger
+    // or another one trading the same account) never reuses the id of an order that may still be
+    // live, while strategy names stay the same across restarts.
+    const runTag = startedAt.toString(36);
+    ledger.journal(startedAt, 'start', { mode: cfg.mode, name: cfg.name, run: runNo, runTag, pid: process.pid });
     const bus = new Bus();
     const cleanup: (() => Promise<void> | void)[] = [() => ledger.close(), () => bus.close()];
     try {
@@ -248,8 +254,9 @@ export class RunSession {
         const unknown = await router.recover();
         const earlier = tracker.liveOrders();
         if (earlier.length > 0) {
-          // Strategies of this run are new instances: they do not see these orders, which stay on the
-          // book (and count against the account's limits) until they fill or shutdown cancels them.
+          // The strategies' own books start empty each run: they do not see these orders (which
+          // carry an earlier run tag), which stay on the book and count against the account's limits
+          // until they fill, a cancelAll of the same strategy name, or shutdown cancels them.
           log.warn({ orders: earlier.map((e) => ({ clientId: e.clientId, strategy: e.strategy, state: e.state })) }, 'live orders of an earlier run are still open');
         }
         if (unknown.length > 0) log.warn({ unknown: unknown.map((u) => u.clientId) }, 'orders still of unknown outcome after start-up reconciliation; the poll loop keeps resolving them');
@@ -259,28 +266,28 @@ export class RunSession {
       }
       await market.whenReady(o.bookReadyTimeoutMs ?? 15_000).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'starting before every book is ready (orders are halted per symbol until it is)'));
 
-      // Strategy instances carry the run number so their clientIds never repeat across restarts.
-      const hosted: HostedStrategy[] = cfg.strategies.map((s) => {
+      const specs: StrategySpec[] = cfg.strategies.map((s) => {
         const plugin = o.plugins.get(s.name);
         if (!plugin) throw new ConfigError(cfg.file, 'strategies', s.name, 'plugin not loaded');
-        return { name: `${s.name}.${runNo}`, plugin, params: s.params, symbols: s.symbols, budget: Object.fromEntries(Object.entries(s.budget).map(([k, v]) => [k, new Decimal(v)])) };
+        return { name: s.name, plugin, params: s.params, symbols: s.symbols, budget: Object.fromEntries(Object.entries(s.budget).map(([k, v]) => [k, new Decimal(v)])) };
       });
-      const host = new StrategyHost(hosted, {
+      const runner = new StrategyRunner(specs, {
         bus,
         clock,
         venue: pipeline.venue,
         books: (s) => market.book(s),
         gate: pipeline.gate,
+        runTag,
         log: log.child({ part: 'strategy' }),
         onFailure: (name, err) => ledger.journal(clock.now(), 'strategyFailed', { strategy: name, err: err instanceof Error ? err.message : String(err) }),
       });
-      host.start();
+      runner.start();
       // Risk rejections queued while a handler ran are published after each bus event.
-      const flushSub = bus.events$.subscribe(() => host.flush());
+      const flushSub = bus.events$.subscribe(() => runner.flush());
       cleanup.push(() => flushSub.unsubscribe());
-      host.flush();
+      runner.flush();
 
-      const session = new RunSession(o, { ledger, bus, open, legacy, market, tracker, router, sim, user, states, pipeline, host, names: hosted.map((h) => h.name) });
+      const session = new RunSession(o, { ledger, bus, open, legacy, market, tracker, router, sim, user, states, pipeline, runner, names: runner.names, startedAt });
       session.#subs.push(stateSub, flushSub, dailySub);
       const mine = new Set(session.#strategyNames);
       session.#subs.push(bus.events$.subscribe((e) => {
@@ -288,7 +295,7 @@ export class RunSession {
       }));
       if (cfg.run.timerMs > 0) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
       session.#every(cfg.run.statusIntervalSec * 1000, () => log.info(session.status(), 'status'));
-      log.info({ mode: cfg.mode, run: runNo, strategies: session.#strategyNames, symbols: symbols.map((s) => s.symbol) }, 'running');
+      log.info({ mode: cfg.mode, run: runNo, runTag, strategies: session.#strategyNames, symbols: symbols.map((s) => s.symbol) }, 'running');
       return session;
     } catch (err) {
       for (const c of cleanup.reverse()) {
@@ -302,14 +309,14 @@ export class RunSession {
     }
   }
 
-  /** Strategy instance names of this run (`<name>.<run number>`). */
+  /** Strategy names of this run (as configured; the same across restarts). */
   get strategies(): readonly string[] {
     return this.#strategyNames;
   }
 
   /** Strategy failures so far. */
   get failures(): readonly { strategy: string; error: string }[] {
-    return this.#host.failures;
+    return this.#runner.failures;
   }
 
   /** The router (live mode), for tests and the status line. */
@@ -341,7 +348,7 @@ export class RunSession {
     const { config: cfg, log } = this.#o;
     log.info({ reason }, 'stopping');
     for (const t of this.#timers) clearInterval(t);
-    this.#host.stop();
+    this.#runner.stop();
     if (cfg.run.cancelOnShutdown) {
       // Every live order in this ledger is the bot's, including orders of earlier runs that
       // start-up reconciliation found still open.
@@ -363,7 +370,7 @@ export class RunSession {
     } catch (err) {
       log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not fetch missing fills at shutdown; the next start reconciles them');
     }
-    const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#host.failures);
+    const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures);
     this.#pipeline.stop();
     await this.#router?.stop();
     for (const s of this.#subs) s.unsubscribe();

@@ -51,7 +51,11 @@ export interface RunSummary {
   readonly failures: readonly { strategy: string; error: string }[];
 }
 
-/** Builds the summary of one run's strategies from the ledger. */
+/**
+ * Builds the summary of one run from the ledger: the orders its strategies created since
+ * `startedAt` and their fills (strategy names are stable across restarts, so earlier runs'
+ * orders in the same ledger carry the same names and are left out by time).
+ */
 export function runSummary(
   ledger: Ledger,
   strategies: readonly string[],
@@ -62,8 +66,13 @@ export function runSummary(
   failures: readonly { strategy: string; error: string }[],
 ): RunSummary {
   const orders: Record<string, number> = {};
-  for (const o of ledger.orders()) if (strategies.includes(o.strategy)) orders[o.state] = (orders[o.state] ?? 0) + 1;
-  const books = positionsOf(ledger.fills(), strategies);
+  const mine = new Set<string>();
+  for (const o of ledger.orders()) {
+    if (!strategies.includes(o.strategy) || o.createdAt < startedAt) continue;
+    orders[o.state] = (orders[o.state] ?? 0) + 1;
+    mine.add(o.clientId);
+  }
+  const books = positionsOf(ledger.fills().filter((f) => mine.has(f.clientId)), strategies);
   let fills = 0;
   const rows = [...books.entries()].map(([key, b]) => {
     fills += b.fills;

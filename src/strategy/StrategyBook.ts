@@ -35,6 +35,8 @@ export class StrategyBook {
   /** Records a place intent as a PENDING order before it is sent. */
   placed(i: PlaceIntent, now: number): void {
     this.#placements.push(now);
+    // Bounded memory: rate limits look back far less than a day.
+    if (this.#placements.length > 4096 && (this.#placements[0] as number) < now - 86_400_000) this.#placements.splice(0, this.#placements.findIndex((x) => x >= now - 86_400_000));
     this.#orders.set(i.clientId, {
       clientId: i.clientId,
       orderId: undefined,

@@ -6,8 +6,8 @@ import type { Intent } from '../bus/intents.js';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { TradeEvent } from '../core/marketEvents.js';
-import { defineStrategy } from '../strategy/types.js';
-import { StrategyHost, acceptAll, silentLogger, type IntentGate } from './StrategyHost.js';
+import { StrategyRunner, acceptAll, silentLogger, type IntentGate } from './StrategyRunner.js';
+import { defineStrategy } from './types.js';
 
 const trade = (symbol: string, E = 1): TradeEvent => ({ type: 'trade', E, symbol, tradeId: 1, price: new Decimal(100), qty: new Decimal(1), tradeTime: E, isBuyerMaker: false });
 
@@ -32,7 +32,7 @@ function harness(gate: IntentGate = acceptAll) {
         },
       }),
     });
-  const host = new StrategyHost(
+  const host = new StrategyRunner(
     [
       { name: 'a', plugin: recorder('a', { placeOn: true }), params: {}, symbols: ['BTC_USDT'], budget: { USDT: new Decimal(100) } },
       { name: 'b', plugin: recorder('b'), params: { n: 2 }, symbols: ['ETH_USDT'], budget: {} },
@@ -43,7 +43,7 @@ function harness(gate: IntentGate = acceptAll) {
   return { bus, clock, sent, seen, host };
 }
 
-describe('StrategyHost', () => {
+describe('StrategyRunner with a gate and a venue', () => {
   it('routes market events by symbol and own order events by strategy only', () => {
     const { bus, seen, host, sent } = harness();
     host.start();
@@ -53,7 +53,7 @@ describe('StrategyHost', () => {
     expect(seen.a).toEqual(['trade:BTC_USDT', 'open=1 free=90 locked=10 pos=0 btc=0']);
     expect(sent).toHaveLength(1);
     const p = sent[0]!;
-    expect(p.kind === 'place' && [p.strategy, p.clientId, p.intentId]).toEqual(['a', 'a-1', 'a-i2']);
+    expect(p.kind === 'place' && [p.strategy, p.clientId, p.intentId]).toEqual(['a', 'a-1', 'a:1']);
     bus.publish({ type: 'orderUpdate', E: 2, strategy: 'a', clientId: 'a-2', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', state: 'FILLED', price: new Decimal(10), quantity: new Decimal(1), cumQty: new Decimal(1), cumQuoteQty: new Decimal(10) });
     expect(seen.b).toEqual(['trade:ETH_USDT']);
     expect(seen.bad).toEqual(['trade:BTC_USDT']);
@@ -75,7 +75,7 @@ describe('StrategyHost', () => {
     bus.publish({ type: 'timer', E: 6 });
     expect(seen.bad).toEqual(['timer']);
     expect(seen.b).toEqual(['timer', 'timer']);
-    expect(host.failures).toEqual([{ strategy: 'bad', error: 'boom' }]);
+    expect(host.failures).toEqual([{ strategy: 'bad', phase: 'event', error: 'boom' }]);
   });
 
   it('risk rejections reach the strategy as events after its handler returns, and nothing reaches the venue', () => {
@@ -90,7 +90,7 @@ describe('StrategyHost', () => {
 
   it('validates parameters with the plugin schema, naming the path', () => {
     const { host } = harness();
-    const bad = new StrategyHost(
+    const bad = new StrategyRunner(
       [{ name: 'x', plugin: defineStrategy({ name: 'x', description: '', params: z.object({ n: z.number() }), create: () => ({ onEvent: () => undefined }) }), params: { n: 'no' }, symbols: ['BTC_USDT'], budget: {} }],
       { bus: new Bus(), clock: new VirtualClock(), venue: { name: 'v', submit: () => undefined }, books: () => undefined, gate: acceptAll, log: silentLogger },
     );

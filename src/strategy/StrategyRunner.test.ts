@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Bus } from '../bus/Bus.js';
 import type { BusEvent, OrderUpdateEvent } from '../bus/events.js';
 import type { Intent } from '../bus/intents.js';
@@ -8,10 +9,10 @@ import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import { loadStrategies, plainErrorAt } from './loader.js';
-import { StrategyRunner, type StrategyFailure, type StrategySpec } from './StrategyRunner.js';
+import { StrategyRunner, acceptAll, type StrategySpec } from './StrategyRunner.js';
 import echo, { seen } from './test-plugins/echo.js';
 import thrower from './test-plugins/thrower.js';
-import type { StrategyLogger } from './types.js';
+import { defineStrategy, type StrategyLogger } from './types.js';
 
 const D = (s: string | number): Decimal => new Decimal(s);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,20 +30,24 @@ function setup(specs: StrategySpec[], opts: { runTag?: string; onSink?: (i: Inte
   const bus = new Bus();
   const clock = new VirtualClock(1000);
   const intents: Intent[] = [];
-  const failures: StrategyFailure[] = [];
+  const failed: string[] = [];
   const runner = new StrategyRunner(specs, {
     bus,
     clock,
     books: () => undefined,
-    sink: (i) => {
-      intents.push(i);
-      opts.onSink?.(i, bus);
+    gate: acceptAll,
+    venue: {
+      name: 'test',
+      submit: (i) => {
+        intents.push(i);
+        opts.onSink?.(i, bus);
+      },
     },
-    logger: () => quiet,
-    onFailure: (f) => failures.push(f),
+    log: quiet,
+    onFailure: (strategy) => failed.push(strategy),
     ...(opts.runTag !== undefined ? { runTag: opts.runTag } : {}),
   });
-  return { bus, clock, intents, failures, runner };
+  return { bus, clock, intents, failed, runner };
 }
 
 const spec = (name: string, symbols: string[], plugin: StrategySpec['plugin'] = echo, params: unknown = {}): StrategySpec => ({ name, plugin, params, symbols, budget: { IDR: D('1000'), BTC: D('1') } });
@@ -69,7 +74,7 @@ describe('StrategyRunner', () => {
       return intents;
     };
     const a = run();
-    expect(a.map((i) => (i.kind === 'place' ? `${i.clientId} ${i.price?.toFixed()} ${i.quantity?.toFixed()}` : `${i.kind} ${i.intentId}`))).toEqual(['mm-r7-1 101 0.002', 'mm-r7-2 102 0.002', 'mm-r7-3 103 0.002', 'cancelAll mm:4']);
+    expect(a.map((i) => (i.kind === 'place' ? `${i.clientId} ${i.price?.toFixed()} ${i.quantity?.toFixed()}` : `${i.kind} ${i.intentId}`))).toEqual(['mm-r7-1 101 0.002', 'mm-r7-2 102 0.002', 'mm-r7-3 103 0.002', 'cancelAll mm-r7:4']);
     expect(run()).toEqual(a);
     for (const i of a) if (i.kind === 'place') expect(i.clientId.length).toBeLessThanOrEqual(50);
   });
@@ -97,23 +102,45 @@ describe('StrategyRunner', () => {
   });
 
   it('stops and reports a failing plugin, cancels its orders, and the others keep running', () => {
-    const { bus, intents, failures, runner } = setup([spec('bad', ['BTC_IDR'], thrower, { failAt: 2 }), spec('good', ['BTC_IDR'])]);
+    const { bus, intents, failed, runner } = setup([spec('bad', ['BTC_IDR'], thrower, { failAt: 2 }), spec('good', ['BTC_IDR'])]);
     runner.start();
     bus.publish(trade('BTC_IDR', '100', 1));
     bus.publish(trade('BTC_IDR', '101', 2));
     bus.publish(trade('BTC_IDR', '102', 3));
     expect(runner.failed).toEqual(['bad']);
-    expect(failures.map((f) => [f.strategy, f.phase, (f.error as Error).message])).toEqual([['bad', 'event', 'boom']]);
+    expect(failed).toEqual(['bad']);
+    expect(runner.failures.map((f) => [f.strategy, f.phase, f.error])).toEqual([['bad', 'event', 'boom']]);
     expect(intents.map((i) => `${i.strategy}:${i.kind}:${i.kind === 'place' ? i.clientId : ''}`)).toEqual(['bad:place:bad-1', 'good:place:good-1', 'bad:cancelAll:', 'good:place:good-2', 'good:place:good-3']);
   });
 
-  it('a plugin whose params do not validate fails at start without stopping the others', () => {
-    const { bus, failures, runner } = setup([spec('bad', ['BTC_IDR'], thrower, { failAt: 'x' }), spec('good', ['BTC_IDR'])]);
+  it('params that do not validate stop the start before any plugin is created, naming the path and value', () => {
+    seen.delete('good');
+    const { bus, intents, runner } = setup([spec('bad', ['BTC_IDR'], thrower, { failAt: 'x' }), spec('good', ['BTC_IDR'])]);
+    expect(() => runner.start()).toThrow(/strategy bad: params\.failAt="x"/);
+    bus.publish(trade('BTC_IDR', '100', 1));
+    expect(seen.has('good')).toBe(false);
+    expect(intents).toEqual([]);
+  });
+
+  it('a plugin that throws in onStart is stopped without stopping the others', () => {
+    const failsAtStart = defineStrategy({ name: 'x', description: 'throws in onStart', params: z.object({}), create: () => ({ onStart: () => { throw new Error('no'); }, onEvent: () => undefined }) });
+    const { bus, runner } = setup([spec('bad', ['BTC_IDR'], failsAtStart), spec('good', ['BTC_IDR'])]);
     runner.start();
     bus.publish(trade('BTC_IDR', '100', 1));
-    expect(failures[0]?.phase).toBe('start');
-    expect(String(failures[0]?.error)).toMatch(/params\.failAt="x"/);
+    expect(runner.failures).toEqual([{ strategy: 'bad', phase: 'start', error: 'no' }]);
     expect(seen.get('good')?.length).toBe(1);
+  });
+
+  it('a run tag makes clientIds and intentIds differ between runs of the same strategy names', () => {
+    const ids = (runTag: string): string[] => {
+      const { bus, intents, runner } = setup([spec('mm', ['BTC_IDR'])], { runTag });
+      runner.start();
+      bus.publish(trade('BTC_IDR', '100', 1));
+      return intents.flatMap((i) => (i.kind === 'place' ? [i.clientId, i.intentId] : []));
+    };
+    expect(ids('a1')).toEqual(['mm-a1-1', 'mm-a1:1']);
+    expect(ids('a2')).toEqual(['mm-a2-1', 'mm-a2:1']);
+    expect(ids('')).toEqual(['mm-1', 'mm:1']);
   });
 
   it('delivers events caused by its own intents after the handler returns, in order', () => {

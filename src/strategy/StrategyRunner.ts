@@ -1,18 +1,27 @@
 /**
- * Runs strategy plugins on the bus. Each strategy gets only the events of its symbols (market
- * data, book status), its own order events (orderUpdate, fill, intentRejected) and the run-wide
- * timer and tradingState events. Its context places and cancels by emitting intents with
- * deterministic clientIds to a sink (the risk gate and venue). A plugin that throws is stopped,
- * logged and reported, its open orders are cancelled (by default), and the others keep running.
+ * Runs strategy plugins on the bus, the same way in live, paper and backtest runs: builds each
+ * plugin's context (clock, books, own open orders, positions, budget), routes to it the events it
+ * may see, and passes its intents through a gate (the risk checker) to the venue. A plugin that
+ * throws is stopped, logged and reported, its open orders are cancelled (by default), and the
+ * others keep running.
  *
- * Events that arrive while a strategy is being called (a venue answering synchronously) are
- * queued and delivered after the call returns, so every strategy sees events one at a time and
- * in bus order: the same events give the same intents.
+ * Routing: market events and book status of the strategy's symbols (BTC_IDR, BTCIDR and btcidr
+ * name the same symbol); its own orderUpdate, fill and intentRejected events; timers and
+ * trading-state changes. Nothing else, so a strategy cannot observe another strategy's orders.
+ *
+ * Events that arrive while a strategy is being called (a venue or tracker publishing
+ * synchronously) are queued and delivered after the call returns, so every strategy sees events
+ * one at a time and in bus order: the same events give the same intents.
+ *
+ * clientIds are `${name}-${seq}`, or `${name}-${runTag}-${seq}` with a run tag (live and paper
+ * use one per run, so a restart never reuses the clientId of an order that may still be live,
+ * while strategy names stay stable across restarts; backtests use none, for determinism).
  */
 import type { Subscription } from 'rxjs';
 import type { Bus } from '../bus/Bus.js';
 import type { BusEvent } from '../bus/events.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
+import type { Venue } from '../bus/venue.js';
 import type { BookView } from '../core/bookView.js';
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
@@ -21,57 +30,78 @@ import { validateParams } from './params.js';
 import { StrategyBook } from './StrategyBook.js';
 import type { OwnOrderView, PlaceRequest, StrategyContext, StrategyHandlers, StrategyLogger, StrategyPlugin } from './types.js';
 
-/** One strategy of a run, with validated parameters. */
+/** One strategy of a run. */
 export interface StrategySpec {
-  /** Unique in the run; 1 to 16 of [A-Za-z0-9_-]; prefixes its clientIds. */
+  /** Unique in the run and stable across restarts; 1 to 16 of [A-Za-z0-9_-]; prefixes its clientIds. */
   readonly name: string;
   readonly plugin: StrategyPlugin;
-  /** Parameters (validated again with the plugin's schema at start). */
+  /** Raw or validated parameters; validated again with the plugin's schema at start. */
   readonly params: unknown;
   readonly symbols: readonly string[];
   /** Starting budget per asset. */
   readonly budget: Readonly<Record<string, Decimal>>;
 }
 
+/** Verdict of the gate in front of the venue. */
+export type GateDecision = { readonly kind: 'accept' } | { readonly kind: 'adjust'; readonly intent: PlaceIntent } | { readonly kind: 'reject'; readonly reason: string; readonly message: string };
+
+/** What the gate may read about the strategy that sent an intent. */
+export interface StrategyState {
+  readonly name: string;
+  position(asset: string): Decimal;
+  free(asset: string): Decimal;
+  openOrders(): readonly OwnOrderView[];
+  placementsSince(t: number): number;
+}
+
+/** The risk gate: decides each intent before it reaches the venue. */
+export type IntentGate = (intent: Intent, strategy: StrategyState) => GateDecision;
+
+/** Accepts everything (for tests of the plumbing only: a real run uses the risk checker). */
+export const acceptAll: IntentGate = () => ({ kind: 'accept' });
+
+/** A logger that drops everything (benchmarks, sweeps). */
+export const silentLogger: StrategyLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+
 /** Why and when a strategy was stopped. */
 export interface StrategyFailure {
   readonly strategy: string;
   readonly phase: 'start' | 'event' | 'stop';
-  readonly error: unknown;
-  readonly time: number;
+  /** The error's message. */
+  readonly error: string;
 }
 
 /** Options of the runner. */
 export interface StrategyRunnerOptions {
   readonly bus: Bus;
   readonly clock: Clock;
+  /** Where accepted intents go (the pipeline's venue). */
+  readonly venue: Venue;
   /** Local books by symbol (undefined when none is kept). */
   readonly books: (symbol: string) => BookView | undefined;
-  /** Receives every intent, in order (risk gate, then venue). */
-  readonly sink: (intent: Intent) => void;
-  /** A logger per strategy (e.g. a pino child with { strategy }). */
-  readonly logger: (strategy: string) => StrategyLogger;
-  /** Called once per failed strategy. */
-  readonly onFailure?: (failure: StrategyFailure) => void;
-  /** Cancel a failed strategy's open orders (default true). */
+  readonly gate: IntentGate;
+  readonly log: StrategyLogger;
+  /** Called once when a plugin throws and is stopped. */
+  readonly onFailure?: (strategy: string, err: unknown) => void;
+  /** Cancel a failed strategy's open orders (default true): nobody manages them any more. */
   readonly cancelOnFailure?: boolean;
-  /** Distinguishes this run's clientIds from earlier runs on the same account ('' for none). */
+  /** Distinguishes this run's clientIds and intentIds from earlier runs on the same account ('' for none). */
   readonly runTag?: string;
 }
 
-const SYMBOL_EVENTS = new Set(['trade', 'aggTrade', 'kline', 'miniTicker', 'depthDiff', 'partialDepth', 'bookTicker', 'bookStatus']);
-const OWN_EVENTS = new Set(['orderUpdate', 'fill', 'intentRejected']);
-const BROADCAST = new Set(['timer', 'tradingState']);
+const NO_ORDERS: readonly OwnOrderView[] = Object.freeze([]);
 
 /** Symbols match whatever the spelling: BTC_IDR, BTCIDR, btcidr. */
 function symbolKey(s: string): string {
   return s.replace(/_/g, '').toUpperCase();
 }
 
-class Running {
+class Running implements StrategyState {
+  readonly name: string;
+  /** Configured spelling of each symbol, by symbolKey(). */
+  readonly symbols: ReadonlyMap<string, string>;
   readonly book: StrategyBook;
   readonly ids: ClientIdSequence;
-  readonly symbolKeys: ReadonlySet<string>;
   handlers: StrategyHandlers | undefined;
   failed = false;
   intentSeq = 0;
@@ -80,110 +110,178 @@ class Running {
     readonly spec: StrategySpec,
     runTag: string,
   ) {
+    this.name = spec.name;
+    this.symbols = new Map(spec.symbols.map((sym) => [symbolKey(sym), sym]));
     this.book = new StrategyBook(spec.budget);
     this.ids = new ClientIdSequence(spec.name, runTag);
-    this.symbolKeys = new Set(spec.symbols.map(symbolKey));
   }
 
-  wants(e: BusEvent): boolean {
-    if (BROADCAST.has(e.type)) return true;
-    if (OWN_EVENTS.has(e.type)) return (e as { strategy: string }).strategy === this.spec.name;
-    if (SYMBOL_EVENTS.has(e.type)) return this.symbolKeys.has(symbolKey((e as { symbol: string }).symbol));
-    return false;
+  position(asset: string): Decimal {
+    return this.book.position(asset);
+  }
+
+  free(asset: string): Decimal {
+    return this.book.free(asset);
+  }
+
+  openOrders(): readonly OwnOrderView[] {
+    return this.book.openCount() === 0 ? NO_ORDERS : this.book.openOrders();
+  }
+
+  placementsSince(t: number): number {
+    return this.book.placementsSince(t);
+  }
+
+  /** The configured spelling of `symbol` when the strategy trades it. */
+  symbolOf(symbol: string): string | undefined {
+    return this.symbols.get(symbolKey(symbol));
+  }
+
+  /** Unique in the run and, with a run tag, across runs (the ledger keys intents by it). */
+  intentId(): string {
+    return `${this.ids.prefix}:${++this.intentSeq}`;
   }
 }
 
-/** Hosts strategies on a bus. */
+/** Hosts strategies on a bus. `start()` creates and starts them; `stop()` stops them. */
 export class StrategyRunner {
   readonly #o: StrategyRunnerOptions;
   readonly #running: Running[] = [];
   readonly #byName = new Map<string, Running>();
+  /** Strategies by symbol, under both the configured spelling and symbolKey(). */
+  readonly #bySymbol = new Map<string, Running[]>();
   readonly #queue: BusEvent[] = [];
+  /** Risk rejections, published by flush() once the bus event that caused them is done. */
+  readonly #pending: BusEvent[] = [];
   #dispatching = false;
   #sub: Subscription | undefined;
   #started = false;
+  /** Strategies stopped after an error, in the order they failed. */
+  readonly failures: StrategyFailure[] = [];
 
   constructor(specs: readonly StrategySpec[], options: StrategyRunnerOptions) {
     this.#o = options;
     for (const spec of specs) {
-      if (this.#byName.has(spec.name)) throw new Error(`duplicate strategy name ${JSON.stringify(spec.name)}`);
+      if (this.#byName.has(spec.name)) throw new RangeError(`duplicate strategy name ${JSON.stringify(spec.name)}`);
       const r = new Running(spec, options.runTag ?? '');
       this.#running.push(r);
       this.#byName.set(spec.name, r);
+      for (const sym of new Set([...spec.symbols, ...spec.symbols.map(symbolKey)])) {
+        let l = this.#bySymbol.get(sym);
+        if (!l) this.#bySymbol.set(sym, (l = []));
+        l.push(r);
+      }
     }
   }
 
   /** Names of the strategies, in configuration order. */
   get names(): string[] {
-    return this.#running.map((r) => r.spec.name);
+    return this.#running.map((r) => r.name);
   }
 
   /** Strategies stopped after an error. */
   get failed(): string[] {
-    return this.#running.filter((r) => r.failed).map((r) => r.spec.name);
+    return this.#running.filter((r) => r.failed).map((r) => r.name);
   }
 
-  /** One strategy's orders, positions and budget (the risk checker reads it). */
+  /** One strategy's orders, positions and budget. */
   book(strategy: string): StrategyBook {
     const r = this.#byName.get(strategy);
-    if (!r) throw new Error(`unknown strategy ${JSON.stringify(strategy)}`);
+    if (!r) throw new RangeError(`unknown strategy ${JSON.stringify(strategy)}`);
     return r.book;
   }
 
-  /** Creates every plugin instance, calls onStart, then subscribes to the bus. Call after reconciliation. */
+  /**
+   * Validates every strategy's parameters (a bad one throws before any plugin is created: a
+   * configuration error must stop the run before anything trades), then creates each plugin,
+   * calls onStart and subscribes to the bus. Call after reconciliation.
+   */
   start(): void {
     if (this.#started) return;
+    const params = this.#running.map((r) => {
+      const p = validateParams(r.spec.plugin, r.spec.params);
+      if (p.ok) return p.value;
+      const i = p.issues[0];
+      throw new RangeError(`strategy ${r.name}: params.${(i?.path ?? []).map(String).join('.')}=${JSON.stringify(i?.value)}: ${i?.message ?? 'invalid'}`);
+    });
     this.#started = true;
     // Subscribe first (events queue while plugins start), so nothing an onStart causes is lost.
     this.#dispatching = true;
     this.#sub = this.#o.bus.events$.subscribe((e) => this.#onEvent(e));
     try {
-      for (const r of this.#running) {
+      this.#running.forEach((r, i) =>
         this.#guard(r, 'start', () => {
-          const params = validateParams(r.spec.plugin, r.spec.params);
-          if (!params.ok) {
-            const i = params.issues[0];
-            throw new Error(`params.${(i?.path ?? []).map(String).join('.')}=${JSON.stringify(i?.value)}: ${i?.message ?? 'invalid'}`);
-          }
-          r.handlers = r.spec.plugin.create(this.#context(r, params.value));
+          r.handlers = r.spec.plugin.create(this.#context(r, params[i]));
           r.handlers.onStart?.();
-        });
-      }
+        }),
+      );
     } finally {
       this.#dispatching = false;
     }
     this.#drain();
   }
 
-  /** Calls onStop of every live strategy and leaves the bus. */
+  /** Calls onStop of every running plugin and leaves the bus. */
   stop(): void {
     this.#sub?.unsubscribe();
     this.#sub = undefined;
-    for (const r of this.#running) {
-      if (r.failed || !r.handlers) continue;
-      this.#guard(r, 'stop', () => r.handlers?.onStop?.());
-    }
+    for (const r of this.#running) if (!r.failed && r.handlers) this.#guard(r, 'stop', () => r.handlers?.onStop?.());
+  }
+
+  /** Publishes risk rejections queued while a handler ran; call after each bus event (the replay and the session do). */
+  flush(): void {
+    for (let e = this.#pending.shift(); e !== undefined; e = this.#pending.shift()) this.#o.bus.publish(e);
   }
 
   #onEvent(e: BusEvent): void {
-    this.#queue.push(e);
-    if (!this.#dispatching) this.#drain();
+    if (this.#dispatching) {
+      this.#queue.push(e);
+      return;
+    }
+    this.#dispatching = true;
+    try {
+      this.#route(e);
+    } finally {
+      this.#dispatching = false;
+    }
+    if (this.#queue.length > 0) this.#drain();
   }
 
   #drain(): void {
     if (this.#dispatching) return;
     this.#dispatching = true;
     try {
-      for (let e = this.#queue.shift(); e !== undefined; e = this.#queue.shift()) {
-        for (const r of this.#running) {
-          if (r.failed || !r.wants(e)) continue;
-          this.#apply(r, e);
-          const ev = e;
-          this.#guard(r, 'event', () => r.handlers?.onEvent(ev));
-        }
-      }
+      for (let e = this.#queue.shift(); e !== undefined; e = this.#queue.shift()) this.#route(e);
     } finally {
       this.#dispatching = false;
+    }
+  }
+
+  #route(e: BusEvent): void {
+    switch (e.type) {
+      case 'orderUpdate':
+      case 'fill':
+      case 'intentRejected': {
+        const r = this.#byName.get(e.strategy);
+        if (r === undefined) return;
+        this.#apply(r, e);
+        this.#deliver(r, e);
+        return;
+      }
+      case 'timer':
+      case 'tradingState':
+        for (const r of this.#running) this.#deliver(r, e);
+        return;
+      case 'connection':
+      case 'reconcileNeeded':
+      case 'accountPosition':
+      case 'streamTerminated':
+      case 'executionReport':
+        return;
+      default: {
+        const l = this.#bySymbol.get(e.symbol) ?? this.#bySymbol.get(symbolKey(e.symbol));
+        if (l) for (const r of l) this.#deliver(r, e);
+      }
     }
   }
 
@@ -194,30 +292,51 @@ export class StrategyRunner {
     else if (e.type === 'intentRejected' && e.intent.kind === 'place') r.book.refused(e.intent.clientId);
   }
 
-  #guard(r: Running, phase: StrategyFailure['phase'], fn: () => void): void {
+  #deliver(r: Running, e: BusEvent): void {
+    if (r.failed || r.handlers === undefined) return;
+    // Inline try/catch rather than #guard: no closure per event on the hot path.
     try {
-      fn();
-    } catch (error) {
-      this.#fail(r, phase, error);
+      r.handlers.onEvent(e);
+    } catch (err) {
+      this.#fail(r, 'event', err);
     }
   }
 
-  #fail(r: Running, phase: StrategyFailure['phase'], error: unknown): void {
-    if (r.failed) return;
-    r.failed = true;
-    const time = this.#o.clock.now();
-    this.#o.logger(r.spec.name).error({ err: error, phase }, `strategy ${r.spec.name} failed and was stopped`);
-    if ((this.#o.cancelOnFailure ?? true) && r.book.openCount() > 0) this.#o.sink({ kind: 'cancelAll', strategy: r.spec.name, intentId: this.#intentId(r) });
-    this.#o.onFailure?.({ strategy: r.spec.name, phase, error, time });
+  #guard(r: Running, phase: StrategyFailure['phase'], fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#fail(r, phase, err);
+    }
   }
 
-  #intentId(r: Running): string {
-    return `${r.spec.name}:${++r.intentSeq}`;
+  #fail(r: Running, phase: StrategyFailure['phase'], err: unknown): void {
+    if (r.failed) return;
+    r.failed = true;
+    const error = err instanceof Error ? err.message : String(err);
+    this.failures.push({ strategy: r.name, phase, error });
+    this.#o.log.error({ strategy: r.name, phase, err: error }, 'strategy failed and was stopped');
+    if ((this.#o.cancelOnFailure ?? true) && r.book.openCount() > 0) this.#submit(r, { kind: 'cancelAll', strategy: r.name, intentId: r.intentId() });
+    this.#o.onFailure?.(r.name, err);
+  }
+
+  #submit(r: Running, intent: Intent): void {
+    const d = this.#o.gate(intent, r);
+    if (d.kind === 'reject') {
+      // Delivered after the bus event being handled is done (see flush).
+      this.#pending.push({ type: 'intentRejected', E: this.#o.clock.now(), strategy: r.name, intent, reason: d.reason, message: d.message });
+      return;
+    }
+    const sent = d.kind === 'adjust' ? d.intent : intent;
+    // Booked as PENDING once accepted (not before: the check must not see the order itself), so
+    // the strategy sees its own order before any venue answer.
+    if (sent.kind === 'place') r.book.placed(sent, this.#o.clock.now());
+    this.#o.venue.submit(sent);
   }
 
   #context(r: Running, params: unknown): StrategyContext<unknown> {
     const o = this.#o;
-    const name = r.spec.name;
+    const name = r.name;
     const check = (): void => {
       if (r.failed) throw new Error(`strategy ${name} is stopped`);
     };
@@ -226,42 +345,31 @@ export class StrategyRunner {
       params,
       symbols: r.spec.symbols,
       clock: o.clock,
-      log: o.logger(name),
-      book: (symbol) => o.books(symbol),
-      openOrders: (symbol?: string): readonly OwnOrderView[] => r.book.openOrders(symbol),
+      log: o.log,
+      book: (symbol) => {
+        const own = r.symbolOf(symbol);
+        return own === undefined ? undefined : o.books(own);
+      },
+      openOrders: (symbol?: string) => (r.book.openCount() === 0 ? NO_ORDERS : r.book.openOrders(symbol)),
       balance: (asset) => r.book.balance(asset),
       position: (asset) => r.book.position(asset),
       place: (req: PlaceRequest): string => {
         check();
-        const clientId = req.clientId !== undefined ? r.ids.claim(req.clientId) : r.ids.next();
-        // Every intent has the same keys in the same order: one object shape downstream.
-        const intent: PlaceIntent = {
-          kind: 'place',
-          strategy: name,
-          intentId: this.#intentId(r),
-          clientId,
-          symbol: req.symbol,
-          side: req.side,
-          orderType: req.orderType,
-          timeInForce: req.timeInForce,
-          quantity: req.quantity,
-          quoteOrderQty: req.quoteOrderQty,
-          price: req.price,
-          stopPrice: req.stopPrice,
-          icebergQty: req.icebergQty,
-          stpMode: req.stpMode,
-        };
-        r.book.placed(intent, o.clock.now());
-        o.sink(intent);
+        const symbol = r.symbolOf(req.symbol);
+        if (symbol === undefined) throw new RangeError(`strategy ${name} does not trade ${req.symbol}`);
+        const { clientId: chosen, ...rest } = req;
+        const clientId = chosen !== undefined ? r.ids.claim(chosen) : r.ids.next();
+        // The configured spelling goes downstream (risk rules and the venue know symbols by it).
+        this.#submit(r, { kind: 'place', strategy: name, intentId: r.intentId(), clientId, ...rest, symbol });
         return clientId;
       },
       cancel: (symbol, clientId) => {
         check();
-        o.sink({ kind: 'cancel', strategy: name, intentId: this.#intentId(r), symbol, clientId });
+        this.#submit(r, { kind: 'cancel', strategy: name, intentId: r.intentId(), symbol, clientId });
       },
       cancelAll: (symbol?: string) => {
         check();
-        o.sink(symbol === undefined ? { kind: 'cancelAll', strategy: name, intentId: this.#intentId(r) } : { kind: 'cancelAll', strategy: name, intentId: this.#intentId(r), symbol });
+        this.#submit(r, symbol === undefined ? { kind: 'cancelAll', strategy: name, intentId: r.intentId() } : { kind: 'cancelAll', strategy: name, intentId: r.intentId(), symbol });
       },
     };
   }

@@ -30,7 +30,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { prepareRun, sourcesOf } from '../../src/backtest/Backtest.js';
 import { parseBacktestConfig } from '../../src/backtest/config.js';
-import { projectRoot } from '../../src/backtest/plugins.js';
+import { PROJECT_ROOT as projectRoot } from '../../src/strategy/loader.js';
 import { runCommand } from '../../src/cli/run.js';
 import { Ledger } from '../../src/store/Ledger.js';
 

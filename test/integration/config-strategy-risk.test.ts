@@ -21,7 +21,7 @@ import { makeSymbol } from '../../src/risk/testkit.js';
 import { TradingStateMachine } from '../../src/risk/tradingState.js';
 import type { RiskContext, UserLimits } from '../../src/risk/types.js';
 import { loadStrategies } from '../../src/strategy/loader.js';
-import { StrategyRunner } from '../../src/strategy/StrategyRunner.js';
+import { StrategyRunner, silentLogger, type GateDecision } from '../../src/strategy/StrategyRunner.js';
 import { seen } from '../../src/strategy/test-plugins/echo.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -62,7 +62,7 @@ describe('config -> strategies -> risk -> events', () => {
     const sent: Intent[] = [];
     // The gate needs the runner's books and the runner needs the gate: tie the knot through a holder.
     const holder: { runner?: StrategyRunner } = {};
-    const gate = (intent: Intent): void => {
+    const gate = (intent: Intent): GateDecision => {
       const entry = config.strategies.find((s) => s.name === intent.strategy);
       const book = holder.runner?.book(intent.strategy);
       if (!entry || !book) throw new Error('unknown strategy');
@@ -77,26 +77,26 @@ describe('config -> strategies -> risk -> events', () => {
           free: (a) => book.free(a),
           position: (a) => book.position(a),
           openQty: (s, side) => book.openQty(s, side),
-          symbolOpenOrders: () => ({ total: book.openCount() - 1, algo: 0, iceberg: 0 }),
-          exchangeOpenOrders: () => ({ total: book.openCount() - 1, algo: 0 }),
-          // The runner books a place intent as PENDING before the gate sees it.
-          strategyOpenOrders: () => book.openCount() - (intent.kind === 'place' ? 1 : 0),
+          symbolOpenOrders: () => ({ total: book.openCount(), algo: 0, iceberg: 0 }),
+          exchangeOpenOrders: () => ({ total: book.openCount(), algo: 0 }),
+          // The runner books a place intent as PENDING only after the gate accepted it.
+          strategyOpenOrders: () => book.openCount(),
           placementsSince: (t) => book.placementsSince(t),
           dailyPnl: () => ZERO,
         },
       };
-      const d = checkIntent(intent, ctx);
-      if (d.kind === 'reject') {
-        bus.publish({ type: 'intentRejected', E: clock.now(), strategy: intent.strategy, intent, reason: d.reason, message: d.message });
-        return;
-      }
-      const final = d.kind === 'adjust' ? d.intent : intent;
+      return checkIntent(intent, ctx);
+    };
+    // Accepted (or adjusted) intents reach the venue; the runner publishes rejections as events.
+    const submit = (final: Intent): void => {
       sent.push(final);
       if (final.kind === 'place') bus.publish({ type: 'orderUpdate', E: clock.now(), strategy: final.strategy, clientId: final.clientId, orderId: `x${sent.length}`, symbol: final.symbol, side: final.side, orderType: final.orderType, state: 'NEW', price: final.price, quantity: final.quantity, cumQty: ZERO, cumQuoteQty: ZERO });
     };
-    const runner = new StrategyRunner(specs, { bus, clock, books: () => undefined, sink: gate, logger: () => ({ info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined }) });
+    const runner = new StrategyRunner(specs, { bus, clock, books: () => undefined, gate, venue: { name: 'stub', submit }, log: silentLogger });
     holder.runner = runner;
     runner.start();
+    // As a run does: rejections queued while a handler ran are published after each bus event.
+    bus.events$.subscribe(() => runner.flush());
 
     const trade = (price: string, E: number): BusEvent => ({ type: 'trade', E, symbol: 'BTC_IDR', tradeId: E, price: new Decimal(price), qty: new Decimal('0.1'), tradeTime: E, isBuyerMaker: false });
     bus.publish(trade('1000000000', 1)); // 0.001 at 999,999,999.5 -> adjusted down to the tick

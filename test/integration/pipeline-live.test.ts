@@ -1,6 +1,6 @@
 /**
  * The whole live pipeline against the sandbox over loopback: market streams and books, user data
- * stream, strategy host, risk gate, ledger and order router, composed by RunSession exactly as
+ * stream, strategy runner, risk gate, ledger and order router, composed by RunSession exactly as
  * `kancil run` composes it. A strategy places, gets filled and cancels; a filter violation is
  * refused before any request reaches the exchange (counted at the network); a failing plugin is
  * stopped while the other keeps trading; no secret reaches a log line.
@@ -136,7 +136,7 @@ describe('live pipeline against the sandbox', () => {
   });
 
   it('stops a failing plugin and keeps the others running', () => {
-    expect(summary.failures.map((f) => f.strategy)).toEqual(['broken.1']);
+    expect(summary.failures.map((f) => f.strategy)).toEqual(['broken']);
     expect(summary.failures[0]?.error).toMatch(/plugin bug/);
     // The trader kept receiving events after the broken plugin failed on the first timer.
     expect(seen.filter((e) => e.type === 'timer').length).toBeGreaterThan(1);

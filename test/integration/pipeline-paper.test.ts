@@ -44,7 +44,7 @@ describe('paper mode (npm start configuration)', () => {
     try {
       const orders = ledger.orders();
       expect(orders.length).toBeGreaterThan(0);
-      expect(orders.every((o) => o.venue === 'sim' && o.strategy === 'mm.1')).toBe(true);
+      expect(orders.every((o) => o.venue === 'sim' && o.strategy === 'mm')).toBe(true);
       // Shutdown cancelled what was open: nothing is left live.
       expect(ledger.openOrders()).toHaveLength(0);
       expect(ledger.count('intents')).toBeGreaterThanOrEqual(orders.length);

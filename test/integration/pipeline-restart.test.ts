@@ -114,6 +114,11 @@ describe('restart after SIGKILL', () => {
         expect(f?.commission.eq(t.commission)).toBe(true);
       }
       expect(fills).toHaveLength(exchangeTrades.length);
+      // The strategy keeps its name across the restart; each run's tag keeps the clientIds apart.
+      expect([...ledgerOrders.values()].every((o) => o.strategy === 'churn')).toBe(true);
+      const tags = new Set([...ledgerOrders.keys()].map((id) => /^churn-([0-9a-z]+)-\d+$/.exec(id)?.[1] ?? `unexpected clientId ${id}`));
+      expect([...tags]).toHaveLength(2);
+      for (const t of tags) expect(t).toMatch(/^[0-9a-z]+$/);
     } finally {
       ledger.close();
     }
