@@ -11,8 +11,8 @@ import type { Intent, PlaceIntent } from '../bus/intents.js';
 import { checkCounts } from './counts.js';
 import * as m from './messages.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
-import { MARKET_TYPES, PRICED_TYPES, STOP_TYPES, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
-import { cmpProducts, cmpSum3, cmpWithDecimal, cmpWithUnpacked, pow10, unpack, unpacked } from './scaled.js';
+import { T_MARKET, T_PRICED, T_STOP, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
+import { cmpProducts, cmpSum3, cmpWithUnpacked, pow10, unpack, unpacked, UnpackMemo } from './scaled.js';
 import { checkShape, shapeState } from './shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject, type UserLimits } from './types.js';
 
@@ -22,16 +22,17 @@ const U = unpacked;
 const unpackX = unpack;
 const cmpP = cmpProducts;
 const cmpS = cmpSum3;
-const cmpD = cmpWithDecimal;
 const cmpU = cmpWithUnpacked;
 const pow10X = pow10;
 const shapeX = checkShape;
 const SHAPE_STATE = shapeState;
 const countsX = checkCounts;
 const ACCEPT_X = ACCEPT;
-const PRICED = PRICED_TYPES;
-const MARKET = MARKET_TYPES;
-const STOP = STOP_TYPES;
+const PRICED = T_PRICED;
+const MARKET = T_MARKET;
+const STOP = T_STOP;
+/** Identity memo of the daily PnL (one value per context; see UnpackMemo). */
+const PNL_MEMO = new UnpackMemo();
 
 /** How many place checks took the scaled path and how many fell back to decimals (for tests and the bench). */
 export const riskPathStats = { fast: 0, fallback: 0 };
@@ -173,8 +174,10 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   const f = sym.info.filters;
   const type = intent.orderType;
   const buy = intent.side === 'BUY';
-  const priced = PRICED.has(type);
-  const marketType = MARKET.has(type);
+  const traits = SHAPE_STATE.traits;
+  const priced = (traits & PRICED) !== 0;
+  const marketType = (traits & MARKET) !== 0;
+  const mm = sc.memo;
   const adjust = ctx.mode === 'adjust';
   const { ps, qs } = sc;
   const ns = ps + qs;
@@ -239,7 +242,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
 
   const acct = ctx.account;
   const posDec = acct.position(sym.base);
-  if (!unpackX(posDec)) return BAIL;
+  if (!mm.position.read(posDec)) return BAIL;
   const posM = U.m;
   const posE = U.e;
   let reducing = false;
@@ -256,7 +259,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       qM = U.m;
       qE = U.e;
     }
-    if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+    if (!(buy ? mm.openBuy.read(acct.openQty(intent.symbol, 'BUY')) : mm.openSell.read(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
     openM = U.m;
     openE = U.e;
     openKnown = true;
@@ -279,7 +282,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const avg = ctx.market.avgPrice(intent.symbol, pp.avgPriceMins);
     if (avg !== undefined) {
       // The average may carry 40 digits (it is a division): compared through its truncation.
-      const ax = unpackX(avg);
+      const ax = mm.avg.read(avg);
       const am = U.m;
       const ae = U.e;
       const up = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentUp.m, sc.percentUp.e);
@@ -332,8 +335,11 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
         if (type === 'MARKET') {
           const avg = ctx.market.avgPrice(intent.symbol, n.avgPriceMins);
           if (avg !== undefined) {
-            if (mn) belowMin = cmpD(mn.m, 1, mn.e, avg, Q, -qs);
-            if (mx) aboveMax = cmpD(mx.m, 1, mx.e, avg, Q, -qs);
+            const ax = mm.avg.read(avg);
+            const am = U.m;
+            const ae = U.e;
+            if (mn) belowMin = cmpU(mn.m, 1, mn.e, am, ae, ax, Q, -qs);
+            if (mx) aboveMax = cmpU(mx.m, 1, mx.e, am, ae, ax, Q, -qs);
           }
         } else if (stop !== undefined) {
           if (mn) belowMin = cmpP(mn.m, 1, mn.e, S, Q, -ns);
@@ -353,7 +359,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (ref !== undefined && ref !== null) {
       const up = buy ? sc.bidUp : sc.askUp;
       const down = buy ? sc.bidDown : sc.askDown;
-      const rx = unpackX(ref);
+      const rx = mm.ref.read(ref);
       const rm = U.m;
       const re = U.e;
       const cu = up ? cmpU(P, 1, -ps, rm, re, rx, up.m, up.e) : 0;
@@ -381,7 +387,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (!unpackX(intent.quoteOrderQty)) return BAIL;
     v1 = U.m;
     ve = U.e;
-  } else if (STOP.has(type) && stop !== undefined && qty !== undefined) {
+  } else if ((traits & STOP) !== 0 && stop !== undefined && qty !== undefined) {
     v1 = S;
     v2 = Q;
     ve = -ns;
@@ -420,7 +426,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       if (qoq.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
     } else {
       if (!openKnown) {
-        if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
+        if (!(buy ? mm.openBuy.read(acct.openQty(intent.symbol, 'BUY')) : mm.openSell.read(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
         openM = U.m;
         openE = U.e;
       }
@@ -437,7 +443,8 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const ll = sl.lossLimit;
     if (!ll) return BAIL;
     // pnl <= -limit  <=>  -limit - pnl >= 0
-    const c = cmpD(-ll.m, 1, ll.e, pnl, 1, 0);
+    const px = PNL_MEMO.read(pnl);
+    const c = cmpU(-ll.m, 1, ll.e, U.m, U.e, px, 1, 0);
     if (c !== c) return BAIL;
     if (c >= 0) return m.lossLimitHit(pnl, lossLimit);
   }
@@ -446,12 +453,16 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const free = acct.free(sym.quote);
     let c: number;
     if (marketValue !== undefined) c = marketValue.cmp(free);
-    else c = cmpD(v1, v2, ve, free, 1, 0);
+    else {
+      const fx = mm.freeQuote.read(free);
+      c = cmpU(v1, v2, ve, U.m, U.e, fx, 1, 0);
+    }
     if (c !== c) return BAIL;
     if (c > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free);
   } else if (qty !== undefined) {
     const free = acct.free(sym.base);
-    const c = cmpD(Q, 1, -qs, free, 1, 0);
+    const fx = mm.freeBase.read(free);
+    const c = cmpU(Q, 1, -qs, U.m, U.e, fx, 1, 0);
     if (c !== c) return BAIL;
     if (c > 0) return m.insufficient(false, qty, sym.base, free);
   }

@@ -4,16 +4,18 @@
  */
 import type { PlaceIntent } from '../bus/intents.js';
 import { rejectParts } from './messages.js';
-import { STOP_TYPES, type SymbolRules } from './rules.js';
+import { T_STOP, typeTraits, type SymbolRules } from './rules.js';
 import type { RiskContext, RiskReject } from './types.js';
 
-const STOPS = STOP_TYPES;
+// Module constants instead of imported bindings in the hot path (see checkIntent.ts).
+const traitsOf = typeTraits;
+const STOP = T_STOP;
 
 /** The order-count filters and user count limits. */
 export function checkCounts(intent: PlaceIntent, sym: SymbolRules, ctx: RiskContext, iceberg: boolean): RiskReject | undefined {
   const f = sym.info.filters;
   const symbol = intent.symbol;
-  const algo = STOPS.has(intent.orderType);
+  const algo = (traitsOf(intent.orderType) & STOP) !== 0;
   const sc = ctx.account.symbolOpenOrders(symbol);
   const { total, algo: algoOpen, iceberg: icebergOpen } = sc;
   const maxOrders = f.maxNumOrders;

@@ -8,7 +8,7 @@ import { ALGO_ORDER_TYPES, type OrderTypeName, type StpModeName } from '../core/
 import type { ExchangeFilters, LotSizeFilter } from '../core/filters.js';
 import { marketSymbol, splitSymbol } from '../core/symbols.js';
 import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
-import { toScaled, unpack, unpacked } from './scaled.js';
+import { toScaled, unpack, unpacked, UnpackMemo } from './scaled.js';
 
 /** LOT_SIZE / MARKET_LOT_SIZE on the quantity grid (0 disables a bound or the step). */
 export interface ScaledLot {
@@ -23,8 +23,23 @@ export interface ScaledFactor {
   readonly e: number;
 }
 
+/**
+ * Identity memos of the context values the fast checker reads for one symbol (see UnpackMemo):
+ * invisible caches, so the rules stay a pure description of the symbol.
+ */
+export interface SymbolMemo {
+  readonly position: UnpackMemo;
+  readonly openBuy: UnpackMemo;
+  readonly openSell: UnpackMemo;
+  readonly freeBase: UnpackMemo;
+  readonly freeQuote: UnpackMemo;
+  readonly avg: UnpackMemo;
+  readonly ref: UnpackMemo;
+}
+
 /** Scaled parameters of one symbol; absent (`fast` false) when some parameter does not fit. */
 export interface ScaledSymbol {
+  readonly memo: SymbolMemo;
   /** Decimals of the price grid. */
   readonly ps: number;
   /** Decimals of the quantity grid. */
@@ -51,6 +66,8 @@ export interface SymbolRules {
   readonly base: string;
   readonly quote: string;
   readonly orderTypes: ReadonlySet<OrderTypeName>;
+  /** `orderTypes` as a bit set over `typeTraits` indices (one AND on the hot path instead of a set lookup). */
+  readonly orderTypeMask: number;
   readonly stpModes: ReadonlySet<StpModeName>;
   /** PRICE_RANGE rule; kept only for symbol type 1, the only type it applies to. */
   readonly priceRange: PriceRangeRule | undefined;
@@ -72,6 +89,46 @@ export const MARKET_TYPES: ReadonlySet<OrderTypeName> = new Set(['MARKET', 'STOP
 export const STOP_TYPES: ReadonlySet<OrderTypeName> = ALGO_ORDER_TYPES;
 /** Order types that may carry icebergQty (spec: LIMIT, STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT). */
 export const ICEBERG_TYPES: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
+
+/** Trait bits of an order type (see `typeTraits`). */
+export const T_PRICED = 1;
+/** Executes as a market order. */
+export const T_MARKET = 2;
+/** Needs stopPrice (an algo order). */
+export const T_STOP = 4;
+/** May carry icebergQty. */
+export const T_ICEBERG = 8;
+/** Shift of the type's own bit (`1 << (index + T_SHIFT)`), above the trait bits. */
+const T_SHIFT = 4;
+
+/**
+ * The order type's traits (T_* bits, the same sets as PRICED_TYPES, MARKET_TYPES, STOP_TYPES and
+ * ICEBERG_TYPES) plus its own bit for `SymbolRules.orderTypeMask`; 0 for a string that is no order
+ * type. A switch on interned strings costs a few pointer compares, far less than set lookups.
+ */
+export function typeTraits(type: string): number {
+  switch (type) {
+    case 'LIMIT':
+      return T_PRICED | T_ICEBERG | (1 << T_SHIFT);
+    case 'MARKET':
+      return T_MARKET | (2 << T_SHIFT);
+    case 'LIMIT_MAKER':
+      return T_PRICED | (4 << T_SHIFT);
+    case 'STOP_LOSS_LIMIT':
+      return T_PRICED | T_STOP | T_ICEBERG | (8 << T_SHIFT);
+    case 'TAKE_PROFIT_LIMIT':
+      return T_PRICED | T_STOP | T_ICEBERG | (16 << T_SHIFT);
+    case 'STOP_LOSS':
+      return T_MARKET | T_STOP | (32 << T_SHIFT);
+    case 'TAKE_PROFIT':
+      return T_MARKET | T_STOP | (64 << T_SHIFT);
+    default:
+      return 0;
+  }
+}
+
+/** The bits of `typeTraits` that name the type itself. */
+export const TYPE_BITS = ~(T_PRICED | T_MARKET | T_STOP | T_ICEBERG);
 
 /** Grid decimals used for a side that has no filter: values with more decimals take the decimal path. */
 const DEFAULT_SCALE = 8;
@@ -131,7 +188,8 @@ function compileScaled(info: SymbolInfo, range: PriceRangeRule | undefined): Sca
   const nums = [minPrice, maxPrice, tick];
   if (nums.some(Number.isNaN) || lot === null || marketLot === null || factors.some((x) => x === null)) return undefined;
   const [minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown] = factors as readonly (ScaledFactor | undefined)[];
-  return { ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown };
+  const memo: SymbolMemo = { position: new UnpackMemo(), openBuy: new UnpackMemo(), openSell: new UnpackMemo(), freeBase: new UnpackMemo(), freeQuote: new UnpackMemo(), avg: new UnpackMemo(), ref: new UnpackMemo() };
+  return { memo, ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown };
 }
 
 /** Compiles one symbol's rules. */
@@ -144,6 +202,7 @@ export function compileSymbolRules(info: SymbolInfo, priceRange?: PriceRangeRule
     base,
     quote,
     orderTypes: new Set(info.orderTypes),
+    orderTypeMask: info.orderTypes.reduce((mask, t) => mask | (typeTraits(t) & TYPE_BITS), 0),
     stpModes: new Set(info.allowedSelfTradePreventionModes),
     priceRange: range,
     scaled: compileScaled(info, range),

@@ -32,19 +32,11 @@ export function unpack(x: Decimal): boolean {
   // and it drops trailing zero words, so the last word is non-zero (unless the value is 0).
   let m = d[0] as number;
   if (n === 1) {
-    // One word (the common small value): no folding, only zeros to strip.
-    if (m === 0) {
-      unpacked.m = 0;
-      unpacked.e = 0;
-      return true;
-    }
-    let e1 = 7 * Math.floor(x.e / 7);
-    while (m % 10 === 0) {
-      m /= 10;
-      e1++;
-    }
-    unpacked.m = x.s < 0 ? -m : m;
-    unpacked.e = e1;
+    // One word (the common small value): m < 10^7 needs no normalising. Its trailing zeros are
+    // left in place (every consumer reads m * 10^e, whatever the split), which saves a division
+    // loop per value on the hot path.
+    unpacked.m = x.s < 0 && m !== 0 ? -m : m;
+    unpacked.e = m === 0 ? 0 : 7 * Math.floor(x.e / 7);
     return true;
   }
   const k = Math.floor(x.e / 7);
@@ -218,4 +210,41 @@ export function cmpSum3(am: number, ae: number, bm: number, be: number, cm: numb
 function cmpSum3Big(am: number, sa: number, bm: number, sb: number, cm: number, sc: number, dm: number, sd: number): number {
   const r = BigInt(am) * 10n ** BigInt(sa) + BigInt(bm) * 10n ** BigInt(sb) + BigInt(cm) * 10n ** BigInt(sc) - BigInt(dm) * 10n ** BigInt(sd);
   return r < 0n ? -1 : r > 0n ? 1 : 0;
+}
+
+/** Entries an UnpackMemo keeps: one per context that typically shares a symbol (strategies of a run). */
+const MEMO_WAYS = 4;
+
+/**
+ * `unpack` with a memory of the last few Decimals it was given. Context values (balances,
+ * positions, open quantities, average and reference prices, PnL) are the same immutable Decimal
+ * objects from one check to the next until they change, so an identity match returns the digits
+ * without reading them again. Identity is sound because a Decimal never changes its value.
+ */
+export class UnpackMemo {
+  readonly #refs: (Decimal | undefined)[] = new Array<Decimal | undefined>(MEMO_WAYS).fill(undefined);
+  readonly #ms: number[] = new Array<number>(MEMO_WAYS).fill(0);
+  readonly #es: number[] = new Array<number>(MEMO_WAYS).fill(0);
+  readonly #exact: boolean[] = new Array<boolean>(MEMO_WAYS).fill(false);
+  #next = 0;
+
+  /** Same contract as `unpack`: fills `unpacked`, returns whether it is exact. */
+  read(x: Decimal): boolean {
+    const refs = this.#refs;
+    for (let i = 0; i < MEMO_WAYS; i++) {
+      if (refs[i] === x) {
+        unpacked.m = this.#ms[i] as number;
+        unpacked.e = this.#es[i] as number;
+        return this.#exact[i] as boolean;
+      }
+    }
+    const exact = unpack(x);
+    const i = this.#next;
+    this.#next = (i + 1) % MEMO_WAYS;
+    refs[i] = x;
+    this.#ms[i] = unpacked.m;
+    this.#es[i] = unpacked.e;
+    this.#exact[i] = exact;
+    return exact;
+  }
 }

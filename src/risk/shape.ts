@@ -7,21 +7,25 @@ import type { Decimal } from '../core/decimal.js';
 import type { TradingStateName } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { rejectParts } from './messages.js';
-import { ICEBERG_TYPES, PRICED_TYPES, STOP_TYPES, type SymbolRules } from './rules.js';
+import { T_ICEBERG, T_PRICED, T_STOP, typeTraits, type SymbolRules } from './rules.js';
 import type { RiskContext, RiskReject } from './types.js';
 
 // Module constants instead of imported bindings in the hot path (see checkIntent.ts).
-const PRICED = PRICED_TYPES;
-const STOPS = STOP_TYPES;
-const ICEBERG = ICEBERG_TYPES;
+const traitsOf = typeTraits;
+const PRICED = T_PRICED;
+const STOPS = T_STOP;
+const ICEBERG = T_ICEBERG;
 
 function positive(field: string, v: Decimal | undefined): RiskReject | undefined {
   if (v === undefined || (v.s > 0 && !v.isZero())) return undefined;
   return rejectParts('INVALID_PARAMETER', field, '=', v, ' must be positive');
 }
 
-/** Trading state the last `checkShape` call read (so the caller does not ask the context twice). */
-export const shapeState: { value: TradingStateName } = { value: 'ACTIVE' };
+/**
+ * Trading state the last `checkShape` call read and the order type's traits it computed (so the
+ * caller does not ask the context twice); traits are set once the symbol and state passed.
+ */
+export const shapeState: { value: TradingStateName; traits: number } = { value: 'ACTIVE', traits: 0 };
 
 /**
  * Returns the first shape violation of a place intent, or undefined. `sym` undefined means the
@@ -34,11 +38,13 @@ export function checkShape(intent: PlaceIntent, sym: SymbolRules | undefined, ct
   if (state === 'HALTED') return rejectParts('TRADING_HALTED', 'symbol=', intent.symbol, ': trading is HALTED, only cancels pass');
   if (!sym.info.spotTradingEnable) return rejectParts('TRADING_DISABLED', 'symbol=', intent.symbol, ': spot trading is disabled');
   const type = intent.orderType;
-  if (!sym.orderTypes.has(type)) return rejectParts('ORDER_TYPE_NOT_SUPPORTED', 'orderType=', type, ' is not allowed on ', intent.symbol);
+  const traits = traitsOf(type);
+  shapeState.traits = traits;
+  if ((sym.orderTypeMask & traits) === 0) return rejectParts('ORDER_TYPE_NOT_SUPPORTED', 'orderType=', type, ' is not allowed on ', intent.symbol);
 
   const { price, stopPrice, quantity, quoteOrderQty, icebergQty } = intent;
-  const priced = PRICED.has(type);
-  const stop = STOPS.has(type);
+  const priced = (traits & PRICED) !== 0;
+  const stop = (traits & STOPS) !== 0;
   if (priced && price === undefined) return rejectParts('MISSING_PARAMETER', 'price is required for ', type);
   if (!priced && price !== undefined) return rejectParts('INVALID_PARAMETER', 'price=', price, ' is not used by ', type);
   if (stop && stopPrice === undefined) return rejectParts('MISSING_PARAMETER', 'stopPrice is required for ', type);
@@ -54,7 +60,7 @@ export function checkShape(intent: PlaceIntent, sym: SymbolRules | undefined, ct
   if (bad) return bad;
 
   if (icebergQty !== undefined) {
-    if (!ICEBERG.has(type)) return rejectParts('INVALID_PARAMETER', 'icebergQty=', icebergQty, ' is not allowed with ', type);
+    if ((traits & ICEBERG) === 0) return rejectParts('INVALID_PARAMETER', 'icebergQty=', icebergQty, ' is not allowed with ', type);
     if (!sym.info.icebergEnable) return rejectParts('ICEBERG_DISABLED', 'icebergQty=', icebergQty, ': iceberg orders are disabled on ', intent.symbol);
     // Spec rule 3: an order with icebergQty must have timeInForce GTC (absent means the GTC default).
     if (intent.timeInForce !== undefined && intent.timeInForce !== 'GTC') return rejectParts('ICEBERG_NOT_GTC', 'timeInForce=', intent.timeInForce, ': an iceberg order must be GTC');

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import { unpack, unpacked, UnpackMemo } from './scaled.js';
+
+function read(x: Decimal, via?: UnpackMemo): { exact: boolean; value: string } {
+  const exact = via ? via.read(x) : unpack(x);
+  return { exact, value: new Decimal(unpacked.m).mul(new Decimal(10).pow(unpacked.e)).toFixed() };
+}
+
+describe('unpack', () => {
+  it('reads one-word, multi-word, negative and zero values exactly', () => {
+    for (const s of ['0', '-0', '5', '0.5', '-0.5', '1000000', '1e9', '2000.12', '-1234.56', '0.00000001', '1000123456.789', '123456789012345']) {
+      expect(read(new Decimal(s)), s).toEqual({ exact: true, value: new Decimal(s).toFixed() });
+    }
+  });
+
+  it('truncates toward zero past a safe integer and says so', () => {
+    const x = new Decimal('1.23456789012345678901');
+    const r = read(x);
+    expect(r.exact).toBe(false);
+    expect(new Decimal(r.value).lt(x)).toBe(true);
+    expect(x.minus(r.value).lt(new Decimal(10).pow(unpacked.e))).toBe(true);
+  });
+});
+
+describe('UnpackMemo', () => {
+  it('answers like unpack for new, repeated and evicted values', () => {
+    const memo = new UnpackMemo();
+    const values = ['1', '2.5', '-3.25', '1.23456789012345678901', '0', '7e-9', '99999.99'].map((s) => new Decimal(s));
+    for (let round = 0; round < 3; round++) {
+      for (const x of values) expect(read(x, memo)).toEqual(read(x));
+    }
+  });
+
+  it('keys on the object, so an equal value in a new object is read afresh', () => {
+    const memo = new UnpackMemo();
+    expect(read(new Decimal('1.5'), memo).value).toBe('1.5');
+    expect(read(new Decimal('2.75'), memo).value).toBe('2.75');
+  });
+});
