@@ -10,6 +10,7 @@ import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import type { MarketEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
+import { rawDepthLevels } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import { BarBook } from './BarBook.js';
@@ -141,7 +142,10 @@ export class Replay {
         if (sync === undefined) return;
         const before = sync.book.lastUpdateId;
         const wasReady = sync.state === 'ready';
-        sync.onDiff({ U: e.firstUpdateId, u: e.finalUpdateId, E: e.E, bids: e.bids, asks: e.asks });
+        // Wire strings when the reader kept them: the book scales them directly, and no Decimal
+        // is built for the book at all.
+        const raw = rawDepthLevels(e);
+        sync.onDiff({ U: e.firstUpdateId, u: e.finalUpdateId, E: e.E, bids: raw?.bids ?? e.bids, asks: raw?.asks ?? e.asks });
         // The engine follows the synchronised book: only diffs the book really applied move it.
         if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, e, e.E);
         return;

@@ -9,6 +9,7 @@ import type { MarketEvent } from '../core/marketEvents.js';
 import type { OrderBookSnapshot } from '../core/types.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { int, levels, obj } from '../exchange/stream/wire-fields.js';
+import { lazyDepthDiff, plainLevels } from './depth-diff.js';
 import { type RecordLine, SNAPSHOT_SUFFIX, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
 
@@ -122,6 +123,28 @@ function toItems(rec: RecordLine, ctx: { symbolOf: ((wire: string) => string) | 
   }
   const at = stream.indexOf('@');
   if (at > 0 && !stream.startsWith('!')) ctx.lastSymbol = stream.slice(0, at).toUpperCase();
+  const diff = depthDiffOf(rec.data, ctx.symbolOf);
+  if (diff !== undefined) {
+    out.push({ kind: 'market', recvTime: rec.recvTime, stream, event: diff });
+    return;
+  }
   const events = parseMarketPayload(rec.data, { stream, recvTime: Math.floor(rec.recvTime), symbolOf: ctx.symbolOf });
   for (const event of events) out.push({ kind: 'market', recvTime: rec.recvTime, stream, event });
+}
+
+/**
+ * The fast path for the bulk of a recording: a well-formed depth diff whose levels are all plain
+ * decimal strings becomes a lazily parsed event (depth-diff.ts). Anything else returns undefined
+ * and takes the eager parser, which accepts or reports it exactly as before.
+ */
+function depthDiffOf(data: unknown, symbolOf: ((wire: string) => string) | undefined): MarketEvent | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  if (d.e !== 'depthUpdate') return undefined;
+  const { U, u, E, s } = d;
+  if (!Number.isSafeInteger(U) || !Number.isSafeInteger(u) || !Number.isSafeInteger(E) || typeof s !== 'string' || (u as number) < (U as number)) return undefined;
+  const bids = plainLevels(d.b);
+  const asks = bids && plainLevels(d.a);
+  if (bids === undefined || asks === undefined) return undefined;
+  return lazyDepthDiff(E as number, symbolOf ? symbolOf(s) : s, U as number, u as number, bids, asks);
 }

@@ -1,0 +1,93 @@
+/**
+ * Depth diffs read from recordings with their levels kept as the wire's `[price, qty]` strings.
+ *
+ * A recorded depth diff carries ~50 levels; building two Decimals per level at read time was the
+ * largest cost of a tick replay, while the local book and the engine only need scaled integers
+ * and most strategies never read a diff's levels. So the reader keeps the validated strings and
+ * the event's `bids`/`asks` build their Decimals on first access (once, then shared by every
+ * reader of the event). The event is an ordinary object whose `bids`/`asks` are own enumerable
+ * getters: JSON, spread and deep equality see the same Decimal levels as an eagerly parsed event.
+ * The raw strings are reachable only through {@link rawDepthLevels}, for the replay's fast path.
+ */
+import { Decimal } from '../core/decimal.js';
+import type { DepthDiffEvent } from '../core/marketEvents.js';
+import type { BookLevel } from '../core/types.js';
+
+/** Wire levels: `[price, qty]` plain non-negative decimal strings. */
+export type RawLevels = readonly (readonly [string, string])[];
+
+/** The raw levels of a lazily parsed diff. */
+export interface RawDepthLevels {
+  readonly bids: RawLevels;
+  readonly asks: RawLevels;
+}
+
+const RAW = new WeakMap<DepthDiffEvent, RawDepthLevels>();
+
+/**
+ * True for a plain non-negative decimal (`"61837.63000000"`, `"0"`, `".5"`): digits with at most
+ * one point and at least one digit. Every such string is also a valid wire decimal
+ * (core/decimal's parseDecimal) and a valid scaled-integer input (exchange/book/scaled's toScaled),
+ * so levels that pass need no further check on either path.
+ */
+export function isPlainDecimal(s: string): boolean {
+  const n = s.length;
+  let digits = 0;
+  let dot = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === 46 && !dot) dot = true;
+    else return false;
+  }
+  return digits > 0;
+}
+
+/** The payload's levels as string pairs when every level is `[plain decimal, plain decimal]`; else undefined. */
+export function plainLevels(v: unknown): RawLevels | undefined {
+  if (!Array.isArray(v)) return undefined;
+  for (let i = 0; i < v.length; i++) {
+    const lv: unknown = v[i];
+    // Extra elements (some venues append fields) are allowed as the eager parser allows them.
+    if (!Array.isArray(lv) || lv.length < 2) return undefined;
+    const p: unknown = lv[0];
+    const q: unknown = lv[1];
+    if (typeof p !== 'string' || typeof q !== 'string' || !isPlainDecimal(p) || !isPlainDecimal(q)) return undefined;
+  }
+  return v as RawLevels;
+}
+
+function toBookLevels(raw: RawLevels): BookLevel[] {
+  const out = new Array<BookLevel>(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const lv = raw[i] as readonly [string, string];
+    out[i] = { price: new Decimal(lv[0]), qty: new Decimal(lv[1]) };
+  }
+  return out;
+}
+
+/** A depth diff whose Decimal levels are built on first access from validated wire strings. */
+export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, rawBids: RawLevels, rawAsks: RawLevels): DepthDiffEvent {
+  let bids: BookLevel[] | undefined;
+  let asks: BookLevel[] | undefined;
+  const ev: DepthDiffEvent = {
+    type: 'depthDiff',
+    E,
+    symbol,
+    firstUpdateId,
+    finalUpdateId,
+    get bids(): BookLevel[] {
+      return (bids ??= toBookLevels(rawBids));
+    },
+    get asks(): BookLevel[] {
+      return (asks ??= toBookLevels(rawAsks));
+    },
+  };
+  RAW.set(ev, { bids: rawBids, asks: rawAsks });
+  return ev;
+}
+
+/** The wire strings of a diff made by {@link lazyDepthDiff} (a copy keeps none: spread or JSON give plain Decimal levels). */
+export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
+  return RAW.get(e);
+}
