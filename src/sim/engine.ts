@@ -59,8 +59,8 @@ class AcceptedOrder implements Accepted {
 export class MatchingEngine {
   private readonly syms = new Map<string, Sym>();
   private readonly accts = new Map<string, Acct>();
-  /** Every order by id - firstOrderId. */
-  private readonly orders: Ord[] = [];
+  /** Every order by id - firstOrderId (undefined once the history bound dropped it). */
+  private readonly orders: (Ord | undefined)[] = [];
   private readonly firstOrderId: number;
   private readonly lists = new Map<number, OrderList>();
   private readonly assetScale = new Map<string, number>();
@@ -88,6 +88,10 @@ export class MatchingEngine {
     this.nextListId = config.firstOrderListId ?? 1;
     this.bufferOn = config.bufferEvents !== false;
     this.ev = this.bufferOn;
+    const historyLimit = config.historyLimit ?? Infinity;
+    if (!(historyLimit === Infinity || (Number.isSafeInteger(historyLimit) && historyLimit >= 0))) {
+      throw new RangeError(`historyLimit ${historyLimit} must be a non-negative integer or Infinity`);
+    }
     this.rateScale = Math.max(0, ...config.accounts.flatMap((a) => [a.makerCommission.decimalPlaces(), a.takerCommission.decimalPlaces()]));
     const rd = this.rateScale;
     const need = (asset: string, scale: number): void => {
@@ -120,7 +124,7 @@ export class MatchingEngine {
     }
     for (const a of config.accounts) {
       if (this.accts.has(a.id)) throw new RangeError(`account ${a.id} is configured twice`);
-      const acct = new Acct(a.id, a.tradeGroupId, scaleExact(a.makerCommission, rd, 'makerCommission'), scaleExact(a.takerCommission, rd, 'takerCommission'), a.makerCommission, a.takerCommission, a.canTrade !== false);
+      const acct = new Acct(a.id, a.tradeGroupId, scaleExact(a.makerCommission, rd, 'makerCommission'), scaleExact(a.takerCommission, rd, 'takerCommission'), a.makerCommission, a.takerCommission, a.canTrade !== false, historyLimit);
       for (const [asset, v] of Object.entries(a.balances ?? {})) {
         if (v.isNegative()) throw new RangeError(`account ${a.id} balance ${asset} ${v.toFixed()} is negative`);
         acct.b(asset).free = scaleExactBig(v, this.assetScale.get(asset)!, `account ${a.id} balance ${asset}`);
@@ -331,6 +335,18 @@ export class MatchingEngine {
     o.acct.removeOpen(o);
     this.unlockAll(o);
     if (o.list !== null && !o.list.done) this.listLegClosed(o);
+    this.ended(o);
+  }
+
+  /** An order reached a final status: the history may now drop its oldest ended order. */
+  private ended(o: Ord): void {
+    const out = o.hist.orderEnded(o);
+    if (out === undefined) return;
+    this.orders[out.id - this.firstOrderId] = undefined;
+    const cid = out.givenClientId;
+    if (cid !== null && out.acct.byClient.get(cid) === out) out.acct.byClient.delete(cid);
+    const list = out.list;
+    if (list !== null && list.limitLeg.evicted && list.stopLeg.evicted) this.lists.delete(list.id);
   }
 
   /** Takes an order out of the book or the stop list. */
@@ -369,9 +385,7 @@ export class MatchingEngine {
     const id = this.nextOrderId++;
     const o = new Ord(id, clientId ?? null, acct, s, d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
     this.orders.push(o);
-    let list = acct.orders.get(s.name);
-    if (list === undefined) acct.orders.set(s.name, (list = []));
-    list.push(o);
+    o.hist.orders.push(o);
     if (clientId !== undefined) acct.byClient.set(clientId, o);
     acct.addOpen(o);
     this.count(o, 1);
@@ -768,10 +782,9 @@ export class MatchingEngine {
     this.dirty(a, s.base);
     this.dirty(a, s.quote);
     o.status = o.rem === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
-    let tl = a.trades.get(s.name);
-    if (tl === undefined) a.trades.set(s.name, (tl = []));
-    tl.push({ id: tradeId, orderId: o.id, price, qty: q, quote, fee, feeAsset, isBuyer: o.isBuy, isMaker, time: this.now });
-    if (o.status === 'FILLED') {
+    if (o.hist.limit !== 0) o.hist.addTrade({ id: tradeId, orderId: o.id, price, qty: q, quote, fee, feeAsset, isBuyer: o.isBuy, isMaker, time: this.now });
+    const filled = o.status === 'FILLED';
+    if (filled) {
       if (o.counted) this.count(o, -1);
       a.removeOpen(o);
       // A filled budget-limited buy may keep an unspent part of its lock.
@@ -782,6 +795,7 @@ export class MatchingEngine {
       this.emit(executionReport(o, 'TRADE', this.now, { qty: q, price, quote, fee, feeAsset, feeScale, tradeId, isMaker }));
     }
     if (o.list !== null && !o.list.done) this.listLegTraded(o);
+    if (filled) this.ended(o);
   }
 
   // ---------------------------------------------------------------- stops and OCO
@@ -1042,7 +1056,7 @@ export class MatchingEngine {
 
   /** Orders of an account on a symbol, oldest first, filtered as GET /open/v1/orders does. */
   allOrders(accountId: string, symbol: string, q: OrderQuery = {}): SimOrder[] {
-    const all = this.accts.get(accountId)?.orders.get(symbol) ?? [];
+    const all = this.accts.get(accountId)?.hist.get(symbol)?.keptOrders() ?? [];
     const which = q.which ?? 'all';
     let rows = all.filter(
       (o) =>
@@ -1058,7 +1072,7 @@ export class MatchingEngine {
   /** Own trades of an account on a symbol, oldest first. */
   accountTrades(accountId: string, symbol: string, q: TradeQuery = {}): AccountTrade[] {
     const s = this.sym(symbol);
-    const all = this.accts.get(accountId)?.trades.get(symbol) ?? [];
+    const all = this.accts.get(accountId)?.hist.get(symbol)?.keptTrades() ?? [];
     if (s === undefined) return [];
     const oid = q.orderId === undefined ? undefined : Number(q.orderId);
     let rows = all.filter(

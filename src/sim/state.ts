@@ -59,15 +59,77 @@ export interface PubTrade {
   readonly time: number;
 }
 
+/**
+ * What an account keeps of one symbol for the history queries (allOrders, accountTrades, lookups
+ * by id or clientId): its orders in id order and its own trades. Open orders are always kept; with
+ * a finite `limit` only the `limit` most recently ended orders and the `limit` most recent trades
+ * stay, so a long run does not retain (and garbage-collect over) every order it ever placed.
+ */
+export class History {
+  /** Orders in id order, open and ended; evicted ones are dropped lazily (`evicted` flag). */
+  orders: Ord[] = [];
+  /** Evicted orders still in `orders` (compacted away once they are half of it). */
+  private evictedInOrders = 0;
+  /** Ended orders in the order they ended: the eviction queue, live from `endedStart`. */
+  private ended: Ord[] = [];
+  private endedStart = 0;
+  /** Own trades in id order, live from `tradesStart`. */
+  private trades: TradeRec[] = [];
+  private tradesStart = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Records an ended order; returns the order it pushes out of the bound, if any. */
+  orderEnded(o: Ord): Ord | undefined {
+    if (this.limit === Infinity) return undefined;
+    this.ended.push(o);
+    if (this.ended.length - this.endedStart <= this.limit) return undefined;
+    const out = this.ended[this.endedStart]!;
+    this.ended[this.endedStart++] = undefined as unknown as Ord;
+    if (this.endedStart > 1024 && this.endedStart * 2 > this.ended.length) {
+      this.ended = this.ended.slice(this.endedStart);
+      this.endedStart = 0;
+    }
+    out.evicted = true;
+    if (++this.evictedInOrders > 1024 && this.evictedInOrders * 2 > this.orders.length) {
+      this.orders = this.orders.filter((x) => !x.evicted);
+      this.evictedInOrders = 0;
+    }
+    return out;
+  }
+
+  /** Orders still kept, in id order. */
+  keptOrders(): Ord[] {
+    return this.evictedInOrders === 0 ? this.orders : this.orders.filter((x) => !x.evicted);
+  }
+
+  /** Records an own trade, dropping the oldest beyond the bound. */
+  addTrade(t: TradeRec): void {
+    if (this.limit === 0) return;
+    this.trades.push(t);
+    if (this.trades.length - this.tradesStart > this.limit) {
+      this.trades[this.tradesStart++] = undefined as unknown as TradeRec;
+      if (this.tradesStart > 1024 && this.tradesStart * 2 > this.trades.length) {
+        this.trades = this.trades.slice(this.tradesStart);
+        this.tradesStart = 0;
+      }
+    }
+  }
+
+  /** Own trades still kept, in id order. */
+  keptTrades(): TradeRec[] {
+    return this.tradesStart === 0 ? this.trades : this.trades.slice(this.tradesStart);
+  }
+}
+
 /** An account. */
 export class Acct {
   readonly bal = new Map<string, Bal>();
   readonly open = new Map<string, OpenCounts>();
   totalOpen = 0;
   totalAlgo = 0;
-  /** Every order of the account per symbol, in id order. */
-  readonly orders = new Map<string, Ord[]>();
-  readonly trades = new Map<string, TradeRec[]>();
+  /** Orders and own trades per symbol, for history queries. */
+  readonly hist = new Map<string, History>();
   /** Open orders in placement order: an intrusive list through Ord.openPrev/openNext (no hashing on the hot path). */
   openHead: Ord | null = null;
   openTail: Ord | null = null;
@@ -88,6 +150,8 @@ export class Acct {
     readonly makerDec: Decimal,
     readonly takerDec: Decimal,
     public canTrade: boolean,
+    /** How many ended orders and own trades per symbol the history keeps (Infinity: all). */
+    readonly historyLimit: number = Infinity,
   ) {
     this.makerBips = makerDec.mul(10_000).toNumber();
     this.takerBips = takerDec.mul(10_000).toNumber();
@@ -101,6 +165,16 @@ export class Acct {
       this.bal.set(asset, x);
     }
     return x;
+  }
+
+  /** The history of a symbol, created empty. */
+  history(symbol: string): History {
+    let h = this.hist.get(symbol);
+    if (h === undefined) {
+      h = new History(this.historyLimit);
+      this.hist.set(symbol, h);
+    }
+    return h;
   }
 
   /** Open counters on a symbol, created at zero. */
@@ -189,10 +263,13 @@ export class Ord implements Resting {
   openPrev: Ord | null = null;
   openNext: Ord | null = null;
   inOpen = false;
+  /** Set when the history bound dropped this ended order: lookups and queries no longer see it. */
+  evicted = false;
   /** The account's balances of the symbol's assets and its open counters there (looked up once). */
   readonly baseBal: Bal;
   readonly quoteBal: Bal;
   readonly counts: OpenCounts;
+  readonly hist: History;
 
   constructor(
     readonly id: number,
@@ -218,6 +295,7 @@ export class Ord implements Resting {
     this.baseBal = acct.b(sym.base);
     this.quoteBal = acct.b(sym.quote);
     this.counts = acct.counts(sym.name);
+    this.hist = acct.history(sym.name);
   }
 
   /** The balance this order locks: quote for buys, base for sells. */

@@ -67,6 +67,14 @@ export interface EngineConfig {
    * events are not even built: the fastest mode, for callers that only read state.
    */
   readonly bufferEvents?: boolean;
+  /**
+   * How many ended (filled, canceled, expired) orders and own trades each account keeps per symbol
+   * for history queries (allOrders, accountTrades, getOrder, cancel by id). Open orders are always
+   * kept. Default Infinity: everything, as the exchange answers. A bound (e.g. 10,000, ten times the
+   * largest page the spec serves) keeps long simulations from retaining every order they ever
+   * placed; beyond it the oldest ended orders and trades are unknown to queries.
+   */
+  readonly historyLimit?: number;
 }
 
 /**

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../core/random.js';
+import { account } from './fixtures.js';
+import { bal, book, makeEngine, place } from './testkit.js';
+import type { MatchingEngine } from './engine.js';
+
+const ids = (e: MatchingEngine, acct: string): string[] => e.allOrders(acct, 'BTC_USDT', { limit: 1000 }).map((o) => o.orderId);
+
+describe('bounded history (historyLimit)', () => {
+  it('keeps open orders and the most recently ended ones; dropped orders are unknown to every lookup', () => {
+    const e = makeEngine({ config: { historyLimit: 2 } });
+    const open = place(e, 'a', 'BUY', { price: '10', quantity: '1', clientId: 'keep' });
+    const x = [1, 2, 3, 4].map((i) => place(e, 'a', 'BUY', { price: '10', quantity: '1', clientId: `c${i}` }));
+    for (const id of x) expect(e.cancelOrder({ accountId: 'a', orderId: id }, 2).ok).toBe(true);
+    // The open order is older than every ended one and still stays; only the last 2 ended are kept.
+    expect(ids(e, 'a')).toEqual([open, x[2], x[3]]);
+    expect(e.allOrders('a', 'BTC_USDT', { which: 'history' }).map((o) => o.orderId)).toEqual([x[2], x[3]]);
+    expect(e.getOrder('a', { orderId: x[0] })).toBeUndefined();
+    expect(e.getOrder('a', { clientId: 'c2' })).toBeUndefined();
+    expect(e.getOrder('a', { clientId: 'c3' })?.status).toBe('CANCELED');
+    const r = e.cancelOrder({ accountId: 'a', orderId: x[1] }, 3);
+    expect(r.ok ? 'ok' : r.reason).toBe('UNKNOWN_ORDER');
+    expect(e.cancelOrder({ accountId: 'a', clientId: 'keep' }, 3).ok).toBe(true);
+    // Canceling the old open order ends it last: it stays, and x[2] is the one dropped now.
+    expect(ids(e, 'a')).toEqual([open, x[3]]);
+  });
+
+  it('keeps the most recent own trades', () => {
+    const e = makeEngine({ config: { historyLimit: 2 } });
+    for (let i = 0; i < 3; i++) place(e, 'a', 'SELL', { price: '100', quantity: '0.1' });
+    place(e, 'b', 'BUY', { price: '100', quantity: '0.3' });
+    // Seller a: three maker trades, buyer b: three taker trades; each keeps its last two.
+    expect(e.accountTrades('a', 'BTC_USDT').map((t) => t.tradeId)).toEqual(['2', '3']);
+    expect(e.accountTrades('b', 'BTC_USDT').map((t) => t.tradeId)).toEqual(['2', '3']);
+  });
+
+  it('historyLimit 0 keeps only open orders and no trades', () => {
+    const e = makeEngine({ config: { historyLimit: 0 } });
+    const rest = place(e, 'a', 'SELL', { price: '100', quantity: '1' });
+    place(e, 'b', 'BUY', { price: '100', quantity: '0.5' });
+    expect(ids(e, 'a')).toEqual([rest]);
+    expect(ids(e, 'b')).toEqual([]);
+    expect(e.accountTrades('a', 'BTC_USDT')).toEqual([]);
+  });
+
+  it('refuses a negative or fractional bound', () => {
+    expect(() => makeEngine({ config: { historyLimit: -1 } })).toThrow(/historyLimit/);
+    expect(() => makeEngine({ config: { historyLimit: 1.5 } })).toThrow(/historyLimit/);
+  });
+
+  it('changes no event, balance or book: only what history queries can still see', () => {
+    // The same random flow through an unbounded engine and one with a tiny bound; all but the
+    // queries must be identical, and the bounded engine's queries must be the tail of the full ones.
+    const accts = [account('a', { USDT: '100000', BTC: '1000' }), account('b', { USDT: '100000', BTC: '1000' })];
+    const full = makeEngine({ accounts: accts });
+    const small = makeEngine({ accounts: accts, config: { historyLimit: 3 } });
+    const r = mulberry32(7);
+    const live: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const who = r() < 0.5 ? 'a' : 'b';
+      const x = r();
+      if (x < 0.3 && live.length > 0) {
+        const id = live.splice(Math.floor(r() * live.length), 1)[0]!;
+        const owner = full.getOrder('a', { orderId: id }) ? 'a' : 'b';
+        const p = full.cancelOrder({ accountId: owner, orderId: id }, i);
+        const q = small.cancelOrder({ accountId: owner, orderId: id }, i);
+        expect(q.ok).toBe(p.ok);
+        continue;
+      }
+      const req = { accountId: who, symbol: 'BTC_USDT', side: r() < 0.5 ? ('BUY' as const) : ('SELL' as const), type: x < 0.9 ? ('LIMIT' as const) : ('MARKET' as const), quantity: (1 + Math.floor(r() * 50)) / 100 + '', ...(x < 0.9 ? { price: String(95 + Math.floor(r() * 10)) } : {}) };
+      const p = full.placeOrder(req, i);
+      const q = small.placeOrder(req, i);
+      expect(q.ok ? q.orderId : q.reason).toBe(p.ok ? p.orderId : p.reason);
+      if (p.ok && p.status !== 'FILLED' && p.status !== 'EXPIRED') live.push(p.orderId);
+    }
+    expect(small.takeEvents()).toEqual(full.takeEvents());
+    expect(book(small)).toEqual(book(full));
+    for (const a of ['a', 'b']) {
+      expect(bal(small, a)).toEqual(bal(full, a));
+      expect(small.openOrders(a)).toEqual(full.openOrders(a));
+      const kept = small.allOrders(a, 'BTC_USDT', { limit: 1000 });
+      const all = full.allOrders(a, 'BTC_USDT', { limit: 1000 });
+      expect(kept.filter((o) => o.status !== 'NEW' && o.status !== 'PARTIALLY_FILLED')).toHaveLength(3);
+      for (const o of kept) expect(all.find((x) => x.orderId === o.orderId)).toEqual(o);
+      expect(small.accountTrades(a, 'BTC_USDT')).toEqual(full.accountTrades(a, 'BTC_USDT').slice(-3));
+    }
+  });
+});
