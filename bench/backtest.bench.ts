@@ -8,18 +8,27 @@
  *  - with no orders: the same plugin configured never to place;
  *  - end to end from the gzip files (streaming read, parse, replay, report) with peak RSS and the
  *    heap sampled along the way, to show memory stays flat.
- * Events are pre-parsed for the first two (parse cost is in the end-to-end line). The issue names
- * no npm peer for this benchmark, so it reports absolute rates against the goals.
+ * Events are pre-parsed for the first two (parse cost is in the end-to-end line) the way the
+ * reader yields them: depth diffs keep their wire strings and build Decimal levels only when read
+ * (record/depth-diff.ts). Every timed repetition gets fresh diff events, so no Decimal built in one
+ * repetition is reused by the next. Before any rate counts, the fast path is checked against the
+ * eager one (every diff fully parsed to Decimals, the book fed Decimals): byte-identical result
+ * JSON and identical final local books; and the final local book's best bid and ask must equal the
+ * recording's last bookTicker taken at the same update id. Rates are per wall second (best of
+ * REPS) and per CPU second of the process. The issue names no npm peer for this benchmark, so it
+ * reports absolute rates and their ratio to the goals.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prepareRun } from '../src/backtest/Backtest.js';
+import { prepareRun, type PreparedRun } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig, type BacktestConfig } from '../src/backtest/config.js';
 import { mergeByTime } from '../src/backtest/merge.js';
+import type { BookTickerEvent, DepthDiffEvent } from '../src/core/marketEvents.js';
+import { lazyDepthDiff, rawDepthLevels } from '../src/record/depth-diff.js';
 import { readRecording, type RecordedItem } from '../src/record/reader.js';
-import { fmtRate, type BenchReport } from './report.js';
+import { fmtRate, fmtRatio, type BenchReport } from './report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = path.resolve(root, '../shared/data');
@@ -49,32 +58,113 @@ function rawConfig(every: number): Record<string, unknown> {
   };
 }
 
-/** Diffs, trades and the snapshot of the recording, merged and time-clamped, in memory. */
-async function loadItems(): Promise<{ t: number; item: RecordedItem }[]> {
+type Item = { t: number; item: RecordedItem };
+
+/** Diffs, trades and the snapshot of the recording, merged and time-clamped, in memory; plus the bookTickers (for the check). */
+async function loadItems(): Promise<{ items: Item[]; tickers: BookTickerEvent[] }> {
   const src = readRecording(FILES, { symbolOf: (w) => (w === 'BTCUSDT' ? 'BTC_USDT' : w), snapshotSymbol: 'BTCUSDT' });
+  const tickers: BookTickerEvent[] = [];
   async function* noTickers(): AsyncGenerator<RecordedItem> {
-    for await (const it of src) if (it.kind === 'snapshot' || it.event.type !== 'bookTicker') yield it;
+    for await (const it of src) {
+      if (it.kind === 'market' && it.event.type === 'bookTicker') tickers.push(it.event);
+      else yield it;
+    }
   }
-  const out: { t: number; item: RecordedItem }[] = [];
-  for await (const x of mergeByTime([noTickers()], (it) => (it.kind === 'market' ? it.event.E : undefined), (it) => Math.floor(it.recvTime))) out.push(x);
-  return out;
+  const items: Item[] = [];
+  for await (const x of mergeByTime([noTickers()], (it) => (it.kind === 'market' ? it.event.E : undefined), (it) => Math.floor(it.recvTime))) items.push(x);
+  return { items, tickers };
 }
 
-async function timed(items: readonly { t: number; item: RecordedItem }[], every: number): Promise<{ seconds: number; orders: number; trades: number }> {
+/** New lazy diff events over the same wire strings (nothing parsed by an earlier repetition carries over). */
+function fresh(items: readonly Item[]): Item[] {
+  return items.map((x) => {
+    if (x.item.kind !== 'market' || x.item.event.type !== 'depthDiff') return x;
+    const e = x.item.event;
+    const raw = rawDepthLevels(e);
+    return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, raw.bids, raw.asks) } };
+  });
+}
+
+/** The same items with every diff eagerly parsed to Decimal levels (a plain copy keeps no wire strings): the slow path. */
+function eager(items: readonly Item[]): Item[] {
+  return items.map((x) => (x.item.kind === 'market' && x.item.event.type === 'depthDiff' ? { t: x.t, item: { ...x.item, event: { ...x.item.event } as DepthDiffEvent } } : x));
+}
+
+interface Outcome {
+  readonly json: string;
+  readonly book: string;
+  readonly lastUpdateId: number;
+  readonly orders: number;
+  readonly trades: number;
+}
+
+async function once(items: readonly Item[], every: number, after?: (item: RecordedItem, run: PreparedRun) => void): Promise<Outcome & { wall: number; cpu: number }> {
+  const run = await prepareRun(config(every));
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  if (after === undefined) for (const { t, item } of items) run.step(t, item);
+  else
+    for (const { t, item } of items) {
+      run.step(t, item);
+      after(item, run);
+    }
+  const res = run.finish();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  const book = run.replay.book('BTC_USDT');
+  const top = book?.top(50);
+  const lv = (l: { price: { toFixed(): string }; qty: { toFixed(): string } }): string => `${l.price.toFixed()}x${l.qty.toFixed()}`;
+  return {
+    wall,
+    cpu: (c.user + c.system) / 1e6,
+    json: JSON.stringify(res),
+    book: top ? `${top.bids.map(lv).join(',')}|${top.asks.map(lv).join(',')}` : '',
+    lastUpdateId: (book as { lastUpdateId?: number } | undefined)?.lastUpdateId ?? -1,
+    orders: res.strategies.probe?.orders ?? 0,
+    trades: res.strategies.probe?.trades ?? 0,
+  };
+}
+
+async function timed(items: readonly Item[], every: number): Promise<{ seconds: number; cpu: number; orders: number; trades: number }> {
   let best = Infinity;
+  let cpu = 0;
   let orders = 0;
   let trades = 0;
   for (let r = 0; r < REPS; r++) {
-    const run = await prepareRun(config(every));
-    const t0 = process.hrtime.bigint();
-    for (const { t, item } of items) run.step(t, item);
-    const res = run.finish();
-    const s = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (s < best) best = s;
-    orders = res.strategies.probe?.orders ?? 0;
-    trades = res.strategies.probe?.trades ?? 0;
+    const o = await once(fresh(items), every);
+    if (o.wall < best) best = o.wall;
+    cpu += o.cpu;
+    orders = o.orders;
+    trades = o.trades;
   }
-  return { seconds: best, orders, trades };
+  return { seconds: best, cpu: cpu / REPS, orders, trades };
+}
+
+/**
+ * Fast path vs eager path, and the local book vs the recording's bookTicker after every diff whose
+ * final update id a bookTicker reports (the ticker shows the book at exactly that id); returns the
+ * failures and how many tickers were compared.
+ */
+async function check(items: readonly Item[], tickers: readonly BookTickerEvent[]): Promise<{ bad: string[]; compared: number }> {
+  const byId = new Map<number, BookTickerEvent>();
+  for (const tk of tickers) byId.set(tk.updateId, tk);
+  const bad: string[] = [];
+  let compared = 0;
+  const fast = await once(fresh(items), 20, (item, run) => {
+    if (item.kind !== 'market' || item.event.type !== 'depthDiff') return;
+    const tk = byId.get(item.event.finalUpdateId);
+    const book = run.replay.book(item.event.symbol);
+    if (tk === undefined || book === undefined || !book.ready) return;
+    compared++;
+    const b = book.bestBid();
+    const a = book.bestAsk();
+    if (!(b?.price.eq(tk.bidPrice) && b.qty.eq(tk.bidQty) && a?.price.eq(tk.askPrice) && a.qty.eq(tk.askQty)) && bad.length < 5) bad.push(`book top differs from bookTicker u=${tk.updateId}`);
+  });
+  const slow = await once(eager(items), 20);
+  if (fast.json !== slow.json) bad.push('result JSON differs between the lazy and the eager path');
+  if (fast.book !== slow.book || fast.lastUpdateId !== slow.lastUpdateId) bad.push('final local book differs between the lazy and the eager path');
+  if (compared < 100) bad.push(`only ${compared} bookTickers aligned with a diff`);
+  return { bad, compared };
 }
 
 /** Streams the recording through runBacktest in a child process; returns its measurements. */
@@ -108,8 +198,10 @@ function endToEnd(): { seconds: number; fills: number; heap: number[]; maxRss: n
 export async function run(): Promise<BenchReport> {
   const name = 'backtest: tick replay of the BTCUSDT recording';
   if (!FILES.every((f) => existsSync(f))) return { name, lines: [`skipped: ${DATA} not found (../shared/data is not available)`], ok: true };
-  const items = await loadItems();
+  const { items, tickers } = await loadItems();
   const n = items.length;
+  const { bad, compared } = await check(items, tickers);
+  if (bad.length > 0) return { name, lines: ['outputs do not match, no rate counts:', ...bad], ok: false };
   const withOrders = await timed(items, 20);
   const noOrders = await timed(items, 1e9);
   const rateOrders = n / withOrders.seconds;
@@ -121,9 +213,9 @@ export async function run(): Promise<BenchReport> {
   const lines = 6_495 + 19_904 + 73_174 + 1;
   const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
   const out = [
-    `${n.toLocaleString('en-US')} events (depth diffs, trades, snapshot), best of ${REPS}`,
-    `with orders (one every 20 events: ${withOrders.orders} orders, ${withOrders.trades} fills): ${fmtRate(rateOrders)} events (goal >= 500,000/s)`,
-    `no orders: ${fmtRate(rateNone)} events (goal >= 1,000,000/s)`,
+    `${n.toLocaleString('en-US')} events (depth diffs, trades, snapshot), best of ${REPS}; checked first: lazy and eager paths give identical results and books, the book top equals the recording's bookTicker at all ${compared.toLocaleString('en-US')} aligned update ids`,
+    `with orders (one every 20 events: ${withOrders.orders} orders, ${withOrders.trades} fills): ${fmtRate(rateOrders)} events wall, ${fmtRate(n / withOrders.cpu)} per CPU second (${fmtRatio(rateOrders, 500_000)} of the 500,000/s goal)`,
+    `no orders: ${fmtRate(rateNone)} events wall, ${fmtRate(n / noOrders.cpu)} per CPU second (${fmtRatio(rateNone, 1_000_000)} of the 1,000,000/s goal)`,
     `end to end from gzip (${lines.toLocaleString('en-US')} lines incl. bookTicker, read + parse + replay + metrics, one process): ${fmtRate(lines / e2e.seconds)} lines, ${e2e.fills} fills`,
     `retained heap after GC at 20/40/60/80/100 % of that streaming run: ${e2e.heap.map(mb).join(' / ')}; peak RSS ${mb(e2e.maxRss)}`,
   ];
