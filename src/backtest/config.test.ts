@@ -1,7 +1,8 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
-import { parseBacktestConfig } from './config.js';
+import { loadBacktestConfig, parseBacktestConfig } from './config.js';
 
 const base = {
   mode: 'backtest',
@@ -23,8 +24,16 @@ describe('backtest config', () => {
     const bad = { ...base, backtest: { ...base.backtest, latency: { entryMs: -5 } } };
     expect(() => parseBacktestConfig(bad, 'bt.yaml')).toThrow(ConfigError);
     expect(() => parseBacktestConfig(bad, 'bt.yaml')).toThrow(/bt\.yaml: backtest\.latency\.entryMs=-5/);
-    expect(() => parseBacktestConfig({ ...base, strategies: [{ ...base.strategies[0], symbols: ['BTCUSDT'] }] }, 'bt.yaml')).toThrow(/strategies\.0\.symbols\.0="BTCUSDT"/);
+    expect(() => parseBacktestConfig({ ...base, strategies: [{ ...base.strategies[0], symbols: ['BTCUSDT'] }] }, 'bt.yaml')).toThrow(/strategies\[0\]\.symbols\[0\]="BTCUSDT"/);
     expect(() => parseBacktestConfig({ ...base, backtest: {} }, 'bt.yaml')).toThrow(/needs recordings or candles/);
     expect(() => parseBacktestConfig({ ...base, symbols: {} }, 'bt.yaml')).toThrow(/not listed under symbols/);
+  });
+
+  it.each(['grid-trader.yaml', 'market-maker.yaml', 'sma-crossover.yaml'])('loads config/%s through the one schema', (f) => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+    const c = loadBacktestConfig(path.join(root, 'config', f));
+    expect(c.mode).toBe('backtest');
+    expect(c.backtest.recordings.length + c.backtest.candles.length).toBeGreaterThan(0);
+    expect(() => loadBacktestConfig(path.join(root, 'config/default.yaml'))).toThrow(/default\.yaml: mode="paper": expected backtest here \(use kancil run\) \(line \d+/);
   });
 });

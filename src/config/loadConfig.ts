@@ -43,14 +43,39 @@ export function isPluginPath(ref: string): boolean {
   return ref.includes('/') || ref.includes('\\') || /\.(ts|js|mjs)$/.test(ref);
 }
 
+/** A run mode. */
+export type ConfigMode = ConfigDocument['mode'];
+
+/** What a caller accepts: `kancil run` takes live and paper, `kancil backtest` backtest (and supplies it when absent). */
+export interface ConfigOptions {
+  /** Modes the caller runs; any other is an error at `mode`. Default: all. */
+  readonly modes?: readonly ConfigMode[];
+  /** Mode of a document that names none (default: none, `mode` is required). */
+  readonly defaultMode?: ConfigMode;
+}
+
 /** Validates YAML text; `file` names it in errors and anchors relative paths. */
-export function parseConfig(text: string, file: string): LoadedConfig {
-  const source = new ConfigSource(file, text);
+export function parseConfig(text: string, file: string, opts: ConfigOptions = {}): LoadedConfig {
+  return validate(new ConfigSource(file, text), file, opts);
+}
+
+/** Validates a document given as values (no text, so errors name no line); otherwise as parseConfig. */
+export function parseConfigValue(value: unknown, file: string, opts: ConfigOptions = {}): LoadedConfig {
+  return validate(ConfigSource.fromValue(file, value), file, opts);
+}
+
+function validate(source: ConfigSource, file: string, opts: ConfigOptions): LoadedConfig {
   const secretAt = findSecretKey(source.value);
   if (secretAt) {
     throw source.error(secretAt, `credentials are not allowed in config files; set ${Object.values(SECRET_ENV).join(', ')} in the environment`, { redact: true });
   }
-  const r = configSchema.safeParse(source.value);
+  let doc = source.value;
+  if (opts.defaultMode !== undefined && typeof doc === 'object' && doc !== null && !Array.isArray(doc) && !('mode' in doc)) doc = { ...doc, mode: opts.defaultMode };
+  const mode = typeof doc === 'object' && doc !== null ? (doc as { mode?: unknown }).mode : undefined;
+  if (opts.modes && typeof mode === 'string' && !(opts.modes as readonly string[]).includes(mode)) {
+    throw source.error(['mode'], `expected ${opts.modes.join(' or ')} here${mode === 'backtest' ? ' (use kancil backtest)' : opts.modes.includes('backtest') ? ' (use kancil run)' : ''}`);
+  }
+  const r = configSchema.safeParse(doc);
   if (!r.success) throw firstIssue(source, r.error.issues);
   const cfg = r.data;
 
@@ -102,12 +127,12 @@ export function parseConfig(text: string, file: string): LoadedConfig {
 }
 
 /** Reads and validates a YAML configuration file. */
-export function loadConfig(file: string): LoadedConfig {
+export function loadConfig(file: string, opts: ConfigOptions = {}): LoadedConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new ConfigError(file, '', undefined, `cannot read: ${(err as Error).message}`);
   }
-  return parseConfig(text, file);
+  return parseConfig(text, file, opts);
 }

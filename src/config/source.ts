@@ -2,7 +2,7 @@
  * A parsed YAML document that remembers where everything is, so a config error can name the line
  * and column as well as the path (`strategies[0].params.spread`).
  */
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isPair, isScalar, LineCounter, parseDocument, stringify, type Document } from 'yaml';
 import { ConfigError } from '../core/errors.js';
 
 /** A path in the document: keys and array indices. */
@@ -24,11 +24,15 @@ export class ConfigSource {
   readonly #lines = new LineCounter();
   /** The document as plain JS values. */
   readonly value: unknown;
+  /** False for a document given as values (no text): errors then name no line. */
+  readonly #positions: boolean;
 
   constructor(
     readonly file: string,
     text: string,
+    opts: { readonly positions?: boolean } = {},
   ) {
+    this.#positions = opts.positions ?? true;
     this.doc = parseDocument(text, { lineCounter: this.#lines, prettyErrors: true, uniqueKeys: true });
     const err = this.doc.errors[0];
     if (err) {
@@ -38,8 +42,17 @@ export class ConfigSource {
     this.value = this.doc.toJS({ maxAliasCount: 100 }) as unknown;
   }
 
+  /**
+   * A document given as plain values rather than text (tests, programs building a config): it is
+   * validated exactly like a file's, but errors carry no line numbers (there is no text to point at).
+   */
+  static fromValue(file: string, value: unknown): ConfigSource {
+    return new ConfigSource(file, stringify(value ?? null), { positions: false });
+  }
+
   /** Line and column (1-based) of the node at `path`, or of its nearest existing ancestor; of the key itself when `key` is set. */
   locate(path: DocPath, key?: string): { line: number; col: number } | undefined {
+    if (!this.#positions) return undefined;
     const keys = path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     for (let n = keys.length; n >= 0; n--) {
       const node = (n === 0 ? this.doc.contents : this.doc.getIn(keys.slice(0, n), true)) as unknown;
