@@ -11,7 +11,7 @@ import type { ExpiryReasonName, OrderTypeName, StpModeName } from '../core/enums
 import type { ExchangeFilters } from '../core/filters.js';
 import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
 import type { BookSide, Level } from './book.js';
-import { reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
+import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, TradeEvent } from './events.js';
 import { fmt, fmtBig, mul3, mulBig, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
@@ -79,6 +79,8 @@ export class MatchingEngine {
   /** Time of the operation in progress. */
   private now = 0;
   private readonly ctx: EntryContext;
+  /** placeOrder's draft, reused: it is fully read before the call can emit (and so re-enter). */
+  private readonly draft = new DraftBuf();
 
   constructor(config: EngineConfig) {
     this.exchange = config.exchangeFilters ?? {};
@@ -399,7 +401,7 @@ export class MatchingEngine {
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     const s = this.sym(req.symbol);
     if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
-    const d0 = validateNew(this.ctx, s, acct, req);
+    const d0 = validateNew(this.ctx, s, acct, req, 1, this.draft);
     if (!('isBuy' in d0)) return d0;
     let d = d0;
     const opp = s.opp(d.isBuy);
@@ -1014,9 +1016,8 @@ export class MatchingEngine {
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     if (req.orderId === undefined && req.clientId === undefined) return reject('MISSING_PARAMETER', 'orderId or clientId is required');
     const o = this.find(acct, req.symbol, req.orderId, req.clientId);
-    const what = req.orderId !== undefined ? `orderId ${String(req.orderId)}` : `clientId ${String(req.clientId)}`;
-    if (o === undefined) return reject('UNKNOWN_ORDER', `${what} is unknown`);
-    if (!o.isOpen) return reject('UNKNOWN_ORDER', `${what} is ${o.status}, not open`);
+    if (o === undefined) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is unknown`);
+    if (!o.isOpen) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is ${o.status}, not open`);
     this.cancelOne(o);
     this.end();
     return new AcceptedOrder(o);
@@ -1364,6 +1365,11 @@ export function stopReached(type: OrderTypeName, isBuy: boolean, stop: number, l
   const stopLoss = type === 'STOP_LOSS' || type === 'STOP_LOSS_LIMIT';
   const above = stopLoss ? isBuy : !isBuy;
   return above ? last >= stop : last <= stop;
+}
+
+/** How a cancel request named its order, for messages (built only when refusing). */
+function cancelTarget(req: CancelRequest): string {
+  return req.orderId !== undefined ? `orderId ${String(req.orderId)}` : `clientId ${String(req.clientId)}`;
 }
 
 function firstOwn(side: BookSide): Level | undefined {

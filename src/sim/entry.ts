@@ -25,6 +25,22 @@ export interface Draft {
   readonly stp: StpModeName;
 }
 
+/**
+ * A reusable Draft: the engine's single-order path fills one instance per call instead of
+ * allocating a fresh object per order (it reads every field before anything can re-enter it).
+ */
+export class DraftBuf implements Draft {
+  isBuy = false;
+  type: NewOrderRequest['type'] = 'LIMIT';
+  tif: TimeInForceName = 'GTC';
+  price = 0;
+  stop = 0;
+  qty = 0;
+  quoteQty = 0n;
+  iceberg = 0;
+  stp: StpModeName = 'NONE';
+}
+
 /** Average price as the exact fraction num/den at the symbol's price scale. */
 export interface AvgPrice {
   readonly num: bigint;
@@ -114,7 +130,7 @@ export interface EntryContext {
 }
 
 /** Runs every entry check of a new order; `extraOrders` is 2 for an OCO list. */
-export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrderRequest, extraOrders = 1): Draft | Rejected {
+export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrderRequest, extraOrders = 1, out?: DraftBuf): Draft | Rejected {
   const info = sym.info;
   if (!acct.canTrade) return reject('TRADING_DISABLED', `account ${acct.id} cannot trade`);
   if (!info.spotTradingEnable) return reject('TRADING_DISABLED', `spot trading is disabled on ${sym.name}`);
@@ -247,5 +263,15 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   if ((isAlgo || extraOrders > 1) && ex.maxNumAlgoOrders !== undefined && acct.totalAlgo + 1 > ex.maxNumAlgoOrders) {
     return reject('EXCHANGE_MAX_NUM_ALGO_ORDERS', `account would have ${acct.totalAlgo + 1} open algo orders, above EXCHANGE_MAX_NUM_ALGO_ORDERS ${ex.maxNumAlgoOrders}`);
   }
-  return { isBuy, type, tif, price, stop, qty, quoteQty, iceberg, stp };
+  if (out === undefined) return { isBuy, type, tif, price, stop, qty, quoteQty, iceberg, stp };
+  out.isBuy = isBuy;
+  out.type = type;
+  out.tif = tif;
+  out.price = price;
+  out.stop = stop;
+  out.qty = qty;
+  out.quoteQty = quoteQty;
+  out.iceberg = iceberg;
+  out.stp = stp;
+  return out;
 }
