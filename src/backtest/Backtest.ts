@@ -167,6 +167,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       lastPrice: (s) => late.replay?.lastPrice(s),
       liveOrders: () => (venue instanceof SimVenue ? venue.liveOrderRecords() : []),
       dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => late.replay?.mark(s)),
+      strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
     });
   const pipeline = createPipeline({ bus, venue, risk: gate, clock, log });
   pipeline.start();

@@ -234,6 +234,7 @@ export class RunSession {
           lastPrice: (s) => market.lastPrice(s),
           liveOrders: () => tracker.liveOrders(),
           dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => market.mark(s)),
+          strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
         }),
         clock,
         log,

@@ -48,20 +48,32 @@ export interface RiskGateDeps {
   readonly liveOrders: () => readonly OrderRecord[];
   /** Profit and loss of a strategy's trades of the current UTC day, marked to market (quote terms). */
   readonly dailyPnl: (strategy: string) => Decimal;
+  /** A strategy's own mode and limits (`strategies[i].risk`); each one set replaces the run-wide one. */
+  readonly strategyConfig?: (strategy: string) => Partial<RiskGateLimits> | undefined;
+}
+
+/** The checker's limits from configured ones (decimal strings parsed once). */
+function userLimits(c: Partial<RiskGateLimits>): UserLimits {
+  return {
+    ...(c.maxOrderNotional !== undefined ? { maxOrderNotional: new Decimal(c.maxOrderNotional) } : {}),
+    ...(c.maxOpenOrders !== undefined ? { maxOpenOrders: c.maxOpenOrders } : {}),
+    ...(c.maxOrderRate !== undefined ? { maxOrderRate: c.maxOrderRate } : {}),
+    ...(c.dailyLossLimit !== undefined ? { dailyLossLimit: new Decimal(c.dailyLossLimit) } : {}),
+    ...(c.maxPosition !== undefined ? { maxPosition: Object.fromEntries(Object.entries(c.maxPosition).map(([k, v]) => [k, new Decimal(v)])) } : {}),
+  };
+}
+
+/** Run-wide settings with a strategy's own on top (keys it leaves out keep the run-wide value). */
+function merged(run: RiskGateLimits, own: Partial<RiskGateLimits> | undefined): RiskGateLimits {
+  if (own === undefined) return run;
+  const out: Record<string, unknown> = { ...run };
+  for (const [k, v] of Object.entries(own)) if (v !== undefined) out[k] = v;
+  return out as unknown as RiskGateLimits;
 }
 
 /** Builds the gate function the pipeline calls with the host's strategy state. */
 export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy) => PipelineDecision {
   const rules = compileRiskRules(d.symbols);
-  const limits: UserLimits = {
-    ...(d.config.maxOrderNotional !== undefined ? { maxOrderNotional: new Decimal(d.config.maxOrderNotional) } : {}),
-    ...(d.config.maxOpenOrders !== undefined ? { maxOpenOrders: d.config.maxOpenOrders } : {}),
-    ...(d.config.maxOrderRate !== undefined ? { maxOrderRate: d.config.maxOrderRate } : {}),
-    ...(d.config.dailyLossLimit !== undefined ? { dailyLossLimit: new Decimal(d.config.dailyLossLimit) } : {}),
-    ...(d.config.maxPosition !== undefined
-      ? { maxPosition: Object.fromEntries(Object.entries(d.config.maxPosition).map(([k, v]) => [k, new Decimal(v)])) }
-      : {}),
-  };
   const market: RiskMarketView = {
     // A live run keeps no trade window: the last trade price stands for the average (avgPriceMins 0 semantics).
     avgPrice: (symbol) => d.lastPrice(symbol),
@@ -69,36 +81,47 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
     book: d.book,
   };
   let current: RiskGateStrategy | undefined;
-  const ctx: RiskContext = {
-    get now() {
-      return d.now();
+  const account: RiskContext['account'] = {
+    free: (asset) => current?.free(asset) ?? ZERO,
+    position: (asset) => current?.position(asset) ?? ZERO,
+    openQty: (symbol, side) => {
+      let q = ZERO;
+      for (const o of current?.openOrders() ?? []) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
+      return q;
     },
-    stateFor: (symbol) => d.states.stateFor(symbol),
-    mode: d.config.mode,
-    rules,
-    limits,
-    market,
-    account: {
-      free: (asset) => current?.free(asset) ?? ZERO,
-      position: (asset) => current?.position(asset) ?? ZERO,
-      openQty: (symbol, side) => {
-        let q = ZERO;
-        for (const o of current?.openOrders() ?? []) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
-        return q;
-      },
-      symbolOpenOrders: (symbol) => counts(d.liveOrders().filter((o) => o.symbol === symbol)),
-      exchangeOpenOrders: () => {
-        const c = counts(d.liveOrders());
-        return { total: c.total, algo: c.algo };
-      },
-      strategyOpenOrders: () => current?.openOrders().length ?? 0,
-      placementsSince: (t) => current?.placementsSince(t) ?? 0,
-      dailyPnl: () => (current ? d.dailyPnl(current.name) : ZERO),
+    symbolOpenOrders: (symbol) => counts(d.liveOrders().filter((o) => o.symbol === symbol)),
+    exchangeOpenOrders: () => {
+      const c = counts(d.liveOrders());
+      return { total: c.total, algo: c.algo };
     },
+    strategyOpenOrders: () => current?.openOrders().length ?? 0,
+    placementsSince: (t) => current?.placementsSince(t) ?? 0,
+    dailyPnl: () => (current ? d.dailyPnl(current.name) : ZERO),
+  };
+  // One context per strategy (its mode and limits; the checker unpacks each limits object once).
+  const contexts = new Map<string, RiskContext>();
+  const contextOf = (strategy: string): RiskContext => {
+    let ctx = contexts.get(strategy);
+    if (ctx === undefined) {
+      const c = merged(d.config, d.strategyConfig?.(strategy));
+      ctx = {
+        get now() {
+          return d.now();
+        },
+        stateFor: (symbol) => d.states.stateFor(symbol),
+        mode: c.mode,
+        rules,
+        limits: userLimits(c),
+        market,
+        account,
+      };
+      contexts.set(strategy, ctx);
+    }
+    return ctx;
   };
   return (intent, s) => {
     current = s;
-    return checkIntent(intent, ctx);
+    return checkIntent(intent, contextOf(s.name));
   };
 }
 

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { PlaceIntent } from '../bus/intents.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import { makeSymbol } from '../risk/testkit.js';
+import { TradingStateMachine } from '../risk/tradingState.js';
+import { riskGate, type RiskGateStrategy } from './riskGate.js';
+
+const D = (s: string): Decimal => new Decimal(s);
+const symbol = makeSymbol('BTC_IDR', [
+  { filterType: 'PRICE_FILTER', minPrice: '1', maxPrice: '10000000000', tickSize: '1' },
+  { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '100', stepSize: '0.00001' },
+]);
+
+/** A strategy with a budget and `open` open orders. */
+function strategy(name: string, open: number): RiskGateStrategy {
+  const order = { symbol: 'BTC_IDR', side: 'BUY', quantity: D('0.001'), cumQty: ZERO };
+  return { name, free: () => D('1000000000'), position: () => ZERO, openOrders: () => Array.from({ length: open }, () => order), placementsSince: () => 0 };
+}
+
+const place = (name: string, price: string): PlaceIntent => ({ kind: 'place', strategy: name, intentId: `${name}:1`, clientId: `${name}-1`, symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: D(price), quantity: D('0.001') });
+
+describe('riskGate', () => {
+  const gate = riskGate({
+    symbols: [symbol],
+    config: { mode: 'reject', maxOpenOrders: 5 },
+    states: new TradingStateMachine(),
+    now: () => 1000,
+    book: () => undefined,
+    lastPrice: () => undefined,
+    liveOrders: () => [],
+    dailyPnl: () => ZERO,
+    // strategies[i].risk: 'own' rounds instead of refusing and may hold one open order.
+    strategyConfig: (name) => (name === 'own' ? { mode: 'adjust', maxOpenOrders: 1 } : undefined),
+  });
+
+  it('applies a strategy’s own limits over the run-wide ones, and the run-wide ones to the others', () => {
+    expect(gate(place('own', '100'), strategy('own', 1))).toMatchObject({ kind: 'reject', reason: 'MAX_OPEN_ORDERS' });
+    expect(gate(place('other', '100'), strategy('other', 1))).toEqual({ kind: 'accept' });
+    expect(gate(place('other', '100'), strategy('other', 5))).toMatchObject({ kind: 'reject', reason: 'MAX_OPEN_ORDERS' });
+  });
+
+  it('uses a strategy’s own risk mode (adjust) while the run-wide mode stays reject', () => {
+    const adjusted = gate(place('own', '100.4'), strategy('own', 0));
+    expect(adjusted.kind).toBe('adjust');
+    expect(adjusted.kind === 'adjust' && adjusted.intent.kind === 'place' && adjusted.intent.price?.toFixed()).toBe('100');
+    expect(gate(place('other', '100.4'), strategy('other', 0)).kind).toBe('reject');
+  });
+});
