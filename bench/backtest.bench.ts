@@ -26,7 +26,7 @@ import { prepareRun, type PreparedRun } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig, type BacktestConfig } from '../src/backtest/config.js';
 import { mergeByTime } from '../src/backtest/merge.js';
 import type { BookTickerEvent, DepthDiffEvent } from '../src/core/marketEvents.js';
-import { lazyDepthDiff, rawDepthLevels } from '../src/record/depth-diff.js';
+import { DecimalCache, lazyDepthDiff, rawDepthLevels } from '../src/record/depth-diff.js';
 import { readRecording, type RecordedItem } from '../src/record/reader.js';
 import { fmtRate, fmtRatio, type BenchReport } from './report.js';
 
@@ -75,13 +75,14 @@ async function loadItems(): Promise<{ items: Item[]; tickers: BookTickerEvent[] 
   return { items, tickers };
 }
 
-/** New lazy diff events over the same wire strings (nothing parsed by an earlier repetition carries over). */
+/** New lazy diff events over the same wire strings, with a new Decimal cache (nothing parsed by an earlier repetition carries over). */
 function fresh(items: readonly Item[]): Item[] {
+  const cache = new DecimalCache();
   return items.map((x) => {
     if (x.item.kind !== 'market' || x.item.event.type !== 'depthDiff') return x;
     const e = x.item.event;
     const raw = rawDepthLevels(e);
-    return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, raw.bids, raw.asks) } };
+    return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, raw.bids, raw.asks, cache) } };
   });
 }
 

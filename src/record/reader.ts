@@ -9,7 +9,7 @@ import type { MarketEvent } from '../core/marketEvents.js';
 import type { OrderBookSnapshot } from '../core/types.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { int, levels, obj } from '../exchange/stream/wire-fields.js';
-import { lazyDepthDiff, plainLevels } from './depth-diff.js';
+import { DecimalCache, lazyDepthDiff, plainLevels } from './depth-diff.js';
 import { type RecordLine, SNAPSHOT_SUFFIX, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
 
@@ -93,7 +93,7 @@ export async function* readRecording(paths: string | readonly string[], opts: Re
 export async function* readRecordingBatches(paths: string | readonly string[], opts: ReadOptions = {}): AsyncGenerator<RecordedItem[]> {
   const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
   const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
-  const ctx = { symbolOf: opts.symbolOf, snapshotSymbol: opts.snapshotSymbol, lastSymbol: undefined as string | undefined };
+  const ctx: ItemContext = { symbolOf: opts.symbolOf, snapshotSymbol: opts.snapshotSymbol, lastSymbol: undefined, decimals: new DecimalCache() };
   for await (const batch of readRecordLineBatches(paths, { onMalformed, stats })) {
     const out: RecordedItem[] = [];
     for (const rec of batch) {
@@ -110,7 +110,14 @@ export async function* readRecordingBatches(paths: string | readonly string[], o
 }
 
 /** Converts one line to items appended to `out`; throws on malformed content (nothing appended then). */
-function toItems(rec: RecordLine, ctx: { symbolOf: ((wire: string) => string) | undefined; snapshotSymbol: string | undefined; lastSymbol: string | undefined }, out: RecordedItem[]): void {
+interface ItemContext {
+  readonly symbolOf: ((wire: string) => string) | undefined;
+  readonly snapshotSymbol: string | undefined;
+  lastSymbol: string | undefined;
+  readonly decimals: DecimalCache;
+}
+
+function toItems(rec: RecordLine, ctx: ItemContext, out: RecordedItem[]): void {
   const stream = rec.stream;
   if (stream === undefined || stream.endsWith(SNAPSHOT_SUFFIX)) {
     const d = obj('data', rec.data);
@@ -123,7 +130,7 @@ function toItems(rec: RecordLine, ctx: { symbolOf: ((wire: string) => string) | 
   }
   const at = stream.indexOf('@');
   if (at > 0 && !stream.startsWith('!')) ctx.lastSymbol = stream.slice(0, at).toUpperCase();
-  const diff = depthDiffOf(rec.data, ctx.symbolOf);
+  const diff = depthDiffOf(rec.data, ctx);
   if (diff !== undefined) {
     out.push({ kind: 'market', recvTime: rec.recvTime, stream, event: diff });
     return;
@@ -137,7 +144,7 @@ function toItems(rec: RecordLine, ctx: { symbolOf: ((wire: string) => string) | 
  * decimal strings becomes a lazily parsed event (depth-diff.ts). Anything else returns undefined
  * and takes the eager parser, which accepts or reports it exactly as before.
  */
-function depthDiffOf(data: unknown, symbolOf: ((wire: string) => string) | undefined): MarketEvent | undefined {
+function depthDiffOf(data: unknown, ctx: ItemContext): MarketEvent | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const d = data as Record<string, unknown>;
   if (d.e !== 'depthUpdate') return undefined;
@@ -146,5 +153,5 @@ function depthDiffOf(data: unknown, symbolOf: ((wire: string) => string) | undef
   const bids = plainLevels(d.b);
   const asks = bids && plainLevels(d.a);
   if (bids === undefined || asks === undefined) return undefined;
-  return lazyDepthDiff(E as number, symbolOf ? symbolOf(s) : s, U as number, u as number, bids, asks);
+  return lazyDepthDiff(E as number, ctx.symbolOf ? ctx.symbolOf(s) : s, U as number, u as number, bids, asks, ctx.decimals);
 }
