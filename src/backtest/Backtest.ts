@@ -206,11 +206,20 @@ export function sourcesOf(cfg: BacktestConfig): AsyncIterable<{ t: number; item:
     ...bt.recordings.map((r) => readRecording(r.files, { symbolOf, snapshotSymbol: r.symbol.replace('_', '') })),
     ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName)),
   ];
-  return mergeByTime(
+  const merged = mergeByTime(
     sources,
     (it) => (it.kind === 'market' ? it.event.E : undefined),
     (it) => Math.floor(it.recvTime),
   );
+  return bt.end === undefined ? merged : until(merged, typeof bt.end === 'number' ? bt.end : Date.parse(bt.end));
+}
+
+/** The items up to `end` (ms); stopping early closes the files. */
+async function* until(items: AsyncIterable<{ t: number; item: RecordedItem }>, end: number): AsyncGenerator<{ t: number; item: RecordedItem }> {
+  for await (const x of items) {
+    if (x.t > end) return;
+    yield x;
+  }
 }
 
 async function* klineItems(files: string[], symbol: string, interval: KlineIntervalName): AsyncGenerator<RecordedItem> {

@@ -27,6 +27,7 @@ describe('backtest config', () => {
     expect(() => parseBacktestConfig({ ...base, strategies: [{ ...base.strategies[0], symbols: ['BTCUSDT'] }] }, 'bt.yaml')).toThrow(/strategies\[0\]\.symbols\[0\]="BTCUSDT"/);
     expect(() => parseBacktestConfig({ ...base, backtest: {} }, 'bt.yaml')).toThrow(/needs recordings or candles/);
     expect(() => parseBacktestConfig({ ...base, symbols: {} }, 'bt.yaml')).toThrow(/not listed under symbols/);
+    expect(() => parseBacktestConfig({ ...base, backtest: { ...base.backtest, start: 0 } }, 'bt.yaml')).toThrow(/backtest\.start=0: not supported yet/);
   });
 
   it.each(['grid-trader.yaml', 'market-maker.yaml', 'sma-crossover.yaml'])('loads config/%s through the one schema', (f) => {
