@@ -1232,7 +1232,7 @@ export class MatchingEngine {
       for (const l of levels) {
         const p = toScaled(l.price, s.pd);
         const q = toScaled(l.qty, s.qd);
-        if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${l.price.toFixed()} x ${l.qty.toFixed()} does not fit the symbol's scales (${s.pd} price, ${s.qd} quantity decimals; raise priceDecimals/quantityDecimals)`);
+        if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${String(l.price)} x ${String(l.qty)} does not fit the symbol's scales (${s.pd} price, ${s.qd} quantity decimals; raise priceDecimals/quantityDecimals)`);
         this.setExt(s, side, p, q);
         if (q > 0) this.dropStaleCrossing(s, side === s.bids ? s.asks : s.bids, p);
       }
@@ -1322,7 +1322,7 @@ export class MatchingEngine {
     this.now = now;
     const p = toScaled(trade.price, s.pd);
     let q = toScaled(trade.qty, s.qd);
-    if (p <= 0 || q <= 0) throw new RangeError(`${s.name} replayed trade ${trade.price.toFixed()} x ${trade.qty.toFixed()} does not fit the symbol's scales`);
+    if (p <= 0 || q <= 0) throw new RangeError(`${s.name} replayed trade ${String(trade.price)} x ${String(trade.qty)} does not fit the symbol's scales`);
     this.recordPublic(s, this.nextTradeId++, p, q, 0, 0, trade.isBuyerMaker);
     const side = trade.isBuyerMaker ? s.bids : s.asks;
     while (q > 0) {

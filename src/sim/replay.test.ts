@@ -101,3 +101,27 @@ describe('replayed liquidity', () => {
     expect(book(e).bids).toEqual(['98x1.5']);
   });
 });
+
+describe('replayed data as wire strings', () => {
+  it('levels and trades given as plain decimal strings act exactly as the same Decimals', () => {
+    const run = (asStrings: boolean): unknown[] => {
+      const e = makeEngine();
+      const L = (p: string, q: string) => (asStrings ? { price: p, qty: q } : lv(p, q));
+      e.applyDepthSnapshot('BTC_USDT', { bids: [L('99', '2'), L('98.5', '1')], asks: [L('100', '1.25'), L('101', '3')] }, 1);
+      place(e, 'b', 'BUY', { price: '99', quantity: '1' }, 2);
+      e.applyDepthDiff('BTC_USDT', { bids: [L('98.5', '0')], asks: [L('99', '0.4')] }, 3);
+      e.applyTrade('BTC_USDT', asStrings ? { price: '99', qty: '2.3', isBuyerMaker: true } : T('99', '2.3', true), 4);
+      return [e.takeEvents(), book(e), bal(e, 'b')];
+    };
+    const viaStrings = run(true);
+    expect(viaStrings).toEqual(run(false));
+    // The ask at 99 crosses our bid (0.4 fills, the stale replayed bid goes); the trade fills the other 0.6.
+    expect(viaStrings.slice(1)).toEqual([{ bids: [], asks: ['100x1.25', '101x3'] }, { BTC: '10.999/0', USDT: '901/0' }]);
+  });
+
+  it('refuses a replayed string that is not a plain decimal or is finer than the scales', () => {
+    const e = makeEngine();
+    expect(() => e.applyDepthDiff('BTC_USDT', { bids: [{ price: '1e3', qty: '1' }], asks: [] }, 1)).toThrow(/replayed level 1e3 x 1/);
+    expect(() => e.applyDepthDiff('BTC_USDT', { bids: [{ price: '100', qty: '0.0001' }], asks: [] }, 1)).toThrow(/does not fit/);
+  });
+});

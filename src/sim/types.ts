@@ -12,7 +12,7 @@ import type {
   TimeInForceName,
 } from '../core/enums.js';
 import type { ExchangeFilters } from '../core/filters.js';
-import type { BookLevel, Order, PriceRangeRule, SymbolInfo } from '../core/types.js';
+import type { Order, PriceRangeRule, SymbolInfo } from '../core/types.js';
 import type { DecimalInput } from './scaled.js';
 
 export type { DecimalInput };
@@ -194,16 +194,25 @@ export interface TradeQuery {
   readonly limit?: number;
 }
 
-/** A replayed depth snapshot or diff: absolute quantities per level; quantity 0 removes a level. */
-export interface ExternalDepth {
-  readonly bids: readonly BookLevel[];
-  readonly asks: readonly BookLevel[];
+/**
+ * One replayed level. Core BookLevels fit; so do the wire's plain decimal strings, which the engine
+ * parses straight into its scaled integers (a replay need not build two Decimals per level).
+ */
+export interface ExternalLevel {
+  readonly price: DecimalInput;
+  readonly qty: DecimalInput;
 }
 
-/** A replayed public trade. */
+/** A replayed depth snapshot or diff: absolute quantities per level; quantity 0 removes a level. */
+export interface ExternalDepth {
+  readonly bids: readonly ExternalLevel[];
+  readonly asks: readonly ExternalLevel[];
+}
+
+/** A replayed public trade (Decimals or plain decimal strings). */
 export interface ExternalTrade {
-  readonly price: Decimal;
-  readonly qty: Decimal;
+  readonly price: DecimalInput;
+  readonly qty: DecimalInput;
   /** True when the buyer was the maker (a seller hit the bids). */
   readonly isBuyerMaker: boolean;
 }
