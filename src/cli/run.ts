@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { ValidationError } from '../core/errors.js';
 import { loadSandboxConfig, startSandbox, type RunningSandbox } from '../sandbox/index.js';
-import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
+import { loadStrategies, plainErrorAt } from '../strategy/loader.js';
 import type { StrategyPlugin } from '../strategy/types.js';
 import { parseCommandArgs } from './args.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
@@ -39,10 +39,10 @@ export function runLogger(level: string, stream: NodeJS.WritableStream = process
 }
 
 async function loadPlugins(cfg: RunConfig): Promise<Map<string, StrategyPlugin>> {
-  const out = new Map<string, StrategyPlugin>();
-  const errorAt = plainErrorAt(cfg.file);
-  for (const [i, s] of cfg.strategies.entries()) out.set(s.name, await loadPlugin(s.plugin, cfg.dir, errorAt, ['strategies', i]));
-  return out;
+  // Loads every plugin and checks its params now, so a bad one is a ConfigError naming
+  // strategies[i].params.<path> and the value before anything connects or trades.
+  const specs = await loadStrategies(cfg.strategies, cfg.dir, plainErrorAt(cfg.file));
+  return new Map(specs.map((s) => [s.name, s.plugin]));
 }
 
 /** Resolves where to connect and with which credentials. */

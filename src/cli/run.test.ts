@@ -1,0 +1,24 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.js';
+import { runCommand } from './run.js';
+
+const echo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../strategy/test-plugins/echo.ts');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-run-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('kancil run', () => {
+  it('refuses bad plugin params before connecting, naming strategies[i].params.<path> and the value', async () => {
+    const file = path.join(dir, 'run.yaml');
+    // The sandbox config does not exist: the params check must fail before anything starts.
+    writeFileSync(file, `mode: paper\nsandbox: { config: missing.yaml }\nstrategies:\n  - { name: e, plugin: ${JSON.stringify(echo)}, symbols: [BTC_IDR], params: { spread: -1 } }\nstorage: { path: ':memory:' }\nlogging: { level: silent }\n`);
+    const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
+    const err = await runCommand([file], io).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).path).toBe('strategies[0].params.spread');
+    expect((err as ConfigError).message).toMatch(/run\.yaml: strategies\[0\]\.params\.spread=-1: .*plugin echo/);
+  });
+});
