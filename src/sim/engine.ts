@@ -34,6 +34,9 @@ import type {
 } from './types.js';
 import { executionReport, orderView, tradeView, type FillInfo } from './views.js';
 
+/** 2^53: below it a double holds every integer exactly. */
+const TWO53 = 9007199254740992;
+
 /** How many public trades recentTrades can return. */
 const RECENT_TRADES = 1000;
 
@@ -273,8 +276,18 @@ export class MatchingEngine {
         s.histStart = 0;
       }
     }
-    const t: PubTrade = { id, price, qty, buyer, seller, isBuyerMaker, time: now };
-    s.recent[s.recentNext] = t;
+    // Once the ring is full its oldest slot is rewritten in place: no allocation per trade.
+    let t = s.recent[s.recentNext];
+    if (t === undefined) s.recent[s.recentNext] = t = { id, price, qty, buyer, seller, isBuyerMaker, time: now };
+    else {
+      t.id = id;
+      t.price = price;
+      t.qty = qty;
+      t.buyer = buyer;
+      t.seller = seller;
+      t.isBuyerMaker = isBuyerMaker;
+      t.time = now;
+    }
     s.recentNext = (s.recentNext + 1) % RECENT_TRADES;
     if (this.ev) this.emit(this.tradeEvent(s, t));
   }
@@ -478,14 +491,20 @@ export class MatchingEngine {
   /** Notional cost of buying `qty` on the current book (what is available of it). */
   private costOf(s: Sym, qty: number): bigint {
     let left = qty;
-    let cost = 0n;
-    for (const lv of s.asks.bestFirst()) {
-      if (left === 0) break;
+    // Summed as a double while the exact sum stays below 2^53 (rounding is monotonic, so a computed
+    // value below 2^53 means the exact one is too); the bigint part takes whatever does not fit.
+    let small = 0;
+    let big = 0n;
+    const prices = s.asks.prices;
+    for (let i = prices.length - 1; i >= 0 && left > 0; i--) {
+      const lv = s.asks.levels.get(prices[i]!)!;
       const take = Math.min(left, lv.total);
-      cost += mulBig(lv.price, take);
+      const c = lv.price * take;
+      if (c < TWO53 && small + c < TWO53) small += c;
+      else big += mulBig(lv.price, take);
       left -= take;
     }
-    return cost;
+    return BigInt(small) + big;
   }
 
   /** Runs a working order: FOK check, taking, then rest, expire or done. */

@@ -48,15 +48,15 @@ export interface TradeRec {
   readonly time: number;
 }
 
-/** A public trade, kept compact in a ring per symbol. */
+/** A public trade, kept compact in a ring per symbol; ring slots are overwritten in place once full. */
 export interface PubTrade {
-  readonly id: number;
-  readonly price: number;
-  readonly qty: number;
-  readonly buyer: number;
-  readonly seller: number;
-  readonly isBuyerMaker: boolean;
-  readonly time: number;
+  id: number;
+  price: number;
+  qty: number;
+  buyer: number;
+  seller: number;
+  isBuyerMaker: boolean;
+  time: number;
 }
 
 /**

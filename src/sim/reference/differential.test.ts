@@ -28,15 +28,48 @@ function asLog(events: readonly EngineEvent[]): string[] {
   return out;
 }
 
+/**
+ * One market for the differential run. `narrow` keeps every product of price, quantity and scale
+ * factor below 2^53 (the engine's double fast paths); `wide` uses 8-decimal prices and quantities at
+ * large magnitudes so those products pass 2^53 and the exact bigint fallbacks decide instead.
+ */
+interface Market {
+  readonly name: string;
+  readonly ops: number;
+  readonly tick: string;
+  readonly step: string;
+  readonly maxQty: string;
+  readonly balances: { readonly USDT: string; readonly BTC: string };
+  /** Price around which orders are placed, in ticks, and the spread of the random prices in ticks. */
+  readonly midTicks: number;
+  readonly spreadTicks: number;
+  /** Quantities are 1..max steps (max 2000 for limits, 3000 for markets) times this many steps. */
+  readonly stepsPerUnit: number;
+  /** quoteOrderQty range in quote units. */
+  readonly quoteMax: number;
+}
+
+const MARKETS: readonly Market[] = [
+  { name: 'narrow', ops: OPS, tick: '0.01', step: '0.001', maxQty: '50', balances: { USDT: '2500', BTC: '25' }, midTicks: 9990, spreadTicks: 21, stepsPerUnit: 1, quoteMax: 300 },
+  // Prices near 100,000.00000000 (1e13 ticks) and quantities to 0.3 (3e4 steps of 0.00001): notionals reach 3e17 at
+  // notional scale. quoteOrderQty stays below 900: the engine takes it as a safe integer at notional scale (13 decimals).
+  { name: 'wide', ops: 20_000, tick: '0.00000001', step: '0.00001', maxQty: '50', balances: { USDT: '250000000', BTC: '2500' }, midTicks: 9_999_999_999_990, spreadTicks: 21, stepsPerUnit: 10, quoteMax: 800 },
+];
+
 describe('differential: engine vs decimal.js reference', () => {
-  it(`agrees on ${OPS.toLocaleString('en-US')} randomized operations`, () => {
-    const balances = { USDT: '2500', BTC: '25' };
+  for (const mk of MARKETS) it(`agrees on ${mk.ops.toLocaleString('en-US')} randomized operations (${mk.name} scales)`, () => runDifferential(mk));
+});
+
+function runDifferential(mk: Market): void {
+  {
+    const OPS = mk.ops;
+    const balances = mk.balances;
     const eng = new MatchingEngine({
       symbols: [
         {
           info: symbolInfo('BTC_USDT', [
-            { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '100000', tickSize: '0.01' },
-            { filterType: 'LOT_SIZE', minQty: '0.001', maxQty: '50', stepSize: '0.001' },
+            { filterType: 'PRICE_FILTER', minPrice: mk.tick, maxPrice: '1000000', tickSize: mk.tick },
+            { filterType: 'LOT_SIZE', minQty: mk.step, maxQty: mk.maxQty, stepSize: mk.step },
             { filterType: 'NOTIONAL', minNotional: '1', maxNotional: '0', applyToMarket: false, avgPriceMins: 0 },
           ]),
         },
@@ -44,10 +77,10 @@ describe('differential: engine vs decimal.js reference', () => {
       accounts: ACCOUNTS.map((id, i) => account(id, balances, { maker: ['0.001', '0.0015', '0'][i]!, taker: ['0.002', '0.00075', '0.001'][i]! })),
     });
     const ref = new RefEngine({
-      tick: new Decimal('0.01'),
-      step: new Decimal('0.001'),
-      minQty: new Decimal('0.001'),
-      maxQty: new Decimal('50'),
+      tick: new Decimal(mk.tick),
+      step: new Decimal(mk.step),
+      minQty: new Decimal(mk.step),
+      maxQty: new Decimal(mk.maxQty),
       minNotional: new Decimal('1'),
       base: 'BTC',
       quote: 'USDT',
@@ -60,8 +93,11 @@ describe('differential: engine vs decimal.js reference', () => {
     });
     const r = mulberry32(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-    const price = (): Decimal => new Decimal(9990 + Math.floor(r() * 21)).div(100);
-    const qty = (max: number): Decimal => new Decimal(1 + Math.floor(r() * max)).div(1000);
+    const tick = new Decimal(mk.tick);
+    const step = new Decimal(mk.step);
+    const price = (): Decimal => new Decimal(mk.midTicks + Math.floor(r() * mk.spreadTicks)).mul(tick);
+    // Quantity steps: 1..max units of stepsPerUnit steps, plus a random remainder so the last digits vary.
+    const qty = (max: number): Decimal => new Decimal((1 + Math.floor(r() * max)) * mk.stepsPerUnit + (mk.stepsPerUnit > 1 ? Math.floor(r() * mk.stepsPerUnit) : 0)).mul(step);
     const ids: { acct: string; id: number }[] = [];
     const counts = { accepted: 0, rejected: 0, trades: 0 };
     for (let i = 0; i < OPS; i++) {
@@ -82,11 +118,11 @@ describe('differential: engine vs decimal.js reference', () => {
         if (x < 0.72) {
           const tif = pick(['GTC', 'GTC', 'GTC', 'IOC', 'FOK'] as const);
           const q = qty(2000);
-          const ice = tif === 'GTC' && r() < 0.15 && q.gt('0.002') ? q.div(2 + Math.floor(r() * 3)).toDecimalPlaces(3, Decimal.ROUND_DOWN) : undefined;
+          const ice = tif === 'GTC' && r() < 0.15 && q.gt(step.mul(2)) ? q.div(2 + Math.floor(r() * 3)).toDecimalPlaces(step.decimalPlaces(), Decimal.ROUND_DOWN) : undefined;
           req = { accountId: acct, side, type: 'LIMIT', tif, price: price(), quantity: q, stp, ...(ice ? { icebergQty: ice } : {}) };
         } else if (x < 0.8) req = { accountId: acct, side, type: 'LIMIT_MAKER', price: price(), quantity: qty(2000), stp };
         else if (x < 0.95 || side === 'SELL') req = { accountId: acct, side, type: 'MARKET', quantity: qty(3000), stp };
-        else req = { accountId: acct, side, type: 'MARKET', quoteOrderQty: new Decimal(1 + Math.floor(r() * 30000)).div(100), stp };
+        else req = { accountId: acct, side, type: 'MARKET', quoteOrderQty: new Decimal(1 + Math.floor(r() * mk.quoteMax * 100)).div(100), stp };
         what = () => JSON.stringify(req);
         const ours = eng.placeOrder(
           {
@@ -127,5 +163,5 @@ describe('differential: engine vs decimal.js reference', () => {
     // The flow must exercise the rules, not just refusals.
     expect(counts.accepted).toBeGreaterThan(OPS / 2);
     expect(counts.trades).toBeGreaterThan(OPS / 10);
-  });
-});
+  }
+}
