@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
-import { runCommand } from './run.js';
+import { runCommand, runLogger } from './run.js';
 
 const echo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../strategy/test-plugins/echo.ts');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-run-'));
@@ -20,5 +21,12 @@ describe('kancil run', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).path).toBe('strategies[0].params.spread');
     expect((err as ConfigError).message).toMatch(/run\.yaml: strategies\[0\]\.params\.spread=-1: .*plugin echo/);
+  });
+
+  it('logging.pretty: false writes JSON lines even to a terminal', () => {
+    let out = '';
+    const tty = Object.assign(new Writable({ write: (c: Buffer, _e, cb) => ((out += c.toString()), cb()) }), { isTTY: true });
+    runLogger('info', tty, false).info({ n: 1 }, 'hello');
+    expect(JSON.parse(out.trim())).toMatchObject({ n: 1, msg: 'hello' });
   });
 });

@@ -30,9 +30,9 @@ A config with an in-process sandbox uses the sandbox's test account instead.`;
 /** Log fields that must never carry a value (pino redaction, at any depth we use). */
 export const REDACT_PATHS = ['apiKey', 'apiSecret', 'secret', 'legacyKey', 'legacySecret', 'credentials', '*.apiKey', '*.apiSecret', '*.secret', '*.legacyKey', '*.legacySecret', '*.credentials', 'headers["x-mbx-apikey"]', 'headers["x-tc-apikey"]'];
 
-/** The run logger: pretty in a terminal, JSON lines otherwise. */
-export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout): Logger {
-  const tty = (stream as NodeJS.WriteStream).isTTY === true;
+/** The run logger: pretty when `logging.pretty` says so, else when the output is a terminal; JSON lines otherwise. */
+export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout, pretty?: boolean): Logger {
+  const tty = pretty ?? (stream as NodeJS.WriteStream).isTTY === true;
   const opts = { name: 'kancil', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   if (tty) return pino({ ...opts, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' } } });
   return pino(opts, stream);
@@ -91,7 +91,7 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   if (file === undefined || positionals.length > 1) throw new ValidationError('config', positionals.join(' '), 'give exactly one config file');
   const cfg = loadRunConfig(path.resolve(file));
   const durationSec = durationOption(values.duration, cfg.run.durationSec);
-  const log = runLogger(cfg.logging.level, logStream);
+  const log = runLogger(cfg.logging.level, logStream, cfg.logging.pretty);
   const plugins = await loadPlugins(cfg);
   const target = await connectTarget(cfg, io.env, log);
   let session: RunSession;
