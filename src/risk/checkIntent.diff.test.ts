@@ -21,11 +21,11 @@ describe('checkIntent vs decimal.js reference', () => {
     for (let n = 0; n < N; n++) {
       const intent = gen.next();
       const ctx = gen.nextContext();
-      const fast = decisionKey(checkIntent(intent, ctx));
+      const verdict = checkIntent(intent, ctx);
+      const fast = decisionKey(verdict);
       const ref = decisionKey(checkIntentReference(intent, ctx));
       if (fast !== ref && diffs.length < 5) diffs.push(`${JSON.stringify(intent)}\n  fast: ${fast}\n  ref:  ${ref}`);
-      const parts = fast.split('|');
-      const k = parts[0] === 'reject' ? (parts[1] as string) : (parts[0] as string);
+      const k = verdict.kind === 'reject' ? verdict.reason : verdict.kind;
       outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
     }
     expect(diffs).toEqual([]);

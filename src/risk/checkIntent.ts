@@ -139,7 +139,12 @@ function scaledOf(d: Decimal | undefined): { m: number; e: number } | null | und
   return unpackX(d) ? { m: U.m, e: U.e } : null;
 }
 
+/** The limits object of the last check and its scaled form: a run checks with few limits objects. */
+let lastLimits: UserLimits | undefined;
+let lastScaled: ScaledLimits | undefined;
+
 function scaledLimits(lim: UserLimits): ScaledLimits {
+  if (lim === lastLimits) return lastScaled as ScaledLimits;
   let s = limitsCache.get(lim);
   if (s === undefined) {
     const maxPos = new Map<string, { m: number; e: number } | null>();
@@ -147,6 +152,8 @@ function scaledLimits(lim: UserLimits): ScaledLimits {
     s = { maxNotional: scaledOf(lim.maxOrderNotional), lossLimit: scaledOf(lim.dailyLossLimit), maxPos };
     limitsCache.set(lim, s);
   }
+  lastLimits = lim;
+  lastScaled = s;
   return s;
 }
 

@@ -40,6 +40,13 @@ export function unpack(x: Decimal): boolean {
     return true;
   }
   const k = Math.floor(x.e / 7);
+  if (n === 2) {
+    // Two words (prices with decimals, large quantities): d0 * 10^7 + d1 < 10^14 is always a
+    // safe integer, so the value is exact without folding; trailing zeros stay (see above).
+    unpacked.m = x.s < 0 ? -(m * 1e7 + (d[1] as number)) : m * 1e7 + (d[1] as number);
+    unpacked.e = 7 * (k - 1);
+    return true;
+  }
   if (m === 0) {
     unpacked.m = 0;
     unpacked.e = 0;

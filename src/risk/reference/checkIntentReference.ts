@@ -18,8 +18,8 @@ import { checkShape } from '../shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from '../types.js';
 
 function lotCheck(field: string, q: Decimal, lot: LotSizeFilter, name: 'LOT_SIZE' | 'MARKET_LOT_SIZE'): RiskReject | undefined {
-  if (lot.minQty.gt(0) && q.lt(lot.minQty)) return m.belowMin(name, field, q, 'minQty', lot.minQty);
-  if (lot.maxQty.gt(0) && q.gt(lot.maxQty)) return m.aboveMax(name, field, q, 'maxQty', lot.maxQty);
+  if (lot.minQty.gt(ZERO) && q.lt(lot.minQty)) return m.belowMin(name, field, q, 'minQty', lot.minQty);
+  if (lot.maxQty.gt(ZERO) && q.gt(lot.maxQty)) return m.aboveMax(name, field, q, 'maxQty', lot.maxQty);
   if (!isMultipleOf(q.minus(lot.minQty), lot.stepSize)) return m.offStep(name, field, q, 'minQty', lot.minQty, 'stepSize', lot.stepSize);
   return undefined;
 }
@@ -27,8 +27,8 @@ function lotCheck(field: string, q: Decimal, lot: LotSizeFilter, name: 'LOT_SIZE
 function priceCheck(field: string, p: Decimal, sym: SymbolRules): RiskReject | undefined {
   const pf = sym.info.filters.priceFilter;
   if (!pf) return undefined;
-  if (pf.minPrice.gt(0) && p.lt(pf.minPrice)) return m.belowMin('PRICE_FILTER', field, p, 'minPrice', pf.minPrice);
-  if (pf.maxPrice.gt(0) && p.gt(pf.maxPrice)) return m.aboveMax('PRICE_FILTER', field, p, 'maxPrice', pf.maxPrice);
+  if (pf.minPrice.gt(ZERO) && p.lt(pf.minPrice)) return m.belowMin('PRICE_FILTER', field, p, 'minPrice', pf.minPrice);
+  if (pf.maxPrice.gt(ZERO) && p.gt(pf.maxPrice)) return m.aboveMax('PRICE_FILTER', field, p, 'maxPrice', pf.maxPrice);
   if (!isMultipleOf(p.minus(pf.minPrice), pf.tickSize)) return m.offStep('PRICE_FILTER', field, p, 'minPrice', pf.minPrice, 'tickSize', pf.tickSize);
   return undefined;
 }
@@ -101,8 +101,8 @@ export function checkIntentReference(intent: Intent, ctx: RiskContext): RiskDeci
   const position = ctx.account.position(sym.base);
   let reducing = false;
   if (qty !== undefined) {
-    if (buy) reducing = position.lt(0) && qty.plus(ctx.account.openQty(intent.symbol, 'BUY')).lte(position.neg());
-    else reducing = position.gt(0) && qty.plus(ctx.account.openQty(intent.symbol, 'SELL')).lte(position);
+    if (buy) reducing = position.lt(ZERO) && qty.plus(ctx.account.openQty(intent.symbol, 'BUY')).lte(position.neg());
+    else reducing = position.gt(ZERO) && qty.plus(ctx.account.openQty(intent.symbol, 'SELL')).lte(position);
   }
   if (ctx.stateFor(intent.symbol) === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, position);
 
@@ -144,7 +144,7 @@ export function checkIntentReference(intent: Intent, ctx: RiskContext): RiskDeci
     }
     if (notional !== undefined) {
       if (notional.lt(n.minNotional)) return m.notionalOut(qty, false, n.minNotional);
-      if (n.maxNotional.gt(0) && notional.gt(n.maxNotional)) return m.notionalOut(qty, true, n.maxNotional);
+      if (n.maxNotional.gt(ZERO) && notional.gt(n.maxNotional)) return m.notionalOut(qty, true, n.maxNotional);
     }
   }
 
