@@ -42,15 +42,53 @@ export function makeRules(symbols: readonly SymbolInfo[], exchange: readonly Wir
   return compileRiskRules(symbols, parseExchangeFilters(exchange), ranges);
 }
 
+/** Cumulative quantity and quote amount through each level of one side (the walk's running sums). */
+interface LevelSums {
+  readonly qty: readonly Decimal[];
+  readonly quote: readonly Decimal[];
+}
+
+function levelSums(side: readonly BookLevel[]): LevelSums {
+  const qty: Decimal[] = [];
+  const quote: Decimal[] = [];
+  let q = ZERO;
+  let v = ZERO;
+  for (const l of side) {
+    q = q.plus(l.qty);
+    v = v.plus(l.qty.mul(l.price));
+    qty.push(q);
+    quote.push(v);
+  }
+  return { qty, quote };
+}
+
+/** A fill estimate whose average price (a 40-digit division no risk check reads) is computed on first read. */
+class LazyFill implements FillCost {
+  #avg: Decimal | undefined | null = null;
+  constructor(
+    readonly filledQty: Decimal,
+    readonly quoteQty: Decimal,
+    readonly worstPrice: Decimal | undefined,
+  ) {}
+  get avgPrice(): Decimal | undefined {
+    if (this.#avg === null) this.#avg = this.filledQty.gt(ZERO) ? this.quoteQty.div(this.filledQty) : undefined;
+    return this.#avg;
+  }
+}
+
 /** A fixed order book (levels best first). */
 export class StaticBook implements BookView {
   readonly lastUpdateId = 1;
+  /** Running sums per side, built once: the levels never change, so a fill needs one product, not a walk. */
+  readonly #sums: { readonly BUY: LevelSums; readonly SELL: LevelSums };
   constructor(
     readonly symbol: string,
     readonly bids: readonly BookLevel[],
     readonly asks: readonly BookLevel[],
     public ready = true,
-  ) {}
+  ) {
+    this.#sums = { BUY: levelSums(asks), SELL: levelSums(bids) };
+  }
   bestBid(): BookLevel | undefined {
     return this.bids[0];
   }
@@ -70,11 +108,28 @@ export class StaticBook implements BookView {
     const memo = this.#memo[side];
     let r = memo.get(qty);
     if (r === undefined) {
-      r = this.#walk(side, qty);
+      r = qty.gt(ZERO) ? this.#fill(side, qty) : this.#walk(side, qty);
       memo.set(qty, r);
     }
     return r;
   }
+  /** Fill of a positive quantity from the running sums: the level that completes it, plus the part taken there. */
+  #fill(side: OrderSideName, qty: Decimal): FillCost {
+    const levels = side === 'BUY' ? this.asks : this.bids;
+    const { qty: cumQty, quote: cumQuote } = this.#sums[side];
+    const n = levels.length;
+    for (let k = 0; k < n; k++) {
+      const through = cumQty[k] as Decimal;
+      if (through.lt(qty)) continue;
+      const level = levels[k] as BookLevel;
+      const before = k > 0 ? (cumQty[k - 1] as Decimal) : ZERO;
+      const quoteBefore = k > 0 ? (cumQuote[k - 1] as Decimal) : ZERO;
+      return new LazyFill(qty, quoteBefore.plus(qty.minus(before).mul(level.price)), level.price);
+    }
+    // The book runs out: everything it has.
+    return n === 0 ? new LazyFill(ZERO, ZERO, undefined) : new LazyFill(cumQty[n - 1] as Decimal, cumQuote[n - 1] as Decimal, (levels[n - 1] as BookLevel).price);
+  }
+  /** The plain walk, for quantities that are not positive (what a walk does with those is its own definition). */
   #walk(side: OrderSideName, qty: Decimal): FillCost {
     let left = qty;
     let quote = ZERO;
