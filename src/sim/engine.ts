@@ -796,7 +796,9 @@ export class MatchingEngine {
       const rel = mul3(q, 1, s.baseFn, s.baseF);
       o.lock -= rel;
       bb.locked -= rel;
-      fee = rate === 0 ? 0n : quote * BigInt(rate) * s.feeQuoteF;
+      // price * q is exact when below 2^53, so one double product replaces two bigint multiplies.
+      const pq = price * q;
+      fee = rate === 0 ? 0n : pq < TWO53 ? mul3(pq, rate, s.feeQuoteFn, s.feeQuoteF) : quote * BigInt(rate) * s.feeQuoteF;
       qb.free += mul3(price, q, s.quoteFn, s.quoteF) - fee;
       feeAsset = s.quote;
     }
