@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, ZERO } from '../core/decimal.js';
-import type { BookLevel } from '../core/types.js';
+import type { FillCost } from '../core/bookView.js';
+import { Decimal } from '../core/decimal.js';
 import { mulberry32 } from '../core/random.js';
-import { levels, StaticBook } from './testkit.js';
+import { levels, StaticBook, walkLevels } from './testkit.js';
 
-/** The textbook walk the running sums must reproduce. */
-function walk(side: readonly BookLevel[], qty: Decimal): string {
-  let left = qty;
-  let quote = ZERO;
-  let worst: Decimal | undefined;
-  for (const l of side) {
-    if (left.lte(0)) break;
-    const take = Decimal.min(left, l.qty);
-    quote = quote.plus(take.mul(l.price));
-    left = left.minus(take);
-    worst = l.price;
-  }
-  const filled = qty.minus(Decimal.max(left, 0));
-  return [filled, quote, filled.gt(0) ? quote.div(filled) : undefined, worst].map((d) => d?.toFixed() ?? '-').join('|');
-}
+const key = (c: FillCost): string => [c.filledQty, c.quoteQty, c.avgPrice, c.worstPrice].map((d) => d?.toFixed() ?? '-').join('|');
 
 describe('StaticBook.costToFill', () => {
   const book = new StaticBook(
@@ -26,18 +12,14 @@ describe('StaticBook.costToFill', () => {
     levels([['999', '0.5'], ['998', '0'], ['997', '1.25'], ['990', '3']]),
     levels([['1001', '0.3'], ['1002', '0.7'], ['1003', '0'], ['1010', '2.5']]),
   );
-  const costKey = (side: 'BUY' | 'SELL', q: Decimal): string => {
-    const c = book.costToFill(side, q);
-    return [c.filledQty, c.quoteQty, c.avgPrice, c.worstPrice].map((d) => d?.toFixed() ?? '-').join('|');
-  };
 
   it('matches a level-by-level walk at level boundaries, inside levels, past the book and for zero or negative sizes', () => {
     const rnd = mulberry32(5);
     const sizes = ['0', '-1', '0.3', '1', '1.0000001', '3.5', '4.75', '100', '0.5', '1.75', '0.0000001'];
     for (let i = 0; i < 200; i++) sizes.push((rnd() * 6).toFixed(1 + Math.floor(rnd() * 6)));
     for (const s of sizes) {
-      expect(costKey('BUY', new Decimal(s)), `BUY ${s}`).toBe(walk(book.asks, new Decimal(s)));
-      expect(costKey('SELL', new Decimal(s)), `SELL ${s}`).toBe(walk(book.bids, new Decimal(s)));
+      expect(key(book.costToFill('BUY', new Decimal(s))), `BUY ${s}`).toBe(key(walkLevels(book.asks, new Decimal(s))));
+      expect(key(book.costToFill('SELL', new Decimal(s))), `SELL ${s}`).toBe(key(walkLevels(book.bids, new Decimal(s))));
     }
   });
 

@@ -131,19 +131,24 @@ export class StaticBook implements BookView {
   }
   /** The plain walk, for quantities that are not positive (what a walk does with those is its own definition). */
   #walk(side: OrderSideName, qty: Decimal): FillCost {
-    let left = qty;
-    let quote = ZERO;
-    let worst: Decimal | undefined;
-    for (const l of side === 'BUY' ? this.asks : this.bids) {
-      if (left.lte(0)) break;
-      const take = Decimal.min(left, l.qty);
-      quote = quote.plus(take.mul(l.price));
-      left = left.minus(take);
-      worst = l.price;
-    }
-    const filled = qty.minus(Decimal.max(left, 0));
-    return { filledQty: filled, quoteQty: quote, avgPrice: filled.gt(0) ? quote.div(filled) : undefined, worstPrice: worst };
+    return walkLevels(side === 'BUY' ? this.asks : this.bids, qty);
   }
+}
+
+/** Cost of `qty` taken level by level from `side` (best first): the textbook walk StaticBook's running sums reproduce. */
+export function walkLevels(side: readonly BookLevel[], qty: Decimal): FillCost {
+  let left = qty;
+  let quote = ZERO;
+  let worst: Decimal | undefined;
+  for (const l of side) {
+    if (left.lte(0)) break;
+    const take = Decimal.min(left, l.qty);
+    quote = quote.plus(take.mul(l.price));
+    left = left.minus(take);
+    worst = l.price;
+  }
+  const filled = qty.minus(Decimal.max(left, 0));
+  return { filledQty: filled, quoteQty: quote, avgPrice: filled.gt(0) ? quote.div(filled) : undefined, worstPrice: worst };
 }
 
 /** Book levels from [price, qty] string pairs. */
