@@ -9,6 +9,7 @@ import type { MarketEvent } from '../core/marketEvents.js';
 import type { OrderBookSnapshot } from '../core/types.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { int, levels, obj } from '../exchange/stream/wire-fields.js';
+import { lazyBookTicker } from './book-ticker.js';
 import { DecimalCache, lazyDepthDiff, plainLevels } from './depth-diff.js';
 import { type RecordLine, SNAPSHOT_SUFFIX, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
@@ -130,9 +131,9 @@ function toItems(rec: RecordLine, ctx: ItemContext, out: RecordedItem[]): void {
   }
   const at = stream.indexOf('@');
   if (at > 0 && !stream.startsWith('!')) ctx.lastSymbol = stream.slice(0, at).toUpperCase();
-  const diff = depthDiffOf(rec.data, ctx);
-  if (diff !== undefined) {
-    out.push({ kind: 'market', recvTime: rec.recvTime, stream, event: diff });
+  const lazy = lazyEventOf(rec.data, Math.floor(rec.recvTime), ctx);
+  if (lazy !== undefined) {
+    out.push({ kind: 'market', recvTime: rec.recvTime, stream, event: lazy });
     return;
   }
   const events = parseMarketPayload(rec.data, { stream, recvTime: Math.floor(rec.recvTime), symbolOf: ctx.symbolOf });
@@ -140,13 +141,15 @@ function toItems(rec: RecordLine, ctx: ItemContext, out: RecordedItem[]): void {
 }
 
 /**
- * The fast path for the bulk of a recording: a well-formed depth diff whose levels are all plain
- * decimal strings becomes a lazily parsed event (depth-diff.ts). Anything else returns undefined
- * and takes the eager parser, which accepts or reports it exactly as before.
+ * The fast path for the bulk of a recording: well-formed depth diffs and book tickers whose
+ * decimals are all plain strings become lazily parsed events (depth-diff.ts, book-ticker.ts).
+ * Anything else returns undefined and takes the eager parser, which accepts or reports it exactly
+ * as before.
  */
-function depthDiffOf(data: unknown, ctx: ItemContext): MarketEvent | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
+function lazyEventOf(data: unknown, recvTime: number, ctx: ItemContext): MarketEvent | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
   const d = data as Record<string, unknown>;
+  if (d.e === undefined) return lazyBookTicker(d, recvTime, ctx.symbolOf, ctx.decimals);
   if (d.e !== 'depthUpdate') return undefined;
   const { U, u, E, s } = d;
   if (!Number.isSafeInteger(U) || !Number.isSafeInteger(u) || !Number.isSafeInteger(E) || typeof s !== 'string' || (u as number) < (U as number)) return undefined;
