@@ -12,7 +12,7 @@ import { checkCounts } from './counts.js';
 import * as m from './messages.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
 import { T_MARKET, T_PRICED, T_STOP, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
-import { cmpProducts, cmpSum3, cmpWithUnpacked, pow10, unpack, unpacked, UnpackMemo } from './scaled.js';
+import { cmpProducts, cmpSum3, cmpWithUnpacked, multipleOf, pow10, unpack, unpacked, UnpackMemo } from './scaled.js';
 import { checkShape, shapeState } from './shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject, type UserLimits } from './types.js';
 
@@ -24,6 +24,7 @@ const cmpP = cmpProducts;
 const cmpS = cmpSum3;
 const cmpU = cmpWithUnpacked;
 const pow10X = pow10;
+const multipleX = multipleOf;
 const shapeX = checkShape;
 const SHAPE_STATE = shapeState;
 const countsX = checkCounts;
@@ -59,16 +60,13 @@ function grid(x: Decimal, scale: number): boolean {
     G.lo = G.hi = v;
     return true;
   }
-  if (-shift > 22) return false;
+  // Below 2^52 the float quotient floors exactly (see multipleOf); past it the decimal path decides.
+  if (-shift > 22 || mant >= 2 ** 52 || mant <= -(2 ** 52)) return false;
   const p = pow10X(-shift);
-  if (mant % p === 0) {
-    G.lo = G.hi = mant / p;
-    return true;
-  }
-  // Off the grid: floor and ceil differ by one unit.
   const q = Math.floor(mant / p);
   G.lo = q;
-  G.hi = q + 1;
+  // Off the grid: floor and ceil differ by one unit.
+  G.hi = q * p === mant ? q : q + 1;
   return true;
 }
 
@@ -104,7 +102,7 @@ function priceCheck(field: string, v: Decimal, lo: number, hi: number, sym: Symb
   if (sc.minPrice > 0 && lo < sc.minPrice) return m.belowMin('PRICE_FILTER', field, v, 'minPrice', pf.minPrice);
   if (sc.maxPrice > 0 && hi > sc.maxPrice) return m.aboveMax('PRICE_FILTER', field, v, 'maxPrice', pf.maxPrice);
   if (sc.tick > 0) {
-    if (lo !== hi || (lo - sc.minPrice) % sc.tick !== 0) return m.offStep('PRICE_FILTER', field, v, 'minPrice', pf.minPrice, 'tickSize', pf.tickSize);
+    if (lo !== hi || !multipleX(lo - sc.minPrice, sc.tick)) return m.offStep('PRICE_FILTER', field, v, 'minPrice', pf.minPrice, 'tickSize', pf.tickSize);
   } else if (lo !== hi) return BAIL;
   return undefined;
 }
@@ -116,7 +114,7 @@ function lotCheck(field: string, v: Decimal, lo: number, hi: number, lot: Scaled
   if (lot.min > 0 && lo < lot.min) return m.belowMin(name, field, v, 'minQty', f.minQty);
   if (lot.max > 0 && hi > lot.max) return m.aboveMax(name, field, v, 'maxQty', f.maxQty);
   if (lot.step > 0) {
-    if (lo !== hi || (lo - lot.min) % lot.step !== 0) return m.offStep(name, field, v, 'minQty', f.minQty, 'stepSize', f.stepSize);
+    if (lo !== hi || !multipleX(lo - lot.min, lot.step)) return m.offStep(name, field, v, 'minQty', f.minQty, 'stepSize', f.stepSize);
   } else if (lo !== hi) return BAIL;
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { unpack, unpacked, UnpackMemo } from './scaled.js';
+import { multipleOf, unpack, unpacked, UnpackMemo } from './scaled.js';
 
 function read(x: Decimal, via?: UnpackMemo): { exact: boolean; value: string } {
   const exact = via ? via.read(x) : unpack(x);
@@ -36,5 +36,17 @@ describe('UnpackMemo', () => {
     const memo = new UnpackMemo();
     expect(read(new Decimal('1.5'), memo).value).toBe('1.5');
     expect(read(new Decimal('2.75'), memo).value).toBe('2.75');
+  });
+});
+
+describe('multipleOf', () => {
+  it('agrees with exact BigInt remainders near 2^52, for negatives and on both sides of the int32 range', () => {
+    const cases: [number, number][] = [
+      [0, 7], [21, 7], [22, 7], [-21, 7], [-22, 7], [2 ** 31 + 1, 3], [2 ** 40 * 3, 3], [2 ** 40 * 3 + 1, 3],
+      [2 ** 52 - 1, 3], [2 ** 52 - 2, 3], [2 ** 52 - 3, 3], [2 ** 52 - 1, 2 ** 26 - 1], [4503599627370400, 100], [4503599627370401, 100],
+      [Number.MAX_SAFE_INTEGER, 3], [Number.MAX_SAFE_INTEGER - 1, 10], [-(2 ** 52) + 1, 10 ** 7], [999999999999999, 10 ** 15],
+    ];
+    for (let k = 1; k < 2000; k++) cases.push([2 ** 52 - k, 1 + (k % 97)], [k * 10 ** 9 + (k % 3), 10 ** 9]);
+    for (const [a, b] of cases) expect(multipleOf(a, b), `${a} % ${b}`).toBe(BigInt(a) % BigInt(b) === 0n);
   });
 });

@@ -135,6 +135,17 @@ export function toScaled(x: Decimal, scale: number): number {
   return Math.abs(v) <= MAX_SAFE ? v : NaN;
 }
 
+/**
+ * True when integer `a` is a multiple of integer `b` > 0. Below 2^52 one division decides it:
+ * a non-multiple's quotient lies at least 1/b from an integer, more than the rounding of a/b can
+ * move it, so floor(a/b) * b equals a only for multiples. (V8 evaluates `%` on values outside
+ * int32 with a slow x87 loop; prices and quantities on fine grids are such values.)
+ */
+export function multipleOf(a: number, b: number): boolean {
+  if (a > -(2 ** 52) && a < 2 ** 52) return Math.floor(a / b) * b === a;
+  return a % b === 0;
+}
+
 /** 10^k as a number (k in 0..22). */
 export function pow10(k: number): number {
   return POW10[k] as number;
@@ -247,7 +258,7 @@ export class UnpackMemo {
     }
     const exact = unpack(x);
     const i = this.#next;
-    this.#next = (i + 1) % MEMO_WAYS;
+    this.#next = i + 1 === MEMO_WAYS ? 0 : i + 1;
     refs[i] = x;
     this.#ms[i] = unpacked.m;
     this.#es[i] = unpacked.e;
