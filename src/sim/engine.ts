@@ -182,11 +182,13 @@ export class MatchingEngine {
     if (!this.ev) return;
     const now = this.now;
     for (const a of this.dirtyAccts) {
-      const B = [...a.dirty].sort().map((asset) => {
+      const B: { a: string; f: string; l: string }[] = [];
+      for (const asset of a.dirty) {
         const b = a.b(asset);
         const sc = this.scaleOf(asset);
-        return { a: asset, f: fmtBig(b.free, sc), l: fmtBig(b.locked, sc) };
-      });
+        B.push({ a: asset, f: fmtBig(b.free, sc), l: fmtBig(b.locked, sc) });
+      }
+      if (B.length > 1) B.sort(byAsset);
       a.dirty.clear();
       this.emit({
         type: 'outboundAccountPosition',
@@ -206,10 +208,8 @@ export class MatchingEngine {
     }
     this.dirtyAccts.length = 0;
     for (const s of this.touchedSyms) {
-      const side = (set: Set<number>, book: BookSide): [string, string][] =>
-        [...set].sort((x, y) => (book.isBid ? y - x : x - y)).map((p) => [fmt(p, s.pd), fmt(book.levels.get(p)?.total ?? 0, s.qd)]);
-      const b = side(s.touchedBids, s.bids);
-      const a = side(s.touchedAsks, s.asks);
+      const b = depthLevels(s, s.touchedBids, s.bids);
+      const a = depthLevels(s, s.touchedAsks, s.asks);
       s.touchedBids.clear();
       s.touchedAsks.clear();
       s.updateId++;
@@ -1386,6 +1386,24 @@ export function stopReached(type: OrderTypeName, isBuy: boolean, stop: number, l
   const stopLoss = type === 'STOP_LOSS' || type === 'STOP_LOSS_LIMIT';
   const above = stopLoss ? isBuy : !isBuy;
   return above ? last >= stop : last <= stop;
+}
+
+/** Asset order of an account position's balances. */
+function byAsset(x: { a: string }, y: { a: string }): number {
+  return x.a < y.a ? -1 : x.a > y.a ? 1 : 0;
+}
+
+const descending = (x: number, y: number): number => y - x;
+const ascending = (x: number, y: number): number => x - y;
+
+/** A depth diff's side: the touched prices best first, each with its absolute visible quantity (0: gone). */
+function depthLevels(s: Sym, touched: Set<number>, book: BookSide): [string, string][] {
+  const out: [string, string][] = [];
+  if (touched.size === 0) return out;
+  const prices = [...touched];
+  if (prices.length > 1) prices.sort(book.isBid ? descending : ascending);
+  for (const p of prices) out.push([fmt(p, s.pd), fmt(book.levels.get(p)?.total ?? 0, s.qd)]);
+  return out;
 }
 
 /** How a cancel request named its order, for messages (built only when refusing). */
