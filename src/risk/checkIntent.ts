@@ -12,7 +12,7 @@ import { checkCounts } from './counts.js';
 import * as m from './messages.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
 import { T_MARKET, T_PRICED, T_STOP, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
-import { cmpProducts, cmpSum3, cmpWithUnpacked, multipleOf, pow10, unpack, unpacked, UnpackMemo } from './scaled.js';
+import { cmpProducts, cmpSum3, cmpWithUnpacked, multipleOf, pow10, unpack, unpacked } from './scaled.js';
 import { checkShape, shapeState } from './shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject, type UserLimits } from './types.js';
 
@@ -32,8 +32,6 @@ const ACCEPT_X = ACCEPT;
 const PRICED = T_PRICED;
 const MARKET = T_MARKET;
 const STOP = T_STOP;
-/** Identity memo of the daily PnL (one value per context; see UnpackMemo). */
-const PNL_MEMO = new UnpackMemo();
 
 /** How many place checks took the scaled path and how many fell back to decimals (for tests and the bench). */
 export const riskPathStats = { fast: 0, fallback: 0 };
@@ -182,7 +180,6 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   const traits = SHAPE_STATE.traits;
   const priced = (traits & PRICED) !== 0;
   const marketType = (traits & MARKET) !== 0;
-  const mm = sc.memo;
   const adjust = ctx.mode === 'adjust';
   const { ps, qs } = sc;
   const ns = ps + qs;
@@ -247,7 +244,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
 
   const acct = ctx.account;
   const posDec = acct.position(sym.base);
-  if (!mm.position.read(posDec)) return BAIL;
+  if (!unpackX(posDec)) return BAIL;
   const posM = U.m;
   const posE = U.e;
   let reducing = false;
@@ -264,7 +261,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       qM = U.m;
       qE = U.e;
     }
-    if (!(buy ? mm.openBuy.read(acct.openQty(intent.symbol, 'BUY')) : mm.openSell.read(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
+    if (!(buy ? unpackX(acct.openQty(intent.symbol, 'BUY')) : unpackX(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
     openM = U.m;
     openE = U.e;
     openKnown = true;
@@ -287,7 +284,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const avg = ctx.market.avgPrice(intent.symbol, pp.avgPriceMins);
     if (avg !== undefined) {
       // The average may carry 40 digits (it is a division): compared through its truncation.
-      const ax = mm.avg.read(avg);
+      const ax = unpackX(avg);
       const am = U.m;
       const ae = U.e;
       const up = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentUp.m, sc.percentUp.e);
@@ -340,7 +337,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
         if (type === 'MARKET') {
           const avg = ctx.market.avgPrice(intent.symbol, n.avgPriceMins);
           if (avg !== undefined) {
-            const ax = mm.avg.read(avg);
+            const ax = unpackX(avg);
             const am = U.m;
             const ae = U.e;
             if (mn) belowMin = cmpU(mn.m, 1, mn.e, am, ae, ax, Q, -qs);
@@ -364,7 +361,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (ref !== undefined && ref !== null) {
       const up = buy ? sc.bidUp : sc.askUp;
       const down = buy ? sc.bidDown : sc.askDown;
-      const rx = mm.ref.read(ref);
+      const rx = unpackX(ref);
       const rm = U.m;
       const re = U.e;
       const cu = up ? cmpU(P, 1, -ps, rm, re, rx, up.m, up.e) : 0;
@@ -431,7 +428,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       if (qoq.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
     } else {
       if (!openKnown) {
-        if (!(buy ? mm.openBuy.read(acct.openQty(intent.symbol, 'BUY')) : mm.openSell.read(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
+        if (!(buy ? unpackX(acct.openQty(intent.symbol, 'BUY')) : unpackX(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
         openM = U.m;
         openE = U.e;
       }
@@ -448,7 +445,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const ll = sl.lossLimit;
     if (!ll) return BAIL;
     // pnl <= -limit  <=>  -limit - pnl >= 0
-    const px = PNL_MEMO.read(pnl);
+    const px = unpackX(pnl);
     const c = cmpU(-ll.m, 1, ll.e, U.m, U.e, px, 1, 0);
     if (c !== c) return BAIL;
     if (c >= 0) return m.lossLimitHit(pnl, lossLimit);
@@ -459,14 +456,14 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     let c: number;
     if (marketValue !== undefined) c = marketValue.cmp(free);
     else {
-      const fx = mm.freeQuote.read(free);
+      const fx = unpackX(free);
       c = cmpU(v1, v2, ve, U.m, U.e, fx, 1, 0);
     }
     if (c !== c) return BAIL;
     if (c > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free);
   } else if (qty !== undefined) {
     const free = acct.free(sym.base);
-    const fx = mm.freeBase.read(free);
+    const fx = unpackX(free);
     const c = cmpU(Q, 1, -qs, U.m, U.e, fx, 1, 0);
     if (c !== c) return BAIL;
     if (c > 0) return m.insufficient(false, qty, sym.base, free);

@@ -8,7 +8,7 @@ import { ALGO_ORDER_TYPES, type OrderTypeName, type StpModeName } from '../core/
 import type { ExchangeFilters, LotSizeFilter } from '../core/filters.js';
 import { marketSymbol, splitSymbol } from '../core/symbols.js';
 import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
-import { toScaled, unpack, unpacked, UnpackMemo } from './scaled.js';
+import { toScaled, unpack, unpacked } from './scaled.js';
 
 /** LOT_SIZE / MARKET_LOT_SIZE on the quantity grid (0 disables a bound or the step). */
 export interface ScaledLot {
@@ -23,23 +23,8 @@ export interface ScaledFactor {
   readonly e: number;
 }
 
-/**
- * Identity memos of the context values the fast checker reads for one symbol (see UnpackMemo):
- * invisible caches, so the rules stay a pure description of the symbol.
- */
-export interface SymbolMemo {
-  readonly position: UnpackMemo;
-  readonly openBuy: UnpackMemo;
-  readonly openSell: UnpackMemo;
-  readonly freeBase: UnpackMemo;
-  readonly freeQuote: UnpackMemo;
-  readonly avg: UnpackMemo;
-  readonly ref: UnpackMemo;
-}
-
 /** Scaled parameters of one symbol; absent (`fast` false) when some parameter does not fit. */
 export interface ScaledSymbol {
-  readonly memo: SymbolMemo;
   /** Decimals of the price grid. */
   readonly ps: number;
   /** Decimals of the quantity grid. */
@@ -188,8 +173,7 @@ function compileScaled(info: SymbolInfo, range: PriceRangeRule | undefined): Sca
   const nums = [minPrice, maxPrice, tick];
   if (nums.some(Number.isNaN) || lot === null || marketLot === null || factors.some((x) => x === null)) return undefined;
   const [minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown] = factors as readonly (ScaledFactor | undefined)[];
-  const memo: SymbolMemo = { position: new UnpackMemo(), openBuy: new UnpackMemo(), openSell: new UnpackMemo(), freeBase: new UnpackMemo(), freeQuote: new UnpackMemo(), avg: new UnpackMemo(), ref: new UnpackMemo() };
-  return { memo, ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown };
+  return { ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown };
 }
 
 /** Compiles one symbol's rules. */

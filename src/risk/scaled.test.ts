@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { multipleOf, unpack, unpacked, UnpackMemo } from './scaled.js';
+import { multipleOf, unpack, unpacked } from './scaled.js';
 
-function read(x: Decimal, via?: UnpackMemo): { exact: boolean; value: string } {
-  const exact = via ? via.read(x) : unpack(x);
+function read(x: Decimal): { exact: boolean; value: string } {
+  const exact = unpack(x);
   return { exact, value: new Decimal(unpacked.m).mul(new Decimal(10).pow(unpacked.e)).toFixed() };
 }
 
@@ -20,22 +20,6 @@ describe('unpack', () => {
     expect(r.exact).toBe(false);
     expect(new Decimal(r.value).lt(x)).toBe(true);
     expect(x.minus(r.value).lt(new Decimal(10).pow(unpacked.e))).toBe(true);
-  });
-});
-
-describe('UnpackMemo', () => {
-  it('answers like unpack for new, repeated and evicted values', () => {
-    const memo = new UnpackMemo();
-    const values = ['1', '2.5', '-3.25', '1.23456789012345678901', '0', '7e-9', '99999.99'].map((s) => new Decimal(s));
-    for (let round = 0; round < 3; round++) {
-      for (const x of values) expect(read(x, memo)).toEqual(read(x));
-    }
-  });
-
-  it('keys on the object, so an equal value in a new object is read afresh', () => {
-    const memo = new UnpackMemo();
-    expect(read(new Decimal('1.5'), memo).value).toBe('1.5');
-    expect(read(new Decimal('2.75'), memo).value).toBe('2.75');
   });
 });
 

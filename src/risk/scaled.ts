@@ -93,17 +93,9 @@ export function unpack(x: Decimal): boolean {
 }
 
 /**
- * Sign of a1*a2*10^ea - x*f*10^fe (a1, a2, f safe integers, f >= 0; x any decimal), or NaN when
- * x has more digits than a safe integer and the truncation leaves the answer open.
- */
-export function cmpWithDecimal(a1: number, a2: number, ea: number, x: Decimal, f: number, fe: number): number {
-  const exact = unpack(x);
-  return cmpWithUnpacked(a1, a2, ea, unpacked.m, unpacked.e, exact, f, fe);
-}
-
-/**
- * cmpWithDecimal for a value already unpacked (m * 10^e, truncated when not `exact`), so a value
- * compared several times is read once.
+ * Sign of a1*a2*10^ea - x*f*10^fe (a1, a2, f safe integers, f >= 0) for x already unpacked
+ * (m * 10^e, truncated toward zero when not `exact`), or NaN when the truncation leaves the
+ * answer open.
  */
 export function cmpWithUnpacked(a1: number, a2: number, ea: number, xm: number, xe: number, exact: boolean, f: number, fe: number): number {
   if (exact) return cmpProducts(a1, a2, ea, xm, f, xe + fe);
@@ -228,41 +220,4 @@ export function cmpSum3(am: number, ae: number, bm: number, be: number, cm: numb
 function cmpSum3Big(am: number, sa: number, bm: number, sb: number, cm: number, sc: number, dm: number, sd: number): number {
   const r = BigInt(am) * 10n ** BigInt(sa) + BigInt(bm) * 10n ** BigInt(sb) + BigInt(cm) * 10n ** BigInt(sc) - BigInt(dm) * 10n ** BigInt(sd);
   return r < 0n ? -1 : r > 0n ? 1 : 0;
-}
-
-/** Entries an UnpackMemo keeps: one per context that typically shares a symbol (strategies of a run). */
-const MEMO_WAYS = 4;
-
-/**
- * `unpack` with a memory of the last few Decimals it was given. Context values (balances,
- * positions, open quantities, average and reference prices, PnL) are the same immutable Decimal
- * objects from one check to the next until they change, so an identity match returns the digits
- * without reading them again. Identity is sound because a Decimal never changes its value.
- */
-export class UnpackMemo {
-  readonly #refs: (Decimal | undefined)[] = new Array<Decimal | undefined>(MEMO_WAYS).fill(undefined);
-  readonly #ms: number[] = new Array<number>(MEMO_WAYS).fill(0);
-  readonly #es: number[] = new Array<number>(MEMO_WAYS).fill(0);
-  readonly #exact: boolean[] = new Array<boolean>(MEMO_WAYS).fill(false);
-  #next = 0;
-
-  /** Same contract as `unpack`: fills `unpacked`, returns whether it is exact. */
-  read(x: Decimal): boolean {
-    const refs = this.#refs;
-    for (let i = 0; i < MEMO_WAYS; i++) {
-      if (refs[i] === x) {
-        unpacked.m = this.#ms[i] as number;
-        unpacked.e = this.#es[i] as number;
-        return this.#exact[i] as boolean;
-      }
-    }
-    const exact = unpack(x);
-    const i = this.#next;
-    this.#next = i + 1 === MEMO_WAYS ? 0 : i + 1;
-    refs[i] = x;
-    this.#ms[i] = unpacked.m;
-    this.#es[i] = unpacked.e;
-    this.#exact[i] = exact;
-    return exact;
-  }
 }
