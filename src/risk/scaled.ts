@@ -82,7 +82,8 @@ export function unpack(x: Decimal): boolean {
     break;
   }
   if (exact) {
-    while (m % 10 === 0) {
+    // multipleOf, not %: m is usually past int32 here, where V8's % is a slow x87 loop.
+    while (multipleOf(m, 10)) {
       m /= 10;
       e++;
     }
