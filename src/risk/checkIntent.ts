@@ -126,7 +126,8 @@ function valueDecimal(marketValue: Decimal | undefined, intent: PlaceIntent, uni
 interface ScaledLimits {
   readonly maxNotional: { m: number; e: number } | null | undefined;
   readonly lossLimit: { m: number; e: number } | null | undefined;
-  readonly maxPos: Map<string, { m: number; e: number } | null>;
+  /** maxPosition per asset: the Decimal (messages) and its unpacked form (null when it does not fit). */
+  readonly maxPos: Map<string, { readonly dec: Decimal; readonly s: { m: number; e: number } | null }>;
 }
 const limitsCache = new WeakMap<UserLimits, ScaledLimits>();
 
@@ -143,8 +144,8 @@ function scaledLimits(lim: UserLimits): ScaledLimits {
   if (lim === lastLimits) return lastScaled as ScaledLimits;
   let s = limitsCache.get(lim);
   if (s === undefined) {
-    const maxPos = new Map<string, { m: number; e: number } | null>();
-    for (const [asset, v] of Object.entries(lim.maxPosition ?? {})) maxPos.set(asset, scaledOf(v) ?? null);
+    const maxPos: ScaledLimits['maxPos'] = new Map();
+    for (const [asset, v] of Object.entries(lim.maxPosition ?? {})) if (v !== undefined) maxPos.set(asset, { dec: v, s: scaledOf(v) ?? null });
     s = { maxNotional: scaledOf(lim.maxOrderNotional), lossLimit: scaledOf(lim.dailyLossLimit), maxPos };
     limitsCache.set(lim, s);
   }
@@ -261,7 +262,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       qM = U.m;
       qE = U.e;
     }
-    if (!(buy ? unpackX(acct.openQty(intent.symbol, 'BUY')) : unpackX(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
+    if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
     openM = U.m;
     openE = U.e;
     openKnown = true;
@@ -417,8 +418,10 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (over) return m.overNotionalLimit(valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
   }
 
-  const maxPos = lim.maxPosition?.[sym.base];
-  if (maxPos !== undefined) {
+  // One map read for both forms of the limit (the limits object is unpacked once, see scaledLimits).
+  const maxPosEntry = sl.maxPos.get(sym.base);
+  if (maxPosEntry !== undefined) {
+    const maxPos = maxPosEntry.dec;
     if (qty === undefined) {
       // A quoteOrderQty buy: bounded by the best ask (a rare order; plain decimals suffice).
       const qoq = intent.quoteOrderQty as Decimal;
@@ -428,11 +431,11 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       if (qoq.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
     } else {
       if (!openKnown) {
-        if (!(buy ? unpackX(acct.openQty(intent.symbol, 'BUY')) : unpackX(acct.openQty(intent.symbol, 'SELL')))) return BAIL;
+        if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
         openM = U.m;
         openE = U.e;
       }
-      const mp = sl.maxPos.get(sym.base);
+      const mp = maxPosEntry.s;
       if (!mp) return BAIL;
       // BUY: q + open + pos > max; SELL: q + open - pos > max.
       if (cmpS(Q, -qs, openM, openE, buy ? posM : -posM, posE, mp.m, mp.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);

@@ -189,7 +189,8 @@ export class StaticRiskContext implements RiskContext, RiskMarketView, RiskAccou
     return this;
   }
   stateFor(symbol: string): TradingStateName {
-    return this.states.get(symbol) ?? this.state;
+    // Most contexts set no per-symbol state: skip the map then (this runs once per check).
+    return this.states.size > 0 ? (this.states.get(symbol) ?? this.state) : this.state;
   }
   avgPrice(symbol: string, mins: number): Decimal | undefined {
     return this.avgByWindow.size > 0 ? (this.avgByWindow.get(`${symbol}:${mins}`) ?? this.avg.get(symbol)) : this.avg.get(symbol);
