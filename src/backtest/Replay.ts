@@ -10,13 +10,24 @@ import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import type { MarketEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
-import { rawDepthLevels } from '../record/depth-diff.js';
+import { rawDepthLevels, type RawLevels } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
 import type { MatchingEngine } from '../sim/engine.js';
+import type { ExternalLevel } from '../sim/types.js';
 import { BarBook } from './BarBook.js';
 import type { CandleVenue } from './CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
 import type { VirtualScheduler } from './Scheduler.js';
+
+/** Wire `[price, qty]` pairs as the engine's replayed levels (it parses plain decimal strings straight to scaled integers). */
+function wireLevels(raw: RawLevels): ExternalLevel[] {
+  const out = new Array<ExternalLevel>(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const lv = raw[i] as readonly [string, string];
+    out[i] = { price: lv[0], qty: lv[1] };
+  }
+  return out;
+}
 
 /** Options of a replay. */
 export interface ReplayOptions {
@@ -142,12 +153,12 @@ export class Replay {
         if (sync === undefined) return;
         const before = sync.book.lastUpdateId;
         const wasReady = sync.state === 'ready';
-        // Wire strings when the reader kept them: the book scales them directly, and no Decimal
-        // is built for the book at all.
+        // Wire strings when the reader kept them: the book and the engine both scale them
+        // directly, and no Decimal is built for depth unless a strategy reads the levels.
         const raw = rawDepthLevels(e);
         sync.onDiff({ U: e.firstUpdateId, u: e.finalUpdateId, E: e.E, bids: raw?.bids ?? e.bids, asks: raw?.asks ?? e.asks });
         // The engine follows the synchronised book: only diffs the book really applied move it.
-        if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, e, e.E);
+        if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, raw === undefined ? e : { bids: wireLevels(raw.bids), asks: wireLevels(raw.asks) }, e.E);
         return;
       }
       case 'trade':
