@@ -12,19 +12,18 @@
  * reader yields them: depth diffs keep their wire strings and build Decimal levels only when read
  * (record/depth-diff.ts). Every timed repetition gets fresh diff events, so no Decimal built in one
  * repetition is reused by the next. Before any rate counts, the fast path is checked against the
- * eager one (every diff fully parsed to Decimals, the book fed Decimals): byte-identical result
- * JSON and identical final local books; and the final local book's best bid and ask must equal the
- * recording's last bookTicker taken at the same update id. Rates are per wall second (best of
+ * eager one (every diff fully parsed to Decimals, the book and the engine fed Decimals):
+ * byte-identical result JSON and identical final local books; and after every diff whose final
+ * update id a recorded bookTicker reports, the local book's best bid and ask must equal that
+ * ticker's. Rates are per wall second (best of
  * REPS) and per CPU second of the process. The issue names no npm peer for this benchmark, so it
  * reports absolute rates and their ratio to the goals.
  *
- * What limits it (CPU profile of the no-orders replay, 2026-11-21): about three quarters of the
- * replay is the matching engine's applyDepthDiff, whose ExternalDepth input takes Decimal levels,
- * so every level of every diff is built as two Decimals (the lazy reader only moves that work into
- * the timed loop, through its cache) and formatted back to a string by the engine; the local book
- * (wire strings to scaled integers, binary search) is about an eighth. An engine entry point that
- * takes the wire strings or scaled integers would let the replay hand both the book and the engine
- * the same raw levels and build no Decimal for depth at all.
+ * Where the time goes (CPU profile of the with-orders replay, 2026-11-21, after the replay hands
+ * the wire strings of each diff to both the local book and the engine): the engine's depth
+ * application and its end-of-operation events about 40%, the local book about 15%, the bus,
+ * strategy runner, risk gate and SimVenue with the order flow about 30%, garbage collection the
+ * rest. No Decimal is built for depth levels unless a strategy reads them.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
