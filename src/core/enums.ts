@@ -169,17 +169,8 @@ export type FilterTypeName = keyof typeof FilterType;
 /** Reject reasons: one distinct code per filter or rule, shared by the risk checker and the matching engine. */
 export const RejectReason = {
   NONE: 'NONE',
-  PRICE_FILTER: 'PRICE_FILTER',
-  PERCENT_PRICE: 'PERCENT_PRICE',
-  LOT_SIZE: 'LOT_SIZE',
-  NOTIONAL: 'NOTIONAL',
-  ICEBERG_PARTS: 'ICEBERG_PARTS',
-  MARKET_LOT_SIZE: 'MARKET_LOT_SIZE',
-  MAX_NUM_ORDERS: 'MAX_NUM_ORDERS',
-  MAX_NUM_ALGO_ORDERS: 'MAX_NUM_ALGO_ORDERS',
-  MAX_NUM_ICEBERG_ORDERS: 'MAX_NUM_ICEBERG_ORDERS',
-  EXCHANGE_MAX_NUM_ORDERS: 'EXCHANGE_MAX_NUM_ORDERS',
-  EXCHANGE_MAX_NUM_ALGO_ORDERS: 'EXCHANGE_MAX_NUM_ALGO_ORDERS',
+  // Each filter's rejection is named after the filter, so the two lists cannot drift apart.
+  ...FilterType,
   INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
   LIMIT_MAKER_WOULD_TAKE: 'LIMIT_MAKER_WOULD_TAKE',
   GTX_WOULD_TAKE: 'GTX_WOULD_TAKE',
