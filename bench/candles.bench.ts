@@ -63,6 +63,7 @@ class ShiftedKline implements KlineEvent {
   get high() { return this.k.high; }
   get low() { return this.k.low; }
   get close() { return this.k.close; }
+  get closeNumber() { return this.k.closeNumber; }
   get volume() { return this.k.volume; }
   get quoteVolume() { return this.k.quoteVolume; }
   get trades() { return this.k.trades; }

@@ -57,8 +57,9 @@ export default defineStrategy({
           return;
         }
         if (e.type !== 'kline' || !e.closed || e.symbol !== symbol || e.interval !== p.interval) return;
-        // toFixed gives the exact decimal; Number() of it is the nearest double (as toNumber, faster).
-        const close = Number(e.close.toFixed());
+        // The nearest double of the exact close: from the source when it has it (no Decimal built),
+        // else toFixed gives the exact decimal and Number() of it the nearest double.
+        const close = e.closeNumber ?? Number(e.close.toFixed());
         const f = fast.update(close, false);
         const s = slow.update(close, false);
         if (f === null || s === null || !slow.isStable) return;

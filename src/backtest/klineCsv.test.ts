@@ -19,6 +19,13 @@ describe('kline CSV', () => {
     expect(JSON.parse(JSON.stringify(k)).close).toBe('64634.01');
   });
 
+  it('closeNumber is the nearest double of the exact close (what the indicators get)', () => {
+    for (const c of ['64634.01000000', '0.10000000', '123456789.12345678', '3']) {
+      const k = parseKlineCsvLine(LINE.replace('64634.01000000', c), 'BTC_USDT', '1m')!;
+      expect(k.closeNumber).toBe(Number(k.close.toFixed()));
+    }
+  });
+
   it('converts microsecond times to ms and skips headers', () => {
     const us = LINE.replace('1722470400000', '1722470400000000').replace('1722470459999', '1722470459999999');
     expect(parseKlineCsvLine(us, 'BTC_USDT', '1m')!.closeTime).toBe(1722470459999);

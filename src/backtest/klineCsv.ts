@@ -79,6 +79,10 @@ class CsvKline implements KlineEvent {
   get close(): Decimal {
     return this.#get(3);
   }
+  /** Nearest double of the close, from the text (as Number(close.toFixed())): for indicators only. */
+  get closeNumber(): number {
+    return Number(this.#raw[3]);
+  }
   get volume(): Decimal {
     return this.#get(4);
   }

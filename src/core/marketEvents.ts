@@ -63,6 +63,11 @@ export interface KlineEvent {
   readonly takerBuyBaseVolume: Decimal;
   readonly takerBuyQuoteVolume: Decimal;
   readonly closed: boolean;
+  /**
+   * The close as the nearest binary double, when the source has it cheaply (the candle reader
+   * does). For indicators only, never for order rules: prices that decide orders stay `close`.
+   */
+  readonly closeNumber?: number;
 }
 
 /** 24-hour rolling mini ticker (`<symbol>@miniTicker`, and each element of `!miniTicker@arr`). */
