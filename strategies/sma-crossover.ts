@@ -67,7 +67,7 @@ export default defineStrategy({
         const pos = ctx.position(base);
         if (f > s && pos.isZero()) {
           ctx.place({ symbol, side: 'BUY', orderType: 'MARKET', quantity: qty });
-        } else if (f < s && pos.gt(0)) {
+        } else if (f < s && pos.isPositive() && !pos.isZero()) {
           ctx.place({ symbol, side: 'SELL', orderType: 'MARKET', quantity: pos });
         }
       },

@@ -47,6 +47,7 @@ class CsvKline implements KlineEvent {
   readonly closed = true;
   readonly #raw: readonly string[];
   readonly #dec: (Decimal | undefined)[] = [];
+  #closeNumber: number | undefined;
 
   constructor(
     readonly symbol: string,
@@ -81,7 +82,7 @@ class CsvKline implements KlineEvent {
   }
   /** Nearest double of the close, from the text (as Number(close.toFixed())): for indicators only. */
   get closeNumber(): number {
-    return Number(this.#raw[3]);
+    return (this.#closeNumber ??= Number(this.#raw[3]));
   }
   get volume(): Decimal {
     return this.#get(4);
