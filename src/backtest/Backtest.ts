@@ -143,14 +143,14 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   );
   const replay = new Replay({ bus, scheduler, engine, candleVenue: candleMode ? (venue as CandleVenue) : undefined, bookSymbols, collector, afterEvent: () => late.runner?.flush(), timerMs: bt.timerMs });
   late.replay = replay;
-  bus.events$.subscribe((e) => collector.onEvent(e));
+  bus.listen((e) => collector.onEvent(e));
   // The same composition as live and paper: risk gate -> venue, results back on the bus. No ledger:
   // a backtest's journal is its result.
   const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
-  bus.events$.subscribe((e) => states.onEvent(e));
+  bus.listen((e) => states.onEvent(e));
   // Daily PnL per strategy (UTC day of the virtual clock) for the daily loss limit, as in `kancil run`.
   const daily = new DailyPnl();
-  bus.events$.subscribe((e) => {
+  bus.listen((e) => {
     if (e.type === 'fill') daily.add(clock.now(), e);
   });
   const symbols = candleMode
