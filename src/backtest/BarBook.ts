@@ -14,20 +14,28 @@ const UNBOUNDED = new Decimal('1e15');
 
 /** A one-level book at the last close. */
 export class BarBook implements BookView {
-  #level: BookLevel | undefined;
+  #close: Decimal | undefined;
+  /** The level at #close, built when first read after an update (most bars are never read). */
+  #cached: BookLevel | undefined;
   lastUpdateId = 0;
 
   constructor(readonly symbol: string) {}
 
   /** Ready once a bar has been seen. */
   get ready(): boolean {
-    return this.#level !== undefined;
+    return this.#close !== undefined;
   }
 
   /** Moves the book to a bar's close. */
   update(close: Decimal, closeTime: number): void {
-    this.#level = { price: close, qty: UNBOUNDED };
+    this.#close = close;
+    this.#cached = undefined;
     this.lastUpdateId = closeTime;
+  }
+
+  get #level(): BookLevel | undefined {
+    if (this.#close === undefined) return undefined;
+    return (this.#cached ??= { price: this.#close, qty: UNBOUNDED });
   }
 
   bestBid(): BookLevel | undefined {
