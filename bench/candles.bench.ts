@@ -4,8 +4,9 @@
  * to about a million bars. Ours runs the full candle path: the bus, the strategy host, the
  * pipeline's gate, the sma-crossover plugin (trading-signals SMA), the candle venue and the result
  * collector. Both sides get pre-parsed bars: grademark numbers in a data-forge DataFrame, ours
- * KlineEvents whose exact decimals were parsed once per distinct bar of the month (each repetition
- * is a thin time-shifted view). The CSV parse rate is reported on its own line.
+ * KlineEvents whose exact decimals (and the close's double, `closeNumber`, which the plugin's
+ * indicators read) were parsed once per distinct bar of the month (each repetition is a thin
+ * time-shifted view). The CSV parse rate is reported on its own line.
  * `grademark` runs the same bars and rules in the same process; trade lists must match first.
  */
 import { existsSync } from 'node:fs';
