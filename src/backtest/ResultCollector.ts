@@ -87,6 +87,8 @@ interface OrderTrack {
 export class ResultCollector {
   readonly #strategies: readonly CollectorStrategy[];
   readonly #positions = new Map<string, PositionState>();
+  /** #positionsOf's answers, kept until a position is added (equity is sampled far more often). */
+  readonly #positionsByStrategy = new Map<string, readonly PositionState[]>();
   readonly #orders = new Map<string, Map<string, OrderTrack>>();
   readonly #riskRejections = new Map<string, number>();
   readonly #marks = new Map<string, Decimal>();
@@ -196,12 +198,18 @@ export class ResultCollector {
     if (!p) {
       p = newPosition(strategy, symbol);
       this.#positions.set(k, p);
+      this.#positionsByStrategy.clear();
     }
     return p;
   }
 
-  #positionsOf(name: string): PositionState[] {
-    return [...this.#positions.values()].filter((p) => p.strategy === name).sort((a, b) => (a.symbol < b.symbol ? -1 : 1));
+  #positionsOf(name: string): readonly PositionState[] {
+    let l = this.#positionsByStrategy.get(name);
+    if (l === undefined) {
+      l = [...this.#positions.values()].filter((p) => p.strategy === name).sort((a, b) => (a.symbol < b.symbol ? -1 : 1));
+      this.#positionsByStrategy.set(name, l);
+    }
+    return l;
   }
 
   #strategyEquity(s: CollectorStrategy): Decimal {
@@ -216,7 +224,7 @@ export class ResultCollector {
     const lastSample = this.#equity[this.#equity.length - 1];
     if (this.#first !== undefined && (lastSample === undefined || lastSample.t < end)) this.#takeSample(end);
     const strategies: Record<string, StrategyMetrics> = {};
-    const all: { pos: PositionState[]; curve: EquityPoint[]; init: Decimal; orders: OrderTrack[]; risk: number }[] = [];
+    const all: { pos: readonly PositionState[]; curve: EquityPoint[]; init: Decimal; orders: OrderTrack[]; risk: number }[] = [];
     for (const s of this.#strategies) {
       const pos = this.#positionsOf(s.name);
       const orders = [...(this.#orders.get(s.name)?.values() ?? [])];
