@@ -6,9 +6,10 @@
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
-import type { OrderSideName, OrderTypeName, StpModeName, TimeInForceName } from '../core/enums.js';
+import type { OrderSideName, OrderTypeName } from '../core/enums.js';
 import type { BookView } from '../core/bookView.js';
 import type { BusEvent, TrackedOrderStateName } from '../bus/events.js';
+import type { PlaceIntent } from '../bus/intents.js';
 
 /** Minimal logger a strategy gets (pino-compatible). */
 export interface StrategyLogger {
@@ -31,21 +32,11 @@ export interface OwnOrderView {
   readonly cumQty: Decimal;
 }
 
-/** Parameters of a place request (the context fills strategy, intentId and clientId). */
-export interface PlaceRequest {
-  readonly symbol: string;
-  readonly side: OrderSideName;
-  readonly orderType: OrderTypeName;
-  readonly timeInForce?: TimeInForceName;
-  readonly quantity?: Decimal;
-  readonly quoteOrderQty?: Decimal;
-  readonly price?: Decimal;
-  readonly stopPrice?: Decimal;
-  readonly icebergQty?: Decimal;
-  readonly stpMode?: StpModeName;
-  /** Optional caller-chosen clientId (must be unique within the run). */
-  readonly clientId?: string;
-}
+/**
+ * Parameters of a place request: a PlaceIntent without what the context fills in (kind, strategy,
+ * intentId), with an optional caller-chosen clientId (must be unique within the run).
+ */
+export type PlaceRequest = Omit<PlaceIntent, 'kind' | 'strategy' | 'intentId' | 'clientId'> & { readonly clientId?: string };
 
 /** What a strategy can see and do. */
 export interface StrategyContext<P> {
