@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { Decimal } from '../src/core/decimal.js';
 import { defineStrategy } from '../src/strategy/types.js';
-import type { BusEvent } from '../src/bus/events.js';
+import { isTerminalState, type BusEvent } from '../src/bus/events.js';
 
 /** Parameters of the periodic-orders load generator. */
 export const periodicOrdersParams = z.object({
@@ -37,7 +37,7 @@ export default defineStrategy({
     const mine: string[] = [];
     return {
       onEvent(e: BusEvent): void {
-        if (e.type === 'orderUpdate' && (e.state === 'FILLED' || e.state === 'CANCELED' || e.state === 'REJECTED' || e.state === 'EXPIRED')) {
+        if (e.type === 'orderUpdate' && isTerminalState(e.state)) {
           const i = mine.indexOf(e.clientId);
           if (i >= 0) mine.splice(i, 1);
           return;

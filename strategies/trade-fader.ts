@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { Decimal } from '../src/core/decimal.js';
 import { defineStrategy } from '../src/strategy/types.js';
-import type { BusEvent } from '../src/bus/events.js';
+import { isTerminalState, type BusEvent } from '../src/bus/events.js';
 
 const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
 
@@ -40,7 +40,7 @@ export default defineStrategy({
     const mine: string[] = [];
     return {
       onEvent(e: BusEvent): void {
-        if (e.type === 'orderUpdate' && (e.state === 'FILLED' || e.state === 'CANCELED' || e.state === 'REJECTED' || e.state === 'EXPIRED')) {
+        if (e.type === 'orderUpdate' && isTerminalState(e.state)) {
           const i = mine.indexOf(e.clientId);
           if (i >= 0) mine.splice(i, 1);
           return;

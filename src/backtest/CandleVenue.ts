@@ -15,13 +15,13 @@
  * Exchange filters are the risk checker's job before an intent reaches any venue.
  * Results come back as orderUpdate and fill events, after the current event (scheduler, delay 0).
  */
-import type { BusEvent } from '../bus/events.js';
+import { isTerminalState, type BusEvent } from '../bus/events.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { KlineEvent } from '../core/marketEvents.js';
 import type { Scheduler } from './Scheduler.js';
-import { fillOf, isFinal, orderUpdateOf, type VenueOrder } from './orderEvents.js';
+import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
 
 /** Options of the candle venue. */
 export interface CandleVenueOptions {
@@ -56,7 +56,7 @@ export class CandleVenue implements Venue {
         return;
       case 'cancel': {
         const o = this.#byClient.get(intent.clientId);
-        if (o && !isFinal(o.state) && o.intent.strategy === intent.strategy) this.#cancel(o, now);
+        if (o && !isTerminalState(o.state) && o.intent.strategy === intent.strategy) this.#cancel(o, now);
         else this.#later({ type: 'intentRejected', E: now, strategy: intent.strategy, intent, reason: 'UNKNOWN_ORDER', message: `no open order with clientId ${intent.clientId}` });
         return;
       }

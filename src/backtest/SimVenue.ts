@@ -13,7 +13,7 @@
  * 'userData' publishes typed executionReport / accountPosition events instead, for a pipeline whose
  * order tracker consumes the user data stream as it does live.
  */
-import type { BusEvent } from '../bus/events.js';
+import { isTerminalState, type BusEvent } from '../bus/events.js';
 import type { CancelIntent, Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import { Decimal, ZERO } from '../core/decimal.js';
@@ -22,7 +22,7 @@ import type { MatchingEngine } from '../sim/engine.js';
 import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
 import type { OrderRecord } from '../store/records.js';
 import type { Scheduler } from './Scheduler.js';
-import { fillOf, isFinal, orderUpdateOf, type VenueOrder } from './orderEvents.js';
+import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
 
 /** Latencies in ms of the run's clock. */
 export interface LatencyConfig {
@@ -114,7 +114,7 @@ export class SimVenue implements Venue {
 
   /** Orders this venue has seen that are not final yet (for reconciliation and tests). */
   openOrders(): VenueOrder[] {
-    return [...this.#orders.values()].filter((o) => !isFinal(o.state));
+    return [...this.#orders.values()].filter((o) => !isTerminalState(o.state));
   }
 
   submit(intent: Intent): void {
@@ -155,7 +155,7 @@ export class SimVenue implements Venue {
   liveOrderRecords(): OrderRecord[] {
     const out: OrderRecord[] = [];
     for (const o of this.#orders.values()) {
-      if (isFinal(o.state)) continue;
+      if (isTerminalState(o.state)) continue;
       const i = o.intent;
       out.push({
         clientId: i.clientId,
@@ -239,7 +239,7 @@ export class SimVenue implements Venue {
         this.#later(this.#lat.ackMs, toExecutionReport(e, E));
         o.orderId = e.i;
         o.state = STATE_OF[e.X] ?? o.state;
-        if (isFinal(o.state)) this.#orders.delete(o.intent.clientId);
+        if (isTerminalState(o.state)) this.#orders.delete(o.intent.clientId);
         return;
       }
       this.#applyReport(o, e);
@@ -263,11 +263,11 @@ export class SimVenue implements Venue {
       o.state = state;
       this.#later(this.#lat.ackMs, fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: new Decimal(r.Y), commission: new Decimal(r.n), commissionAsset: r.N, isMaker: r.m }));
       this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E));
-      if (isFinal(state)) this.#orders.delete(o.intent.clientId);
+      if (isTerminalState(state)) this.#orders.delete(o.intent.clientId);
       return;
     }
     o.state = state;
-    if (isFinal(state)) this.#orders.delete(o.intent.clientId);
+    if (isTerminalState(state)) this.#orders.delete(o.intent.clientId);
     const reason = r.x === 'EXPIRED' && r.eR !== 'NONE' ? r.eR : r.x === 'REJECTED' ? r.r : undefined;
     this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E, reason));
   }

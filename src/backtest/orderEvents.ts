@@ -45,8 +45,3 @@ export function fillOf(
   const i = o.intent;
   return { type: 'fill', E, strategy: i.strategy, clientId: i.clientId, orderId: o.orderId ?? '', symbol: i.symbol, side: i.side, ...f };
 }
-
-/** True for states after which an order can no longer change. */
-export function isFinal(s: TrackedOrderStateName): boolean {
-  return s === 'FILLED' || s === 'CANCELED' || s === 'REJECTED' || s === 'EXPIRED';
-}

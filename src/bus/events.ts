@@ -26,6 +26,14 @@ export const TrackedOrderState = {
 /** A tracked order state name. */
 export type TrackedOrderStateName = keyof typeof TrackedOrderState;
 
+/** States after which an order never changes again. */
+export const TERMINAL_STATES: ReadonlySet<TrackedOrderStateName> = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
+
+/** True for a state after which an order never changes again. */
+export function isTerminalState(s: TrackedOrderStateName): boolean {
+  return TERMINAL_STATES.has(s);
+}
+
 /** A periodic tick from the run's clock (virtual in backtests). */
 export interface TimerEvent {
   readonly type: 'timer';

@@ -4,7 +4,7 @@
  * and cumulative quantities only grow.
  */
 import type { OrderStatusName } from '../core/enums.js';
-import type { TrackedOrderStateName } from '../bus/events.js';
+import { isTerminalState, type TrackedOrderStateName } from '../bus/events.js';
 
 /** Progress rank: a report may only move an order to a state of strictly higher rank (or stay partially filled). */
 const RANK: Readonly<Record<TrackedOrderStateName, number>> = {
@@ -18,10 +18,8 @@ const RANK: Readonly<Record<TrackedOrderStateName, number>> = {
   EXPIRED: 3,
 };
 
-/** True for states after which nothing changes. */
-export function isTerminal(s: TrackedOrderStateName): boolean {
-  return RANK[s] === 3;
-}
+/** True for states after which nothing changes (the one definition lives beside the state names). */
+export const isTerminal: (s: TrackedOrderStateName) => boolean = isTerminalState;
 
 /**
  * Exchange order status to tracked state. SYSTEM_PROCESSING means the exchange has the order

@@ -14,12 +14,11 @@ import type { Database, Statement } from 'better-sqlite3';
 import { Decimal } from '../core/decimal.js';
 import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
-import type { TrackedOrderStateName } from '../bus/events.js';
+import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 
-/** States after which an order never changes again. */
-export const TERMINAL_STATES: ReadonlySet<TrackedOrderStateName> = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
+export { TERMINAL_STATES };
 
 /** TERMINAL_STATES as an SQL list, so openOrders() and the set cannot disagree (state names are plain words, safe to inline). */
 const TERMINAL_SQL = [...TERMINAL_STATES].map((s) => `'${s}'`).join(', ');

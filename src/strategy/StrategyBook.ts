@@ -4,12 +4,10 @@
  * The strategy context reads it, and it has the shape the risk checker's account view needs.
  */
 import { Decimal, ZERO } from '../core/decimal.js';
-import type { FillEvent, OrderUpdateEvent } from '../bus/events.js';
+import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { splitSymbol } from '../core/symbols.js';
 import type { OwnOrderView } from './types.js';
-
-const FINAL = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
 
 interface OwnOrder extends OwnOrderView {
   readonly quoteOrderQty: Decimal | undefined;
@@ -60,7 +58,7 @@ export class StrategyBook {
 
   /** Applies an orderUpdate of one of the strategy's orders. */
   update(e: OrderUpdateEvent): void {
-    if (FINAL.has(e.state)) {
+    if (isTerminalState(e.state)) {
       this.#orders.delete(e.clientId);
       return;
     }
