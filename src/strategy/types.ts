@@ -6,9 +6,8 @@
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
-import type { OrderSideName, OrderTypeName } from '../core/enums.js';
 import type { BookView } from '../core/bookView.js';
-import type { BusEvent, TrackedOrderStateName } from '../bus/events.js';
+import type { BusEvent, OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 
 /** Minimal logger a strategy gets (pino-compatible). */
@@ -19,18 +18,11 @@ export interface StrategyLogger {
   debug(obj: object | string, msg?: string): void;
 }
 
-/** An open order of the strategy as the tracker knows it. */
-export interface OwnOrderView {
-  readonly clientId: string;
-  readonly orderId: string | undefined;
-  readonly symbol: string;
-  readonly side: OrderSideName;
-  readonly orderType: OrderTypeName;
-  readonly state: TrackedOrderStateName;
-  readonly price: Decimal | undefined;
-  readonly quantity: Decimal | undefined;
-  readonly cumQty: Decimal;
-}
+/** An open order of the strategy as the tracker knows it: the order fields of its last orderUpdate. */
+export type OwnOrderView = Pick<
+  OrderUpdateEvent,
+  'clientId' | 'orderId' | 'symbol' | 'side' | 'orderType' | 'state' | 'price' | 'quantity' | 'cumQty'
+>;
 
 /**
  * Parameters of a place request: a PlaceIntent without what the context fills in (kind, strategy,
