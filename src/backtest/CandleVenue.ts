@@ -34,13 +34,23 @@ export interface CandleVenueOptions {
 
 const SUPPORTED = new Set(['MARKET', 'LIMIT', 'LIMIT_MAKER']);
 
+/** What the venue keeps per symbol. */
+interface SymbolState {
+  /** Resting orders in arrival order. */
+  readonly open: VenueOrder[];
+  /** Close of the last bar seen (undefined before the first bar). */
+  lastClose: Decimal | undefined;
+  /** The quote asset, in which commissions are charged. */
+  readonly quote: string;
+}
+
 /** Candle-mode venue. Call `onBar` with each bar before the bar's kline event is published. */
 export class CandleVenue implements Venue {
   readonly name = 'candle-sim';
   readonly #opts: CandleVenueOptions;
-  readonly #open = new Map<string, VenueOrder[]>();
+  /** Per symbol: resting orders and the last close (one map read per bar). */
+  readonly #symbols = new Map<string, SymbolState>();
   readonly #byClient = new Map<string, VenueOrder>();
-  readonly #lastClose = new Map<string, Decimal>();
   #orderSeq = 0;
   #tradeSeq = 0;
 
@@ -61,8 +71,8 @@ export class CandleVenue implements Venue {
         return;
       }
       case 'cancelAll':
-        for (const list of this.#open.values())
-          for (const o of [...list]) if (o.intent.strategy === intent.strategy && (intent.symbol === undefined || o.intent.symbol === intent.symbol)) this.#cancel(o, now);
+        for (const st of this.#symbols.values())
+          for (const o of [...st.open]) if (o.intent.strategy === intent.strategy && (intent.symbol === undefined || o.intent.symbol === intent.symbol)) this.#cancel(o, now);
         return;
       default: {
         const never: never = intent;
@@ -73,10 +83,12 @@ export class CandleVenue implements Venue {
 
   /** Executes resting orders against a bar (see the class comment). Call before publishing the bar. */
   onBar(bar: KlineEvent): void {
-    this.#lastClose.set(bar.symbol, bar.close);
-    const list = this.#open.get(bar.symbol);
-    if (list === undefined || list.length === 0) return;
-    for (const o of [...list]) {
+    const st = this.#state(bar.symbol);
+    st.lastClose = bar.close;
+    const list = st.open;
+    if (list.length === 0) return;
+    // A copy: fills and expiries remove orders from the list while it is walked.
+    for (const o of list.length === 1 ? [list[0] as VenueOrder] : [...list]) {
       const i = o.intent;
       const buy = i.side === 'BUY';
       if (i.orderType === 'MARKET') {
@@ -102,15 +114,14 @@ export class CandleVenue implements Venue {
     if (!SUPPORTED.has(i.orderType)) return this.#finish(o, 'REJECTED', now, 'ORDER_TYPE_NOT_SUPPORTED: candle mode supports MARKET, LIMIT and LIMIT_MAKER');
     if (i.quantity === undefined || !i.quantity.gt(0)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
     if (i.orderType !== 'MARKET' && (i.price === undefined || !i.price.gt(0))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
-    const last = this.#lastClose.get(i.symbol);
+    const st = this.#state(i.symbol);
+    const last = st.lastClose;
     if (i.orderType === 'LIMIT_MAKER' && last !== undefined && (i.side === 'BUY' ? i.price?.gte(last) : i.price?.lte(last))) {
       return this.#finish(o, 'REJECTED', now, `LIMIT_MAKER_WOULD_TAKE: price ${i.price?.toFixed()} crosses the last close ${last.toFixed()}`);
     }
     o.orderId = `c${++this.#orderSeq}`;
     o.state = 'NEW';
-    let list = this.#open.get(i.symbol);
-    if (!list) this.#open.set(i.symbol, (list = []));
-    list.push(o);
+    st.open.push(o);
     this.#later(orderUpdateOf(o, now));
   }
 
@@ -125,22 +136,34 @@ export class CandleVenue implements Venue {
   }
 
   #fill(o: VenueOrder, price: Decimal, isMaker: boolean, E: number): void {
-    const qty = (o.intent.quantity as Decimal).minus(o.cumQty);
+    // Orders fill completely, once: with nothing filled yet (cumQty is 0) the fill is the whole
+    // quantity and the cumulative amounts are the fill's own (0 + x is x), so no Decimal is built
+    // for them.
+    const first = o.cumQty.isZero();
+    const qty = first ? (o.intent.quantity as Decimal) : (o.intent.quantity as Decimal).minus(o.cumQty);
     const quoteQty = price.mul(qty);
     const commission = quoteQty.mul(isMaker ? this.#opts.makerFee : this.#opts.takerFee);
-    o.cumQty = o.cumQty.plus(qty);
-    o.cumQuoteQty = o.cumQuoteQty.plus(quoteQty);
+    o.cumQty = first ? qty : o.cumQty.plus(qty);
+    o.cumQuoteQty = first ? quoteQty : o.cumQuoteQty.plus(quoteQty);
     o.state = 'FILLED';
-    this.#remove(o);
-    const quote = o.intent.symbol.slice(o.intent.symbol.indexOf('_') + 1);
-    this.#later(fillOf(o, E, { tradeId: ++this.#tradeSeq, price, qty, quoteQty, commission, commissionAsset: quote, isMaker }));
+    const st = this.#remove(o);
+    this.#later(fillOf(o, E, { tradeId: ++this.#tradeSeq, price, qty, quoteQty, commission, commissionAsset: st.quote, isMaker }));
     this.#later(orderUpdateOf(o, E));
   }
 
-  #remove(o: VenueOrder): void {
-    const list = this.#open.get(o.intent.symbol);
-    const k = list?.indexOf(o) ?? -1;
-    if (list && k >= 0) list.splice(k, 1);
+  /** Takes `o` off its symbol's resting orders; returns the symbol's state. */
+  #remove(o: VenueOrder): SymbolState {
+    const st = this.#state(o.intent.symbol);
+    const list = st.open;
+    const k = list[0] === o ? 0 : list.indexOf(o);
+    if (k >= 0) list.splice(k, 1);
+    return st;
+  }
+
+  #state(symbol: string): SymbolState {
+    let st = this.#symbols.get(symbol);
+    if (st === undefined) this.#symbols.set(symbol, (st = { open: [], lastClose: undefined, quote: symbol.slice(symbol.indexOf('_') + 1) }));
+    return st;
   }
 
   #later(e: BusEvent): void {

@@ -58,6 +58,27 @@ describe('ResultCollector', () => {
     expect(r.fills).toHaveLength(1);
   });
 
+  it('equity while flat ignores the mark and follows every fill (round trips, reopening)', () => {
+    const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') }], 1000);
+    const at = (t: number, mark: string) => {
+      c.mark('BTC_USDT', d(mark));
+      c.sample(t);
+    };
+    at(0, '100');
+    at(1000, '120'); // flat: 1000 whatever the mark
+    c.onEvent(fill('a', 1500, 'BUY', '100', '1', '0.1'));
+    at(2000, '110'); // long 1 from 100: 1000 - 0.1 + 10
+    c.onEvent(fill('a', 2500, 'SELL', '105', '1', '0.105'));
+    at(3000, '90'); // flat again: 1000 + 5 - 0.205
+    at(4000, '80');
+    c.onEvent(fill('a', 4500, 'BUY', '80', '2', '0'));
+    at(5000, '81'); // long 2 from 80: 1004.795 + 2
+    c.onEvent(fill('a', 5500, 'SELL', '79', '2', '0'));
+    at(6000, '50'); // flat: 1004.795 - 2
+    const r = c.finish('t');
+    expect(r.equity.map((e) => e.v[0])).toEqual([1000, 1000, 1009.9, 1004.795, 1004.795, 1006.795, 1002.795]);
+  });
+
   it('refuses a non-positive sampling interval', () => {
     expect(() => new ResultCollector([], 0)).toThrow(RangeError);
   });

@@ -94,6 +94,11 @@ export class ResultCollector {
   readonly #marks = new Map<string, Decimal>();
   readonly #equity: { t: number; v: number[] }[] = [];
   readonly #equityPerStrategy = new Map<string, EquityPoint[]>();
+  /**
+   * Equity of strategies whose positions are all flat, as last sampled: it depends on no mark, so
+   * it holds until the strategy's next fill (which deletes it).
+   */
+  readonly #flatEquity = new Map<string, number>();
   readonly #prices = new Map<string, { t: number; p: number }[]>();
   readonly #fills: ReportFill[] = [];
   readonly #interval: number;
@@ -136,6 +141,7 @@ export class ResultCollector {
       case 'fill': {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
+        this.#flatEquity.delete(e.strategy);
         this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: e.price.toFixed(), qty: e.qty.toFixed(), fee: e.commission.toFixed(), maker: e.isMaker });
         break;
       }
@@ -175,7 +181,7 @@ export class ResultCollector {
     const v: number[] = [];
     let total = 0;
     for (const s of this.#strategies) {
-      const eq = this.#strategyEquity(s).toNumber();
+      const eq = this.#flatEquity.get(s.name) ?? this.#sampleEquity(s);
       v.push(eq);
       total += eq;
       this.#equityPerStrategy.get(s.name)?.push({ t, equity: eq });
@@ -210,6 +216,13 @@ export class ResultCollector {
       this.#positionsByStrategy.set(name, l);
     }
     return l;
+  }
+
+  /** A strategy's equity as a number; remembered while all its positions are flat. */
+  #sampleEquity(s: CollectorStrategy): number {
+    const eq = this.#strategyEquity(s).toNumber();
+    if (this.#positionsOf(s.name).every((p) => p.qty.isZero())) this.#flatEquity.set(s.name, eq);
+    return eq;
   }
 
   #strategyEquity(s: CollectorStrategy): Decimal {

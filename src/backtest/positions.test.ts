@@ -1,12 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from '../core/decimal.js';
-import { applyFill, assetsOf, netPnl, newPosition, unrealized, type FillLike } from './positions.js';
+import { applyFill, assetsOf, feeInQuote, netPnl, newPosition, unrealized, type FillLike, type PositionState } from './positions.js';
 
 const d = (s: string | number) => new Decimal(s);
 function fill(side: 'BUY' | 'SELL', price: string, qty: string, commission = '0', asset: string | null = 'USDT'): FillLike {
   return { E: 0, strategy: 's', symbol: 'BTC_USDT', side, price: d(price), qty: d(qty), quoteQty: d(price).mul(qty), commission: d(commission), commissionAsset: asset };
 }
+
+/** The plain average-cost formulas (applyFill before its shortcuts): the differential reference. */
+function applyFillReference(p: PositionState, f: FillLike): void {
+  const signed = f.side === 'BUY' ? f.qty : f.qty.neg();
+  const fee = feeInQuote(p, f);
+  p.fees = p.fees.plus(fee);
+  p.cash = p.cash.plus(f.side === 'BUY' ? f.quoteQty.neg() : f.quoteQty).minus(fee);
+  p.turnover = p.turnover.plus(f.quoteQty);
+  p.trades++;
+  const q = p.qty;
+  if (q.isZero() || q.isPositive() === signed.isPositive()) {
+    const newQty = q.plus(signed);
+    p.avgPrice = q.abs().mul(p.avgPrice).plus(f.qty.mul(f.price)).div(newQty.abs());
+    p.qty = newQty;
+    return;
+  }
+  const closing = Decimal.min(q.abs(), f.qty);
+  const pnlPerUnit = q.isPositive() ? f.price.minus(p.avgPrice) : p.avgPrice.minus(f.price);
+  p.realized = p.realized.plus(pnlPerUnit.mul(closing));
+  const newQty = q.plus(signed);
+  if (newQty.isZero()) p.avgPrice = ZERO_REF;
+  else if (newQty.isPositive() !== q.isPositive()) p.avgPrice = f.price;
+  p.qty = newQty;
+}
+const ZERO_REF = new Decimal(0);
+
+/** Digits and exponent of a state, so equal values written differently (e.g. -0) also count. */
+const digitsOf = (p: PositionState) => [p.qty, p.avgPrice, p.realized, p.fees, p.cash, p.turnover].map((x) => x.toString()).concat(String(p.trades));
 
 describe('positions', () => {
   it('realizes average-cost PnL and keeps fees apart', () => {
@@ -60,5 +88,47 @@ describe('positions', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('differential: applyFill equals the plain formulas in value and digits, on both sides of each shortcut', () => {
+    // Short decimals (exchange-like) and long ones (20 to 40 significant digits): products of two
+    // long ones exceed the 40-digit precision, so opening from flat takes both the exact shortcut
+    // and the rounded formula (whose (qty x price) / qty then often differs from the price).
+    const arbDigits = (min: number, max: number) =>
+      fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max })).map(([lead, ds]) => `${lead}${ds.join('')}`);
+    const arbDec = fc
+      .tuple(fc.oneof(arbDigits(0, 8), arbDigits(19, 39)), fc.integer({ min: 0, max: 20 }))
+      .map(([digits, scale]) => new Decimal(digits).div(new Decimal(10).pow(scale)));
+    const arbFill = fc.record({
+      buy: fc.boolean(),
+      price: arbDec,
+      // Small integers too, so positions often close exactly (and flip, and reopen from flat).
+      qty: fc.oneof({ arbitrary: arbDec, weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 3 }).map((n) => new Decimal(n)), weight: 2 }),
+      fee: fc.oneof(fc.constant(new Decimal(0)), arbDec),
+      asset: fc.constantFrom('USDT', 'BTC', 'BNB', null),
+    });
+    let flatOpens = 0;
+    let roundedOpens = 0;
+    let exactCloses = 0;
+    fc.assert(
+      fc.property(fc.array(arbFill, { maxLength: 30 }), (fills) => {
+        const p = newPosition('s', 'BTC_USDT');
+        const r = newPosition('s', 'BTC_USDT');
+        for (const f of fills) {
+          const fl: FillLike = { E: 0, strategy: 's', symbol: 'BTC_USDT', side: f.buy ? 'BUY' : 'SELL', price: f.price, qty: f.qty, quoteQty: f.price.mul(f.qty), commission: f.fee, commissionAsset: f.asset };
+          if (p.qty.isZero()) {
+            if (f.qty.sd() + f.price.sd() <= Decimal.precision) flatOpens++;
+            else roundedOpens++;
+          } else if (p.qty.abs().eq(f.qty) && p.qty.isPositive() !== f.buy) exactCloses++;
+          applyFill(p, fl);
+          applyFillReference(r, fl);
+          expect(digitsOf(p)).toEqual(digitsOf(r));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(flatOpens).toBeGreaterThan(100);
+    expect(roundedOpens).toBeGreaterThan(100);
+    expect(exactCloses).toBeGreaterThan(100);
   });
 });

@@ -57,29 +57,51 @@ export function feeInQuote(p: Pick<PositionState, 'baseAsset' | 'quoteAsset'>, f
   return ZERO;
 }
 
-/** Applies one fill to a position in place (average-cost realized PnL). */
+/**
+ * Applies one fill to a position in place (average-cost realized PnL).
+ *
+ * Every result is the value of the plain formulas (kept in positions.test.ts as the reference and
+ * compared value and digits on random fills); the common cases skip operations whose result is
+ * known: opening from flat, and closing the whole position.
+ */
 export function applyFill(p: PositionState, f: FillLike): void {
-  const signed = f.side === 'BUY' ? f.qty : f.qty.neg();
+  const buy = f.side === 'BUY';
   const fee = feeInQuote(p, f);
-  p.fees = p.fees.plus(fee);
-  p.cash = p.cash.plus(f.side === 'BUY' ? f.quoteQty.neg() : f.quoteQty).minus(fee);
+  if (!fee.isZero()) p.fees = p.fees.plus(fee);
+  const cash = buy ? p.cash.minus(f.quoteQty) : p.cash.plus(f.quoteQty);
+  p.cash = fee.isZero() ? cash : cash.minus(fee);
   p.turnover = p.turnover.plus(f.quoteQty);
   p.trades++;
   const q = p.qty;
-  if (q.isZero() || q.isPositive() === signed.isPositive()) {
-    // Adding to (or opening) a position: new weighted average.
-    const newQty = q.plus(signed);
+  if (q.isZero()) {
+    // Opening from flat: (0 x avg + qty x price) / qty is the price itself whenever qty x price
+    // is exact at the configured precision (then so is the division); else the formula's rounding.
+    p.qty = buy ? f.qty : f.qty.neg();
+    p.avgPrice = f.qty.sd() + f.price.sd() <= Decimal.precision ? f.price : f.qty.mul(f.price).div(f.qty);
+    return;
+  }
+  const long = q.isPositive();
+  if (long === buy) {
+    // Adding to a position: new weighted average.
+    const newQty = buy ? q.plus(f.qty) : q.minus(f.qty);
     p.avgPrice = q.abs().mul(p.avgPrice).plus(f.qty.mul(f.price)).div(newQty.abs());
     p.qty = newQty;
     return;
   }
   // Reducing: realize on the closed part; any excess opens the other way at the fill price.
-  const closing = Decimal.min(q.abs(), f.qty);
-  const pnlPerUnit = q.isPositive() ? f.price.minus(p.avgPrice) : p.avgPrice.minus(f.price);
+  const open = long ? q : q.neg();
+  const c = open.cmp(f.qty);
+  const closing = c <= 0 ? open : f.qty;
+  const pnlPerUnit = long ? f.price.minus(p.avgPrice) : p.avgPrice.minus(f.price);
   p.realized = p.realized.plus(pnlPerUnit.mul(closing));
-  const newQty = q.plus(signed);
-  if (newQty.isZero()) p.avgPrice = ZERO;
-  else if (newQty.isPositive() !== q.isPositive()) p.avgPrice = f.price;
+  if (c === 0) {
+    // Closed exactly: q + signed is 0.
+    p.qty = ZERO;
+    p.avgPrice = ZERO;
+    return;
+  }
+  const newQty = buy ? q.plus(f.qty) : q.minus(f.qty);
+  if (c < 0) p.avgPrice = f.price;
   p.qty = newQty;
 }
 
