@@ -398,7 +398,7 @@ export class MatchingEngine {
 
   private newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
     const id = this.nextOrderId++;
-    const o = new Ord(id, clientId ?? null, acct, s, d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
+    const o = new Ord(id, clientId ?? null, acct.pos(s), d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
     this.orders.push(o);
     o.hist.orders.push(o);
     if (clientId !== undefined) acct.byClient.set(clientId, o);
@@ -805,7 +805,7 @@ export class MatchingEngine {
     this.dirty(a, s.base);
     this.dirty(a, s.quote);
     o.status = o.rem === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
-    if (o.hist.limit !== 0) o.hist.addTrade({ id: tradeId, orderId: o.id, price, qty: q, quote, fee, feeAsset, isBuyer: o.isBuy, isMaker, time: this.now });
+    o.hist.trades.push(tradeId, o.id, price, q, quote, fee, o.isBuy, isMaker, this.now);
     const filled = o.status === 'FILLED';
     if (filled) {
       if (o.counted) this.count(o, -1);
@@ -1101,7 +1101,7 @@ export class MatchingEngine {
       (t) => (oid === undefined || t.orderId === oid) && (q.startTime === undefined || t.time >= q.startTime) && (q.endTime === undefined || t.time <= q.endTime),
     );
     rows = page(rows, (t) => t.id, q.fromId, q.direct, q.limit);
-    return rows.map((t) => tradeView(s, t, this.scaleOf(t.feeAsset)));
+    return rows.map((t) => tradeView(s, t, this.scaleOf(t.isBuyer ? s.base : s.quote)));
   }
 
   /** Balances of an account (every asset it ever held), sorted by asset. */

@@ -52,7 +52,9 @@ export function parseScaled(s: string, scale: number): number {
   if (digits === 0) return -1;
   const v = int * POW10[scale]! + frac * POW10[scale - fracDigits]!;
   if (!(v <= MAX_SAFE) || int >= TWO53) return -3;
-  return v;
+  // The product above is a double even when integral; `| 0` hands V8 a small integer instead, so
+  // order fields stay untagged-integer fields rather than boxed doubles (one heap object each).
+  return v <= 0x7fffffff ? v | 0 : v;
 }
 
 /** Converts a DecimalInput to a scaled integer (same error codes as parseScaled). */

@@ -3,16 +3,13 @@
  * bigint balances, and orders. Nothing here is exported from the package index.
  */
 import { Decimal } from '../core/decimal.js';
-import type {
-  ExpiryReasonName,
-  OrderStatusName,
-  OrderTypeName,
-  StpModeName,
-  TimeInForceName,
-} from '../core/enums.js';
 import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
-import { BookSide, type Level, type Resting } from './book.js';
+import { BookSide } from './book.js';
 import { decimalsOf, pow10n } from './scaled.js';
+import { Ord, Pos, generatedClientId } from './order.js';
+import { TradeLog, type TradeRec } from './trades.js';
+
+export { Ord, Pos, generatedClientId, type TradeRec };
 
 /** Scaled-integer view of a LOT_SIZE-like filter (0 disables min/max/step, as the spec says). */
 export interface ScaledLot {
@@ -32,20 +29,6 @@ export interface OpenCounts {
   all: number;
   algo: number;
   iceberg: number;
-}
-
-/** An own trade, kept compact; turned into an AccountTrade on query. */
-export interface TradeRec {
-  readonly id: number;
-  readonly orderId: number;
-  readonly price: number;
-  readonly qty: number;
-  readonly quote: bigint;
-  readonly fee: bigint;
-  readonly feeAsset: string;
-  readonly isBuyer: boolean;
-  readonly isMaker: boolean;
-  readonly time: number;
 }
 
 /** A public trade, kept compact in a ring per symbol; ring slots are overwritten in place once full. */
@@ -73,11 +56,12 @@ export class History {
   /** Ended orders in the order they ended: the eviction queue, live from `endedStart`. */
   private ended: Ord[] = [];
   private endedStart = 0;
-  /** Own trades in id order, live from `tradesStart`. */
-  private trades: TradeRec[] = [];
-  private tradesStart = 0;
+  /** Own trades in id order, column-wise. */
+  readonly trades: TradeLog;
 
-  constructor(readonly limit: number) {}
+  constructor(readonly limit: number) {
+    this.trades = new TradeLog(limit);
+  }
 
   /** Records an ended order; returns the order it pushes out of the bound, if any. */
   orderEnded(o: Ord): Ord | undefined {
@@ -103,22 +87,9 @@ export class History {
     return this.evictedInOrders === 0 ? this.orders : this.orders.filter((x) => !x.evicted);
   }
 
-  /** Records an own trade, dropping the oldest beyond the bound. */
-  addTrade(t: TradeRec): void {
-    if (this.limit === 0) return;
-    this.trades.push(t);
-    if (this.trades.length - this.tradesStart > this.limit) {
-      this.trades[this.tradesStart++] = undefined as unknown as TradeRec;
-      if (this.tradesStart > 1024 && this.tradesStart * 2 > this.trades.length) {
-        this.trades = this.trades.slice(this.tradesStart);
-        this.tradesStart = 0;
-      }
-    }
-  }
-
   /** Own trades still kept, in id order. */
   keptTrades(): TradeRec[] {
-    return this.tradesStart === 0 ? this.trades : this.trades.slice(this.tradesStart);
+    return this.trades.rows();
   }
 }
 
@@ -130,6 +101,7 @@ export class Acct {
   totalAlgo = 0;
   /** Orders and own trades per symbol, for history queries. */
   readonly hist = new Map<string, History>();
+  private readonly positions = new Map<Sym, Pos>();
   /** Open orders in placement order: an intrusive list through Ord.openPrev/openNext (no hashing on the hot path). */
   openHead: Ord | null = null;
   openTail: Ord | null = null;
@@ -175,6 +147,16 @@ export class Acct {
       this.hist.set(symbol, h);
     }
     return h;
+  }
+
+  /** What this account has on a symbol (balances, counters, history), created on first use. */
+  pos(sym: Sym): Pos {
+    let p = this.positions.get(sym);
+    if (p === undefined) {
+      p = new Pos(this, sym);
+      this.positions.set(sym, p);
+    }
+    return p;
   }
 
   /** Open counters on a symbol, created at zero. */
@@ -232,106 +214,6 @@ export class OrderList {
   ) {
     this.updateTime = createTime;
   }
-}
-
-/** An order. Quantities are integers at the symbol's quantity scale, prices at its price scale. */
-export class Ord implements Resting {
-  visible = 0;
-  ahead = 0;
-  level: Level | null = null;
-  prev: Ord | null = null;
-  next: Ord | null = null;
-
-  filled = 0;
-  prevented = 0;
-  /** Cumulative quote at notional scale (price scale + quantity scale). */
-  cumQuote = 0n;
-  /** Locked amount at the locked asset's scale (quote for buys, base for sells). */
-  lock = 0n;
-  /** Per-unit price used for the quote lock of a buy; -1 for budget-limited market buys. */
-  lockPrice = -1;
-  status: OrderStatusName = 'NEW';
-  working = true;
-  expiryReason: ExpiryReasonName = 'NONE';
-  updateTime: number;
-  list: OrderList | null = null;
-  /** Whether the order currently counts in the account's open counters. */
-  counted = false;
-  /** The order's fixed fields as report strings (q, p, P, F), built on its first report. */
-  fixedStrings: readonly [string, string, string, string] | null = null;
-  /** Links of the account's open-order list. */
-  openPrev: Ord | null = null;
-  openNext: Ord | null = null;
-  inOpen = false;
-  /** Set when the history bound dropped this ended order: lookups and queries no longer see it. */
-  evicted = false;
-  /** The account's balances of the symbol's assets and its open counters there (looked up once). */
-  readonly baseBal: Bal;
-  readonly quoteBal: Bal;
-  readonly counts: OpenCounts;
-  readonly hist: History;
-
-  constructor(
-    readonly id: number,
-    /** The clientId the request carried; null when the engine generated one. */
-    readonly givenClientId: string | null,
-    readonly acct: Acct,
-    readonly sym: Sym,
-    readonly isBuy: boolean,
-    readonly type: OrderTypeName,
-    readonly tif: TimeInForceName,
-    /** Limit price (0 for market-type orders). */
-    readonly price: number,
-    readonly stopPrice: number,
-    /** Order quantity (for quoteOrderQty buys: the LOT_SIZE quantity chosen at entry). */
-    readonly qty: number,
-    /** quoteOrderQty at notional scale, 0n when not used. */
-    readonly quoteQty: bigint,
-    readonly icebergQty: number,
-    readonly stp: StpModeName,
-    readonly createTime: number,
-  ) {
-    this.updateTime = createTime;
-    this.baseBal = acct.b(sym.base);
-    this.quoteBal = acct.b(sym.quote);
-    this.counts = acct.counts(sym.name);
-    this.hist = acct.history(sym.name);
-  }
-
-  /** The balance this order locks: quote for buys, base for sells. */
-  get lockBal(): Bal {
-    return this.isBuy ? this.quoteBal : this.baseBal;
-  }
-
-  /** Order id as a string (built on demand: the hot path does not need it). */
-  get idStr(): string {
-    return String(this.id);
-  }
-  /** The clientId, generated as `sim-<orderId>` when the request had none. */
-  get clientId(): string {
-    return this.givenClientId ?? generatedClientId(this.id);
-  }
-  /** Quantity not yet filled nor prevented. */
-  get rem(): number {
-    return this.qty - this.filled - this.prevented;
-  }
-  /** True for stop and take-profit orders. */
-  get isAlgo(): boolean {
-    return this.stopPrice > 0;
-  }
-  /** True for STOP_LOSS/TAKE_PROFIT (market after the trigger) and MARKET. */
-  get isMarketType(): boolean {
-    return this.type === 'MARKET' || this.type === 'STOP_LOSS' || this.type === 'TAKE_PROFIT';
-  }
-  /** True while the order can still trade or trigger. */
-  get isOpen(): boolean {
-    return this.status === 'NEW' || this.status === 'PARTIALLY_FILLED';
-  }
-}
-
-/** The clientId the engine gives an order sent without one. */
-export function generatedClientId(id: number): string {
-  return `sim-${id}`;
 }
 
 /** The order id inside a generated clientId, or -1. */

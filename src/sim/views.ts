@@ -53,7 +53,8 @@ export function tradeView(s: Sym, t: TradeRec, feeScale: number): AccountTrade {
     qty: dec(t.qty, s.qd),
     quoteQty: dec(t.quote, s.pd + s.qd),
     commission: dec(t.fee, feeScale),
-    commissionAsset: t.feeAsset,
+    // Commission is charged in the asset received: base for the buyer, quote for the seller.
+    commissionAsset: t.isBuyer ? s.base : s.quote,
     matchId: String(t.id),
     isBuyer: t.isBuyer,
     isMaker: t.isMaker,

@@ -1,0 +1,235 @@
+/**
+ * The engine's order record, kept lean: a book can hold ~100,000 resting orders and a run keeps
+ * every order it placed for history queries, so each field costs young-generation copying and
+ * old-generation marking on every one of them. What an order needs on the hot path sits in the
+ * record itself; what only some orders carry (a clientId, a stop, an iceberg, a quote budget, an
+ * OCO list, prevented quantity, an expiry reason, report strings) sits in a side object created
+ * only for those; the account's per-symbol balances, counters and history sit behind one shared
+ * `Pos` reference. Accessors keep the old field names, so the engine reads them as before.
+ */
+import type { ExpiryReasonName, OrderStatusName, OrderTypeName, StpModeName, TimeInForceName } from '../core/enums.js';
+import type { Level, Resting } from './book.js';
+import type { Acct, Bal, History, OpenCounts, OrderList, Sym } from './state.js';
+
+/** What one account has on one symbol, shared by all its orders there (looked up once per order). */
+export class Pos {
+  readonly baseBal: Bal;
+  readonly quoteBal: Bal;
+  readonly counts: OpenCounts;
+  readonly hist: History;
+  constructor(
+    readonly acct: Acct,
+    readonly sym: Sym,
+  ) {
+    this.baseBal = acct.b(sym.base);
+    this.quoteBal = acct.b(sym.quote);
+    this.counts = acct.counts(sym.name);
+    this.hist = acct.history(sym.name);
+  }
+}
+
+/** The fields most orders never set (defaults: none, 0, 0n, null, 'NONE'). */
+class OrdCold {
+  givenClientId: string | null = null;
+  stopPrice = 0;
+  quoteQty = 0n;
+  icebergQty = 0;
+  prevented = 0;
+  list: OrderList | null = null;
+  expiryReason: ExpiryReasonName = 'NONE';
+  fixedStrings: readonly [string, string, string, string] | null = null;
+}
+
+/** Bits of `Ord.bits` (booleans packed into one small integer). */
+const WORKING = 1;
+const COUNTED = 2;
+const IN_OPEN = 4;
+const EVICTED = 8;
+
+/** An order. Quantities are integers at the symbol's quantity scale, prices at its price scale. */
+export class Ord implements Resting {
+  visible = 0;
+  ahead = 0;
+  level: Level | null = null;
+  prev: Ord | null = null;
+  next: Ord | null = null;
+
+  filled = 0;
+  /** Cumulative quote at notional scale (price scale + quantity scale). */
+  cumQuote = 0n;
+  /** Locked amount at the locked asset's scale (quote for buys, base for sells). */
+  lock = 0n;
+  /** Per-unit price used for the quote lock of a buy; -1 for budget-limited market buys. */
+  lockPrice = -1;
+  status: OrderStatusName = 'NEW';
+  updateTime: number;
+  /** Links of the account's open-order list. */
+  openPrev: Ord | null = null;
+  openNext: Ord | null = null;
+  /** working (starts true), counted, inOpen, evicted. */
+  private bits = WORKING;
+  private cold: OrdCold | null = null;
+
+  constructor(
+    readonly id: number,
+    /** The clientId the request carried; null when the engine generated one. */
+    givenClientId: string | null,
+    readonly pos: Pos,
+    readonly isBuy: boolean,
+    readonly type: OrderTypeName,
+    readonly tif: TimeInForceName,
+    /** Limit price (0 for market-type orders). */
+    readonly price: number,
+    stopPrice: number,
+    /** Order quantity (for quoteOrderQty buys: the LOT_SIZE quantity chosen at entry). */
+    readonly qty: number,
+    /** quoteOrderQty at notional scale, 0n when not used. */
+    quoteQty: bigint,
+    icebergQty: number,
+    readonly stp: StpModeName,
+    readonly createTime: number,
+  ) {
+    this.updateTime = createTime;
+    if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
+      const c = new OrdCold();
+      c.givenClientId = givenClientId;
+      c.stopPrice = stopPrice;
+      c.quoteQty = quoteQty;
+      c.icebergQty = icebergQty;
+      this.cold = c;
+    }
+  }
+
+  private flag(bit: number, on: boolean): void {
+    this.bits = on ? this.bits | bit : this.bits & ~bit;
+  }
+
+  private c(): OrdCold {
+    return (this.cold ??= new OrdCold());
+  }
+
+  get acct(): Acct {
+    return this.pos.acct;
+  }
+  get sym(): Sym {
+    return this.pos.sym;
+  }
+  /** The account's balances of the symbol's assets, its open counters and history there. */
+  get baseBal(): Bal {
+    return this.pos.baseBal;
+  }
+  get quoteBal(): Bal {
+    return this.pos.quoteBal;
+  }
+  get counts(): OpenCounts {
+    return this.pos.counts;
+  }
+  get hist(): History {
+    return this.pos.hist;
+  }
+
+  /** The clientId the request carried; null when the engine generated one. */
+  get givenClientId(): string | null {
+    return this.cold === null ? null : this.cold.givenClientId;
+  }
+  get stopPrice(): number {
+    return this.cold === null ? 0 : this.cold.stopPrice;
+  }
+  /** quoteOrderQty at notional scale, 0n when not used. */
+  get quoteQty(): bigint {
+    return this.cold === null ? 0n : this.cold.quoteQty;
+  }
+  get icebergQty(): number {
+    return this.cold === null ? 0 : this.cold.icebergQty;
+  }
+  /** Quantity removed by self-trade prevention. */
+  get prevented(): number {
+    return this.cold === null ? 0 : this.cold.prevented;
+  }
+  set prevented(v: number) {
+    if (v !== 0 || this.cold !== null) this.c().prevented = v;
+  }
+  get list(): OrderList | null {
+    return this.cold === null ? null : this.cold.list;
+  }
+  set list(v: OrderList | null) {
+    if (v !== null || this.cold !== null) this.c().list = v;
+  }
+  get expiryReason(): ExpiryReasonName {
+    return this.cold === null ? 'NONE' : this.cold.expiryReason;
+  }
+  set expiryReason(v: ExpiryReasonName) {
+    if (v !== 'NONE' || this.cold !== null) this.c().expiryReason = v;
+  }
+  /** The order's fixed fields as report strings (q, p, P, F), built on its first report. */
+  get fixedStrings(): readonly [string, string, string, string] | null {
+    return this.cold === null ? null : this.cold.fixedStrings;
+  }
+  set fixedStrings(v: readonly [string, string, string, string] | null) {
+    if (v !== null || this.cold !== null) this.c().fixedStrings = v;
+  }
+
+  /** False while a stop order waits for its trigger. */
+  get working(): boolean {
+    return (this.bits & WORKING) !== 0;
+  }
+  set working(v: boolean) {
+    this.flag(WORKING, v);
+  }
+  /** Whether the order currently counts in the account's open counters. */
+  get counted(): boolean {
+    return (this.bits & COUNTED) !== 0;
+  }
+  set counted(v: boolean) {
+    this.flag(COUNTED, v);
+  }
+  /** Whether the order is in the account's open-order list. */
+  get inOpen(): boolean {
+    return (this.bits & IN_OPEN) !== 0;
+  }
+  set inOpen(v: boolean) {
+    this.flag(IN_OPEN, v);
+  }
+  /** Set when the history bound dropped this ended order: lookups and queries no longer see it. */
+  get evicted(): boolean {
+    return (this.bits & EVICTED) !== 0;
+  }
+  set evicted(v: boolean) {
+    this.flag(EVICTED, v);
+  }
+
+  /** The balance this order locks: quote for buys, base for sells. */
+  get lockBal(): Bal {
+    return this.isBuy ? this.pos.quoteBal : this.pos.baseBal;
+  }
+
+  /** Order id as a string (built on demand: the hot path does not need it). */
+  get idStr(): string {
+    return String(this.id);
+  }
+  /** The clientId, generated as `sim-<orderId>` when the request had none. */
+  get clientId(): string {
+    return this.givenClientId ?? generatedClientId(this.id);
+  }
+  /** Quantity not yet filled nor prevented. */
+  get rem(): number {
+    return this.qty - this.filled - this.prevented;
+  }
+  /** True for stop and take-profit orders. */
+  get isAlgo(): boolean {
+    return this.stopPrice > 0;
+  }
+  /** True for STOP_LOSS/TAKE_PROFIT (market after the trigger) and MARKET. */
+  get isMarketType(): boolean {
+    return this.type === 'MARKET' || this.type === 'STOP_LOSS' || this.type === 'TAKE_PROFIT';
+  }
+  /** True while the order can still trade or trigger. */
+  get isOpen(): boolean {
+    return this.status === 'NEW' || this.status === 'PARTIALLY_FILLED';
+  }
+}
+
+/** The clientId the engine gives an order sent without one. */
+export function generatedClientId(id: number): string {
+  return `sim-${id}`;
+}
