@@ -79,6 +79,22 @@ describe('ResultCollector', () => {
     expect(r.equity.map((e) => e.v[0])).toEqual([1000, 1000, 1009.9, 1004.795, 1004.795, 1006.795, 1002.795]);
   });
 
+  it('the total of a single strategy is that strategy', () => {
+    const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') }], 1000);
+    c.mark('BTC_USDT', d('100'));
+    c.sample(0);
+    c.onEvent(upd('a', 'o1', 'NEW', '1', '0'));
+    c.onEvent(fill('a', 500, 'BUY', '100', '1', '0.1'));
+    c.onEvent(upd('a', 'o1', 'FILLED', '1', '1'));
+    c.mark('BTC_USDT', d('95'));
+    c.sample(1500);
+    const r = c.finish('t');
+    expect(r.total).toEqual(r.strategies.a);
+    expect(r.total?.finalEquity).toBe('994.9');
+    expect(r.total?.fillRatio).toBe(1);
+    expect(r.equity.map((e) => e.v)).toEqual([[1000, 1000], [994.9, 994.9], [994.9, 994.9]]);
+  });
+
   it('refuses a non-positive sampling interval', () => {
     expect(() => new ResultCollector([], 0)).toThrow(RangeError);
   });

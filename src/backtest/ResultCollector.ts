@@ -5,6 +5,7 @@
  */
 import type { BusEvent } from '../bus/events.js';
 import { Decimal, ZERO } from '../core/decimal.js';
+import { decimalToNumber } from './decimalNumber.js';
 import { applyFill, netPnl, newPosition, unrealized, type PositionState } from './positions.js';
 import { maxDrawdown, periodReturns, periodsPerYear, roundStat, sharpe, sortino, type EquityPoint } from './metrics.js';
 
@@ -190,7 +191,7 @@ export class ResultCollector {
     this.#equity.push({ t, v });
     for (const [sym, arr] of this.#prices) {
       const m = this.#markFor(sym);
-      if (m !== undefined) arr.push({ t, p: m.toNumber() });
+      if (m !== undefined) arr.push({ t, p: decimalToNumber(m) });
     }
   }
 
@@ -220,7 +221,7 @@ export class ResultCollector {
 
   /** A strategy's equity as a number; remembered while all its positions are flat. */
   #sampleEquity(s: CollectorStrategy): number {
-    const eq = this.#strategyEquity(s).toNumber();
+    const eq = decimalToNumber(this.#strategyEquity(s));
     if (this.#positionsOf(s.name).every((p) => p.qty.isZero())) this.#flatEquity.set(s.name, eq);
     return eq;
   }
@@ -248,7 +249,11 @@ export class ResultCollector {
     }
     const quotes = new Set(all.flatMap((a) => a.pos.map((p) => p.quoteAsset)));
     let total: StrategyMetrics | undefined;
-    if (quotes.size <= 1 && all.length > 0) {
+    const only = all.length === 1 ? this.#strategies[0] : undefined;
+    // One strategy: the total has the same positions, orders, initial equity (0 + init) and curve
+    // (each sample's total is 0 + its equity), so its metrics are the strategy's own.
+    if (quotes.size <= 1 && only !== undefined) total = strategies[only.name];
+    else if (quotes.size <= 1 && all.length > 0) {
       const totalCurve = this.#equity.map((e) => ({ t: e.t, equity: e.v[e.v.length - 1] ?? 0 }));
       total = this.#metrics(
         all.flatMap((a) => a.pos),
@@ -305,11 +310,12 @@ export class ResultCollector {
     let qtyOrdered = ZERO;
     let qtyFilled = ZERO;
     for (const o of orders) {
-      if (o.cumQty.gt(0)) withFill++;
+      // Sign tests instead of gt(0): no Decimal(0) built per order.
+      if (o.cumQty.isPositive() && !o.cumQty.isZero()) withFill++;
       if (o.state === 'FILLED') filled++;
       else if (o.state === 'CANCELED' || o.state === 'EXPIRED') canceled++;
       else if (o.state === 'REJECTED') rejected++;
-      if (o.qty !== undefined && o.qty.gt(0)) {
+      if (o.qty !== undefined && o.qty.isPositive() && !o.qty.isZero()) {
         qtyOrdered = qtyOrdered.plus(o.qty);
         qtyFilled = qtyFilled.plus(o.cumQty);
       }
