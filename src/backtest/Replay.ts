@@ -19,14 +19,41 @@ import type { CandleVenue } from './CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
 import type { VirtualScheduler } from './Scheduler.js';
 
-/** Wire `[price, qty]` pairs as the engine's replayed levels (it parses plain decimal strings straight to scaled integers). */
-function wireLevels(raw: RawLevels): ExternalLevel[] {
-  const out = new Array<ExternalLevel>(raw.length);
-  for (let i = 0; i < raw.length; i++) {
-    const lv = raw[i] as readonly [string, string];
-    out[i] = { price: lv[0], qty: lv[1] };
+/** A replayed level handed to the engine, rewritten in place for the next diff (see {@link WireLevelPool}). */
+interface WireLevel {
+  price: string;
+  qty: string;
+}
+
+/** Largest level count whose arrays are pooled; a rare bigger diff gets fresh objects. */
+const POOLED_LEVELS = 256;
+
+/**
+ * Wire `[price, qty]` pairs as the engine's replayed levels (it parses plain decimal strings
+ * straight to scaled integers), without allocating: one array of mutable levels per level count,
+ * rewritten on each use. Sound because the engine reads a diff's levels only during
+ * applyDepthDiff and keeps no reference to them (src/sim/engine.ts applyLevels); the next diff
+ * may then reuse the same objects. One pool per side, since a diff passes both sides at once.
+ */
+class WireLevelPool {
+  readonly #byCount: (WireLevel[] | undefined)[] = [];
+
+  levels(raw: RawLevels): readonly ExternalLevel[] {
+    const n = raw.length;
+    let out = n <= POOLED_LEVELS ? this.#byCount[n] : undefined;
+    if (out === undefined) {
+      out = new Array<WireLevel>(n);
+      for (let i = 0; i < n; i++) out[i] = { price: '', qty: '' };
+      if (n <= POOLED_LEVELS) this.#byCount[n] = out;
+    }
+    for (let i = 0; i < n; i++) {
+      const lv = raw[i] as readonly [string, string];
+      const w = out[i] as WireLevel;
+      w.price = lv[0];
+      w.qty = lv[1];
+    }
+    return out;
   }
-  return out;
 }
 
 /** Options of a replay. */
@@ -61,6 +88,8 @@ export class Replay {
   readonly #syncs = new Map<string, BookSync>();
   readonly #lastPrice = new Map<string, Decimal>();
   readonly #barBooks = new Map<string, BarBook>();
+  readonly #bidPool = new WireLevelPool();
+  readonly #askPool = new WireLevelPool();
   #timerId: number | undefined;
 
   constructor(opts: ReplayOptions) {
@@ -158,7 +187,7 @@ export class Replay {
         const raw = rawDepthLevels(e);
         sync.onDiff({ U: e.firstUpdateId, u: e.finalUpdateId, E: e.E, bids: raw?.bids ?? e.bids, asks: raw?.asks ?? e.asks });
         // The engine follows the synchronised book: only diffs the book really applied move it.
-        if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, raw === undefined ? e : { bids: wireLevels(raw.bids), asks: wireLevels(raw.asks) }, e.E);
+        if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, raw === undefined ? e : { bids: this.#bidPool.levels(raw.bids), asks: this.#askPool.levels(raw.asks) }, e.E);
         return;
       }
       case 'trade':

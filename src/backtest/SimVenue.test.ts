@@ -96,6 +96,37 @@ describe('SimVenue', () => {
     expect(venue.liveOrderRecords().map((o) => o.clientId)).toEqual(['u2']);
   });
 
+  it('listens to the engine only while it has orders, and again for the next one (orderEvents mode)', () => {
+    const { engine, s, events } = setup({ entryMs: 0, cancelMs: 5, ackMs: 1 });
+    // A second venue on the same engine, counting its own subscriptions.
+    let listening = 0;
+    const subscribe = engine.subscribe.bind(engine);
+    engine.subscribe = (l) => {
+      listening++;
+      const stop = subscribe(l);
+      return () => {
+        listening--;
+        stop();
+      };
+    };
+    const own: string[] = [];
+    const venue = new SimVenue({ engine, accountId: 'bt', scheduler: s, publish: (e) => own.push(show({ at: s.clock.now(), e })), latency: { entryMs: 0, cancelMs: 5, ackMs: 1 } });
+    expect(listening).toBe(0);
+    venue.submit(place('m', { orderType: 'MARKET', timeInForce: undefined, price: undefined, quantity: d('0.2') }));
+    expect(listening).toBe(1);
+    s.runUntil(0);
+    // Filled at 0: the engine's reports are taken (delivered at ackMs), nothing is left to hear.
+    expect(listening).toBe(0);
+    venue.submit(place('p', { price: d('99'), quantity: d('0.1') }));
+    s.runUntil(2);
+    engine.applyTrade('BTC_USDT', { price: d('99'), qty: d('1.05'), isBuyerMaker: true }, 2);
+    venue.submit({ kind: 'cancel', strategy: 'st', intentId: 'x', symbol: 'BTC_USDT', clientId: 'p' });
+    s.runUntil(20);
+    expect(listening).toBe(0);
+    expect(own).toEqual(['0 m PENDING 0', '0 p PENDING 0', '1 m NEW 0', '1 fill m 0.2@101 fee 0.0004 taker', '1 m FILLED 0.2', '1 p NEW 0', '3 fill p 0.05@99 fee 0.00005 maker', '3 p PARTIALLY_FILLED 0.05', '8 p CANCELED 0.05']);
+    expect(events).toEqual([]);
+  });
+
   it('refuses negative latencies', () => {
     expect(() => setup({ entryMs: -1, cancelMs: 0, ackMs: 0 })).toThrow(/latency.entryMs/);
   });

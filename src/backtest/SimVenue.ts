@@ -103,13 +103,42 @@ export class SimVenue implements Venue {
   readonly #orders = new Map<string, VenueOrder>();
   /** Every clientId ever submitted (uniqueness, as the exchange would see it). */
   readonly #used = new Set<string>();
-  readonly #unsubscribe: () => void;
+  /** Leaves the engine's listeners; set while subscribed. */
+  #unsubscribe: (() => void) | undefined;
+  #detachScheduled = false;
+  #disposed = false;
 
   constructor(opts: SimVenueOptions) {
     this.#o = opts;
     this.#lat = opts.latency ?? ZERO_LATENCY;
     for (const [k, v] of Object.entries(this.#lat)) if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`latency.${k} must be a non-negative number, got ${String(v)}`);
-    this.#unsubscribe = opts.engine.subscribe((e) => this.#onEngine(e));
+    // userData mode forwards every account position of the account, so it listens throughout.
+    if (opts.emit === 'userData') this.#attach();
+  }
+
+  /**
+   * Starts listening to the engine. In orderEvents mode the venue only needs executionReports of
+   * its own orders, so it listens only while it has some (from submit until the last one is
+   * final): an engine with no listener builds no events at all (replayed depth diffs, public
+   * trades), which is most of its replay time while a strategy does not trade.
+   */
+  #attach(): void {
+    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e));
+  }
+
+  /**
+   * Stops listening once no order is left, from a scheduled callback: never inside the engine
+   * operation that finished the last order, whose remaining events must still arrive.
+   */
+  #detachWhenIdle(): void {
+    if (this.#o.emit === 'userData' || this.#orders.size > 0 || this.#detachScheduled || this.#unsubscribe === undefined) return;
+    this.#detachScheduled = true;
+    this.#o.scheduler.schedule(0, () => {
+      this.#detachScheduled = false;
+      if (this.#orders.size > 0 || this.#o.emit === 'userData') return;
+      this.#unsubscribe?.();
+      this.#unsubscribe = undefined;
+    });
   }
 
   /** Orders this venue has seen that are not final yet (for reconciliation and tests). */
@@ -126,6 +155,7 @@ export class SimVenue implements Venue {
           return;
         }
         const o: VenueOrder = { intent, orderId: undefined, state: 'PENDING', cumQty: ZERO, cumQuoteQty: ZERO };
+        this.#attach();
         this.#orders.set(intent.clientId, o);
         this.#used.add(intent.clientId);
         if (this.#o.emit !== 'userData') this.#later(0, orderUpdateOf(o, s.clock.now()));
@@ -187,7 +217,9 @@ export class SimVenue implements Venue {
 
   /** Stops listening to the engine. */
   dispose(): void {
-    this.#unsubscribe();
+    this.#disposed = true;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 
   #place(o: VenueOrder): void {
@@ -214,6 +246,7 @@ export class SimVenue implements Venue {
       // A refused request emits nothing from the engine: answer like a REST error would.
       o.state = 'REJECTED';
       this.#orders.delete(i.clientId);
+      this.#detachWhenIdle();
       if (this.#o.emit === 'userData') this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now, strategy: i.strategy, intent: i, reason: res.reason, message: res.message });
       else this.#later(this.#lat.ackMs, orderUpdateOf(o, now, `${res.reason}: ${res.message}`));
     }
@@ -263,13 +296,19 @@ export class SimVenue implements Venue {
       o.state = state;
       this.#later(this.#lat.ackMs, fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: new Decimal(r.Y), commission: new Decimal(r.n), commissionAsset: r.N, isMaker: r.m }));
       this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E));
-      if (isTerminalState(state)) this.#orders.delete(o.intent.clientId);
+      if (isTerminalState(state)) this.#finished(o);
       return;
     }
     o.state = state;
-    if (isTerminalState(state)) this.#orders.delete(o.intent.clientId);
+    if (isTerminalState(state)) this.#finished(o);
     const reason = r.x === 'EXPIRED' && r.eR !== 'NONE' ? r.eR : r.x === 'REJECTED' ? r.r : undefined;
     this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E, reason));
+  }
+
+  /** Drops a final order (memory stays flat) and stops listening when it was the last one. */
+  #finished(o: VenueOrder): void {
+    this.#orders.delete(o.intent.clientId);
+    this.#detachWhenIdle();
   }
 
   #later(delay: number, e: BusEvent): void {

@@ -11,7 +11,6 @@
  * The pipeline also listens to the bus for what the venue needs (executionReports for the
  * tracker; reconcileNeeded after a user-stream reconnect) and halts trading while it reconciles.
  */
-import type { Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { Bus } from '../bus/Bus.js';
 import type { BusEvent, TradingStateName } from '../bus/events.js';
@@ -83,7 +82,7 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
   const stats = { intents: 0, accepted: 0, adjusted: 0, rejected: 0 };
   let state: TradingStateName = 'ACTIVE';
   let reconciling: Promise<void> = Promise.resolve();
-  let sub: Subscription | undefined;
+  let unlisten: (() => void) | undefined;
   let reconcileAgain = false;
   let running = 0;
 
@@ -168,11 +167,13 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
     },
     stats,
     start() {
-      sub ??= o.bus.events$.subscribe(onEvent);
+      // A plain bus listener (no RxJS subscriber bookkeeping per event): it is called for every
+      // market event of the run and acts on three rare types only.
+      unlisten ??= o.bus.listen(onEvent);
     },
     stop() {
-      sub?.unsubscribe();
-      sub = undefined;
+      unlisten?.();
+      unlisten = undefined;
     },
     async settled() {
       while (running > 0) await reconciling;

@@ -17,7 +17,6 @@
  * use one per run, so a restart never reuses the clientId of an order that may still be live,
  * while strategy names stay stable across restarts; backtests use none, for determinism).
  */
-import type { Subscription } from 'rxjs';
 import type { Bus } from '../bus/Bus.js';
 import type { BusEvent } from '../bus/events.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
@@ -154,7 +153,8 @@ export class StrategyRunner {
   /** Risk rejections, published by flush() once the bus event that caused them is done. */
   readonly #pending: BusEvent[] = [];
   #dispatching = false;
-  #sub: Subscription | undefined;
+  /** Leaves the bus (set while subscribed). */
+  #unlisten: (() => void) | undefined;
   #started = false;
   /** Strategies stopped after an error, in the order they failed. */
   readonly failures: StrategyFailure[] = [];
@@ -206,8 +206,10 @@ export class StrategyRunner {
     });
     this.#started = true;
     // Subscribe first (events queue while plugins start), so nothing an onStart causes is lost.
+    // A plain bus listener, not events$: an RxJS subscriber costs its bookkeeping on every event,
+    // and the runner's own errors are caught per plugin (#deliver) rather than left to RxJS.
     this.#dispatching = true;
-    this.#sub = this.#o.bus.events$.subscribe((e) => this.#onEvent(e));
+    this.#unlisten = this.#o.bus.listen((e) => this.#onEvent(e));
     try {
       this.#running.forEach((r, i) =>
         this.#guard(r, 'start', () => {
@@ -223,8 +225,8 @@ export class StrategyRunner {
 
   /** Calls onStop of every running plugin and leaves the bus. */
   stop(): void {
-    this.#sub?.unsubscribe();
-    this.#sub = undefined;
+    this.#unlisten?.();
+    this.#unlisten = undefined;
     for (const r of this.#running) if (!r.failed && r.handlers) this.#guard(r, 'stop', () => r.handlers?.onStop?.());
   }
 
