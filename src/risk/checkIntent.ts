@@ -14,7 +14,7 @@ import { checkIntentReference } from './reference/checkIntentReference.js';
 import { T_MARKET, T_PRICED, T_STOP, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
 import { cmpProducts, cmpSum3, cmpWithUnpacked, multipleOf, pow10, unpack, unpacked } from './scaled.js';
 import { checkShape, shapeState } from './shape.js';
-import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject, type UserLimits } from './types.js';
+import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from './types.js';
 
 // Imported bindings are read once into module constants: transpilers (tsx, vitest) turn each
 // use of an imported name into a getter call, which costs more than the checks themselves here.
@@ -122,36 +122,36 @@ function valueDecimal(marketValue: Decimal | undefined, intent: PlaceIntent, uni
   return marketValue ?? intent.quoteOrderQty ?? (unitPrice as Decimal).mul(qty as Decimal);
 }
 
-/** User limits unpacked once per limits object (they are constant for a run or a strategy). */
-interface ScaledLimits {
-  readonly maxNotional: { m: number; e: number } | null | undefined;
-  readonly lossLimit: { m: number; e: number } | null | undefined;
-  /** maxPosition per asset: the Decimal (messages) and its unpacked form (null when it does not fit). */
-  readonly maxPos: Map<string, { readonly dec: Decimal; readonly s: { m: number; e: number } | null }>;
-}
-const limitsCache = new WeakMap<UserLimits, ScaledLimits>();
-
-function scaledOf(d: Decimal | undefined): { m: number; e: number } | null | undefined {
-  if (d === undefined) return undefined;
-  return unpackX(d) ? { m: U.m, e: U.e } : null;
-}
-
-/** The limits object of the last check and its scaled form: a run checks with few limits objects. */
-let lastLimits: UserLimits | undefined;
-let lastScaled: ScaledLimits | undefined;
-
-function scaledLimits(lim: UserLimits): ScaledLimits {
-  if (lim === lastLimits) return lastScaled as ScaledLimits;
-  let s = limitsCache.get(lim);
-  if (s === undefined) {
-    const maxPos: ScaledLimits['maxPos'] = new Map();
-    for (const [asset, v] of Object.entries(lim.maxPosition ?? {})) if (v !== undefined) maxPos.set(asset, { dec: v, s: scaledOf(v) ?? null });
-    s = { maxNotional: scaledOf(lim.maxOrderNotional), lossLimit: scaledOf(lim.dailyLossLimit), maxPos };
-    limitsCache.set(lim, s);
+/**
+ * Whether q (grid interval [qLo, qHi] of `qs` decimals, or its own digits when off the grid)
+ * reduces the position: BUY q + open + pos <= 0, SELL q + open - pos <= 0. BAIL when a value
+ * does not unpack exactly.
+ */
+function reducesExactly(qty: Decimal, qLo: number, qHi: number, qs: number, buy: boolean, pos: Decimal, open: Decimal): boolean | null {
+  let qM = qLo;
+  let qE = -qs;
+  if (qLo !== qHi) {
+    if (!unpackX(qty)) return BAIL;
+    qM = U.m;
+    qE = U.e;
   }
-  lastLimits = lim;
-  lastScaled = s;
-  return s;
+  if (!unpackX(pos)) return BAIL;
+  const pM = buy ? U.m : -U.m;
+  const pE = U.e;
+  if (!unpackX(open)) return BAIL;
+  return cmpS(qM, qE, U.m, U.e, pM, pE, 0, 0) <= 0;
+}
+
+/** Whether Q (grid units) takes the position past `max`: BUY q + open + pos > max, SELL q + open - pos > max. */
+function exceedsExactly(Q: number, qs: number, buy: boolean, pos: Decimal, open: Decimal, max: Decimal): boolean | null {
+  if (!unpackX(pos)) return BAIL;
+  const pM = buy ? U.m : -U.m;
+  const pE = U.e;
+  if (!unpackX(open)) return BAIL;
+  const oM = U.m;
+  const oE = U.e;
+  if (!unpackX(max)) return BAIL;
+  return cmpS(Q, -qs, oM, oE, pM, pE, U.m, U.e) > 0;
 }
 
 /** Checks one intent: accept, accept with rounding (mode 'adjust'), or reject with a reason. Pure. */
@@ -184,6 +184,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   const adjust = ctx.mode === 'adjust';
   const { ps, qs } = sc;
   const ns = ps + qs;
+  const slot = sc.slots.of(ctx);
   let fields: string[] | undefined;
 
   // Each value: its Decimal (for messages and the adjusted intent) and its grid interval [lo, hi].
@@ -244,30 +245,30 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   }
 
   const acct = ctx.account;
+  const lim = ctx.limits;
+  if (lim !== slot.limits) slot.updateLimits(lim, sym.base, ns);
+  const maxPos = slot.maxPos;
   const posDec = acct.position(sym.base);
-  if (!unpackX(posDec)) return BAIL;
-  const posM = U.m;
-  const posE = U.e;
+  // The sign from the leading word (decimal.js: a zero's is 0), without unpacking.
+  const posSign = (posDec.d[0] as number) === 0 ? 0 : posDec.s;
+  const candidate = qty !== undefined && (buy ? posSign < 0 : posSign > 0);
+  // Unfilled quantity of the strategy's open orders on this side, read once when a rule needs it.
+  let openDec: Decimal | undefined;
+  const side = buy ? slot.buy : slot.sell;
+  if (candidate || (qty !== undefined && maxPos !== undefined)) {
+    openDec = acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL');
+    side.update(buy, posDec, openDec, maxPos, qs);
+  }
   let reducing = false;
-  // Unfilled quantity of the strategy's open orders on this side, read at most once.
-  let openM = 0;
-  let openE = 0;
-  let openKnown = false;
-  if (qty !== undefined && (buy ? posM < 0 : posM > 0)) {
-    // The quantity in exact terms even while off-grid (reject mode): its own digits.
-    let qM = qLo;
-    let qE = -qs;
-    if (qLo !== qHi) {
-      if (!unpackX(qty)) return BAIL;
-      qM = U.m;
-      qE = U.e;
+  if (candidate) {
+    const t = side.reduce;
+    if (qLo === qHi && t === t) reducing = qLo <= t;
+    else {
+      // Off-grid quantity (reject mode) or a bound numbers cannot give: the exact comparison.
+      const r = reducesExactly(qty as Decimal, qLo, qHi, qs, buy, posDec, openDec as Decimal);
+      if (r === BAIL) return BAIL;
+      reducing = r;
     }
-    if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
-    openM = U.m;
-    openE = U.e;
-    openKnown = true;
-    // BUY: q + openBuy + pos <= 0; SELL: q + openSell - pos <= 0.
-    reducing = cmpS(qM, qE, openM, openE, buy ? posM : -posM, posE, 0, 0) <= 0;
   }
   if (SHAPE_STATE.value === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
 
@@ -284,6 +285,14 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     const pp = f.percentPrice;
     const avg = ctx.market.avgPrice(intent.symbol, pp.avgPriceMins);
     if (avg !== undefined) {
+      if (avg !== slot.avg) slot.updateAvg(avg, sc.percentUp, sc.percentDown, ps);
+      const hi = slot.avgHi;
+      const lo = slot.avgLo;
+      // The price is on its grid here (priceCheck refused or deferred any other).
+      if (hi === hi && lo === lo) {
+        if (pLo > hi) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
+        if (pLo < lo) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
+      } else {
       // The average may carry 40 digits (it is a division): compared through its truncation.
       const ax = unpackX(avg);
       const am = U.m;
@@ -294,6 +303,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       const down = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentDown.m, sc.percentDown.e);
       if (down !== down) return BAIL;
       if (down < 0) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
+      }
     }
   }
 
@@ -327,8 +337,17 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     let belowMin = 0;
     let aboveMax = 0;
     if (priced && price !== undefined && qty !== undefined) {
-      if (mn) belowMin = cmpP(mn.m, 1, mn.e, P, Q, -ns);
-      if (mx) aboveMax = cmpP(mx.m, 1, mx.e, P, Q, -ns);
+      const pq = P * Q;
+      const lo = sc.minNotionalGrid;
+      const hi = sc.maxNotionalGrid;
+      if (pq < 2 ** 52 && lo === lo && hi === hi) {
+        // An exact product against the bounds on the notional grid.
+        belowMin = pq < lo ? 1 : 0;
+        aboveMax = pq > hi ? -1 : 0;
+      } else {
+        if (mn) belowMin = cmpP(mn.m, 1, mn.e, P, Q, -ns);
+        if (mx) aboveMax = cmpP(mx.m, 1, mx.e, P, Q, -ns);
+      }
     } else if (marketType && n.applyToMarket) {
       if (intent.quoteOrderQty !== undefined) {
         if (!unpackX(intent.quoteOrderQty)) return BAIL;
@@ -360,6 +379,13 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   if (range && priced && price !== undefined) {
     const ref = ctx.market.referencePrice(intent.symbol);
     if (ref !== undefined && ref !== null) {
+      if (ref !== slot.ref) slot.updateRef(ref, sc.bidUp, sc.bidDown, sc.askUp, sc.askDown, ps);
+      const hi = buy ? slot.bidHi : slot.askHi;
+      const lo = buy ? slot.bidLo : slot.askLo;
+      if (hi === hi && lo === lo) {
+        if (P > hi) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
+        if (P < lo) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
+      } else {
       const up = buy ? sc.bidUp : sc.askUp;
       const down = buy ? sc.bidDown : sc.askDown;
       const rx = unpackX(ref);
@@ -371,6 +397,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       const cd = down ? cmpU(P, 1, -ps, rm, re, rx, down.m, down.e) : 0;
       if (cd !== cd) return BAIL;
       if (cd < 0) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
+      }
     }
   }
 
@@ -404,24 +431,25 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     ve = 0;
   }
 
-  const lim = ctx.limits;
-  const sl = scaledLimits(lim);
+  // The order value on the notional grid when it is exact there (NaN otherwise): compared with
+  // the bounds of the slot instead of through products.
+  const vg = ve === -ns ? v1 * v2 : NaN;
+  const onGrid = vg < 2 ** 52 && vg > -(2 ** 52);
+
   const maxNotional = lim.maxOrderNotional;
   if (maxNotional !== undefined) {
     let over: boolean;
+    const t = slot.notionalMax;
     if (marketValue !== undefined) over = marketValue.gt(maxNotional);
+    else if (onGrid && t === t) over = vg > t;
     else {
-      const mn = sl.maxNotional;
-      if (!mn) return BAIL;
-      over = cmpP(v1, v2, ve, mn.m, 1, mn.e) > 0;
+      if (!unpackX(maxNotional)) return BAIL;
+      over = cmpP(v1, v2, ve, U.m, 1, U.e) > 0;
     }
     if (over) return m.overNotionalLimit(valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
   }
 
-  // One map read for both forms of the limit (the limits object is unpacked once, see scaledLimits).
-  const maxPosEntry = sl.maxPos.get(sym.base);
-  if (maxPosEntry !== undefined) {
-    const maxPos = maxPosEntry.dec;
+  if (maxPos !== undefined) {
     if (qty === undefined) {
       // A quoteOrderQty buy: bounded by the best ask (a rare order; plain decimals suffice).
       const qoq = intent.quoteOrderQty as Decimal;
@@ -430,26 +458,24 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       const room = maxPos.minus(posDec).minus(acct.openQty(intent.symbol, 'BUY'));
       if (qoq.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
     } else {
-      if (!openKnown) {
-        if (!unpackX(acct.openQty(intent.symbol, buy ? 'BUY' : 'SELL'))) return BAIL;
-        openM = U.m;
-        openE = U.e;
+      // `side` was updated for this position, open quantity and maximum above.
+      const room = side.room;
+      let over: boolean;
+      if (room === room) over = Q > room;
+      else {
+        const r = exceedsExactly(Q, qs, buy, posDec, openDec as Decimal, maxPos);
+        if (r === BAIL) return BAIL;
+        over = r;
       }
-      const mp = maxPosEntry.s;
-      if (!mp) return BAIL;
-      // BUY: q + open + pos > max; SELL: q + open - pos > max.
-      if (cmpS(Q, -qs, openM, openE, buy ? posM : -posM, posE, mp.m, mp.e) > 0) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
+      if (over) return m.overPosition('quantity', qty, sym.base, posDec, buy, maxPos);
     }
   }
 
   const lossLimit = lim.dailyLossLimit;
   if (lossLimit !== undefined && !reducing) {
     const pnl = acct.dailyPnl();
-    const ll = sl.lossLimit;
-    if (!ll) return BAIL;
-    // pnl <= -limit  <=>  -limit - pnl >= 0
-    const px = unpackX(pnl);
-    const c = cmpU(-ll.m, 1, ll.e, U.m, U.e, px, 1, 0);
+    if (pnl !== slot.pnl || lossLimit !== slot.lossLimit) slot.updateLoss(pnl, lossLimit);
+    const c = slot.lossCmp;
     if (c !== c) return BAIL;
     if (c >= 0) return m.lossLimitHit(pnl, lossLimit);
   }
@@ -459,15 +485,26 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     let c: number;
     if (marketValue !== undefined) c = marketValue.cmp(free);
     else {
-      const fx = unpackX(free);
-      c = cmpU(v1, v2, ve, U.m, U.e, fx, 1, 0);
+      if (free !== slot.freeQuote) slot.updateFreeQuote(free, ns);
+      const t = slot.quoteMax;
+      if (onGrid && t === t) c = vg > t ? 1 : 0;
+      else {
+        const fx = unpackX(free);
+        c = cmpU(v1, v2, ve, U.m, U.e, fx, 1, 0);
+      }
     }
     if (c !== c) return BAIL;
     if (c > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free);
   } else if (qty !== undefined) {
     const free = acct.free(sym.base);
-    const fx = unpackX(free);
-    const c = cmpU(Q, 1, -qs, U.m, U.e, fx, 1, 0);
+    if (free !== slot.freeBase) slot.updateFreeBase(free, qs);
+    const t = slot.baseMax;
+    let c: number;
+    if (t === t) c = Q > t ? 1 : 0;
+    else {
+      const fx = unpackX(free);
+      c = cmpU(Q, 1, -qs, U.m, U.e, fx, 1, 0);
+    }
     if (c !== c) return BAIL;
     if (c > 0) return m.insufficient(false, qty, sym.base, free);
   }

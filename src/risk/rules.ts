@@ -8,7 +8,8 @@ import { ALGO_ORDER_TYPES, type OrderTypeName, type StpModeName } from '../core/
 import type { ExchangeFilters, LotSizeFilter } from '../core/filters.js';
 import { marketSymbol, splitSymbol } from '../core/symbols.js';
 import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
-import { toScaled, unpack, unpacked } from './scaled.js';
+import { SymbolSlots } from './boundsCache.js';
+import { ceilProduct, floorProduct, toScaled, unpack, unpacked } from './scaled.js';
 
 /** LOT_SIZE / MARKET_LOT_SIZE on the quantity grid (0 disables a bound or the step). */
 export interface ScaledLot {
@@ -43,6 +44,11 @@ export interface ScaledSymbol {
   readonly bidDown: ScaledFactor | undefined;
   readonly askUp: ScaledFactor | undefined;
   readonly askDown: ScaledFactor | undefined;
+  /** NOTIONAL bounds on the notional grid (10^-(ps+qs)): ceil(minNotional), floor(maxNotional); NaN when not exact. */
+  readonly minNotionalGrid: number;
+  readonly maxNotionalGrid: number;
+  /** Bounds derived from context values, per context (an invisible cache; see boundsCache.ts). */
+  readonly slots: SymbolSlots;
 }
 
 /** Everything the checker needs about one symbol. */
@@ -173,7 +179,10 @@ function compileScaled(info: SymbolInfo, range: PriceRangeRule | undefined): Sca
   const nums = [minPrice, maxPrice, tick];
   if (nums.some(Number.isNaN) || lot === null || marketLot === null || factors.some((x) => x === null)) return undefined;
   const [minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown] = factors as readonly (ScaledFactor | undefined)[];
-  return { ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown };
+  const ns = ps + qs;
+  const minNotionalGrid = minNotional ? ceilProduct(minNotional.m, minNotional.e, 1, 0, ns) : -Infinity;
+  const maxNotionalGrid = maxNotional ? floorProduct(maxNotional.m, maxNotional.e, 1, 0, ns) : Infinity;
+  return { ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown, minNotionalGrid, maxNotionalGrid, slots: new SymbolSlots() };
 }
 
 /** Compiles one symbol's rules. */

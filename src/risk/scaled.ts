@@ -222,3 +222,52 @@ function cmpSum3Big(am: number, sa: number, bm: number, sb: number, cm: number, 
   const r = BigInt(am) * 10n ** BigInt(sa) + BigInt(bm) * 10n ** BigInt(sb) + BigInt(cm) * 10n ** BigInt(sc) - BigInt(dm) * 10n ** BigInt(sd);
   return r < 0n ? -1 : r > 0n ? 1 : 0;
 }
+
+/**
+ * floor(m1 * m2 * 10^(e1 + e2 + scale)) for safe integers m1, m2: a bound on a grid of 10^-scale
+ * units. Values of magnitude 2^52 or more come back as +-Infinity: every grid value and product
+ * the checker compares with a bound is below 2^52 in magnitude, so the comparison stays exact.
+ * NaN when numbers cannot give the exact floor (the caller then compares the long way).
+ */
+export function floorProduct(m1: number, e1: number, m2: number, e2: number, scale: number): number {
+  const p = m1 * m2;
+  if (p === 0) return 0;
+  const s = e1 + e2 + scale;
+  const big = p > 0 ? Infinity : -Infinity;
+  if (s >= 0) {
+    if (s > 22) return big;
+    // p * 10^s: exact while below 2^53 (a product of exact integers), and past 2^52 only the sign counts.
+    const v = p * (POW10[s] as number);
+    return v < 2 ** 52 && v > -(2 ** 52) ? v : big;
+  }
+  // Below 2^52 the float quotient floors exactly (see multipleOf).
+  if (-s > 22 || !(p < 2 ** 52 && p > -(2 ** 52))) return NaN;
+  return Math.floor(p / (POW10[-s] as number));
+}
+
+/** ceil(m1 * m2 * 10^(e1 + e2 + scale)); same contract as floorProduct. */
+export function ceilProduct(m1: number, e1: number, m2: number, e2: number, scale: number): number {
+  return -floorProduct(-m1, e1, m2, e2, scale);
+}
+
+/**
+ * floor((a + b + c) * 10^scale) for a = am * 10^ae etc. (safe integer mantissas), or NaN when
+ * the sum does not stay exact in numbers. Used for position room on the quantity grid.
+ */
+export function floorSum3(am: number, ae: number, bm: number, be: number, cm: number, ce: number, scale: number): number {
+  // Common exponent: the finest term's, and never above the grid itself (so the sum is an integer count).
+  let t0 = 0;
+  if (am !== 0 && ae + scale < t0) t0 = ae + scale;
+  if (bm !== 0 && be + scale < t0) t0 = be + scale;
+  if (cm !== 0 && ce + scale < t0) t0 = ce + scale;
+  if (-t0 > 22) return NaN;
+  const sa = am === 0 ? 0 : ae + scale - t0;
+  const sb = bm === 0 ? 0 : be + scale - t0;
+  const sc = cm === 0 ? 0 : ce + scale - t0;
+  if (sa > 22 || sb > 22 || sc > 22) return NaN;
+  const x = am * (POW10[sa] as number);
+  const y = bm * (POW10[sb] as number);
+  const z = cm * (POW10[sc] as number);
+  if (!(Math.abs(x) + Math.abs(y) + Math.abs(z) < 2 ** 52)) return NaN;
+  return Math.floor((x + y + z) / (POW10[-t0] as number));
+}
