@@ -7,7 +7,7 @@
  * only for those; the account's per-symbol balances, counters and history sit behind one shared
  * `Pos` reference. Accessors keep the old field names, so the engine reads them as before.
  */
-import type { ExpiryReasonName, OrderStatusName, OrderTypeName, StpModeName, TimeInForceName } from '../core/enums.js';
+import { OrderType, StpMode, TimeInForce, type ExpiryReasonName, type OrderStatusName, type OrderTypeName, type StpModeName, type TimeInForceName } from '../core/enums.js';
 import type { Level, Resting } from './book.js';
 import type { Acct, Bal, History, OpenCounts, OrderList, Sym } from './state.js';
 
@@ -35,6 +35,8 @@ class OrdCold {
   quoteQty = 0n;
   icebergQty = 0;
   prevented = 0;
+  /** Replayed quantity queued ahead at the order's level (0 unless replayed liquidity is there). */
+  ahead = 0;
   list: OrderList | null = null;
   expiryReason: ExpiryReasonName = 'NONE';
   fixedStrings: readonly [string, string, string, string] | null = null;
@@ -46,10 +48,19 @@ const COUNTED = 2;
 const IN_OPEN = 4;
 const EVICTED = 8;
 
+/** Names by the core's codes, for decoding `Ord.kind`. */
+const TYPE_NAMES: readonly OrderTypeName[] = byCode(OrderType);
+const TIF_NAMES: readonly TimeInForceName[] = byCode(TimeInForce);
+const STP_NAMES: readonly StpModeName[] = byCode(StpMode);
+function byCode<K extends string>(codes: Readonly<Record<K, number>>): K[] {
+  const out: K[] = [];
+  for (const k of Object.keys(codes) as K[]) out[codes[k]] = k;
+  return out;
+}
+
 /** An order. Quantities are integers at the symbol's quantity scale, prices at its price scale. */
 export class Ord implements Resting {
   visible = 0;
-  ahead = 0;
   level: Level | null = null;
   prev: Ord | null = null;
   next: Ord | null = null;
@@ -69,15 +80,17 @@ export class Ord implements Resting {
   /** working (starts true), counted, inOpen, evicted. */
   private bits = WORKING;
   private cold: OrdCold | null = null;
+  /** Side, type, timeInForce and STP mode, fixed at entry: isBuy | type << 1 | tif << 4 | stp << 7 (core codes). */
+  private readonly kind: number;
 
   constructor(
     readonly id: number,
     /** The clientId the request carried; null when the engine generated one. */
     givenClientId: string | null,
     readonly pos: Pos,
-    readonly isBuy: boolean,
-    readonly type: OrderTypeName,
-    readonly tif: TimeInForceName,
+    isBuy: boolean,
+    type: OrderTypeName,
+    tif: TimeInForceName,
     /** Limit price (0 for market-type orders). */
     readonly price: number,
     stopPrice: number,
@@ -86,10 +99,11 @@ export class Ord implements Resting {
     /** quoteOrderQty at notional scale, 0n when not used. */
     quoteQty: bigint,
     icebergQty: number,
-    readonly stp: StpModeName,
+    stp: StpModeName,
     readonly createTime: number,
   ) {
     this.updateTime = createTime;
+    this.kind = (isBuy ? 1 : 0) | (OrderType[type] << 1) | (TimeInForce[tif] << 4) | (StpMode[stp] << 7);
     if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
       const c = new OrdCold();
       c.givenClientId = givenClientId;
@@ -106,6 +120,26 @@ export class Ord implements Resting {
 
   private c(): OrdCold {
     return (this.cold ??= new OrdCold());
+  }
+
+  get isBuy(): boolean {
+    return (this.kind & 1) !== 0;
+  }
+  get type(): OrderTypeName {
+    return TYPE_NAMES[(this.kind >> 1) & 7]!;
+  }
+  get tif(): TimeInForceName {
+    return TIF_NAMES[(this.kind >> 4) & 7]!;
+  }
+  get stp(): StpModeName {
+    return STP_NAMES[(this.kind >> 7) & 7]!;
+  }
+  /** Replayed quantity queued ahead of this order at its level. */
+  get ahead(): number {
+    return this.cold === null ? 0 : this.cold.ahead;
+  }
+  set ahead(v: number) {
+    if (v !== 0 || this.cold !== null) this.c().ahead = v;
   }
 
   get acct(): Acct {
