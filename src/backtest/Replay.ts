@@ -118,12 +118,7 @@ export class Replay {
   /** Mark price: book mid when the book is ready, else the last trade or bar close. */
   mark(symbol: string): Decimal | undefined {
     const b = this.#syncs.get(symbol)?.book;
-    if (b?.ready) {
-      const bid = b.bestBid();
-      const ask = b.bestAsk();
-      if (bid !== undefined && ask !== undefined) return bid.price.plus(ask.price).div(2);
-    }
-    return this.#lastPrice.get(symbol);
+    return (b?.ready ? b.midPrice() : undefined) ?? this.#lastPrice.get(symbol);
   }
 
   /** Last trade price (or bar close) of a symbol. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../core/decimal.js';
 import { OrderBook } from './order-book.js';
-import { fractionDigits, scaledToString, toScaled } from './scaled.js';
+import { fractionDigits, scaledMidToDecimal, scaledToString, toScaled } from './scaled.js';
 
 /** Plain decimal.js reference book: Map keyed by normalised price string. */
 class ReferenceBook {
@@ -36,6 +36,22 @@ describe('scaled integers', () => {
       { numRuns: 2000 },
     );
   });
+  it('midpoints equal decimal.js (a + b) / 2, on the integer path and on the Decimal fallback past 2^53', () => {
+    const big = Number.MAX_SAFE_INTEGER;
+    // Small values take the integer path (even and odd sums); values near 2^53 make the sum (or
+    // five times an odd sum) unsafe and take the fallback.
+    const value = fc.oneof(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: Math.floor(big / 5) - 1000, max: big }));
+    fc.assert(
+      fc.property(value, value, fc.integer({ min: 0, max: 8 }), (a, b, scale) => {
+        const want = new Decimal(scaledToString(a, scale)).plus(new Decimal(scaledToString(b, scale))).div(2);
+        expect(scaledMidToDecimal(a, b, scale).toFixed()).toBe(want.toFixed());
+      }),
+      { numRuns: 3000 },
+    );
+    expect(scaledMidToDecimal(big, big, 2).toFixed()).toBe(new Decimal(scaledToString(big, 2)).toFixed());
+    expect(scaledMidToDecimal(1, 2, 0).toFixed()).toBe('1.5');
+  });
+
   it('signals a needed rescale and rejects malformed text', () => {
     expect(toScaled('x', '1.25', 1)).toBe(-1);
     expect(toScaled('x', '1.2000', 1)).toBe(12);
@@ -57,8 +73,17 @@ describe('OrderBook', () => {
           if (side === 'b') book.applyLevels([[p, q]], []);
           else book.applyLevels([], [[p, q]]);
           ref.apply(side, p, q);
+          // Read after every update, so memoised touch Decimals are reused and replaced as it moves.
+          const t1 = book.top(1);
+          const lv = (l: { price: Decimal; qty: Decimal } | undefined) => (l === undefined ? '' : `${l.price.toFixed()}@${l.qty.toFixed()}`);
+          expect([lv(book.bestBid()), lv(book.bestAsk())]).toEqual([lv(t1.bids[0]), lv(t1.asks[0])]);
+          expect(book.midPrice()?.toFixed()).toBe(t1.bids[0] && t1.asks[0] ? t1.bids[0].price.plus(t1.asks[0].price).div(2).toFixed() : undefined);
         }
         const t = book.top(1000);
+        // The touch and the mid (memoised Decimals) agree with the full read.
+        expect(book.bestBid()?.price.toFixed()).toBe(t.bids[0]?.price.toFixed());
+        expect(book.bestAsk()?.qty.toFixed()).toBe(t.asks[0]?.qty.toFixed());
+        expect(book.midPrice()?.toFixed()).toBe(t.bids[0] && t.asks[0] ? t.bids[0].price.plus(t.asks[0].price).div(2).toFixed() : undefined);
         expect(t.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('b', 1000));
         expect(t.asks.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('a', 1000));
       }),

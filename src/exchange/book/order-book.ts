@@ -7,7 +7,7 @@ import { Decimal, ZERO } from '../../core/decimal.js';
 import type { OrderSideName } from '../../core/enums.js';
 import type { BookLevel } from '../../core/types.js';
 import { BookSide } from './book-side.js';
-import { decimalToScaledRounded, fractionDigits, pow10, scaledToDecimal, toScaled } from './scaled.js';
+import { decimalToScaledRounded, fractionDigits, pow10, scaledMidToDecimal, scaledToDecimal, toScaled } from './scaled.js';
 
 /** Levels as they come: parsed BookLevels (stream events) or raw wire `[price, qty]` string pairs. */
 export type LevelsInput = readonly BookLevel[] | readonly (readonly string[])[];
@@ -20,6 +20,26 @@ export interface OrderBookOptions {
   readonly qtyScale?: number;
 }
 
+/**
+ * The last Decimal built for one scaled value at one scale. Strategies, the risk checker and mark
+ * prices read the touch far more often than it changes between reads, and building a Decimal from
+ * a string is the cost of a read; Decimals are immutable, so one may be handed out many times.
+ */
+class DecimalMemo {
+  #v = NaN;
+  #scale = -1;
+  #d: Decimal = ZERO;
+
+  of(v: number, scale: number): Decimal {
+    if (v !== this.#v || scale !== this.#scale) {
+      this.#d = scaledToDecimal(v, scale);
+      this.#v = v;
+      this.#scale = scale;
+    }
+    return this.#d;
+  }
+}
+
 /** Book state plus the BookView contract; `ready` is driven by the owner (BookSync). */
 export class OrderBook implements BookView {
   readonly bids = new BookSide(true);
@@ -29,6 +49,12 @@ export class OrderBook implements BookView {
   #ready = false;
   /** Update id of the last applied snapshot or diff. */
   lastUpdateId = 0;
+  readonly #bidPrice = new DecimalMemo();
+  readonly #bidQty = new DecimalMemo();
+  readonly #askPrice = new DecimalMemo();
+  readonly #askQty = new DecimalMemo();
+  /** Last midpoint and the scaled touch it was computed from. */
+  #mid: { bid: number; ask: number; scale: number; mid: Decimal } | undefined;
 
   constructor(
     readonly symbol: string,
@@ -132,14 +158,29 @@ export class OrderBook implements BookView {
     return { price: scaledToDecimal(side.priceAt(i), this.#priceScale), qty: scaledToDecimal(side.qtyAt(i), this.#qtyScale) };
   }
 
-  /** Best bid, undefined when empty. */
+  /** Best bid, undefined when empty (a new level object each call; its Decimals may be shared). */
   bestBid(): BookLevel | undefined {
-    return this.bids.size > 0 ? this.#level(this.bids, 0) : undefined;
+    const b = this.bids;
+    return b.size > 0 ? { price: this.#bidPrice.of(b.priceAt(0), this.#priceScale), qty: this.#bidQty.of(b.qtyAt(0), this.#qtyScale) } : undefined;
   }
 
   /** Best ask, undefined when empty. */
   bestAsk(): BookLevel | undefined {
-    return this.asks.size > 0 ? this.#level(this.asks, 0) : undefined;
+    const a = this.asks;
+    return a.size > 0 ? { price: this.#askPrice.of(a.priceAt(0), this.#priceScale), qty: this.#askQty.of(a.qtyAt(0), this.#qtyScale) } : undefined;
+  }
+
+  /** (best bid + best ask) / 2, exact; undefined when a side is empty. */
+  midPrice(): Decimal | undefined {
+    if (this.bids.size === 0 || this.asks.size === 0) return undefined;
+    const bid = this.bids.priceAt(0);
+    const ask = this.asks.priceAt(0);
+    const scale = this.#priceScale;
+    const m = this.#mid;
+    if (m !== undefined && m.bid === bid && m.ask === ask && m.scale === scale) return m.mid;
+    const mid = scaledMidToDecimal(bid, ask, scale);
+    this.#mid = { bid, ask, scale, mid };
+    return mid;
   }
 
   /** Top n levels of each side, best first. */

@@ -75,6 +75,20 @@ export function scaledToDecimal(v: number, scale: number): Decimal {
   return new Decimal(scaledToString(v, scale));
 }
 
+/**
+ * The midpoint (a + b) / 2 of two scaled integers as an exact Decimal. It has at most one more
+ * fraction digit than a and b, so while the sum (or five times an odd sum) is a safe integer it
+ * is formatted straight from integers; otherwise it falls back to Decimal arithmetic.
+ */
+export function scaledMidToDecimal(a: number, b: number, scale: number): Decimal {
+  const sum = a + b;
+  if (sum <= Number.MAX_SAFE_INTEGER) {
+    if (sum % 2 === 0) return scaledToDecimal(sum / 2, scale);
+    if (sum * 5 <= Number.MAX_SAFE_INTEGER) return scaledToDecimal(sum * 5, scale + 1);
+  }
+  return scaledToDecimal(a, scale).plus(scaledToDecimal(b, scale)).div(2);
+}
+
 /** Scales a Decimal, rounding toward -inf (`floor`) or +inf (`ceil`); used for band limits given by callers. */
 export function decimalToScaledRounded(d: Decimal, scale: number, mode: 'floor' | 'ceil'): number {
   const m = d.mul(pow10(scale));
