@@ -57,7 +57,8 @@ export class BarBook implements BookView {
   }
 
   costToFill(_side: OrderSideName, qty: Decimal): FillCost {
-    if (!this.#level || qty.lte(0)) return { filledQty: ZERO, quoteQty: ZERO, avgPrice: undefined, worstPrice: undefined };
+    // Sign tests rather than lte(0): no Decimal(0) built per estimate.
+    if (!this.#level || qty.isNegative() || qty.isZero()) return { filledQty: ZERO, quoteQty: ZERO, avgPrice: undefined, worstPrice: undefined };
     const p = this.#level.price;
     return { filledQty: qty, quoteQty: qty.mul(p), avgPrice: p, worstPrice: p };
   }

@@ -51,6 +51,8 @@ export class CandleVenue implements Venue {
   /** Per symbol: resting orders and the last close (one map read per bar). */
   readonly #symbols = new Map<string, SymbolState>();
   readonly #byClient = new Map<string, VenueOrder>();
+  #lastSymbol: string | undefined;
+  #lastState: SymbolState | undefined;
   #orderSeq = 0;
   #tradeSeq = 0;
 
@@ -161,8 +163,12 @@ export class CandleVenue implements Venue {
   }
 
   #state(symbol: string): SymbolState {
+    // Bars mostly come for the symbol of the previous call: no map read for them.
+    if (symbol === this.#lastSymbol && this.#lastState !== undefined) return this.#lastState;
     let st = this.#symbols.get(symbol);
     if (st === undefined) this.#symbols.set(symbol, (st = { open: [], lastClose: undefined, quote: symbol.slice(symbol.indexOf('_') + 1) }));
+    this.#lastSymbol = symbol;
+    this.#lastState = st;
     return st;
   }
 
