@@ -20,6 +20,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import type { AccountPositionEvent, ExecutionReportEvent } from '../core/marketEvents.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
+import { DecimalCache } from '../record/depth-diff.js';
 import type { OrderRecord } from '../store/records.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
@@ -107,6 +108,8 @@ export class SimVenue implements Venue {
   #unsubscribe: (() => void) | undefined;
   #detachScheduled = false;
   #disposed = false;
+  /** Decimals of the engine's report strings: fill prices and sizes repeat, a Decimal is immutable. */
+  readonly #decimals = new DecimalCache();
 
   constructor(opts: SimVenueOptions) {
     this.#o = opts;
@@ -289,12 +292,13 @@ export class SimVenue implements Venue {
     o.orderId = r.i;
     const state = STATE_OF[r.X] ?? o.state;
     if (r.x === 'TRADE') {
-      const qty = new Decimal(r.l);
-      const price = new Decimal(r.L);
-      o.cumQty = new Decimal(r.z);
-      o.cumQuoteQty = new Decimal(r.Z);
+      const dec = this.#decimals;
+      const qty = dec.get(r.l);
+      const price = dec.get(r.L);
+      o.cumQty = dec.get(r.z);
+      o.cumQuoteQty = dec.get(r.Z);
       o.state = state;
-      this.#later(this.#lat.ackMs, fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: new Decimal(r.Y), commission: new Decimal(r.n), commissionAsset: r.N, isMaker: r.m }));
+      this.#later(this.#lat.ackMs, fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: dec.get(r.Y), commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m }));
       this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E));
       if (isTerminalState(state)) this.#finished(o);
       return;
