@@ -13,7 +13,7 @@ import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../cor
 import type { BookSide, Level } from './book.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, TradeEvent } from './events.js';
-import { fmt, fmtBig, mul3, mulBig, toScaled } from './scaled.js';
+import { fmt, fmtBig, mul3, mul3n, mulBig, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
   Accepted,
@@ -305,12 +305,29 @@ export class MatchingEngine {
     this.dirty(o.acct, o.isBuy ? s.quote : s.base);
   }
 
+  /** lockFunds for an amount that is a safe integer (number-only updates, see amount.ts). */
+  private lockFundsNum(o: Ord, amount: number): void {
+    const b = o.lockBal;
+    b.addFree(-amount);
+    b.addLocked(amount);
+    o.addLock(amount);
+    this.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
+  }
+
   /** Returns all of an order's remaining lock to free balance. */
   private unlockAll(o: Ord): void {
-    if (o.lock === 0n) return;
+    const n = o.lockNum;
     const b = o.lockBal;
-    b.locked -= o.lock;
-    b.free += o.lock;
+    if (n === 0) return;
+    if (n > 0) {
+      b.addLocked(-n);
+      b.addFree(n);
+    } else {
+      const lock = o.lock;
+      if (lock === 0n) return;
+      b.locked -= lock;
+      b.free += lock;
+    }
     o.lock = 0n;
     this.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
   }
@@ -422,7 +439,9 @@ export class MatchingEngine {
     if (d.stop > 0 && s.last >= 0 && stopReached(d.type, d.isBuy, d.stop, s.last)) {
       return reject('INVALID_PARAMETER', `stopPrice ${fmt(d.stop, s.pd)} would trigger immediately: last price is ${fmt(s.last, s.pd)}`);
     }
-    let lock: bigint;
+    // The lock as a safe integer when it is one (lockNum >= 0), else as a bigint in `lock`.
+    let lock = 0n;
+    let lockNum = -1;
     if (d.type === 'MARKET') {
       if (opp.best() === undefined) return reject('NO_MARKET_LIQUIDITY', `no ${d.isBuy ? 'asks' : 'bids'} on ${s.name} for a MARKET order`);
       if (d.quoteQty > 0n) {
@@ -432,7 +451,7 @@ export class MatchingEngine {
         lock = d.quoteQty * s.quoteF;
       } else if (d.isBuy) {
         lock = this.costOf(s, d.qty) * s.quoteF;
-      } else lock = BigInt(d.qty) * s.baseF;
+      } else lockNum = mul3n(d.qty, 1, s.baseFn);
     } else {
       if ((d.type === 'LIMIT_MAKER' || d.tif === 'GTX') && d.stop === 0) {
         const best = opp.best();
@@ -442,17 +461,20 @@ export class MatchingEngine {
             : reject('GTX_WOULD_TAKE', `GTX price ${fmt(d.price, s.pd)} would trade immediately against ${fmt(best.price, s.pd)}`);
         }
       }
-      if (!d.isBuy) lock = mul3(d.qty, 1, s.baseFn, s.baseF);
-      else lock = mul3(d.price > 0 ? d.price : d.stop, d.qty, s.quoteFn, s.quoteF);
+      lockNum = d.isBuy ? mul3n(d.price > 0 ? d.price : d.stop, d.qty, s.quoteFn) : mul3n(d.qty, 1, s.baseFn);
     }
+    if (lockNum < 0 && d.type !== 'MARKET') lock = d.isBuy ? mul3(d.price > 0 ? d.price : d.stop, d.qty, s.quoteFn, s.quoteF) : mul3(d.qty, 1, s.baseFn, s.baseF);
+    else if (lockNum < 0 && !d.isBuy) lock = BigInt(d.qty) * s.baseF;
     const asset = d.isBuy ? s.quote : s.base;
-    const free = acct.bal.get(asset)?.free ?? 0n;
-    if (free < lock) {
-      return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(free, this.scaleOf(asset))} is below the ${fmtBig(lock, this.scaleOf(asset))} this order needs`);
+    const bal = acct.bal.get(asset);
+    if (lockNum >= 0 ? (bal === undefined ? lockNum > 0 : bal.freeBelow(lockNum)) : (bal?.free ?? 0n) < lock) {
+      const need = lockNum >= 0 ? BigInt(lockNum) : lock;
+      return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(bal?.free ?? 0n, this.scaleOf(asset))} is below the ${fmtBig(need, this.scaleOf(asset))} this order needs`);
     }
     const o = this.newOrder(acct, s, d, req.clientId, now);
     o.lockPrice = d.isBuy ? (d.type === 'MARKET' ? -1 : d.price > 0 ? d.price : d.stop) : 0;
-    this.lockFunds(o, lock);
+    if (lockNum >= 0) this.lockFundsNum(o, lockNum);
+    else this.lockFunds(o, lock);
     if (d.stop > 0) {
       o.working = false;
       s.stops.push(o);
@@ -749,11 +771,10 @@ export class MatchingEngine {
   private trade(t: Ord, m: Ord, q: number, price: number): void {
     const s = t.sym;
     const id = this.nextTradeId++;
-    const quote = mulBig(price, q);
     m.visible -= q;
     m.level!.own -= q;
-    this.fill(t, q, price, quote, false, id);
-    this.fill(m, q, price, quote, true, id);
+    this.fill(t, q, price, false, id);
+    this.fill(m, q, price, true, id);
     const buyer = t.isBuy ? t : m;
     const seller = t.isBuy ? m : t;
     this.recordPublic(s, id, price, q, buyer.id, seller.id, !t.isBuy);
@@ -762,20 +783,77 @@ export class MatchingEngine {
   /** A taker trade against replayed external liquidity. */
   private tradeExternal(t: Ord, price: number, q: number): void {
     const id = this.nextTradeId++;
-    this.fill(t, q, price, mulBig(price, q), false, id);
+    this.fill(t, q, price, false, id);
     this.recordPublic(t.sym, id, price, q, t.isBuy ? t.id : 0, t.isBuy ? 0 : t.id, !t.isBuy);
   }
 
   /** One side of a fill: balances, commission (in the asset received), status, own trade record, report. */
-  private fill(o: Ord, q: number, price: number, quote: bigint, isMaker: boolean, tradeId: number): void {
+  private fill(o: Ord, q: number, price: number, isMaker: boolean, tradeId: number): void {
     const s = o.sym;
     const a = o.acct;
     const rate = isMaker ? a.maker : a.taker;
     o.filled += q;
-    o.cumQuote += quote;
     o.updateTime = this.now;
-    let fee: bigint;
-    let feeAsset: string;
+    // Every amount as a safe integer when it is one: then balances, lock and cumulative quote take
+    // number-only updates (amount.ts); otherwise the same rule in bigint (fillBig).
+    const pq = price * q;
+    let fee = -1;
+    if (pq < TWO53) {
+      if (o.isBuy) {
+        const spend = mul3n(price, q, s.quoteFn);
+        const rel = o.lockPrice < 0 || o.lockPrice === price ? spend : mul3n(o.lockPrice, q, s.quoteFn);
+        const got = mul3n(q, 1, s.baseFn);
+        fee = rate === 0 ? 0 : mul3n(q, rate, s.feeBaseFn);
+        if (spend >= 0 && rel >= 0 && got >= 0 && fee >= 0) {
+          const qb = o.quoteBal;
+          o.addLock(-rel);
+          qb.addLocked(-rel);
+          if (rel !== spend) qb.addFree(rel - spend);
+          o.pos.baseBal.addFree(got - fee);
+        } else fee = -1;
+      } else {
+        const rel = mul3n(q, 1, s.baseFn);
+        const gain = mul3n(price, q, s.quoteFn);
+        fee = rate === 0 ? 0 : mul3n(pq, rate, s.feeQuoteFn);
+        if (rel >= 0 && gain >= 0 && fee >= 0) {
+          o.addLock(-rel);
+          o.pos.baseBal.addLocked(-rel);
+          o.quoteBal.addFree(gain - fee);
+        } else fee = -1;
+      }
+    }
+    let feeBig = 0n;
+    if (fee >= 0) o.addCumQuote(pq);
+    else {
+      const quote = mulBig(price, q);
+      o.cumQuote += quote;
+      feeBig = this.fillBig(o, q, price, quote, rate);
+    }
+    const feeAsset = o.isBuy ? s.base : s.quote;
+    this.dirty(a, s.base);
+    this.dirty(a, s.quote);
+    o.status = o.rem === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
+    if (fee >= 0) o.hist.trades.push(tradeId, o.id, price, q, pq, fee, o.isBuy, isMaker, this.now);
+    else o.hist.trades.push(tradeId, o.id, price, q, mulBig(price, q), feeBig, o.isBuy, isMaker, this.now);
+    const filled = o.status === 'FILLED';
+    if (filled) {
+      if (o.counted) this.count(o, -1);
+      a.removeOpen(o);
+      // A filled budget-limited buy may keep an unspent part of its lock.
+      this.unlockAll(o);
+    }
+    if (this.ev) {
+      const feeScale = this.scaleOf(feeAsset);
+      const quote = fee >= 0 ? BigInt(pq) : mulBig(price, q);
+      this.emit(executionReport(o, 'TRADE', this.now, { qty: q, price, quote, fee: fee >= 0 ? BigInt(fee) : feeBig, feeAsset, feeScale, tradeId, isMaker }));
+    }
+    if (o.list !== null && !o.list.done) this.listLegTraded(o);
+    if (filled) this.ended(o);
+  }
+
+  /** fill's balance and lock updates in bigint, for amounts beyond 2^53; returns the commission. */
+  private fillBig(o: Ord, q: number, price: number, quote: bigint, rate: number): bigint {
+    const s = o.sym;
     const qb = o.quoteBal;
     const bb = o.baseBal;
     if (o.isBuy) {
@@ -789,36 +867,18 @@ export class MatchingEngine {
         o.lock -= spend;
         qb.locked -= spend;
       }
-      fee = rate === 0 ? 0n : mul3(q, rate, s.feeBaseFn, s.feeBaseF);
+      const fee = rate === 0 ? 0n : mul3(q, rate, s.feeBaseFn, s.feeBaseF);
       bb.free += mul3(q, 1, s.baseFn, s.baseF) - fee;
-      feeAsset = s.base;
-    } else {
-      const rel = mul3(q, 1, s.baseFn, s.baseF);
-      o.lock -= rel;
-      bb.locked -= rel;
-      // price * q is exact when below 2^53, so one double product replaces two bigint multiplies.
-      const pq = price * q;
-      fee = rate === 0 ? 0n : pq < TWO53 ? mul3(pq, rate, s.feeQuoteFn, s.feeQuoteF) : quote * BigInt(rate) * s.feeQuoteF;
-      qb.free += mul3(price, q, s.quoteFn, s.quoteF) - fee;
-      feeAsset = s.quote;
+      return fee;
     }
-    this.dirty(a, s.base);
-    this.dirty(a, s.quote);
-    o.status = o.rem === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
-    o.hist.trades.push(tradeId, o.id, price, q, quote, fee, o.isBuy, isMaker, this.now);
-    const filled = o.status === 'FILLED';
-    if (filled) {
-      if (o.counted) this.count(o, -1);
-      a.removeOpen(o);
-      // A filled budget-limited buy may keep an unspent part of its lock.
-      this.unlockAll(o);
-    }
-    if (this.ev) {
-      const feeScale = this.scaleOf(feeAsset);
-      this.emit(executionReport(o, 'TRADE', this.now, { qty: q, price, quote, fee, feeAsset, feeScale, tradeId, isMaker }));
-    }
-    if (o.list !== null && !o.list.done) this.listLegTraded(o);
-    if (filled) this.ended(o);
+    const rel = mul3(q, 1, s.baseFn, s.baseF);
+    o.lock -= rel;
+    bb.locked -= rel;
+    // price * q is exact when below 2^53, so one double product replaces two bigint multiplies.
+    const pq = price * q;
+    const fee = rate === 0 ? 0n : pq < TWO53 ? mul3(pq, rate, s.feeQuoteFn, s.feeQuoteF) : quote * BigInt(rate) * s.feeQuoteF;
+    qb.free += mul3(price, q, s.quoteFn, s.quoteF) - fee;
+    return fee;
   }
 
   // ---------------------------------------------------------------- stops and OCO
@@ -1322,7 +1382,7 @@ export class MatchingEngine {
     m.visible -= q;
     lv.own -= q;
     this.touch(m.sym, side.isBid, lv.price);
-    this.fill(m, q, lv.price, mulBig(lv.price, q), true, id);
+    this.fill(m, q, lv.price, true, id);
     if (m.visible === 0) {
       if (m.isOpen && m.rem > 0) side.requeue(m, Math.min(m.icebergQty, m.rem));
       else {

@@ -8,6 +8,7 @@
  * `Pos` reference. Accessors keep the old field names, so the engine reads them as before.
  */
 import { OrderType, StpMode, TimeInForce, type ExpiryReasonName, type OrderStatusName, type OrderTypeName, type StpModeName, type TimeInForceName } from '../core/enums.js';
+import { addSafe, whole } from './amount.js';
 import type { Level, Resting } from './book.js';
 import type { Acct, Bal, History, OpenCounts, OrderList, Sym } from './state.js';
 
@@ -66,10 +67,12 @@ export class Ord implements Resting {
   next: Ord | null = null;
 
   filled = 0;
-  /** Cumulative quote at notional scale (price scale + quantity scale). */
-  cumQuote = 0n;
-  /** Locked amount at the locked asset's scale (quote for buys, base for sells). */
-  lock = 0n;
+  /** Cumulative quote at notional scale (price scale + quantity scale), as cumB + cumN (amount.ts). */
+  private cumB = 0n;
+  private cumN = 0;
+  /** Locked amount at the locked asset's scale (quote for buys, base for sells), as lockB + lockN. */
+  private lockB = 0n;
+  private lockN = 0;
   /** Per-unit price used for the quote lock of a buy; -1 for budget-limited market buys. */
   lockPrice = -1;
   status: OrderStatusName = 'NEW';
@@ -140,6 +143,39 @@ export class Ord implements Resting {
   }
   set ahead(v: number) {
     if (v !== 0 || this.cold !== null) this.c().ahead = v;
+  }
+
+  /** Cumulative quote at notional scale. */
+  get cumQuote(): bigint {
+    return whole(this.cumB, this.cumN);
+  }
+  set cumQuote(v: bigint) {
+    this.cumB = v;
+    this.cumN = 0;
+  }
+  /** cumQuote += d for a safe integer d. */
+  addCumQuote(d: number): void {
+    const n = addSafe(this.cumN, d);
+    if (n === n) this.cumN = n;
+    else this.cumQuote = this.cumQuote + BigInt(d);
+  }
+  /** Locked amount at the locked asset's scale. */
+  get lock(): bigint {
+    return whole(this.lockB, this.lockN);
+  }
+  set lock(v: bigint) {
+    this.lockB = v;
+    this.lockN = 0;
+  }
+  /** lock += d for a safe integer d. */
+  addLock(d: number): void {
+    const n = addSafe(this.lockN, d);
+    if (n === n) this.lockN = n;
+    else this.lock = this.lock + BigInt(d);
+  }
+  /** The lock as a safe integer, or -1 when it is held in bigint form (use `lock`). */
+  get lockNum(): number {
+    return this.lockB === 0n && this.lockN >= 0 ? this.lockN : -1;
   }
 
   get acct(): Acct {

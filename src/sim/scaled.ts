@@ -124,6 +124,16 @@ export function mul3(a: number, b: number, fn: number, fb: bigint): bigint {
   return r < TWO53 ? BigInt(r) : BigInt(a) * BigInt(b) * fb;
 }
 
+/**
+ * a * b * f for non-negative safe integers a, b and an integer factor f >= 1 as a number when the
+ * exact product is a safe integer, else -1 (use mul3). The double product is exact when it is below
+ * 2^53: rounding is monotonic, so each intermediate product is then below 2^53 too.
+ */
+export function mul3n(a: number, b: number, f: number): number {
+  const r = a * b * f;
+  return r < TWO53 ? r : -1;
+}
+
 /** Compares a*b with c*d exactly for non-negative safe integers: -1, 0 or 1. */
 export function cmpProducts(a: number, b: number, c: number, d: number): number {
   const x = a * b;

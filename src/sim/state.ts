@@ -8,8 +8,9 @@ import { BookSide } from './book.js';
 import { decimalsOf, pow10n } from './scaled.js';
 import { Ord, Pos, generatedClientId } from './order.js';
 import { TradeLog, type TradeRec } from './trades.js';
+import { Bal } from './amount.js';
 
-export { Ord, Pos, generatedClientId, type TradeRec };
+export { Bal, Ord, Pos, generatedClientId, type TradeRec };
 
 /** Scaled-integer view of a LOT_SIZE-like filter (0 disables min/max/step, as the spec says). */
 export interface ScaledLot {
@@ -18,11 +19,6 @@ export interface ScaledLot {
   readonly step: number;
 }
 
-/** A balance at the asset's scale. */
-export interface Bal {
-  free: bigint;
-  locked: bigint;
-}
 
 /** Open-order counters of one account on one symbol. */
 export interface OpenCounts {
@@ -133,7 +129,7 @@ export class Acct {
   b(asset: string): Bal {
     let x = this.bal.get(asset);
     if (x === undefined) {
-      x = { free: 0n, locked: 0n };
+      x = new Bal();
       this.bal.set(asset, x);
     }
     return x;

@@ -53,7 +53,7 @@ export class TradeLog {
   }
 
   /** Appends a trade, dropping the oldest beyond the bound. */
-  push(id: number, orderId: number, price: number, qty: number, quote: bigint, fee: bigint, isBuyer: boolean, isMaker: boolean, time: number): void {
+  push(id: number, orderId: number, price: number, qty: number, quote: number | bigint, fee: number | bigint, isBuyer: boolean, isMaker: boolean, time: number): void {
     if (this.limit === 0) return;
     if (this.end === this.cap) this.makeRoom();
     const i = this.end++;
@@ -63,13 +63,17 @@ export class TradeLog {
     this.qty[i] = qty;
     this.time[i] = time;
     this.flags[i] = (isBuyer ? BUYER : 0) | (isMaker ? MAKER : 0);
-    if (quote <= MAX_SAFE_N && fee <= MAX_SAFE_N && quote >= 0n && fee >= 0n) {
+    // Numbers are safe integers by the caller's contract; bigints are checked.
+    if (typeof quote === 'number' && typeof fee === 'number') {
+      this.quote[i] = quote;
+      this.fee[i] = fee;
+    } else if (fitsSafe(quote) && fitsSafe(fee)) {
       this.quote[i] = Number(quote);
       this.fee[i] = Number(fee);
     } else {
       this.quote[i] = NaN;
       this.fee[i] = NaN;
-      this.big.set(this.seq0 + i, { quote, fee });
+      this.big.set(this.seq0 + i, { quote: BigInt(quote), fee: BigInt(fee) });
     }
     if (this.end - this.start > this.limit) this.dropOldest();
   }
@@ -133,3 +137,8 @@ export class TradeLog {
 }
 
 const MAX_SAFE_N = BigInt(MAX_SAFE);
+
+/** True for a non-negative value up to 2^53 - 1. */
+function fitsSafe(v: number | bigint): boolean {
+  return typeof v === 'number' ? v >= 0 && v <= MAX_SAFE : v >= 0n && v <= MAX_SAFE_N;
+}

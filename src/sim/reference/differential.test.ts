@@ -30,7 +30,7 @@ function asLog(events: readonly EngineEvent[]): string[] {
 
 /**
  * One market for the differential run. `narrow` keeps every product of price, quantity and scale
- * factor below 2^53 (the engine's double fast paths); `wide` uses 8-decimal prices and quantities at
+ * factor below 2^53 (the engine's double fast paths); `deep` does too, on balances beyond 2^53; `wide` uses 8-decimal prices and quantities at
  * large magnitudes so those products pass 2^53 and the exact bigint fallbacks decide instead.
  */
 interface Market {
@@ -53,6 +53,9 @@ const MARKETS: readonly Market[] = [
   { name: 'narrow', ops: OPS, tick: '0.01', step: '0.001', maxQty: '50', balances: { USDT: '2500', BTC: '25' }, midTicks: 9990, spreadTicks: 21, stepsPerUnit: 1, quoteMax: 300 },
   // Prices near 100,000.00000000 (1e13 ticks) and quantities to 0.3 (3e4 steps of 0.00001): notionals reach 3e17 at
   // notional scale. quoteOrderQty stays below 900: the engine takes it as a safe integer at notional scale (13 decimals).
+  // Narrow prices and quantities on balances beyond 2^53 at the asset scales (1e21 USDT units at 10 decimals, 1e17
+  // BTC units at 8): the balances sit in the bigint part while the trades move the number part (amount.ts).
+  { name: 'deep', ops: 20_000, tick: '0.01', step: '0.001', maxQty: '50', balances: { USDT: '100000000000', BTC: '1000000000' }, midTicks: 9990, spreadTicks: 21, stepsPerUnit: 1, quoteMax: 300 },
   { name: 'wide', ops: 20_000, tick: '0.00000001', step: '0.00001', maxQty: '50', balances: { USDT: '250000000', BTC: '2500' }, midTicks: 9_999_999_999_990, spreadTicks: 21, stepsPerUnit: 10, quoteMax: 800 },
 ];
 
