@@ -35,6 +35,7 @@ import { mergeByTime } from '../src/backtest/merge.js';
 import type { BookTickerEvent, DepthDiffEvent } from '../src/core/marketEvents.js';
 import { DecimalCache, lazyDepthDiff, rawDepthLevels } from '../src/record/depth-diff.js';
 import { readRecording, type RecordedItem } from '../src/record/reader.js';
+import { lazyTrade, rawTrade } from '../src/record/trade.js';
 import { fmtRate, fmtRatio, type BenchReport } from './report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -82,20 +83,36 @@ async function loadItems(): Promise<{ items: Item[]; tickers: BookTickerEvent[] 
   return { items, tickers };
 }
 
-/** New lazy diff events over the same wire strings, with a new Decimal cache (nothing parsed by an earlier repetition carries over). */
+/**
+ * New lazy diff and trade events over the same wire strings, with a new Decimal cache (nothing
+ * parsed by an earlier repetition carries over).
+ */
 function fresh(items: readonly Item[]): Item[] {
   const cache = new DecimalCache();
   return items.map((x) => {
-    if (x.item.kind !== 'market' || x.item.event.type !== 'depthDiff') return x;
+    if (x.item.kind !== 'market') return x;
     const e = x.item.event;
-    const raw = rawDepthLevels(e);
-    return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, raw.bids, raw.asks, cache) } };
+    if (e.type === 'depthDiff') {
+      const raw = rawDepthLevels(e);
+      return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, raw.bids, raw.asks, cache) } };
+    }
+    if (e.type === 'trade') {
+      const raw = rawTrade(e);
+      return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyTrade(e, raw.price, raw.qty, cache) } };
+    }
+    return x;
   });
 }
 
-/** The same items with every diff eagerly parsed to Decimal levels (a plain copy keeps no wire strings): the slow path. */
+/** The same items with every diff and trade eagerly parsed to Decimals (a plain copy keeps no wire strings): the slow path. */
 function eager(items: readonly Item[]): Item[] {
-  return items.map((x) => (x.item.kind === 'market' && x.item.event.type === 'depthDiff' ? { t: x.t, item: { ...x.item, event: { ...x.item.event } as DepthDiffEvent } } : x));
+  return items.map((x) => {
+    if (x.item.kind !== 'market') return x;
+    const e = x.item.event;
+    if (e.type === 'depthDiff') return { t: x.t, item: { ...x.item, event: { ...e } as DepthDiffEvent } };
+    if (e.type === 'trade') return { t: x.t, item: { ...x.item, event: { ...e } } };
+    return x;
+  });
 }
 
 interface Outcome {

@@ -8,10 +8,11 @@
 import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
-import type { MarketEvent } from '../core/marketEvents.js';
+import type { AggTradeEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
 import { rawDepthLevels, type RawLevels } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
+import { rawTrade } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { ExternalLevel } from '../sim/types.js';
 import { BarBook } from './BarBook.js';
@@ -56,6 +57,16 @@ class WireLevelPool {
   }
 }
 
+/**
+ * Where a symbol's last price is read from: the last trade (whose price a lazily read trade
+ * parses only when someone asks) or the last bar's close. Keeping the event costs nothing per trade.
+ */
+type PriceSource = TradeEvent | AggTradeEvent | KlineEvent;
+
+function priceOf(s: PriceSource): Decimal {
+  return s.type === 'kline' ? s.close : s.price;
+}
+
 /** Options of a replay. */
 export interface ReplayOptions {
   readonly bus: Bus;
@@ -86,7 +97,7 @@ export class Replay {
   readonly stats: ReplayStats = { events: 0, snapshots: 0, firstTime: undefined, lastTime: undefined };
   readonly #o: ReplayOptions;
   readonly #syncs = new Map<string, BookSync>();
-  readonly #lastPrice = new Map<string, Decimal>();
+  readonly #lastPrice = new Map<string, PriceSource>();
   readonly #barBooks = new Map<string, BarBook>();
   readonly #bidPool = new WireLevelPool();
   readonly #askPool = new WireLevelPool();
@@ -118,12 +129,13 @@ export class Replay {
   /** Mark price: book mid when the book is ready, else the last trade or bar close. */
   mark(symbol: string): Decimal | undefined {
     const b = this.#syncs.get(symbol)?.book;
-    return (b?.ready ? b.midPrice() : undefined) ?? this.#lastPrice.get(symbol);
+    return (b?.ready ? b.midPrice() : undefined) ?? this.lastPrice(symbol);
   }
 
   /** Last trade price (or bar close) of a symbol. */
   lastPrice(symbol: string): Decimal | undefined {
-    return this.#lastPrice.get(symbol);
+    const src = this.#lastPrice.get(symbol);
+    return src === undefined ? undefined : priceOf(src);
   }
 
   /** Replays one item at time `t` (non-decreasing across calls). */
@@ -186,14 +198,15 @@ export class Replay {
         return;
       }
       case 'trade':
-        this.#lastPrice.set(e.symbol, e.price);
-        o.engine?.applyTrade(e.symbol, e, e.E);
+        this.#lastPrice.set(e.symbol, e);
+        // Wire strings when the reader kept them: the engine scales them directly.
+        o.engine?.applyTrade(e.symbol, rawTrade(e) ?? e, e.E);
         return;
       case 'aggTrade':
-        this.#lastPrice.set(e.symbol, e.price);
+        this.#lastPrice.set(e.symbol, e);
         return;
       case 'kline': {
-        this.#lastPrice.set(e.symbol, e.close);
+        this.#lastPrice.set(e.symbol, e);
         if (e.closed && !this.#syncs.has(e.symbol)) {
           let bb = this.#barBooks.get(e.symbol);
           if (!bb) this.#barBooks.set(e.symbol, (bb = new BarBook(e.symbol)));

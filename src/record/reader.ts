@@ -11,6 +11,7 @@ import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { int, levels, obj } from '../exchange/stream/wire-fields.js';
 import { lazyBookTicker } from './book-ticker.js';
 import { DecimalCache, lazyDepthDiff, plainLevels } from './depth-diff.js';
+import { lazyTradeOf } from './trade.js';
 import { type RecordLine, SNAPSHOT_SUFFIX, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
 
@@ -141,8 +142,9 @@ function toItems(rec: RecordLine, ctx: ItemContext, out: RecordedItem[]): void {
 }
 
 /**
- * The fast path for the bulk of a recording: well-formed depth diffs and book tickers whose
- * decimals are all plain strings become lazily parsed events (depth-diff.ts, book-ticker.ts).
+ * The fast path for the bulk of a recording: well-formed depth diffs, trades and book tickers
+ * whose decimals are all plain strings become lazily parsed events (depth-diff.ts, trade.ts,
+ * book-ticker.ts).
  * Anything else returns undefined and takes the eager parser, which accepts or reports it exactly
  * as before.
  */
@@ -150,6 +152,7 @@ function lazyEventOf(data: unknown, recvTime: number, ctx: ItemContext): MarketE
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
   const d = data as Record<string, unknown>;
   if (d.e === undefined) return lazyBookTicker(d, recvTime, ctx.symbolOf, ctx.decimals);
+  if (d.e === 'trade') return lazyTradeOf(d, ctx.symbolOf, ctx.decimals);
   if (d.e !== 'depthUpdate') return undefined;
   const { U, u, E, s } = d;
   if (!Number.isSafeInteger(U) || !Number.isSafeInteger(u) || !Number.isSafeInteger(E) || typeof s !== 'string' || (u as number) < (U as number)) return undefined;

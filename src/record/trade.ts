@@ -1,0 +1,83 @@
+/**
+ * Trades read from recordings with price and quantity kept as wire strings.
+ *
+ * A recording holds about three trades per depth diff (19.9k of the BTCUSDT recording's 26.4k
+ * replayed events). The replay hands a trade to the matching engine, which scales plain decimal
+ * strings directly, and keeps it as the symbol's last price; the eager parser built two Decimals
+ * per trade that only a strategy reading trade prices (or a risk check reading the last price)
+ * ever looks at, and the engine then turned them back into strings. Here `price` and `qty` are
+ * own enumerable getters that build their Decimals on first access through the reader's
+ * {@link DecimalCache}, so JSON, spread and deep equality see the eager parser's event, and the
+ * strings are reachable through {@link rawTrade} for the replay's engine path.
+ */
+import type { Decimal } from '../core/decimal.js';
+import type { TradeEvent } from '../core/marketEvents.js';
+import { type DecimalCache, isPlainDecimal } from './depth-diff.js';
+
+/** The wire strings of a trade, in the matching engine's replayed-trade shape. */
+export interface RawTrade {
+  readonly price: string;
+  readonly qty: string;
+  readonly isBuyerMaker: boolean;
+}
+
+const RAW = new WeakMap<TradeEvent, RawTrade>();
+
+/** The fields of a trade event other than its decimals. */
+export interface TradeFields {
+  readonly E: number;
+  readonly symbol: string;
+  readonly tradeId: number;
+  readonly buyerOrderId?: number | undefined;
+  readonly sellerOrderId?: number | undefined;
+  readonly tradeTime: number;
+  readonly isBuyerMaker: boolean;
+}
+
+/**
+ * A trade whose Decimals are built on first access from validated plain decimal strings, through
+ * `cache`. Keys are in the eager parser's order (buyer/seller ids present even when undefined).
+ */
+export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalCache): TradeEvent {
+  let p: Decimal | undefined;
+  let q: Decimal | undefined;
+  const ev: TradeEvent = {
+    type: 'trade',
+    E: f.E,
+    symbol: f.symbol,
+    tradeId: f.tradeId,
+    get price(): Decimal {
+      return (p ??= cache.get(price));
+    },
+    get qty(): Decimal {
+      return (q ??= cache.get(qty));
+    },
+    buyerOrderId: f.buyerOrderId,
+    sellerOrderId: f.sellerOrderId,
+    tradeTime: f.tradeTime,
+    isBuyerMaker: f.isBuyerMaker,
+  };
+  RAW.set(ev, { price, qty, isBuyerMaker: f.isBuyerMaker });
+  return ev;
+}
+
+const optionalInt = (v: unknown): v is number | undefined => v === undefined || Number.isSafeInteger(v);
+
+/**
+ * A lazily parsed trade for a `trade` payload whose fields are all well formed as the recordings
+ * write them (integer numbers, plain decimal strings); undefined otherwise, so the eager parser
+ * accepts or reports it exactly as before.
+ */
+export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string) => string) | undefined, cache: DecimalCache): TradeEvent | undefined {
+  if (d.e !== 'trade') return undefined;
+  const { E, s, t, p, q, b, a, T, m } = d;
+  if (!Number.isSafeInteger(E) || typeof s !== 'string' || !Number.isSafeInteger(t) || !Number.isSafeInteger(T) || typeof m !== 'boolean') return undefined;
+  if (typeof p !== 'string' || typeof q !== 'string' || !isPlainDecimal(p) || !isPlainDecimal(q) || !optionalInt(b) || !optionalInt(a)) return undefined;
+  const fields: TradeFields = { E: E as number, symbol: symbolOf ? symbolOf(s) : s, tradeId: t as number, buyerOrderId: b, sellerOrderId: a, tradeTime: T as number, isBuyerMaker: m };
+  return lazyTrade(fields, p, q, cache);
+}
+
+/** The wire strings of a trade made by {@link lazyTrade} (a copy keeps none: spread or JSON give Decimal fields). */
+export function rawTrade(e: TradeEvent): RawTrade | undefined {
+  return RAW.get(e);
+}
