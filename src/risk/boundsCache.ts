@@ -49,9 +49,13 @@ export class SideBounds {
   reduce = NaN;
   room = NaN;
 
-  /** Recomputes both bounds unless the keys are the ones they were computed from. */
+  /** Recomputes both bounds unless the keys are the ones they were computed from (small, so it inlines). */
   update(buy: boolean, pos: Decimal, open: Decimal, max: Decimal | undefined, qs: number): void {
-    if (pos === this.pos && open === this.open && max === this.max) return;
+    if (pos !== this.pos || open !== this.open || max !== this.max) this.recompute(buy, pos, open, max, qs);
+  }
+
+  /** Computes both bounds for new keys. */
+  recompute(buy: boolean, pos: Decimal, open: Decimal, max: Decimal | undefined, qs: number): void {
     this.pos = pos;
     this.open = open;
     this.max = max;

@@ -105,6 +105,19 @@ function priceCheck(field: string, v: Decimal, lo: number, hi: number, sym: Symb
   return undefined;
 }
 
+/**
+ * True when a price on the grid passes PRICE_FILTER: a sufficient condition for `priceCheck` to
+ * pass, small enough to inline; anything else asks priceCheck for the verdict.
+ */
+function priceOk(lo: number, hi: number, sc: ScaledSymbol): boolean {
+  return lo === hi && lo >= sc.minPrice && lo <= sc.priceCap && (sc.tick === 0 || multipleX(lo - sc.minPrice, sc.tick));
+}
+
+/** True when a quantity on the grid passes the lot filter (a sufficient condition for `lotCheck`, as priceOk). */
+function lotOk(lo: number, hi: number, lot: ScaledLot): boolean {
+  return lo === hi && lo >= lot.min && lo <= lot.cap && (lot.step === 0 || multipleX(lo - lot.min, lot.step));
+}
+
 /** LOT_SIZE / MARKET_LOT_SIZE on a grid interval. */
 function lotCheck(field: string, v: Decimal, lo: number, hi: number, lot: ScaledLot, sym: SymbolRules, name: 'LOT_SIZE' | 'MARKET_LOT_SIZE'): RiskReject | undefined | null {
   const f = name === 'LOT_SIZE' ? sym.info.filters.lotSize : sym.info.filters.marketLotSize;
@@ -272,11 +285,11 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   }
   if (SHAPE_STATE.value === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
 
-  if (price !== undefined) {
+  if (price !== undefined && !priceOk(pLo, pHi, sc)) {
     const r = priceCheck('price', price, pLo, pHi, sym, sc);
     if (r !== undefined) return r;
   }
-  if (stop !== undefined) {
+  if (stop !== undefined && !priceOk(sLo, sHi, sc)) {
     const r = priceCheck('stopPrice', stop, sLo, sHi, sym, sc);
     if (r !== undefined) return r;
   }
@@ -308,16 +321,16 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   }
 
   if (sc.lot) {
-    if (qty !== undefined) {
+    if (qty !== undefined && !lotOk(qLo, qHi, sc.lot)) {
       const r = lotCheck('quantity', qty, qLo, qHi, sc.lot, sym, 'LOT_SIZE');
       if (r !== undefined) return r;
     }
-    if (ice !== undefined) {
+    if (ice !== undefined && !lotOk(iLo, iHi, sc.lot)) {
       const r = lotCheck('icebergQty', ice, iLo, iHi, sc.lot, sym, 'LOT_SIZE');
       if (r !== undefined) return r;
     }
   }
-  if (marketType && qty !== undefined && sc.marketLot) {
+  if (marketType && qty !== undefined && sc.marketLot && !lotOk(qLo, qHi, sc.marketLot)) {
     const r = lotCheck('quantity', qty, qLo, qHi, sc.marketLot, sym, 'MARKET_LOT_SIZE');
     if (r !== undefined) return r;
   }
@@ -401,7 +414,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     }
   }
 
-  const counts = countsX(intent, sym, ctx, ice !== undefined);
+  const counts = countsX(intent, sym, ctx, ice !== undefined, (traits & STOP) !== 0);
   if (counts) return counts;
 
   // Order value v1 * v2 * 10^ve in the quote asset; its Decimal is built only for a message.

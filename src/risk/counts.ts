@@ -4,18 +4,13 @@
  */
 import type { PlaceIntent } from '../bus/intents.js';
 import { rejectParts } from './messages.js';
-import { T_STOP, typeTraits, type SymbolRules } from './rules.js';
+import type { SymbolRules } from './rules.js';
 import type { RiskContext, RiskReject } from './types.js';
 
-// Module constants instead of imported bindings in the hot path (see checkIntent.ts).
-const traitsOf = typeTraits;
-const STOP = T_STOP;
-
-/** The order-count filters and user count limits. */
-export function checkCounts(intent: PlaceIntent, sym: SymbolRules, ctx: RiskContext, iceberg: boolean): RiskReject | undefined {
+/** The order-count filters and user count limits (`iceberg`: the order has icebergQty; `algo`: its type needs stopPrice). */
+export function checkCounts(intent: PlaceIntent, sym: SymbolRules, ctx: RiskContext, iceberg: boolean, algo: boolean): RiskReject | undefined {
   const f = sym.info.filters;
   const symbol = intent.symbol;
-  const algo = (traitsOf(intent.orderType) & STOP) !== 0;
   const sc = ctx.account.symbolOpenOrders(symbol);
   const { total, algo: algoOpen, iceberg: icebergOpen } = sc;
   const maxOrders = f.maxNumOrders;

@@ -16,6 +16,8 @@ export interface ScaledLot {
   readonly min: number;
   readonly max: number;
   readonly step: number;
+  /** `max`, or Infinity when it is 0 (no maximum): one comparison on the hot path. */
+  readonly cap: number;
 }
 
 /** A decimal multiplier as mantissa * 10^exp (for exact products with unpacked prices). */
@@ -32,6 +34,8 @@ export interface ScaledSymbol {
   readonly qs: number;
   readonly minPrice: number;
   readonly maxPrice: number;
+  /** `maxPrice`, or Infinity when it is 0 (no maximum). */
+  readonly priceCap: number;
   readonly tick: number;
   readonly lot: ScaledLot | undefined;
   readonly marketLot: ScaledLot | undefined;
@@ -146,7 +150,7 @@ function scaledLot(l: LotSizeFilter | undefined, qs: number): ScaledLot | undefi
   const max = toScaled(l.maxQty, qs);
   const step = toScaled(l.stepSize, qs);
   if (Number.isNaN(min) || Number.isNaN(max) || Number.isNaN(step)) return null;
-  return { min, max, step };
+  return { min, max, step, cap: max > 0 ? max : Infinity };
 }
 
 function compileScaled(info: SymbolInfo, range: PriceRangeRule | undefined): ScaledSymbol | undefined {
@@ -182,7 +186,7 @@ function compileScaled(info: SymbolInfo, range: PriceRangeRule | undefined): Sca
   const ns = ps + qs;
   const minNotionalGrid = minNotional ? ceilProduct(minNotional.m, minNotional.e, 1, 0, ns) : -Infinity;
   const maxNotionalGrid = maxNotional ? floorProduct(maxNotional.m, maxNotional.e, 1, 0, ns) : Infinity;
-  return { ps, qs, minPrice, maxPrice, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown, minNotionalGrid, maxNotionalGrid, slots: new SymbolSlots() };
+  return { ps, qs, minPrice, maxPrice, priceCap: maxPrice > 0 ? maxPrice : Infinity, tick, lot, marketLot, minNotional, maxNotional, percentUp, percentDown, bidUp, bidDown, askUp, askDown, minNotionalGrid, maxNotionalGrid, slots: new SymbolSlots() };
 }
 
 /** Compiles one symbol's rules. */

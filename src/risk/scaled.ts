@@ -230,9 +230,23 @@ function cmpSum3Big(am: number, sa: number, bm: number, sb: number, cm: number, 
  * NaN when numbers cannot give the exact floor (the caller then compares the long way).
  */
 export function floorProduct(m1: number, e1: number, m2: number, e2: number, scale: number): number {
-  const p = m1 * m2;
+  let p = m1 * m2;
   if (p === 0) return 0;
-  const s = e1 + e2 + scale;
+  let s = e1 + e2 + scale;
+  if (!(p < 2 ** 52 && p > -(2 ** 52))) {
+    // Unpacked mantissas keep their trailing zeros (1.3 may read as 13000000e-7): drop them and retry.
+    let a = m1;
+    let b = m2;
+    while (multipleOf(a, 10)) {
+      a /= 10;
+      s++;
+    }
+    while (multipleOf(b, 10)) {
+      b /= 10;
+      s++;
+    }
+    p = a * b;
+  }
   const big = p > 0 ? Infinity : -Infinity;
   if (s >= 0) {
     if (s > 22) return big;

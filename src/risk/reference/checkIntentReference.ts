@@ -160,7 +160,7 @@ export function checkIntentReference(intent: Intent, ctx: RiskContext): RiskDeci
     }
   }
 
-  const counts = checkCounts(intent, sym, ctx, iceberg !== undefined);
+  const counts = checkCounts(intent, sym, ctx, iceberg !== undefined, STOP_TYPES.has(type));
   if (counts) return counts;
 
   // Quote value of the order: what a buy spends and what the notional limit measures.
