@@ -6,6 +6,7 @@
 import type { BusEvent } from '../bus/events.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { decimalToNumber } from './decimalNumber.js';
+import { DecimalSum } from './decimalSum.js';
 import { applyFill, netPnl, newPosition, unrealized, type PositionState } from './positions.js';
 import { maxDrawdown, periodReturns, periodsPerYear, roundStat, sharpe, sortino, type EquityPoint } from './metrics.js';
 
@@ -307,8 +308,8 @@ export class ResultCollector {
     let filled = 0;
     let canceled = 0;
     let rejected = 0;
-    let qtyOrdered = ZERO;
-    let qtyFilled = ZERO;
+    const qtyOrdered = new DecimalSum();
+    const qtyFilled = new DecimalSum();
     for (const o of orders) {
       // Sign tests instead of gt(0): no Decimal(0) built per order.
       if (o.cumQty.isPositive() && !o.cumQty.isZero()) withFill++;
@@ -316,8 +317,8 @@ export class ResultCollector {
       else if (o.state === 'CANCELED' || o.state === 'EXPIRED') canceled++;
       else if (o.state === 'REJECTED') rejected++;
       if (o.qty !== undefined && o.qty.isPositive() && !o.qty.isZero()) {
-        qtyOrdered = qtyOrdered.plus(o.qty);
-        qtyFilled = qtyFilled.plus(o.cumQty);
+        qtyOrdered.add(o.qty);
+        qtyFilled.add(o.cumQty);
       }
     }
     return {
@@ -342,7 +343,7 @@ export class ResultCollector {
       riskRejections,
       trades,
       fillRatio: orders.length === 0 ? 0 : roundStat(withFill / orders.length),
-      qtyFillRatio: qtyOrdered.isZero() ? 0 : roundStat(qtyFilled.div(qtyOrdered).toNumber()),
+      qtyFillRatio: qtyOrdered.value.isZero() ? 0 : roundStat(qtyFilled.value.div(qtyOrdered.value).toNumber()),
       positions,
     };
   }

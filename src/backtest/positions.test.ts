@@ -8,8 +8,27 @@ function fill(side: 'BUY' | 'SELL', price: string, qty: string, commission = '0'
   return { E: 0, strategy: 's', symbol: 'BTC_USDT', side, price: d(price), qty: d(qty), quoteQty: d(price).mul(qty), commission: d(commission), commissionAsset: asset };
 }
 
-/** The plain average-cost formulas (applyFill before its shortcuts): the differential reference. */
-function applyFillReference(p: PositionState, f: FillLike): void {
+const ZERO_REF = new Decimal(0);
+
+/** A position as plain Decimal fields, for the reference. */
+interface RefPosition {
+  readonly baseAsset: string;
+  readonly quoteAsset: string;
+  qty: Decimal;
+  avgPrice: Decimal;
+  realized: Decimal;
+  fees: Decimal;
+  cash: Decimal;
+  turnover: Decimal;
+  trades: number;
+}
+const refPosition = (): RefPosition => ({ baseAsset: 'BTC', quoteAsset: 'USDT', qty: ZERO_REF, avgPrice: ZERO_REF, realized: ZERO_REF, fees: ZERO_REF, cash: ZERO_REF, turnover: ZERO_REF, trades: 0 });
+
+/**
+ * The plain average-cost formulas with plain Decimal sums (applyFill before its shortcuts and
+ * running sums): the differential reference.
+ */
+function applyFillReference(p: RefPosition, f: FillLike): void {
   const signed = f.side === 'BUY' ? f.qty : f.qty.neg();
   const fee = feeInQuote(p, f);
   p.fees = p.fees.plus(fee);
@@ -31,10 +50,9 @@ function applyFillReference(p: PositionState, f: FillLike): void {
   else if (newQty.isPositive() !== q.isPositive()) p.avgPrice = f.price;
   p.qty = newQty;
 }
-const ZERO_REF = new Decimal(0);
 
 /** Digits and exponent of a state, so equal values written differently (e.g. -0) also count. */
-const digitsOf = (p: PositionState) => [p.qty, p.avgPrice, p.realized, p.fees, p.cash, p.turnover].map((x) => x.toString()).concat(String(p.trades));
+const digitsOf = (p: PositionState | RefPosition) => [p.qty, p.avgPrice, p.realized, p.fees, p.cash, p.turnover].map((x) => x.toString()).concat(String(p.trades));
 
 describe('positions', () => {
   it('realizes average-cost PnL and keeps fees apart', () => {
@@ -113,7 +131,7 @@ describe('positions', () => {
     fc.assert(
       fc.property(fc.array(arbFill, { maxLength: 30 }), (fills) => {
         const p = newPosition('s', 'BTC_USDT');
-        const r = newPosition('s', 'BTC_USDT');
+        const r = refPosition();
         for (const f of fills) {
           const fl: FillLike = { E: 0, strategy: 's', symbol: 'BTC_USDT', side: f.buy ? 'BUY' : 'SELL', price: f.price, qty: f.qty, quoteQty: f.price.mul(f.qty), commission: f.fee, commissionAsset: f.asset };
           if (p.qty.isZero()) {

@@ -5,6 +5,7 @@
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { OrderSideName } from '../core/enums.js';
+import { DecimalSum } from './decimalSum.js';
 
 /** The fields of a fill that accounting needs (a bus FillEvent has all of them). */
 export interface FillLike {
@@ -19,21 +20,48 @@ export interface FillLike {
   readonly commissionAsset: string | null;
 }
 
-/** Running state of one position. Quantities signed: positive long, negative short. */
-export interface PositionState {
-  readonly strategy: string;
-  readonly symbol: string;
+/**
+ * Running state of one position. Quantities signed: positive long, negative short. The running
+ * sums (realized, fees, cash, turnover) are {@link DecimalSum}s: a fill adds to them without
+ * building Decimals while they stay small, and they read as the Decimals the plain loop gives.
+ */
+export class PositionState {
   readonly baseAsset: string;
   readonly quoteAsset: string;
-  qty: Decimal;
+  qty: Decimal = ZERO;
   /** Average entry price of the open quantity (0 when flat). */
-  avgPrice: Decimal;
-  realized: Decimal;
-  fees: Decimal;
+  avgPrice: Decimal = ZERO;
+  trades = 0;
+  readonly realizedSum = new DecimalSum();
+  readonly feesSum = new DecimalSum();
+  readonly cashSum = new DecimalSum();
+  readonly turnoverSum = new DecimalSum();
+
+  constructor(
+    readonly strategy: string,
+    readonly symbol: string,
+  ) {
+    const { base, quote } = assetsOf(symbol);
+    this.baseAsset = base;
+    this.quoteAsset = quote;
+  }
+
+  /** Realized PnL (average cost), gross of fees. */
+  get realized(): Decimal {
+    return this.realizedSum.value;
+  }
+  /** Fees in quote currency. */
+  get fees(): Decimal {
+    return this.feesSum.value;
+  }
   /** Quote cash flow: sells add, buys subtract, fees subtract. */
-  cash: Decimal;
-  turnover: Decimal;
-  trades: number;
+  get cash(): Decimal {
+    return this.cashSum.value;
+  }
+  /** Sum of traded notional. */
+  get turnover(): Decimal {
+    return this.turnoverSum.value;
+  }
 }
 
 /** Splits BASE_QUOTE; symbols without an underscore are refused because the quote would be a guess. */
@@ -45,8 +73,7 @@ export function assetsOf(symbol: string): { base: string; quote: string } {
 
 /** A new flat position. */
 export function newPosition(strategy: string, symbol: string): PositionState {
-  const { base, quote } = assetsOf(symbol);
-  return { strategy, symbol, baseAsset: base, quoteAsset: quote, qty: ZERO, avgPrice: ZERO, realized: ZERO, fees: ZERO, cash: ZERO, turnover: ZERO, trades: 0 };
+  return new PositionState(strategy, symbol);
 }
 
 /** Fee of a fill in quote currency (base-asset fees valued at the fill price; other assets are not convertible here and count 0). */
@@ -67,10 +94,11 @@ export function feeInQuote(p: Pick<PositionState, 'baseAsset' | 'quoteAsset'>, f
 export function applyFill(p: PositionState, f: FillLike): void {
   const buy = f.side === 'BUY';
   const fee = feeInQuote(p, f);
-  if (!fee.isZero()) p.fees = p.fees.plus(fee);
-  const cash = buy ? p.cash.minus(f.quoteQty) : p.cash.plus(f.quoteQty);
-  p.cash = fee.isZero() ? cash : cash.minus(fee);
-  p.turnover = p.turnover.plus(f.quoteQty);
+  p.feesSum.add(fee);
+  if (buy) p.cashSum.sub(f.quoteQty);
+  else p.cashSum.add(f.quoteQty);
+  p.cashSum.sub(fee);
+  p.turnoverSum.add(f.quoteQty);
   p.trades++;
   const q = p.qty;
   if (q.isZero()) {
@@ -93,7 +121,7 @@ export function applyFill(p: PositionState, f: FillLike): void {
   const c = open.cmp(f.qty);
   const closing = c <= 0 ? open : f.qty;
   const pnlPerUnit = long ? f.price.minus(p.avgPrice) : p.avgPrice.minus(f.price);
-  p.realized = p.realized.plus(pnlPerUnit.mul(closing));
+  p.realizedSum.add(pnlPerUnit.mul(closing));
   if (c === 0) {
     // Closed exactly: q + signed is 0.
     p.qty = ZERO;

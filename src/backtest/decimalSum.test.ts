@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import { DecimalSum } from './decimalSum.js';
+
+// Counts decimal.js additions, to tell the integer form (none) from the Decimal fallback.
+type Op = (this: Decimal, y: Decimal) => Decimal;
+const proto = Object.getPrototypeOf(new Decimal(0)) as { plus: Op; minus: Op };
+const { plus, minus } = proto;
+let decimalOps = 0;
+proto.plus = function (this: Decimal, y: Decimal) {
+  decimalOps++;
+  return plus.call(this, y);
+};
+proto.minus = function (this: Decimal, y: Decimal) {
+  decimalOps++;
+  return minus.call(this, y);
+};
+afterAll(() => {
+  proto.plus = plus;
+  proto.minus = minus;
+});
+
+describe('DecimalSum', () => {
+  it('starts at 0 and adds exchange-like decimals exactly', () => {
+    const s = new DecimalSum();
+    expect(s.value.toString()).toBe('0');
+    s.add(new Decimal('6481.473'));
+    s.add(new Decimal('6.481473'));
+    s.sub(new Decimal('0.000001'));
+    expect(s.value.toString()).toBe('6487.954472');
+    s.sub(new Decimal('6487.954472'));
+    expect(s.value.toString()).toBe('0');
+  });
+
+  it('differential: equals adding one by one with plus/minus from 0, in the integer form and after leaving it', () => {
+    // Short decimals (the integer form holds them) and long or huge ones (it cannot), with
+    // exponents far apart so rescaling overflows too.
+    const arbDec = fc
+      .tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 24 }), fc.integer({ min: -20, max: 20 }))
+      .map(([neg, lead, ds, e]) => new Decimal(`${neg ? '-' : ''}${lead}${ds.join('')}e${e - ds.length}`));
+    const arbShort = fc.tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 0, max: 8 })).map(([m, k]) => new Decimal(m).div(10 ** k));
+    // Mantissas around 2^53, so sums and rescaling overflow the safe range (fallback) or only just not.
+    const arbBig = fc.tuple(fc.bigInt({ min: 10n ** 14n, max: 10n ** 16n - 1n }), fc.integer({ min: 0, max: 8 }), fc.boolean()).map(([m, k, neg]) => new Decimal(`${neg ? '-' : ''}${m}e-${k}`));
+    const arbStep = fc.record({ sub: fc.boolean(), x: fc.oneof({ arbitrary: arbShort, weight: 8 }, { arbitrary: arbBig, weight: 2 }, { arbitrary: arbDec, weight: 1 }) });
+    let integerSteps = 0;
+    let decimalSteps = 0;
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 60 }), (steps) => {
+        const s = new DecimalSum();
+        let ref = new Decimal(0);
+        for (const { sub, x } of steps) {
+          const before = decimalOps;
+          if (sub) s.sub(x);
+          else s.add(x);
+          if (decimalOps === before) integerSteps++;
+          else decimalSteps++;
+          ref = sub ? minus.call(ref, x) : plus.call(ref, x);
+          const v = s.value;
+          expect(v.toString()).toBe(ref.toString());
+          expect(v.toFixed()).toBe(ref.toFixed());
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(integerSteps).toBeGreaterThan(5_000);
+    expect(decimalSteps).toBeGreaterThan(1_000);
+  });
+});

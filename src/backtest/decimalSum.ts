@@ -1,0 +1,111 @@
+/**
+ * A running sum of Decimals that builds no Decimal per term while the sum stays small: the hot
+ * accumulators of backtest accounting (fees, cash, turnover, ordered and filled quantities) add
+ * tens of thousands of short exchange decimals, each a decimal.js allocation otherwise.
+ */
+import { Decimal } from '../core/decimal.js';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Exact doubles 10^0 .. 10^15 (enough to rescale any safe integer). */
+const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** Scratch result of `unpack`: the term is m x 10^k, m a safe integer. */
+const term = { m: 0, k: 0 };
+
+/**
+ * Reads `x` as m x 10^k from decimal.js's digit words (base 1e7, aligned on the decimal point:
+ * word j holds units of 10^(7(floor(e/7) - j)), no trailing zero words). False when the digits
+ * do not fold into a safe integer (or x is not finite).
+ */
+function unpack(x: Decimal): boolean {
+  const d = x.d as readonly number[] | null;
+  if (d === null || d.length > 3) return false;
+  let m = d[0] as number;
+  for (let i = 1; i < d.length; i++) m = m * 1e7 + (d[i] as number);
+  if (m > MAX_SAFE) return false;
+  if (m === 0) {
+    term.m = 0;
+    term.k = 0;
+    return true;
+  }
+  let k = 7 * (Math.floor(x.e / 7) - (d.length - 1));
+  // Padding zeros of the last word: dropped so sums of short decimals keep a high exponent.
+  while (m % 10 === 0) {
+    m /= 10;
+    k++;
+  }
+  term.m = x.s < 0 ? -m : m;
+  term.k = k;
+  return true;
+}
+
+/**
+ * Sum of the Decimals added so far, equal (value and digits) to what adding them one by one with
+ * `plus`/`minus`, starting from 0, gives.
+ *
+ * Invariant: while `#dec` is undefined the sum is exactly `#units` x 10^`#exp` with `#units` a
+ * safe integer, so every partial sum had at most 16 significant digits and decimal.js (40 digits)
+ * computed each of them exactly too: the values agree. The first term or partial sum that does
+ * not fit switches to Decimal arithmetic from the exact value reached, after which every step is
+ * the very `plus` of the plain loop.
+ */
+export class DecimalSum {
+  #units = 0;
+  #exp = 0;
+  #dec: Decimal | undefined;
+  /** The Decimal of the integer form, built when first read after a change. */
+  #cached: Decimal | undefined;
+
+  /** Adds `x`. */
+  add(x: Decimal): void {
+    this.#addSigned(x, 1);
+  }
+
+  /** Subtracts `x`. */
+  sub(x: Decimal): void {
+    this.#addSigned(x, -1);
+  }
+
+  /** The sum as a Decimal. */
+  get value(): Decimal {
+    if (this.#dec !== undefined) return this.#dec;
+    return (this.#cached ??= this.#units === 0 ? new Decimal(0) : new Decimal(`${this.#units}e${this.#exp}`));
+  }
+
+  #addSigned(x: Decimal, sign: 1 | -1): void {
+    if (this.#dec === undefined && unpack(x) && this.#fold(sign * term.m, term.k)) {
+      this.#cached = undefined;
+      return;
+    }
+    const v = this.value;
+    this.#dec = sign > 0 ? v.plus(x) : v.minus(x);
+  }
+
+  /** units x 10^exp + m x 10^k in integer form; false (nothing changed) when it does not fit. */
+  #fold(m: number, k: number): boolean {
+    if (m === 0) return true;
+    // Products and sums of safe integers are exact while the true result is at most 2^53 - 1,
+    // and a true result beyond that never comes out below 2^53: one check after each operation.
+    let units = this.#units;
+    let exp = this.#exp;
+    if (units === 0) exp = k;
+    else if (k < exp) {
+      // Rescale the sum down to the term's exponent.
+      const p = POW10[exp - k];
+      if (p === undefined) return false;
+      units *= p;
+      if (Math.abs(units) > MAX_SAFE) return false;
+      exp = k;
+    } else if (k > exp) {
+      const p = POW10[k - exp];
+      if (p === undefined) return false;
+      m *= p;
+      if (Math.abs(m) > MAX_SAFE) return false;
+    }
+    const sum = units + m;
+    if (Math.abs(sum) > MAX_SAFE) return false;
+    this.#units = sum;
+    this.#exp = exp;
+    return true;
+  }
+}
