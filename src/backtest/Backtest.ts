@@ -165,7 +165,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       now: () => clock.now(),
       book: (s) => late.replay?.book(s),
       lastPrice: (s) => late.replay?.lastPrice(s),
-      liveOrders: () => (venue instanceof SimVenue ? venue.liveOrderRecords() : []),
+      liveOrders: () => (venue instanceof SimVenue ? venue.liveIntents() : []),
       dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => late.replay?.mark(s)),
       strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
     });

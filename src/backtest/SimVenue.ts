@@ -182,6 +182,16 @@ export class SimVenue implements Venue {
   }
 
   /**
+   * The place intents of the orders not final yet (symbol, type and iceberg of each: what the risk
+   * gate's account-wide order counts read), without building records.
+   */
+  liveIntents(): PlaceIntent[] {
+    const out: PlaceIntent[] = [];
+    for (const o of this.#orders.values()) if (!isTerminalState(o.state)) out.push(o.intent);
+    return out;
+  }
+
+  /**
    * Open orders in the tracker's record shape, for the risk gate's account-wide order counts
    * (MAX_NUM_ORDERS and friends count every open order of the account, not per strategy).
    */

@@ -17,6 +17,13 @@ import type { TradingStateMachine } from '../risk/tradingState.js';
 import type { RiskContext, RiskMarketView, UserLimits } from '../risk/types.js';
 import type { PipelineDecision } from './pipeline.js';
 
+/** What the account-wide order counts read of a live order (a tracker's OrderRecord has it). */
+export interface LiveOrderView {
+  readonly symbol: OrderRecord['symbol'];
+  readonly orderType: OrderRecord['orderType'];
+  readonly icebergQty?: OrderRecord['icebergQty'];
+}
+
 /** What the gate reads of the strategy that sent an intent (the strategy runner's per-strategy state). */
 export interface RiskGateStrategy {
   readonly name: string;
@@ -44,8 +51,8 @@ export interface RiskGateDeps {
   readonly now: () => number;
   readonly book: (symbol: string) => BookView | undefined;
   readonly lastPrice: (symbol: string) => Decimal | undefined;
-  /** Every live order of the account that this run knows (tracker). */
-  readonly liveOrders: () => readonly OrderRecord[];
+  /** Every live order of the account that this run knows (tracker records, or a simulator's open orders). */
+  readonly liveOrders: () => readonly LiveOrderView[];
   /** Profit and loss of a strategy's trades of the current UTC day, marked to market (quote terms). */
   readonly dailyPnl: (strategy: string) => Decimal;
   /** A strategy's own mode and limits (`strategies[i].risk`); each one set replaces the run-wide one. */
@@ -125,7 +132,7 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
   };
 }
 
-function counts(orders: readonly OrderRecord[]): { total: number; algo: number; iceberg: number } {
+function counts(orders: readonly LiveOrderView[]): { total: number; algo: number; iceberg: number } {
   let algo = 0;
   let iceberg = 0;
   for (const o of orders) {
