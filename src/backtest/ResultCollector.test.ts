@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
+import { applyFill, netPnl, newPosition } from './positions.js';
 import type { FillEvent, OrderUpdateEvent } from '../bus/events.js';
 import { ResultCollector } from './ResultCollector.js';
 
@@ -93,6 +95,34 @@ describe('ResultCollector', () => {
     expect(r.total?.finalEquity).toBe('994.9');
     expect(r.total?.fillRatio).toBe(1);
     expect(r.equity.map((e) => e.v)).toEqual([[1000, 1000], [994.9, 994.9], [994.9, 994.9]]);
+  });
+
+  it('differential: each equity sample is the nearest double of init + net PnL at the mark, short and long decimals alike', () => {
+    const arbDec = fc
+      .tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 22 }), fc.integer({ min: -8, max: 6 }))
+      .map(([lead, ds, e]) => new Decimal(`${lead}${ds.join('')}e${e - ds.length}`));
+    const arbShort = fc.tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 8 })).map(([m, k]) => new Decimal(m).div(10 ** k));
+    const arbX = fc.oneof({ arbitrary: arbShort, weight: 5 }, { arbitrary: arbDec, weight: 1 });
+    const arbStep = fc.record({ buy: fc.boolean(), price: arbX, qty: fc.oneof(arbX, fc.constantFrom(new Decimal(1), new Decimal(2))), fee: arbX, mark: arbX });
+    fc.assert(
+      fc.property(arbX, fc.array(arbStep, { maxLength: 25 }), (init, steps) => {
+        const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT'], initialEquity: init }], 1000);
+        const ref = newPosition('a', 'BTC_USDT');
+        const want: number[] = [];
+        steps.forEach((st, i) => {
+          const f = fill('a', i * 1000, st.buy ? 'BUY' : 'SELL', '1', '1', '0');
+          const fl = { ...f, price: st.price, qty: st.qty, quoteQty: st.price.mul(st.qty), commission: st.fee };
+          c.onEvent(fl);
+          applyFill(ref, fl);
+          c.mark('BTC_USDT', st.mark);
+          c.sample(i * 1000);
+          want.push(init.plus(netPnl(ref, st.mark)).toNumber());
+        });
+        const r = c.finish('t');
+        expect(r.equity.map((e) => e.v[0])).toEqual(want);
+      }),
+      { numRuns: 1_000 },
+    );
   });
 
   it('refuses a non-positive sampling interval', () => {

@@ -101,6 +101,8 @@ export class ResultCollector {
    * it holds until the strategy's next fill (which deletes it).
    */
   readonly #flatEquity = new Map<string, number>();
+  /** Scratch accumulator of #equityNumber. */
+  readonly #acc = new DecimalSum();
   readonly #prices = new Map<string, { t: number; p: number }[]>();
   readonly #fills: ReportFill[] = [];
   readonly #interval: number;
@@ -222,9 +224,35 @@ export class ResultCollector {
 
   /** A strategy's equity as a number; remembered while all its positions are flat. */
   #sampleEquity(s: CollectorStrategy): number {
-    const eq = decimalToNumber(this.#strategyEquity(s));
+    const eq = this.#equityNumber(s);
     if (this.#positionsOf(s.name).every((p) => p.qty.isZero())) this.#flatEquity.set(s.name, eq);
     return eq;
+  }
+
+  /**
+   * decimalToNumber(#strategyEquity(s)), in integer arithmetic when every term is short:
+   * init + sum of (realized + mark x qty - avg x qty - fees). When all of them stayed in the
+   * accumulator's integer form, each term and the total are exact with at most 16 significant
+   * digits, so the Decimal formula (40 digits) has only exact steps too: both are the same exact
+   * value, rounded once to the nearest double. Otherwise the Decimal formula answers.
+   */
+  #equityNumber(s: CollectorStrategy): number {
+    const acc = this.#acc;
+    acc.reset();
+    acc.add(s.initialEquity);
+    for (const p of this.#positionsOf(s.name)) {
+      if (!p.qty.isZero()) {
+        const mark = this.#markFor(p.symbol);
+        if (mark !== undefined) {
+          acc.addProduct(mark, p.qty);
+          acc.addProduct(p.avgPrice, p.qty, -1);
+        }
+      }
+      acc.addSum(p.realizedSum);
+      acc.addSum(p.feesSum, -1);
+      if (!acc.isInteger) break;
+    }
+    return acc.isInteger ? acc.toNumber() : decimalToNumber(this.#strategyEquity(s));
   }
 
   #strategyEquity(s: CollectorStrategy): Decimal {

@@ -33,6 +33,15 @@ describe('DecimalSum', () => {
     expect(s.value.toString()).toBe('0');
   });
 
+  it('leaves the integer form for a product beyond 2^53 even when the sum would come back in range', () => {
+    // 3 x 3002399751580331 = 2^53 + 1, which no double holds: the sum must still be exact.
+    const s = new DecimalSum();
+    s.add(new Decimal('-9007199254740000'));
+    s.addProduct(new Decimal(3), new Decimal('3002399751580331'));
+    expect(s.value.toString()).toBe('993');
+    expect(s.toNumber()).toBe(993);
+  });
+
   it('differential: equals adding one by one with plus/minus from 0, in the integer form and after leaving it', () => {
     // Short decimals (the integer form holds them) and long or huge ones (it cannot), with
     // exponents far apart so rescaling overflows too.
@@ -65,5 +74,53 @@ describe('DecimalSum', () => {
     );
     expect(integerSteps).toBeGreaterThan(5_000);
     expect(decimalSteps).toBeGreaterThan(1_000);
+  });
+
+  it('differential: sums of sums and of products, and the nearest double, equal the plain Decimal loop on both forms', () => {
+    const arbDec = fc
+      .tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 20 }), fc.integer({ min: -12, max: 12 }))
+      .map(([neg, lead, ds, e]) => new Decimal(`${neg ? '-' : ''}${lead}${ds.join('')}e${e - ds.length}`));
+    const arbShort = fc.tuple(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: 0, max: 8 })).map(([m, k]) => new Decimal(m).div(10 ** k));
+    const arbX = fc.oneof({ arbitrary: arbShort, weight: 6 }, { arbitrary: arbDec, weight: 1 });
+    const arbStep = fc.oneof(
+      fc.record({ op: fc.constant('add' as const), sign: fc.constantFrom(1 as const, -1 as const), x: arbX, y: arbX }),
+      fc.record({ op: fc.constant('product' as const), sign: fc.constantFrom(1 as const, -1 as const), x: arbX, y: arbX }),
+      // Another sum of two terms (integer or Decimal form).
+      fc.record({ op: fc.constant('sum' as const), sign: fc.constantFrom(1 as const, -1 as const), x: arbX, y: arbX }),
+    );
+    let integerEnds = 0;
+    let decimalEnds = 0;
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 12 }), (steps) => {
+        const s = new DecimalSum();
+        s.add(new Decimal(1)); // reset() must really clear this
+        s.reset();
+        let ref = new Decimal(0);
+        const signed = (v: Decimal, sign: 1 | -1, y: Decimal) => (sign > 0 ? plus.call(v, y) : minus.call(v, y));
+        for (const st of steps) {
+          if (st.op === 'add') {
+            if (st.sign > 0) s.add(st.x);
+            else s.sub(st.x);
+            ref = signed(ref, st.sign, st.x);
+          } else if (st.op === 'product') {
+            s.addProduct(st.x, st.y, st.sign);
+            ref = signed(ref, st.sign, st.x.mul(st.y));
+          } else {
+            const o = new DecimalSum();
+            o.add(st.x);
+            o.add(st.y);
+            s.addSum(o, st.sign);
+            ref = signed(ref, st.sign, plus.call(plus.call(new Decimal(0), st.x), st.y));
+          }
+          expect(s.value.toString()).toBe(ref.toString());
+          expect(Object.is(s.toNumber(), ref.toNumber())).toBe(true);
+        }
+        if (s.isInteger) integerEnds++;
+        else decimalEnds++;
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(integerEnds).toBeGreaterThan(500);
+    expect(decimalEnds).toBeGreaterThan(500);
   });
 });

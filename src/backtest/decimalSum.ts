@@ -4,10 +4,11 @@
  * tens of thousands of short exchange decimals, each a decimal.js allocation otherwise.
  */
 import { Decimal } from '../core/decimal.js';
+import { decimalToNumber } from './decimalNumber.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-/** Exact doubles 10^0 .. 10^15 (enough to rescale any safe integer). */
-const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
+/** Exact doubles 10^0 .. 10^22. */
+const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
 /** Scratch result of `unpack`: the term is m x 10^k, m a safe integer. */
 const term = { m: 0, k: 0 };
@@ -64,6 +65,62 @@ export class DecimalSum {
   /** Subtracts `x`. */
   sub(x: Decimal): void {
     this.#addSigned(x, -1);
+  }
+
+  /** Adds (sign 1) or subtracts (sign -1) another sum; two integer forms fold without a Decimal. */
+  addSum(o: DecimalSum, sign: 1 | -1 = 1): void {
+    if (this.#dec === undefined && o.#dec === undefined && this.#fold(sign * o.#units, o.#exp)) {
+      this.#cached = undefined;
+      return;
+    }
+    const v = this.value;
+    this.#dec = sign > 0 ? v.plus(o.value) : v.minus(o.value);
+  }
+
+  /** Adds (sign 1) or subtracts (sign -1) x times y; in integer form when the product of the mantissas is a safe integer. */
+  addProduct(x: Decimal, y: Decimal, sign: 1 | -1 = 1): void {
+    if (this.#dec === undefined && unpack(x)) {
+      const mx = term.m;
+      const kx = term.k;
+      if (unpack(y)) {
+        // Exact when the true product is a safe integer; beyond, it never comes out below 2^53.
+        const m = mx * term.m;
+        if (Math.abs(m) <= MAX_SAFE && this.#fold(sign * m, kx + term.k)) {
+          this.#cached = undefined;
+          return;
+        }
+      }
+    }
+    const v = this.value;
+    const xy = x.mul(y);
+    this.#dec = sign > 0 ? v.plus(xy) : v.minus(xy);
+  }
+
+  /** True while the sum is held in integer form (exact, at most 16 significant digits). */
+  get isInteger(): boolean {
+    return this.#dec === undefined;
+  }
+
+  /** Back to 0 in integer form (a scratch accumulator is reused instead of reallocated). */
+  reset(): void {
+    this.#units = 0;
+    this.#exp = 0;
+    this.#dec = undefined;
+    this.#cached = undefined;
+  }
+
+  /**
+   * The nearest double of the sum (what `value.toNumber()` gives): in integer form with
+   * |exponent| <= 22 one IEEE multiplication or division of two exact doubles rounds the exact
+   * value once, to nearest, as parsing its text does.
+   */
+  toNumber(): number {
+    if (this.#dec === undefined) {
+      if (this.#units === 0) return 0;
+      const p = POW10[Math.abs(this.#exp)];
+      if (p !== undefined) return this.#exp >= 0 ? this.#units * p : this.#units / p;
+    }
+    return decimalToNumber(this.value);
   }
 
   /** The sum as a Decimal. */
