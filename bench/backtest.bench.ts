@@ -9,21 +9,35 @@
  *  - end to end from the gzip files (streaming read, parse, replay, report) with peak RSS and the
  *    heap sampled along the way, to show memory stays flat.
  * Events are pre-parsed for the first two (parse cost is in the end-to-end line) the way the
- * reader yields them: depth diffs keep their wire strings and build Decimal levels only when read
- * (record/depth-diff.ts). Every timed repetition gets fresh diff events, so no Decimal built in one
- * repetition is reused by the next. Before any rate counts, the fast path is checked against the
- * eager one (every diff fully parsed to Decimals, the book and the engine fed Decimals):
- * byte-identical result JSON and identical final local books; and after every diff whose final
- * update id a recorded bookTicker reports, the local book's best bid and ask must equal that
- * ticker's. Rates are per wall second (best of
- * REPS) and per CPU second of the process (least CPU time of the REPS). The issue names no npm peer for this benchmark, so it
- * reports absolute rates and their ratio to the goals.
+ * reader yields them: depth diffs and trades keep their wire strings and build Decimals only when
+ * read (record/depth-diff.ts, record/trade.ts). Every timed repetition gets fresh diff and trade
+ * events, so no Decimal built in one repetition is reused by the next. Before any rate counts, the
+ * fast path is checked against the eager one (every diff and trade fully parsed to Decimals, the
+ * book and the engine fed Decimals): byte-identical result JSON and identical final local books;
+ * and after every diff whose final update id a recorded bookTicker reports, the local book's best
+ * bid and ask must equal that ticker's. Rates are per wall second (best of REPS) and per CPU
+ * second of the process (least CPU time of the REPS). The issue names no npm peer for this
+ * benchmark, so it reports absolute rates and their ratio to the goals.
  *
- * Where the time goes (CPU profile of the with-orders replay, 2026-11-21, after the replay hands
- * the wire strings of each diff to both the local book and the engine): the engine's depth
- * application and its end-of-operation events about 40%, the local book about 15%, the bus,
- * strategy runner, risk gate and SimVenue with the order flow about 30%, garbage collection the
- * rest. No Decimal is built for depth levels unless a strategy reads them.
+ * Where the time goes (2026-11-21, CPU profiles of the timed replays and direct CPU-time
+ * measurements of the parts; the machine was shared, so shares are rounded). The recording has
+ * 26,400 replayed events: 6,495 depth diffs of 46 levels on average (300k level updates, four in
+ * five inserting or removing a level, median ~100 levels from the touch), 19,904 trades and the
+ * snapshot. At 1,000,000 events/s the whole replay would have 26 ms, i.e. 1 µs per event, and every
+ * diff's 46 levels are applied twice (local book, engine): under 0.1 µs per level per book, less
+ * than parsing a level's two decimal strings costs here.
+ *  - No orders: the engine's replayed-depth application about 40-45% (it builds no events: SimVenue
+ *    listens to it only while it has orders); the local book about 30-40% (~0.25 µs per level: two
+ *    string parses plus an insert or removal in a side of sorted 64-level blocks; ~75 ms of CPU
+ *    alone); the replay loop, bus, strategy host and collector under 10% (~10 ms with the book and
+ *    engine stubbed out); garbage collection the rest. No Decimal is built for depth levels or
+ *    trades unless someone reads them.
+ *  - With orders: the engine about 50%, of which about 17% is building the depthUpdate and
+ *    public-trade events of every replayed diff and trade for its listener (SimVenue must listen
+ *    while it has orders: replayed trades and crossing diffs fill them) and the rest depth
+ *    application and matching; the local book about 15%; the replay loop, bus, strategy host and
+ *    strategy about 10-15%; result collection and PnL about 7%; the risk checker about 3%;
+ *    SimVenue and the scheduler about 3%; garbage collection about 4%.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
