@@ -25,6 +25,8 @@ export class Level {
   tail: Resting | null = null;
   /** Set once the level left its side; a later order at the same price gets a new level. */
   dead = false;
+  /** The engine operation that last listed this level for its depth diff (MatchingEngine.touch). */
+  mark = -1;
   constructor(readonly price: number) {}
   /** Visible quantity: external plus own. */
   get total(): number {
@@ -49,9 +51,12 @@ export class BookSide {
 
   /** The level at `price`, created (and placed in price order) when absent. */
   level(price: number): Level {
-    let lv = this.levels.get(price);
-    if (lv !== undefined) return lv;
-    lv = new Level(price);
+    return this.levels.get(price) ?? this.create(price);
+  }
+
+  /** A new level at `price`, which must not be on this side yet. */
+  create(price: number): Level {
+    const lv = new Level(price);
     this.levels.set(price, lv);
     const a = this.prices;
     const n = a.length;
@@ -156,6 +161,27 @@ export class BookSide {
   /** True when `price` would trade against this side's level `lvPrice` (taker on the other side). */
   crosses(lvPrice: number, takerPrice: number): boolean {
     return this.isBid ? lvPrice >= takerPrice : lvPrice <= takerPrice;
+  }
+
+  /** The best level with own orders (index scan, best first), or undefined. */
+  firstOwn(): Level | undefined {
+    if (this.ownCount === 0) return undefined;
+    const a = this.prices;
+    for (let i = a.length - 1; i >= 0; i--) {
+      const lv = this.levels.get(a[i]!)!;
+      if (lv.head !== null) return lv;
+    }
+    return undefined;
+  }
+
+  /** The best level with replayed quantity (index scan, best first), or undefined. */
+  firstExt(): Level | undefined {
+    const a = this.prices;
+    for (let i = a.length - 1; i >= 0; i--) {
+      const lv = this.levels.get(a[i]!)!;
+      if (lv.ext > 0) return lv;
+    }
+    return undefined;
   }
 
   /** Levels from best to worst (for snapshots). */

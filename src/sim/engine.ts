@@ -78,6 +78,8 @@ export class MatchingEngine {
   /** True when events are built at all (a buffer or a listener wants them). */
   private ev: boolean;
   private readonly touchedSyms: Sym[] = [];
+  /** Sequence number of the operation whose depth diff is being collected (Level.mark). */
+  private opSeq = 0;
   private readonly dirtyAccts: Acct[] = [];
   /** Time of the operation in progress. */
   private now = 0;
@@ -164,10 +166,19 @@ export class MatchingEngine {
     for (const l of this.listeners) l(e);
   }
 
-  private touch(s: Sym, isBid: boolean, price: number): void {
-    if (!this.ev) return;
-    if (s.touchedBids.size === 0 && s.touchedAsks.size === 0) this.touchedSyms.push(s);
-    (isBid ? s.touchedBids : s.touchedAsks).add(price);
+  /**
+   * Records a level the current operation changed, for its depth diff. A level is listed once per
+   * operation (its `mark`); a price can still appear twice when its level emptied and a new one
+   * opened there, which depthLevels drops after sorting.
+   */
+  private touch(s: Sym, isBid: boolean, lv: Level): void {
+    if (!this.ev || lv.mark === this.opSeq) return;
+    lv.mark = this.opSeq;
+    if (!s.touchedAny) {
+      s.touchedAny = true;
+      this.touchedSyms.push(s);
+    }
+    (isBid ? s.touchedBids : s.touchedAsks).push(lv.price);
   }
 
   private dirty(a: Acct, asset: string): void {
@@ -207,11 +218,13 @@ export class MatchingEngine {
       });
     }
     this.dirtyAccts.length = 0;
+    this.opSeq++;
     for (const s of this.touchedSyms) {
       const b = depthLevels(s, s.touchedBids, s.bids);
       const a = depthLevels(s, s.touchedAsks, s.asks);
-      s.touchedBids.clear();
-      s.touchedAsks.clear();
+      s.touchedBids.length = 0;
+      s.touchedAsks.length = 0;
+      s.touchedAny = false;
       s.updateId++;
       this.emit({ type: 'depthUpdate', symbol: s.name, E: now, U: s.updateId, u: s.updateId, b, a });
     }
@@ -385,7 +398,7 @@ export class MatchingEngine {
   private detach(o: Ord): void {
     if (o.level !== null) {
       const side = o.sym.own(o.isBuy);
-      this.touch(o.sym, o.isBuy, o.level.price);
+      this.touch(o.sym, o.isBuy, o.level);
       side.remove(o);
     } else if (!o.working) {
       const i = o.sym.stops.indexOf(o);
@@ -550,8 +563,9 @@ export class MatchingEngine {
     const s = o.sym;
     const side = s.own(o.isBuy);
     o.visible = o.icebergQty > 0 ? Math.min(o.icebergQty, o.rem) : o.rem;
-    side.append(side.level(o.price), o);
-    this.touch(s, o.isBuy, o.price);
+    const lv = side.level(o.price);
+    side.append(lv, o);
+    this.touch(s, o.isBuy, lv);
   }
 
   /** True when a FOK order can fill completely, counting what self-trade prevention would skip or stop at. */
@@ -675,7 +689,7 @@ export class MatchingEngine {
       lv.ext -= consumed;
       for (let r = lv.head; r !== null; r = r.next) r.ahead = r.ahead > consumed ? r.ahead - consumed : 0;
     }
-    this.touch(o.sym, side.isBid, price);
+    this.touch(o.sym, side.isBid, lv);
     side.dropIfEmpty(lv);
     return alive && o.isOpen;
   }
@@ -726,7 +740,7 @@ export class MatchingEngine {
         else if (m.visible > m.rem) {
           lv.own -= m.visible - m.rem;
           m.visible = m.rem;
-          this.touch(m.sym, m.isBuy, lv.price);
+          this.touch(m.sym, m.isBuy, lv);
         }
         if (t.rem === 0) this.expire(t, 'SELF_TRADE_PREVENTION');
         return;
@@ -1306,19 +1320,24 @@ export class MatchingEngine {
   }
 
   private applyLevels(s: Sym, d: ExternalDepth): void {
-    for (const [levels, side] of [
-      [d.bids, s.bids],
-      [d.asks, s.asks],
-    ] as const) {
-      for (const l of levels) {
-        const p = toScaled(l.price, s.pd);
-        const q = toScaled(l.qty, s.qd);
-        if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${String(l.price)} x ${String(l.qty)} does not fit the symbol's scales (${s.pd} price, ${s.qd} quantity decimals; raise priceDecimals/quantityDecimals)`);
-        this.setExt(s, side, p, q);
-        if (q > 0) this.dropStaleCrossing(s, side === s.bids ? s.asks : s.bids, p);
+    this.applySide(s, d.bids, s.bids, s.asks);
+    this.applySide(s, d.asks, s.asks, s.bids);
+    this.uncross(s);
+  }
+
+  private applySide(s: Sym, levels: ExternalDepth['bids'], side: BookSide, other: BookSide): void {
+    for (let i = 0; i < levels.length; i++) {
+      const l = levels[i]!;
+      const p = toScaled(l.price, s.pd);
+      const q = toScaled(l.qty, s.qd);
+      if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${String(l.price)} x ${String(l.qty)} does not fit the symbol's scales (${s.pd} price, ${s.qd} quantity decimals; raise priceDecimals/quantityDecimals)`);
+      this.setExt(s, side, p, q);
+      if (q > 0) {
+        // Only when p reaches the other side's best can anything there be stale (see dropStaleCrossing).
+        const n = other.prices.length;
+        if (n > 0 && (other.isBid ? other.prices[n - 1]! >= p : other.prices[n - 1]! <= p)) this.dropStaleCrossing(s, other, p);
       }
     }
-    this.uncross(s);
   }
 
   /**
@@ -1340,11 +1359,11 @@ export class MatchingEngine {
   private setExt(s: Sym, side: BookSide, p: number, q: number): void {
     const existing = side.levels.get(p);
     if (existing === undefined && q === 0) return;
-    const lv = existing ?? side.level(p);
+    const lv = existing ?? side.create(p);
     if (lv.ext === q) return;
     if (q < lv.ext) for (let r = lv.head; r !== null; r = r.next) if (r.ahead > q) r.ahead = q;
     lv.ext = q;
-    this.touch(s, side.isBid, p);
+    this.touch(s, side.isBid, lv);
     side.dropIfEmpty(lv);
   }
 
@@ -1381,7 +1400,7 @@ export class MatchingEngine {
     const id = this.nextTradeId++;
     m.visible -= q;
     lv.own -= q;
-    this.touch(m.sym, side.isBid, lv.price);
+    this.touch(m.sym, side.isBid, lv);
     this.fill(m, q, lv.price, true, id);
     if (m.visible === 0) {
       if (m.isOpen && m.rem > 0) side.requeue(m, Math.min(m.icebergQty, m.rem));
@@ -1453,16 +1472,30 @@ function byAsset(x: { a: string }, y: { a: string }): number {
   return x.a < y.a ? -1 : x.a > y.a ? 1 : 0;
 }
 
-const descending = (x: number, y: number): number => y - x;
-const ascending = (x: number, y: number): number => x - y;
-
-/** A depth diff's side: the touched prices best first, each with its absolute visible quantity (0: gone). */
-function depthLevels(s: Sym, touched: Set<number>, book: BookSide): [string, string][] {
+/**
+ * A depth diff's side: the touched prices best first, each with its absolute visible quantity (0: gone).
+ * Sorted in place by insertion: prices arrive in the replayed diff's order, which is already best
+ * first, so this is linear in the usual case (and cheaper than a sort call for a few dozen levels).
+ */
+function depthLevels(s: Sym, touched: number[], book: BookSide): [string, string][] {
+  const n = touched.length;
   const out: [string, string][] = [];
-  if (touched.size === 0) return out;
-  const prices = [...touched];
-  if (prices.length > 1) prices.sort(book.isBid ? descending : ascending);
-  for (const p of prices) out.push([fmt(p, s.pd), fmt(book.levels.get(p)?.total ?? 0, s.qd)]);
+  const desc = book.isBid;
+  for (let i = 1; i < n; i++) {
+    const p = touched[i]!;
+    let j = i - 1;
+    while (j >= 0 && (desc ? touched[j]! < p : touched[j]! > p)) {
+      touched[j + 1] = touched[j]!;
+      j--;
+    }
+    touched[j + 1] = p;
+  }
+  // Equal prices (a level emptied and reopened within the operation) are adjacent now.
+  for (let i = 0; i < n; i++) {
+    const p = touched[i]!;
+    if (i > 0 && p === touched[i - 1]) continue;
+    out.push([fmt(p, s.pd), fmt(book.levels.get(p)?.total ?? 0, s.qd)]);
+  }
   return out;
 }
 
@@ -1472,14 +1505,11 @@ function cancelTarget(req: CancelRequest): string {
 }
 
 function firstOwn(side: BookSide): Level | undefined {
-  if (side.ownCount === 0) return undefined;
-  for (const lv of side.bestFirst()) if (lv.head !== null) return lv;
-  return undefined;
+  return side.firstOwn();
 }
 
 function firstExt(side: BookSide): Level | undefined {
-  for (const lv of side.bestFirst()) if (lv.ext > 0) return lv;
-  return undefined;
+  return side.firstExt();
 }
 
 /** Pages rows by id: prev ascends from fromId, next descends from it; result oldest first. */

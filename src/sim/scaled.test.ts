@@ -17,6 +17,14 @@ describe('scaled integers', () => {
     expect(parseScaled('90071992547409.93', 2)).toBe(-3);
   });
 
+  it('formats like Decimal#toFixed on both sides of the int32 fast path', () => {
+    const check = (v: number, s: number): void => {
+      expect(fmt(v, s), `${v} at ${s}`).toBe(new Decimal(v).div(new Decimal(10).pow(s)).toFixed());
+    };
+    fc.assert(fc.property(fc.integer({ min: -0x7fffffff, max: 0x7fffffff }), fc.integer({ min: 0, max: 10 }), check));
+    for (const v of [0x7fffffff, 0x80000000, 1, 10, 1_000_000_000, 2_000_000_001]) for (let s = 0; s <= 11; s++) check(v, s);
+  });
+
   it('formats like Decimal#toFixed and round-trips, for numbers and bigints', () => {
     fc.assert(
       fc.property(fc.integer({ min: -1e15, max: 1e15 }), fc.integer({ min: 0, max: 12 }), (v, s) => {

@@ -75,6 +75,20 @@ export function pow10n(k: number): bigint {
 export function fmt(v: number, scale: number): string {
   if (scale === 0) return String(v);
   if (v < 0) return `-${fmt(-v, scale)}`;
+  if (v <= 0x7fffffff && scale <= 9) {
+    // Most prices and quantities: int32 arithmetic throughout (no floating-point remainder), and
+    // the fraction's digits with their leading zeros as the text of frac + 10^digits after its 1.
+    const p = POW10_32[scale]!;
+    let f = v % p | 0;
+    const ip = ((v - f) / p) | 0;
+    if (f === 0) return String(ip);
+    let digits = scale;
+    while (f % 10 === 0) {
+      f = (f / 10) | 0;
+      digits--;
+    }
+    return `${ip}.${String(f + POW10_32[digits]!).slice(1)}`;
+  }
   if (scale >= POW10.length) return point(String(v), scale);
   const p = POW10[scale]!;
   // Integer remainder and exact division: no rounding for any safe integer.
@@ -89,6 +103,9 @@ export function fmt(v: number, scale: number): string {
   const fs = String(frac);
   return `${ip}.${ZEROS[digits - fs.length]!}${fs}`;
 }
+
+/** 10^0 .. 10^9 as int32 (fmt's small-integer path). */
+const POW10_32 = Int32Array.from({ length: 10 }, (_, i) => 10 ** i);
 
 /** ZEROS[n] is n zeros (padding of fractional digits). */
 const ZEROS: readonly string[] = Array.from({ length: 23 }, (_, i) => '0'.repeat(i));

@@ -261,9 +261,10 @@ export class Sym {
   /** u of the last emitted depth diff. */
   updateId = 0;
   range: RangeBounds | null = null;
-  /** Levels touched in the current operation (only tracked while events are on). */
-  readonly touchedBids = new Set<number>();
-  readonly touchedAsks = new Set<number>();
+  /** Prices of the levels touched in the current operation (only tracked while events are on; see MatchingEngine.touch). */
+  readonly touchedBids: number[] = [];
+  readonly touchedAsks: number[] = [];
+  touchedAny = false;
   /** Factors from quantity units to base asset units and from notional units to quote asset units. */
   baseF = 1n;
   quoteF = 1n;
