@@ -37,6 +37,13 @@ const STOP = T_STOP;
 export const riskPathStats = { fast: 0, fallback: 0 };
 
 /**
+ * How often a rule compared exactly (scaled.ts) because its grid bound (boundsCache.ts) was NaN,
+ * per rule: the differential test checks that both sides of each bound meet the reference.
+ */
+export const boundFallbacks = { reduce: 0, percentPrice: 0, notional: 0, priceRange: 0, maxNotional: 0, maxPosition: 0, balance: 0 };
+const BF = boundFallbacks;
+
+/**
  * Result of `grid` / `snap`: the value lies in [lo, hi] units of the grid (lo === hi when it is on
  * the grid); `moved` tells whether `snap` rounded it.
  */
@@ -278,6 +285,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (qLo === qHi && t === t) reducing = qLo <= t;
     else {
       // Off-grid quantity (reject mode) or a bound numbers cannot give: the exact comparison.
+      BF.reduce++;
       const r = reducesExactly(qty as Decimal, qLo, qHi, qs, buy, posDec, openDec as Decimal);
       if (r === BAIL) return BAIL;
       reducing = r;
@@ -306,6 +314,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
         if (pLo > hi) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
         if (pLo < lo) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
       } else {
+      BF.percentPrice++;
       // The average may carry 40 digits (it is a division): compared through its truncation.
       const ax = unpackX(avg);
       const am = U.m;
@@ -358,6 +367,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
         belowMin = pq < lo ? 1 : 0;
         aboveMax = pq > hi ? -1 : 0;
       } else {
+        BF.notional++;
         if (mn) belowMin = cmpP(mn.m, 1, mn.e, P, Q, -ns);
         if (mx) aboveMax = cmpP(mx.m, 1, mx.e, P, Q, -ns);
       }
@@ -399,6 +409,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
         if (P > hi) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
         if (P < lo) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
       } else {
+      BF.priceRange++;
       const up = buy ? sc.bidUp : sc.askUp;
       const down = buy ? sc.bidDown : sc.askDown;
       const rx = unpackX(ref);
@@ -456,6 +467,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (marketValue !== undefined) over = marketValue.gt(maxNotional);
     else if (onGrid && t === t) over = vg > t;
     else {
+      BF.maxNotional++;
       if (!unpackX(maxNotional)) return BAIL;
       over = cmpP(v1, v2, ve, U.m, 1, U.e) > 0;
     }
@@ -476,6 +488,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       let over: boolean;
       if (room === room) over = Q > room;
       else {
+        BF.maxPosition++;
         const r = exceedsExactly(Q, qs, buy, posDec, openDec as Decimal, maxPos);
         if (r === BAIL) return BAIL;
         over = r;
@@ -502,6 +515,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       const t = slot.quoteMax;
       if (onGrid && t === t) c = vg > t ? 1 : 0;
       else {
+        BF.balance++;
         const fx = unpackX(free);
         c = cmpU(v1, v2, ve, U.m, U.e, fx, 1, 0);
       }
@@ -515,6 +529,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     let c: number;
     if (t === t) c = Q > t ? 1 : 0;
     else {
+      BF.balance++;
       const fx = unpackX(free);
       c = cmpU(Q, 1, -qs, U.m, U.e, fx, 1, 0);
     }

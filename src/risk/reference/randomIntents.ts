@@ -77,7 +77,7 @@ function dec(rnd: () => number, scale: number, max: number): Decimal {
   return new Decimal(scaled(rnd() * max, scale));
 }
 
-function buildContext(rnd: () => number, rules: RiskRules, syms: readonly GenSymbol[]): StaticRiskContext {
+function buildContext(rnd: () => number, rules: RiskRules, syms: readonly GenSymbol[], k: number): StaticRiskContext {
   const c = new StaticRiskContext(rules);
   c.mode = rnd() < 0.5 ? 'adjust' : 'reject';
   const st = rnd();
@@ -118,7 +118,24 @@ function buildContext(rnd: () => number, rules: RiskRules, syms: readonly GenSym
     ...(rnd() < 0.5 ? { dailyLossLimit: dec(rnd, 2, 2e5) } : {}),
     ...(rnd() < 0.5 ? { maxPosition: Object.fromEntries(syms.map((s) => [s.base, dec(rnd, 5, rnd() < 0.5 ? 0.1 : 1e7)])) } : {}),
   };
+  if (k % 8 === 7) longValues(c, syms);
   return c;
+}
+
+/**
+ * Values the fast checker's grid bounds cannot hold (boundsCache.ts): 40-digit reference prices
+ * and base balances (divisions), and a maxPosition past 2^52 grid units. Derived without drawing
+ * from the generator, so the intent stream stays the same; the exact comparisons behind those
+ * bounds then meet the differential too.
+ */
+function longValues(c: StaticRiskContext, syms: readonly GenSymbol[]): void {
+  for (const s of syms) {
+    const ref = c.refs.get(s.symbol);
+    if (ref) c.refs.set(s.symbol, ref.div(3));
+    const free = c.balances.get(s.base);
+    if (free) c.balances.set(s.base, free.div(7));
+  }
+  c.limits = { ...c.limits, maxPosition: Object.fromEntries(syms.map((s) => [s.base, new Decimal('9000000000000000')])) };
 }
 
 const TYPES: readonly OrderTypeName[] = ['LIMIT', 'LIMIT', 'LIMIT', 'LIMIT', 'LIMIT', 'LIMIT_MAKER', 'MARKET', 'MARKET', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT'];
@@ -137,7 +154,7 @@ export class RandomIntents {
     this.#rnd = prng(seed);
     this.rules = fixtureRules();
     this.#syms = SPECS.map((s) => buildSymbol(this.#rnd, s));
-    this.contexts = Array.from({ length: contexts }, () => buildContext(this.#rnd, this.rules, this.#syms));
+    this.contexts = Array.from({ length: contexts }, (_, k) => buildContext(this.#rnd, this.rules, this.#syms, k));
   }
 
   /** Index of a context for the next intent. */
