@@ -34,6 +34,11 @@ export interface CandleVenueOptions {
 
 const SUPPORTED = new Set(['MARKET', 'LIMIT', 'LIMIT_MAKER']);
 
+/** x > 0 by its sign (as x.gt(0), NaN included) without building a Decimal(0) per call. */
+function positive(x: Decimal): boolean {
+  return x.isPositive() && !x.isZero();
+}
+
 /** What the venue keeps per symbol. */
 interface SymbolState {
   /** Resting orders in arrival order. */
@@ -114,8 +119,8 @@ export class CandleVenue implements Venue {
     }
     this.#byClient.set(i.clientId, o);
     if (!SUPPORTED.has(i.orderType)) return this.#finish(o, 'REJECTED', now, 'ORDER_TYPE_NOT_SUPPORTED: candle mode supports MARKET, LIMIT and LIMIT_MAKER');
-    if (i.quantity === undefined || !i.quantity.gt(0)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
-    if (i.orderType !== 'MARKET' && (i.price === undefined || !i.price.gt(0))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
+    if (i.quantity === undefined || !positive(i.quantity)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
+    if (i.orderType !== 'MARKET' && (i.price === undefined || !positive(i.price))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
     const st = this.#state(i.symbol);
     const last = st.lastClose;
     if (i.orderType === 'LIMIT_MAKER' && last !== undefined && (i.side === 'BUY' ? i.price?.gte(last) : i.price?.lte(last))) {

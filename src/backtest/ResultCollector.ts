@@ -101,9 +101,12 @@ export class ResultCollector {
    * it holds until the strategy's next fill (which deletes it).
    */
   readonly #flatEquity = new Map<string, number>();
+  #lastPosition: PositionState | undefined;
   /** Scratch accumulator of #equityNumber. */
   readonly #acc = new DecimalSum();
   readonly #prices = new Map<string, { t: number; p: number }[]>();
+  /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
+  readonly #priceSymbols: string[] = [];
   readonly #fills: ReportFill[] = [];
   readonly #interval: number;
   #nextSample: number | undefined;
@@ -128,7 +131,10 @@ export class ResultCollector {
       this.#equityPerStrategy.set(s.name, []);
       for (const sym of s.symbols) {
         this.#positions.set(`${s.name}\u0000${sym}`, newPosition(s.name, sym));
-        if (!this.#prices.has(sym)) this.#prices.set(sym, []);
+        if (!this.#prices.has(sym)) {
+          this.#prices.set(sym, []);
+          this.#priceSymbols.push(sym);
+        }
       }
     }
   }
@@ -192,7 +198,8 @@ export class ResultCollector {
     }
     v.push(total);
     this.#equity.push({ t, v });
-    for (const [sym, arr] of this.#prices) {
+    for (const sym of this.#priceSymbols) {
+      const arr = this.#prices.get(sym) as { t: number; p: number }[];
       const m = this.#markFor(sym);
       if (m !== undefined) arr.push({ t, p: decimalToNumber(m) });
     }
@@ -203,6 +210,9 @@ export class ResultCollector {
   }
 
   #position(strategy: string, symbol: string): PositionState {
+    // Fills mostly come for the position of the previous fill: no key string built for them.
+    const last = this.#lastPosition;
+    if (last !== undefined && last.strategy === strategy && last.symbol === symbol) return last;
     const k = `${strategy}\u0000${symbol}`;
     let p = this.#positions.get(k);
     if (!p) {
@@ -210,6 +220,7 @@ export class ResultCollector {
       this.#positions.set(k, p);
       this.#positionsByStrategy.clear();
     }
+    this.#lastPosition = p;
     return p;
   }
 
