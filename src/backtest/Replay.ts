@@ -234,8 +234,8 @@ export class Replay {
   #seedEngine(symbol: string, sync: BookSync): void {
     const engine = this.#o.engine;
     if (!engine) return;
-    const all = sync.book.top(Number.MAX_SAFE_INTEGER);
-    engine.applyDepthSnapshot(symbol, all, this.#o.scheduler.clock.now());
+    // Wire strings: the engine scales them directly (no Decimal per level of the whole book).
+    engine.applyDepthSnapshot(symbol, sync.book.wireLevels(), this.#o.scheduler.clock.now());
   }
 
   #armTimer(every: number): void {

@@ -80,6 +80,9 @@ describe('OrderBook', () => {
           expect(book.midPrice()?.toFixed()).toBe(t1.bids[0] && t1.asks[0] ? t1.bids[0].price.plus(t1.asks[0].price).div(2).toFixed() : undefined);
         }
         const t = book.top(1000);
+        const w = book.wireLevels();
+        expect(w.bids.map((l) => `${new Decimal(l.price).toFixed()}@${new Decimal(l.qty).toFixed()}`)).toEqual(ref.top('b', 1000));
+        expect(w.asks.map((l) => `${new Decimal(l.price).toFixed()}@${new Decimal(l.qty).toFixed()}`)).toEqual(ref.top('a', 1000));
         // The touch and the mid (memoised Decimals) agree with the full read.
         expect(book.bestBid()?.price.toFixed()).toBe(t.bids[0]?.price.toFixed());
         expect(book.bestAsk()?.qty.toFixed()).toBe(t.asks[0]?.qty.toFixed());

@@ -7,7 +7,7 @@ import { Decimal, ZERO } from '../../core/decimal.js';
 import type { OrderSideName } from '../../core/enums.js';
 import type { BookLevel } from '../../core/types.js';
 import { BookSide } from './book-side.js';
-import { decimalToScaledRounded, fractionDigits, pow10, scaledMidToDecimal, scaledToDecimal, toScaled } from './scaled.js';
+import { decimalToScaledRounded, fractionDigits, pow10, scaledMidToDecimal, scaledToDecimal, scaledToString, toScaled } from './scaled.js';
 
 /** Levels as they come: parsed BookLevels (stream events) or raw wire `[price, qty]` string pairs. */
 export type LevelsInput = readonly BookLevel[] | readonly (readonly string[])[];
@@ -190,6 +190,19 @@ export class OrderBook implements BookView {
     for (let i = 0; i < Math.min(n, this.bids.size); i++) bids.push(this.#level(this.bids, i));
     for (let i = 0; i < Math.min(n, this.asks.size); i++) asks.push(this.#level(this.asks, i));
     return { bids, asks };
+  }
+
+  /**
+   * Every level of each side, best first, as plain decimal strings with the book's scales (for
+   * handing the whole book to something that scales strings itself, without building Decimals).
+   */
+  wireLevels(): { bids: { price: string; qty: string }[]; asks: { price: string; qty: string }[] } {
+    const side = (s: BookSide): { price: string; qty: string }[] => {
+      const out = new Array<{ price: string; qty: string }>(s.size);
+      for (let i = 0; i < s.size; i++) out[i] = { price: scaledToString(s.priceAt(i), this.#priceScale), qty: scaledToString(s.qtyAt(i), this.#qtyScale) };
+      return out;
+    };
+    return { bids: side(this.bids), asks: side(this.asks) };
   }
 
   /** Levels whose price lies within [low, high], best first on each side. */
