@@ -56,6 +56,18 @@ const NEEDS_PRICE = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT', 'L
 const NEEDS_STOP = new Set(['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT']);
 const TAKES_TIF = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
 
+/** What an order type needs and allows, looked up once per order instead of one set lookup per rule. */
+interface TypeRule {
+  readonly needsPrice: boolean;
+  readonly needsStop: boolean;
+  readonly takesTif: boolean;
+  readonly isAlgo: boolean;
+}
+const typeRule = (t: string): TypeRule => ({ needsPrice: NEEDS_PRICE.has(t), needsStop: NEEDS_STOP.has(t), takesTif: TAKES_TIF.has(t), isAlgo: ALGO_ORDER_TYPES.has(t as NewOrderRequest['type']) });
+const TYPE_RULES = new Map<string, TypeRule>([...NEEDS_PRICE, ...NEEDS_STOP, 'MARKET'].map((t) => [t, typeRule(t)]));
+/** A type outside the enum (possible when a symbol lists no order types) gets the rules of none. */
+const NO_RULE = typeRule('');
+
 /** A multiplier m as the exact fraction n / d. */
 interface Frac {
   readonly n: bigint;
@@ -137,14 +149,15 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   const type = req.type;
   if (info.orderTypes.length > 0 && !info.orderTypes.includes(type)) return reject('ORDER_TYPE_NOT_SUPPORTED', `type ${type} is not supported on ${sym.name}`);
   const isBuy = req.side === 'BUY';
+  const rule = TYPE_RULES.get(type) ?? NO_RULE;
   const isMarket = type === 'MARKET';
   const marketType = isMarket || type === 'STOP_LOSS' || type === 'TAKE_PROFIT';
 
   // Parameters per type (the spec's "additional mandatory parameters by type").
-  if (NEEDS_PRICE.has(type) && req.price === undefined) return reject('MISSING_PARAMETER', `price is required for ${type}`);
-  if (!NEEDS_PRICE.has(type) && req.price !== undefined) return reject('INVALID_PARAMETER', `price ${String(req.price)} is not allowed for ${type}`);
-  if (NEEDS_STOP.has(type) && req.stopPrice === undefined) return reject('MISSING_PARAMETER', `stopPrice is required for ${type}`);
-  if (!NEEDS_STOP.has(type) && req.stopPrice !== undefined) return reject('INVALID_PARAMETER', `stopPrice ${String(req.stopPrice)} is not allowed for ${type}`);
+  if (rule.needsPrice && req.price === undefined) return reject('MISSING_PARAMETER', `price is required for ${type}`);
+  if (!rule.needsPrice && req.price !== undefined) return reject('INVALID_PARAMETER', `price ${String(req.price)} is not allowed for ${type}`);
+  if (rule.needsStop && req.stopPrice === undefined) return reject('MISSING_PARAMETER', `stopPrice is required for ${type}`);
+  if (!rule.needsStop && req.stopPrice !== undefined) return reject('INVALID_PARAMETER', `stopPrice ${String(req.stopPrice)} is not allowed for ${type}`);
   if (isMarket) {
     if (req.quantity !== undefined && req.quoteOrderQty !== undefined) return reject('INVALID_PARAMETER', 'send quantity or quoteOrderQty, not both');
     if (req.quantity === undefined && (req.quoteOrderQty === undefined || !isBuy)) {
@@ -154,7 +167,7 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
     if (req.quantity === undefined) return reject('MISSING_PARAMETER', `quantity is required for ${type}`);
     if (req.quoteOrderQty !== undefined) return reject('INVALID_PARAMETER', `quoteOrderQty is only allowed for MARKET, not ${type}`);
   }
-  if (req.timeInForce !== undefined && !TAKES_TIF.has(type)) return reject('INVALID_PARAMETER', `timeInForce ${req.timeInForce} is not allowed for ${type}`);
+  if (req.timeInForce !== undefined && !rule.takesTif) return reject('INVALID_PARAMETER', `timeInForce ${req.timeInForce} is not allowed for ${type}`);
   // Orders without a timeInForce report GTC, as the exchange's order views do.
   const tif: TimeInForceName = req.timeInForce ?? 'GTC';
 
@@ -174,8 +187,8 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
     quoteQty = BigInt(q);
   }
   if (req.quantity !== undefined && qty === 0) return reject('INVALID_PARAMETER', 'quantity must be positive');
-  if (NEEDS_PRICE.has(type) && price === 0) return reject('INVALID_PARAMETER', 'price must be positive');
-  if (NEEDS_STOP.has(type) && stop === 0) return reject('INVALID_PARAMETER', 'stopPrice must be positive');
+  if (rule.needsPrice && price === 0) return reject('INVALID_PARAMETER', 'price must be positive');
+  if (rule.needsStop && stop === 0) return reject('INVALID_PARAMETER', 'stopPrice must be positive');
 
   // Iceberg orders: only limit types, GTC, enabled on the symbol, within ICEBERG_PARTS.
   if (iceberg > 0) {
@@ -245,7 +258,7 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   // Open-order limits, counting the new order(s).
   const c = acct.open.get(sym.name);
   const all = (c?.all ?? 0) + extraOrders;
-  const isAlgo = ALGO_ORDER_TYPES.has(type);
+  const isAlgo = rule.isAlgo;
   const f = info.filters;
   if (f.maxNumOrders !== undefined && all > f.maxNumOrders) return reject('MAX_NUM_ORDERS', `account would have ${all} open orders on ${sym.name}, above MAX_NUM_ORDERS ${f.maxNumOrders}`);
   if (isAlgo || extraOrders > 1) {

@@ -7,8 +7,9 @@
  * only for those; the account's per-symbol balances, counters and history sit behind one shared
  * `Pos` reference. Accessors keep the old field names, so the engine reads them as before.
  */
-import { OrderType, StpMode, TimeInForce, type ExpiryReasonName, type OrderStatusName, type OrderTypeName, type StpModeName, type TimeInForceName } from '../core/enums.js';
+import { OrderStatus, OrderType, StpMode, TimeInForce, type ExpiryReasonName, type OrderStatusName, type OrderTypeName, type StpModeName, type TimeInForceName } from '../core/enums.js';
 import { addSafe, whole } from './amount.js';
+import { MAX_SAFE } from './scaled.js';
 import type { Level, Resting } from './book.js';
 import type { Acct, Bal, History, OpenCounts, OrderList, Sym } from './state.js';
 
@@ -41,21 +42,35 @@ class OrdCold {
   list: OrderList | null = null;
   expiryReason: ExpiryReasonName = 'NONE';
   fixedStrings: readonly [string, string, string, string] | null = null;
+  /** Bigint parts of the lock and the cumulative quote (amount.ts): only beyond 2^53. */
+  lockB = 0n;
+  cumB = 0n;
 }
 
-/** Bits of `Ord.bits` (booleans packed into one small integer). */
+/**
+ * Layout of `Ord.bits`, one small integer: four booleans (bits 0-3), the status (core code + 2,
+ * bits 4-7), and what is fixed at entry: side (bit 8), type (9-11), timeInForce (12-14) and STP
+ * mode (15-17), as core codes.
+ */
 const WORKING = 1;
 const COUNTED = 2;
 const IN_OPEN = 4;
 const EVICTED = 8;
+const STATUS_SHIFT = 4;
+const STATUS_OFFSET = 2;
+const STATUS_MASK = 15 << STATUS_SHIFT;
+const BUY = 1 << 8;
+const NEW_CODE = OrderStatus.NEW + STATUS_OFFSET;
+const PARTIAL_CODE = OrderStatus.PARTIALLY_FILLED + STATUS_OFFSET;
 
-/** Names by the core's codes, for decoding `Ord.kind`. */
-const TYPE_NAMES: readonly OrderTypeName[] = byCode(OrderType);
-const TIF_NAMES: readonly TimeInForceName[] = byCode(TimeInForce);
-const STP_NAMES: readonly StpModeName[] = byCode(StpMode);
-function byCode<K extends string>(codes: Readonly<Record<K, number>>): K[] {
+/** Names by the core's codes (plus an offset), for decoding `Ord.bits`. */
+const TYPE_NAMES: readonly OrderTypeName[] = byCode(OrderType, 0);
+const TIF_NAMES: readonly TimeInForceName[] = byCode(TimeInForce, 0);
+const STP_NAMES: readonly StpModeName[] = byCode(StpMode, 0);
+const STATUS_NAMES: readonly OrderStatusName[] = byCode(OrderStatus, STATUS_OFFSET);
+function byCode<K extends string>(codes: Readonly<Record<K, number>>, offset: number): K[] {
   const out: K[] = [];
-  for (const k of Object.keys(codes) as K[]) out[codes[k]] = k;
+  for (const k of Object.keys(codes) as K[]) out[codes[k] + offset] = k;
   return out;
 }
 
@@ -67,24 +82,18 @@ export class Ord implements Resting {
   next: Ord | null = null;
 
   filled = 0;
-  /** Cumulative quote at notional scale (price scale + quantity scale), as cumB + cumN (amount.ts). */
-  private cumB = 0n;
+  /** Number parts of the cumulative quote (notional scale) and the lock (locked asset's scale); bigint parts in `cold`. */
   private cumN = 0;
-  /** Locked amount at the locked asset's scale (quote for buys, base for sells), as lockB + lockN. */
-  private lockB = 0n;
   private lockN = 0;
   /** Per-unit price used for the quote lock of a buy; -1 for budget-limited market buys. */
   lockPrice = -1;
-  status: OrderStatusName = 'NEW';
   updateTime: number;
   /** Links of the account's open-order list. */
   openPrev: Ord | null = null;
   openNext: Ord | null = null;
-  /** working (starts true), counted, inOpen, evicted. */
-  private bits = WORKING;
+  /** Flags, status, side, type, timeInForce, STP mode (layout above). */
+  private bits: number;
   private cold: OrdCold | null = null;
-  /** Side, type, timeInForce and STP mode, fixed at entry: isBuy | type << 1 | tif << 4 | stp << 7 (core codes). */
-  private readonly kind: number;
 
   constructor(
     readonly id: number,
@@ -106,7 +115,7 @@ export class Ord implements Resting {
     readonly createTime: number,
   ) {
     this.updateTime = createTime;
-    this.kind = (isBuy ? 1 : 0) | (OrderType[type] << 1) | (TimeInForce[tif] << 4) | (StpMode[stp] << 7);
+    this.bits = WORKING | (NEW_CODE << STATUS_SHIFT) | (isBuy ? BUY : 0) | (OrderType[type] << 9) | (TimeInForce[tif] << 12) | (StpMode[stp] << 15);
     if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
       const c = new OrdCold();
       c.givenClientId = givenClientId;
@@ -126,16 +135,22 @@ export class Ord implements Resting {
   }
 
   get isBuy(): boolean {
-    return (this.kind & 1) !== 0;
+    return (this.bits & BUY) !== 0;
   }
   get type(): OrderTypeName {
-    return TYPE_NAMES[(this.kind >> 1) & 7]!;
+    return TYPE_NAMES[(this.bits >> 9) & 7]!;
   }
   get tif(): TimeInForceName {
-    return TIF_NAMES[(this.kind >> 4) & 7]!;
+    return TIF_NAMES[(this.bits >> 12) & 7]!;
   }
   get stp(): StpModeName {
-    return STP_NAMES[(this.kind >> 7) & 7]!;
+    return STP_NAMES[(this.bits >> 15) & 7]!;
+  }
+  get status(): OrderStatusName {
+    return STATUS_NAMES[(this.bits & STATUS_MASK) >> STATUS_SHIFT]!;
+  }
+  set status(v: OrderStatusName) {
+    this.bits = (this.bits & ~STATUS_MASK) | ((OrderStatus[v] + STATUS_OFFSET) << STATUS_SHIFT);
   }
   /** Replayed quantity queued ahead of this order at its level. */
   get ahead(): number {
@@ -147,11 +162,16 @@ export class Ord implements Resting {
 
   /** Cumulative quote at notional scale. */
   get cumQuote(): bigint {
-    return whole(this.cumB, this.cumN);
+    return this.cold === null ? BigInt(this.cumN) : whole(this.cold.cumB, this.cumN);
   }
   set cumQuote(v: bigint) {
-    this.cumB = v;
-    this.cumN = 0;
+    if (v >= -MAX_SAFE_N && v <= MAX_SAFE_N) {
+      if (this.cold !== null) this.cold.cumB = 0n;
+      this.cumN = Number(v);
+    } else {
+      this.c().cumB = v;
+      this.cumN = 0;
+    }
   }
   /** cumQuote += d for a safe integer d. */
   addCumQuote(d: number): void {
@@ -161,11 +181,16 @@ export class Ord implements Resting {
   }
   /** Locked amount at the locked asset's scale. */
   get lock(): bigint {
-    return whole(this.lockB, this.lockN);
+    return this.cold === null ? BigInt(this.lockN) : whole(this.cold.lockB, this.lockN);
   }
   set lock(v: bigint) {
-    this.lockB = v;
-    this.lockN = 0;
+    if (v >= -MAX_SAFE_N && v <= MAX_SAFE_N) {
+      if (this.cold !== null) this.cold.lockB = 0n;
+      this.lockN = Number(v);
+    } else {
+      this.c().lockB = v;
+      this.lockN = 0;
+    }
   }
   /** lock += d for a safe integer d. */
   addLock(d: number): void {
@@ -175,7 +200,7 @@ export class Ord implements Resting {
   }
   /** The lock as a safe integer, or -1 when it is held in bigint form (use `lock`). */
   get lockNum(): number {
-    return this.lockB === 0n && this.lockN >= 0 ? this.lockN : -1;
+    return (this.cold === null || this.cold.lockB === 0n) && this.lockN >= 0 ? this.lockN : -1;
   }
 
   get acct(): Acct {
@@ -295,9 +320,12 @@ export class Ord implements Resting {
   }
   /** True while the order can still trade or trigger. */
   get isOpen(): boolean {
-    return this.status === 'NEW' || this.status === 'PARTIALLY_FILLED';
+    const st = (this.bits & STATUS_MASK) >> STATUS_SHIFT;
+    return st === NEW_CODE || st === PARTIAL_CODE;
   }
 }
+
+const MAX_SAFE_N = BigInt(MAX_SAFE);
 
 /** The clientId the engine gives an order sent without one. */
 export function generatedClientId(id: number): string {
