@@ -65,4 +65,17 @@ describe('CandleVenue', () => {
     s.runUntil(0);
     expect(show()).toEqual(['x REJECTED', 'y NEW', 'y CANCELED', 'intentRejected']);
   });
+
+  it('after an order is final: a cancel is refused as unknown and its clientId cannot be placed again', () => {
+    const { s, v, feed, show, out } = setup();
+    feed(bar(0, 100, 101, 99, 100));
+    v.submit(place('m', { orderType: 'MARKET' }));
+    s.runUntil(s.clock.now());
+    feed(bar(1, 103, 104, 102, 103));
+    v.submit({ kind: 'cancel', strategy: 's', intentId: 'c', symbol: 'BTC_USDT', clientId: 'm' });
+    v.submit(place('m', { orderType: 'MARKET' }));
+    s.runUntil(s.clock.now());
+    expect(show()).toEqual(['m NEW', 'fill m 2@103 fee 0.206 T t=60000', 'm FILLED', 'intentRejected', 'intentRejected']);
+    expect(out.slice(-2).map((e) => (e.type === 'intentRejected' ? e.reason : e.type))).toEqual(['UNKNOWN_ORDER', 'DUPLICATE_CLIENT_ID']);
+  });
 });

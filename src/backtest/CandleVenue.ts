@@ -55,7 +55,10 @@ export class CandleVenue implements Venue {
   readonly #opts: CandleVenueOptions;
   /** Per symbol: resting orders and the last close (one map read per bar). */
   readonly #symbols = new Map<string, SymbolState>();
+  /** Orders not yet final, by clientId (a final order is dropped: nothing can change it any more). */
   readonly #byClient = new Map<string, VenueOrder>();
+  /** Every clientId ever placed, for the duplicate check (strings only: the orders are not kept). */
+  readonly #usedClientIds = new Set<string>();
   #lastSymbol: string | undefined;
   #lastState: SymbolState | undefined;
   #orderSeq = 0;
@@ -113,10 +116,11 @@ export class CandleVenue implements Venue {
 
   #place(i: PlaceIntent, now: number): void {
     const o: VenueOrder = { intent: i, orderId: undefined, state: 'PENDING', cumQty: ZERO, cumQuoteQty: ZERO };
-    if (this.#byClient.has(i.clientId)) {
+    if (this.#usedClientIds.has(i.clientId)) {
       this.#later({ type: 'intentRejected', E: now, strategy: i.strategy, intent: i, reason: 'DUPLICATE_CLIENT_ID', message: `clientId ${i.clientId} already used` });
       return;
     }
+    this.#usedClientIds.add(i.clientId);
     this.#byClient.set(i.clientId, o);
     if (!SUPPORTED.has(i.orderType)) return this.#finish(o, 'REJECTED', now, 'ORDER_TYPE_NOT_SUPPORTED: candle mode supports MARKET, LIMIT and LIMIT_MAKER');
     if (i.quantity === undefined || !positive(i.quantity)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
@@ -158,8 +162,9 @@ export class CandleVenue implements Venue {
     this.#later(orderUpdateOf(o, E));
   }
 
-  /** Takes `o` off its symbol's resting orders; returns the symbol's state. */
+  /** Takes `o`, now final, off the live orders and its symbol's resting orders; returns the symbol's state. */
   #remove(o: VenueOrder): SymbolState {
+    this.#byClient.delete(o.intent.clientId);
     const st = this.#state(o.intent.symbol);
     const list = st.open;
     const k = list[0] === o ? 0 : list.indexOf(o);
