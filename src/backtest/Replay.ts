@@ -31,12 +31,15 @@ const POOLED_LEVELS = 256;
 
 /**
  * Wire `[price, qty]` pairs as the engine's replayed levels (it parses plain decimal strings
- * straight to scaled integers), without allocating: one array of mutable levels per level count,
- * rewritten on each use. Sound because the engine reads a diff's levels only during
- * applyDepthDiff and keeps no reference to them (src/sim/engine.ts applyLevels); the next diff
- * may then reuse the same objects. One pool per side, since a diff passes both sides at once.
+ * straight to scaled integers), without allocating: one array per level count, all of them over
+ * the same mutable level objects, rewritten on each use. Sound because the engine reads a diff's
+ * levels only during applyDepthDiff and keeps no reference to them (src/sim/engine.ts
+ * applyLevels), so the next diff may reuse the objects. One pool per side, since a diff passes
+ * both sides at once.
  */
 class WireLevelPool {
+  /** Level objects shared by every array (as many as the largest pooled count seen). */
+  readonly #levels: WireLevel[] = [];
   readonly #byCount: (WireLevel[] | undefined)[] = [];
 
   levels(raw: RawLevels): readonly ExternalLevel[] {
@@ -44,8 +47,11 @@ class WireLevelPool {
     let out = n <= POOLED_LEVELS ? this.#byCount[n] : undefined;
     if (out === undefined) {
       out = new Array<WireLevel>(n);
-      for (let i = 0; i < n; i++) out[i] = { price: '', qty: '' };
-      if (n <= POOLED_LEVELS) this.#byCount[n] = out;
+      if (n <= POOLED_LEVELS) {
+        while (this.#levels.length < n) this.#levels.push({ price: '', qty: '' });
+        for (let i = 0; i < n; i++) out[i] = this.#levels[i] as WireLevel;
+        this.#byCount[n] = out;
+      } else for (let i = 0; i < n; i++) out[i] = { price: '', qty: '' };
     }
     for (let i = 0; i < n; i++) {
       const lv = raw[i] as readonly [string, string];
