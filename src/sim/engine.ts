@@ -13,7 +13,7 @@ import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../cor
 import type { BookSide, Level } from './book.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, TradeEvent } from './events.js';
-import { fmt, fmtBig, mul3, mul3n, mulBig, toScaled } from './scaled.js';
+import { floorDiv, fmt, fmtBig, mul3, mul3n, mulBig, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
   Accepted,
@@ -36,6 +36,8 @@ import { executionReport, orderView, tradeView, type FillInfo } from './views.js
 
 /** 2^53: below it a double holds every integer exactly. */
 const TWO53 = 9007199254740992;
+const MAX_SAFE_N = BigInt(Number.MAX_SAFE_INTEGER);
+
 
 /** How many public trades recentTrades can return. */
 const RECENT_TRADES = 1000;
@@ -463,7 +465,9 @@ export class MatchingEngine {
         d = { ...d, qty: q };
         lock = d.quoteQty * s.quoteF;
       } else if (d.isBuy) {
-        lock = this.costOf(s, d.qty) * s.quoteF;
+        const cost = this.costOf(s, d.qty);
+        lockNum = cost <= MAX_SAFE_N ? mul3n(Number(cost), 1, s.quoteFn) : -1;
+        if (lockNum < 0) lock = cost * s.quoteF;
       } else lockNum = mul3n(d.qty, 1, s.baseFn);
     } else {
       if ((d.type === 'LIMIT_MAKER' || d.tif === 'GTX') && d.stop === 0) {
@@ -623,7 +627,10 @@ export class MatchingEngine {
       }
       let cap = rem;
       if (budget) {
-        let afford = Number(o.lock / (BigInt(p) * s.quoteF));
+        // What the remaining lock buys at p: exact floor division, on numbers when they are safe integers.
+        const lockNum = o.lockNum;
+        const unit = p * s.quoteFn;
+        let afford = lockNum >= 0 && unit < TWO53 ? floorDiv(lockNum, unit) : Number(o.lock / (BigInt(p) * s.quoteF));
         const step = s.lot?.step ?? 0;
         if (step > 0) afford -= afford % step;
         if (afford < cap) cap = afford;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { cmpProducts, fmt, fmtBig, mul3, parseScaled } from './scaled.js';
+import { cmpProducts, floorDiv, fmt, fmtBig, mul3, parseScaled } from './scaled.js';
 
 describe('scaled integers', () => {
   it('parses plain decimal strings exactly, refusing what does not fit', () => {
@@ -15,6 +15,19 @@ describe('scaled integers', () => {
     expect(parseScaled('', 2)).toBe(-1);
     expect(parseScaled('.', 2)).toBe(-1);
     expect(parseScaled('90071992547409.93', 2)).toBe(-3);
+  });
+
+  it('floorDiv is exact floor division of safe integers, up to 2^53', () => {
+    const check = (a: number, b: number): void => {
+      expect(floorDiv(a, b), `${a} / ${b}`).toBe(Number(BigInt(a) / BigInt(b)));
+    };
+    fc.assert(fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), check));
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: 2 ** 20 }), check));
+    // Quotients just below an integer, where the double quotient rounds up.
+    for (const b of [3, 7, 1000, 999_999_937, 2 ** 26 + 1]) {
+      const k = Math.floor(Number.MAX_SAFE_INTEGER / b);
+      for (const a of [k * b - 1, k * b, Number.MAX_SAFE_INTEGER, b - 1, 0]) check(a, b);
+    }
   });
 
   it('formats like Decimal#toFixed on both sides of the int32 fast path', () => {

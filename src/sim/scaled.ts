@@ -151,6 +151,18 @@ export function mul3n(a: number, b: number, f: number): number {
   return r < TWO53 ? r : -1;
 }
 
+/**
+ * floor(a / b) for safe integers a >= 0, b > 0, exactly: the double quotient is correctly rounded
+ * but may round up to the next integer, so the result is corrected with exact products (k * b <= a
+ * < 2^53; a product at or above 2^53 is above a whatever its rounding).
+ */
+export function floorDiv(a: number, b: number): number {
+  let k = Math.floor(a / b);
+  while (k > 0 && k * b > a) k--;
+  while ((k + 1) * b <= a) k++;
+  return k;
+}
+
 /** Compares a*b with c*d exactly for non-negative safe integers: -1, 0 or 1. */
 export function cmpProducts(a: number, b: number, c: number, d: number): number {
   const x = a * b;
