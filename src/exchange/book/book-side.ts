@@ -6,10 +6,11 @@
  * insert or remove a level, at a median of ~100 and a mean of ~240 levels from the touch of a
  * ~2,500-level side. In one flat sorted array each such insert or removal moved every level between
  * it and the best; in blocks of at most {@link BLOCK} levels it moves at most one block's tail.
- * Blocks are found by scanning the blocks' first keys from the best end (contiguous doubles, a few
- * steps for the usual update near the touch), then the level by scanning the block from its end:
- * short predictable loops, no calls (a typed array's copyWithin costs more than moving a few
- * dozen doubles by hand).
+ * Blocks are found by scanning the last few blocks' first keys from the best end (contiguous
+ * doubles, enough for the usual update near the touch) and by binary search deeper, then the
+ * level by scanning the block from its end: short predictable loops, no calls (a typed array's
+ * copyWithin costs more than moving a few dozen doubles by hand). 32 levels per block measured
+ * ~10% faster than 64 and ~35% faster than 128 on the recording; 16 and below lose again.
  *
  * Layout: block storage slots of BLOCK levels in `#keys`/`#qtys` (slot s holds levels
  * [s*BLOCK, s*BLOCK + #count[s])); `#order[k]` is the slot of the k-th block in ascending key
@@ -21,7 +22,7 @@
  */
 
 /** Most levels a block holds; a full block splits in two halves. */
-const BLOCK = 64;
+const BLOCK = 32;
 
 /** A sorted side of scaled price levels. */
 export class BookSide {
@@ -77,10 +78,23 @@ export class BookSide {
       }
       return;
     }
-    // The last block whose first key is <= key (block 0 for a key below every level).
+    // The last block whose first key is <= key (block 0 for a key below every level): the last
+    // five blocks by a scan from the best end, deeper ones by binary search.
     const firsts = this.#firsts;
     let k = nb - 1;
-    while (k > 0 && key < (firsts[k] as number)) k--;
+    const stop = k > 4 ? k - 4 : 0;
+    while (k > stop && key < (firsts[k] as number)) k--;
+    if (k === stop && stop > 0 && key < (firsts[k] as number)) {
+      // Deep in the book: binary search for the last block whose first key is <= key.
+      let lo = 0;
+      let hi = k;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if ((firsts[mid] as number) <= key) lo = mid;
+        else hi = mid - 1;
+      }
+      k = lo;
+    }
     const slot = this.#order[k] as number;
     const base = slot * BLOCK;
     const end = base + (this.#count[slot] as number);
