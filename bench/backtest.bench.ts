@@ -28,7 +28,7 @@
  * than parsing a level's two decimal strings costs here.
  *  - No orders: the engine's replayed-depth application about 40-45% (it builds no events: SimVenue
  *    listens to it only while it has orders); the local book about 30-40% (~0.25 µs per level: two
- *    string parses plus an insert or removal in a side of sorted 64-level blocks; ~75 ms of CPU
+ *    string parses plus an insert or removal in a side of sorted 32-level blocks; ~70 ms of CPU
  *    alone); the replay loop, bus, strategy host and collector under 10% (~10 ms with the book and
  *    engine stubbed out); garbage collection the rest. No Decimal is built for depth levels or
  *    trades unless someone reads them.
