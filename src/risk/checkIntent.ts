@@ -51,13 +51,27 @@ const G = { lo: 0, hi: 0, moved: false };
 
 /** Places `x` on a 10^-scale grid (floor and ceil). False when it cannot be done exactly with safe integers. */
 function grid(x: Decimal, scale: number): boolean {
-  if (!unpackX(x)) return false;
-  const mant = U.m;
+  const d = x.d;
+  let mant: number;
+  let e: number;
+  const n = d.length;
+  if (n <= 2) {
+    // One or two words (nearly every price and quantity), read in place as `unpack` reads them:
+    // saves the call. A zero is one word 0.
+    const k = Math.floor(x.e / 7);
+    mant = n === 1 ? (d[0] as number) : (d[0] as number) * 1e7 + (d[1] as number);
+    e = n === 1 ? 7 * k : 7 * (k - 1);
+    if (x.s < 0) mant = -mant;
+  } else {
+    if (!unpackX(x)) return false;
+    mant = U.m;
+    e = U.e;
+  }
   if (mant === 0) {
     G.lo = G.hi = 0;
     return true;
   }
-  const shift = U.e + scale;
+  const shift = e + scale;
   if (shift >= 0) {
     if (shift > 22) return false;
     const v = mant * pow10X(shift);
@@ -135,6 +149,19 @@ function lotCheck(field: string, v: Decimal, lo: number, hi: number, lot: Scaled
     if (lo !== hi || !multipleX(lo - lot.min, lot.step)) return m.offStep(name, field, v, 'minQty', f.minQty, 'stepSize', f.stepSize);
   } else if (lo !== hi) return BAIL;
   return undefined;
+}
+
+/**
+ * Sign of a - b. Through the digits when both unpack exactly (decimal.js's own cmp copies its
+ * argument into a new Decimal on every call), otherwise decimal.js decides.
+ */
+function decCmp(a: Decimal, b: Decimal): number {
+  if (unpackX(a)) {
+    const am = U.m;
+    const ae = U.e;
+    if (unpackX(b)) return cmpP(am, 1, ae, U.m, 1, U.e);
+  }
+  return a.cmp(b);
 }
 
 /** The order value as a Decimal, for messages only (the checks compare scaled integers). */
@@ -448,7 +475,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   } else {
     const q = qty as Decimal;
     const cost = ctx.market.book(intent.symbol)?.costToFill(intent.side, q);
-    if (cost === undefined || cost.filledQty.lt(q)) return m.noLiquidity(q, intent.side);
+    if (cost === undefined || decCmp(cost.filledQty, q) < 0) return m.noLiquidity(q, intent.side);
     // A book walk sums products of arbitrary decimals: compared as a Decimal (no allocation).
     marketValue = cost.quoteQty;
     v1 = 0;
@@ -464,7 +491,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   if (maxNotional !== undefined) {
     let over: boolean;
     const t = slot.notionalMax;
-    if (marketValue !== undefined) over = marketValue.gt(maxNotional);
+    if (marketValue !== undefined) over = decCmp(marketValue, maxNotional) > 0;
     else if (onGrid && t === t) over = vg > t;
     else {
       BF.maxNotional++;
@@ -509,7 +536,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   if (buy) {
     const free = acct.free(sym.quote);
     let c: number;
-    if (marketValue !== undefined) c = marketValue.cmp(free);
+    if (marketValue !== undefined) c = decCmp(marketValue, free);
     else {
       if (free !== slot.freeQuote) slot.updateFreeQuote(free, ns);
       const t = slot.quoteMax;
