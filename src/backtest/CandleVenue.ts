@@ -43,8 +43,8 @@ function positive(x: Decimal): boolean {
 interface SymbolState {
   /** Resting orders in arrival order. */
   readonly open: VenueOrder[];
-  /** Close of the last bar seen (undefined before the first bar). */
-  lastClose: Decimal | undefined;
+  /** The last bar seen (undefined before the first): its close is read only when an order needs it. */
+  lastBar: KlineEvent | undefined;
   /** The quote asset, in which commissions are charged. */
   readonly quote: string;
 }
@@ -94,7 +94,7 @@ export class CandleVenue implements Venue {
   /** Executes resting orders against a bar (see the class comment). Call before publishing the bar. */
   onBar(bar: KlineEvent): void {
     const st = this.#state(bar.symbol);
-    st.lastClose = bar.close;
+    st.lastBar = bar;
     const list = st.open;
     if (list.length === 0) return;
     // A copy: fills and expiries remove orders from the list while it is walked.
@@ -126,7 +126,7 @@ export class CandleVenue implements Venue {
     if (i.quantity === undefined || !positive(i.quantity)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
     if (i.orderType !== 'MARKET' && (i.price === undefined || !positive(i.price))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
     const st = this.#state(i.symbol);
-    const last = st.lastClose;
+    const last = st.lastBar?.close;
     if (i.orderType === 'LIMIT_MAKER' && last !== undefined && (i.side === 'BUY' ? i.price?.gte(last) : i.price?.lte(last))) {
       return this.#finish(o, 'REJECTED', now, `LIMIT_MAKER_WOULD_TAKE: price ${i.price?.toFixed()} crosses the last close ${last.toFixed()}`);
     }
@@ -176,7 +176,7 @@ export class CandleVenue implements Venue {
     // Bars mostly come for the symbol of the previous call: no map read for them.
     if (symbol === this.#lastSymbol && this.#lastState !== undefined) return this.#lastState;
     let st = this.#symbols.get(symbol);
-    if (st === undefined) this.#symbols.set(symbol, (st = { open: [], lastClose: undefined, quote: symbol.slice(symbol.indexOf('_') + 1) }));
+    if (st === undefined) this.#symbols.set(symbol, (st = { open: [], lastBar: undefined, quote: symbol.slice(symbol.indexOf('_') + 1) }));
     this.#lastSymbol = symbol;
     this.#lastState = st;
     return st;
