@@ -53,7 +53,7 @@ interface SymbolState {
 export class CandleVenue implements Venue {
   readonly name = 'candle-sim';
   readonly #opts: CandleVenueOptions;
-  /** Per symbol: resting orders and the last close (one map read per bar). */
+  /** Per symbol: resting orders and the last bar. */
   readonly #symbols = new Map<string, SymbolState>();
   /** Orders not yet final, by clientId (a final order is dropped: nothing can change it any more). */
   readonly #byClient = new Map<string, VenueOrder>();
