@@ -182,8 +182,9 @@ export class SimVenue implements Venue {
   }
 
   /**
-   * The place intents of the orders not final yet (symbol, type and iceberg of each: what the risk
-   * gate's account-wide order counts read), without building records.
+   * The place intents of the orders not final yet: symbol, type and iceberg of each, which is what
+   * the risk gate's account-wide order counts read (MAX_NUM_ORDERS and friends count every open
+   * order of the account, not per strategy), without building a record per order per check.
    */
   liveIntents(): PlaceIntent[] {
     const out: PlaceIntent[] = [];
@@ -192,8 +193,8 @@ export class SimVenue implements Venue {
   }
 
   /**
-   * Open orders in the tracker's record shape, for the risk gate's account-wide order counts
-   * (MAX_NUM_ORDERS and friends count every open order of the account, not per strategy).
+   * Open orders in the tracker's record shape (what a live run's tracker reports), for callers
+   * that need whole records; the risk gate's account-wide counts read {@link liveIntents}.
    */
   liveOrderRecords(): OrderRecord[] {
     const out: OrderRecord[] = [];
