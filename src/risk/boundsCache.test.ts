@@ -33,29 +33,25 @@ describe('bounds kept per context follow the context values', () => {
   it('a new balance, average, reference price, position or limits object is seen on the next check', () => {
     const c = context();
     const i = buy('1000000000', '0.01');
-    expect(verdict(i, c)).toBe('accept');
-    c.balances.set('IDR', D('9999999.99'));
-    expect(verdict(i, c)).toBe('reject|INSUFFICIENT_BALANCE');
-    c.balances.set('IDR', D('10000000'));
-    expect(verdict(i, c)).toBe('accept');
-    c.avg.set('BTC_IDR', D('199999999.9'));
-    expect(verdict(i, c)).toBe('reject|PERCENT_PRICE');
-    c.avg.set('BTC_IDR', D('200000000'));
-    expect(verdict(i, c)).toBe('accept');
-    c.refs.set('BTC_IDR', D('909090909'));
-    expect(verdict(i, c)).toBe('reject|PRICE_RANGE');
-    c.refs.set('BTC_IDR', D('909090910'));
-    expect(verdict(i, c)).toBe('accept');
-    c.limits = { maxPosition: { BTC: D('1') } };
-    expect(verdict(i, c)).toBe('accept');
-    c.positions.set('BTC', D('0.99000001'));
-    expect(verdict(i, c)).toBe('reject|MAX_POSITION');
-    c.positions.set('BTC', D('0.99'));
-    expect(verdict(i, c)).toBe('accept');
-    c.limits = { maxOrderNotional: D('9999999') };
-    expect(verdict(i, c)).toBe('reject|MAX_ORDER_NOTIONAL');
-    c.limits = { maxOrderNotional: D('10000000') };
-    expect(verdict(i, c)).toBe('accept');
+    // Each step changes one context value (a new Decimal or limits object) and names the verdict it must give.
+    const steps: [() => void, string][] = [
+      [() => undefined, 'accept'],
+      [() => c.balances.set('IDR', D('9999999.99')), 'reject|INSUFFICIENT_BALANCE'],
+      [() => c.balances.set('IDR', D('10000000')), 'accept'],
+      [() => c.avg.set('BTC_IDR', D('199999999.9')), 'reject|PERCENT_PRICE'],
+      [() => c.avg.set('BTC_IDR', D('200000000')), 'accept'],
+      [() => c.refs.set('BTC_IDR', D('909090909')), 'reject|PRICE_RANGE'],
+      [() => c.refs.set('BTC_IDR', D('909090910')), 'accept'],
+      [() => (c.limits = { maxPosition: { BTC: D('1') } }), 'accept'],
+      [() => c.positions.set('BTC', D('0.99000001')), 'reject|MAX_POSITION'],
+      [() => c.positions.set('BTC', D('0.99')), 'accept'],
+      [() => (c.limits = { maxOrderNotional: D('9999999') }), 'reject|MAX_ORDER_NOTIONAL'],
+      [() => (c.limits = { maxOrderNotional: D('10000000') }), 'accept'],
+    ];
+    steps.forEach(([change, want], n) => {
+      change();
+      expect(verdict(i, c), `step ${n}`).toBe(want);
+    });
   });
 
   it('more contexts than a symbol keeps slots for still get their own verdicts', () => {
