@@ -1,10 +1,13 @@
 /**
  * The fast risk checker. Same contract, verdicts and messages as the decimal reference
  * (./reference/checkIntentReference.ts), computed on scaled integers: prices on the symbol's tick
- * grid, quantities on its step grid, products compared exactly (BigInt only past 2^52). It
- * allocates nothing on an accepted, unadjusted intent. Values it cannot place on a grid (more
- * decimals than any filter allows with the filter disabled, digits beyond a safe integer) take
- * the decimal path; `riskPathStats` counts how often.
+ * grid, quantities on its step grid, products compared exactly (BigInt only past 2^52). Bounds
+ * that depend only on context values (bands around the average and reference price, balances,
+ * position room, user limits) are integers on those grids, kept per context and symbol in
+ * ./boundsCache.ts, so an accepted order mostly compares integers. It allocates nothing on an
+ * accepted, unadjusted intent (past the first check of a context on a symbol). Values it cannot
+ * place on a grid (more decimals than any filter allows with the filter disabled, digits beyond a
+ * safe integer) take the decimal path; `riskPathStats` counts how often.
  */
 import { Decimal } from '../core/decimal.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
@@ -336,23 +339,26 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       if (avg !== slot.avg) slot.updateAvg(avg, sc.percentUp, sc.percentDown, ps);
       const hi = slot.avgHi;
       const lo = slot.avgLo;
-      // The price is on its grid here (priceCheck refused or deferred any other).
+      // Signs of price - avg * multiplier (NaN: truncation leaves it open).
+      let up: number;
+      let down: number;
       if (hi === hi && lo === lo) {
-        if (pLo > hi) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
-        if (pLo < lo) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
+        // The price is on its grid here (priceCheck refused or deferred any other).
+        up = pLo > hi ? 1 : 0;
+        down = pLo < lo ? -1 : 0;
       } else {
-      BF.percentPrice++;
-      // The average may carry 40 digits (it is a division): compared through its truncation.
-      const ax = unpackX(avg);
-      const am = U.m;
-      const ae = U.e;
-      const up = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentUp.m, sc.percentUp.e);
+        BF.percentPrice++;
+        // The average may carry 40 digits (it is a division): compared through its truncation.
+        const ax = unpackX(avg);
+        const am = U.m;
+        const ae = U.e;
+        up = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentUp.m, sc.percentUp.e);
+        down = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentDown.m, sc.percentDown.e);
+      }
       if (up !== up) return BAIL;
       if (up > 0) return m.outsideBand('PERCENT_PRICE', price, true, 'average price', avg, 'multiplierUp', pp.multiplierUp);
-      const down = cmpU(pLo, 1, -ps, am, ae, ax, sc.percentDown.m, sc.percentDown.e);
       if (down !== down) return BAIL;
       if (down < 0) return m.outsideBand('PERCENT_PRICE', price, false, 'average price', avg, 'multiplierDown', pp.multiplierDown);
-      }
     }
   }
 
@@ -432,23 +438,26 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       if (ref !== slot.ref) slot.updateRef(ref, sc.bidUp, sc.bidDown, sc.askUp, sc.askDown, ps);
       const hi = buy ? slot.bidHi : slot.askHi;
       const lo = buy ? slot.bidLo : slot.askLo;
+      // Signs of price - ref * multiplier (0 without that multiplier; NaN: truncation leaves it open).
+      let cu: number;
+      let cd: number;
       if (hi === hi && lo === lo) {
-        if (P > hi) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
-        if (P < lo) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
+        cu = P > hi ? 1 : 0;
+        cd = P < lo ? -1 : 0;
       } else {
-      BF.priceRange++;
-      const up = buy ? sc.bidUp : sc.askUp;
-      const down = buy ? sc.bidDown : sc.askDown;
-      const rx = unpackX(ref);
-      const rm = U.m;
-      const re = U.e;
-      const cu = up ? cmpU(P, 1, -ps, rm, re, rx, up.m, up.e) : 0;
+        BF.priceRange++;
+        const up = buy ? sc.bidUp : sc.askUp;
+        const down = buy ? sc.bidDown : sc.askDown;
+        const rx = unpackX(ref);
+        const rm = U.m;
+        const re = U.e;
+        cu = up ? cmpU(P, 1, -ps, rm, re, rx, up.m, up.e) : 0;
+        cd = down ? cmpU(P, 1, -ps, rm, re, rx, down.m, down.e) : 0;
+      }
       if (cu !== cu) return BAIL;
       if (cu > 0) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
-      const cd = down ? cmpU(P, 1, -ps, rm, re, rx, down.m, down.e) : 0;
       if (cd !== cd) return BAIL;
       if (cd < 0) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
-      }
     }
   }
 
