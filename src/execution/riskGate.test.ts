@@ -46,3 +46,45 @@ describe('riskGate', () => {
     expect(gate(place('other', '100.4'), strategy('other', 0)).kind).toBe('reject');
   });
 });
+
+describe('riskGate with a windowed average and a reference price', () => {
+  const usdt = makeSymbol('BTC_USDT', [
+    { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '10000000', tickSize: '0.01' },
+    { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '100', stepSize: '0.00001' },
+    { filterType: 'PERCENT_PRICE', multiplierUp: '1.1', multiplierDown: '0.9', avgPriceMins: 5 },
+  ]);
+  let ref: Decimal | null | undefined = D('60000');
+  const mins: number[] = [];
+  const gate = riskGate({
+    symbols: [usdt],
+    config: { mode: 'reject' },
+    states: new TradingStateMachine(),
+    now: () => 1000,
+    book: () => undefined,
+    // The last trade (65000) would let 68000 through; the 5-minute average (60005) does not.
+    lastPrice: () => D('65000'),
+    avgPrice: (_s, m) => {
+      mins.push(m);
+      return D('60005');
+    },
+    referencePrice: () => ref,
+    priceRanges: [{ symbol: 'BTC_USDT', bidLimitMultUp: D('1.05'), bidLimitMultDown: D('0.95') }],
+    liveOrders: () => [],
+    dailyPnl: () => ZERO,
+  });
+  const buy = (price: string): PlaceIntent => ({ ...place('s', price), symbol: 'BTC_USDT' });
+
+  it('checks PERCENT_PRICE against the average over the filter’s avgPriceMins, not the last trade', () => {
+    expect(gate(buy('68000'), strategy('s', 0))).toMatchObject({ kind: 'reject', reason: 'PERCENT_PRICE' });
+    expect(mins).toContain(5);
+  });
+
+  it('checks PRICE_RANGE against the reference price, and leaves it to the exchange when the price is unknown or null', () => {
+    expect(gate(buy('63000.01'), strategy('s', 0))).toMatchObject({ kind: 'reject', reason: 'PRICE_RANGE' });
+    expect(gate(buy('63000'), strategy('s', 0))).toEqual({ kind: 'accept' });
+    ref = undefined;
+    expect(gate(buy('63000.01'), strategy('s', 0))).toEqual({ kind: 'accept' });
+    ref = null;
+    expect(gate(buy('63000.01'), strategy('s', 0))).toEqual({ kind: 'accept' });
+  });
+});

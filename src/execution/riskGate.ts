@@ -8,7 +8,7 @@
 import type { BookView } from '../core/bookView.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { ALGO_ORDER_TYPES } from '../core/enums.js';
-import type { SymbolInfo } from '../core/types.js';
+import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import type { OrderRecord } from '../store/records.js';
 import { checkIntent } from '../risk/checkIntent.js';
@@ -50,7 +50,17 @@ export interface RiskGateDeps {
   readonly states: TradingStateMachine;
   readonly now: () => number;
   readonly book: (symbol: string) => BookView | undefined;
+  /** Last trade price; stands for the average when `avgPrice` is not given (a backtest's replay). */
   readonly lastPrice: (symbol: string) => Decimal | undefined;
+  /**
+   * Weighted average price over `mins` minutes (0: last price) for PERCENT_PRICE and
+   * NOTIONAL(applyToMarket); undefined while unknown (the checker then leaves the filter to the exchange).
+   */
+  readonly avgPrice?: (symbol: string, mins: number) => Decimal | undefined;
+  /** PRICE_RANGE reference price: null when the exchange has none, undefined when unknown or stale. */
+  readonly referencePrice?: (symbol: string) => Decimal | null | undefined;
+  /** PRICE_RANGE execution rules of the symbols (type 1 only; others are ignored by the checker). */
+  readonly priceRanges?: readonly PriceRangeRule[];
   /** Every live order of the account that this run knows (tracker records, or a simulator's open orders). */
   readonly liveOrders: () => readonly LiveOrderView[];
   /** Profit and loss of a strategy's trades of the current UTC day, marked to market (quote terms). */
@@ -80,11 +90,13 @@ function merged(run: RiskGateLimits, own: Partial<RiskGateLimits> | undefined): 
 
 /** Builds the gate function the pipeline calls with the host's strategy state. */
 export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy) => PipelineDecision {
-  const rules = compileRiskRules(d.symbols);
+  const rules = compileRiskRules(d.symbols, {}, d.priceRanges ?? []);
+  const avg = d.avgPrice;
+  const ref = d.referencePrice;
   const market: RiskMarketView = {
-    // A live run keeps no trade window: the last trade price stands for the average (avgPriceMins 0 semantics).
-    avgPrice: (symbol) => d.lastPrice(symbol),
-    referencePrice: () => undefined,
+    // Without a trade window (a backtest's replay) the last trade price stands for the average.
+    avgPrice: avg ?? ((symbol) => d.lastPrice(symbol)),
+    referencePrice: ref ?? (() => undefined),
     book: d.book,
   };
   let current: RiskGateStrategy | undefined;

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import type { TradeEvent } from '../core/marketEvents.js';
+import type { AggTrade } from '../core/types.js';
+import { makeSymbol } from '../risk/testkit.js';
+import { silentLogger } from './log.js';
+import { AveragePrices, type AggTradeSource } from './AveragePrices.js';
+
+const D = (s: string): Decimal => new Decimal(s);
+const MIN = 60_000;
+const sym = (mins: number) =>
+  makeSymbol('BTC_USDT', [{ filterType: 'PERCENT_PRICE', multiplierUp: '1.1', multiplierDown: '0.9', avgPriceMins: mins }]);
+
+const agg = (aggId: number, firstTradeId: number, lastTradeId: number, time: number, price: string, qty: string): AggTrade => ({ aggId, firstTradeId, lastTradeId, time, price: D(price), qty: D(qty), isBuyerMaker: false, isBestMatch: true });
+const trade = (tradeId: number, tradeTime: number, price: string, qty: string): TradeEvent => ({ type: 'trade', E: tradeTime, symbol: 'BTC_USDT', tradeId, tradeTime, price: D(price), qty: D(qty), isBuyerMaker: false });
+
+/** A REST source over a fixed list of aggregate trades, answering as the spec's endpoint does. */
+function source(all: AggTrade[], calls: object[] = [], fail = false): AggTradeSource {
+  return {
+    aggTrades(p) {
+      calls.push(p);
+      if (fail) return Promise.reject(new Error('HTTP 503'));
+      if (p.startTime === undefined && p.fromId === undefined) return Promise.resolve(all.slice(-(p.limit ?? 500)));
+      return Promise.resolve(all.filter((a) => (p.fromId === undefined || a.aggId >= p.fromId) && (p.startTime === undefined || a.time >= p.startTime)).slice(0, p.limit ?? 500));
+    },
+  };
+}
+const quiet = silentLogger;
+
+describe('AveragePrices', () => {
+  it('is unknown until warmed up, then averages the REST window (not the last trade)', async () => {
+    let now = 10 * MIN;
+    const calls: object[] = [];
+    const a = new AveragePrices({ symbols: [sym(5)], source: source([agg(1, 1, 1, 4 * MIN, '90', '100'), agg(2, 2, 3, 6 * MIN, '100', '1'), agg(3, 4, 4, 9 * MIN, '200', '1')], calls), now: () => now, log: quiet });
+    expect(a.avgPrice('BTC_USDT', 5)).toBeUndefined();
+    await a.warmUp();
+    // Only the trades after 10 - 5 minutes: (100 * 1 + 200 * 1) / 2.
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('150');
+    expect(a.avgPrice('BTC_USDT', 0)?.toFixed()).toBe('200');
+    expect(calls).toEqual([{ symbol: 'BTC_USDT', symbolType: 1, startTime: 5 * MIN, limit: 1000 }]);
+    now = 11 * MIN + 1;
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('200');
+  });
+
+  it('joins the stream without counting a trade twice (held back during warm-up, skipped up to the REST trade id)', async () => {
+    const now = 10 * MIN;
+    const a = new AveragePrices({ symbols: [sym(5)], source: source([agg(7, 10, 12, 9 * MIN, '100', '3')]), now: () => now, log: quiet });
+    // Trades 10..12 came on the stream before the REST answer; 13 after it.
+    a.onTrade(trade(11, 9 * MIN, '100', '1'));
+    a.onTrade(trade(12, 9 * MIN, '100', '1'));
+    a.onTrade(trade(13, 9.5 * MIN, '400', '1'));
+    await a.warmUp();
+    // (100 * 3 + 400 * 1) / 4
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('175');
+    a.onTrade(trade(13, 9.5 * MIN, '400', '1'));
+    a.onTrade(trade(14, 9.9 * MIN, '300', '4'));
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('237.5');
+  });
+
+  it('pages through a busy window by aggregate id', async () => {
+    const all = Array.from({ length: 2500 }, (_, i) => agg(i + 1, i + 1, i + 1, 6 * MIN + i, i < 2000 ? '10' : '20', '1'));
+    const calls: { fromId?: number }[] = [];
+    const a = new AveragePrices({ symbols: [sym(5)], source: source(all, calls), now: () => 10 * MIN, log: quiet });
+    await a.warmUp();
+    expect(calls.map((c) => c.fromId)).toEqual([undefined, 1001, 2001]);
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('12');
+  });
+
+  it('uses the last trade before an empty window (the exchange’s fallback), fetched on its own', async () => {
+    const calls: object[] = [];
+    const a = new AveragePrices({ symbols: [sym(5)], source: source([agg(1, 1, 1, MIN, '123.45', '2')], calls), now: () => 60 * MIN, log: quiet });
+    await a.warmUp();
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('123.45');
+    expect(calls[1]).toEqual({ symbol: 'BTC_USDT', symbolType: 1, limit: 1 });
+  });
+
+  it('0 minutes needs only the most recent trade', async () => {
+    const calls: object[] = [];
+    const a = new AveragePrices({ symbols: [sym(0)], source: source([agg(1, 1, 1, MIN, '5', '2'), agg(2, 2, 2, 2 * MIN, '6', '1')], calls), now: () => 3 * MIN, log: quiet });
+    await a.warmUp();
+    expect(a.avgPrice('BTC_USDT', 0)?.toFixed()).toBe('6');
+    expect(calls).toEqual([{ symbol: 'BTC_USDT', symbolType: 1, limit: 1 }]);
+  });
+
+  it('after a failed warm-up stays unknown until the stream alone has covered a whole window', async () => {
+    let now = 10 * MIN;
+    const warned: string[] = [];
+    const a = new AveragePrices({ symbols: [sym(5)], source: source([], [], true), now: () => now, log: { ...silentLogger, warn: (_o: object, m?: string) => warned.push(m ?? '') } });
+    await a.warmUp();
+    expect(warned).toHaveLength(1);
+    a.onTrade(trade(1, 11 * MIN, '100', '1'));
+    expect(a.avgPrice('BTC_USDT', 5)).toBeUndefined();
+    now = 15 * MIN - 1;
+    expect(a.avgPrice('BTC_USDT', 5)).toBeUndefined();
+    now = 15 * MIN;
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('100');
+  });
+
+  it('refuses to average a window it could not fetch whole (page cap) rather than use part of it', async () => {
+    const all = Array.from({ length: 2500 }, (_, i) => agg(i + 1, i + 1, i + 1, 6 * MIN + i, '10', '1'));
+    const a = new AveragePrices({ symbols: [sym(5)], source: source(all), now: () => 10 * MIN, log: quiet, maxPages: 2 });
+    await a.warmUp();
+    expect(a.avgPrice('BTC_USDT', 5)).toBeUndefined();
+  });
+});
