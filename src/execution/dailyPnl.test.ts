@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { DailyPnl } from './dailyPnl.js';
+import { addFill, DailyPnl, markedPnl, type SymbolBook } from './dailyPnl.js';
 
 const fill = (side: 'BUY' | 'SELL', qty: string, price: string, strategy: string) => ({ strategy, symbol: 'BTC_USDT', side, qty: new Decimal(qty), quoteQty: new Decimal(qty).mul(price), commission: new Decimal(0), commissionAsset: 'USDT' });
 
@@ -15,5 +15,60 @@ describe('DailyPnl', () => {
     expect(d.of('s.1', day + 3000, mark).toFixed()).toBe('-10');
     expect(d.of('s', day + 3000, mark).toFixed()).toBe('0');
     expect(d.of('s.1', day + 86_400_000, mark).toFixed()).toBe('0');
+  });
+});
+
+describe('DailyPnl folds queued fills exactly as adding them at once', () => {
+  /** A small deterministic generator (the same fills on every run). */
+  function lcg(seed: number): () => number {
+    let s = seed;
+    return () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  }
+  const symbols = ['BTC_USDT', 'ETH_USDT', 'ETH_BTC'];
+  const strategies = ['a', 'b', 'a-1'];
+
+  it('gives the PnL of the eager per-(strategy, symbol) books for every question, across day boundaries', () => {
+    const rnd = lcg(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+    const d = new DailyPnl();
+    let eager = new Map<string, SymbolBook>();
+    let day = -1;
+    const marks = new Map<string, Decimal>([['BTC_USDT', new Decimal('60123.45')], ['ETH_USDT', new Decimal('3001.7')]]);
+    const mark = (s: string) => marks.get(s);
+    let t = Date.UTC(2026, 0, 5, 22);
+    let asked = 0;
+    for (let i = 0; i < 2000; i++) {
+      t += Math.floor(rnd() * 60_000);
+      if (Math.floor(t / 86_400_000) !== day) {
+        day = Math.floor(t / 86_400_000);
+        eager = new Map();
+      }
+      const symbol = pick(symbols);
+      const [base, quote] = symbol.split('_') as [string, string];
+      const qty = new Decimal(Math.floor(rnd() * 1e6)).div(1e5);
+      const price = new Decimal(Math.floor(rnd() * 1e8)).div(1e3);
+      const quoteQty = qty.mul(price);
+      const commissionAsset = pick([base, quote, 'BNB', null]);
+      const commission = commissionAsset === null ? new Decimal(0) : quoteQty.mul('0.001');
+      const f = { strategy: pick(strategies), symbol, side: pick(['BUY', 'SELL'] as const), qty, quoteQty, commission, commissionAsset };
+      d.add(t, f);
+      addFill(eager, f);
+      // Questions at irregular points: none for long runs of fills, sometimes after each one.
+      if (rnd() < (i % 500 < 250 ? 0.02 : 0.5)) {
+        for (const s of [...strategies, 'none']) {
+          let want = new Decimal(0);
+          for (const [key, b] of eager) if (key.startsWith(`${s} `)) want = want.plus(markedPnl(b, mark(b.symbol)));
+          const got = d.of(s, t, mark);
+          expect(got.toFixed(), `${s} at fill ${i}`).toBe(want.toFixed());
+          asked++;
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(100);
+  });
+
+  it('refuses a fill whose symbol has no BASE_QUOTE form when it arrives', () => {
+    const d = new DailyPnl();
+    expect(() => d.add(0, { ...fill('BUY', '1', '1', 's'), symbol: 'BTCUSDT' })).toThrow(/BTCUSDT/);
   });
 });

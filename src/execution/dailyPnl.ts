@@ -20,12 +20,15 @@ export interface SymbolBook {
   volume: Decimal;
 }
 
-/** Adds one fill to per-(strategy, symbol) positions (keyed `strategy symbol`). */
-export function addFill(out: Map<string, SymbolBook>, f: Pick<FillRecord, 'strategy' | 'symbol' | 'side' | 'qty' | 'quoteQty' | 'commission' | 'commissionAsset'>): void {
-  const key = `${f.strategy} ${f.symbol}`;
-  let b = out.get(key);
-  if (!b) out.set(key, (b = { symbol: f.symbol, position: ZERO, cash: ZERO, otherFees: new Map(), fills: 0, volume: ZERO }));
-  const { base, quote } = splitSymbol(f.symbol);
+/** The fields of a fill that positions and PnL read. */
+type FillFields = Pick<FillRecord, 'strategy' | 'symbol' | 'side' | 'qty' | 'quoteQty' | 'commission' | 'commissionAsset'>;
+
+function emptyBook(symbol: string): SymbolBook {
+  return { symbol, position: ZERO, cash: ZERO, otherFees: new Map(), fills: 0, volume: ZERO };
+}
+
+/** Adds one fill to a book whose symbol splits into `base` and `quote`. */
+function applyFill(b: SymbolBook, f: FillFields, base: string, quote: string): void {
   const buy = f.side === 'BUY';
   b.position = buy ? b.position.plus(f.qty) : b.position.minus(f.qty);
   b.cash = buy ? b.cash.minus(f.quoteQty) : b.cash.plus(f.quoteQty);
@@ -36,26 +39,70 @@ export function addFill(out: Map<string, SymbolBook>, f: Pick<FillRecord, 'strat
   b.volume = b.volume.plus(f.quoteQty);
 }
 
+/** Adds one fill to per-(strategy, symbol) positions (keyed `strategy symbol`). */
+export function addFill(out: Map<string, SymbolBook>, f: FillFields): void {
+  const key = `${f.strategy} ${f.symbol}`;
+  let b = out.get(key);
+  if (!b) out.set(key, (b = emptyBook(f.symbol)));
+  const { base, quote } = splitSymbol(f.symbol);
+  applyFill(b, f, base, quote);
+}
+
+/** One strategy's books of the day by symbol, with each symbol's assets split once. */
+interface DayBook {
+  readonly book: SymbolBook;
+  readonly base: string;
+  readonly quote: string;
+}
+
 /**
  * Per-strategy PnL of the current UTC day: the day's fills (cash flows and position change)
  * marked to market. Resets at 00:00 UTC, which is when a daily loss limit rolls over.
+ *
+ * Fills are only queued when they arrive and folded into the books, in arrival order, when a PnL
+ * is asked for: a run without a daily loss limit never asks, and then no fill costs a Decimal
+ * operation here. Folding later performs the very operations, in the very order, of folding at
+ * once, so the PnL is the same.
  */
 export class DailyPnl {
   #day = -1;
-  #books = new Map<string, SymbolBook>();
+  /** Books of the day by strategy, then symbol (first-fill order within each). */
+  #books = new Map<string, Map<string, DayBook>>();
+  /** Fills of the day not folded into the books yet, in arrival order. */
+  #pending: FillFields[] = [];
 
   /** Adds a fill at time `t` (ms). */
-  add(t: number, f: Parameters<typeof addFill>[1]): void {
+  add(t: number, f: FillFields): void {
     this.#roll(t);
-    addFill(this.#books, f);
+    // A symbol without BASE_QUOTE form is refused on arrival, as when fills were folded at once.
+    if (f.symbol.indexOf('_') <= 0) splitSymbol(f.symbol);
+    this.#pending.push(f);
   }
 
   /** PnL of `strategy` today at time `t`, in quote terms, with positions at `mark`. */
   of(strategy: string, t: number, mark: (symbol: string) => Decimal | undefined): Decimal {
     this.#roll(t);
+    if (this.#pending.length > 0) this.#fold();
     let sum = ZERO;
-    for (const [key, b] of this.#books) if (key.startsWith(`${strategy} `)) sum = sum.plus(markedPnl(b, mark(b.symbol)));
+    const books = this.#books.get(strategy);
+    if (books !== undefined) for (const d of books.values()) sum = sum.plus(markedPnl(d.book, mark(d.book.symbol)));
     return sum;
+  }
+
+  #fold(): void {
+    const pending = this.#pending;
+    for (let i = 0; i < pending.length; i++) {
+      const f = pending[i] as FillFields;
+      let books = this.#books.get(f.strategy);
+      if (books === undefined) this.#books.set(f.strategy, (books = new Map()));
+      let d = books.get(f.symbol);
+      if (d === undefined) {
+        const { base, quote } = splitSymbol(f.symbol);
+        books.set(f.symbol, (d = { book: emptyBook(f.symbol), base, quote }));
+      }
+      applyFill(d.book, f, d.base, d.quote);
+    }
+    pending.length = 0;
   }
 
   #roll(t: number): void {
@@ -63,6 +110,7 @@ export class DailyPnl {
     if (day !== this.#day) {
       this.#day = day;
       this.#books = new Map();
+      this.#pending = [];
     }
   }
 }

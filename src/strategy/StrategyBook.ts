@@ -14,9 +14,24 @@ interface OwnOrder extends OwnOrderView {
   readonly cumQuoteQty: Decimal;
 }
 
-function assets(symbol: string): { base: string; quote: string } {
+/** The assets of a symbol; `quote` is '' for a symbol without BASE_QUOTE form. */
+interface Assets {
+  readonly base: string;
+  readonly quote: string;
+}
+
+function assets(symbol: string): Assets {
   // Symbols are BASE_QUOTE; anything else has no asset split and only counts orders.
   return symbol.includes('_') ? splitSymbol(symbol) : { base: symbol, quote: '' };
+}
+
+/**
+ * At most 35 significant digits (five base-1e7 words): within the 40-digit precision, so
+ * decimal.js's rounding of a result equal to the value leaves it unchanged.
+ */
+function short(x: Decimal): boolean {
+  const d = x.d as readonly number[] | null;
+  return d !== null && d.length <= 5;
 }
 
 /** One strategy's orders, positions and budget. */
@@ -25,6 +40,8 @@ export class StrategyBook {
   readonly #cash = new Map<string, Decimal>();
   readonly #positions = new Map<string, Decimal>();
   readonly #placements: number[] = [];
+  /** Asset split of each symbol seen (fills and locks read it per event). */
+  readonly #assets = new Map<string, Assets>();
 
   constructor(budget: Readonly<Record<string, Decimal>> = {}) {
     for (const [a, v] of Object.entries(budget)) this.#cash.set(a, v);
@@ -80,11 +97,20 @@ export class StrategyBook {
 
   /** Applies a fill: position, cash and commission. */
   fill(e: FillEvent): void {
-    const { base, quote } = assets(e.symbol);
-    const sign = e.side === 'BUY' ? 1 : -1;
-    this.#positions.set(base, this.position(base).plus(e.qty.mul(sign)));
-    this.#cash.set(base, this.cash(base).plus(e.qty.mul(sign)));
-    if (quote !== '') this.#cash.set(quote, this.cash(quote).minus(e.quoteQty.mul(sign)));
+    const { base, quote } = this.#assetsOf(e.symbol);
+    // plus/minus of the amount itself rather than of amount x (+1/-1): the same value with one
+    // Decimal operation instead of two (multiplying by one or minus one only rounds an amount of
+    // more than 40 digits, which fills never have: the venues' amounts are exchange decimals and
+    // their 40-digit products).
+    const buy = e.side === 'BUY';
+    const pos = this.position(base);
+    this.#positions.set(base, buy ? pos.plus(e.qty) : pos.minus(e.qty));
+    const held = this.cash(base);
+    this.#cash.set(base, buy ? held.plus(e.qty) : held.minus(e.qty));
+    if (quote !== '') {
+      const q = this.cash(quote);
+      this.#cash.set(quote, buy ? q.minus(e.quoteQty) : q.plus(e.quoteQty));
+    }
     if (e.commissionAsset && !e.commission.isZero()) this.#cash.set(e.commissionAsset, this.cash(e.commissionAsset).minus(e.commission));
   }
 
@@ -102,7 +128,7 @@ export class StrategyBook {
   locked(asset: string): Decimal {
     let sum = ZERO;
     for (const o of this.#orders.values()) {
-      const { base, quote } = assets(o.symbol);
+      const { base, quote } = this.#assetsOf(o.symbol);
       const left = o.quantity ? o.quantity.minus(o.cumQty) : ZERO;
       if (o.side === 'SELL' && base === asset) sum = sum.plus(left);
       else if (o.side === 'BUY' && quote === asset) {
@@ -115,13 +141,19 @@ export class StrategyBook {
 
   /** Free (cash minus locks, never below zero) and locked balance of an asset. */
   balance(asset: string): { free: Decimal; locked: Decimal } {
+    if (this.#orders.size === 0) return { free: this.free(asset), locked: ZERO };
     const locked = this.locked(asset);
     return { free: Decimal.max(this.cash(asset).minus(locked), ZERO), locked };
   }
 
   /** Free balance (the risk checker's view of the budget). */
   free(asset: string): Decimal {
-    return this.balance(asset).free;
+    if (this.#orders.size > 0) return Decimal.max(this.cash(asset).minus(this.locked(asset)), ZERO);
+    // Nothing locked: max(cash - 0, 0) is the cash itself when positive, else zero. The risk
+    // check asks once per place; this answers without building a Decimal.
+    const cash = this.cash(asset);
+    if (!short(cash)) return Decimal.max(cash.minus(ZERO), ZERO);
+    return cash.isPositive() && !cash.isZero() ? cash : ZERO;
   }
 
   /** Open orders, optionally of one symbol, in placement order. */
@@ -148,5 +180,11 @@ export class StrategyBook {
     let n = 0;
     for (let i = this.#placements.length - 1; i >= 0 && (this.#placements[i] as number) > t; i--) n++;
     return n;
+  }
+
+  #assetsOf(symbol: string): Assets {
+    let a = this.#assets.get(symbol);
+    if (a === undefined) this.#assets.set(symbol, (a = assets(symbol)));
+    return a;
   }
 }

@@ -99,6 +99,8 @@ class Running implements StrategyState {
   readonly name: string;
   /** Configured spelling of each symbol, by symbolKey(). */
   readonly symbols: ReadonlyMap<string, string>;
+  /** Configured spelling of each symbol, by itself. */
+  readonly spelled: ReadonlyMap<string, string>;
   readonly book: StrategyBook;
   readonly ids: ClientIdSequence;
   handlers: StrategyHandlers | undefined;
@@ -111,6 +113,7 @@ class Running implements StrategyState {
   ) {
     this.name = spec.name;
     this.symbols = new Map(spec.symbols.map((sym) => [symbolKey(sym), sym]));
+    this.spelled = new Map([...this.symbols.values()].map((sym) => [sym, sym]));
     this.book = new StrategyBook(spec.budget);
     this.ids = new ClientIdSequence(spec.name, runTag);
   }
@@ -133,7 +136,9 @@ class Running implements StrategyState {
 
   /** The configured spelling of `symbol` when the strategy trades it. */
   symbolOf(symbol: string): string | undefined {
-    return this.symbols.get(symbolKey(symbol));
+    // Strategies place and read books by the configured spelling almost always: a map read, no
+    // regex; other spellings are normalised.
+    return this.spelled.get(symbol) ?? this.symbols.get(symbolKey(symbol));
   }
 
   /** Unique in the run and, with a run tag, across runs (the ledger keys intents by it). */
