@@ -14,7 +14,9 @@ import type { KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
 import { readRecording, type RecordedItem } from '../record/reader.js';
 import { MatchingEngine } from '../sim/engine.js';
+import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
+import { validateParams } from '../strategy/params.js';
 import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from '../strategy/StrategyRunner.js';
 import type { StrategyLogger, StrategyPlugin } from '../strategy/types.js';
 import { CandleVenue, bpsToRate } from './CandleVenue.js';
@@ -141,7 +143,21 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     bt.equityIntervalMs,
     (sym) => late.replay?.mark(sym),
   );
-  const replay = new Replay({ bus, scheduler, engine, candleVenue: candleMode ? (venue as CandleVenue) : undefined, bookSymbols, collector, afterEvent: () => late.runner?.flush(), timerMs: bt.timerMs });
+  const replay = new Replay({
+    bus,
+    scheduler,
+    engine,
+    candleVenue: candleMode ? (venue as CandleVenue) : undefined,
+    bookSymbols,
+    collector,
+    afterEvent: () => late.runner?.flush(),
+    timerMs: bt.timerMs,
+    start: bt.start === undefined ? undefined : timeBoundMs(bt.start),
+    startSource: { file: cfg.file, value: bt.start },
+    // Strategies get control when the replay goes live (the first item at or after backtest.start),
+    // so nothing they do in onStart can place an order during the warm-up.
+    onLive: () => late.runner?.start(),
+  });
   late.replay = replay;
   bus.listen((e) => collector.onEvent(e));
   // The same composition as live and paper: risk gate -> venue, results back on the bus. No ledger:
@@ -174,7 +190,10 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   // No run tag: a backtest's clientIds are the same on every run (determinism).
   const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
   late.runner = runner;
-  runner.start();
+  // A bad parameter must stop the run before any data is read (the runner starts only when the
+  // replay goes live, possibly after a long warm-up): start() validates every strategy's
+  // parameters before creating any plugin and throws the runner's own error for the first bad one.
+  if (strategies.some((s) => !validateParams(s.plugin, s.params).ok)) runner.start();
   return {
     replay,
     runner,
@@ -211,7 +230,7 @@ export function sourcesOf(cfg: BacktestConfig): AsyncIterable<{ t: number; item:
     (it) => (it.kind === 'market' ? it.event.E : undefined),
     (it) => Math.floor(it.recvTime),
   );
-  return bt.end === undefined ? merged : until(merged, typeof bt.end === 'number' ? bt.end : Date.parse(bt.end));
+  return bt.end === undefined ? merged : until(merged, timeBoundMs(bt.end));
 }
 
 /** The items up to `end` (ms); stopping early closes the files. */

@@ -4,11 +4,17 @@
  * scheduler has due up to t (venue acknowledgements, fills, timers), then updates the matching
  * engine's replayed liquidity and the local books, then publishes the event, then runs the work
  * that event caused at the same instant. Nothing can observe data later than the clock.
+ *
+ * With a `start`, items before it are a warm-up: they move the market state only (local books,
+ * the engine's replayed liquidity and trade window, last prices, bar books, the candle venue's
+ * last bar) and reach neither the bus nor the collector; no timer is armed. The run goes live at
+ * the first item at or after `start` (see {@link Replay.step}).
  */
 import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
-import type { AggTradeEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
+import { ConfigError } from '../core/errors.js';
+import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
 import { rawDepthLevels, type RawLevels } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
@@ -88,6 +94,15 @@ export interface ReplayOptions {
   readonly afterEvent?: () => void;
   /** Publishes a timer event every `timerMs` of virtual time (0/undefined: none). */
   readonly timerMs?: number;
+  /**
+   * Epoch ms of the first item delivered (backtest.start); earlier items only warm up the market
+   * state. Undefined: every item is delivered.
+   */
+  readonly start?: number;
+  /** How `start` is named in errors: the config file and the value as written (default: none and the number). */
+  readonly startSource?: { readonly file: string; readonly value: unknown };
+  /** Called once when the run goes live, before the first delivered item (e.g. starts the strategies). */
+  readonly onLive?: () => void;
 }
 
 /** Counters of a replay. */
@@ -96,11 +111,15 @@ export interface ReplayStats {
   snapshots: number;
   firstTime: number | undefined;
   lastTime: number | undefined;
+  /** Items replayed before `start` (warm-up: market state only, nothing delivered). */
+  warmUpItems: number;
+  /** Time of the first delivered item (undefined until the run is live). */
+  liveTime: number | undefined;
 }
 
 /** Drives one replay. Use `step` per item (or `run` over a merged source), then `finish`. */
 export class Replay {
-  readonly stats: ReplayStats = { events: 0, snapshots: 0, firstTime: undefined, lastTime: undefined };
+  readonly stats: ReplayStats = { events: 0, snapshots: 0, firstTime: undefined, lastTime: undefined, warmUpItems: 0, liveTime: undefined };
   readonly #o: ReplayOptions;
   readonly #syncs = new Map<string, BookSync>();
   readonly #lastPrice = new Map<string, PriceSource>();
@@ -108,6 +127,8 @@ export class Replay {
   readonly #bidPool = new WireLevelPool();
   readonly #askPool = new WireLevelPool();
   #timerId: number | undefined;
+  /** Items reach the bus, collector and timers only once live (see {@link ReplayOptions.start}). */
+  #live = false;
 
   constructor(opts: ReplayOptions) {
     this.#o = opts;
@@ -117,7 +138,8 @@ export class Replay {
         requestSnapshot: () => undefined,
         onStatus: (ev) => {
           if (ev.ready) this.#seedEngine(sym, sync);
-          opts.bus.publish(ev);
+          // During the warm-up nobody may see it; going live reports each book's state instead.
+          if (this.#live) opts.bus.publish(ev);
         },
       });
       this.#syncs.set(sym, sync);
@@ -144,14 +166,21 @@ export class Replay {
     return src === undefined ? undefined : priceOf(src);
   }
 
-  /** Replays one item at time `t` (non-decreasing across calls). */
+  /**
+   * Replays one item at time `t` (non-decreasing across calls). Before `start` the item only warms
+   * up the market state; the first item at or after `start` (the first item when there is none)
+   * makes the run live first (see #goLive).
+   */
   step(t: number, item: RecordedItem): void {
     const o = this.#o;
     const s = o.scheduler;
-    if (this.stats.firstTime === undefined) {
-      this.stats.firstTime = t;
-      s.runUntil(t);
-      if (o.timerMs !== undefined && o.timerMs > 0) this.#armTimer(o.timerMs);
+    if (this.stats.firstTime === undefined) this.stats.firstTime = t;
+    if (!this.#live) {
+      if (o.start !== undefined && t < o.start) {
+        this.#warmUp(t, item);
+        return;
+      }
+      this.#goLive(t);
     }
     s.runUntil(t);
     this.stats.lastTime = t;
@@ -179,12 +208,67 @@ export class Replay {
     }
   }
 
-  /** Stops timers and delivers everything still in flight (at its due time). */
+  /**
+   * Stops timers and delivers everything still in flight (at its due time). Throws a ConfigError
+   * naming backtest.start when the data ended before `start` (nothing was delivered).
+   */
   finish(): void {
-    if (this.#timerId !== undefined) this.#o.scheduler.cancel(this.#timerId);
-    this.#o.scheduler.drain();
-    this.#o.afterEvent?.();
-    if (this.stats.lastTime !== undefined) this.#o.collector?.sample(this.#o.scheduler.clock.now());
+    const o = this.#o;
+    if (!this.#live && o.start !== undefined && this.stats.firstTime !== undefined) {
+      throw this.#startError(`after the end of the data (last event at ${iso(this.stats.lastTime ?? this.stats.firstTime)})`);
+    }
+    if (this.#timerId !== undefined) o.scheduler.cancel(this.#timerId);
+    o.scheduler.drain();
+    o.afterEvent?.();
+    if (this.#live) o.collector?.sample(o.scheduler.clock.now());
+  }
+
+  /** An item before `start`: market state only. Nothing is scheduled yet (no strategy has run), so no work can be due. */
+  #warmUp(t: number, item: RecordedItem): void {
+    this.#o.scheduler.runUntil(t);
+    this.stats.lastTime = t;
+    this.stats.warmUpItems++;
+    if (item.kind === 'snapshot') {
+      this.stats.snapshots++;
+      this.#syncs.get(item.symbol)?.onSnapshot(item.snapshot, t);
+    } else {
+      this.#apply(item.event);
+      this.stats.events++;
+    }
+  }
+
+  /**
+   * Hands control to the strategies at time `t`. After a warm-up every local book must be
+   * synchronised: a strategy that gets control at `start` is promised the market as it was then,
+   * and waiting for a later sync would silently move the window, so an unsynchronised book is a
+   * configuration error naming backtest.start. Each book's state is then published (the warm-up
+   * kept its bookStatus events from the bus), so strategies and the trading state see a ready book
+   * announced before they read it, exactly as in a run from the beginning.
+   */
+  #goLive(t: number): void {
+    const o = this.#o;
+    o.scheduler.runUntil(t);
+    if (this.stats.warmUpItems > 0) {
+      for (const [sym, sync] of this.#syncs) {
+        if (sync.state !== 'ready') throw this.#startError(`the ${sym} book is not synchronised by then (state ${sync.state}: no snapshot replayed before it, or a gap since); choose a later start`);
+      }
+    }
+    this.#live = true;
+    this.stats.liveTime = t;
+    o.onLive?.();
+    if (this.stats.warmUpItems > 0) {
+      for (const [sym, sync] of this.#syncs) {
+        const status: BookStatusEvent = { type: 'bookStatus', E: t, symbol: sym, ready: sync.book.ready, reason: 'synchronised during the warm-up before backtest.start' };
+        o.bus.publish(status);
+      }
+      o.afterEvent?.();
+    }
+    if (o.timerMs !== undefined && o.timerMs > 0) this.#armTimer(o.timerMs);
+  }
+
+  #startError(rule: string): ConfigError {
+    const src = this.#o.startSource;
+    return new ConfigError(src?.file ?? '<config>', 'backtest.start', src?.value ?? this.#o.start, `${rule} (start ${iso(this.#o.start ?? 0)})`);
   }
 
   #apply(e: MarketEvent): void {
@@ -252,4 +336,9 @@ export class Replay {
     };
     this.#timerId = s.schedule(every, tick);
   }
+}
+
+/** An epoch-ms time as ISO 8601 text for messages. */
+function iso(t: number): string {
+  return new Date(t).toISOString();
 }

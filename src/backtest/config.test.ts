@@ -27,7 +27,21 @@ describe('backtest config', () => {
     expect(() => parseBacktestConfig({ ...base, strategies: [{ ...base.strategies[0], symbols: ['BTCUSDT'] }] }, 'bt.yaml')).toThrow(/strategies\[0\]\.symbols\[0\]="BTCUSDT"/);
     expect(() => parseBacktestConfig({ ...base, backtest: {} }, 'bt.yaml')).toThrow(/needs recordings or candles/);
     expect(() => parseBacktestConfig({ ...base, symbols: {} }, 'bt.yaml')).toThrow(/not listed under symbols/);
-    expect(() => parseBacktestConfig({ ...base, backtest: { ...base.backtest, start: 0 } }, 'bt.yaml')).toThrow(/backtest\.start=0: not supported yet/);
+  });
+
+  it('accepts backtest.start as epoch ms or ISO 8601, and refuses a start after backtest.end naming both', () => {
+    const withBounds = (bounds: Record<string, unknown>) => parseBacktestConfig({ ...base, backtest: { ...base.backtest, ...bounds } }, 'bt.yaml');
+    expect(withBounds({ start: 1723161315000 }).backtest.start).toBe(1723161315000);
+    expect(withBounds({ start: '2024-08-08T23:55:15Z', end: 1723161315000 }).backtest.start).toBe('2024-08-08T23:55:15Z');
+    // start equal to end is one instant: allowed.
+    expect(withBounds({ start: 1723161315000, end: '2024-08-08T23:55:15.000Z' }).backtest.end).toBe('2024-08-08T23:55:15.000Z');
+    expect(() => withBounds({ start: 1723161315001, end: 1723161315000 })).toThrow(ConfigError);
+    expect(() => withBounds({ start: 1723161315001, end: 1723161315000 })).toThrow(/bt\.yaml: backtest\.start=1723161315001: after backtest\.end \(1723161315000\)/);
+    // Mixed spellings are compared as times (epoch ms against ISO text).
+    expect(() => withBounds({ start: '2024-08-08T23:55:16Z', end: 1723161315000 })).toThrow(/backtest\.start="2024-08-08T23:55:16Z": after backtest\.end/);
+    expect(() => withBounds({ start: 1723161316000, end: '2024-08-08T23:55:15Z' })).toThrow(/backtest\.start=1723161316000: after backtest\.end \("2024-08-08T23:55:15Z"\)/);
+    expect(() => withBounds({ start: -1 })).toThrow(/backtest\.start=-1/);
+    expect(() => withBounds({ start: 'yesterday' })).toThrow(/backtest\.start="yesterday"/);
   });
 
   it.each(['grid-trader.yaml', 'market-maker.yaml', 'sma-crossover.yaml'])('loads config/%s through the one schema', (f) => {

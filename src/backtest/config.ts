@@ -19,9 +19,6 @@ const OPTIONS = { modes: ['backtest'] as readonly ConfigMode[], defaultMode: 'ba
 function narrow({ config, source }: LoadedConfig): BacktestConfig {
   // src/config checked the section is there for mode backtest; the check narrows the type.
   if (config.mode !== 'backtest' || !config.backtest) throw source.error(['backtest'], 'mode backtest needs a backtest section', { value: undefined });
-  // A replay builds its books from the recording's first snapshot on: starting later would need a
-  // warm-up the runner does not have yet, so `start` is refused rather than silently ignored.
-  if (config.backtest.start !== undefined) throw source.error(['backtest', 'start'], 'not supported yet: trim the recording (backtest.end is applied)');
   // A backtest without a name is called "backtest" in reports (the schema's default is "run").
   const name = source.valueAt(['name']) === undefined ? 'backtest' : config.name;
   return { ...config, name, mode: 'backtest', backtest: config.backtest };

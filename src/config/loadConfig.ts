@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { configSchema, type ConfigDocument } from './schema.js';
 import { findSecretKey, SECRET_ENV } from './secrets.js';
+import { timeBoundMs } from './timeBound.js';
 import { ConfigSource } from './source.js';
 
 /** A validated configuration with absolute file paths. */
@@ -93,7 +94,10 @@ function validate(source: ConfigSource, file: string, opts: ConfigOptions): Load
     const bt = cfg.backtest;
     if (!bt) throw source.error(['backtest'], 'mode backtest needs a backtest section', { value: undefined });
     if (bt.recordings.length === 0 && bt.candles.length === 0) throw source.error(['backtest'], 'needs recordings or candles');
-    if (bt.start !== undefined && bt.end !== undefined && Date.parse(String(bt.start)) > Date.parse(String(bt.end))) throw source.error(['backtest', 'end'], 'end is before start');
+    // Compared as epoch ms: a bound may be written as a number or as ISO text (Date.parse of a number's text is NaN).
+    if (bt.start !== undefined && bt.end !== undefined && timeBoundMs(bt.start) > timeBoundMs(bt.end)) {
+      throw source.error(['backtest', 'start'], `after backtest.end (${JSON.stringify(bt.end)}): nothing would be delivered`);
+    }
     if (bt.recordings.length > 0) {
       cfg.strategies.forEach((s, i) =>
         s.symbols.forEach((sym, j) => {

@@ -84,8 +84,10 @@ export const backtestSchema = z.strictObject({
   latency: latencySchema.default({ entryMs: 0, cancelMs: 0, ackMs: 0 }),
   fees: feesSchema.default({ makerBps: 10, takerBps: 10 }),
   balances: z.record(z.string(), decimalValue).optional().describe("engine balances; default: the sum of the strategies' budgets"),
-  start: timeBound.optional().describe('replay from this time (ISO 8601 or epoch ms)'),
-  end: timeBound.optional().describe('replay until this time'),
+  start: timeBound
+    .optional()
+    .describe('deliver from this time (ISO 8601 or epoch ms, inclusive); earlier data only warms up books, engine and prices, unseen by strategies; books must be synchronised by then'),
+  end: timeBound.optional().describe('replay until this time (inclusive; not before start)'),
   equityIntervalMs: z.number().int().positive().default(1000),
   timerMs: z.number().int().min(0).default(0),
   output: z.string().optional().describe('report folder'),
