@@ -201,10 +201,15 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     step: (t, item) => replay.step(t, item),
     finish: () => {
       runner.stop();
-      replay.finish();
-      pipeline.stop();
-      if (venue instanceof SimVenue) venue.dispose();
-      bus.close();
+      // replay.finish throws when the data ended before backtest.start: the pipeline, the venue's
+      // engine subscription and the bus are released either way.
+      try {
+        replay.finish();
+      } finally {
+        pipeline.stop();
+        if (venue instanceof SimVenue) venue.dispose();
+        bus.close();
+      }
       return collector.finish(cfg.name);
     },
   };
