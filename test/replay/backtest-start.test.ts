@@ -101,6 +101,8 @@ describe('backtest.start over the bundled recording', () => {
     expect(seen.startedAt).toBeGreaterThanOrEqual(START);
     expect(seen.events.length).toBeGreaterThan(1000);
     expect(seen.events.filter((e) => e.now < START || e.E < START)).toEqual([]);
+    // ...and, as always, none later than the clock.
+    expect(seen.events.filter((e) => e.E > e.now)).toEqual([]);
     // The first thing a strategy hears is the book announced ready, at the first item at or after start.
     expect(seen.events[0]).toMatchObject({ type: 'bookStatus' });
     expect(seen.events[0]?.E).toBe(seen.events[1]?.E);
