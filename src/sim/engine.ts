@@ -12,7 +12,7 @@ import type { ExchangeFilters } from '../core/filters.js';
 import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
 import type { BookSide, Level } from './book.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
-import type { EngineEvent, EngineListener, ExecutionReportEvent, TradeEvent } from './events.js';
+import type { EngineEvent, EngineListener, ExecutionReportEvent, SubscribeOptions, TradeEvent } from './events.js';
 import { floorDiv, fmt, fmtBig, mul3, mul3n, mulBig, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
@@ -76,9 +76,12 @@ export class MatchingEngine {
   private nextListId: number;
   private readonly bufferOn: boolean;
   private buffer: EngineEvent[] = [];
-  private readonly listeners: EngineListener[] = [];
-  /** True when events are built at all (a buffer or a listener wants them). */
+  /** Listeners in subscription order; `market` false for those that want account events only. */
+  private readonly listeners: { readonly fn: EngineListener; readonly market: boolean }[] = [];
+  /** True when account events are built at all (a buffer or any listener wants them). */
   private ev: boolean;
+  /** True when market-data events (trade, depthUpdate, referencePrice) are built: a buffer or a listener that wants them. */
+  private mev: boolean;
   private readonly touchedSyms: Sym[] = [];
   /** Sequence number of the operation whose depth diff is being collected (Level.mark). */
   private opSeq = 0;
@@ -97,6 +100,7 @@ export class MatchingEngine {
     this.nextListId = config.firstOrderListId ?? 1;
     this.bufferOn = config.bufferEvents !== false;
     this.ev = this.bufferOn;
+    this.mev = this.bufferOn;
     const historyLimit = config.historyLimit ?? Infinity;
     if (!(historyLimit === Infinity || (Number.isSafeInteger(historyLimit) && historyLimit >= 0))) {
       throw new RangeError(`historyLimit ${historyLimit} must be a non-negative integer or Infinity`);
@@ -145,15 +149,27 @@ export class MatchingEngine {
 
   // ---------------------------------------------------------------- events
 
-  /** Subscribes a synchronous listener; returns the unsubscribe function. */
-  subscribe(listener: EngineListener): () => void {
-    this.listeners.push(listener);
-    this.ev = true;
+  /**
+   * Subscribes a synchronous listener; returns the unsubscribe function. With `{ marketData: false }`
+   * the listener gets only account events (executionReport, outboundAccountPosition, listStatus),
+   * and while no buffer or other listener wants market data, trade, depthUpdate and referencePrice
+   * events are not even built. The events a listener does get are the same either way.
+   */
+  subscribe(listener: EngineListener, options?: SubscribeOptions): () => void {
+    const entry = { fn: listener, market: options?.marketData !== false };
+    this.listeners.push(entry);
+    this.wants();
     return () => {
-      const i = this.listeners.indexOf(listener);
+      const i = this.listeners.indexOf(entry);
       if (i >= 0) this.listeners.splice(i, 1);
-      this.ev = this.bufferOn || this.listeners.length > 0;
+      this.wants();
     };
+  }
+
+  /** Recomputes which event kinds anyone wants. */
+  private wants(): void {
+    this.ev = this.bufferOn || this.listeners.length > 0;
+    this.mev = this.bufferOn || this.listeners.some((l) => l.market);
   }
 
   /** Drains buffered events (empty when bufferEvents is false). */
@@ -163,9 +179,16 @@ export class MatchingEngine {
     return out;
   }
 
+  /** Delivers an account event to the buffer and every listener. */
   private emit(e: EngineEvent): void {
     if (this.bufferOn) this.buffer.push(e);
-    for (const l of this.listeners) l(e);
+    for (const l of this.listeners) l.fn(e);
+  }
+
+  /** Delivers a market-data event to the buffer and the listeners that want market data. */
+  private emitMarket(e: EngineEvent): void {
+    if (this.bufferOn) this.buffer.push(e);
+    for (const l of this.listeners) if (l.market) l.fn(e);
   }
 
   /**
@@ -174,7 +197,7 @@ export class MatchingEngine {
    * opened there, which depthLevels drops after sorting.
    */
   private touch(s: Sym, isBid: boolean, lv: Level): void {
-    if (!this.ev || lv.mark === this.opSeq) return;
+    if (!this.mev || lv.mark === this.opSeq) return;
     lv.mark = this.opSeq;
     if (!s.touchedAny) {
       s.touchedAny = true;
@@ -228,7 +251,7 @@ export class MatchingEngine {
       s.touchedAsks.length = 0;
       s.touchedAny = false;
       s.updateId++;
-      this.emit({ type: 'depthUpdate', symbol: s.name, E: now, U: s.updateId, u: s.updateId, b, a });
+      this.emitMarket({ type: 'depthUpdate', symbol: s.name, E: now, U: s.updateId, u: s.updateId, b, a });
     }
     this.touchedSyms.length = 0;
   }
@@ -304,7 +327,7 @@ export class MatchingEngine {
       t.time = now;
     }
     s.recentNext = (s.recentNext + 1) % RECENT_TRADES;
-    if (this.ev) this.emit(this.tradeEvent(s, t));
+    if (this.mev) this.emitMarket(this.tradeEvent(s, t));
   }
 
   private tradeEvent(s: Sym, t: PubTrade): TradeEvent {
@@ -1296,7 +1319,7 @@ export class MatchingEngine {
     if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
     this.now = now;
     this.setRef(s, price);
-    if (this.ev) this.emit({ type: 'referencePrice', symbol, referencePrice: price === null ? null : price.toFixed(), time: now });
+    if (this.mev) this.emitMarket({ type: 'referencePrice', symbol, referencePrice: price === null ? null : price.toFixed(), time: now });
   }
 
   // ---------------------------------------------------------------- replayed liquidity

@@ -135,3 +135,13 @@ export type EngineEvent =
 
 /** A synchronous event listener. */
 export type EngineListener = (event: EngineEvent) => void;
+
+/** Options of `MatchingEngine.subscribe`. */
+export interface SubscribeOptions {
+  /**
+   * False: deliver only account events (executionReport, outboundAccountPosition, listStatus), so
+   * an engine whose listeners all say so builds no trade, depthUpdate or referencePrice events.
+   * Default true.
+   */
+  readonly marketData?: boolean;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import type { BookLevel } from '../core/types.js';
+import type { MatchingEngine } from './engine.js';
+import type { EngineEvent } from './events.js';
+import { makeEngine, place } from './testkit.js';
+
+const lv = (p: string, q: string): BookLevel => ({ price: new Decimal(p), qty: new Decimal(q) });
+const ACCOUNT_KINDS = new Set(['executionReport', 'outboundAccountPosition', 'listStatus']);
+
+/** Every kind of operation: replayed depth and trades, own orders filled by both, an OCO, cancels, a reference price. */
+function script(e: MatchingEngine): void {
+  e.applyDepthSnapshot('BTC_USDT', { bids: [lv('99', '2'), lv('98', '1')], asks: [lv('101', '1'), lv('102', '3')] }, 1);
+  const bid = place(e, 'a', 'BUY', { price: '99', quantity: '1' }, 2);
+  e.applyDepthDiff('BTC_USDT', { bids: [lv('99', '0.5'), lv('97', '4')], asks: [lv('103', '1')] }, 3);
+  e.applyTrade('BTC_USDT', { price: new Decimal('99'), qty: new Decimal('1'), isBuyerMaker: true }, 4);
+  place(e, 'b', 'BUY', { type: 'MARKET', quantity: '1.5', price: undefined }, 5);
+  place(e, 'a', 'SELL', { price: '105', quantity: '0.2' }, 6);
+  const oco = e.placeOco({ accountId: 'b', symbol: 'BTC_USDT', side: 'SELL', quantity: '0.1', price: '110', stopPrice: '100', stopLimitPrice: '99' }, 7);
+  expect(oco.ok).toBe(true);
+  e.applyDepthDiff('BTC_USDT', { bids: [lv('100.5', '1')], asks: [lv('101', '0')] }, 8);
+  place(e, 'b', 'SELL', { price: '99', quantity: '0.3' }, 9);
+  e.setReferencePrice('BTC_USDT', new Decimal('100'), 10);
+  e.cancelOrder({ accountId: 'a', orderId: bid }, 11);
+  e.cancelAll('b', 'BTC_USDT', 12);
+}
+
+describe('subscribe with marketData: false', () => {
+  const full = makeEngine();
+  script(full);
+  const all = full.takeEvents();
+  const accountOnly = all.filter((ev) => ACCOUNT_KINDS.has(ev.type));
+
+  it('the flow has events of both classes', () => {
+    expect(new Set(all.map((ev) => ev.type))).toEqual(new Set(['executionReport', 'outboundAccountPosition', 'listStatus', 'trade', 'depthUpdate', 'referencePrice']));
+  });
+
+  it('delivers exactly the account events of the full stream, and builds no market data', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    const got: EngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { marketData: false });
+    const before = e.lastUpdateId('BTC_USDT');
+    script(e);
+    expect(JSON.stringify(got)).toBe(JSON.stringify(accountOnly));
+    // No depth diff was built, so the diff sequence did not advance (as with no listener at all).
+    expect(e.lastUpdateId('BTC_USDT')).toBe(before);
+  });
+
+  it('next to a full listener, each gets its own stream and the full one is unchanged', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    const got: EngineEvent[] = [];
+    const gotAll: EngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { marketData: false });
+    const stop = e.subscribe((ev) => gotAll.push(ev));
+    script(e);
+    expect(JSON.stringify(gotAll)).toBe(JSON.stringify(all));
+    expect(JSON.stringify(got)).toBe(JSON.stringify(accountOnly));
+    // Once the full listener leaves, market data is no longer built.
+    stop();
+    const u = e.lastUpdateId('BTC_USDT');
+    e.applyDepthDiff('BTC_USDT', { bids: [lv('90', '1')], asks: [] }, 13);
+    expect(e.lastUpdateId('BTC_USDT')).toBe(u);
+  });
+
+  it('with the event buffer on, the buffer still gets everything', () => {
+    const e = makeEngine();
+    const got: EngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { marketData: false });
+    script(e);
+    expect(JSON.stringify(e.takeEvents())).toBe(JSON.stringify(all));
+    expect(JSON.stringify(got)).toBe(JSON.stringify(accountOnly));
+  });
+});
