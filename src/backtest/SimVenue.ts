@@ -126,7 +126,7 @@ export class SimVenue implements Venue {
    * trades), which is most of its replay time while a strategy does not trade.
    */
   #attach(): void {
-    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e));
+    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e), { marketData: false }); // reports and positions only
   }
 
   /**
