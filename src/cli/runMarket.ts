@@ -18,6 +18,7 @@ import type { DepthSnapshotSource } from '../exchange/stream/apis.js';
 import { StreamClient } from '../exchange/stream/stream-client.js';
 import { depthStream, streamHostFor, tradeStream, type StreamHosts } from '../exchange/stream/stream-names.js';
 import type { MatchingEngine } from '../sim/engine.js';
+import type { AveragePrices } from '../execution/AveragePrices.js';
 
 /** Options of the market-data side. */
 export interface RunMarketOptions {
@@ -28,6 +29,8 @@ export interface RunMarketOptions {
   readonly log: Logger;
   /** Paper mode: the engine whose liquidity follows the books. */
   readonly engine?: MatchingEngine;
+  /** The risk gate's trade windows, fed every stream trade before the bus sees it. */
+  readonly averages?: AveragePrices;
   readonly now: () => number;
 }
 
@@ -129,6 +132,7 @@ export class RunMarket {
     const engine = o.engine;
     if (ev.type === 'trade') {
       this.#lastPrice.set(ev.symbol, ev.price);
+      o.averages?.onTrade(ev);
       engine?.applyTrade(ev.symbol, ev, ev.E);
     } else if (ev.type === 'depthDiff' && engine) {
       const b = this.#books.get(ev.symbol);

@@ -29,6 +29,8 @@ import { openPort } from '../execution/openPort.js';
 import { createPipeline, type Pipeline } from '../execution/pipeline.js';
 import { addFill, DailyPnl, type SymbolBook } from '../execution/dailyPnl.js';
 import { riskGate } from '../execution/riskGate.js';
+import { AveragePrices } from '../execution/AveragePrices.js';
+import { ReferencePrices } from '../execution/ReferencePrices.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { Ledger } from '../store/Ledger.js';
@@ -69,6 +71,11 @@ export interface RunSessionOptions {
   readonly log: Logger;
   /** Longest wait for the order books before strategies start (default 15 s). */
   readonly bookReadyTimeoutMs?: number;
+  /**
+   * PRICE_RANGE reference prices: poll period (default 10 s) and the age after which a fetched
+   * price is no longer used by the risk gate (default 30 s; the exchange then decides alone).
+   */
+  readonly referencePrice?: { readonly refreshMs?: number; readonly maxAgeMs?: number };
 }
 
 const PAPER_ACCOUNT = 'paper';
@@ -85,6 +92,7 @@ export class RunSession {
   readonly #open: OpenClient;
   readonly #legacy: LegacyClient | undefined;
   readonly #market: RunMarket;
+  readonly #refs: ReferencePrices;
   readonly #tracker: OrderTracker;
   readonly #router: OrderRouter | undefined;
   readonly #sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
@@ -105,6 +113,7 @@ export class RunSession {
     open: OpenClient;
     legacy: LegacyClient | undefined;
     market: RunMarket;
+    refs: ReferencePrices;
     tracker: OrderTracker;
     router: OrderRouter | undefined;
     sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
@@ -121,6 +130,7 @@ export class RunSession {
     this.#open = parts.open;
     this.#legacy = parts.legacy;
     this.#market = parts.market;
+    this.#refs = parts.refs;
     this.#tracker = parts.tracker;
     this.#router = parts.router;
     this.#sim = parts.sim;
@@ -159,13 +169,30 @@ export class RunSession {
       cleanup.push(() => open.close());
       await open.syncTime();
       const symbols = await strategySymbols(open, cfg);
+      // Trade and reference-price times are the exchange's: windows and ages are measured on its clock.
+      const exchangeNow = (): number => clock.now() + open.timeOffsetMs;
+      let engine: MatchingEngine | undefined;
+      // PRICE_RANGE rules and reference prices before the gate and the paper engine are built.
+      const refs = new ReferencePrices({
+        symbols,
+        source: open,
+        now: exchangeNow,
+        log: log.child({ part: 'referencePrice' }),
+        ...(o.referencePrice?.refreshMs !== undefined ? { refreshMs: o.referencePrice.refreshMs } : {}),
+        ...(o.referencePrice?.maxAgeMs !== undefined ? { maxAgeMs: o.referencePrice.maxAgeMs } : {}),
+        // Paper fills expire outside the range as live ones do.
+        onPrice: (symbol, price) => engine?.setReferencePrice(symbol, price, clock.now()),
+      });
+      cleanup.push(() => refs.stop());
+      await refs.start();
+      const ranges = new Map(refs.priceRanges.map((r) => [r.symbol, r]));
+      const averages = new AveragePrices({ symbols, source: open, now: exchangeNow, log: log.child({ part: 'avgPrice' }) });
 
       const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e) });
       const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
       let router: OrderRouter | undefined;
       let legacy: LegacyClient | undefined;
       let sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
-      let engine: MatchingEngine | undefined;
       let user: UserStream | undefined;
 
       if (cfg.mode === 'live') {
@@ -191,7 +218,11 @@ export class RunSession {
         bus.attach(user.status$);
       } else {
         engine = new MatchingEngine({
-          symbols: symbols.map((info) => ({ info })),
+          symbols: symbols.map((info) => {
+            const priceRange = ranges.get(info.symbol);
+            const referencePrice = refs.referencePrice(info.symbol);
+            return { info, ...(priceRange ? { priceRange } : {}), ...(referencePrice !== undefined ? { referencePrice } : {}) };
+          }),
           accounts: [{ id: PAPER_ACCOUNT, makerCommission: new Decimal(cfg.paper.makerBps).div(10_000), takerCommission: new Decimal(cfg.paper.takerBps).div(10_000), balances: paperBalances(cfg) }],
           bufferEvents: false,
         });
@@ -209,6 +240,7 @@ export class RunSession {
         snapshots: open,
         log,
         ...(engine ? { engine } : {}),
+        averages,
         now: () => clock.now(),
       });
       cleanup.push(() => market.close());
@@ -232,6 +264,9 @@ export class RunSession {
           now: () => clock.now(),
           book: (s) => market.book(s),
           lastPrice: (s) => market.lastPrice(s),
+          avgPrice: (s, mins) => averages.avgPrice(s, mins),
+          referencePrice: (s) => refs.referencePrice(s),
+          priceRanges: refs.priceRanges,
           liveOrders: () => tracker.liveOrders(),
           dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => market.mark(s)),
           strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
@@ -266,6 +301,10 @@ export class RunSession {
         tracker.load();
       }
       await market.whenReady(o.bookReadyTimeoutMs ?? 15_000).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'starting before every book is ready (orders are halted per symbol until it is)'));
+      // The trade windows are filled from REST once the streams are connected (ready books mean
+      // they are), so no trade falls between the REST answer and the first stream trade; stream
+      // trades that arrived meanwhile are held back and joined by trade id. Strategies start after.
+      await averages.warmUp();
 
       const specs: StrategySpec[] = cfg.strategies.map((s) => {
         const plugin = o.plugins.get(s.name);
@@ -288,7 +327,7 @@ export class RunSession {
       cleanup.push(() => flushSub.unsubscribe());
       runner.flush();
 
-      const session = new RunSession(o, { ledger, bus, open, legacy, market, tracker, router, sim, user, states, pipeline, runner, names: runner.names, startedAt });
+      const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, startedAt });
       session.#subs.push(stateSub, flushSub, dailySub);
       const mine = new Set(session.#strategyNames);
       session.#subs.push(bus.events$.subscribe((e) => {
@@ -376,6 +415,7 @@ export class RunSession {
     await this.#router?.stop();
     for (const s of this.#subs) s.unsubscribe();
     await this.#user?.close();
+    this.#refs.stop();
     await this.#market.close();
     this.#sim?.scheduler.cancelAll();
     await this.#open.close();
