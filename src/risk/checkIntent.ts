@@ -96,8 +96,12 @@ function fromScaled(v: number, scale: number): Decimal {
   return new Decimal(`${v}e-${scale}`);
 }
 
-/** Floors (`up` false) or ceils a grid interval onto base + k*step (step > 0). */
+/**
+ * Floors (`up` false) or ceils a grid interval onto base + k*step (step > 0). A step of one grid
+ * unit (the usual case: the grid is chosen from the step's decimals) needs no division.
+ */
 function toStep(lo: number, hi: number, base: number, step: number, up: boolean): number {
+  if (step === 1) return up ? hi : lo;
   return up ? base + Math.ceil((hi - base) / step) * step : base + Math.floor((lo - base) / step) * step;
 }
 
@@ -134,12 +138,13 @@ function priceCheck(field: string, v: Decimal, lo: number, hi: number, sym: Symb
  * pass, small enough to inline; anything else asks priceCheck for the verdict.
  */
 function priceOk(lo: number, hi: number, sc: ScaledSymbol): boolean {
-  return lo === hi && lo >= sc.minPrice && lo <= sc.priceCap && (sc.tick === 0 || multipleX(lo - sc.minPrice, sc.tick));
+  // Grid values are integers, so a tick of one unit (the usual case) admits every one of them.
+  return lo === hi && lo >= sc.minPrice && lo <= sc.priceCap && (sc.tick === 0 || sc.tick === 1 || multipleX(lo - sc.minPrice, sc.tick));
 }
 
 /** True when a quantity on the grid passes the lot filter (a sufficient condition for `lotCheck`, as priceOk). */
 function lotOk(lo: number, hi: number, lot: ScaledLot): boolean {
-  return lo === hi && lo >= lot.min && lo <= lot.cap && (lot.step === 0 || multipleX(lo - lot.min, lot.step));
+  return lo === hi && lo >= lot.min && lo <= lot.cap && (lot.step === 0 || lot.step === 1 || multipleX(lo - lot.min, lot.step));
 }
 
 /** LOT_SIZE / MARKET_LOT_SIZE on a grid interval. */
