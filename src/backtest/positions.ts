@@ -121,7 +121,8 @@ export function applyFill(p: PositionState, f: FillLike): void {
   const c = open.cmp(f.qty);
   const closing = c <= 0 ? open : f.qty;
   const pnlPerUnit = long ? f.price.minus(p.avgPrice) : p.avgPrice.minus(f.price);
-  p.realizedSum.add(pnlPerUnit.mul(closing));
+  // addProduct: the sum's own exact product (or this very mul when it falls back), no Decimal built.
+  p.realizedSum.addProduct(pnlPerUnit, closing);
   if (c === 0) {
     // Closed exactly: q + signed is 0.
     p.qty = ZERO;

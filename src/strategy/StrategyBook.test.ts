@@ -22,7 +22,7 @@ describe('StrategyBook fills and free balances', () => {
     const pos = new Map<string, Decimal>();
     const cash = new Map<string, Decimal>(Object.entries(budget));
     const get = (m: Map<string, Decimal>, a: string) => m.get(a) ?? ZERO;
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 1500; i++) {
       const symbol = rnd() < 0.7 ? 'BTC_USDT' : 'ETHBTC';
       const [base, quote] = symbol.includes('_') ? (symbol.split('_') as [string, string]) : [symbol, ''];
       const side = rnd() < 0.5 ? 'BUY' : 'SELL';
@@ -69,5 +69,59 @@ describe('StrategyBook fills and free balances', () => {
     book.refused('s-2');
     expect(book.free('USDT').toString()).toBe('1000');
     expect(book.free('BTC').toString()).toBe('2');
+  });
+});
+
+describe('StrategyBook locked balances', () => {
+  /** The plain formula over the open orders: the reference of locked(). */
+  function lockedRef(orders: readonly { symbol: string; side: string; price?: Decimal; quantity?: Decimal; cumQty: Decimal; quoteOrderQty?: Decimal; cumQuoteQty: Decimal }[], asset: string): Decimal {
+    let sum = ZERO;
+    for (const o of orders) {
+      const [base, quote] = o.symbol.includes('_') ? (o.symbol.split('_') as [string, string]) : [o.symbol, ''];
+      const left = o.quantity ? o.quantity.minus(o.cumQty) : ZERO;
+      if (o.side === 'SELL' && base === asset) sum = sum.plus(left);
+      else if (o.side === 'BUY' && quote === asset) {
+        if (o.quoteOrderQty) sum = sum.plus(o.quoteOrderQty.minus(o.cumQuoteQty));
+        else if (o.price) sum = sum.plus(o.price.mul(left));
+      }
+    }
+    return Decimal.max(sum, ZERO);
+  }
+
+  it('equals the plain formula while orders are placed, partly filled, replaced and closed', () => {
+    const rnd = lcg(5);
+    const book = new StrategyBook({ USDT: new Decimal('100000'), BTC: new Decimal('3'), ETHBTC: new Decimal('1') });
+    const live = new Map<string, { symbol: string; side: 'BUY' | 'SELL'; price?: Decimal; quantity?: Decimal; cumQty: Decimal; quoteOrderQty?: Decimal; cumQuoteQty: Decimal }>();
+    let seq = 0;
+    for (let i = 0; i < 600; i++) {
+      const r = rnd();
+      const ids = [...live.keys()];
+      if (r < 0.45 || ids.length === 0) {
+        const clientId = `s-${++seq}`;
+        const symbol = rnd() < 0.8 ? 'BTC_USDT' : 'ETHBTC';
+        const side: 'BUY' | 'SELL' = rnd() < 0.5 ? 'BUY' : 'SELL';
+        const quantity = new Decimal(Math.floor(rnd() * 1e6) + 1).div(1e5);
+        const price = new Decimal(Math.floor(rnd() * 1e7) + 1).div(1e2);
+        const byQuote = side === 'BUY' && rnd() < 0.2;
+        const o = byQuote ? { symbol, side, cumQty: ZERO, quoteOrderQty: price, cumQuoteQty: ZERO } : { symbol, side, price, quantity, cumQty: ZERO, cumQuoteQty: ZERO };
+        book.placed({ kind: 'place', strategy: 's', intentId: `s:${seq}`, clientId, orderType: byQuote ? 'MARKET' : 'LIMIT', ...o }, i);
+        live.set(clientId, o);
+      } else {
+        const clientId = ids[Math.floor(rnd() * ids.length)] as string;
+        const o = live.get(clientId)!;
+        const state = rnd() < 0.3 ? 'FILLED' : rnd() < 0.2 ? 'CANCELED' : 'PARTIALLY_FILLED';
+        const cumQty = o.quantity ? o.quantity.mul(Math.floor(rnd() * 100) / 100) : ZERO;
+        const cumQuoteQty = o.quoteOrderQty ? o.quoteOrderQty.mul(Math.floor(rnd() * 100) / 100) : ZERO;
+        book.update({ type: 'orderUpdate', E: i, strategy: 's', clientId, orderId: `o${clientId}`, symbol: o.symbol, side: o.side, orderType: o.quoteOrderQty ? 'MARKET' : 'LIMIT', state, price: o.price, quantity: o.quantity, cumQty, cumQuoteQty });
+        if (state === 'PARTIALLY_FILLED') live.set(clientId, { ...o, cumQty, cumQuoteQty });
+        else live.delete(clientId);
+      }
+      for (const a of ['USDT', 'BTC', 'ETHBTC', '']) {
+        const want = lockedRef([...live.values()], a);
+        expect(book.locked(a).toString(), `locked ${a} at step ${i}`).toBe(want.toString());
+        expect(book.free(a).toString(), `free ${a} at step ${i}`).toBe(Decimal.max(book.cash(a).minus(want), ZERO).toString());
+      }
+    }
+    expect(seq).toBeGreaterThan(150);
   });
 });

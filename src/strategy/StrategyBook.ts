@@ -34,6 +34,12 @@ function short(x: Decimal): boolean {
   return d !== null && d.length <= 5;
 }
 
+/** What an open order holds: an amount of an asset (undefined: nothing). */
+interface Hold {
+  readonly asset: string | undefined;
+  readonly amount: Decimal | undefined;
+}
+
 /** One strategy's orders, positions and budget. */
 export class StrategyBook {
   readonly #orders = new Map<string, OwnOrder>();
@@ -42,6 +48,8 @@ export class StrategyBook {
   readonly #placements: number[] = [];
   /** Asset split of each symbol seen (fills and locks read it per event). */
   readonly #assets = new Map<string, Assets>();
+  /** Hold of each open order record (a replaced or deleted record's entry goes with it). */
+  readonly #holds = new WeakMap<OwnOrder, Hold>();
 
   constructor(budget: Readonly<Record<string, Decimal>> = {}) {
     for (const [a, v] of Object.entries(budget)) this.#cash.set(a, v);
@@ -128,13 +136,10 @@ export class StrategyBook {
   locked(asset: string): Decimal {
     let sum = ZERO;
     for (const o of this.#orders.values()) {
-      const { base, quote } = this.#assetsOf(o.symbol);
-      const left = o.quantity ? o.quantity.minus(o.cumQty) : ZERO;
-      if (o.side === 'SELL' && base === asset) sum = sum.plus(left);
-      else if (o.side === 'BUY' && quote === asset) {
-        if (o.quoteOrderQty) sum = sum.plus(o.quoteOrderQty.minus(o.cumQuoteQty));
-        else if (o.price) sum = sum.plus(o.price.mul(left));
-      }
+      // Each open order's hold is computed once per state of the order (records are replaced,
+      // never changed), not once per question: the risk check asks at every place.
+      const h = this.#holdOf(o);
+      if (h.asset === asset && h.amount !== undefined) sum = sum.plus(h.amount);
     }
     return Decimal.max(sum, ZERO);
   }
@@ -180,6 +185,20 @@ export class StrategyBook {
     let n = 0;
     for (let i = this.#placements.length - 1; i >= 0 && (this.#placements[i] as number) > t; i--) n++;
     return n;
+  }
+
+  /** What `o` holds: of the base asset for a sell, of the quote asset for a buy. */
+  #holdOf(o: OwnOrder): Hold {
+    let h = this.#holds.get(o);
+    if (h !== undefined) return h;
+    const { base, quote } = this.#assetsOf(o.symbol);
+    if (o.side === 'SELL') h = { asset: base, amount: o.quantity ? o.quantity.minus(o.cumQty) : ZERO };
+    else if (o.side === 'BUY') {
+      const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : o.price ? o.price.mul(o.quantity ? o.quantity.minus(o.cumQty) : ZERO) : undefined;
+      h = { asset: quote, amount };
+    } else h = { asset: undefined, amount: undefined };
+    this.#holds.set(o, h);
+    return h;
   }
 
   #assetsOf(symbol: string): Assets {
