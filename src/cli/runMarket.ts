@@ -80,6 +80,14 @@ export class RunMarket {
       // Subscribed after the books, so by the time an event reaches the bus its book has applied it.
       this.#subs.push(client.events$.subscribe((ev) => this.#onEvent(ev, o)));
       this.#subs.push(o.bus.attach(merge(client.status$)));
+      const averages = o.averages;
+      if (averages) {
+        const names = syms.map((s) => s.symbol);
+        // Trades sent while the connection was down never arrive: the windows fetch them by id.
+        this.#subs.push(client.status$.subscribe((ev) => {
+          if (ev.status === 'up' && ev.reason === 'reconnected') void averages.backfill(names);
+        }));
+      }
     }
   }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import type { TradeEvent } from '../core/marketEvents.js';
-import type { AggTrade } from '../core/types.js';
+import type { AggTrade, PublicTrade } from '../core/types.js';
 import { makeSymbol } from '../risk/testkit.js';
 import { silentLogger } from './log.js';
-import { AveragePrices, type AggTradeSource } from './AveragePrices.js';
+import { AveragePrices, type TradeSource } from './AveragePrices.js';
 
 const D = (s: string): Decimal => new Decimal(s);
 const MIN = 60_000;
@@ -15,8 +15,13 @@ const agg = (aggId: number, firstTradeId: number, lastTradeId: number, time: num
 const trade = (tradeId: number, tradeTime: number, price: string, qty: string): TradeEvent => ({ type: 'trade', E: tradeTime, symbol: 'BTC_USDT', tradeId, tradeTime, price: D(price), qty: D(qty), isBuyerMaker: false });
 
 /** A REST source over a fixed list of aggregate trades, answering as the spec's endpoint does. */
-function source(all: AggTrade[], calls: object[] = [], fail = false): AggTradeSource {
+function source(all: AggTrade[], calls: object[] = [], fail = false, singles: PublicTrade[] = []): TradeSource {
   return {
+    trades(p) {
+      calls.push(p);
+      if (fail) return Promise.reject(new Error('HTTP 503'));
+      return Promise.resolve(singles.filter((t) => p.fromId === undefined || t.id >= p.fromId).slice(0, p.limit ?? 500));
+    },
     aggTrades(p) {
       calls.push(p);
       if (fail) return Promise.reject(new Error('HTTP 503'));
@@ -101,5 +106,36 @@ describe('AveragePrices', () => {
     const a = new AveragePrices({ symbols: [sym(5)], source: source(all), now: () => 10 * MIN, log: quiet, maxPages: 2 });
     await a.warmUp();
     expect(a.avgPrice('BTC_USDT', 5)).toBeUndefined();
+  });
+
+  it('after a reconnect fetches the trades the outage hid, by trade id, without counting any twice', async () => {
+    const singles: PublicTrade[] = [
+      { id: 5, time: 9 * MIN, price: D('100'), qty: D('1'), isBuyerMaker: false, isBestMatch: true },
+      { id: 6, time: 9.1 * MIN, price: D('700'), qty: D('1'), isBuyerMaker: false, isBestMatch: true },
+      { id: 7, time: 9.2 * MIN, price: D('300'), qty: D('2'), isBuyerMaker: false, isBestMatch: true },
+    ];
+    const calls: object[] = [];
+    const a = new AveragePrices({ symbols: [sym(5)], source: source([agg(1, 1, 5, 9 * MIN, '100', '1')], calls, false, singles), now: () => 10 * MIN, log: quiet });
+    await a.warmUp();
+    // Trade 7 arrives on the new connection while the backfill is in flight.
+    const filling = a.backfill(['BTC_USDT']);
+    a.onTrade(trade(7, 9.2 * MIN, '300', '2'));
+    await filling;
+    expect(calls.at(-1)).toEqual({ symbol: 'BTC_USDT', symbolType: 1, fromId: 6, limit: 1000 });
+    // (100 + 700 + 600) / 4
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('350');
+  });
+
+  it('leaves the average unknown for a window after a backfill that failed', async () => {
+    let now = 10 * MIN;
+    let fail = false;
+    const ok = source([agg(1, 1, 1, 9 * MIN, '100', '1')]);
+    const a = new AveragePrices({ symbols: [sym(5)], source: { aggTrades: (p) => ok.aggTrades(p), trades: (p) => (fail ? Promise.reject(new Error('HTTP 503')) : ok.trades(p)) }, now: () => now, log: quiet });
+    await a.warmUp();
+    fail = true;
+    await a.backfill(['BTC_USDT']);
+    expect(a.avgPrice('BTC_USDT', 5)).toBeUndefined();
+    now = 15 * MIN;
+    expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('100');
   });
 });

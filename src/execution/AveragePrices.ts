@@ -12,21 +12,24 @@
  * Joining REST and stream without double counting: stream trades are held back while a warm-up is
  * in flight, then only those with a trade id above the last trade id the REST answer covered
  * (aggregate `l`) are added. Trade ids grow with time on a symbol (the stream and REST share them).
+ * After a stream reconnect the trades of the outage are fetched by id (recent trades from `fromId`)
+ * the same way, so a dropped connection does not silently thin the window.
  */
 import type { Decimal } from '../core/decimal.js';
 import { AveragePriceWindow } from '../core/averagePrice.js';
 import type { SymbolTypeCode } from '../core/enums.js';
 import type { SourcedOptions } from './sourcedOptions.js';
 import type { TradeEvent } from '../core/marketEvents.js';
-import type { AggTrade, SymbolInfo } from '../core/types.js';
+import type { AggTrade, PublicTrade, SymbolInfo } from '../core/types.js';
 
-/** The REST call the warm-up needs (OpenClient.aggTrades). */
-export interface AggTradeSource {
+/** The REST calls the warm-up (aggregate trades by time) and the reconnect backfill (trades by id) need; OpenClient has both. */
+export interface TradeSource {
   aggTrades(params: { symbol: string; symbolType: SymbolTypeCode; startTime?: number; fromId?: number; limit?: number }): Promise<AggTrade[]>;
+  trades(params: { symbol: string; symbolType: SymbolTypeCode; fromId?: number; limit?: number }): Promise<PublicTrade[]>;
 }
 
 /** Options of the average prices. */
-export interface AveragePricesOptions extends SourcedOptions<AggTradeSource> {
+export interface AveragePricesOptions extends SourcedOptions<TradeSource> {
   /** Most pages (of 1000 aggregate trades) one symbol's warm-up may fetch (default 50). */
   readonly maxPages?: number;
 }
@@ -98,6 +101,48 @@ export class AveragePrices {
     await Promise.all([...this.#symbols.values()].map((s) => this.#warm(s)));
   }
 
+  /**
+   * After a stream reconnect: fetches the trades the outage may have hidden (by trade id, from the
+   * last one counted) and joins the stream again as the warm-up does. When that fails the window
+   * may miss trades, so its average is unknown until the stream alone has covered a whole window.
+   */
+  async backfill(symbols: readonly string[]): Promise<void> {
+    await Promise.all(
+      symbols.map((name) => {
+        const s = this.#symbols.get(name);
+        // A symbol still warming up (or never warmed) gets its window from the warm-up.
+        if (s === undefined || s.pending !== undefined) return undefined;
+        if (s.lastId < 0) {
+          s.pending = [];
+          return this.#warm(s);
+        }
+        return this.#fill(s);
+      }),
+    );
+  }
+
+  async #fill(s: SymbolWindow): Promise<void> {
+    s.pending = [];
+    const startedAt = this.#o.now();
+    const { symbol, type } = s.info;
+    try {
+      for (let n = 0; ; n++) {
+        if (n >= (this.#o.maxPages ?? 50)) throw new RangeError(`more than ${n * PAGE} trades since trade id ${s.lastId}`);
+        const page = await this.#o.source.trades({ symbol, symbolType: type, fromId: s.lastId + 1, limit: PAGE });
+        for (const t of page) {
+          if (t.id <= s.lastId) continue;
+          s.window.add(t.time, t.price, t.qty);
+          s.lastId = t.id;
+        }
+        if (page.length < PAGE) break;
+      }
+    } catch (err) {
+      this.#o.log.warn({ symbol, err: err instanceof Error ? err.message : String(err) }, 'could not backfill the average-price window after a reconnect; PERCENT_PRICE and NOTIONAL(applyToMarket) are left to the exchange until the stream has covered a whole window');
+      s.completeAt = Math.max(s.completeAt, startedAt + s.maxMins * 60_000);
+    }
+    this.#drain(s);
+  }
+
   async #warm(s: SymbolWindow): Promise<void> {
     const startedAt = this.#o.now();
     const { symbol, type } = s.info;
@@ -125,6 +170,11 @@ export class AveragePrices {
       // The stream was connected before the warm-up began: from then on it has every trade.
       s.completeAt = startedAt + s.maxMins * 60_000;
     }
+    this.#drain(s);
+  }
+
+  /** Adds the stream trades held back meanwhile and lets new ones through. */
+  #drain(s: SymbolWindow): void {
     const held = s.pending ?? [];
     s.pending = undefined;
     for (const ev of held) this.#add(s, ev);
