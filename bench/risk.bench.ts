@@ -8,8 +8,9 @@
  *
  * Where the time goes (measured 2026-11-21, 2 shared cores; node --cpu-prof on the timed loop,
  * plus early returns placed section by section on a 1,000-intent copy of the flow):
- * - 1.22-1.30M checks per CPU second before this round, 2.15-2.38M after (the two versions run
- *   in turn, three times each, load average 7-9 on the 2 cores; wall rates swing with the load).
+ * - 1.13-1.30M checks per CPU second before this round, 1.99-2.38M after (the two versions run
+ *   in turn, six times each, load average 6-9 on the 2 cores: the goal holds with little margin
+ *   while the other cores' work competes for the caches; wall rates swing with the load).
  *   The difference: every bound that depends only on context values (PERCENT_PRICE and PRICE_RANGE
  *   bands, free balances, position room, order-notional and loss limits) is an integer on the
  *   symbol's grid kept per (context, symbol) and keyed by the identity of its Decimals
