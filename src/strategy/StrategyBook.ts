@@ -112,9 +112,12 @@ export class StrategyBook {
     // their 40-digit products).
     const buy = e.side === 'BUY';
     const pos = this.position(base);
-    this.#positions.set(base, buy ? pos.plus(e.qty) : pos.minus(e.qty));
+    const nextPos = buy ? pos.plus(e.qty) : pos.minus(e.qty);
+    this.#positions.set(base, nextPos);
     const held = this.cash(base);
-    this.#cash.set(base, buy ? held.plus(e.qty) : held.minus(e.qty));
+    // Without a budget or commissions in the base asset, its cash is the position's very object
+    // (both start as ZERO): the same operation on the same operands, so the result is shared.
+    this.#cash.set(base, held === pos ? nextPos : buy ? held.plus(e.qty) : held.minus(e.qty));
     if (quote !== '') {
       const q = this.cash(quote);
       this.#cash.set(quote, buy ? q.minus(e.quoteQty) : q.plus(e.quoteQty));

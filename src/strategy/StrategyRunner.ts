@@ -237,6 +237,8 @@ export class StrategyRunner {
 
   /** Publishes risk rejections queued while a handler ran; call after each bus event (the replay and the session do). */
   flush(): void {
+    // Called after every replayed event; almost always nothing is waiting.
+    if (this.#pending.length === 0) return;
     for (let e = this.#pending.shift(); e !== undefined; e = this.#pending.shift()) this.#o.bus.publish(e);
   }
 
