@@ -309,8 +309,15 @@ export class SimVenue implements Venue {
       o.cumQty = dec.get(r.z);
       o.cumQuoteQty = dec.get(r.Z);
       o.state = state;
-      this.#later(this.#lat.ackMs, fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: dec.get(r.Y), commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m }));
-      this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E));
+      // One scheduler entry for both events: with the same delay they would run back to back
+      // anyway (same time, consecutive sequence numbers).
+      const fill = fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: dec.get(r.Y), commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m });
+      const update = orderUpdateOf({ ...o }, E);
+      const publish = this.#o.publish;
+      this.#o.scheduler.schedule(this.#lat.ackMs, () => {
+        publish(fill);
+        publish(update);
+      });
       if (isTerminalState(state)) this.#finished(o);
       return;
     }
