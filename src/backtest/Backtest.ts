@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Bus } from '../bus/Bus.js';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
-import { parseSymbolFilters, type WireFilter } from '../core/filters.js';
+import { parseExchangeFilters, parseSymbolFilters, type WireFilter } from '../core/filters.js';
 import type { KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
 import { readRecording, type RecordedItem } from '../record/reader.js';
@@ -73,6 +73,25 @@ export function symbolInfoOf(symbol: string, filters: readonly WireFilter[]): Sy
 }
 
 /** Equity of a budget in quote terms at the start (non-quote assets count at 0 until marked: budgets should be quote). */
+/**
+ * The risk gate's average price from the matching engine's own trade window, so the gate checks
+ * PERCENT_PRICE and NOTIONAL(applyToMarket) against the price the simulated exchange enforces
+ * (and the one a live run computes from the trade stream). The previous Decimal is handed out
+ * again while the value is unchanged: the risk checker caches bounds by the Decimal's identity.
+ */
+function engineAverage(engine: MatchingEngine, now: () => number): (symbol: string, mins: number) => Decimal | undefined {
+  const last = new Map<string, Decimal>();
+  return (symbol, mins) => {
+    const a = engine.averagePrice(symbol, mins, now());
+    if (a === null) return undefined;
+    const key = `${symbol}/${mins}`;
+    const prev = last.get(key);
+    if (prev !== undefined && prev.eq(a)) return prev;
+    last.set(key, a);
+    return a;
+  };
+}
+
 function budgetQuote(budget: Readonly<Record<string, Decimal>>, quote: string): Decimal {
   return budget[quote] ?? new Decimal(0);
 }
@@ -119,6 +138,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const makerFee = bpsToRate(bt.fees.makerBps);
   const takerFee = bpsToRate(bt.fees.takerBps);
 
+  const exchangeFilters = parseExchangeFilters(cfg.exchangeFilters, 'exchangeFilters');
   let engine: MatchingEngine | undefined;
   let venue: SimVenue | CandleVenue;
   if (candleMode) {
@@ -130,6 +150,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     engine = new MatchingEngine({
       symbols: Object.entries(cfg.symbols).map(([sym, v]) => ({ info: symbolInfoOf(sym, v.filters as WireFilter[]) })),
       accounts: [{ id: BACKTEST_ACCOUNT, makerCommission: makerFee, takerCommission: takerFee, balances }],
+      exchangeFilters,
       bufferEvents: false,
     });
     venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: bt.latency });
@@ -181,6 +202,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       now: () => clock.now(),
       book: (s) => late.replay?.book(s),
       lastPrice: (s) => late.replay?.lastPrice(s),
+      ...(engine ? { avgPrice: engineAverage(engine, () => clock.now()) } : {}),
+      exchangeFilters,
       liveOrders: () => (venue instanceof SimVenue ? venue.liveIntents() : []),
       dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => late.replay?.mark(s)),
       strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,

@@ -13,6 +13,7 @@ import { Bus } from '../bus/Bus.js';
 import type { TradingStateName } from '../bus/events.js';
 import { systemClock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
+import { parseExchangeFilters } from '../core/filters.js';
 import type { SymbolInfo } from '../core/types.js';
 import { ConfigError } from '../core/errors.js';
 import { LegacyClient } from '../exchange/legacy/LegacyClient.js';
@@ -186,6 +187,7 @@ export class RunSession {
       cleanup.push(() => refs.stop());
       await refs.start();
       const ranges = new Map(refs.priceRanges.map((r) => [r.symbol, r]));
+      const exchangeFilters = parseExchangeFilters(cfg.exchangeFilters, 'exchangeFilters');
       const averages = new AveragePrices({ symbols, source: open, now: exchangeNow, log: log.child({ part: 'avgPrice' }) });
 
       const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e) });
@@ -223,6 +225,7 @@ export class RunSession {
             const referencePrice = refs.referencePrice(info.symbol);
             return { info, ...(priceRange ? { priceRange } : {}), ...(referencePrice !== undefined ? { referencePrice } : {}) };
           }),
+          exchangeFilters,
           accounts: [{ id: PAPER_ACCOUNT, makerCommission: new Decimal(cfg.paper.makerBps).div(10_000), takerCommission: new Decimal(cfg.paper.takerBps).div(10_000), balances: paperBalances(cfg) }],
           bufferEvents: false,
         });
@@ -267,6 +270,7 @@ export class RunSession {
           avgPrice: (s, mins) => averages.avgPrice(s, mins),
           referencePrice: (s) => refs.referencePrice(s),
           priceRanges: refs.priceRanges,
+          exchangeFilters,
           liveOrders: () => tracker.liveOrders(),
           dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => market.mark(s)),
           strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,

@@ -64,6 +64,15 @@ describe('parseConfig', () => {
     expect(e.message).toMatch(/^\/cfg\/run\.yaml: strategies\[0\]\.budget\.IDR="1,000,000": .*\(line 13, column 20\)$/);
   });
 
+  it('takes exchange-wide filters and names a bad one', () => {
+    const ok = parseConfig(`${LIVE}exchangeFilters:\n  - { filterType: EXCHANGE_MAX_NUM_ORDERS, maxNumOrders: 200 }\n`, '/cfg/run.yaml');
+    expect(ok.config.exchangeFilters).toEqual([{ filterType: 'EXCHANGE_MAX_NUM_ORDERS', maxNumOrders: 200 }]);
+    expect(parseConfig(LIVE, '/cfg/run.yaml').config.exchangeFilters).toEqual([]);
+    const e = fails(`${LIVE}exchangeFilters:\n  - { filterType: EXCHANGE_MAX_NUM_ALGO_ORDERS, maxNumAlgoOrders: -1 }\n`);
+    expect(e.path).toBe('exchangeFilters[0].maxNumAlgoOrders');
+    expect(e.value).toBe(-1);
+  });
+
   it('names an unknown (misspelt) key with its line', () => {
     const e = fails(LIVE.replace('  maxOrderNotional:', '  maxOrderNotionl:'));
     expect(e.path).toBe('risk.maxOrderNotionl');

@@ -40,6 +40,16 @@ export const symbolSchema = z.strictObject({
   filters: z.array(wireFilter).default([]).describe('exchange filters as the symbols endpoint gives them (backtest and paper)'),
 });
 
+/**
+ * Exchange-wide filters. The spec defines EXCHANGE_MAX_NUM_ORDERS and EXCHANGE_MAX_NUM_ALGO_ORDERS
+ * but not where the exchange publishes them, so a run is told: the risk gate counts every open
+ * order of the account this run knows against them, and simulations (paper, backtest) enforce them.
+ */
+export const exchangeFilterSchema = z.discriminatedUnion('filterType', [
+  z.strictObject({ filterType: z.literal('EXCHANGE_MAX_NUM_ORDERS'), maxNumOrders: z.number().int().positive().describe('max open orders of the account on the exchange') }),
+  z.strictObject({ filterType: z.literal('EXCHANGE_MAX_NUM_ALGO_ORDERS'), maxNumAlgoOrders: z.number().int().positive().describe('max open algo (stop/take-profit) orders of the account on the exchange') }),
+]);
+
 /** User limits (run-wide under `risk`, or per strategy). */
 const limitsShape = {
   maxOrderNotional: decimalValue.optional().describe('largest order value in the quote asset'),
@@ -123,6 +133,7 @@ export const configSchema = z.strictObject({
   exchange: exchangeSchema.optional(),
   sandbox: z.strictObject({ config: z.string().min(1).describe('sandbox configuration file'), account: z.string().min(1).optional() }).optional().describe('start an in-process sandbox exchange and use it'),
   symbols: z.record(symbolName, symbolSchema).default({}),
+  exchangeFilters: z.array(exchangeFilterSchema).default([]).describe('exchange-wide filters (the spec does not say where the exchange publishes them)'),
   strategies: z.array(strategySchema).min(1),
   risk: riskSchema.default({ mode: 'reject' }),
   storage: z.strictObject({ path: z.string().min(1).describe("SQLite ledger file (':memory:' for none)") }).optional(),

@@ -88,3 +88,35 @@ describe('riskGate with a windowed average and a reference price', () => {
     expect(gate(buy('63000.01'), strategy('s', 0))).toEqual({ kind: 'accept' });
   });
 });
+
+describe('riskGate with exchange-wide filters', () => {
+  // Orders of the whole account this run knows, across symbols and strategies.
+  const live: { symbol: string; orderType: PlaceIntent['orderType'] }[] = [];
+  const gate = riskGate({
+    symbols: [symbol],
+    config: { mode: 'reject' },
+    states: new TradingStateMachine(),
+    now: () => 1000,
+    book: () => undefined,
+    lastPrice: () => undefined,
+    exchangeFilters: { maxNumOrders: 3, maxNumAlgoOrders: 1 },
+    liveOrders: () => live,
+    dailyPnl: () => ZERO,
+  });
+  const stop: PlaceIntent = { ...place('s', '100'), orderType: 'STOP_LOSS_LIMIT', stopPrice: D('101') };
+
+  it('counts every live order of the account against EXCHANGE_MAX_NUM_ORDERS, whatever its symbol', () => {
+    live.length = 0;
+    live.push({ symbol: 'ETH_IDR', orderType: 'LIMIT' }, { symbol: 'BTC_IDR', orderType: 'LIMIT' });
+    expect(gate(place('s', '100'), strategy('s', 0))).toEqual({ kind: 'accept' });
+    live.push({ symbol: 'ETH_IDR', orderType: 'LIMIT' });
+    expect(gate(place('s', '100'), strategy('s', 0))).toMatchObject({ kind: 'reject', reason: 'EXCHANGE_MAX_NUM_ORDERS' });
+  });
+
+  it('counts open algo orders against EXCHANGE_MAX_NUM_ALGO_ORDERS for algo intents only', () => {
+    live.length = 0;
+    live.push({ symbol: 'ETH_IDR', orderType: 'TAKE_PROFIT_LIMIT' });
+    expect(gate(stop, strategy('s', 0))).toMatchObject({ kind: 'reject', reason: 'EXCHANGE_MAX_NUM_ALGO_ORDERS' });
+    expect(gate(place('s', '100'), strategy('s', 0))).toEqual({ kind: 'accept' });
+  });
+});

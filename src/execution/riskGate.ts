@@ -8,6 +8,7 @@
 import type { BookView } from '../core/bookView.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { ALGO_ORDER_TYPES } from '../core/enums.js';
+import type { ExchangeFilters } from '../core/filters.js';
 import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import type { OrderRecord } from '../store/records.js';
@@ -61,6 +62,8 @@ export interface RiskGateDeps {
   readonly referencePrice?: (symbol: string) => Decimal | null | undefined;
   /** PRICE_RANGE execution rules of the symbols (type 1 only; others are ignored by the checker). */
   readonly priceRanges?: readonly PriceRangeRule[];
+  /** EXCHANGE_MAX_NUM_ORDERS / EXCHANGE_MAX_NUM_ALGO_ORDERS, counted over `liveOrders` (the whole account this run knows). */
+  readonly exchangeFilters?: ExchangeFilters;
   /** Every live order of the account that this run knows (tracker records, or a simulator's open orders). */
   readonly liveOrders: () => readonly LiveOrderView[];
   /** Profit and loss of a strategy's trades of the current UTC day, marked to market (quote terms). */
@@ -90,7 +93,7 @@ function merged(run: RiskGateLimits, own: Partial<RiskGateLimits> | undefined): 
 
 /** Builds the gate function the pipeline calls with the host's strategy state. */
 export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy) => PipelineDecision {
-  const rules = compileRiskRules(d.symbols, {}, d.priceRanges ?? []);
+  const rules = compileRiskRules(d.symbols, d.exchangeFilters ?? {}, d.priceRanges ?? []);
   const avg = d.avgPrice;
   const ref = d.referencePrice;
   const market: RiskMarketView = {
