@@ -268,6 +268,13 @@ export class StrategyRunner {
 
   #route(e: BusEvent): void {
     switch (e.type) {
+      // The bulk of a replay first: cases are compared in order, the rest of the market events
+      // are the default.
+      case 'kline':
+      case 'depthDiff':
+      case 'trade':
+        this.#toSymbol(e.symbol, e);
+        return;
       case 'orderUpdate':
       case 'fill':
       case 'intentRejected': {
@@ -287,11 +294,15 @@ export class StrategyRunner {
       case 'streamTerminated':
       case 'executionReport':
         return;
-      default: {
-        const l = this.#bySymbol.get(e.symbol) ?? this.#bySymbol.get(symbolKey(e.symbol));
-        if (l) for (const r of l) this.#deliver(r, e);
-      }
+      default:
+        this.#toSymbol(e.symbol, e);
     }
+  }
+
+  /** Delivers a market event or book status to the strategies trading its symbol. */
+  #toSymbol(symbol: string, e: BusEvent): void {
+    const l = this.#bySymbol.get(symbol) ?? this.#bySymbol.get(symbolKey(symbol));
+    if (l) for (let i = 0; i < l.length; i++) this.#deliver(l[i] as Running, e);
   }
 
   /** Keeps the strategy's own state current before its handler sees the event. */
