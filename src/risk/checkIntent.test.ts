@@ -159,6 +159,19 @@ describe.each([
     expect(check(place({ symbol: 'XRP_IDR', price: '2000', quantity: '10' }), ctx).kind).toBe('accept');
   });
 
+  it('PRICE_RANGE limits only a taker phase: an order that rests is not refused', () => {
+    // Bid 999999000, ask 1000001000, reference 1000000000: buys below 0.5x and sells above 2x rest.
+    expect(check(place({ price: '499999999' }), ctx).kind).toBe('accept');
+    expect(check(place({ side: 'SELL', price: '2000000001' }), ctx).kind).toBe('accept');
+    // LIMIT_MAKER and GTX never take, wherever their price is.
+    expect(check(place({ orderType: 'LIMIT_MAKER', timeInForce: undefined, price: '1100000001' }), ctx).kind).toBe('accept');
+    expect(check(place({ timeInForce: 'GTX', price: '1100000001' }), ctx).kind).toBe('accept');
+    // A stop limit takes after its trigger (the book then is unknown), a LIMIT without a ready book may take: both checked.
+    rejects(place({ orderType: 'STOP_LOSS_LIMIT', price: '499999999', stopPrice: '499999999' }), 'PRICE_RANGE', /bidLimitMultDown 0.5/);
+    (ctx.books.get('BTC_IDR') as StaticBook).ready = false;
+    rejects(place({ price: '499999999' }), 'PRICE_RANGE', /bidLimitMultDown 0.5/);
+  });
+
   it('order-count filters of the symbol and the exchange', () => {
     ctx.counts.set('BTC_IDR', { total: 200, algo: 0, iceberg: 0 });
     rejects(place(), 'MAX_NUM_ORDERS', /200 open orders/);

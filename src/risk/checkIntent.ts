@@ -12,6 +12,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
 import { checkCounts } from './counts.js';
+import { mayTake } from './mayTake.js';
 import * as m from './messages.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
 import { T_MARKET, T_PRICED, T_STOP, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
@@ -460,9 +461,10 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
         cd = down ? cmpU(P, 1, -ps, rm, re, rx, down.m, down.e) : 0;
       }
       if (cu !== cu) return BAIL;
-      if (cu > 0) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
+      // Only a taker execution is limited (mayTake.ts): checked only once the price is outside the band.
+      if (cu > 0 && mayTake(intent, price, ctx.market)) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', (buy ? range.bidLimitMultUp : range.askLimitMultUp) as Decimal);
       if (cd !== cd) return BAIL;
-      if (cd < 0) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
+      if (cd < 0 && mayTake(intent, price, ctx.market)) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', (buy ? range.bidLimitMultDown : range.askLimitMultDown) as Decimal);
     }
   }
 

@@ -12,6 +12,7 @@ import { ceilToStep, type Decimal, floorToStep, isMultipleOf, ZERO } from '../..
 import type { LotSizeFilter } from '../../core/filters.js';
 import type { Intent, PlaceIntent } from '../../bus/intents.js';
 import { checkCounts } from '../counts.js';
+import { mayTake } from '../mayTake.js';
 import * as m from '../messages.js';
 import { MARKET_TYPES, PRICED_TYPES, STOP_TYPES, type SymbolRules } from '../rules.js';
 import { checkShape } from '../shape.js';
@@ -155,8 +156,9 @@ export function checkIntentReference(intent: Intent, ctx: RiskContext): RiskDeci
       const r = sym.priceRange;
       const up = buy ? r.bidLimitMultUp : r.askLimitMultUp;
       const down = buy ? r.bidLimitMultDown : r.askLimitMultDown;
-      if (up !== undefined && price.gt(ref.mul(up))) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', up);
-      if (down !== undefined && price.lt(ref.mul(down))) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', down);
+      // Only a taker execution is limited: an order that will rest is not refused.
+      if (up !== undefined && price.gt(ref.mul(up)) && mayTake(intent, price, ctx.market)) return m.outsideBand('PRICE_RANGE', price, true, 'reference price', ref, buy ? 'bidLimitMultUp' : 'askLimitMultUp', up);
+      if (down !== undefined && price.lt(ref.mul(down)) && mayTake(intent, price, ctx.market)) return m.outsideBand('PRICE_RANGE', price, false, 'reference price', ref, buy ? 'bidLimitMultDown' : 'askLimitMultDown', down);
     }
   }
 
