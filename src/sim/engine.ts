@@ -11,6 +11,7 @@ import type { ExpiryReasonName, OrderTypeName, StpModeName } from '../core/enums
 import type { ExchangeFilters } from '../core/filters.js';
 import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
 import type { BookSide, Level } from './book.js';
+import { OrderColumns } from './columns.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, SubscribeOptions, TradeEvent } from './events.js';
 import { floorDiv, fmt, fmtBig, mul3, mul3n, mulBig, toScaled } from './scaled.js';
@@ -67,6 +68,8 @@ export class MatchingEngine {
   /** Every order by id - firstOrderId (undefined once the history bound dropped it). */
   private readonly orders: (Ord | undefined)[] = [];
   private readonly firstOrderId: number;
+  /** Lock and cumulative-quote number parts of every order (columns.ts). */
+  private readonly cols: OrderColumns;
   private readonly lists = new Map<number, OrderList>();
   private readonly assetScale = new Map<string, number>();
   private readonly exchange: ExchangeFilters;
@@ -96,6 +99,7 @@ export class MatchingEngine {
     this.exchange = config.exchangeFilters ?? {};
     this.nextOrderId = config.firstOrderId ?? 1;
     this.firstOrderId = this.nextOrderId;
+    this.cols = new OrderColumns(this.firstOrderId);
     this.nextTradeId = config.firstTradeId ?? 1;
     this.nextListId = config.firstOrderListId ?? 1;
     this.bufferOn = config.bufferEvents !== false;
@@ -111,7 +115,7 @@ export class MatchingEngine {
       this.assetScale.set(asset, Math.max(this.assetScale.get(asset) ?? 0, scale));
     };
     for (const sc of config.symbols) {
-      const s = new Sym(sc.info, sc.priceRange, { price: sc.priceDecimals, quantity: sc.quantityDecimals });
+      const s = new Sym(sc.info, sc.priceRange, this.cols, { price: sc.priceDecimals, quantity: sc.quantityDecimals });
       if (this.syms.has(s.name)) throw new RangeError(`symbol ${s.name} is configured twice`);
       s.updateId = (config.firstUpdateId ?? 1) - 1;
       this.syms.set(s.name, s);
@@ -453,6 +457,7 @@ export class MatchingEngine {
 
   private newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
     const id = this.nextOrderId++;
+    this.cols.ensure(id);
     const o = new Ord(id, clientId ?? null, acct.pos(s), d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
     this.orders.push(o);
     o.hist.orders.push(o);

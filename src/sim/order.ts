@@ -11,6 +11,7 @@ import { OrderStatus, OrderType, StpMode, TimeInForce, type ExpiryReasonName, ty
 import { addSafe, whole } from './amount.js';
 import { MAX_SAFE } from './scaled.js';
 import type { Level, Resting } from './book.js';
+import type { OrderColumns } from './columns.js';
 import type { Acct, Bal, History, OpenCounts, OrderList, Sym } from './state.js';
 
 /** What one account has on one symbol, shared by all its orders there (looked up once per order). */
@@ -19,10 +20,13 @@ export class Pos {
   readonly quoteBal: Bal;
   readonly counts: OpenCounts;
   readonly hist: History;
+  /** The engine's lock and cumulative-quote columns (the symbol's, shared by all symbols). */
+  readonly cols: OrderColumns;
   constructor(
     readonly acct: Acct,
     readonly sym: Sym,
   ) {
+    this.cols = sym.cols;
     this.baseBal = acct.b(sym.base);
     this.quoteBal = acct.b(sym.quote);
     this.counts = acct.counts(sym.name);
@@ -82,9 +86,6 @@ export class Ord implements Resting {
   next: Ord | null = null;
 
   filled = 0;
-  /** Number parts of the cumulative quote (notional scale) and the lock (locked asset's scale); bigint parts in `cold`. */
-  private cumN = 0;
-  private lockN = 0;
   /** Per-unit price used for the quote lock of a buy; -1 for budget-limited market buys. */
   lockPrice = -1;
   updateTime: number;
@@ -160,6 +161,27 @@ export class Ord implements Resting {
     if (v !== 0 || this.cold !== null) this.c().ahead = v;
   }
 
+  /**
+   * Number parts of the cumulative quote (notional scale) and the lock (locked asset's scale), kept
+   * in the engine's columns (columns.ts) rather than as fields; bigint parts in `cold`.
+   */
+  private get cumN(): number {
+    const c = this.pos.cols;
+    return c.cum[this.id - c.first]!;
+  }
+  private set cumN(v: number) {
+    const c = this.pos.cols;
+    c.cum[this.id - c.first] = v;
+  }
+  private get lockN(): number {
+    const c = this.pos.cols;
+    return c.lock[this.id - c.first]!;
+  }
+  private set lockN(v: number) {
+    const c = this.pos.cols;
+    c.lock[this.id - c.first] = v;
+  }
+
   /** Cumulative quote at notional scale. */
   get cumQuote(): bigint {
     return this.cold === null ? BigInt(this.cumN) : whole(this.cold.cumB, this.cumN);
@@ -175,8 +197,10 @@ export class Ord implements Resting {
   }
   /** cumQuote += d for a safe integer d. */
   addCumQuote(d: number): void {
-    const n = addSafe(this.cumN, d);
-    if (n === n) this.cumN = n;
+    const c = this.pos.cols;
+    const i = this.id - c.first;
+    const n = addSafe(c.cum[i]!, d);
+    if (n === n) c.cum[i] = n;
     else this.cumQuote = this.cumQuote + BigInt(d);
   }
   /** Locked amount at the locked asset's scale. */
@@ -194,13 +218,16 @@ export class Ord implements Resting {
   }
   /** lock += d for a safe integer d. */
   addLock(d: number): void {
-    const n = addSafe(this.lockN, d);
-    if (n === n) this.lockN = n;
+    const c = this.pos.cols;
+    const i = this.id - c.first;
+    const n = addSafe(c.lock[i]!, d);
+    if (n === n) c.lock[i] = n;
     else this.lock = this.lock + BigInt(d);
   }
   /** The lock as a safe integer, or -1 when it is held in bigint form (use `lock`). */
   get lockNum(): number {
-    return (this.cold === null || this.cold.lockB === 0n) && this.lockN >= 0 ? this.lockN : -1;
+    const n = this.lockN;
+    return (this.cold === null || this.cold.lockB === 0n) && n >= 0 ? n : -1;
   }
 
   get acct(): Acct {

@@ -9,6 +9,7 @@ import { decimalsOf, pow10n } from './scaled.js';
 import { Ord, Pos, generatedClientId } from './order.js';
 import { TradeLog, type TradeRec } from './trades.js';
 import { Bal } from './amount.js';
+import type { OrderColumns } from './columns.js';
 
 export { Bal, Ord, Pos, generatedClientId, type TradeRec };
 
@@ -280,6 +281,8 @@ export class Sym {
   constructor(
     readonly info: SymbolInfo,
     readonly priceRange: PriceRangeRule | undefined,
+    /** The engine's order columns (columns.ts), shared by all its symbols. */
+    readonly cols: OrderColumns,
     decimals: { price?: number; quantity?: number } = {},
   ) {
     this.name = info.symbol;
