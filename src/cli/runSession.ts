@@ -179,8 +179,9 @@ export class RunSession {
         source: open,
         now: exchangeNow,
         log: log.child({ part: 'referencePrice' }),
-        ...(o.referencePrice?.refreshMs !== undefined ? { refreshMs: o.referencePrice.refreshMs } : {}),
-        ...(o.referencePrice?.maxAgeMs !== undefined ? { maxAgeMs: o.referencePrice.maxAgeMs } : {}),
+        // Options (tests) over the config's exchange section; without either, the class's defaults.
+        ...optional('refreshMs', o.referencePrice?.refreshMs ?? cfg.exchange?.referencePriceRefreshMs),
+        ...optional('maxAgeMs', o.referencePrice?.maxAgeMs ?? cfg.exchange?.referencePriceMaxAgeMs),
         // Paper fills expire outside the range as live ones do.
         onPrice: (symbol, price) => engine?.setReferencePrice(symbol, price, clock.now()),
       });
@@ -455,6 +456,11 @@ async function strategySymbols(open: OpenClient, cfg: RunConfig): Promise<Symbol
     if (!info) throw new ConfigError(cfg.file, 'strategies.symbols', name, `the exchange does not list this symbol (it has ${all.length} symbols)`);
     return info;
   });
+}
+
+/** `{ [key]: value }` when the value is set, else nothing (exactOptionalPropertyTypes-friendly spreading). */
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }
 
 function paperBalances(cfg: RunConfig): Record<string, Decimal> {

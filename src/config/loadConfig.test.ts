@@ -52,6 +52,7 @@ describe('parseConfig', () => {
     expect(config.strategies[1]?.plugin).toBe(path.resolve('/cfg/plugins/mine.ts'));
     expect(config.risk.mode).toBe('reject');
     expect(config.exchange?.recvWindow).toBe(5000);
+    expect(config.exchange?.referencePriceMaxAgeMs).toBe(30_000);
     expect(config.run.cancelOnShutdown).toBe(true);
     expect(config.logging).toEqual({ level: 'debug', pretty: false });
   });
