@@ -126,8 +126,9 @@ export class CandleVenue implements Venue {
     if (i.quantity === undefined || !positive(i.quantity)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
     if (i.orderType !== 'MARKET' && (i.price === undefined || !positive(i.price))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
     const st = this.#state(i.symbol);
-    const last = st.lastBar?.close;
-    if (i.orderType === 'LIMIT_MAKER' && last !== undefined && (i.side === 'BUY' ? i.price?.gte(last) : i.price?.lte(last))) {
+    // The last close is read only for the one check that needs it.
+    const last = i.orderType === 'LIMIT_MAKER' ? st.lastBar?.close : undefined;
+    if (last !== undefined && (i.side === 'BUY' ? i.price?.gte(last) : i.price?.lte(last))) {
       return this.#finish(o, 'REJECTED', now, `LIMIT_MAKER_WOULD_TAKE: price ${i.price?.toFixed()} crosses the last close ${last.toFixed()}`);
     }
     o.orderId = `c${++this.#orderSeq}`;
