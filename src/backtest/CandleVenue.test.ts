@@ -35,6 +35,27 @@ describe('CandleVenue', () => {
     expect(show()).toEqual(['m NEW', 'fill m 2@103 fee 0.206 T t=60000', 'm FILLED']);
   });
 
+  it('publishes a fill and its orderUpdate back to back, before work the fill causes', () => {
+    const s = new VirtualScheduler();
+    const out: string[] = [];
+    const v = new CandleVenue({
+      scheduler: s,
+      publish: (e) => {
+        out.push(e.type === 'orderUpdate' ? `${e.clientId} ${e.state}` : e.type);
+        // A consumer reacting to the fill at delay 0 (as the strategy host's venue answers do).
+        if (e.type === 'fill') s.schedule(0, () => out.push('reaction'));
+      },
+      makerFee: bpsToRate(1),
+      takerFee: bpsToRate(10),
+    });
+    v.onBar(bar(0, 100, 101, 99, 100));
+    v.submit(place('m', { orderType: 'MARKET' }));
+    s.runUntil(s.clock.now());
+    v.onBar(bar(1, 103, 104, 102, 103));
+    s.runUntil(60_000);
+    expect(out).toEqual(['m NEW', 'fill', 'm FILLED', 'reaction']);
+  });
+
   it('limits: through at the open fills at the open (taker), trading through fills at the limit (maker), a touch does not', () => {
     const { s, v, feed, show } = setup();
     feed(bar(0, 100, 101, 99, 100));

@@ -31,6 +31,19 @@ describe('VirtualScheduler', () => {
     expect(seen).toEqual([1, 1, 51]);
   });
 
+  it('with nothing queued, runUntil moves the clock forward and never back', () => {
+    const s = new VirtualScheduler();
+    s.runUntil(7);
+    expect(s.clock.now()).toBe(7);
+    s.runUntil(3);
+    expect(s.clock.now()).toBe(7);
+    const seen: number[] = [];
+    s.schedule(0, () => seen.push(s.clock.now()));
+    s.runUntil(8);
+    s.runUntil(9);
+    expect([seen, s.clock.now(), s.pending]).toEqual([[7], 9, 0]);
+  });
+
   it('cancel removes a callback', () => {
     const s = new VirtualScheduler();
     let ran = false;
