@@ -179,3 +179,51 @@ describe('loadStrategies', () => {
     await expect(loadStrategies([{ name: 'n', plugin: 'no-such-plugin-xyz', symbols: ['BTC_IDR'] }], here, errorAt)).rejects.toThrow(/no plugin module/);
   });
 });
+
+describe('StrategyRunner symbol spellings', () => {
+  it('places and reads books under the configured spelling whatever spelling the plugin uses', () => {
+    const spellings = ['BTC_IDR', 'BTCIDR', 'btcidr', 'btc_idr'];
+    const asked: string[] = [];
+    const errors: string[] = [];
+    const plugin = defineStrategy({
+      name: 'speller',
+      description: 'places and reads books under several spellings of its symbol',
+      params: z.object({}),
+      create: (ctx) => ({
+        onEvent: (e) => {
+          if (e.type !== 'timer') return;
+          for (const s of spellings) {
+            ctx.book(s);
+            ctx.place({ symbol: s, side: 'BUY', orderType: 'LIMIT', price: D('1'), quantity: D('1') });
+          }
+          for (const s of ['ETH_IDR', 'BTC_USDT']) {
+            try {
+              ctx.place({ symbol: s, side: 'BUY', orderType: 'LIMIT', price: D('1'), quantity: D('1') });
+            } catch (err) {
+              errors.push((err as Error).message);
+            }
+            expect(ctx.book(s)).toBeUndefined();
+          }
+        },
+      }),
+    });
+    const bus = new Bus();
+    const intents: Intent[] = [];
+    const runner = new StrategyRunner([{ name: 'sp', plugin, params: {}, symbols: ['BTC_IDR'], budget: {} }], {
+      bus,
+      clock: new VirtualClock(0),
+      books: (s) => {
+        asked.push(s);
+        return undefined;
+      },
+      gate: acceptAll,
+      venue: { name: 'test', submit: (i) => intents.push(i) },
+      log: quiet,
+    });
+    runner.start();
+    bus.publish({ type: 'timer', E: 1 });
+    expect(intents.map((i) => (i.kind === 'place' ? i.symbol : i.kind))).toEqual(['BTC_IDR', 'BTC_IDR', 'BTC_IDR', 'BTC_IDR']);
+    expect(asked).toEqual(['BTC_IDR', 'BTC_IDR', 'BTC_IDR', 'BTC_IDR']);
+    expect(errors).toEqual(['strategy sp does not trade ETH_IDR', 'strategy sp does not trade BTC_USDT']);
+  });
+});
