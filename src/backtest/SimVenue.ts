@@ -22,6 +22,7 @@ import type { MatchingEngine } from '../sim/engine.js';
 import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
 import { DecimalCache } from '../record/depth-diff.js';
 import type { OrderRecord } from '../store/records.js';
+import { stateOfStatus } from '../execution/orderState.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
 
@@ -48,17 +49,6 @@ export interface SimVenueOptions {
   readonly latency?: LatencyConfig;
   readonly emit?: 'orderEvents' | 'userData';
 }
-
-const STATE_OF: Readonly<Record<string, VenueOrder['state']>> = {
-  NEW: 'NEW',
-  PARTIALLY_FILLED: 'PARTIALLY_FILLED',
-  FILLED: 'FILLED',
-  CANCELED: 'CANCELED',
-  REJECTED: 'REJECTED',
-  EXPIRED: 'EXPIRED',
-  PENDING_CANCEL: 'NEW',
-  SYSTEM_PROCESSING: 'PENDING',
-};
 
 /** Converts the engine's wire-shaped executionReport to the typed user-data event. */
 export function toExecutionReport(r: SimExecutionReport, E: number): ExecutionReportEvent {
@@ -285,7 +275,7 @@ export class SimVenue implements Venue {
         const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
         this.#later(this.#lat.ackMs, toExecutionReport(e, E));
         o.orderId = e.i;
-        o.state = STATE_OF[e.X] ?? o.state;
+        o.state = stateOfStatus(e.X);
         if (isTerminalState(o.state)) this.#orders.delete(o.intent.clientId);
         return;
       }
@@ -301,7 +291,7 @@ export class SimVenue implements Venue {
   #applyReport(o: VenueOrder, r: SimExecutionReport): void {
     const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
     o.orderId = r.i;
-    const state = STATE_OF[r.X] ?? o.state;
+    const state = stateOfStatus(r.X);
     if (r.x === 'TRADE') {
       const dec = this.#decimals;
       const qty = dec.get(r.l);
