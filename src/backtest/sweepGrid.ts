@@ -10,10 +10,8 @@
  * Points are enumerated in a fixed order (keys as written, values as listed, last key fastest),
  * so a sweep is reproducible.
  */
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../core/errors.js';
+import { loadYamlFile } from '../config/yamlFile.js';
 import type { StrategyMetrics } from './ResultCollector.js';
 
 const RANKABLE = ['netPnl', 'returnPct', 'sharpe', 'sortino', 'finalEquity', 'maxDrawdownPct', 'fillRatio', 'trades', 'realizedPnl'] as const;
@@ -28,20 +26,9 @@ export const gridSchema = z.object({
 /** A parsed grid. */
 export type SweepGrid = z.infer<typeof gridSchema>;
 
-/** Reads and validates a grid YAML file. */
+/** Reads and validates a grid YAML file (errors name the file, path, value and line). */
 export function loadGrid(file: string): SweepGrid {
-  let doc: unknown;
-  try {
-    doc = parseYaml(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ConfigError(file, '(root)', undefined, (err as Error).message);
-  }
-  const r = gridSchema.safeParse(doc);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new ConfigError(file, issue?.path.join('.') ?? '', undefined, issue?.message ?? 'invalid');
-  }
-  return r.data;
+  return loadYamlFile(file, gridSchema);
 }
 
 /** Every point of the grid, in order. */

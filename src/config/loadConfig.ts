@@ -4,14 +4,12 @@
  * knows it, the line and column. Relative paths resolve against the YAML file's folder so a
  * config works from any working directory.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { z } from 'zod';
-import { ConfigError } from '../core/errors.js';
 import { configSchema, type ConfigDocument } from './schema.js';
 import { findSecretKey, SECRET_ENV } from './secrets.js';
 import { timeBoundMs } from './timeBound.js';
 import { ConfigSource } from './source.js';
+import { firstIssue, readConfigText } from './yamlFile.js';
 
 /** A validated configuration with absolute file paths. */
 export type RunConfiguration = ConfigDocument & {
@@ -25,18 +23,6 @@ export type RunConfiguration = ConfigDocument & {
 export interface LoadedConfig {
   readonly config: RunConfiguration;
   readonly source: ConfigSource;
-}
-
-function firstIssue(source: ConfigSource, issues: readonly z.core.$ZodIssue[]): ConfigError {
-  const issue = issues[0];
-  if (!issue) return source.error([], 'invalid configuration');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    return source.error(issue.path, `unknown key "${key}"`, { key });
-  }
-  let rule = issue.message;
-  if (issue.code === 'invalid_union') rule = 'invalid value';
-  return source.error(issue.path, rule);
 }
 
 /** True when a plugin reference is a path rather than a name from strategies/. */
@@ -132,11 +118,5 @@ function validate(source: ConfigSource, file: string, opts: ConfigOptions): Load
 
 /** Reads and validates a YAML configuration file. */
 export function loadConfig(file: string, opts: ConfigOptions = {}): LoadedConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(file, '', undefined, `cannot read: ${(err as Error).message}`);
-  }
-  return parseConfig(text, file, opts);
+  return parseConfig(readConfigText(file), file, opts);
 }

@@ -1,11 +1,9 @@
 /**
  * `kancil record` configuration (YAML), validated with zod; errors name the file, the path in
- * the document and the value.
+ * the document, the value and the line.
  */
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../core/errors.js';
+import { loadYamlFile } from '../config/yamlFile.js';
 
 const url = z.string().regex(/^(https?|wss?):\/\//, 'must be an http(s) or ws(s) URL');
 
@@ -40,19 +38,5 @@ export type RecordConfig = z.infer<typeof RecordConfigSchema>;
 
 /** Reads and validates a recorder YAML file. */
 export function loadRecordConfig(file: string): RecordConfig {
-  let doc: unknown;
-  try {
-    doc = parseYaml(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ConfigError(file, '', undefined, `cannot read YAML: ${(err as Error).message}`);
-  }
-  const r = RecordConfigSchema.safeParse(doc);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const p = issue?.path ?? [];
-    let value: unknown = doc;
-    for (const k of p) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
-    throw new ConfigError(file, p.map(String).join('.'), value, issue?.message ?? 'invalid');
-  }
-  return r.data;
+  return loadYamlFile(file, RecordConfigSchema);
 }
