@@ -9,3 +9,4 @@ export * from './clock.js';
 export type * from './types.js';
 export type * from './marketEvents.js';
 export type * from './bookView.js';
+export * from './scaledLevels.js';
