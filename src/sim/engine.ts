@@ -9,12 +9,13 @@
 import { Decimal } from '../core/decimal.js';
 import type { ExpiryReasonName, OrderTypeName, StpModeName } from '../core/enums.js';
 import type { ExchangeFilters } from '../core/filters.js';
+import type { ScaledLevels } from '../core/scaledLevels.js';
 import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
 import type { BookSide, Level } from './book.js';
 import { OrderColumns } from './columns.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, SubscribeOptions, TradeEvent } from './events.js';
-import { floorDiv, fmt, fmtBig, mul3, mul3n, mulBig, toScaled } from './scaled.js';
+import { floorDiv, fmt, fmtBig, mul3, mul3n, mulBig, rescale, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
   Accepted,
@@ -1348,6 +1349,22 @@ export class MatchingEngine {
     this.end();
   }
 
+  /**
+   * applyDepthDiff for a diff whose sides a replay already parsed into scaled integers (core
+   * ScaledLevels), so each wire level is parsed once for the local book and the engine. Same
+   * effect and events as applyDepthDiff with the same levels as decimal strings. Values at other
+   * scales than the symbol's are converted exactly; a level that does not fit the symbol's scales
+   * throws the same RangeError, after the levels before it were applied, as the string path does.
+   */
+  applyDepthDiffScaled(symbol: string, bids: ScaledLevels, asks: ScaledLevels, now: number): void {
+    const s = this.needSym(symbol);
+    this.now = now;
+    this.applyScaledSide(s, bids, s.bids, s.asks);
+    this.applyScaledSide(s, asks, s.asks, s.bids);
+    this.uncross(s);
+    this.end();
+  }
+
   private needSym(symbol: string): Sym {
     const s = this.sym(symbol);
     if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
@@ -1365,13 +1382,32 @@ export class MatchingEngine {
       const l = levels[i]!;
       const p = toScaled(l.price, s.pd);
       const q = toScaled(l.qty, s.qd);
-      if (p < 0 || q < 0) throw new RangeError(`${s.name} replayed level ${String(l.price)} x ${String(l.qty)} does not fit the symbol's scales (${s.pd} price, ${s.qd} quantity decimals; raise priceDecimals/quantityDecimals)`);
-      this.setExt(s, side, p, q);
-      if (q > 0) {
-        // Only when p reaches the other side's best can anything there be stale (see dropStaleCrossing).
-        const n = other.prices.length;
-        if (n > 0 && (other.isBid ? other.prices[n - 1]! >= p : other.prices[n - 1]! <= p)) this.dropStaleCrossing(s, other, p);
-      }
+      if (p < 0 || q < 0) throw levelMisfit(s, String(l.price), String(l.qty));
+      this.applyLevel(s, side, other, p, q);
+    }
+  }
+
+  /** applySide for levels already parsed to scaled integers, converted exactly to the symbol's scales. */
+  private applyScaledSide(s: Sym, levels: ScaledLevels, side: BookSide, other: BookSide): void {
+    const { prices, qtys, priceScale, qtyScale } = levels;
+    const n = levels.n;
+    const pd = s.pd;
+    const qd = s.qd;
+    for (let i = 0; i < n; i++) {
+      const p = rescale(prices[i]!, priceScale, pd);
+      const q = rescale(qtys[i]!, qtyScale, qd);
+      if (p < 0 || q < 0) throw levelMisfit(s, fmt(prices[i]!, priceScale), fmt(qtys[i]!, qtyScale));
+      this.applyLevel(s, side, other, p, q);
+    }
+  }
+
+  /** One replayed level: its external quantity, then whatever it makes stale on the other side. */
+  private applyLevel(s: Sym, side: BookSide, other: BookSide, p: number, q: number): void {
+    this.setExt(s, side, p, q);
+    if (q > 0) {
+      // Only when p reaches the other side's best can anything there be stale (see dropStaleCrossing).
+      const n = other.prices.length;
+      if (n > 0 && (other.isBid ? other.prices[n - 1]! >= p : other.prices[n - 1]! <= p)) this.dropStaleCrossing(s, other, p);
     }
   }
 
@@ -1532,6 +1568,11 @@ function depthLevels(s: Sym, touched: number[], book: BookSide): [string, string
     out.push([fmt(p, s.pd), fmt(book.levels.get(p)?.total ?? 0, s.qd)]);
   }
   return out;
+}
+
+/** The error of a replayed level whose price or quantity the symbol's scales cannot hold exactly. */
+function levelMisfit(s: Sym, price: string, qty: string): RangeError {
+  return new RangeError(`${s.name} replayed level ${price} x ${qty} does not fit the symbol's scales (${s.pd} price, ${s.qd} quantity decimals; raise priceDecimals/quantityDecimals)`);
 }
 
 /** How a cancel request named its order, for messages (built only when refusing). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { cmpProducts, floorDiv, fmt, fmtBig, mul3, parseScaled } from './scaled.js';
+import { cmpProducts, floorDiv, fmt, fmtBig, mul3, parseScaled, rescale } from './scaled.js';
 
 describe('scaled integers', () => {
   it('parses plain decimal strings exactly, refusing what does not fit', () => {
@@ -15,6 +15,23 @@ describe('scaled integers', () => {
     expect(parseScaled('', 2)).toBe(-1);
     expect(parseScaled('.', 2)).toBe(-1);
     expect(parseScaled('90071992547409.93', 2)).toBe(-3);
+  });
+
+  it('rescale converts scaled integers exactly between scales, with parseScaled\'s codes when it cannot', () => {
+    expect(rescale(123, 2, 2)).toBe(123);
+    expect(rescale(123, 2, 5)).toBe(123_000);
+    expect(rescale(123_000, 5, 2)).toBe(123);
+    expect(rescale(123_001, 5, 2)).toBe(-2);
+    expect(rescale(2 ** 50, 0, 2)).toBe(-3);
+    expect(rescale(1.5, 2, 2)).toBe(-1);
+    expect(rescale(-1, 2, 2)).toBe(-1);
+    expect(rescale(Number.NaN, 2, 2)).toBe(-1);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 12 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 8 }), (v, from, to) => {
+        // The same value as a string at `from` decimals parses to what rescale gives at `to`.
+        expect(rescale(v, from, to)).toBe(parseScaled(fmt(v, from), to));
+      }),
+    );
   });
 
   it('floorDiv is exact floor division of safe integers, up to 2^53', () => {

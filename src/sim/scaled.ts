@@ -177,3 +177,25 @@ export function cmpProducts(a: number, b: number, c: number, d: number): number 
 export function ceilDiv(a: bigint, b: bigint): bigint {
   return (a + b - 1n) / b;
 }
+
+/**
+ * Converts a scaled integer from `from` to `to` decimals exactly: multiplies by a power of ten, or
+ * divides only when nothing non-zero is cut off. Same codes as parseScaled: -1 when `v` is not a
+ * non-negative safe integer, -2 when it has non-zero digits beyond `to`, -3 when the result does
+ * not fit in a safe integer.
+ */
+export function rescale(v: number, from: number, to: number): number {
+  if (!(v >= 0 && v <= MAX_SAFE) || Math.floor(v) !== v) return -1;
+  if (from !== to) {
+    if (from < to) {
+      v *= POW10[to - from] ?? Infinity;
+      if (!(v <= MAX_SAFE)) return -3;
+    } else {
+      const f = POW10[from - to] ?? Infinity;
+      if (v % f !== 0) return -2;
+      v /= f;
+    }
+  }
+  // As in parseScaled: a small integer, so fields holding it stay untagged integers.
+  return v <= 0x7fffffff ? v | 0 : v;
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
+import { applyFlowOp, flowEngine, replayFlow } from './replayFlow.js';
+import { book, makeEngine } from './testkit.js';
+
+const levels = (priceScale: number, qtyScale: number, rows: [number, number][]): ScaledLevels => {
+  const l = scaledLevels(Math.max(1, rows.length));
+  l.n = rows.length;
+  l.priceScale = priceScale;
+  l.qtyScale = qtyScale;
+  rows.forEach(([p, q], i) => {
+    l.prices[i] = p;
+    l.qtys[i] = q;
+  });
+  return l;
+};
+const none = levels(2, 3, []);
+
+describe('applyDepthDiffScaled', () => {
+  it('acts exactly as applyDepthDiff with the same levels as strings, on randomized flows with own orders resting', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const viaStrings = flowEngine();
+      const viaScaled = flowEngine();
+      replayFlow(seed, 1500).forEach((op, i) => {
+        applyFlowOp(viaStrings, op, i + 1, false);
+        applyFlowOp(viaScaled, op, i + 1, true);
+        expect(JSON.stringify(viaScaled.takeEvents()), `seed ${seed} step ${i} ${op.k}`).toBe(JSON.stringify(viaStrings.takeEvents()));
+      });
+      expect(book(viaScaled)).toEqual(book(viaStrings));
+      expect(viaScaled.balances('a')).toEqual(viaStrings.balances('a'));
+    }
+  });
+
+  it('converts other scales exactly: more decimals divide only when nothing is cut, fewer multiply', () => {
+    const e = makeEngine();
+    e.applyDepthDiffScaled('BTC_USDT', levels(4, 5, [[990_000, 150_000]]), levels(0, 0, [[101, 2]]), 1);
+    expect(book(e)).toEqual({ bids: ['99x1.5'], asks: ['101x2'] });
+  });
+
+  it('refuses what the symbol scales cannot hold with the string path error, after applying the levels before it', () => {
+    const viaStrings = makeEngine();
+    const viaScaled = makeEngine();
+    const strErr = (): void => viaStrings.applyDepthDiff('BTC_USDT', { bids: [{ price: '99', qty: '1' }, { price: '98', qty: '0.0001' }], asks: [] }, 1);
+    const scaledErr = (): void => viaScaled.applyDepthDiffScaled('BTC_USDT', levels(2, 4, [[9900, 10_000], [9800, 1]]), none, 1);
+    expect(strErr).toThrow(RangeError);
+    expect(scaledErr).toThrow(RangeError);
+    expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', levels(2, 4, [[9800, 1]]), none, 2)).toThrow('BTC_USDT replayed level 98 x 0.0001 does not fit the symbol');
+    expect(() => viaStrings.applyDepthDiff('BTC_USDT', { bids: [{ price: '98', qty: '0.0001' }], asks: [] }, 2)).toThrow('BTC_USDT replayed level 98 x 0.0001 does not fit the symbol');
+    expect(book(viaScaled)).toEqual(book(viaStrings));
+    expect(book(viaScaled).bids).toEqual(['99x1']);
+    // Beyond the safe-integer range after scaling, or not an integer at all.
+    expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', levels(0, 0, [[2 ** 52, 1]]), none, 3)).toThrow(/does not fit/);
+    expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', levels(2, 3, [[9900.5, 1]]), none, 3)).toThrow(/does not fit/);
+  });
+});
+
+/**
+ * Event sequences of seeded flows, hashed: recorded from the engine before its replayed depth moved
+ * to the price ladder, so any change of the replay's events (buffered, or only the account events a
+ * marketData: false listener gets with no buffer) shows up here.
+ */
+describe('replay event sequences', () => {
+  const hash = (seed: number, n: number, accountOnly: boolean): string => {
+    const h = createHash('sha256');
+    const e = flowEngine(accountOnly ? { bufferEvents: false } : {});
+    if (accountOnly) e.subscribe((ev) => h.update(JSON.stringify(ev)), { marketData: false });
+    replayFlow(seed, n).forEach((op, i) => {
+      applyFlowOp(e, op, i + 1, i % 2 === 0);
+      if (!accountOnly) for (const ev of e.takeEvents()) h.update(JSON.stringify(ev));
+    });
+    h.update(JSON.stringify([book(e), e.balances('a'), e.balances('b'), e.lastUpdateId('BTC_USDT')]));
+    return h.digest('hex');
+  };
+  it('are unchanged', () => {
+    expect([hash(11, 3000, false), hash(12, 3000, false), hash(13, 3000, true)]).toEqual(GOLDEN);
+  });
+});
+
+const GOLDEN = [
+  '0e18e83a662ff35f43d266e1b5f99cc1d78b443f83e0e7ca720c4ff5835d0614',
+  '7e0773916ce6c752d447ea2954a19e128a32f1e354827f279a0f56250da2ced5',
+  '5ece9acbd9aee788bd930a1dc05353c1f7935091c7ccce31b3dca0daec638d16',
+];
