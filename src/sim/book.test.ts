@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BookSide } from './book.js';
+import { BookSide, OWN_LEVEL, type Resting } from './book.js';
 
 /** Model check of the sorted price array: any mix of level creations and drops keeps it sorted, best last, and equal to the level map. */
 describe('BookSide price order', () => {
@@ -26,6 +26,79 @@ describe('BookSide price order', () => {
           expect(side.best()?.price).toBe(want[want.length - 1]);
         }),
         { numRuns: 300 },
+      );
+    });
+  }
+});
+
+/** A resting order for the model check (only what the book reads and links). */
+function resting(visible: number): Resting {
+  return { visible, ahead: 0, level: null, prev: null, next: null };
+}
+
+/**
+ * Model check of the ladder with holes against a plain map of price -> (replayed, own): replayed
+ * updates (setPlain, or the Level when the price has one), own orders added and removed, levels
+ * materialized by best() and level(), and demotion, in any order, over a dense price range so that
+ * holes, their reuse, shifts into them, both ends, growth and compaction all happen.
+ */
+describe('BookSide ladder', () => {
+  for (const isBid of [true, false]) {
+    it(`${isBid ? 'bids' : 'asks'}: agrees with a plain price map after every step`, () => {
+      const step = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 5 }), fc.nat());
+      fc.assert(
+        fc.property(fc.array(step, { maxLength: 600 }), (steps) => {
+          const side = new BookSide(isBid);
+          const ext = new Map<number, number>();
+          const own = new Map<number, Resting[]>();
+          const better = (a: number, b: number): boolean => (isBid ? a > b : a < b);
+          for (const [kind, price, qty, pick] of steps) {
+            if (kind <= 6) {
+              // A replayed update (mostly), as the engine applies it.
+              const i = side.setPlain(price, qty);
+              if (i >= 0) {
+                const lv = side.levels.get(price)!;
+                lv.ext = qty;
+                if (lv.head === null) side.demote(lv, i);
+              }
+              if (qty === 0) ext.delete(price);
+              else ext.set(price, qty);
+            } else if (kind === 7) {
+              const o = resting(qty + 1);
+              side.append(side.level(price), o);
+              own.set(price, [...(own.get(price) ?? []), o]);
+            } else if (kind === 8) {
+              const all = [...own.values()].flat();
+              const o = all[pick % Math.max(1, all.length)];
+              if (o !== undefined) {
+                const p = o.level!.price;
+                side.remove(o);
+                const rest = own.get(p)!.filter((x) => x !== o);
+                if (rest.length > 0) own.set(p, rest);
+                else own.delete(p);
+              }
+            } else side.best();
+            const model = new Set([...ext.keys(), ...own.keys()]);
+            const want = [...model].sort((a, b) => (isBid ? a - b : b - a));
+            expect(side.prices).toEqual(want);
+            expect(side.bestPrice()).toBe(want.length > 0 ? want[want.length - 1] : -1);
+            for (let p = 1; p <= 400; p += 7) expect(side.totalOf(p)).toBe((ext.get(p) ?? 0) + (own.get(p) ?? []).reduce((a, o) => a + o.visible, 0));
+            expect(side.extPrices()).toEqual(want.filter((p) => ext.has(p)).reverse());
+            const ownBest = [...own.keys()].reduce<number | undefined>((b, p) => (b === undefined || better(p, b) ? p : b), undefined);
+            expect(side.firstOwn()?.price).toBe(ownBest);
+            // Ladder invariants: strictly sorted slots (holes included), live ends, the hole count, Levels exactly at OWN_LEVEL slots.
+            let holes = 0;
+            for (let i = side.lo; i < side.hi; i++) {
+              if (side.qx[i] === 0) holes++;
+              if (i > side.lo) expect(better(side.px[i]!, side.px[i - 1]!)).toBe(true);
+              expect(side.qx[i] === OWN_LEVEL).toBe(side.levels.has(side.px[i]!));
+            }
+            expect(holes).toBe(side.holes);
+            if (side.hi > side.lo) expect(side.qx[side.lo] !== 0 && side.qx[side.hi - 1] !== 0).toBe(true);
+            expect(side.levels.size).toBe([...side.levels.keys()].filter((p) => model.has(p)).length);
+          }
+        }),
+        { numRuns: 150 },
       );
     });
   }

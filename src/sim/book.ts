@@ -1,7 +1,21 @@
 /**
- * One side of a price-time priority book over scaled-integer prices. A level holds replayed external
- * quantity (`ext`) and a FIFO of own orders (doubly linked, so cancel is O(1)); prices are kept sorted
- * with the best price at the END of the array so that taking the best level is O(1).
+ * One side of a price-time priority book over scaled-integer prices. Every price in the side sits in
+ * a sorted ladder of two typed arrays (price, replayed quantity), best price at the END, so the
+ * touch is O(1) and a replayed level costs a binary search and at most a short move, with no
+ * object, map entry or garbage per level. A `Level` object (external quantity plus a FIFO of own
+ * orders, doubly linked so cancel is O(1)) exists only where own orders rest or where a taker or
+ * reader asked for the level as an object; the ladder slot of such a price holds OWN_LEVEL and the
+ * Level is the authority for its external quantity.
+ *
+ * Ladder invariants: slots lo..hi-1 of `px` are strictly sorted (ascending for bids, descending for
+ * asks); `qx[i]` is the replayed quantity (> 0) of a price with no Level, OWN_LEVEL when `levels`
+ * holds that price's Level, or 0 for a hole: a removed price that keeps its place (and its price,
+ * so the order stays strict) until an insert next to it reuses the slot. Real books remove and add
+ * levels at the same few places all the time, so a removal costs nothing and an insert almost
+ * always finds a hole beside it or within a few slots; holes are compacted away when they make up
+ * half of the ladder. The slots at lo and hi - 1 are never holes, so the best price is px[hi - 1].
+ * `levels` holds exactly the prices whose slot is OWN_LEVEL. Free room is kept at both ends, so an
+ * insert at either end (a new best price, or a snapshot listed best first) moves nothing.
  */
 
 /** What the book needs from an order. */
@@ -15,7 +29,7 @@ export interface Resting {
   next: Resting | null;
 }
 
-/** One price level. */
+/** One price level held as an object (see the file comment for when one exists). */
 export class Level {
   /** Replayed external quantity at this price (not own orders). */
   ext = 0;
@@ -34,37 +48,294 @@ export class Level {
   }
 }
 
+/** Ladder marker: this price's Level (in `levels`) holds its quantities. */
+export const OWN_LEVEL = -1;
+
+/** setPlain: nothing changed. */
+export const UNCHANGED = -1;
+/** setPlain: the ladder changed. */
+export const CHANGED = -2;
+
+/** How far an insert looks for a hole to shift into before moving a whole end of the ladder. */
+const HOLE_REACH = 16;
+
 /** One side of a book. `isBid` decides which prices are better. */
 export class BookSide {
+  /** Level objects by price: prices with own orders, or materialized for a taker or reader. */
   readonly levels = new Map<number, Level>();
-  /** Sorted so that the best price is last: ascending for bids, descending for asks. */
-  readonly prices: number[] = [];
+  /** Ladder prices (slots lo..hi-1, sorted, best last). Read-only outside this class; replaced when it grows. */
+  px = new Float64Array(64);
+  /** Ladder replayed quantities per slot, or OWN_LEVEL. Read-only outside this class. */
+  qx = new Float64Array(64);
+  /** First used slot. */
+  lo = 32;
+  /** One past the last used slot (the best price is at hi - 1). */
+  hi = 32;
+  /** Holes among slots lo..hi-1. */
+  holes = 0;
   /** Own orders resting on this side (lets replay paths skip scanning a side with none). */
   ownCount = 0;
+  /** Best level with own orders, or null when unknown (recomputed by firstOwn). */
+  private ownBest: Level | null = null;
   constructor(readonly isBid: boolean) {}
 
-  /** Best level, or undefined when the side is empty. */
+  /** Prices best last (a copy, for tests and diagnostics). */
+  get prices(): number[] {
+    const out: number[] = [];
+    for (let i = this.lo; i < this.hi; i++) if (this.qx[i] !== 0) out.push(this.px[i]!);
+    return out;
+  }
+
+  /** Best price, or -1 when the side is empty. */
+  bestPrice(): number {
+    return this.hi > this.lo ? this.px[this.hi - 1]! : -1;
+  }
+
+  /** Best level, or undefined when the side is empty (materialized: callers may trade against it). */
   best(): Level | undefined {
-    const n = this.prices.length;
-    return n === 0 ? undefined : this.levels.get(this.prices[n - 1]!);
+    return this.hi > this.lo ? this.levelAt(this.hi - 1) : undefined;
   }
 
   /** The level at `price`, created (and placed in price order) when absent. */
   level(price: number): Level {
-    return this.levels.get(price) ?? this.create(price);
+    const lv = this.levels.get(price);
+    if (lv !== undefined) return lv;
+    const i = this.seek(price);
+    if (i >= 0 && this.qx[i] !== 0) return this.materialize(i);
+    const made = new Level(price);
+    if (i >= 0) this.fillHole(i, OWN_LEVEL);
+    else this.insert(~i, price, OWN_LEVEL);
+    this.levels.set(price, made);
+    return made;
   }
 
-  /** A new level at `price`, which must not be on this side yet. */
-  create(price: number): Level {
-    const lv = new Level(price);
-    this.levels.set(price, lv);
-    const a = this.prices;
-    const n = a.length;
-    // New prices usually land at or near the top of the book (the end of the array): check that
-    // first, then binary-search the insertion point (replayed depth reaches hundreds of levels deep).
-    if (n === 0 || (this.isBid ? a[n - 1]! < price : a[n - 1]! > price)) a.push(price);
-    else a.splice(this.insertionPoint(price), 0, price);
+  /** The Level of the live slot `i`, materialized from the ladder when it has none. */
+  levelAt(i: number): Level {
+    return this.qx[i] === OWN_LEVEL ? this.levels.get(this.px[i]!)! : this.materialize(i);
+  }
+
+  /** Replayed quantity of slot `i` (0 for a hole). */
+  extAt(i: number): number {
+    const q = this.qx[i]!;
+    return q === OWN_LEVEL ? this.levels.get(this.px[i]!)!.ext : q;
+  }
+
+  /** Visible quantity (external plus own) of slot `i` (0 for a hole). */
+  totalAt(i: number): number {
+    const q = this.qx[i]!;
+    return q === OWN_LEVEL ? this.levels.get(this.px[i]!)!.total : q;
+  }
+
+  /** Visible quantity at `price` (0 when absent). */
+  totalOf(price: number): number {
+    const i = this.seek(price);
+    return i >= 0 ? this.totalAt(i) : 0;
+  }
+
+  /**
+   * Slot of `price` (possibly a hole: check qx), or the bitwise complement of the slot it would be
+   * inserted before (a negative number). Checks the touch first (most replayed updates are near
+   * it), then binary-searches.
+   */
+  seek(price: number): number {
+    const px = this.px;
+    let hi = this.hi;
+    if (hi === this.lo) return ~hi;
+    const asc = this.isBid;
+    const top = px[hi - 1]!;
+    if (top === price) return hi - 1;
+    if (asc ? top < price : top > price) return ~hi;
+    let lo = this.lo;
+    hi--;
+    // px[hi] sorts after price; find the first slot in lo..hi that does not sort before it.
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const v = px[mid]!;
+      if (asc ? v < price : v > price) lo = mid + 1;
+      else hi = mid;
+    }
+    return px[lo] === price ? lo : ~lo;
+  }
+
+  /** Gives the hole at slot `i` (which holds the price being added) the quantity `q` (> 0 or OWN_LEVEL). */
+  fillHole(i: number, q: number): void {
+    this.qx[i] = q;
+    this.holes--;
+  }
+
+  /**
+   * Inserts `price` (absent) with quantity `q` (> 0, or OWN_LEVEL) before slot `at` (from seek);
+   * returns its slot. Reuses a neighbouring hole, or shifts the few slots up to the nearest hole
+   * within HOLE_REACH; otherwise moves the shorter part of the ladder (nothing at either end).
+   */
+  insert(at: number, price: number, q: number): number {
+    const px = this.px;
+    const qx = this.qx;
+    const lo = this.lo;
+    const hi = this.hi;
+    if (at === hi && hi < px.length) {
+      // A new best price (or the first one): nothing moves.
+      px[hi] = price;
+      qx[hi] = q;
+      this.hi = hi + 1;
+      return hi;
+    }
+    if (at === lo && lo > 0 && hi > lo) {
+      px[lo - 1] = price;
+      qx[lo - 1] = q;
+      this.lo = lo - 1;
+      return lo - 1;
+    }
+    if (at < hi && at > lo) {
+      // A hole just before or at `at` can take the price as it is: the order stays strict.
+      if (qx[at] === 0) {
+        px[at] = price;
+        this.fillHole(at, q);
+        return at;
+      }
+      if (qx[at - 1] === 0) {
+        px[at - 1] = price;
+        this.fillHole(at - 1, q);
+        return at - 1;
+      }
+      const up = Math.min(hi - 1, at + HOLE_REACH);
+      const down = Math.max(lo + 1, at - 1 - HOLE_REACH);
+      for (let k = 1; at + k <= up || at - 1 - k >= down; k++) {
+        const u = at + k;
+        if (u <= up && qx[u] === 0) {
+          // Slots at..u-1 move up one into the hole at u.
+          for (let j = u; j > at; j--) {
+            px[j] = px[j - 1]!;
+            qx[j] = qx[j - 1]!;
+          }
+          px[at] = price;
+          this.fillHole(at, q);
+          return at;
+        }
+        const d = at - 1 - k;
+        if (d >= down && qx[d] === 0) {
+          // Slots d+1..at-1 move down one into the hole at d.
+          for (let j = d; j < at - 1; j++) {
+            px[j] = px[j + 1]!;
+            qx[j] = qx[j + 1]!;
+          }
+          px[at - 1] = price;
+          this.fillHole(at - 1, q);
+          return at - 1;
+        }
+      }
+    }
+    const toLow = at - lo < hi - at;
+    if (toLow ? lo === 0 : hi === px.length) return this.insert(this.regrow(at), price, q);
+    if (toLow) {
+      // Shift the part below `at` down one slot.
+      px.copyWithin(lo - 1, lo, at);
+      qx.copyWithin(lo - 1, lo, at);
+      this.lo = lo - 1;
+      at--;
+    } else {
+      px.copyWithin(at + 1, at, hi);
+      qx.copyWithin(at + 1, at, hi);
+      this.hi = hi + 1;
+    }
+    px[at] = price;
+    qx[at] = q;
+    return at;
+  }
+
+  /** Removes the price of slot `i` (its Level, if any, must already be out of `levels`): the slot becomes a hole. */
+  removeAt(i: number): void {
+    const qx = this.qx;
+    qx[i] = 0;
+    this.holes++;
+    // Keep both ends live: the best price is read from hi - 1 without a check.
+    while (this.hi > this.lo && qx[this.hi - 1] === 0) {
+      this.hi--;
+      this.holes--;
+    }
+    while (this.hi > this.lo && qx[this.lo] === 0) {
+      this.lo++;
+      this.holes--;
+    }
+    if (this.lo === this.hi) this.lo = this.hi = this.px.length >> 1;
+    else if (this.holes > 32 && this.holes * 2 > this.hi - this.lo) this.regrow(this.lo);
+  }
+
+  /**
+   * Sets the replayed quantity at `price` when the price has no Level: returns UNCHANGED, or CHANGED
+   * when the ladder changed. When the price has a Level, changes nothing and returns its slot (>= 0)
+   * for the caller, which owns the queue rules, to update the Level.
+   */
+  setPlain(price: number, q: number): number {
+    const i = this.seek(price);
+    if (i < 0) {
+      if (q === 0) return UNCHANGED;
+      this.insert(~i, price, q);
+      return CHANGED;
+    }
+    const cur = this.qx[i]!;
+    if (cur === OWN_LEVEL) return i;
+    // A Level-less price (or a hole keeping its place): no queue to adjust, no object.
+    if (cur === q) return UNCHANGED;
+    this.setExtAt(i, q);
+    return CHANGED;
+  }
+
+  /** Sets the replayed quantity of a Level-less slot (live or a hole) to a new value: q > 0 keeps it, 0 removes it. */
+  setExtAt(i: number, q: number): void {
+    if (q === 0) this.removeAt(i);
+    else {
+      if (this.qx[i] === 0) this.holes--;
+      this.qx[i] = q;
+    }
+  }
+
+  /**
+   * Moves the live slots into new arrays without holes and with free room at both ends (twice the
+   * size when more than half full, so end inserts stay amortized O(1)); returns where slot `at`
+   * went (the slot of the first live price at or after it).
+   */
+  private regrow(at: number): number {
+    const n = this.hi - this.lo - this.holes;
+    const cap = n * 2 > this.px.length ? this.px.length * 2 : this.px.length;
+    const lo = (cap - n) >> 1;
+    const px = new Float64Array(cap);
+    const qx = new Float64Array(cap);
+    let w = lo;
+    let moved = -1;
+    for (let i = this.lo; i < this.hi; i++) {
+      if (i === at) moved = w;
+      const q = this.qx[i]!;
+      if (q === 0) continue;
+      px[w] = this.px[i]!;
+      qx[w++] = q;
+    }
+    this.px = px;
+    this.qx = qx;
+    this.lo = lo;
+    this.hi = w;
+    this.holes = 0;
+    return moved < 0 ? w : moved;
+  }
+
+  /** A Level for the Level-less slot `i`, holding its replayed quantity. */
+  private materialize(i: number): Level {
+    const lv = new Level(this.px[i]!);
+    lv.ext = this.qx[i]!;
+    this.qx[i] = OWN_LEVEL;
+    this.levels.set(lv.price, lv);
     return lv;
+  }
+
+  /**
+   * Turns a Level with no own orders back into a plain ladder slot `i` holding `lv.ext` (removed when
+   * 0); the Level is dead from then on, like a dropped one.
+   */
+  demote(lv: Level, i: number): void {
+    lv.dead = true;
+    this.levels.delete(lv.price);
+    if (lv.ext === 0) this.removeAt(i);
+    else this.qx[i] = lv.ext;
   }
 
   /** Drops a level when nothing is left in it. */
@@ -72,45 +343,8 @@ export class BookSide {
     if (lv.dead || lv.ext !== 0 || lv.head !== null) return;
     lv.dead = true;
     this.levels.delete(lv.price);
-    const a = this.prices;
-    const n = a.length;
-    if (a[n - 1] === lv.price) {
-      a.pop();
-      return;
-    }
-    const i = this.indexOf(lv.price);
-    if (i >= 0) a.splice(i, 1);
-  }
-
-  /** First index whose price sorts after `price` (binary search; prices are distinct). */
-  private insertionPoint(price: number): number {
-    const a = this.prices;
-    let lo = 0;
-    let hi = a.length;
-    const asc = this.isBid;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const v = a[mid]!;
-      if (asc ? v < price : v > price) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** Index of `price` in the sorted array (binary search), or -1. */
-  private indexOf(price: number): number {
-    const a = this.prices;
-    let lo = 0;
-    let hi = a.length - 1;
-    const asc = this.isBid;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = a[mid]!;
-      if (v === price) return mid;
-      if (asc ? v < price : v > price) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const i = this.seek(lv.price);
+    if (i >= 0) this.removeAt(i);
   }
 
   /** Appends an own order at the back of its level's queue, behind all current external quantity. */
@@ -123,6 +357,8 @@ export class BookSide {
     else lv.head = o;
     lv.tail = o;
     lv.own += o.visible;
+    if (this.ownCount === 0) this.ownBest = lv;
+    else if (this.ownBest !== null && (this.isBid ? lv.price > this.ownBest.price : lv.price < this.ownBest.price)) this.ownBest = lv;
     this.ownCount++;
   }
 
@@ -153,6 +389,7 @@ export class BookSide {
     else lv.tail = o.prev;
     lv.own -= o.visible;
     this.ownCount--;
+    if (lv.head === null && lv === this.ownBest) this.ownBest = null;
     o.level = null;
     o.prev = null;
     o.next = null;
@@ -163,32 +400,45 @@ export class BookSide {
     return this.isBid ? lvPrice >= takerPrice : lvPrice <= takerPrice;
   }
 
-  /** The best level with own orders (index scan, best first), or undefined. */
+  /** The best level with own orders, or undefined (kept as it changes; recomputed from `levels` when unknown). */
   firstOwn(): Level | undefined {
     if (this.ownCount === 0) return undefined;
-    const a = this.prices;
-    for (let i = a.length - 1; i >= 0; i--) {
-      const lv = this.levels.get(a[i]!)!;
-      if (lv.head !== null) return lv;
+    if (this.ownBest === null) {
+      let best: Level | null = null;
+      for (const lv of this.levels.values()) {
+        if (lv.head !== null && (best === null || (this.isBid ? lv.price > best.price : lv.price < best.price))) best = lv;
+      }
+      this.ownBest = best;
     }
-    return undefined;
+    return this.ownBest ?? undefined;
   }
 
-  /** The best level with replayed quantity (index scan, best first), or undefined. */
-  firstExt(): Level | undefined {
-    const a = this.prices;
-    for (let i = a.length - 1; i >= 0; i--) {
-      const lv = this.levels.get(a[i]!)!;
-      if (lv.ext > 0) return lv;
-    }
-    return undefined;
+  /** Slot of the best price with replayed quantity (scan from the touch), or -1. */
+  firstExtSlot(): number {
+    for (let i = this.hi - 1; i >= this.lo; i--) if (this.extAt(i) > 0) return i;
+    return -1;
   }
 
-  /** Levels from best to worst (for snapshots). */
+  /** Prices with replayed quantity, best first. */
+  extPrices(): number[] {
+    const out: number[] = [];
+    for (let i = this.hi - 1; i >= this.lo; i--) if (this.extAt(i) > 0) out.push(this.px[i]!);
+    return out;
+  }
+
+  /**
+   * Levels from best to worst, for reading only: a price without a Level is yielded as a detached
+   * copy (nothing is materialized, and changing the copy changes nothing).
+   */
   *bestFirst(): IterableIterator<Level> {
-    for (let i = this.prices.length - 1; i >= 0; i--) {
-      const lv = this.levels.get(this.prices[i]!);
-      if (lv !== undefined) yield lv;
+    for (let i = this.hi - 1; i >= this.lo; i--) {
+      const q = this.qx[i]!;
+      if (q === OWN_LEVEL) yield this.levels.get(this.px[i]!)!;
+      else if (q !== 0) {
+        const lv = new Level(this.px[i]!);
+        lv.ext = q;
+        yield lv;
+      }
     }
   }
 }

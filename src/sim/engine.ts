@@ -11,7 +11,7 @@ import type { ExpiryReasonName, OrderTypeName, StpModeName } from '../core/enums
 import type { ExchangeFilters } from '../core/filters.js';
 import type { ScaledLevels } from '../core/scaledLevels.js';
 import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
-import type { BookSide, Level } from './book.js';
+import { CHANGED, type BookSide, type Level } from './book.js';
 import { OrderColumns } from './columns.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, SubscribeOptions, TradeEvent } from './events.js';
@@ -209,6 +209,20 @@ export class MatchingEngine {
       this.touchedSyms.push(s);
     }
     (isBid ? s.touchedBids : s.touchedAsks).push(lv.price);
+  }
+
+  /**
+   * touch for a replayed-only price (a ladder slot without a Level, so no mark): the price may be
+   * listed more than once in an operation, which depthLevels drops after sorting, as it does for a
+   * level that emptied and reopened.
+   */
+  private touchPrice(s: Sym, isBid: boolean, price: number): void {
+    if (!this.mev) return;
+    if (!s.touchedAny) {
+      s.touchedAny = true;
+      this.touchedSyms.push(s);
+    }
+    (isBid ? s.touchedBids : s.touchedAsks).push(price);
   }
 
   private dirty(a: Acct, asset: string): void {
@@ -563,13 +577,13 @@ export class MatchingEngine {
     // value below 2^53 means the exact one is too); the bigint part takes whatever does not fit.
     let small = 0;
     let big = 0n;
-    const prices = s.asks.prices;
-    for (let i = prices.length - 1; i >= 0 && left > 0; i--) {
-      const lv = s.asks.levels.get(prices[i]!)!;
-      const take = Math.min(left, lv.total);
-      const c = lv.price * take;
+    const asks = s.asks;
+    for (let i = asks.hi - 1; i >= asks.lo && left > 0; i--) {
+      const price = asks.px[i]!;
+      const take = Math.min(left, asks.totalAt(i));
+      const c = price * take;
       if (c < TWO53 && small + c < TWO53) small += c;
-      else big += mulBig(lv.price, take);
+      else big += mulBig(price, take);
       left -= take;
     }
     return BigInt(small) + big;
@@ -1335,7 +1349,7 @@ export class MatchingEngine {
     const s = this.needSym(symbol);
     this.now = now;
     for (const side of [s.bids, s.asks]) {
-      for (const lv of [...side.levels.values()]) if (lv.ext > 0) this.setExt(s, side, lv.price, 0);
+      for (const p of side.extPrices()) this.setExt(s, side, p, 0);
     }
     this.applyLevels(s, snapshot);
     this.end();
@@ -1404,10 +1418,10 @@ export class MatchingEngine {
   /** One replayed level: its external quantity, then whatever it makes stale on the other side. */
   private applyLevel(s: Sym, side: BookSide, other: BookSide, p: number, q: number): void {
     this.setExt(s, side, p, q);
-    if (q > 0) {
+    if (q > 0 && other.hi > other.lo) {
       // Only when p reaches the other side's best can anything there be stale (see dropStaleCrossing).
-      const n = other.prices.length;
-      if (n > 0 && (other.isBid ? other.prices[n - 1]! >= p : other.prices[n - 1]! <= p)) this.dropStaleCrossing(s, other, p);
+      const top = other.px[other.hi - 1]!;
+      if (other.isBid ? top >= p : top <= p) this.dropStaleCrossing(s, other, p);
     }
   }
 
@@ -1416,26 +1430,34 @@ export class MatchingEngine {
    * the real book cannot hold both, so the newer update wins and the stale quantity is removed.
    */
   private dropStaleCrossing(s: Sym, other: BookSide, p: number): void {
-    // Best prices sit at the end; removing the level at i never moves the ones below it.
-    const prices = other.prices;
-    for (let i = prices.length - 1; i >= 0 && i < prices.length; i--) {
-      const price = prices[i]!;
+    // Best prices sit at the top of the ladder: walk down from it. A removal may move either end of
+    // the ladder, so after one the walk finds its place again by price.
+    let i = other.hi - 1;
+    while (i >= other.lo) {
+      const price = other.px[i]!;
       if (!(other.isBid ? price >= p : price <= p)) break;
-      const lv = other.levels.get(price);
-      if (lv !== undefined && lv.ext > 0) this.setExt(s, other, price, 0);
+      if (other.extAt(i) > 0) {
+        this.setExt(s, other, price, 0);
+        const j = other.seek(price);
+        i = (j >= 0 ? j : ~j) - 1;
+      } else i--;
     }
   }
 
   /** Sets a level's replayed quantity; own orders keep their queue place but never wait behind more than is there. */
   private setExt(s: Sym, side: BookSide, p: number, q: number): void {
-    const existing = side.levels.get(p);
-    if (existing === undefined && q === 0) return;
-    const lv = existing ?? side.create(p);
+    const i = side.setPlain(p, q);
+    if (i < 0) {
+      if (i === CHANGED) this.touchPrice(s, side.isBid, p);
+      return;
+    }
+    const lv = side.levels.get(p)!;
     if (lv.ext === q) return;
     if (q < lv.ext) for (let r = lv.head; r !== null; r = r.next) if (r.ahead > q) r.ahead = q;
     lv.ext = q;
     this.touch(s, side.isBid, lv);
-    side.dropIfEmpty(lv);
+    // A Level with no own orders goes back to a plain ladder slot (or away when q is 0).
+    if (lv.head === null) side.demote(lv, i);
   }
 
   /**
@@ -1446,24 +1468,27 @@ export class MatchingEngine {
   private uncross(s: Sym): void {
     for (;;) {
       const own = firstOwn(s.bids);
-      const ext = firstExt(s.asks);
-      if (own === undefined || ext === undefined || own.price < ext.price) break;
-      this.fillFromExternal(s, s.bids, own, ext, s.asks);
+      if (own === undefined) break;
+      const i = s.asks.firstExtSlot();
+      if (i < 0 || own.price < s.asks.px[i]!) break;
+      this.fillFromExternal(s, s.bids, own, s.asks, s.asks.px[i]!);
     }
     for (;;) {
       const own = firstOwn(s.asks);
-      const ext = firstExt(s.bids);
-      if (own === undefined || ext === undefined || own.price > ext.price) break;
-      this.fillFromExternal(s, s.asks, own, ext, s.bids);
+      if (own === undefined) break;
+      const i = s.bids.firstExtSlot();
+      if (i < 0 || own.price > s.bids.px[i]!) break;
+      this.fillFromExternal(s, s.asks, own, s.bids, s.bids.px[i]!);
     }
     this.checkStops(s);
   }
 
-  private fillFromExternal(s: Sym, ownSide: BookSide, ownLv: Level, extLv: Level, extSide: BookSide): void {
+  /** The oldest own order of `ownLv` takes what it can of the replayed quantity at `extPrice`. */
+  private fillFromExternal(s: Sym, ownSide: BookSide, ownLv: Level, extSide: BookSide, extPrice: number): void {
     const m = ownLv.head as Ord;
-    const q = Math.min(m.visible, extLv.ext);
+    const q = Math.min(m.visible, extSide.extAt(extSide.seek(extPrice)));
     this.makerFill(m, ownSide, ownLv, q);
-    this.setExt(s, extSide, extLv.price, extLv.ext - q);
+    this.setExt(s, extSide, extPrice, extSide.extAt(extSide.seek(extPrice)) - q);
   }
 
   /** An own resting order filled as maker by replayed flow, at its own price. */
@@ -1565,7 +1590,7 @@ function depthLevels(s: Sym, touched: number[], book: BookSide): [string, string
   for (let i = 0; i < n; i++) {
     const p = touched[i]!;
     if (i > 0 && p === touched[i - 1]) continue;
-    out.push([fmt(p, s.pd), fmt(book.levels.get(p)?.total ?? 0, s.qd)]);
+    out.push([fmt(p, s.pd), fmt(book.totalOf(p), s.qd)]);
   }
   return out;
 }
@@ -1582,10 +1607,6 @@ function cancelTarget(req: CancelRequest): string {
 
 function firstOwn(side: BookSide): Level | undefined {
   return side.firstOwn();
-}
-
-function firstExt(side: BookSide): Level | undefined {
-  return side.firstExt();
 }
 
 /** Pages rows by id: prev ascends from fromId, next descends from it; result oldest first. */
