@@ -5,8 +5,8 @@
  */
 import type { BusEvent } from '../bus/events.js';
 import { Decimal, ZERO } from '../core/decimal.js';
-import { decimalToNumber } from './decimalNumber.js';
-import { DecimalSum } from './decimalSum.js';
+import { decimalToNumber } from '../core/decimalNumber.js';
+import { DecimalSum } from '../core/decimalSum.js';
 import { applyFill, netPnl, newPosition, unrealized, type PositionState } from './positions.js';
 import { maxDrawdown, periodReturns, periodsPerYear, roundStat, sharpe, sortino, type EquityPoint } from './metrics.js';
 
