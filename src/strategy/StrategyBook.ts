@@ -7,6 +7,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { splitSymbol } from '../core/symbols.js';
+import { HeldSums } from './heldSums.js';
 import type { OwnOrderView } from './types.js';
 
 interface OwnOrder extends OwnOrderView {
@@ -14,15 +15,28 @@ interface OwnOrder extends OwnOrderView {
   readonly cumQuoteQty: Decimal;
 }
 
-/** The assets of a symbol; `quote` is '' for a symbol without BASE_QUOTE form. */
+/** The assets of a symbol (`quote` is '' for a symbol without BASE_QUOTE form) and the keys of its sides. */
 interface Assets {
   readonly base: string;
   readonly quote: string;
+  readonly buyKey: string;
+  readonly sellKey: string;
 }
 
 function assets(symbol: string): Assets {
   // Symbols are BASE_QUOTE; anything else has no asset split and only counts orders.
-  return symbol.includes('_') ? splitSymbol(symbol) : { base: symbol, quote: '' };
+  const { base, quote } = symbol.includes('_') ? splitSymbol(symbol) : { base: symbol, quote: '' };
+  return { base, quote, buyKey: sideKey(symbol, 'BUY'), sellKey: sideKey(symbol, 'SELL') };
+}
+
+/** Key of a symbol's side in the unfilled-quantity sums. */
+function sideKey(symbol: string, side: string): string {
+  return `${symbol}\u0000${side}`;
+}
+
+/** Whether two records of an order hold the same amounts (the same Decimals in every field a hold reads). */
+function sameAmounts(a: OwnOrder, b: OwnOrder): boolean {
+  return a.symbol === b.symbol && a.side === b.side && a.price === b.price && a.quantity === b.quantity && a.cumQty === b.cumQty && a.quoteOrderQty === b.quoteOrderQty && a.cumQuoteQty === b.cumQuoteQty;
 }
 
 /**
@@ -34,10 +48,15 @@ function short(x: Decimal): boolean {
   return d !== null && d.length <= 5;
 }
 
-/** What an open order holds: an amount of an asset (undefined: nothing). */
+/**
+ * What an open order holds: an amount of an asset (undefined: nothing), and its unfilled quantity
+ * (undefined without a quantity) on the key of its symbol and side.
+ */
 interface Hold {
   readonly asset: string | undefined;
   readonly amount: Decimal | undefined;
+  readonly sideKey: string;
+  readonly remaining: Decimal | undefined;
 }
 
 /** One strategy's orders, positions and budget. */
@@ -50,6 +69,10 @@ export class StrategyBook {
   readonly #assets = new Map<string, Assets>();
   /** Hold of each open order record (a replaced or deleted record's entry goes with it). */
   readonly #holds = new WeakMap<OwnOrder, Hold>();
+  /** Locked amounts of the open orders per asset, kept as records come and go (see HeldSums). */
+  readonly #locked = new HeldSums();
+  /** Unfilled quantities of the open orders per symbol side. */
+  readonly #unfilled = new HeldSums();
 
   constructor(budget: Readonly<Record<string, Decimal>> = {}) {
     for (const [a, v] of Object.entries(budget)) this.#cash.set(a, v);
@@ -60,7 +83,7 @@ export class StrategyBook {
     this.#placements.push(now);
     // Bounded memory: rate limits look back far less than a day.
     if (this.#placements.length > 4096 && (this.#placements[0] as number) < now - 86_400_000) this.#placements.splice(0, this.#placements.findIndex((x) => x >= now - 86_400_000));
-    this.#orders.set(i.clientId, {
+    this.#put(i.clientId, {
       clientId: i.clientId,
       orderId: undefined,
       symbol: i.symbol,
@@ -78,17 +101,17 @@ export class StrategyBook {
   /** The risk checker refused a place intent: the order never existed. */
   refused(clientId: string): void {
     const o = this.#orders.get(clientId);
-    if (o && o.state === 'PENDING') this.#orders.delete(clientId);
+    if (o && o.state === 'PENDING') this.#drop(clientId);
   }
 
   /** Applies an orderUpdate of one of the strategy's orders. */
   update(e: OrderUpdateEvent): void {
     if (isTerminalState(e.state)) {
-      this.#orders.delete(e.clientId);
+      this.#drop(e.clientId);
       return;
     }
     const prev = this.#orders.get(e.clientId);
-    this.#orders.set(e.clientId, {
+    this.#put(e.clientId, {
       clientId: e.clientId,
       orderId: e.orderId ?? prev?.orderId,
       symbol: e.symbol,
@@ -137,14 +160,19 @@ export class StrategyBook {
 
   /** What open orders hold of an asset: buys hold quote (price x remaining), sells hold base. */
   locked(asset: string): Decimal {
-    let sum = ZERO;
+    // A running sum (the order records are replaced, never changed): the risk check asks at
+    // every place, and a loop over the open orders with a Decimal addition each was most of it.
+    // The sum is the loop's own value (HeldSums), never negative when kept; a rebuilt one may be.
+    const sum = this.#locked.sum(asset, () => this.#lockedTerms(asset));
+    return sum.isNegative() ? Decimal.max(sum, ZERO) : sum;
+  }
+
+  /** The locked amounts of an asset, in order of the open orders (the loop a running sum equals). */
+  *#lockedTerms(asset: string): Generator<Decimal> {
     for (const o of this.#orders.values()) {
-      // Each open order's hold is computed once per state of the order (records are replaced,
-      // never changed), not once per question: the risk check asks at every place.
       const h = this.#holdOf(o);
-      if (h.asset === asset && h.amount !== undefined) sum = sum.plus(h.amount);
+      if (h.asset === asset && h.amount !== undefined) yield h.amount;
     }
-    return Decimal.max(sum, ZERO);
   }
 
   /** Free (cash minus locks, never below zero) and locked balance of an asset. */
@@ -173,9 +201,17 @@ export class StrategyBook {
 
   /** Unfilled quantity of open orders on a symbol and side. */
   openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal {
-    let q = ZERO;
-    for (const o of this.#orders.values()) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
-    return q;
+    const a = this.#assetsOf(symbol);
+    const key = side === 'BUY' ? a.buyKey : a.sellKey;
+    return this.#unfilled.sum(key, () => this.#unfilledTerms(key));
+  }
+
+  /** The unfilled quantities on a symbol side, in order of the open orders. */
+  *#unfilledTerms(key: string): Generator<Decimal> {
+    for (const o of this.#orders.values()) {
+      const h = this.#holdOf(o);
+      if (h.sideKey === key && h.remaining !== undefined) yield h.remaining;
+    }
   }
 
   /** Number of open orders. */
@@ -190,16 +226,52 @@ export class StrategyBook {
     return n;
   }
 
+  /** Stores an open order's record (replacing its previous one in place) and moves the running sums. */
+  #put(clientId: string, rec: OwnOrder): void {
+    const prev = this.#orders.get(clientId);
+    this.#orders.set(clientId, rec);
+    if (prev !== undefined) {
+      // An acknowledgement repeats the placed order's very Decimals: the same hold, sums unchanged.
+      if (sameAmounts(prev, rec)) {
+        this.#holds.set(rec, this.#holdOf(prev));
+        return;
+      }
+      this.#release(prev);
+    }
+    const h = this.#holdOf(rec);
+    if (h.asset !== undefined && h.amount !== undefined) this.#locked.add(h.asset, h.amount);
+    if (h.remaining !== undefined) this.#unfilled.add(h.sideKey, h.remaining);
+  }
+
+  /** Forgets an open order. */
+  #drop(clientId: string): void {
+    const prev = this.#orders.get(clientId);
+    if (prev === undefined) return;
+    this.#release(prev);
+    this.#orders.delete(clientId);
+  }
+
+  /** Takes a record's amounts out of the running sums. */
+  #release(o: OwnOrder): void {
+    const h = this.#holdOf(o);
+    if (h.asset !== undefined && h.amount !== undefined) this.#locked.remove(h.asset, h.amount);
+    if (h.remaining !== undefined) this.#unfilled.remove(h.sideKey, h.remaining);
+  }
+
   /** What `o` holds: of the base asset for a sell, of the quote asset for a buy. */
   #holdOf(o: OwnOrder): Hold {
     let h = this.#holds.get(o);
     if (h !== undefined) return h;
-    const { base, quote } = this.#assetsOf(o.symbol);
-    if (o.side === 'SELL') h = { asset: base, amount: o.quantity ? o.quantity.minus(o.cumQty) : ZERO };
+    const a = this.#assetsOf(o.symbol);
+    const { base, quote } = a;
+    // Nothing filled: the quantity itself (x - 0 is x when x has at most 40 digits, as here).
+    const remaining = o.quantity ? (o.cumQty.isZero() && short(o.quantity) ? o.quantity : o.quantity.minus(o.cumQty)) : undefined;
+    const key = o.side === 'BUY' ? a.buyKey : o.side === 'SELL' ? a.sellKey : sideKey(o.symbol, o.side);
+    if (o.side === 'SELL') h = { asset: base, amount: remaining ?? ZERO, sideKey: key, remaining };
     else if (o.side === 'BUY') {
-      const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : o.price ? o.price.mul(o.quantity ? o.quantity.minus(o.cumQty) : ZERO) : undefined;
-      h = { asset: quote, amount };
-    } else h = { asset: undefined, amount: undefined };
+      const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : o.price ? o.price.mul(remaining ?? ZERO) : undefined;
+      h = { asset: quote, amount, sideKey: key, remaining };
+    } else h = { asset: undefined, amount: undefined, sideKey: key, remaining };
     this.#holds.set(o, h);
     return h;
   }
