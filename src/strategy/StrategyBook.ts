@@ -49,6 +49,14 @@ function short(x: Decimal): boolean {
 }
 
 /**
+ * Decimal.max(x, ZERO) without copying both operands: x itself unless it is below zero (a
+ * negative zero is not below zero, so it stays, as with Decimal.max).
+ */
+function atLeastZero(x: Decimal): Decimal {
+  return x.isNegative() && !x.isZero() ? ZERO : x;
+}
+
+/**
  * What an open order holds: an amount of an asset (undefined: nothing), and its unfilled quantity
  * (undefined without a quantity) on the key of its symbol and side.
  */
@@ -67,8 +75,11 @@ export class StrategyBook {
   readonly #placements: number[] = [];
   /** Asset split of each symbol seen (fills and locks read it per event). */
   readonly #assets = new Map<string, Assets>();
-  /** Hold of each open order record (a replaced or deleted record's entry goes with it). */
-  readonly #holds = new WeakMap<OwnOrder, Hold>();
+  /**
+   * Hold of each open order by clientId, computed when its record is stored: the same keys in the
+   * same order as #orders (set and deleted together; a replaced record keeps its place in both).
+   */
+  readonly #holds = new Map<string, Hold>();
   /** Locked amounts of the open orders per asset, kept as records come and go (see HeldSums). */
   readonly #locked = new HeldSums();
   /** Unfilled quantities of the open orders per symbol side. */
@@ -169,22 +180,19 @@ export class StrategyBook {
 
   /** The locked amounts of an asset, in order of the open orders (the loop a running sum equals). */
   *#lockedTerms(asset: string): Generator<Decimal> {
-    for (const o of this.#orders.values()) {
-      const h = this.#holdOf(o);
-      if (h.asset === asset && h.amount !== undefined) yield h.amount;
-    }
+    for (const h of this.#holds.values()) if (h.asset === asset && h.amount !== undefined) yield h.amount;
   }
 
   /** Free (cash minus locks, never below zero) and locked balance of an asset. */
   balance(asset: string): { free: Decimal; locked: Decimal } {
     if (this.#orders.size === 0) return { free: this.free(asset), locked: ZERO };
     const locked = this.locked(asset);
-    return { free: Decimal.max(this.cash(asset).minus(locked), ZERO), locked };
+    return { free: atLeastZero(this.cash(asset).minus(locked)), locked };
   }
 
   /** Free balance (the risk checker's view of the budget). */
   free(asset: string): Decimal {
-    if (this.#orders.size > 0) return Decimal.max(this.cash(asset).minus(this.locked(asset)), ZERO);
+    if (this.#orders.size > 0) return atLeastZero(this.cash(asset).minus(this.locked(asset)));
     // Nothing locked: max(cash - 0, 0) is the cash itself when positive, else zero. The risk
     // check asks once per place; this answers without building a Decimal.
     const cash = this.cash(asset);
@@ -208,10 +216,7 @@ export class StrategyBook {
 
   /** The unfilled quantities on a symbol side, in order of the open orders. */
   *#unfilledTerms(key: string): Generator<Decimal> {
-    for (const o of this.#orders.values()) {
-      const h = this.#holdOf(o);
-      if (h.sideKey === key && h.remaining !== undefined) yield h.remaining;
-    }
+    for (const h of this.#holds.values()) if (h.sideKey === key && h.remaining !== undefined) yield h.remaining;
   }
 
   /** Number of open orders. */
@@ -232,48 +237,43 @@ export class StrategyBook {
     this.#orders.set(clientId, rec);
     if (prev !== undefined) {
       // An acknowledgement repeats the placed order's very Decimals: the same hold, sums unchanged.
-      if (sameAmounts(prev, rec)) {
-        this.#holds.set(rec, this.#holdOf(prev));
-        return;
-      }
-      this.#release(prev);
+      if (sameAmounts(prev, rec)) return;
+      this.#release(clientId);
     }
     const h = this.#holdOf(rec);
+    this.#holds.set(clientId, h);
     if (h.asset !== undefined && h.amount !== undefined) this.#locked.add(h.asset, h.amount);
     if (h.remaining !== undefined) this.#unfilled.add(h.sideKey, h.remaining);
   }
 
   /** Forgets an open order. */
   #drop(clientId: string): void {
-    const prev = this.#orders.get(clientId);
-    if (prev === undefined) return;
-    this.#release(prev);
+    if (!this.#orders.has(clientId)) return;
+    this.#release(clientId);
     this.#orders.delete(clientId);
+    this.#holds.delete(clientId);
   }
 
-  /** Takes a record's amounts out of the running sums. */
-  #release(o: OwnOrder): void {
-    const h = this.#holdOf(o);
+  /** Takes an open order's amounts out of the running sums. */
+  #release(clientId: string): void {
+    const h = this.#holds.get(clientId);
+    if (h === undefined) return;
     if (h.asset !== undefined && h.amount !== undefined) this.#locked.remove(h.asset, h.amount);
     if (h.remaining !== undefined) this.#unfilled.remove(h.sideKey, h.remaining);
   }
 
   /** What `o` holds: of the base asset for a sell, of the quote asset for a buy. */
   #holdOf(o: OwnOrder): Hold {
-    let h = this.#holds.get(o);
-    if (h !== undefined) return h;
     const a = this.#assetsOf(o.symbol);
-    const { base, quote } = a;
     // Nothing filled: the quantity itself (x - 0 is x when x has at most 40 digits, as here).
     const remaining = o.quantity ? (o.cumQty.isZero() && short(o.quantity) ? o.quantity : o.quantity.minus(o.cumQty)) : undefined;
     const key = o.side === 'BUY' ? a.buyKey : o.side === 'SELL' ? a.sellKey : sideKey(o.symbol, o.side);
-    if (o.side === 'SELL') h = { asset: base, amount: remaining ?? ZERO, sideKey: key, remaining };
-    else if (o.side === 'BUY') {
+    if (o.side === 'SELL') return { asset: a.base, amount: remaining ?? ZERO, sideKey: key, remaining };
+    if (o.side === 'BUY') {
       const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : o.price ? o.price.mul(remaining ?? ZERO) : undefined;
-      h = { asset: quote, amount, sideKey: key, remaining };
-    } else h = { asset: undefined, amount: undefined, sideKey: key, remaining };
-    this.#holds.set(o, h);
-    return h;
+      return { asset: a.quote, amount, sideKey: key, remaining };
+    }
+    return { asset: undefined, amount: undefined, sideKey: key, remaining };
   }
 
   #assetsOf(symbol: string): Assets {
