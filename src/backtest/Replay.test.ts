@@ -13,10 +13,11 @@ import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import type { BookLevel } from '../core/types.js';
 import type { WireFilter } from '../core/filters.js';
+import type { OrderBook } from '../exchange/book/order-book.js';
 import type { RecordedItem } from '../record/reader.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { runBacktest, sourcesOf, symbolInfoOf, BACKTEST_ACCOUNT } from './Backtest.js';
-import { loadBacktestConfig, parseBacktestConfig } from './config.js';
+import { type BacktestConfig, loadBacktestConfig, parseBacktestConfig } from './config.js';
 import { Replay } from './Replay.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { PROJECT_ROOT as projectRoot } from '../strategy/loader.js';
@@ -71,6 +72,15 @@ describe('Replay over the bundled recording', () => {
   });
 });
 
+/** An engine for the config's symbols with no fees and no balances (the replay moves only its market state). */
+function feeFreeEngine(cfg: BacktestConfig): MatchingEngine {
+  return new MatchingEngine({
+    symbols: Object.entries(cfg.symbols).map(([sym, v]) => ({ info: symbolInfoOf(sym, v.filters as WireFilter[]) })),
+    accounts: [{ id: BACKTEST_ACCOUNT, makerCommission: new Decimal(0), takerCommission: new Decimal(0), balances: {} }],
+    bufferEvents: false,
+  });
+}
+
 /** A level as exact text. */
 const levelText = (l: BookLevel): string => `${l.price.toFixed()}x${l.qty.toFixed()}`;
 
@@ -82,11 +92,7 @@ describe('Replay with a start (warm-up)', () => {
     // About the middle of the bundled 120 s recording.
     const start = 1723161315000;
     const make = (withStart: boolean) => {
-      const engine = new MatchingEngine({
-        symbols: Object.entries(cfg.symbols).map(([sym, v]) => ({ info: symbolInfoOf(sym, v.filters as WireFilter[]) })),
-        accounts: [{ id: BACKTEST_ACCOUNT, makerCommission: new Decimal(0), takerCommission: new Decimal(0), balances: {} }],
-        bufferEvents: false,
-      });
+      const engine = feeFreeEngine(cfg);
       const bus = new Bus();
       const published: BusEvent[] = [];
       bus.listen((e) => published.push(e));
@@ -132,5 +138,50 @@ describe('Replay with a start (warm-up)', () => {
     expect(warm.replay.stats.liveTime).toBe(at);
     expect(warm.published[0]).toMatchObject({ type: 'bookStatus', E: at, symbol: 'BTC_USDT', ready: true });
     expect(warm.published.every((e) => e.E >= start)).toBe(true);
+  });
+});
+
+describe('Replay: diffs parsed once for the book and the engine', () => {
+  it('gives the local book and engine state of the eagerly parsed events, through a gap, a duplicate and a resync', async () => {
+    const cfg = loadBacktestConfig(path.join(projectRoot, 'config/market-maker.yaml'));
+    const lazy: { t: number; item: RecordedItem }[] = [];
+    for await (const x of sourcesOf(cfg)) lazy.push(x);
+    // A duplicate diff (stale once applied), a lost one (a gap: the book invalidates and waits for
+    // a snapshot) and the recording's snapshot again later (the resync), so the replay takes the
+    // synchroniser's path as well as the parse-once path, and switches back and forth.
+    const diffs = lazy.flatMap((x, i) => (x.item.kind === 'market' && x.item.event.type === 'depthDiff' ? [i] : []));
+    const dup = diffs[50]!;
+    const lost = diffs[Math.floor(diffs.length / 2)]!;
+    const resync = diffs[Math.floor(diffs.length / 2) + 40]!;
+    // The snapshot of the resync: the book as a replay without the gap has it after that diff.
+    const ref = new Replay({ bus: new Bus(), scheduler: new VirtualScheduler(new VirtualClock(0)), bookSymbols: ['BTC_USDT'] });
+    for (const { t, item } of lazy.slice(0, resync + 1)) ref.step(t, item);
+    const refBook = ref.book('BTC_USDT') as OrderBook;
+    const snapshot: RecordedItem = { kind: 'snapshot', recvTime: lazy[resync]!.t, symbol: 'BTC_USDT', snapshot: { lastUpdateId: refBook.lastUpdateId, ...refBook.top(5000) } };
+    const items = lazy.flatMap((x, i) => (i === lost ? [] : i === dup ? [x, x] : i === resync ? [x, { t: x.t, item: snapshot }] : [x]));
+    // A plain copy of an event keeps no wire strings: every diff then takes the Decimal path.
+    const eager = items.map((x) => (x.item.kind === 'market' ? { t: x.t, item: { ...x.item, event: { ...x.item.event } } } : x));
+    const run = (input: typeof items) => {
+      const engine = feeFreeEngine(cfg);
+      const bus = new Bus();
+      const statuses: BusEvent[] = [];
+      bus.listen((e) => {
+        if (e.type === 'bookStatus') statuses.push(e);
+      });
+      const replay = new Replay({ bus, scheduler: new VirtualScheduler(new VirtualClock(0)), engine, bookSymbols: ['BTC_USDT'] });
+      const tops: string[] = [];
+      for (const { t, item } of input) {
+        replay.step(t, item);
+        const b = replay.book('BTC_USDT')!;
+        tops.push(`${b.ready}:${b.bestBid() && levelText(b.bestBid()!)}:${b.bestAsk() && levelText(b.bestAsk()!)}`);
+      }
+      const d = engine.depth('BTC_USDT', 5000);
+      const b = replay.book('BTC_USDT')!;
+      return { statuses, tops, depth: { bids: d.bids.map(levelText), asks: d.asks.map(levelText) }, id: engine.lastUpdateId('BTC_USDT'), book: b.top(5000) };
+    };
+    const fast = run(items);
+    const slow = run(eager);
+    expect(fast.statuses.map((e) => (e.type === 'bookStatus' ? e.ready : undefined))).toEqual([true, false, true]);
+    expect(JSON.stringify(fast)).toBe(JSON.stringify(slow));
   });
 });

@@ -14,60 +14,17 @@ import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
+import { parseDepthSides, scaledLevels } from '../core/scaledLevels.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
-import { rawDepthLevels, type RawLevels } from '../record/depth-diff.js';
+import { rawDepthLevels, type RawDepthLevels } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
 import { rawTrade } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
-import type { ExternalLevel } from '../sim/types.js';
 import { BarBook } from './BarBook.js';
 import type { CandleVenue } from './CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
 import type { VirtualScheduler } from './Scheduler.js';
-
-/** A replayed level handed to the engine, rewritten in place for the next diff (see {@link WireLevelPool}). */
-interface WireLevel {
-  price: string;
-  qty: string;
-}
-
-/** Largest level count whose arrays are pooled; a rare bigger diff gets fresh objects. */
-const POOLED_LEVELS = 256;
-
-/**
- * Wire `[price, qty]` pairs as the engine's replayed levels (it parses plain decimal strings
- * straight to scaled integers), without allocating: one array per level count, all of them over
- * the same mutable level objects, rewritten on each use. Sound because the engine reads a diff's
- * levels only during applyDepthDiff and keeps no reference to them (src/sim/engine.ts
- * applyLevels), so the next diff may reuse the objects. One pool per side, since a diff passes
- * both sides at once.
- */
-class WireLevelPool {
-  /** Level objects shared by every array (as many as the largest pooled count seen). */
-  readonly #levels: WireLevel[] = [];
-  readonly #byCount: (WireLevel[] | undefined)[] = [];
-
-  levels(raw: RawLevels): readonly ExternalLevel[] {
-    const n = raw.length;
-    let out = n <= POOLED_LEVELS ? this.#byCount[n] : undefined;
-    if (out === undefined) {
-      out = new Array<WireLevel>(n);
-      if (n <= POOLED_LEVELS) {
-        while (this.#levels.length < n) this.#levels.push({ price: '', qty: '' });
-        for (let i = 0; i < n; i++) out[i] = this.#levels[i] as WireLevel;
-        this.#byCount[n] = out;
-      } else for (let i = 0; i < n; i++) out[i] = { price: '', qty: '' };
-    }
-    for (let i = 0; i < n; i++) {
-      const lv = raw[i] as readonly [string, string];
-      const w = out[i] as WireLevel;
-      w.price = lv[0];
-      w.qty = lv[1];
-    }
-    return out;
-  }
-}
 
 /**
  * Where a symbol's last price is read from: the last trade (whose price a lazily read trade
@@ -124,8 +81,9 @@ export class Replay {
   readonly #syncs = new Map<string, BookSync>();
   readonly #lastPrice = new Map<string, PriceSource>();
   readonly #barBooks = new Map<string, BarBook>();
-  readonly #bidPool = new WireLevelPool();
-  readonly #askPool = new WireLevelPool();
+  /** A diff's sides parsed once for the local book and the engine (reused buffers, see #parseDiff). */
+  readonly #bids = scaledLevels();
+  readonly #asks = scaledLevels();
   #timerId: number | undefined;
   /** Items reach the bus, collector and timers only once live (see {@link ReplayOptions.start}). */
   #live = false;
@@ -277,14 +235,20 @@ export class Replay {
       case 'depthDiff': {
         const sync = this.#syncs.get(e.symbol);
         if (sync === undefined) return;
+        const raw = rawDepthLevels(e);
+        // The bulk of a replay: a diff with wire strings that is the next one for a ready book.
+        // Its levels are parsed once into scaled integers for both the local book and the engine.
+        if (raw !== undefined && sync.isNext(e.firstUpdateId, e.finalUpdateId) && this.#parseDiff(raw, sync.book.priceScale, sync.book.qtyScale)) {
+          // The engine follows the synchronised book: only diffs the book really applied move it.
+          if (sync.applyNextScaled(e.firstUpdateId, e.finalUpdateId, e.E, this.#bids, this.#asks)) o.engine?.applyDepthDiffScaled(e.symbol, this.#bids, this.#asks, e.E);
+          return;
+        }
+        // Everything else (buffering, bridging, gaps, stale diffs, eagerly parsed events, levels
+        // the parse refused) takes the synchroniser's own path, which decides as the spec says.
         const before = sync.book.lastUpdateId;
         const wasReady = sync.state === 'ready';
-        // Wire strings when the reader kept them: the book and the engine both scale them
-        // directly, and no Decimal is built for depth unless a strategy reads the levels.
-        const raw = rawDepthLevels(e);
         sync.onDiff({ U: e.firstUpdateId, u: e.finalUpdateId, E: e.E, bids: raw?.bids ?? e.bids, asks: raw?.asks ?? e.asks });
-        // The engine follows the synchronised book: only diffs the book really applied move it.
-        if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, raw === undefined ? e : { bids: this.#bidPool.levels(raw.bids), asks: this.#askPool.levels(raw.asks) }, e.E);
+        if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, e, e.E);
         return;
       }
       case 'trade':
@@ -317,6 +281,21 @@ export class Replay {
         const never: never = e;
         throw new Error(`unhandled market event ${JSON.stringify(never)}`);
       }
+    }
+  }
+
+  /**
+   * Parses a diff's wire levels into the reused #bids/#asks buffers, starting at the local book's
+   * scales (so the book needs no conversion; see core/scaledLevels for the scale policy). False
+   * when a string does not parse there: the caller then hands the strings to the synchroniser,
+   * whose own parse reports or applies them exactly as without this path.
+   */
+  #parseDiff(raw: RawDepthLevels, priceScale: number, qtyScale: number): boolean {
+    try {
+      parseDepthSides(raw.bids, raw.asks, this.#bids, this.#asks, priceScale, qtyScale);
+      return true;
+    } catch {
+      return false;
     }
   }
 

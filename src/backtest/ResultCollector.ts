@@ -5,8 +5,8 @@
  */
 import type { BusEvent } from '../bus/events.js';
 import { Decimal, ZERO } from '../core/decimal.js';
-import { decimalToNumber } from './decimalNumber.js';
-import { DecimalSum } from './decimalSum.js';
+import { decimalToNumber } from '../core/decimalNumber.js';
+import { DecimalSum } from '../core/decimalSum.js';
 import { applyFill, netPnl, newPosition, unrealized, type PositionState } from './positions.js';
 import { maxDrawdown, periodReturns, periodsPerYear, roundStat, sharpe, sortino, type EquityPoint } from './metrics.js';
 
@@ -104,6 +104,8 @@ export class ResultCollector {
   #lastPosition: PositionState | undefined;
   /** Scratch accumulator of #equityNumber. */
   readonly #acc = new DecimalSum();
+  /** Scratch marks of #equityNumber, one per position of the strategy sampled. */
+  readonly #markScratch: (Decimal | undefined)[] = [];
   readonly #prices = new Map<string, { t: number; p: number }[]>();
   /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
   readonly #priceSymbols: string[] = [];
@@ -241,35 +243,46 @@ export class ResultCollector {
   }
 
   /**
-   * decimalToNumber(#strategyEquity(s)), in integer arithmetic when every term is short:
+   * The nearest double of the Decimal formula init + sum of netPnl(position, mark) (each step
+   * rounded to 40 digits, as the plain loop does), in integer arithmetic when every term is short:
    * init + sum of (realized + mark x qty - avg x qty - fees). When all of them stayed in the
    * accumulator's integer form, each term and the total are exact with at most 16 significant
    * digits, so the Decimal formula (40 digits) has only exact steps too: both are the same exact
    * value, rounded once to the nearest double. Otherwise the Decimal formula answers.
    */
   #equityNumber(s: CollectorStrategy): number {
-    const acc = this.#acc;
-    acc.reset();
-    acc.add(s.initialEquity);
-    for (const p of this.#positionsOf(s.name)) {
-      if (!p.qty.isZero()) {
-        const mark = this.#markFor(p.symbol);
+    const positions = this.#positionsOf(s.name);
+    // Each mark is read once per sample (a book mid builds a Decimal); a flat position needs none.
+    const marks = this.#markScratch;
+    marks.length = 0;
+    // The integer form cannot hold a long average price (after adding to a position it has the
+    // division's 40 digits) nor a sum already past it: then the attempt is skipped, not made and
+    // thrown away.
+    let integer = true;
+    for (const p of positions) {
+      const mark = p.qty.isZero() ? undefined : this.#markFor(p.symbol);
+      marks.push(mark);
+      if ((mark !== undefined && (p.avgPrice.d as readonly number[]).length > 3) || !p.realizedSum.isInteger || !p.feesSum.isInteger) integer = false;
+    }
+    if (integer) {
+      const acc = this.#acc;
+      acc.reset();
+      acc.add(s.initialEquity);
+      for (let i = 0; i < positions.length && acc.isInteger; i++) {
+        const p = positions[i] as PositionState;
+        const mark = marks[i];
         if (mark !== undefined) {
           acc.addProduct(mark, p.qty);
           acc.addProduct(p.avgPrice, p.qty, -1);
         }
+        acc.addSum(p.realizedSum);
+        acc.addSum(p.feesSum, -1);
       }
-      acc.addSum(p.realizedSum);
-      acc.addSum(p.feesSum, -1);
-      if (!acc.isInteger) break;
+      if (acc.isInteger) return acc.toNumber();
     }
-    return acc.isInteger ? acc.toNumber() : decimalToNumber(this.#strategyEquity(s));
-  }
-
-  #strategyEquity(s: CollectorStrategy): Decimal {
     let eq = s.initialEquity;
-    for (const p of this.#positionsOf(s.name)) eq = eq.plus(netPnl(p, this.#markFor(p.symbol)));
-    return eq;
+    for (let i = 0; i < positions.length; i++) eq = eq.plus(netPnl(positions[i] as PositionState, marks[i]));
+    return decimalToNumber(eq);
   }
 
   /** Builds the result; takes a final sample at the last time seen so the curve ends at the end. */

@@ -5,7 +5,7 @@
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { OrderSideName } from '../core/enums.js';
-import { DecimalSum } from './decimalSum.js';
+import { DecimalSum } from '../core/decimalSum.js';
 
 /** The fields of a fill that accounting needs (a bus FillEvent has all of them). */
 export interface FillLike {

@@ -7,7 +7,18 @@
  * range); a consumer whose own scale differs converts exactly or refuses, it never rounds.
  * The arrays are reusable buffers: only the first `n` entries are meaningful, and a producer may
  * swap in larger arrays when a side has more levels than they hold.
+ *
+ * Scale policy of {@link parseDepthSides}: parsing starts at the scales the caller names (the
+ * replay passes its local book's current scales, so in the steady state nothing is converted) and
+ * raises a scale only when a string has more significant fraction digits than it, to exactly that
+ * string's count, converting the levels parsed before it (exact; a level that would leave the
+ * safe-integer range is refused). Both sides of one update end at the same two scales. This is the
+ * local book's own policy for wire strings (it rescales the same way at the same strings), so
+ * the book reaches the same scales either way. Trailing zeros never raise a scale.
  */
+import { ParseError } from './errors.js';
+
+/** One side of a depth update as scaled integers. */
 export interface ScaledLevels {
   /** Levels in use, in the order the update listed them. */
   n: number;
@@ -24,4 +35,140 @@ export interface ScaledLevels {
 /** Empty reusable levels with room for `capacity` entries. */
 export function scaledLevels(capacity = 64): ScaledLevels {
   return { n: 0, prices: new Float64Array(capacity), qtys: new Float64Array(capacity), priceScale: 0, qtyScale: 0 };
+}
+
+/** Powers of ten that are exact doubles (10^0 … 10^22). */
+const POW10 = new Float64Array(Array.from({ length: 23 }, (_, i) => 10 ** i));
+
+/** {@link scaledDecimal}: the string has significant fraction digits beyond the scale. */
+export const NEEDS_SCALE = -1;
+/** {@link scaledDecimal}: not a non-negative plain decimal. */
+export const NOT_PLAIN = -2;
+/** {@link scaledDecimal}: beyond the safe-integer range at this scale. */
+export const TOO_LARGE = -3;
+
+/**
+ * A non-negative plain decimal string (`"61837.63000000"`, `"5"`, `".5"`, `"5."`) as an integer
+ * count of 10^-scale units; {@link NEEDS_SCALE}, {@link NOT_PLAIN} or {@link TOO_LARGE} otherwise
+ * (NEEDS_SCALE may be returned before a later malformed character is seen; parsing again at the
+ * scale {@link fractionDigitsOf} gives then reports it). `scale` must be 0..22.
+ *
+ * Hot path of every replayed level: the integer and the kept fraction digits are accumulated in
+ * two separate chains (a multiply-add per digit is the whole cost of a 14-character string) and
+ * joined with one multiply-add; the fraction digits beyond the scale only need to be zeros. Exact:
+ * while the true value is a safe integer every partial result is one; when it is not, the
+ * computed one (rounded monotonically) is at least 2^53 as well, so the range check catches it.
+ */
+export function scaledDecimal(s: string, scale: number): number {
+  const n = s.length;
+  let i = 0;
+  let int = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    int = int * 10 + c;
+  }
+  const intDigits = i;
+  let frac = 0;
+  let fd = 0;
+  if (i < n) {
+    if (s.charCodeAt(i) !== 46) return NOT_PLAIN;
+    i++;
+    const keep = i + scale < n ? i + scale : n;
+    for (; i < keep; i++) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return NOT_PLAIN;
+      frac = frac * 10 + c;
+    }
+    fd = keep - (intDigits + 1);
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c !== 48) return c >= 49 && c <= 57 ? NEEDS_SCALE : NOT_PLAIN;
+    }
+    // Every character but the point was a digit: "." alone has none.
+    if (n === 1) return NOT_PLAIN;
+  } else if (n === 0) return NOT_PLAIN;
+  const v = int * (POW10[scale] as number) + frac * (POW10[scale - fd] as number);
+  return v > Number.MAX_SAFE_INTEGER ? TOO_LARGE : v;
+}
+
+/** Significant fraction digits of a plain decimal string (trailing zeros ignored). */
+export function fractionDigitsOf(s: string): number {
+  const dot = s.indexOf('.');
+  if (dot < 0) return 0;
+  let end = s.length;
+  while (end > dot + 1 && s.charCodeAt(end - 1) === 48) end--;
+  return end - dot - 1;
+}
+
+/** Wire levels: `[price, qty]` plain non-negative decimal strings. */
+export type WireLevels = readonly (readonly [string, string])[];
+
+/**
+ * Parses both sides of a depth update into `bids` and `asks` (see the scale policy above),
+ * starting at `priceScale`/`qtyScale`. Throws ParseError (field `price` or `qty`) for a string
+ * that is not a plain decimal or does not fit the safe-integer range at the scale it needs, and
+ * RangeError when raising a scale would take an earlier level out of that range; the buffers'
+ * content is then unspecified.
+ */
+export function parseDepthSides(rawBids: WireLevels, rawAsks: WireLevels, bids: ScaledLevels, asks: ScaledLevels, priceScale: number, qtyScale: number): void {
+  bids.priceScale = asks.priceScale = priceScale;
+  bids.qtyScale = asks.qtyScale = qtyScale;
+  bids.n = asks.n = 0;
+  parseSide(rawBids, bids, bids, asks);
+  parseSide(rawAsks, asks, bids, asks);
+}
+
+/** Parses one side into `out`, raising the common scales of `bids` and `asks` when a string needs it. */
+function parseSide(raw: WireLevels, out: ScaledLevels, bids: ScaledLevels, asks: ScaledLevels): void {
+  const len = raw.length;
+  if (out.prices.length < len) {
+    out.prices = new Float64Array(Math.max(len, out.prices.length * 2));
+    out.qtys = new Float64Array(out.prices.length);
+  }
+  const prices = out.prices;
+  const qtys = out.qtys;
+  for (let i = 0; i < len; i++) {
+    const lv = raw[i] as readonly [string, string];
+    let p = scaledDecimal(lv[0], out.priceScale);
+    if (p < 0) p = slowPart(lv[0], 'price', p, i, out, bids, asks);
+    let q = scaledDecimal(lv[1], out.qtyScale);
+    if (q < 0) q = slowPart(lv[1], 'qty', q, i, out, bids, asks);
+    prices[i] = p;
+    qtys[i] = q;
+    out.n = i + 1;
+  }
+}
+
+/** A string the fast parse refused: raise the scale it needs (converting what is parsed) or throw. */
+function slowPart(s: string, field: 'price' | 'qty', code: number, at: number, out: ScaledLevels, bids: ScaledLevels, asks: ScaledLevels): number {
+  const scale = field === 'price' ? out.priceScale : out.qtyScale;
+  let v = code;
+  if (v === NEEDS_SCALE) {
+    const need = fractionDigitsOf(s);
+    if (need > 22) throw new ParseError(field, s, `more than 22 fraction digits`);
+    // Levels already parsed on both sides move to the new scale (exact, or refused).
+    out.n = at;
+    raiseScale(bids, field, need);
+    raiseScale(asks, field, need);
+    v = scaledDecimal(s, need);
+  }
+  if (v === NOT_PLAIN) throw new ParseError(field, s, 'not a non-negative plain decimal');
+  if (v === TOO_LARGE) throw new ParseError(field, s, `too large for scale ${field === 'price' ? out.priceScale : out.qtyScale}`);
+  if (v < 0) throw new ParseError(field, s, `not a plain decimal at scale ${scale}`);
+  return v;
+}
+
+/** Multiplies one field of the first n levels by 10^(to - scale) and records the new scale. */
+function raiseScale(l: ScaledLevels, field: 'price' | 'qty', to: number): void {
+  const from = field === 'price' ? l.priceScale : l.qtyScale;
+  const f = POW10[to - from] as number;
+  const a = field === 'price' ? l.prices : l.qtys;
+  for (let i = 0; i < l.n; i++) {
+    const v = (a[i] as number) * f;
+    if (v > Number.MAX_SAFE_INTEGER) throw new RangeError('level beyond safe-integer range after rescale');
+    a[i] = v;
+  }
+  if (field === 'price') l.priceScale = to;
+  else l.qtyScale = to;
 }

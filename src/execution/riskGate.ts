@@ -32,6 +32,11 @@ export interface RiskGateStrategy {
   position(asset: string): Decimal;
   openOrders(): readonly { readonly symbol: string; readonly side: string; readonly quantity: Decimal | undefined; readonly cumQty: Decimal }[];
   placementsSince(t: number): number;
+  /**
+   * Unfilled quantity of its open orders on a symbol side, when the strategy keeps it: the value
+   * of the sum over openOrders() (which answers when this is absent), without the loop.
+   */
+  openQty?(symbol: string, side: 'BUY' | 'SELL'): Decimal;
 }
 
 /** User limits as the configuration gives them (decimals as strings); src/config's `risk` section. */
@@ -107,6 +112,7 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
     free: (asset) => current?.free(asset) ?? ZERO,
     position: (asset) => current?.position(asset) ?? ZERO,
     openQty: (symbol, side) => {
+      if (current?.openQty !== undefined) return current.openQty(symbol, side);
       let q = ZERO;
       for (const o of current?.openOrders() ?? []) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
       return q;

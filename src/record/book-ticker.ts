@@ -16,6 +16,36 @@ function plain(v: unknown): v is string {
   return typeof v === 'string' && isPlainDecimal(v);
 }
 
+/** What a lazy ticker keeps besides its plain fields: bid price, bid qty, ask price, ask qty as wire strings and as Decimals once built. */
+interface LazyTickerState {
+  readonly raw: readonly [string, string, string, string];
+  readonly cache: DecimalCache;
+  readonly values: (Decimal | undefined)[];
+}
+
+/** Key of a lazy ticker's state: non-enumerable, so JSON, spread, keys and deep equality never see it. */
+const STATE = Symbol('kancil.lazyBookTicker');
+
+type LazyTicker = BookTickerEvent & { readonly [STATE]: LazyTickerState };
+
+/** The getter of field `i` of {@link LazyTickerState}: built on first access, then shared. */
+function decimalGetter(i: number): PropertyDescriptor {
+  return {
+    get(this: LazyTicker): Decimal {
+      const st = this[STATE];
+      return (st.values[i] ??= st.cache.get(st.raw[i] as string));
+    },
+    enumerable: true,
+    configurable: true,
+  };
+}
+
+/**
+ * One set of getters shared by every lazy ticker: per-object getter closures put each event in V8's
+ * dictionary mode (see record/depth-diff.ts); one shared set keeps them on one fast hidden class.
+ */
+const DECIMAL_GETTERS: PropertyDescriptorMap = { bidPrice: decimalGetter(0), bidQty: decimalGetter(1), askPrice: decimalGetter(2), askQty: decimalGetter(3) };
+
 /**
  * A lazily parsed bookTicker for a payload the eager parser would read as one (no event type, no
  * lastUpdateId, has u, B and A), when every field is well formed; undefined otherwise, so the
@@ -26,26 +56,9 @@ export function lazyBookTicker(d: Record<string, unknown>, recvTime: number, sym
   const { u, s, b, B, a, A } = d;
   const E = d.E === undefined ? recvTime : d.E;
   if (!Number.isSafeInteger(E) || !Number.isSafeInteger(u) || typeof s !== 'string' || !plain(b) || !plain(B) || !plain(a) || !plain(A)) return undefined;
-  let bidPrice: Decimal | undefined;
-  let bidQty: Decimal | undefined;
-  let askPrice: Decimal | undefined;
-  let askQty: Decimal | undefined;
-  return {
-    type: 'bookTicker',
-    E: E as number,
-    symbol: symbolOf ? symbolOf(s) : s,
-    updateId: u as number,
-    get bidPrice(): Decimal {
-      return (bidPrice ??= cache.get(b));
-    },
-    get bidQty(): Decimal {
-      return (bidQty ??= cache.get(B));
-    },
-    get askPrice(): Decimal {
-      return (askPrice ??= cache.get(a));
-    },
-    get askQty(): Decimal {
-      return (askQty ??= cache.get(A));
-    },
-  };
+  const ev = { type: 'bookTicker', E: E as number, symbol: symbolOf ? symbolOf(s) : s, updateId: u as number };
+  Object.defineProperties(ev, DECIMAL_GETTERS);
+  const state: LazyTickerState = { raw: [b, B, a, A], cache, values: [undefined, undefined, undefined, undefined] };
+  Object.defineProperty(ev, STATE, { value: state });
+  return ev as LazyTicker;
 }

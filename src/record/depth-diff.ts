@@ -22,8 +22,6 @@ export interface RawDepthLevels {
   readonly asks: RawLevels;
 }
 
-const RAW = new WeakMap<DepthDiffEvent, RawDepthLevels>();
-
 /**
  * True for a plain non-negative decimal (`"61837.63000000"`, `"0"`, `".5"`): digits with at most
  * one point and at least one digit. Every such string is also a valid wire decimal
@@ -91,31 +89,61 @@ function toBookLevels(raw: RawLevels, cache: DecimalCache): BookLevel[] {
   return out;
 }
 
+/** What a lazy diff keeps besides its plain fields: the wire levels, the cache, and the Decimal levels once built. */
+interface LazyDepthState {
+  readonly raw: RawDepthLevels;
+  readonly cache: DecimalCache;
+  bids: BookLevel[] | undefined;
+  asks: BookLevel[] | undefined;
+}
+
+/**
+ * Key of a lazy diff's state: a non-enumerable own property, so JSON, spread, Object.keys and deep
+ * equality never see it, and a copy of the event keeps no wire strings.
+ */
+const STATE = Symbol('kancil.lazyDepthDiff');
+
+type LazyDepthDiff = DepthDiffEvent & { readonly [STATE]: LazyDepthState };
+
+/**
+ * The `bids`/`asks` getters, one pair of functions shared by every lazy diff (they read the state
+ * through `this`). Why shared: an object literal with `get` members creates new getter closures
+ * per object, which puts every event in V8's dictionary mode (measured: %HasFastProperties false),
+ * so each `e.type` / `e.E` / `e.symbol` on the replay's hot path was a slow dictionary lookup.
+ * Defining the same accessor pair in the same order keeps every lazy diff on one fast hidden class.
+ */
+const LEVEL_GETTERS: PropertyDescriptorMap = {
+  bids: {
+    get(this: LazyDepthDiff): BookLevel[] {
+      const s = this[STATE];
+      return (s.bids ??= toBookLevels(s.raw.bids, s.cache));
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  asks: {
+    get(this: LazyDepthDiff): BookLevel[] {
+      const s = this[STATE];
+      return (s.asks ??= toBookLevels(s.raw.asks, s.cache));
+    },
+    enumerable: true,
+    configurable: true,
+  },
+};
+
 /**
  * A depth diff whose Decimal levels are built on first access from validated wire strings, through
  * `cache` (one per reader, so separate reads share nothing).
  */
 export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, rawBids: RawLevels, rawAsks: RawLevels, cache: DecimalCache): DepthDiffEvent {
-  let bids: BookLevel[] | undefined;
-  let asks: BookLevel[] | undefined;
-  const ev: DepthDiffEvent = {
-    type: 'depthDiff',
-    E,
-    symbol,
-    firstUpdateId,
-    finalUpdateId,
-    get bids(): BookLevel[] {
-      return (bids ??= toBookLevels(rawBids, cache));
-    },
-    get asks(): BookLevel[] {
-      return (asks ??= toBookLevels(rawAsks, cache));
-    },
-  };
-  RAW.set(ev, { bids: rawBids, asks: rawAsks });
-  return ev;
+  const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
+  Object.defineProperties(ev, LEVEL_GETTERS);
+  const state: LazyDepthState = { raw: { bids: rawBids, asks: rawAsks }, cache, bids: undefined, asks: undefined };
+  Object.defineProperty(ev, STATE, { value: state });
+  return ev as LazyDepthDiff;
 }
 
 /** The wire strings of a diff made by {@link lazyDepthDiff} (a copy keeps none: spread or JSON give plain Decimal levels). */
 export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
-  return RAW.get(e);
+  return (e as Partial<LazyDepthDiff>)[STATE]?.raw;
 }

@@ -21,8 +21,6 @@ export interface RawTrade {
   readonly isBuyerMaker: boolean;
 }
 
-const RAW = new WeakMap<TradeEvent, RawTrade>();
-
 /** The fields of a trade event other than its decimals. */
 export interface TradeFields {
   readonly E: number;
@@ -34,31 +32,57 @@ export interface TradeFields {
   readonly isBuyerMaker: boolean;
 }
 
+/** What a lazy trade keeps besides its plain fields: the wire strings, the cache, and the Decimals once built. */
+interface LazyTradeState {
+  readonly raw: RawTrade;
+  readonly cache: DecimalCache;
+  price: Decimal | undefined;
+  qty: Decimal | undefined;
+}
+
+/** Key of a lazy trade's state: non-enumerable, so JSON, spread, keys and deep equality never see it. */
+const STATE = Symbol('kancil.lazyTrade');
+
+type LazyTrade = TradeEvent & { readonly [STATE]: LazyTradeState };
+
+/**
+ * The `price`/`qty` getters, shared by every lazy trade (they read the state through `this`): per
+ * object getter closures put each event in V8's dictionary mode (see record/depth-diff.ts), one
+ * shared pair defined in the same order keeps every lazy trade on one fast hidden class.
+ */
+const DECIMAL_GETTERS: PropertyDescriptorMap = {
+  price: {
+    get(this: LazyTrade): Decimal {
+      const s = this[STATE];
+      return (s.price ??= s.cache.get(s.raw.price));
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  qty: {
+    get(this: LazyTrade): Decimal {
+      const s = this[STATE];
+      return (s.qty ??= s.cache.get(s.raw.qty));
+    },
+    enumerable: true,
+    configurable: true,
+  },
+};
+
 /**
  * A trade whose Decimals are built on first access from validated plain decimal strings, through
  * `cache`. Keys are in the eager parser's order (buyer/seller ids present even when undefined).
  */
 export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalCache): TradeEvent {
-  let p: Decimal | undefined;
-  let q: Decimal | undefined;
-  const ev: TradeEvent = {
-    type: 'trade',
-    E: f.E,
-    symbol: f.symbol,
-    tradeId: f.tradeId,
-    get price(): Decimal {
-      return (p ??= cache.get(price));
-    },
-    get qty(): Decimal {
-      return (q ??= cache.get(qty));
-    },
-    buyerOrderId: f.buyerOrderId,
-    sellerOrderId: f.sellerOrderId,
-    tradeTime: f.tradeTime,
-    isBuyerMaker: f.isBuyerMaker,
-  };
-  RAW.set(ev, { price, qty, isBuyerMaker: f.isBuyerMaker });
-  return ev;
+  const ev: Record<string | symbol, unknown> = { type: 'trade', E: f.E, symbol: f.symbol, tradeId: f.tradeId };
+  Object.defineProperties(ev, DECIMAL_GETTERS);
+  ev.buyerOrderId = f.buyerOrderId;
+  ev.sellerOrderId = f.sellerOrderId;
+  ev.tradeTime = f.tradeTime;
+  ev.isBuyerMaker = f.isBuyerMaker;
+  const state: LazyTradeState = { raw: { price, qty, isBuyerMaker: f.isBuyerMaker }, cache, price: undefined, qty: undefined };
+  Object.defineProperty(ev, STATE, { value: state });
+  return ev as unknown as LazyTrade;
 }
 
 const optionalInt = (v: unknown): v is number | undefined => v === undefined || Number.isSafeInteger(v);
@@ -79,5 +103,5 @@ export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string
 
 /** The wire strings of a trade made by {@link lazyTrade} (a copy keeps none: spread or JSON give Decimal fields). */
 export function rawTrade(e: TradeEvent): RawTrade | undefined {
-  return RAW.get(e);
+  return (e as Partial<LazyTrade>)[STATE]?.raw;
 }

@@ -88,8 +88,19 @@ describe('StrategyBook locked balances', () => {
     return Decimal.max(sum, ZERO);
   }
 
-  it('equals the plain formula while orders are placed, partly filled, replaced and closed', () => {
+  /** The plain loop of openQty: unfilled quantity of the open orders on a symbol side. */
+  function openQtyRef(orders: readonly { symbol: string; side: string; quantity?: Decimal; cumQty: Decimal }[], symbol: string, side: string): Decimal {
+    let q = ZERO;
+    for (const o of orders) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
+    return q;
+  }
+
+  it.each([
+    ['exchange-sized amounts', 0],
+    ['some quantities and prices beyond the running sums\' integer form', 0.1],
+  ])('equals the plain formula while orders are placed, partly filled, replaced and closed (%s)', (_name, longShare) => {
     const rnd = lcg(5);
+    const long = (x: Decimal): Decimal => (longShare > 0 && rnd() < longShare ? x.plus('0.000000000000000000000000000123456789') : x);
     const book = new StrategyBook({ USDT: new Decimal('100000'), BTC: new Decimal('3'), ETHBTC: new Decimal('1') });
     const live = new Map<string, { symbol: string; side: 'BUY' | 'SELL'; price?: Decimal; quantity?: Decimal; cumQty: Decimal; quoteOrderQty?: Decimal; cumQuoteQty: Decimal }>();
     let seq = 0;
@@ -100,8 +111,8 @@ describe('StrategyBook locked balances', () => {
         const clientId = `s-${++seq}`;
         const symbol = rnd() < 0.8 ? 'BTC_USDT' : 'ETHBTC';
         const side: 'BUY' | 'SELL' = rnd() < 0.5 ? 'BUY' : 'SELL';
-        const quantity = new Decimal(Math.floor(rnd() * 1e6) + 1).div(1e5);
-        const price = new Decimal(Math.floor(rnd() * 1e7) + 1).div(1e2);
+        const quantity = long(new Decimal(Math.floor(rnd() * 1e6) + 1).div(1e5));
+        const price = long(new Decimal(Math.floor(rnd() * 1e7) + 1).div(1e2));
         const byQuote = side === 'BUY' && rnd() < 0.2;
         const o = byQuote ? { symbol, side, cumQty: ZERO, quoteOrderQty: price, cumQuoteQty: ZERO } : { symbol, side, price, quantity, cumQty: ZERO, cumQuoteQty: ZERO };
         book.placed({ kind: 'place', strategy: 's', intentId: `s:${seq}`, clientId, orderType: byQuote ? 'MARKET' : 'LIMIT', ...o }, i);
@@ -120,6 +131,9 @@ describe('StrategyBook locked balances', () => {
         const want = lockedRef([...live.values()], a);
         expect(book.locked(a).toString(), `locked ${a} at step ${i}`).toBe(want.toString());
         expect(book.free(a).toString(), `free ${a} at step ${i}`).toBe(Decimal.max(book.cash(a).minus(want), ZERO).toString());
+      }
+      for (const sym of ['BTC_USDT', 'ETHBTC']) {
+        for (const side of ['BUY', 'SELL'] as const) expect(book.openQty(sym, side).toString(), `openQty ${sym} ${side} at step ${i}`).toBe(openQtyRef([...live.values()], sym, side).toString());
       }
     }
     expect(seq).toBeGreaterThan(150);

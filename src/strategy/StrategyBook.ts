@@ -7,6 +7,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { splitSymbol } from '../core/symbols.js';
+import { HeldSums } from './heldSums.js';
 import type { OwnOrderView } from './types.js';
 
 interface OwnOrder extends OwnOrderView {
@@ -14,15 +15,28 @@ interface OwnOrder extends OwnOrderView {
   readonly cumQuoteQty: Decimal;
 }
 
-/** The assets of a symbol; `quote` is '' for a symbol without BASE_QUOTE form. */
+/** The assets of a symbol (`quote` is '' for a symbol without BASE_QUOTE form) and the keys of its sides. */
 interface Assets {
   readonly base: string;
   readonly quote: string;
+  readonly buyKey: string;
+  readonly sellKey: string;
 }
 
 function assets(symbol: string): Assets {
   // Symbols are BASE_QUOTE; anything else has no asset split and only counts orders.
-  return symbol.includes('_') ? splitSymbol(symbol) : { base: symbol, quote: '' };
+  const { base, quote } = symbol.includes('_') ? splitSymbol(symbol) : { base: symbol, quote: '' };
+  return { base, quote, buyKey: sideKey(symbol, 'BUY'), sellKey: sideKey(symbol, 'SELL') };
+}
+
+/** Key of a symbol's side in the unfilled-quantity sums. */
+function sideKey(symbol: string, side: string): string {
+  return `${symbol}\u0000${side}`;
+}
+
+/** Whether two records of an order hold the same amounts (the same Decimals in every field a hold reads). */
+function sameAmounts(a: OwnOrder, b: OwnOrder): boolean {
+  return a.symbol === b.symbol && a.side === b.side && a.price === b.price && a.quantity === b.quantity && a.cumQty === b.cumQty && a.quoteOrderQty === b.quoteOrderQty && a.cumQuoteQty === b.cumQuoteQty;
 }
 
 /**
@@ -34,10 +48,23 @@ function short(x: Decimal): boolean {
   return d !== null && d.length <= 5;
 }
 
-/** What an open order holds: an amount of an asset (undefined: nothing). */
+/**
+ * Decimal.max(x, ZERO) without copying both operands: x itself unless it is below zero (a
+ * negative zero is not below zero, so it stays, as with Decimal.max).
+ */
+function atLeastZero(x: Decimal): Decimal {
+  return x.isNegative() && !x.isZero() ? ZERO : x;
+}
+
+/**
+ * What an open order holds: an amount of an asset (undefined: nothing), and its unfilled quantity
+ * (undefined without a quantity) on the key of its symbol and side.
+ */
 interface Hold {
   readonly asset: string | undefined;
   readonly amount: Decimal | undefined;
+  readonly sideKey: string;
+  readonly remaining: Decimal | undefined;
 }
 
 /** One strategy's orders, positions and budget. */
@@ -48,8 +75,15 @@ export class StrategyBook {
   readonly #placements: number[] = [];
   /** Asset split of each symbol seen (fills and locks read it per event). */
   readonly #assets = new Map<string, Assets>();
-  /** Hold of each open order record (a replaced or deleted record's entry goes with it). */
-  readonly #holds = new WeakMap<OwnOrder, Hold>();
+  /**
+   * Hold of each open order by clientId, computed when its record is stored: the same keys in the
+   * same order as #orders (set and deleted together; a replaced record keeps its place in both).
+   */
+  readonly #holds = new Map<string, Hold>();
+  /** Locked amounts of the open orders per asset, kept as records come and go (see HeldSums). */
+  readonly #locked = new HeldSums();
+  /** Unfilled quantities of the open orders per symbol side. */
+  readonly #unfilled = new HeldSums();
 
   constructor(budget: Readonly<Record<string, Decimal>> = {}) {
     for (const [a, v] of Object.entries(budget)) this.#cash.set(a, v);
@@ -60,7 +94,7 @@ export class StrategyBook {
     this.#placements.push(now);
     // Bounded memory: rate limits look back far less than a day.
     if (this.#placements.length > 4096 && (this.#placements[0] as number) < now - 86_400_000) this.#placements.splice(0, this.#placements.findIndex((x) => x >= now - 86_400_000));
-    this.#orders.set(i.clientId, {
+    this.#put(i.clientId, {
       clientId: i.clientId,
       orderId: undefined,
       symbol: i.symbol,
@@ -78,17 +112,17 @@ export class StrategyBook {
   /** The risk checker refused a place intent: the order never existed. */
   refused(clientId: string): void {
     const o = this.#orders.get(clientId);
-    if (o && o.state === 'PENDING') this.#orders.delete(clientId);
+    if (o && o.state === 'PENDING') this.#drop(clientId);
   }
 
   /** Applies an orderUpdate of one of the strategy's orders. */
   update(e: OrderUpdateEvent): void {
     if (isTerminalState(e.state)) {
-      this.#orders.delete(e.clientId);
+      this.#drop(e.clientId);
       return;
     }
     const prev = this.#orders.get(e.clientId);
-    this.#orders.set(e.clientId, {
+    this.#put(e.clientId, {
       clientId: e.clientId,
       orderId: e.orderId ?? prev?.orderId,
       symbol: e.symbol,
@@ -137,26 +171,28 @@ export class StrategyBook {
 
   /** What open orders hold of an asset: buys hold quote (price x remaining), sells hold base. */
   locked(asset: string): Decimal {
-    let sum = ZERO;
-    for (const o of this.#orders.values()) {
-      // Each open order's hold is computed once per state of the order (records are replaced,
-      // never changed), not once per question: the risk check asks at every place.
-      const h = this.#holdOf(o);
-      if (h.asset === asset && h.amount !== undefined) sum = sum.plus(h.amount);
-    }
-    return Decimal.max(sum, ZERO);
+    // A running sum (the order records are replaced, never changed): the risk check asks at
+    // every place, and a loop over the open orders with a Decimal addition each was most of it.
+    // The sum is the loop's own value (HeldSums), never negative when kept; a rebuilt one may be.
+    const sum = this.#locked.sum(asset, () => this.#lockedTerms(asset));
+    return sum.isNegative() ? Decimal.max(sum, ZERO) : sum;
+  }
+
+  /** The locked amounts of an asset, in order of the open orders (the loop a running sum equals). */
+  *#lockedTerms(asset: string): Generator<Decimal> {
+    for (const h of this.#holds.values()) if (h.asset === asset && h.amount !== undefined) yield h.amount;
   }
 
   /** Free (cash minus locks, never below zero) and locked balance of an asset. */
   balance(asset: string): { free: Decimal; locked: Decimal } {
     if (this.#orders.size === 0) return { free: this.free(asset), locked: ZERO };
     const locked = this.locked(asset);
-    return { free: Decimal.max(this.cash(asset).minus(locked), ZERO), locked };
+    return { free: atLeastZero(this.cash(asset).minus(locked)), locked };
   }
 
   /** Free balance (the risk checker's view of the budget). */
   free(asset: string): Decimal {
-    if (this.#orders.size > 0) return Decimal.max(this.cash(asset).minus(this.locked(asset)), ZERO);
+    if (this.#orders.size > 0) return atLeastZero(this.cash(asset).minus(this.locked(asset)));
     // Nothing locked: max(cash - 0, 0) is the cash itself when positive, else zero. The risk
     // check asks once per place; this answers without building a Decimal.
     const cash = this.cash(asset);
@@ -173,9 +209,14 @@ export class StrategyBook {
 
   /** Unfilled quantity of open orders on a symbol and side. */
   openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal {
-    let q = ZERO;
-    for (const o of this.#orders.values()) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
-    return q;
+    const a = this.#assetsOf(symbol);
+    const key = side === 'BUY' ? a.buyKey : a.sellKey;
+    return this.#unfilled.sum(key, () => this.#unfilledTerms(key));
+  }
+
+  /** The unfilled quantities on a symbol side, in order of the open orders. */
+  *#unfilledTerms(key: string): Generator<Decimal> {
+    for (const h of this.#holds.values()) if (h.sideKey === key && h.remaining !== undefined) yield h.remaining;
   }
 
   /** Number of open orders. */
@@ -190,18 +231,49 @@ export class StrategyBook {
     return n;
   }
 
+  /** Stores an open order's record (replacing its previous one in place) and moves the running sums. */
+  #put(clientId: string, rec: OwnOrder): void {
+    const prev = this.#orders.get(clientId);
+    this.#orders.set(clientId, rec);
+    if (prev !== undefined) {
+      // An acknowledgement repeats the placed order's very Decimals: the same hold, sums unchanged.
+      if (sameAmounts(prev, rec)) return;
+      this.#release(clientId);
+    }
+    const h = this.#holdOf(rec);
+    this.#holds.set(clientId, h);
+    if (h.asset !== undefined && h.amount !== undefined) this.#locked.add(h.asset, h.amount);
+    if (h.remaining !== undefined) this.#unfilled.add(h.sideKey, h.remaining);
+  }
+
+  /** Forgets an open order. */
+  #drop(clientId: string): void {
+    if (!this.#orders.has(clientId)) return;
+    this.#release(clientId);
+    this.#orders.delete(clientId);
+    this.#holds.delete(clientId);
+  }
+
+  /** Takes an open order's amounts out of the running sums. */
+  #release(clientId: string): void {
+    const h = this.#holds.get(clientId);
+    if (h === undefined) return;
+    if (h.asset !== undefined && h.amount !== undefined) this.#locked.remove(h.asset, h.amount);
+    if (h.remaining !== undefined) this.#unfilled.remove(h.sideKey, h.remaining);
+  }
+
   /** What `o` holds: of the base asset for a sell, of the quote asset for a buy. */
   #holdOf(o: OwnOrder): Hold {
-    let h = this.#holds.get(o);
-    if (h !== undefined) return h;
-    const { base, quote } = this.#assetsOf(o.symbol);
-    if (o.side === 'SELL') h = { asset: base, amount: o.quantity ? o.quantity.minus(o.cumQty) : ZERO };
-    else if (o.side === 'BUY') {
-      const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : o.price ? o.price.mul(o.quantity ? o.quantity.minus(o.cumQty) : ZERO) : undefined;
-      h = { asset: quote, amount };
-    } else h = { asset: undefined, amount: undefined };
-    this.#holds.set(o, h);
-    return h;
+    const a = this.#assetsOf(o.symbol);
+    // Nothing filled: the quantity itself (x - 0 is x when x has at most 40 digits, as here).
+    const remaining = o.quantity ? (o.cumQty.isZero() && short(o.quantity) ? o.quantity : o.quantity.minus(o.cumQty)) : undefined;
+    const key = o.side === 'BUY' ? a.buyKey : o.side === 'SELL' ? a.sellKey : sideKey(o.symbol, o.side);
+    if (o.side === 'SELL') return { asset: a.base, amount: remaining ?? ZERO, sideKey: key, remaining };
+    if (o.side === 'BUY') {
+      const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : o.price ? o.price.mul(remaining ?? ZERO) : undefined;
+      return { asset: a.quote, amount, sideKey: key, remaining };
+    }
+    return { asset: undefined, amount: undefined, sideKey: key, remaining };
   }
 
   #assetsOf(symbol: string): Assets {

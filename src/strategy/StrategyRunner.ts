@@ -51,6 +51,8 @@ export interface StrategyState {
   free(asset: string): Decimal;
   openOrders(): readonly OwnOrderView[];
   placementsSince(t: number): number;
+  /** Unfilled quantity of its open orders on a symbol side (the sum over openOrders()). */
+  openQty?(symbol: string, side: 'BUY' | 'SELL'): Decimal;
 }
 
 /** The risk gate: decides each intent before it reaches the venue. */
@@ -132,6 +134,10 @@ class Running implements StrategyState {
 
   placementsSince(t: number): number {
     return this.book.placementsSince(t);
+  }
+
+  openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal {
+    return this.book.openQty(symbol, side);
   }
 
   /** The configured spelling of `symbol` when the strategy trades it. */

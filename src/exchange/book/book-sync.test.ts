@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BookStatusEvent } from '../../core/marketEvents.js';
+import { parseDepthSides, scaledLevels } from '../../core/scaledLevels.js';
 import { BookSync, type DiffInput } from './book-sync.js';
 
 const diff = (U: number, u: number, bids: string[][] = [], asks: string[][] = []): DiffInput => ({ U, u, E: u, bids, asks });
@@ -12,6 +13,34 @@ function setup(): { sync: BookSync; requests: string[]; statuses: BookStatusEven
 }
 
 describe('BookSync: the six-step procedure', () => {
+  it('applies the next diff from levels parsed once exactly as onDiff does; anything else is not "next"', () => {
+    const a = setup();
+    const b = setup();
+    for (const { sync } of [a, b]) {
+      sync.onDiff(diff(1, 5, [['10', '1']]));
+      sync.onSnapshot({ lastUpdateId: 5, bids: [['10', '1']], asks: [['12', '1']] }, 0);
+      sync.onDiff(diff(6, 6, [['10.5', '2']]));
+    }
+    expect(b.sync.isNext(7, 9)).toBe(true);
+    expect([b.sync.isNext(8, 9), b.sync.isNext(6, 6), b.sync.isNext(7, 6)]).toEqual([false, false, false]);
+    const bids = scaledLevels();
+    const asks = scaledLevels();
+    const levels: [string[][], string[][]] = [[['10.25', '3'], ['10', '0']], [['12', '0.125'], ['13', '1']]];
+    a.sync.onDiff(diff(7, 9, ...levels));
+    parseDepthSides(levels[0] as [string, string][], levels[1] as [string, string][], bids, asks, b.sync.book.priceScale, b.sync.book.qtyScale);
+    expect(b.sync.applyNextScaled(7, 9, 9, bids, asks)).toBe(true);
+    expect(b.sync.book.wireLevels()).toEqual(a.sync.book.wireLevels());
+    expect([b.sync.book.lastUpdateId, b.sync.stats.applied]).toEqual([a.sync.book.lastUpdateId, a.sync.stats.applied]);
+    expect(() => b.sync.applyNextScaled(7, 9, 9, bids, asks)).toThrow(/not the next one/);
+    // A rescale beyond 2^53 invalidates the book with the same reason as onDiff gives.
+    for (const { sync } of [a, b]) sync.book.applyLevels([['90071992547409.91', '1']], []);
+    a.sync.onDiff(diff(10, 10, [], [['1.005', '1']]));
+    parseDepthSides([], [['1.005', '1']], bids, asks, b.sync.book.priceScale, b.sync.book.qtyScale);
+    expect(b.sync.applyNextScaled(10, 10, 10, bids, asks)).toBe(false);
+    expect(b.statuses).toEqual(a.statuses);
+    expect([b.sync.state, b.sync.book.ready, b.requests]).toEqual([a.sync.state, a.sync.book.ready, a.requests]);
+  });
+
   it('buffers, asks for a snapshot after the first event, drops stale events and bridges', () => {
     const { sync, requests, statuses } = setup();
     sync.onDiff(diff(1, 5, [['10', '1']]));

@@ -8,6 +8,7 @@
  * The owner (LiveOrderBook live, the replayer in backtests) supplies snapshots and timing.
  */
 import type { BookStatusEvent } from '../../core/marketEvents.js';
+import type { ScaledLevels } from '../../core/scaledLevels.js';
 import { type LevelsInput, OrderBook, type OrderBookOptions } from './order-book.js';
 
 /** A diff as the synchroniser needs it: first/final update id and absolute levels. */
@@ -113,6 +114,32 @@ export class BookSync {
     }
   }
 
+  /**
+   * True when a diff with these update ids would be applied as it is by {@link onDiff} in the
+   * ready state (step 5 holds: U is the book's update id + 1, and u >= U). Such a diff may be
+   * applied with {@link applyNextScaled} from levels its owner parsed once; any other diff goes
+   * through onDiff, which drops, buffers or invalidates as the procedure says.
+   */
+  isNext(U: number, u: number): boolean {
+    return this.#state === 'ready' && U === this.book.lastUpdateId + 1 && u >= U;
+  }
+
+  /**
+   * Step 6 for a diff for which {@link isNext} holds, from levels already parsed into scaled
+   * integers (the replay parses each diff once for the local book and the matching engine).
+   * Same effect as onDiff with the levels' strings; returns false when the levels could not be
+   * applied (a rescale beyond the safe-integer range), after invalidating the book as onDiff would.
+   */
+  applyNextScaled(U: number, u: number, E: number, bids: ScaledLevels, asks: ScaledLevels): boolean {
+    if (!this.isNext(U, u)) throw new Error(`applyNextScaled: diff U=${U} u=${u} is not the next one (state ${this.#state}, lastUpdateId ${this.book.lastUpdateId})`);
+    try {
+      this.book.applyScaled(bids, asks);
+    } catch (err) {
+      return this.#rejected(U, u, E, err);
+    }
+    return this.#applied(u);
+  }
+
   /** Feeds a REST snapshot (steps 2, 3, 4). Ignored while the book is ready (a periodic snapshot in a recording). */
   onSnapshot(s: SnapshotInput, at: number): void {
     if (this.#state === 'ready') return;
@@ -201,12 +228,20 @@ export class BookSync {
     try {
       this.book.applyLevels(d.bids, d.asks);
     } catch (err) {
-      this.invalidate(`bad diff U=${d.U} u=${d.u}: ${(err as Error).message}`, d.E);
-      return false;
+      return this.#rejected(d.U, d.u, d.E, err);
     }
-    this.book.lastUpdateId = d.u;
+    return this.#applied(d.u);
+  }
+
+  #applied(u: number): true {
+    this.book.lastUpdateId = u;
     this.stats.applied++;
     return true;
+  }
+
+  #rejected(U: number, u: number, E: number, err: unknown): false {
+    this.invalidate(`bad diff U=${U} u=${u}: ${(err as Error).message}`, E);
+    return false;
   }
 
   #request(reason: string): void {

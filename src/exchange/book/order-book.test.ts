@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../core/decimal.js';
+import { parseDepthSides, scaledLevels } from '../../core/scaledLevels.js';
 import { OrderBook } from './order-book.js';
 import { fractionDigits, scaledMidToDecimal, scaledToString, toScaled } from './scaled.js';
 
@@ -92,6 +93,49 @@ describe('OrderBook', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('applyScaled (levels parsed once) gives the book applyLevels gives on the strings, at the book scales or coarser ones', () => {
+    const level = fc.tuple(decStr(200, 4), fc.oneof(decStr(50, 6), fc.constant('0'), fc.constant('0.000')));
+    const diff = fc.tuple(fc.array(level, { maxLength: 12 }), fc.array(level, { maxLength: 12 }), fc.boolean());
+    fc.assert(
+      fc.property(fc.array(diff, { minLength: 1, maxLength: 60 }), (diffs) => {
+        const byStrings = new OrderBook('X');
+        const byScaled = new OrderBook('X');
+        const ref = new ReferenceBook();
+        const bids = scaledLevels(2);
+        const asks = scaledLevels(2);
+        for (const [rb, ra, coarse] of diffs) {
+          byStrings.applyLevels(rb, ra);
+          // At the book's scales (the replay's case: no conversion), or from scale 0 so levels may
+          // be coarser than the book and are converted on the way in.
+          parseDepthSides(rb, ra, bids, asks, coarse ? 0 : byScaled.priceScale, coarse ? 0 : byScaled.qtyScale);
+          byScaled.applyScaled(bids, asks);
+          for (const [p, q] of rb) ref.apply('b', p, q);
+          for (const [p, q] of ra) ref.apply('a', p, q);
+          expect([byScaled.priceScale, byScaled.qtyScale]).toEqual([byStrings.priceScale, byStrings.qtyScale]);
+        }
+        expect(byScaled.wireLevels()).toEqual(byStrings.wireLevels());
+        const t = byScaled.top(1000);
+        expect(t.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('b', 1000));
+        expect(t.asks.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('a', 1000));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('applyScaled refuses a rescale past 2^53 as applyLevels does, leaving that side unchanged', () => {
+    const big = [['90071992547409.91', '1']] as const;
+    const viaStrings = new OrderBook('X');
+    viaStrings.applyLevels(big, []);
+    const viaScaled = new OrderBook('X');
+    viaScaled.applyLevels(big, []);
+    const bids = scaledLevels();
+    const asks = scaledLevels();
+    parseDepthSides([], [['1.005', '1']], bids, asks, viaScaled.priceScale, viaScaled.qtyScale);
+    expect(() => viaStrings.applyLevels([], [['1.005', '1']])).toThrow(/safe-integer/);
+    expect(() => viaScaled.applyScaled(bids, asks)).toThrow(/safe-integer/);
+    expect(viaScaled.wireLevels()).toEqual(viaStrings.wireLevels());
   });
 
   it('views: best levels, band, depth within band, cost to fill', () => {

@@ -5,6 +5,7 @@
 import type { BookView, FillCost } from '../../core/bookView.js';
 import { Decimal, ZERO } from '../../core/decimal.js';
 import type { OrderSideName } from '../../core/enums.js';
+import type { ScaledLevels } from '../../core/scaledLevels.js';
 import type { BookLevel } from '../../core/types.js';
 import { BookSide } from './book-side.js';
 import { decimalToScaledRounded, fractionDigits, pow10, scaledMidToDecimal, scaledToDecimal, scaledToString, toScaled } from './scaled.js';
@@ -126,6 +127,39 @@ export class OrderBook implements BookView {
         this.#rescale(this.#priceScale, fractionDigits(qs));
         q = toScaled('qty', qs, this.#qtyScale);
       }
+      side.set(p, q);
+    }
+  }
+
+  /**
+   * Applies absolute quantities per level from levels parsed once by the caller (a replay hands the
+   * same parsed diff to this book and to the matching engine). The book first moves to the levels'
+   * scales where they are finer (as parsing their strings would have); levels at coarser scales are
+   * converted exactly. Same result as {@link applyLevels} on the strings they were parsed from.
+   * Throws RangeError when a rescale would leave the safe-integer range (the side being rescaled is
+   * left unchanged, like applyLevels; the synchroniser then invalidates the book).
+   */
+  applyScaled(bids: ScaledLevels, asks: ScaledLevels): void {
+    this.#applyScaledSide(this.bids, bids);
+    this.#applyScaledSide(this.asks, asks);
+  }
+
+  #applyScaledSide(side: BookSide, l: ScaledLevels): void {
+    if (l.priceScale > this.#priceScale || l.qtyScale > this.#qtyScale) this.#rescale(Math.max(l.priceScale, this.#priceScale), Math.max(l.qtyScale, this.#qtyScale));
+    const n = l.n;
+    const prices = l.prices;
+    const qtys = l.qtys;
+    if (l.priceScale === this.#priceScale && l.qtyScale === this.#qtyScale) {
+      for (let i = 0; i < n; i++) side.set(prices[i] as number, qtys[i] as number);
+      return;
+    }
+    // Coarser levels (parsed before this book's scale grew): exact conversion, refused past 2^53.
+    const pf = pow10(this.#priceScale - l.priceScale);
+    const qf = pow10(this.#qtyScale - l.qtyScale);
+    for (let i = 0; i < n; i++) {
+      const p = (prices[i] as number) * pf;
+      const q = (qtys[i] as number) * qf;
+      if (p > Number.MAX_SAFE_INTEGER || q > Number.MAX_SAFE_INTEGER) throw new RangeError('level beyond safe-integer range after rescale');
       side.set(p, q);
     }
   }

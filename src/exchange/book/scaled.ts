@@ -5,6 +5,7 @@
  */
 import { Decimal } from '../../core/decimal.js';
 import { ParseError } from '../../core/errors.js';
+import { fractionDigitsOf, NEEDS_SCALE, scaledDecimal, TOO_LARGE } from '../../core/scaledLevels.js';
 
 /** Powers of ten that are exact doubles (10^0 … 10^22). */
 const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
@@ -20,46 +21,18 @@ export function pow10(n: number): number {
  * Parses a non-negative plain decimal string (`"61837.63000000"`) to an integer scaled by
  * 10^scale. Returns -1 when the string has non-zero digits beyond `scale` (the caller must
  * rescale); throws ParseError for malformed text or a value beyond the safe-integer range.
+ * (The parse itself is core's {@link scaledDecimal}, shared with the replay's parse-once path.)
  */
 export function toScaled(field: string, s: string, scale: number): number {
-  const n = s.length;
-  let v = 0;
-  let i = 0;
-  let digits = 0;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 46) break;
-    if (c < 48 || c > 57) throw new ParseError(field, s, 'not a non-negative plain decimal');
-    v = v * 10 + (c - 48);
-    digits++;
-  }
-  let f = 0;
-  if (i < n) {
-    for (i++; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 48 || c > 57) throw new ParseError(field, s, 'not a non-negative plain decimal');
-      digits++;
-      if (f < scale) {
-        v = v * 10 + (c - 48);
-        f++;
-      } else if (c !== 48) {
-        return -1;
-      }
-    }
-  }
-  if (digits === 0) throw new ParseError(field, s, 'not a non-negative plain decimal');
-  if (f < scale) v *= pow10(scale - f);
-  if (v > Number.MAX_SAFE_INTEGER) throw new ParseError(field, s, `too large for scale ${scale}`);
-  return v;
+  if (scale > 22) throw new RangeError(`scale ${scale} out of range 0..22`);
+  const v = scaledDecimal(s, scale);
+  if (v >= 0 || v === NEEDS_SCALE) return v;
+  throw new ParseError(field, s, v === TOO_LARGE ? `too large for scale ${scale}` : 'not a non-negative plain decimal');
 }
 
 /** Number of fraction digits a decimal string needs (trailing zeros ignored). */
 export function fractionDigits(s: string): number {
-  const dot = s.indexOf('.');
-  if (dot < 0) return 0;
-  let end = s.length;
-  while (end > dot + 1 && s.charCodeAt(end - 1) === 48) end--;
-  return end - dot - 1;
+  return fractionDigitsOf(s);
 }
 
 /** Formats a scaled integer back to a plain decimal string with exactly `scale` fraction digits. */

@@ -1,9 +1,10 @@
 /**
  * A running sum of Decimals that builds no Decimal per term while the sum stays small: the hot
- * accumulators of backtest accounting (fees, cash, turnover, ordered and filled quantities) add
- * tens of thousands of short exchange decimals, each a decimal.js allocation otherwise.
+ * accumulators of backtest accounting (fees, cash, turnover, ordered and filled quantities) and
+ * the strategy book's locked balances add tens of thousands of short exchange decimals, each a
+ * decimal.js allocation otherwise. In core so that every layer may use it.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal } from './decimal.js';
 import { decimalToNumber } from './decimalNumber.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;

@@ -3,7 +3,7 @@
  * of decimal.js's toNumber (which formats the value and parses the text back) when it can be
  * avoided. The answer is always exactly what `x.toNumber()` gives.
  */
-import type { Decimal } from '../core/decimal.js';
+import type { Decimal } from './decimal.js';
 
 /** Exact doubles 10^0 .. 10^22. */
 const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);

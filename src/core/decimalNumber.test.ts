@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Decimal } from '../core/decimal.js';
+import { Decimal } from './decimal.js';
 import { decimalToNumber } from './decimalNumber.js';
 
 // Counts decimal.js's own toNumber calls, to tell the fast path (no call) from the fallback.

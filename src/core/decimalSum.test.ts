@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Decimal } from '../core/decimal.js';
+import { Decimal } from './decimal.js';
 import { DecimalSum } from './decimalSum.js';
 
 // Counts decimal.js additions, to tell the integer form (none) from the Decimal fallback.
