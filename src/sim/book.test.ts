@@ -86,20 +86,39 @@ describe('BookSide ladder', () => {
             expect(side.extPrices()).toEqual(want.filter((p) => ext.has(p)).reverse());
             const ownBest = [...own.keys()].reduce<number | undefined>((b, p) => (b === undefined || better(p, b) ? p : b), undefined);
             expect(side.firstOwn()?.price).toBe(ownBest);
-            // Ladder invariants: strictly sorted slots (holes included), live ends, the hole count, Levels exactly at OWN_LEVEL slots.
+            // Ladder invariants: sorted slots (holes included) where a price equal to its left neighbour's is a hole,
+            // live ends, the hole count, Levels exactly at OWN_LEVEL slots.
             let holes = 0;
             for (let i = side.lo; i < side.hi; i++) {
               if (side.qx[i] === 0) holes++;
-              if (i > side.lo) expect(better(side.px[i]!, side.px[i - 1]!)).toBe(true);
-              expect(side.qx[i] === OWN_LEVEL).toBe(side.levels.has(side.px[i]!));
+              if (i > side.lo) expect(better(side.px[i]!, side.px[i - 1]!) || (side.px[i] === side.px[i - 1] && side.qx[i] === 0)).toBe(true);
+              if (side.qx[i] !== 0) expect(side.qx[i] === OWN_LEVEL).toBe(side.levels.has(side.px[i]!));
             }
             expect(holes).toBe(side.holes);
             if (side.hi > side.lo) expect(side.qx[side.lo] !== 0 && side.qx[side.hi - 1] !== 0).toBe(true);
-            expect(side.levels.size).toBe([...side.levels.keys()].filter((p) => model.has(p)).length);
+            expect(side.levels.size).toBe(side.qx.subarray(side.lo, side.hi).filter((q) => q === OWN_LEVEL).length);
+            expect([...side.levels.keys()].every((p) => model.has(p))).toBe(true);
           }
         }),
         { numRuns: 150 },
       );
     });
   }
+});
+
+describe('BookSide.seek', () => {
+  it('finds a price or its insertion slot from any starting hint, as a linear scan does', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.uniqueArray(fc.integer({ min: 1, max: 300 }), { maxLength: 120 }), fc.integer({ min: 0, max: 301 }), fc.integer({ min: -5, max: 300 }), (isBid, prices, price, hint) => {
+        const side = new BookSide(isBid);
+        for (const p of prices) side.setPlain(p, 1);
+        (side as unknown as { hint: number }).hint = hint;
+        const sortsBefore = (v: number): boolean => (isBid ? v < price : v > price);
+        let want = side.lo;
+        while (want < side.hi && sortsBefore(side.px[want]!)) want++;
+        expect(side.seek(price)).toBe(want < side.hi && side.px[want] === price ? want : ~want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

@@ -7,15 +7,18 @@
  * reader asked for the level as an object; the ladder slot of such a price holds OWN_LEVEL and the
  * Level is the authority for its external quantity.
  *
- * Ladder invariants: slots lo..hi-1 of `px` are strictly sorted (ascending for bids, descending for
- * asks); `qx[i]` is the replayed quantity (> 0) of a price with no Level, OWN_LEVEL when `levels`
- * holds that price's Level, or 0 for a hole: a removed price that keeps its place (and its price,
- * so the order stays strict) until an insert next to it reuses the slot. Real books remove and add
- * levels at the same few places all the time, so a removal costs nothing and an insert almost
- * always finds a hole beside it or within a few slots; holes are compacted away when they make up
- * half of the ladder. The slots at lo and hi - 1 are never holes, so the best price is px[hi - 1].
- * `levels` holds exactly the prices whose slot is OWN_LEVEL. Free room is kept at both ends, so an
- * insert at either end (a new best price, or a snapshot listed best first) moves nothing.
+ * Ladder invariants: slots lo..hi-1 of `px` are sorted (ascending for bids, descending for asks);
+ * `qx[i]` is the replayed quantity (> 0) of a price with no Level, OWN_LEVEL when `levels` holds
+ * that price's Level, or 0 for a hole: a slot with no price that still holds a price value, so
+ * the order stays sorted, until an insert next to it reuses it. A hole holds either the price that
+ * was removed from it or its left neighbour's price; equal prices only occur as a slot followed by
+ * holes, so the first slot of a price (the one seek finds) is the only one that can be live. Real
+ * books remove and add levels at the same few places all the time, so a removal costs nothing and
+ * an insert almost always finds a hole beside it or within a few slots; when it does not, the
+ * move it makes opens a few holes at once. Holes are compacted away when they make up half of the
+ * ladder. The slots at lo and hi - 1 are never holes, so the best price is px[hi - 1]. `levels`
+ * holds exactly the prices whose slot is OWN_LEVEL. Free room is kept at both ends, so an insert
+ * at either end (a new best price, or a snapshot listed best first) moves nothing.
  */
 
 /** What the book needs from an order. */
@@ -58,6 +61,8 @@ export const CHANGED = -2;
 
 /** How far an insert looks for a hole to shift into before moving a whole end of the ladder. */
 const HOLE_REACH = 16;
+/** How many slots such a move opens (one for the new price, the rest holes for the next inserts). */
+const SPREAD = 8;
 
 /** One side of a book. `isBid` decides which prices are better. */
 export class BookSide {
@@ -71,6 +76,8 @@ export class BookSide {
   lo = 32;
   /** One past the last used slot (the best price is at hi - 1). */
   hi = 32;
+  /** Where the last seek ended (seek's starting point; any value is correct). */
+  private hint = 0;
   /** Holes among slots lo..hi-1. */
   holes = 0;
   /** Own orders resting on this side (lets replay paths skip scanning a side with none). */
@@ -134,27 +141,59 @@ export class BookSide {
 
   /**
    * Slot of `price` (possibly a hole: check qx), or the bitwise complement of the slot it would be
-   * inserted before (a negative number). Checks the touch first (most replayed updates are near
-   * it), then binary-searches.
+   * inserted before (a negative number). Checks the touch first, then gallops from the previous
+   * answer (a diff lists its levels in price order, so the next one is usually a few slots further
+   * from the touch) to bracket the answer, and binary-searches the bracket. The hint only decides
+   * where the search starts: any value gives the same answer.
    */
   seek(price: number): number {
     const px = this.px;
-    let hi = this.hi;
-    if (hi === this.lo) return ~hi;
+    const lo = this.lo;
+    const hi = this.hi;
+    if (hi === lo) return ~hi;
     const asc = this.isBid;
     const top = px[hi - 1]!;
     if (top === price) return hi - 1;
     if (asc ? top < price : top > price) return ~hi;
-    let lo = this.lo;
-    hi--;
-    // px[hi] sorts after price; find the first slot in lo..hi that does not sort before it.
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const v = px[mid]!;
-      if (asc ? v < price : v > price) lo = mid + 1;
-      else hi = mid;
+    // px[hi - 1] sorts after price: the answer (the first slot that does not sort before it) is in lo..hi-1.
+    let g = this.hint;
+    if (g < lo || g >= hi) g = hi - 1;
+    let a: number;
+    let b: number;
+    const v = px[g]!;
+    let step = 1;
+    if (asc ? v < price : v > price) {
+      // The answer is above g: px[a - 1] sorts before price, px[b] after (or b is hi - 1).
+      a = g + 1;
+      b = a;
+      while (b < hi - 1) {
+        const w = px[b]!;
+        if (!(asc ? w < price : w > price)) break;
+        a = b + 1;
+        b = b + step < hi - 1 ? b + step : hi - 1;
+        step <<= 1;
+      }
+    } else {
+      // The answer is at or below g.
+      b = g;
+      a = g - 1;
+      while (a > lo) {
+        const w = px[a]!;
+        if (asc ? w < price : w > price) break;
+        b = a;
+        a = a - step > lo ? a - step : lo;
+        step <<= 1;
+      }
+      if (a < lo) a = lo;
     }
-    return px[lo] === price ? lo : ~lo;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      const w = px[mid]!;
+      if (asc ? w < price : w > price) a = mid + 1;
+      else b = mid;
+    }
+    this.hint = a;
+    return px[a] === price ? a : ~a;
   }
 
   /** Gives the hole at slot `i` (which holds the price being added) the quantity `q` (> 0 or OWN_LEVEL). */
@@ -226,18 +265,30 @@ export class BookSide {
       }
     }
     const toLow = at - lo < hi - at;
-    if (toLow ? lo === 0 : hi === px.length) return this.insert(this.regrow(at), price, q);
+    // No hole near: move the shorter part by SPREAD slots, leaving SPREAD - 1 holes beside the new
+    // price for the inserts that usually follow nearby (each carries its left neighbour's price).
+    if (toLow ? lo < SPREAD : hi + SPREAD > px.length) return this.insert(this.regrow(at), price, q);
     if (toLow) {
-      // Shift the part below `at` down one slot.
-      px.copyWithin(lo - 1, lo, at);
-      qx.copyWithin(lo - 1, lo, at);
-      this.lo = lo - 1;
+      px.copyWithin(lo - SPREAD, lo, at);
+      qx.copyWithin(lo - SPREAD, lo, at);
+      this.lo = lo - SPREAD;
+      // at > lo here (an insert at lo with room took the fast path), so a live left neighbour exists.
+      const left = px[at - SPREAD - 1]!;
+      for (let j = at - SPREAD; j < at - 1; j++) {
+        px[j] = left;
+        qx[j] = 0;
+      }
       at--;
     } else {
-      px.copyWithin(at + 1, at, hi);
-      qx.copyWithin(at + 1, at, hi);
-      this.hi = hi + 1;
+      px.copyWithin(at + SPREAD, at, hi);
+      qx.copyWithin(at + SPREAD, at, hi);
+      this.hi = hi + SPREAD;
+      for (let j = at + 1; j < at + SPREAD; j++) {
+        px[j] = price;
+        qx[j] = 0;
+      }
     }
+    this.holes += SPREAD - 1;
     px[at] = price;
     qx[at] = q;
     return at;
