@@ -110,6 +110,8 @@ export class ResultCollector {
   /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
   readonly #priceSymbols: string[] = [];
   readonly #fills: ReportFill[] = [];
+  /** Texts of fill Decimals (see #text). */
+  readonly #texts = new Map<Decimal, string>();
   readonly #interval: number;
   #nextSample: number | undefined;
   #first: number | undefined;
@@ -154,7 +156,7 @@ export class ResultCollector {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
         this.#flatEquity.delete(e.strategy);
-        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: e.price.toFixed(), qty: e.qty.toFixed(), fee: e.commission.toFixed(), maker: e.isMaker });
+        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), maker: e.isMaker });
         break;
       }
       case 'orderUpdate': {
@@ -174,6 +176,20 @@ export class ResultCollector {
       default:
         break;
     }
+  }
+
+  /**
+   * x.toFixed(), remembered per Decimal object: a venue hands out the same Decimal for a repeated
+   * price, size or fee (a Decimal never changes, so neither does its text). Bounded: cleared when full.
+   */
+  #text(x: Decimal): string {
+    let t = this.#texts.get(x);
+    if (t === undefined) {
+      if (this.#texts.size >= 4096) this.#texts.clear();
+      t = x.toFixed();
+      this.#texts.set(x, t);
+    }
+    return t;
   }
 
   /** Records equity and price samples for every interval boundary passed up to time `t`. */

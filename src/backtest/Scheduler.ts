@@ -32,7 +32,8 @@ interface Entry {
 export class VirtualScheduler implements Scheduler {
   readonly clock: VirtualClock;
   readonly #heap: Entry[] = [];
-  readonly #byId = new Map<number, Entry>();
+  /** Callbacks waiting (cancelled ones stay in the heap, without a function, until they surface). */
+  #live = 0;
   #seq = 0;
 
   constructor(clock: VirtualClock = new VirtualClock()) {
@@ -41,7 +42,7 @@ export class VirtualScheduler implements Scheduler {
 
   /** Number of callbacks waiting. */
   get pending(): number {
-    return this.#byId.size;
+    return this.#live;
   }
 
   /** Time of the earliest waiting callback, or undefined. */
@@ -53,15 +54,21 @@ export class VirtualScheduler implements Scheduler {
   schedule(delayMs: number, fn: () => void): ScheduledId {
     const e: Entry = { at: this.clock.now() + Math.max(0, delayMs), seq: ++this.#seq, fn };
     this.#push(e);
-    this.#byId.set(e.seq, e);
+    this.#live++;
     return e.seq;
   }
 
+  /**
+   * Cancelling is rare (a replay's timer at the end), scheduling is per order and report: a scan
+   * of the waiting entries here rather than an id map kept up to date on every schedule and run.
+   */
   cancel(id: ScheduledId): void {
-    const e = this.#byId.get(id);
-    if (e) {
-      e.fn = undefined;
-      this.#byId.delete(id);
+    for (const e of this.#heap) {
+      if (e.seq === id && e.fn !== undefined) {
+        e.fn = undefined;
+        this.#live--;
+        return;
+      }
     }
   }
 
@@ -81,7 +88,7 @@ export class VirtualScheduler implements Scheduler {
       if (top === undefined || top.at > t) break;
       this.#pop();
       const fn = top.fn;
-      this.#byId.delete(top.seq);
+      this.#live--;
       top.fn = undefined;
       this.clock.advanceTo(top.at);
       fn?.();

@@ -128,6 +128,10 @@ describe('positions', () => {
     let flatOpens = 0;
     let roundedOpens = 0;
     let exactCloses = 0;
+    // Adding to a long position whose quantity has at most 35 digits (|q| is q itself) or more.
+    let shortLongAdds = 0;
+    let longLongAdds = 0;
+    let baseFees = 0;
     fc.assert(
       fc.property(fc.array(arbFill, { maxLength: 30 }), (fills) => {
         const p = newPosition('s', 'BTC_USDT');
@@ -138,6 +142,11 @@ describe('positions', () => {
             if (f.qty.sd() + f.price.sd() <= Decimal.precision) flatOpens++;
             else roundedOpens++;
           } else if (p.qty.abs().eq(f.qty) && p.qty.isPositive() !== f.buy) exactCloses++;
+          else if (p.qty.isPositive() && f.buy) {
+            if ((p.qty.d as number[]).length <= 5) shortLongAdds++;
+            else longLongAdds++;
+          }
+          if (f.asset === 'BTC' && !f.fee.isZero()) baseFees++;
           applyFill(p, fl);
           applyFillReference(r, fl);
           expect(digitsOf(p)).toEqual(digitsOf(r));
@@ -148,5 +157,8 @@ describe('positions', () => {
     expect(flatOpens).toBeGreaterThan(100);
     expect(roundedOpens).toBeGreaterThan(100);
     expect(exactCloses).toBeGreaterThan(100);
+    expect(shortLongAdds).toBeGreaterThan(100);
+    expect(longLongAdds).toBeGreaterThan(100);
+    expect(baseFees).toBeGreaterThan(100);
   });
 });

@@ -93,11 +93,19 @@ export function feeInQuote(p: Pick<PositionState, 'baseAsset' | 'quoteAsset'>, f
  */
 export function applyFill(p: PositionState, f: FillLike): void {
   const buy = f.side === 'BUY';
-  const fee = feeInQuote(p, f);
-  p.feesSum.add(fee);
   if (buy) p.cashSum.sub(f.quoteQty);
   else p.cashSum.add(f.quoteQty);
-  p.cashSum.sub(fee);
+  if (f.commissionAsset === p.baseAsset && f.commissionAsset !== p.quoteAsset && !f.commission.isZero()) {
+    // A base-asset fee, valued at the fill price: the sums' own exact product (or this very mul
+    // when they fall back), so no Decimal is built for it. The sums are independent, so adding
+    // the fee to fees after the cash flow changes neither.
+    p.feesSum.addProduct(f.commission, f.price);
+    p.cashSum.addProduct(f.commission, f.price, -1);
+  } else {
+    const fee = feeInQuote(p, f);
+    p.feesSum.add(fee);
+    p.cashSum.sub(fee);
+  }
   p.turnoverSum.add(f.quoteQty);
   p.trades++;
   const q = p.qty;
@@ -110,9 +118,12 @@ export function applyFill(p: PositionState, f: FillLike): void {
   }
   const long = q.isPositive();
   if (long === buy) {
-    // Adding to a position: new weighted average.
+    // Adding to a position: new weighted average. |x| of a long position is x itself (abs() would
+    // copy it and round a value of more than 40 digits, which no result of plus/minus has).
     const newQty = buy ? q.plus(f.qty) : q.minus(f.qty);
-    p.avgPrice = q.abs().mul(p.avgPrice).plus(f.qty.mul(f.price)).div(newQty.abs());
+    const absQ = long && short(q) ? q : q.abs();
+    const absNew = long ? newQty : newQty.abs();
+    p.avgPrice = absQ.mul(p.avgPrice).plus(f.qty.mul(f.price)).div(absNew);
     p.qty = newQty;
     return;
   }
@@ -132,6 +143,12 @@ export function applyFill(p: PositionState, f: FillLike): void {
   const newQty = buy ? q.plus(f.qty) : q.minus(f.qty);
   if (c < 0) p.avgPrice = f.price;
   p.qty = newQty;
+}
+
+/** At most 35 significant digits (five base-1e7 words): below the 40-digit precision, so abs() of it would not round. */
+function short(x: Decimal): boolean {
+  const d = x.d as readonly number[] | null;
+  return d !== null && d.length <= 5;
 }
 
 /** Unrealized PnL of a position at `mark`. */

@@ -132,13 +132,27 @@ function parseSide(raw: WireLevels, out: ScaledLevels, bids: ScaledLevels, asks:
     const lv = raw[i] as readonly [string, string];
     let p = scaledDecimal(lv[0], out.priceScale);
     if (p < 0) p = slowPart(lv[0], 'price', p, i, out, bids, asks);
-    let q = scaledDecimal(lv[1], out.qtyScale);
-    if (q < 0) q = slowPart(lv[1], 'qty', q, i, out, bids, asks);
+    const qs = lv[1];
+    let q = 0;
+    if (qs !== zeroQty) {
+      q = scaledDecimal(qs, out.qtyScale);
+      if (q < 0) q = slowPart(qs, 'qty', q, i, out, bids, asks);
+      else if (q === 0) zeroQty = qs;
+    }
     prices[i] = p;
     qtys[i] = q;
     out.n = i + 1;
   }
 }
+
+/**
+ * The text of the last quantity that parsed to zero (a removal). About half the levels of a depth
+ * stream are removals, written the same way every time (`"0.00000000"` on Binance), and comparing
+ * a string with this one is cheaper than parsing it (~28 vs ~45 ns measured), so a string equal to
+ * it is zero without parsing. Exact: it holds only a string that did parse to zero (at any scale,
+ * zero is zero), and only an identical string matches.
+ */
+let zeroQty = '0';
 
 /** A string the fast parse refused: raise the scale it needs (converting what is parsed) or throw. */
 function slowPart(s: string, field: 'price' | 'qty', code: number, at: number, out: ScaledLevels, bids: ScaledLevels, asks: ScaledLevels): number {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BlockSide } from './block-side.js';
 import { BookSide } from './book-side.js';
 
 /** Reference side: a Map of price -> qty, sorted best first on every read. */
@@ -7,13 +8,78 @@ function referenceTop(m: Map<number, number>, isBid: boolean): [number, number][
   return [...m.entries()].sort((a, b) => (isBid ? b[0] - a[0] : a[0] - b[0]));
 }
 
-function contents(side: BookSide): [number, number][] {
+function contents(side: BookSide | BlockSide): [number, number][] {
   const out: [number, number][] = [];
   for (let i = 0; i < side.size; i++) out.push([side.priceAt(i), side.qtyAt(i)]);
   return out;
 }
 
 describe('BookSide', () => {
+  it('matches a sorted reference with small windows that move up and down and spill to the blocks', () => {
+    // A drifting touch (a random walk of small steps and rare jumps of up to a few windows) with
+    // updates near it (the same prices again and again, half of them removals) and some far below,
+    // prices up to 2^40 (scaled BTC prices are ~2^23), windows of 32 to 1024 slots: the window
+    // moves often both ways, levels cross its lower edge both ways, and removals empty it.
+    const drift = fc.oneof({ arbitrary: fc.integer({ min: -4, max: 4 }), weight: 30 }, { arbitrary: fc.integer({ min: -3_000, max: 3_000 }), weight: 1 });
+    const step = fc.tuple(drift, fc.integer({ min: -40, max: 3 }), fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000 })), fc.nat(9));
+    fc.assert(
+      fc.property(fc.boolean(), fc.constantFrom(32, 64, 256, 1024), fc.integer({ min: 1_000_000, max: 2 ** 40 }), fc.array(step, { minLength: 1_000, maxLength: 3_000, size: 'max' }), (isBid, window, start, steps) => {
+        const side = new BookSide(isBid, { window });
+        const ref = new Map<number, number>();
+        let touch = start;
+        for (const [d, depth, q, far] of steps) {
+          touch += d;
+          // Near the touch on the side's own direction (bids below it, asks above), or far away.
+          const off = depth * (far === 0 ? 53 : 1);
+          const p = isBid ? touch + off : touch - off;
+          side.set(p, q);
+          if (q === 0) ref.delete(p);
+          else ref.set(p, q);
+          let best = NaN;
+          for (const k of ref.keys()) if (!(isBid ? k <= best : k >= best)) best = k;
+          expect([side.size, side.priceAt(0), side.qtyAt(0)]).toEqual([ref.size, best, ref.get(best) ?? NaN]);
+        }
+        expect(contents(side)).toEqual(referenceTop(ref, isBid));
+        side.rescale(10, 3);
+        expect(contents(side)).toEqual(referenceTop(ref, isBid).map(([p, q]) => [p * 10, q * 3]));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('keys that are not integers turn the window off, with the same results', () => {
+    const side = new BookSide(true, { window: 32 });
+    for (let p = 100; p < 200; p += 3) side.set(p, p);
+    side.set(150.5, 1);
+    side.set(103, 0);
+    const want: [number, number][] = [];
+    for (let p = 100; p < 200; p += 3) if (p !== 103) want.push([p, p]);
+    want.push([150.5, 1]);
+    want.sort((a, b) => b[0] - a[0]);
+    expect(contents(side)).toEqual(want);
+    side.clear();
+    side.set(7, 1);
+    expect(contents(side)).toEqual([[7, 1]]);
+    expect(() => new BookSide(true, { window: 48 })).toThrow(/power of two/);
+  });
+
+  it('the blocks alone match a sorted reference (BlockSide: deep levels, and every level of a side that is not direct)', () => {
+    const op = fc.tuple(fc.oneof(fc.integer({ min: 9_900, max: 10_000 }), fc.integer({ min: 1, max: 12_000 })), fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000 })));
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(op, { minLength: 500, maxLength: 4_000, size: 'max' }), (isBid, ops) => {
+        const side = new BlockSide(isBid);
+        const ref = new Map<number, number>();
+        for (const [p, q] of ops) {
+          side.set(p, q);
+          if (q === 0) ref.delete(p);
+          else ref.set(p, q);
+        }
+        expect(contents(side)).toEqual(referenceTop(ref, isBid));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('matches a sorted reference through block splits and removals (thousands of levels)', () => {
     // Prices from a range far wider than one block, so sides span many blocks that split, empty and
     // are reused; updates cluster near the top as a real stream's do, with some deep ones.

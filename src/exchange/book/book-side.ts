@@ -1,259 +1,308 @@
 /**
- * One side of an order book as an ordered list of small sorted blocks (a two-level B-tree) in flat
- * typed arrays.
+ * One side of an order book: the levels near the touch in a direct-addressed window (one slot per
+ * scaled price unit), the rest in sorted blocks ({@link BlockSide}).
  *
- * Why blocks: a recorded BTCUSDT depth stream carries ~46 levels per diff and four in five of them
- * insert or remove a level, at a median of ~100 and a mean of ~240 levels from the touch of a
- * ~2,500-level side. In one flat sorted array each such insert or removal moved every level between
- * it and the best; in blocks of at most {@link BLOCK} levels it moves at most one block's tail.
- * Blocks are found by scanning the last few blocks' first keys from the best end (contiguous
- * doubles, enough for the usual update near the touch) and by binary search deeper, then the
- * level by scanning the block from its end: short predictable loops, no calls (a typed array's
- * copyWithin costs more than moving a few dozen doubles by hand). 32 levels per block measured
- * ~10% faster than 64 and ~35% faster than 128 on the recording; 16 and below lose again.
+ * Why: a recorded BTCUSDT depth stream updates ~46 levels per diff, four in five inserting or
+ * removing a level, at a median of ~100 levels from the touch. In sorted blocks alone each such
+ * update searched the blocks and shifted part of one: ~106 ns a level, measured replaying the
+ * recording's 298k level updates into a side; with the window ~29 ns (2^16 slots; 2^15: ~41 ns,
+ * 2^14: ~82 ns). A symbol's prices carry the tick's fraction digits, so one scaled unit is one
+ * tick; on that recording 34% of the updates are within 4,096 ticks of the touch, 93% within
+ * 32,768 and 95.5% within 65,536, so a window of 2^16 slots with the touch at 3/4 holds all but a
+ * few percent (those go to the blocks). Memory: 2^16 doubles plus a bitmap, ~520 KB per side,
+ * allocated on the first level.
  *
- * Layout: block storage slots of BLOCK levels in `#keys`/`#qtys` (slot s holds levels
- * [s*BLOCK, s*BLOCK + #count[s])); `#order[k]` is the slot of the k-th block in ascending key
- * order and `#firsts[k]` that block's first key.
- * Invariants: keys ascend within a block and across blocks in `#order` order; no listed block is
- * empty; `#firsts[k]` equals the first key of block k; the best level is the last key of the last
- * block. Bids are stored by price ascending, asks by negated price ascending (one code path for
- * both). Values are scaled integers held exactly in doubles (safe-integer range).
+ * Key space: bids are keyed by price, asks by negated price, so the best level is always the
+ * highest key. The window covers keys [#base, #base + W): key k is slot k - #base, `#wq[slot]` its
+ * quantity (0: no level), bit `slot & 31` of `#bits[slot >> 5]` says whether it is occupied.
+ * Invariants (while the window is on):
+ *  1. no level has a key >= #base + W;
+ *  2. the levels with keys in the window are exactly the occupied slots; `#deep` holds the others,
+ *     all below #base; so best-first order is the window's slots top down, then `#deep`'s levels;
+ *  3. `#wn` counts the occupied slots and `#top` is the highest one (-1 when none);
+ *  4. the side is empty whenever the window is not placed.
+ * Placement: the first level puts its key at 3/4 of the window (room for the touch to rise). A
+ * level above the window moves the window up to put it there, slots falling below the window go
+ * to the blocks; when the touch sinks below the window's lowest quarter the window moves down to
+ * put the best level at 3/4 again, pulling the blocks' top levels in. A move costs O(W) and
+ * happens only after the touch moved a quarter of the window. Keys that are not safe integers
+ * (callers that do not scale) turn the window off until the side is cleared: it is then blocks
+ * only, with the same results.
  */
+import { BlockSide } from './block-side.js';
 
-/** Most levels a block holds; a full block splits in two halves. */
-const BLOCK = 32;
+/** Slots of the window by default (a power of two). */
+const WINDOW = 1 << 16;
+
+/** Options of a book side. */
+export interface BookSideOptions {
+  /** Window slots, a power of two >= 32 (default 2^16; tests use small windows to move it often). */
+  readonly window?: number;
+}
 
 /** A sorted side of scaled price levels. */
 export class BookSide {
-  #keys = new Float64Array(BLOCK * 16);
-  #qtys = new Float64Array(BLOCK * 16);
-  /** Levels held by each storage slot. */
-  #count = new Int32Array(16);
-  /** Storage slot of the k-th block in key order. */
-  #order = new Int32Array(16);
-  /** First key of the k-th block in key order. */
-  #firsts = new Float64Array(16);
-  /** Storage slots not in use (emptied blocks), reused before new ones. */
-  readonly #freeSlots: number[] = [];
-  /** Storage slots ever used (the next new slot). */
-  #slots = 0;
-  /** Blocks in the list. */
-  #nb = 0;
-  #size = 0;
-  /**
-   * Read cursor for rank access (top(n), band and costToFill read ranks 0, 1, 2 … in turn): block
-   * `#ck` holds the levels of rank `#ca` (its last key) to `#ca + count - 1`. Valid only while
-   * `#cv`; every mutation clears it.
-   */
-  #ck = 0;
-  #ca = 0;
+  readonly #w: number;
+  /** Quantity per window slot; allocated on first use. */
+  #wq = new Float64Array(0);
+  #bits = new Int32Array(0);
+  /** Key of slot 0. */
+  #base = 0;
+  #wn = 0;
+  #top = -1;
+  #placed = false;
+  /** False once a key that is not a safe integer arrived: blocks only until cleared. */
+  #direct = true;
+  /** Levels below the window (all levels when the window is off), keyed in key space. */
+  readonly #deep = new BlockSide(true);
+  /** Rank cursor in the window: rank #cr is slot #cs; valid only while #cv (every mutation clears it). */
+  #cr = 0;
+  #cs = 0;
   #cv = false;
 
-  constructor(readonly isBid: boolean) {}
+  constructor(
+    readonly isBid: boolean,
+    opts: BookSideOptions = {},
+  ) {
+    const w = opts.window ?? WINDOW;
+    if (!(w >= 32 && (w & (w - 1)) === 0)) throw new RangeError(`window ${w} is not a power of two >= 32`);
+    this.#w = w;
+  }
 
   /** Number of levels. */
   get size(): number {
-    return this.#size;
+    return this.#wn + this.#deep.size;
   }
 
   /** Removes every level. */
   clear(): void {
-    this.#nb = 0;
-    this.#size = 0;
-    this.#slots = 0;
-    this.#freeSlots.length = 0;
+    if (this.#wn > 0) {
+      this.#wq.fill(0);
+      this.#bits.fill(0);
+    }
+    this.#wn = 0;
+    this.#top = -1;
+    this.#placed = false;
+    this.#direct = true;
+    this.#deep.clear();
     this.#cv = false;
   }
 
   /** Sets the absolute quantity of a price level; 0 removes it (removing an unknown level is a no-op). */
   set(price: number, qty: number): void {
     const key = this.isBid ? price : -price;
-    const nb = this.#nb;
     this.#cv = false;
-    if (nb === 0) {
-      if (qty !== 0) {
-        this.#addBlock(0);
-        this.#insert(0, 0, key, qty);
+    if (!this.#direct || Math.floor(key) !== key || key > Number.MAX_SAFE_INTEGER || key < -Number.MAX_SAFE_INTEGER) {
+      this.#blocksOnly(key, qty);
+      return;
+    }
+    let off = key - this.#base;
+    if (!this.#placed || off >= this.#w) {
+      // Nothing is above the window (invariant 1), so removing such a level is a no-op.
+      if (qty === 0) return;
+      this.#place(key - ((this.#w >> 2) * 3));
+      off = key - this.#base;
+    }
+    if (off < 0) {
+      this.#deep.set(key, qty);
+      return;
+    }
+    const wq = this.#wq;
+    const old = wq[off] as number;
+    if (qty !== 0) {
+      wq[off] = qty;
+      if (old === 0) {
+        this.#bits[off >> 5] = (this.#bits[off >> 5] as number) | (1 << (off & 31));
+        this.#wn++;
+        if (off > this.#top) this.#top = off;
       }
       return;
     }
-    // The last block whose first key is <= key (block 0 for a key below every level): the last
-    // five blocks by a scan from the best end, deeper ones by binary search.
-    const firsts = this.#firsts;
-    let k = nb - 1;
-    const stop = k > 4 ? k - 4 : 0;
-    while (k > stop && key < (firsts[k] as number)) k--;
-    if (k === stop && stop > 0 && key < (firsts[k] as number)) {
-      // Deep in the book: binary search for the last block whose first key is <= key.
-      let lo = 0;
-      let hi = k;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >>> 1;
-        if ((firsts[mid] as number) <= key) lo = mid;
-        else hi = mid - 1;
-      }
-      k = lo;
+    if (old === 0) return;
+    wq[off] = 0;
+    this.#bits[off >> 5] = (this.#bits[off >> 5] as number) & ~(1 << (off & 31));
+    this.#wn--;
+    if (off === this.#top) {
+      this.#top = this.#highestAtOrBelow(off - 1);
+      if (this.#top < this.#w >> 2) this.#sink();
     }
-    const slot = this.#order[k] as number;
-    const base = slot * BLOCK;
-    const end = base + (this.#count[slot] as number);
-    const keys = this.#keys;
-    let at = end;
-    while (at > base && (keys[at - 1] as number) >= key) at--;
-    if (at < end && keys[at] === key) {
-      if (qty !== 0) {
-        this.#qtys[at] = qty;
-        return;
-      }
-      const qtys = this.#qtys;
-      for (let i = at + 1; i < end; i++) {
-        keys[i - 1] = keys[i] as number;
-        qtys[i - 1] = qtys[i] as number;
-      }
-      this.#count[slot] = end - base - 1;
-      this.#size--;
-      if (end - base === 1) this.#removeBlock(k);
-      else if (at === base) firsts[k] = keys[base] as number;
-    } else if (qty !== 0) {
-      this.#insert(k, at - base, key, qty);
-    }
-  }
-
-  /** Inserts at offset `at` of the k-th block, splitting the block first when it is full. */
-  #insert(k: number, at: number, key: number, qty: number): void {
-    let slot = this.#order[k] as number;
-    if (this.#count[slot] === BLOCK) {
-      // Split: the upper half moves to a new block right after this one (key order is kept).
-      const half = BLOCK >> 1;
-      this.#addBlock(k + 1);
-      const up = this.#order[k + 1] as number;
-      const from = slot * BLOCK + half;
-      this.#keys.copyWithin(up * BLOCK, from, from + BLOCK - half);
-      this.#qtys.copyWithin(up * BLOCK, from, from + BLOCK - half);
-      this.#count[up] = BLOCK - half;
-      this.#count[slot] = half;
-      this.#firsts[k + 1] = this.#keys[up * BLOCK] as number;
-      if (at > half) {
-        k++;
-        slot = up;
-        at -= half;
-      }
-    }
-    const keys = this.#keys;
-    const qtys = this.#qtys;
-    const base = slot * BLOCK;
-    const n = this.#count[slot] as number;
-    for (let i = base + n; i > base + at; i--) {
-      keys[i] = keys[i - 1] as number;
-      qtys[i] = qtys[i - 1] as number;
-    }
-    keys[base + at] = key;
-    qtys[base + at] = qty;
-    this.#count[slot] = n + 1;
-    if (at === 0) this.#firsts[k] = key;
-    this.#size++;
-  }
-
-  /** Lists an empty block at position k (a free slot, or a new one: storage doubles when full). */
-  #addBlock(k: number): void {
-    let slot = this.#freeSlots.pop();
-    if (slot === undefined) {
-      slot = this.#slots++;
-      if (slot === this.#count.length) {
-        this.#count = grow(this.#count, new Int32Array(slot * 2));
-        this.#keys = grow(this.#keys, new Float64Array(slot * 2 * BLOCK));
-        this.#qtys = grow(this.#qtys, new Float64Array(slot * 2 * BLOCK));
-      }
-    }
-    const nb = this.#nb;
-    if (nb === this.#order.length) {
-      this.#order = grow(this.#order, new Int32Array(nb * 2));
-      this.#firsts = grow(this.#firsts, new Float64Array(nb * 2));
-    }
-    this.#order.copyWithin(k + 1, k, nb);
-    this.#firsts.copyWithin(k + 1, k, nb);
-    this.#order[k] = slot;
-    this.#count[slot] = 0;
-    this.#nb = nb + 1;
-  }
-
-  /** Unlists the (empty) k-th block and frees its slot. */
-  #removeBlock(k: number): void {
-    this.#freeSlots.push(this.#order[k] as number);
-    this.#order.copyWithin(k, k + 1, this.#nb);
-    this.#firsts.copyWithin(k, k + 1, this.#nb);
-    this.#nb--;
-  }
-
-  /**
-   * Storage index of the i-th best level, or -1 when absent. Walks blocks from the best end, or
-   * from the cursor when reading on from an earlier rank, so reading ranks in order costs one pass.
-   */
-  #locate(i: number): number {
-    if (i < 0 || i >= this.#size) return -1;
-    let k: number;
-    let above: number;
-    if (this.#cv && i >= this.#ca) {
-      k = this.#ck;
-      above = this.#ca;
-    } else {
-      k = this.#nb - 1;
-      above = 0;
-    }
-    let slot = this.#order[k] as number;
-    let n = this.#count[slot] as number;
-    while (i >= above + n) {
-      above += n;
-      slot = this.#order[--k] as number;
-      n = this.#count[slot] as number;
-    }
-    this.#ck = k;
-    this.#ca = above;
-    this.#cv = true;
-    return slot * BLOCK + n - 1 - (i - above);
   }
 
   /** Scaled price of the i-th best level (0 = best); NaN when absent. */
   priceAt(i: number): number {
-    const j = this.#locate(i);
-    if (j < 0) return NaN;
-    const k = this.#keys[j] as number;
-    return this.isBid ? k : -k;
+    if (!(i >= 0 && i < this.size)) return NaN;
+    const key = i < this.#wn ? this.#base + this.#slotOfRank(i) : this.#deep.priceAt(i - this.#wn);
+    return this.isBid ? key : -key;
   }
 
   /** Scaled quantity of the i-th best level; NaN when absent. */
   qtyAt(i: number): number {
-    const j = this.#locate(i);
-    return j < 0 ? NaN : (this.#qtys[j] as number);
+    if (!(i >= 0 && i < this.size)) return NaN;
+    return i < this.#wn ? (this.#wq[this.#slotOfRank(i)] as number) : this.#deep.qtyAt(i - this.#wn);
   }
 
   /** Multiplies every price and quantity after a scale change; throws if any leaves the safe-integer range. */
   rescale(priceFactor: number, qtyFactor: number): void {
-    // Checked before anything changes, so a refused rescale leaves the side as it was.
-    for (let pass = 0; pass < 2; pass++) {
-      for (let k = 0; k < this.#nb; k++) {
-        const base = (this.#order[k] as number) * BLOCK;
-        const end = base + (this.#count[this.#order[k] as number] as number);
-        for (let j = base; j < end; j++) {
-          const key = (this.#keys[j] as number) * priceFactor;
-          const qty = (this.#qtys[j] as number) * qtyFactor;
-          if (pass === 0) {
-            if (!Number.isSafeInteger(key) || !Number.isSafeInteger(qty)) throw new RangeError('level beyond safe-integer range after rescale');
-          } else {
-            this.#keys[j] = key;
-            this.#qtys[j] = qty;
-          }
-        }
-        if (pass === 1) this.#firsts[k] = this.#keys[base] as number;
+    // Checked before anything changes, so a refused rescale leaves the side as it was. Rare (a
+    // scale grows a few times per symbol at most), so the side is simply rebuilt.
+    const n = this.size;
+    const keys = new Float64Array(n);
+    const qtys = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = this.priceAt(i) * priceFactor;
+      const q = this.qtyAt(i) * qtyFactor;
+      if (!Number.isSafeInteger(p) || !Number.isSafeInteger(q)) throw new RangeError('level beyond safe-integer range after rescale');
+      keys[i] = p;
+      qtys[i] = q;
+    }
+    this.clear();
+    for (let i = 0; i < n; i++) this.set(keys[i] as number, qtys[i] as number);
+  }
+
+  /** A key the window cannot hold: every level moves to the blocks, which take this one too. */
+  #blocksOnly(key: number, qty: number): void {
+    if (this.#direct) {
+      this.#direct = false;
+      this.#spill(0, this.#w);
+      this.#bits.fill(0);
+      this.#wn = 0;
+      this.#top = -1;
+      this.#placed = false;
+    }
+    this.#deep.set(key, qty);
+  }
+
+  /** Moves the levels of window slots [from, to) to the blocks and empties those slots. */
+  #spill(from: number, to: number): void {
+    if (this.#wn === 0) return;
+    const wq = this.#wq;
+    for (let s = from; s < to; s++) {
+      const q = wq[s] as number;
+      if (q !== 0) {
+        this.#deep.set(this.#base + s, q);
+        wq[s] = 0;
       }
     }
-    this.#cv = false;
+  }
+
+  /**
+   * Places the window with slot 0 at key `base`, keeping invariants 1 and 2: slots falling below it
+   * go to the blocks and the blocks' levels inside it come in. Callers choose a base that leaves
+   * no level above the window (a new level above it, or the best level, lands at 3/4).
+   */
+  #place(base: number): void {
+    const w = this.#w;
+    if (this.#wq.length !== w) {
+      this.#wq = new Float64Array(w);
+      this.#bits = new Int32Array(w >> 5);
+    }
+    const wq = this.#wq;
+    if (!this.#placed) {
+      // An empty side (invariant 4): every slot and bit is already clear, nothing to move or count.
+      this.#placed = true;
+      this.#base = base;
+      this.#wn = 0;
+      this.#top = -1;
+      return;
+    }
+    if (base > this.#base) {
+      const shift = base - this.#base;
+      this.#spill(0, Math.min(shift, w));
+      if (shift < w) wq.copyWithin(0, shift, w);
+      wq.fill(0, Math.max(w - shift, 0));
+    } else if (base < this.#base) {
+      const shift = this.#base - base;
+      if (shift < w) wq.copyWithin(shift, 0, w - shift);
+      wq.fill(0, 0, Math.min(shift, w));
+    }
+    this.#base = base;
+    // The blocks' best levels at or above the new base belong to the window now.
+    const deep = this.#deep;
+    while (deep.size > 0) {
+      const k = deep.priceAt(0);
+      if (k < base) break;
+      wq[k - base] = deep.qtyAt(0);
+      deep.set(k, 0);
+    }
+    // Recount (O(W), only when the window moves).
+    const bits = this.#bits;
+    bits.fill(0);
+    let n = 0;
+    let top = -1;
+    for (let s = 0; s < w; s++) {
+      if ((wq[s] as number) !== 0) {
+        bits[s >> 5] = (bits[s >> 5] as number) | (1 << (s & 31));
+        n++;
+        top = s;
+      }
+    }
+    this.#wn = n;
+    this.#top = top;
+  }
+
+  /** The touch fell below the window's lowest quarter: move the window down to put the best level at 3/4, or un-place an empty side. */
+  #sink(): void {
+    const best = this.#top >= 0 ? this.#base + this.#top : this.#deep.size > 0 ? this.#deep.priceAt(0) : undefined;
+    if (best === undefined) {
+      this.#placed = false;
+      return;
+    }
+    this.#place(best - ((this.#w >> 2) * 3));
+  }
+
+  /** Highest occupied slot at or below `s`, or -1. */
+  #highestAtOrBelow(s: number): number {
+    if (s < 0) return -1;
+    const bits = this.#bits;
+    let w = s >> 5;
+    // Bits 0..(s & 31) of the word: (2 << b) - 1, which ToInt32 makes all ones for b = 31.
+    let m = (bits[w] as number) & ((2 << (s & 31)) - 1);
+    while (m === 0) {
+      if (--w < 0) return -1;
+      m = bits[w] as number;
+    }
+    return (w << 5) + 31 - Math.clz32(m);
+  }
+
+  /**
+   * Window slot of the level of rank i (< #wn). Walks occupied slots down from the top, or from the
+   * cursor when reading on from an earlier rank, skipping whole bitmap words by their popcount, so
+   * reading ranks in order costs one pass over the bitmap.
+   */
+  #slotOfRank(i: number): number {
+    let r = 0;
+    let s = this.#top;
+    if (this.#cv && i >= this.#cr) {
+      r = this.#cr;
+      s = this.#cs;
+    }
+    let need = i - r;
+    if (need > 0) {
+      const bits = this.#bits;
+      let w = s >> 5;
+      // Occupied slots strictly below s in its word.
+      let m = (bits[w] as number) & ((1 << (s & 31)) - 1);
+      for (;;) {
+        const c = popcount(m);
+        if (c >= need) {
+          for (; need > 1; need--) m &= ~(1 << (31 - Math.clz32(m)));
+          s = (w << 5) + 31 - Math.clz32(m);
+          break;
+        }
+        need -= c;
+        m = bits[--w] as number;
+      }
+    }
+    this.#cr = i;
+    this.#cs = s;
+    this.#cv = true;
+    return s;
   }
 }
 
-/** `to` with `from` copied into its start. */
-function grow<T extends Float64Array | Int32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
+/** Set bits of a 32-bit word. */
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
