@@ -19,30 +19,36 @@
  * second of the process (least CPU time of the REPS). The issue names no npm peer for this
  * benchmark, so it reports absolute rates and their ratio to the goals.
  *
- * Where the time goes (2026-11-21, CPU profiles of the timed replays and direct CPU-time
- * measurements of the parts; the machine was shared, so shares are rounded). The recording has
- * 26,400 replayed events: 6,495 depth diffs of 46 levels on average (300k level updates, four in
- * five inserting or removing a level, median ~100 levels from the touch), 19,904 trades and the
- * snapshot. At 1,000,000 events/s the whole replay would have 26 ms, i.e. 1 µs per event, and every
- * diff's 46 levels are applied twice (local book, engine): under 0.1 µs per level per book, less
- * than parsing a level's two decimal strings costs here.
- *  - Direct CPU-time measurements of the replay of all 26,400 events with no strategy: the replay
- *    loop with the local book and a stub engine ~77 ms (the book ~70 ms of it: ~0.23 µs per level,
- *    two string parses plus an insert or removal in a side of sorted 32-level blocks); with the
- *    real engine and no listener on it ~170 ms (its replayed-depth application and trades ~90 ms);
- *    with one listener on the engine ~260 ms (building the depthUpdate and public-trade events of
- *    every replayed diff and trade costs it another ~90 ms).
- *  - No orders (whole run): the engine's depth application about 40-45% (it builds no events:
- *    SimVenue listens to it only while it has orders); the local book about 30-40%; the replay
- *    loop, bus, strategy host and collector under 10%; garbage collection the rest. No Decimal is
- *    built for depth levels or trades unless someone reads them.
- *  - With orders: the engine about 50%, of which about 15-17% is building the market-data events
- *    for its listener (SimVenue must listen while it has orders: replayed trades and crossing
- *    diffs fill them) and the rest depth application and matching; the local book about 15%; the
- *    replay loop, bus, strategy host and strategy about 10-15% (later profiles, after the strategy
- *    book's per-fill and per-check work went: the strategy host and its book ~7%, the plugin ~1%); result collection and PnL about
- *    7%; the risk checker about 3%; SimVenue and the scheduler about 3%; garbage collection about
- *    4%.
+ * Where the time goes (2026-11-21, after parse-once, the direct-addressed book window and the
+ * engine's price ladder; CPU time measured directly with process.cpuUsage, min of 10 repetitions
+ * in one process, the same way on the tree before them for the "before" figures, on the shared
+ * 2-core machine; CPU profiles of the timed runs only for the shares). The recording has 26,400
+ * replayed events: 6,495 depth diffs of 46 levels on average (298k level updates, 596k decimal
+ * strings, 48% of the quantities zero), 19,904 trades and the snapshot. At 1,000,000 events/s the
+ * whole replay would have 26 ms, i.e. 1 µs per event; parsing the diffs' strings alone costs about
+ * that on this machine.
+ *  - Each diff's levels are parsed once (core/scaledLevels parseDepthSides) and the same scaled
+ *    integers go to the local book and the engine. That parse is ~28 ms a run (~45 ns a string):
+ *    reading a 12-14 character string with charCodeAt costs ~30 ns here (~2.5 ns a character,
+ *    measured summing the characters only; no deopts, the strings are flat one-byte), so the parse
+ *    is within ~1.5x of touching the characters at all. A quantity identical to the last one that
+ *    parsed to zero (half the levels) is zero without parsing (~28 vs ~45 ns). The ~88 ns per string
+ *    of earlier profiles came partly from the profiling harness loading the sources as CommonJS
+ *    through tsx, where every call across modules goes through an export getter.
+ *  - The local book applies a level in ~30 ns (a window of 2^16 one-tick slots around the touch
+ *    holds 95% of the updates; the rest go to sorted blocks), ~106 ns before.
+ *  - Replay with the local book only (parse, book, replay loop, no engine): ~43 ms a run (~86 ms
+ *    before); with the engine (no listener) ~82 ms (~214 ms before); the whole no-orders run
+ *    (bus, strategy host, collector) ~98 ms (~209 ms before). So: parse ~30%, local book ~15%,
+ *    engine depth and trades ~40%, bus, strategy host, collector and the replay loop ~15%.
+ *    Lazy diff and trade events now have fast properties (they were in V8's dictionary mode from
+ *    per-object getter closures), so the replay's and listeners' reads of e.type/e.E are cheap.
+ *  - With orders (one every 20 events): ~290 ms CPU a run (~445 ms before). Profile shares: the
+ *    engine about 30% (matching, own orders' queue positions, the depth and trade events SimVenue
+ *    must listen to while it has orders), the depth parse about 15% (the profiler inflates it),
+ *    decimal.js about 11% (per order and fill: SimVenue's reports, strategy book, PnL), result
+ *    collection about 10%, the local book about 7%, the strategy host about 7%, garbage collection
+ *    about 7%, the risk checker about 3%.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -146,11 +152,17 @@ async function once(items: readonly Item[], every: number, after?: (item: Record
   const run = await prepareRun(config(every));
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  if (after === undefined) for (const { t, item } of items) run.step(t, item);
+  // Indexed loops: an iterator's result objects would be allocation the replay itself does not do.
+  if (after === undefined)
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i] as Item;
+      run.step(x.t, x.item);
+    }
   else
-    for (const { t, item } of items) {
-      run.step(t, item);
-      after(item, run);
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i] as Item;
+      run.step(x.t, x.item);
+      after(x.item, run);
     }
   const res = run.finish();
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -302,7 +302,7 @@ export class SimVenue implements Venue {
       // One scheduler entry for both events: with the same delay they would run back to back
       // anyway (same time, consecutive sequence numbers).
       const fill = fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: dec.get(r.Y), commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m });
-      const update = orderUpdateOf({ ...o }, E);
+      const update = orderUpdateOf(o, E); // a new event with the fields as they are now
       const publish = this.#o.publish;
       this.#o.scheduler.schedule(this.#lat.ackMs, () => {
         publish(fill);
@@ -314,7 +314,7 @@ export class SimVenue implements Venue {
     o.state = state;
     if (isTerminalState(state)) this.#finished(o);
     const reason = r.x === 'EXPIRED' && r.eR !== 'NONE' ? r.eR : r.x === 'REJECTED' ? r.r : undefined;
-    this.#later(this.#lat.ackMs, orderUpdateOf({ ...o }, E, reason));
+    this.#later(this.#lat.ackMs, orderUpdateOf(o, E, reason));
   }
 
   /** Drops a final order (memory stays flat) and stops listening when it was the last one. */

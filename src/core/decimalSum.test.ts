@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Decimal } from './decimal.js';
-import { DecimalSum } from './decimalSum.js';
+import { DecimalSum, decimalOf } from './decimalSum.js';
 
 // Counts decimal.js additions, to tell the integer form (none) from the Decimal fallback.
 type Op = (this: Decimal, y: Decimal) => Decimal;
@@ -122,5 +122,24 @@ describe('DecimalSum', () => {
     );
     expect(integerEnds).toBeGreaterThan(500);
     expect(decimalEnds).toBeGreaterThan(500);
+  });
+
+  it('differential: decimalOf(m, k) is the parsed Decimal of `${m}e${k}` (sign, exponent and digit words)', () => {
+    const arbM = fc.oneof(
+      fc.integer({ min: -10_000_000, max: 10_000_000 }),
+      fc.bigInt({ min: -(2n ** 53n - 1n), max: 2n ** 53n - 1n }).map(Number),
+      // Trailing zeros (stripped into the exponent) and word-sized values.
+      fc.tuple(fc.integer({ min: 1, max: 99_999 }), fc.integer({ min: 0, max: 10 })).map(([m, z]) => m * 10 ** z),
+    );
+    fc.assert(
+      fc.property(arbM.filter((m) => m !== 0 && Number.isSafeInteger(m)), fc.integer({ min: -60, max: 60 }), (m, k) => {
+        const got = decimalOf(m, k);
+        const want = new Decimal(`${m}e${k}`);
+        expect([got.s, got.e, got.d]).toEqual([want.s, want.e, want.d]);
+        expect(got.toString()).toBe(want.toString());
+        expect(got.plus('0.5').toString()).toBe(want.plus('0.5').toString());
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -41,6 +41,48 @@ function unpack(x: Decimal): boolean {
   return true;
 }
 
+/** decimal.js's tag of Decimal-like objects: its constructor copies s, e and d from any object carrying it. */
+const DECIMAL_TAG = '[object Decimal]';
+/** Digits per word of decimal.js's digit array. */
+const LOG_BASE = 7;
+
+/**
+ * new Decimal(`${m}e${k}`) for a non-zero safe integer m, without writing and parsing the text.
+ *
+ * decimal.js keeps |value| as base-1e7 words aligned on the decimal point (word j holds units of
+ * 10^(7(floor(e/7) - j)), e the exponent of the leading digit), with no leading or trailing zero
+ * word. The words are cut here from m in integer arithmetic (every step exact: remainders, and
+ * divisions that leave none, of safe integers), and the constructor copies them as it copies any
+ * Decimal (applying its exponent limits). A differential test compares s, e and d with the parser's.
+ */
+export function decimalOf(m: number, k: number): Decimal {
+  let u = Math.abs(m);
+  // Trailing zero digits go to the exponent: the last word then ends in a non-zero digit.
+  while (u % 10 === 0) {
+    u /= 10;
+    k++;
+  }
+  // The last word's place 10^(7q), and how far its units sit below m's last digit.
+  const q = Math.floor(k / LOG_BASE);
+  const r = k - LOG_BASE * q;
+  const words: number[] = [];
+  let p = POW10[LOG_BASE - r] as number;
+  let rest = u % p;
+  words.push(rest * (POW10[r] as number));
+  u = (u - rest) / p;
+  while (u > 0) {
+    rest = u % 1e7;
+    words.push(rest);
+    u = (u - rest) / 1e7;
+  }
+  words.reverse();
+  const lead = words[0] as number;
+  let digits = 1;
+  for (p = 10; p <= lead; p *= 10) digits++;
+  const e = LOG_BASE * (q + words.length - 1) + digits - 1;
+  return new Decimal({ toStringTag: DECIMAL_TAG, s: m < 0 ? -1 : 1, e, d: words } as unknown as Decimal);
+}
+
 /**
  * Sum of the Decimals added so far, equal (value and digits) to what adding them one by one with
  * `plus`/`minus`, starting from 0, gives.
@@ -127,7 +169,7 @@ export class DecimalSum {
   /** The sum as a Decimal. */
   get value(): Decimal {
     if (this.#dec !== undefined) return this.#dec;
-    return (this.#cached ??= this.#units === 0 ? new Decimal(0) : new Decimal(`${this.#units}e${this.#exp}`));
+    return (this.#cached ??= this.#units === 0 ? new Decimal(0) : decimalOf(this.#units, this.#exp));
   }
 
   #addSigned(x: Decimal, sign: 1 | -1): void {

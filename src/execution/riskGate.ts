@@ -37,6 +37,8 @@ export interface RiskGateStrategy {
    * of the sum over openOrders() (which answers when this is absent), without the loop.
    */
   openQty?(symbol: string, side: 'BUY' | 'SELL'): Decimal;
+  /** Number of its open orders, when the strategy counts them: openOrders().length without the array. */
+  openCount?(): number;
 }
 
 /** User limits as the configuration gives them (decimals as strings); src/config's `risk` section. */
@@ -108,6 +110,10 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
     book: d.book,
   };
   let current: RiskGateStrategy | undefined;
+  // The account's live orders as of the check in progress, read once per check (the order counts
+  // ask for them twice, and nothing changes while a check runs).
+  let live: readonly LiveOrderView[] | undefined;
+  const liveNow = (): readonly LiveOrderView[] => (live ??= d.liveOrders());
   const account: RiskContext['account'] = {
     free: (asset) => current?.free(asset) ?? ZERO,
     position: (asset) => current?.position(asset) ?? ZERO,
@@ -117,12 +123,12 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
       for (const o of current?.openOrders() ?? []) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
       return q;
     },
-    symbolOpenOrders: (symbol) => counts(d.liveOrders().filter((o) => o.symbol === symbol)),
+    symbolOpenOrders: (symbol) => counts(liveNow(), symbol),
     exchangeOpenOrders: () => {
-      const c = counts(d.liveOrders());
+      const c = counts(liveNow(), undefined);
       return { total: c.total, algo: c.algo };
     },
-    strategyOpenOrders: () => current?.openOrders().length ?? 0,
+    strategyOpenOrders: () => (current === undefined ? 0 : (current.openCount?.() ?? current.openOrders().length)),
     placementsSince: (t) => current?.placementsSince(t) ?? 0,
     dailyPnl: () => (current ? d.dailyPnl(current.name) : ZERO),
   };
@@ -149,16 +155,25 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
   };
   return (intent, s) => {
     current = s;
-    return checkIntent(intent, contextOf(s.name));
+    live = undefined;
+    try {
+      return checkIntent(intent, contextOf(s.name));
+    } finally {
+      live = undefined;
+    }
   };
 }
 
-function counts(orders: readonly LiveOrderView[]): { total: number; algo: number; iceberg: number } {
+/** Open, algo and iceberg counts of the live orders (of one symbol, or all when `symbol` is undefined). */
+function counts(orders: readonly LiveOrderView[], symbol: string | undefined): { total: number; algo: number; iceberg: number } {
+  let total = 0;
   let algo = 0;
   let iceberg = 0;
   for (const o of orders) {
+    if (symbol !== undefined && o.symbol !== symbol) continue;
+    total++;
     if (ALGO_ORDER_TYPES.has(o.orderType)) algo++;
     if (o.icebergQty?.gt(0)) iceberg++;
   }
-  return { total: orders.length, algo, iceberg };
+  return { total, algo, iceberg };
 }

@@ -82,8 +82,10 @@ describe('BookSide ladder', () => {
             const want = [...model].sort((a, b) => (isBid ? a - b : b - a));
             expect(side.prices).toEqual(want);
             expect(side.bestPrice()).toBe(want.length > 0 ? want[want.length - 1] : -1);
-            for (let p = 1; p <= 400; p += 7) expect(side.totalOf(p)).toBe((ext.get(p) ?? 0) + (own.get(p) ?? []).reduce((a, o) => a + o.visible, 0));
             expect(side.extPrices()).toEqual(want.filter((p) => ext.has(p)).reverse());
+            const total = (p: number): number => (ext.get(p) ?? 0) + (own.get(p) ?? []).reduce((a, o) => a + o.visible, 0);
+            for (let p = 1; p <= 400; p += 7) expect(side.totalOf(p)).toBe(total(p));
+            expect([...side.bestFirst()].map((lv) => [lv.price, lv.total])).toEqual([...want].reverse().map((p) => [p, total(p)]));
             const ownBest = [...own.keys()].reduce<number | undefined>((b, p) => (b === undefined || better(p, b) ? p : b), undefined);
             expect(side.firstOwn()?.price).toBe(ownBest);
             // Ladder invariants: sorted slots (holes included) where a price equal to its left neighbour's is a hole,

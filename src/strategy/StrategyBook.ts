@@ -8,6 +8,7 @@ import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/e
 import type { PlaceIntent } from '../bus/intents.js';
 import { splitSymbol } from '../core/symbols.js';
 import { HeldSums } from './heldSums.js';
+import { RunningAmount } from './runningAmount.js';
 import type { OwnOrderView } from './types.js';
 
 interface OwnOrder extends OwnOrderView {
@@ -48,6 +49,13 @@ function short(x: Decimal): boolean {
   return d !== null && d.length <= 5;
 }
 
+/** The running amount of an asset, created at zero. */
+function amountOf(m: Map<string, RunningAmount>, asset: string): RunningAmount {
+  let a = m.get(asset);
+  if (a === undefined) m.set(asset, (a = new RunningAmount()));
+  return a;
+}
+
 /**
  * Decimal.max(x, ZERO) without copying both operands: x itself unless it is below zero (a
  * negative zero is not below zero, so it stays, as with Decimal.max).
@@ -70,8 +78,10 @@ interface Hold {
 /** One strategy's orders, positions and budget. */
 export class StrategyBook {
   readonly #orders = new Map<string, OwnOrder>();
-  readonly #cash = new Map<string, Decimal>();
-  readonly #positions = new Map<string, Decimal>();
+  /** Budget plus fills per asset. */
+  readonly #cash = new Map<string, RunningAmount>();
+  /** Net position per asset from fills. */
+  readonly #positions = new Map<string, RunningAmount>();
   readonly #placements: number[] = [];
   /** Asset split of each symbol seen (fills and locks read it per event). */
   readonly #assets = new Map<string, Assets>();
@@ -86,7 +96,7 @@ export class StrategyBook {
   readonly #unfilled = new HeldSums();
 
   constructor(budget: Readonly<Record<string, Decimal>> = {}) {
-    for (const [a, v] of Object.entries(budget)) this.#cash.set(a, v);
+    for (const [a, v] of Object.entries(budget)) this.#cash.set(a, new RunningAmount(v));
   }
 
   /** Records a place intent as a PENDING order before it is sent. */
@@ -140,33 +150,36 @@ export class StrategyBook {
   /** Applies a fill: position, cash and commission. */
   fill(e: FillEvent): void {
     const { base, quote } = this.#assetsOf(e.symbol);
-    // plus/minus of the amount itself rather than of amount x (+1/-1): the same value with one
-    // Decimal operation instead of two (multiplying by one or minus one only rounds an amount of
-    // more than 40 digits, which fills never have: the venues' amounts are exchange decimals and
-    // their 40-digit products).
+    // plus/minus of the amount itself rather than of amount x (+1/-1): the same value (multiplying
+    // by one or minus one only rounds an amount of more than 40 digits, which fills never have:
+    // the venues' amounts are exchange decimals and their 40-digit products). Running sums: a
+    // fill builds no Decimal (see RunningAmount).
     const buy = e.side === 'BUY';
-    const pos = this.position(base);
-    const nextPos = buy ? pos.plus(e.qty) : pos.minus(e.qty);
-    this.#positions.set(base, nextPos);
-    const held = this.cash(base);
-    // Without a budget or commissions in the base asset, its cash is the position's very object
-    // (both start as ZERO): the same operation on the same operands, so the result is shared.
-    this.#cash.set(base, held === pos ? nextPos : buy ? held.plus(e.qty) : held.minus(e.qty));
-    if (quote !== '') {
-      const q = this.cash(quote);
-      this.#cash.set(quote, buy ? q.minus(e.quoteQty) : q.plus(e.quoteQty));
+    const pos = amountOf(this.#positions, base);
+    const held = amountOf(this.#cash, base);
+    if (buy) {
+      pos.add(e.qty);
+      held.add(e.qty);
+    } else {
+      pos.sub(e.qty);
+      held.sub(e.qty);
     }
-    if (e.commissionAsset && !e.commission.isZero()) this.#cash.set(e.commissionAsset, this.cash(e.commissionAsset).minus(e.commission));
+    if (quote !== '') {
+      const q = amountOf(this.#cash, quote);
+      if (buy) q.sub(e.quoteQty);
+      else q.add(e.quoteQty);
+    }
+    if (e.commissionAsset && !e.commission.isZero()) amountOf(this.#cash, e.commissionAsset).sub(e.commission);
   }
 
   /** Budget plus fills, before locks. */
   cash(asset: string): Decimal {
-    return this.#cash.get(asset) ?? ZERO;
+    return this.#cash.get(asset)?.value ?? ZERO;
   }
 
   /** Net position in an asset from fills since the run started. */
   position(asset: string): Decimal {
-    return this.#positions.get(asset) ?? ZERO;
+    return this.#positions.get(asset)?.value ?? ZERO;
   }
 
   /** What open orders hold of an asset: buys hold quote (price x remaining), sells hold base. */

@@ -53,6 +53,8 @@ export interface StrategyState {
   placementsSince(t: number): number;
   /** Unfilled quantity of its open orders on a symbol side (the sum over openOrders()). */
   openQty?(symbol: string, side: 'BUY' | 'SELL'): Decimal;
+  /** Number of its open orders (openOrders().length). */
+  openCount?(): number;
 }
 
 /** The risk gate: decides each intent before it reaches the venue. */
@@ -138,6 +140,10 @@ class Running implements StrategyState {
 
   openQty(symbol: string, side: 'BUY' | 'SELL'): Decimal {
     return this.book.openQty(symbol, side);
+  }
+
+  openCount(): number {
+    return this.book.openCount();
   }
 
   /** The configured spelling of `symbol` when the strategy trades it. */

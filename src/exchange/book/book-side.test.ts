@@ -60,6 +60,13 @@ describe('BookSide', () => {
     side.clear();
     side.set(7, 1);
     expect(contents(side)).toEqual([[7, 1]]);
+    // Near the safe-integer limit window keys would not be exact: blocks only there too.
+    const max = Number.MAX_SAFE_INTEGER;
+    for (const isBid of [true, false]) {
+      const edge = new BookSide(isBid, { window: 32 });
+      for (const p of [max, max - 1, max - 40, 5]) edge.set(p, 2);
+      expect(contents(edge)).toEqual(referenceTop(new Map([max, max - 1, max - 40, 5].map((p) => [p, 2])), isBid));
+    }
     expect(() => new BookSide(true, { window: 48 })).toThrow(/power of two/);
   });
 

@@ -25,9 +25,9 @@
  * level above the window moves the window up to put it there, slots falling below the window go
  * to the blocks; when the touch sinks below the window's lowest quarter the window moves down to
  * put the best level at 3/4 again, pulling the blocks' top levels in. A move costs O(W) and
- * happens only after the touch moved a quarter of the window. Keys that are not safe integers
- * (callers that do not scale) turn the window off until the side is cleared: it is then blocks
- * only, with the same results.
+ * happens only after the touch moved a quarter of the window. Keys that are not integers (callers
+ * that do not scale) or lie within two windows of the safe-integer limit turn the window off until
+ * the side is cleared: it is then blocks only, with the same results.
  */
 import { BlockSide } from './block-side.js';
 
@@ -43,6 +43,11 @@ export interface BookSideOptions {
 /** A sorted side of scaled price levels. */
 export class BookSide {
   readonly #w: number;
+  /**
+   * Largest |key| the window takes: 2 windows inside the safe-integer range, so every base and slot
+   * key computed from such keys (base = key - 3W/4, key = base + slot) is an exact integer.
+   */
+  readonly #lim: number;
   /** Quantity per window slot; allocated on first use. */
   #wq = new Float64Array(0);
   #bits = new Int32Array(0);
@@ -67,6 +72,7 @@ export class BookSide {
     const w = opts.window ?? WINDOW;
     if (!(w >= 32 && (w & (w - 1)) === 0)) throw new RangeError(`window ${w} is not a power of two >= 32`);
     this.#w = w;
+    this.#lim = Number.MAX_SAFE_INTEGER - 2 * w;
   }
 
   /** Number of levels. */
@@ -92,7 +98,7 @@ export class BookSide {
   set(price: number, qty: number): void {
     const key = this.isBid ? price : -price;
     this.#cv = false;
-    if (!this.#direct || Math.floor(key) !== key || key > Number.MAX_SAFE_INTEGER || key < -Number.MAX_SAFE_INTEGER) {
+    if (!this.#direct || Math.floor(key) !== key || key > this.#lim || key < -this.#lim) {
       this.#blocksOnly(key, qty);
       return;
     }
