@@ -20,7 +20,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import type { AccountPositionEvent, ExecutionReportEvent } from '../core/marketEvents.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
-import { DecimalCache } from '../record/depth-diff.js';
+import { DecimalTextCache } from '../core/decimalText.js';
 import type { OrderRecord } from '../store/records.js';
 import { stateOfStatus } from '../execution/orderState.js';
 import type { Scheduler } from './Scheduler.js';
@@ -99,7 +99,7 @@ export class SimVenue implements Venue {
   #detachScheduled = false;
   #disposed = false;
   /** Decimals of the engine's report strings: fill prices and sizes repeat, a Decimal is immutable. */
-  readonly #decimals = new DecimalCache();
+  readonly #decimals = new DecimalTextCache();
 
   constructor(opts: SimVenueOptions) {
     this.#o = opts;

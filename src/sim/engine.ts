@@ -475,7 +475,7 @@ export class MatchingEngine {
     this.cols.ensure(id);
     const o = new Ord(id, clientId ?? null, acct.pos(s), d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
     this.orders.push(o);
-    o.hist.orders.push(o);
+    o.hist.orders.push(id);
     if (clientId !== undefined) acct.byClient.set(clientId, o);
     acct.addOpen(o);
     this.count(o, 1);
@@ -1202,7 +1202,13 @@ export class MatchingEngine {
 
   /** Orders of an account on a symbol, oldest first, filtered as GET /open/v1/orders does. */
   allOrders(accountId: string, symbol: string, q: OrderQuery = {}): SimOrder[] {
-    const all = this.accts.get(accountId)?.hist.get(symbol)?.keptOrders() ?? [];
+    const ids = this.accts.get(accountId)?.hist.get(symbol)?.keptOrders() ?? [];
+    // Kept ids are exactly the orders the id index still holds (both drop an order on eviction).
+    const all: Ord[] = [];
+    for (const id of ids) {
+      const o = this.orders[id - this.firstOrderId];
+      if (o !== undefined) all.push(o);
+    }
     const which = q.which ?? 'all';
     let rows = all.filter(
       (o) =>

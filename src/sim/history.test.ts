@@ -3,6 +3,7 @@ import { mulberry32 } from '../core/random.js';
 import { account } from './fixtures.js';
 import { bal, book, makeEngine, place } from './testkit.js';
 import type { MatchingEngine } from './engine.js';
+import { History, type Ord } from './state.js';
 
 const ids = (e: MatchingEngine, acct: string): string[] => e.allOrders(acct, 'BTC_USDT', { limit: 1000 }).map((o) => o.orderId);
 
@@ -84,5 +85,35 @@ describe('bounded history (historyLimit)', () => {
       for (const o of kept) expect(all.find((x) => x.orderId === o.orderId)).toEqual(o);
       expect(small.accountTrades(a, 'BTC_USDT')).toEqual(full.accountTrades(a, 'BTC_USDT').slice(-3));
     }
+  });
+});
+
+describe('History order ids', () => {
+  it('keeps exactly the open and the most recently ended ids, in id order, when orders end in any order (with compaction)', () => {
+    const r = mulberry32(7);
+    const limit = 300;
+    const h = new History(limit);
+    const all: { id: number; evicted: boolean }[] = [];
+    for (let id = 1; id <= 5000; id++) {
+      h.orders.push(id);
+      all.push({ id, evicted: false });
+    }
+    // The reference: ids in the order they ended; the last `limit` stay, plus every id never ended.
+    const endedOrder: number[] = [];
+    const live = all.map((o) => o.id);
+    while (live.length > 200) {
+      const j = Math.floor(r() * live.length);
+      const id = live[j]!;
+      live[j] = live[live.length - 1]!;
+      live.pop();
+      endedOrder.push(id);
+      const out = h.orderEnded(all[id - 1] as unknown as Ord);
+      if (endedOrder.length > limit) expect(out?.id).toBe(endedOrder[endedOrder.length - limit - 1]);
+      else expect(out).toBeUndefined();
+    }
+    const stillEnded = new Set(endedOrder.slice(-limit));
+    const expected = all.filter((o) => !endedOrder.includes(o.id) || stillEnded.has(o.id)).map((o) => o.id);
+    expect(h.keptOrders()).toEqual(expected);
+    expect(all.filter((o) => o.evicted).length).toBe(endedOrder.length - limit);
   });
 });

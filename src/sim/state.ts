@@ -41,14 +41,20 @@ export interface PubTrade {
 
 /**
  * What an account keeps of one symbol for the history queries (allOrders, accountTrades, lookups
- * by id or clientId): its orders in id order and its own trades. Open orders are always kept; with
+ * by id or clientId): its order ids in id order and its own trades. Open orders are always kept; with
  * a finite `limit` only the `limit` most recently ended orders and the `limit` most recent trades
  * stay, so a long run does not retain (and garbage-collect over) every order it ever placed.
+ *
+ * Order ids rather than records (the engine's id index resolves them): a young record stored into
+ * this long-lived (old) array is an old-to-young pointer that the write barrier records and the next
+ * scavenge visits and updates, one more per order; a small-integer id is none. Matching bench, per
+ * CPU second, in-process A/B of 10-16 alternations: +12.6 %, +4.3 % (single-threaded GC), +14.4 %
+ * (historyLimit 10,000).
  */
 export class History {
-  /** Orders in id order, open and ended; evicted ones are dropped lazily (`evicted` flag). */
-  orders: Ord[] = [];
-  /** Evicted orders still in `orders` (compacted away once they are half of it). */
+  /** Order ids in increasing order, open and ended; an evicted id is stored as `-id - 1` until compaction. */
+  orders: number[] = [];
+  /** Evicted ids still in `orders` (compacted away once they are half of it). */
   private evictedInOrders = 0;
   /** Ended orders in the order they ended: the eviction queue, live from `endedStart`. */
   private ended: Ord[] = [];
@@ -72,16 +78,35 @@ export class History {
       this.endedStart = 0;
     }
     out.evicted = true;
+    this.markEvicted(out.id);
     if (++this.evictedInOrders > 1024 && this.evictedInOrders * 2 > this.orders.length) {
-      this.orders = this.orders.filter((x) => !x.evicted);
+      this.orders = this.orders.filter((id) => id >= 0);
       this.evictedInOrders = 0;
     }
     return out;
   }
 
-  /** Orders still kept, in id order. */
-  keptOrders(): Ord[] {
-    return this.evictedInOrders === 0 ? this.orders : this.orders.filter((x) => !x.evicted);
+  /** Marks `id` evicted in `orders` as `-id - 1` (binary search on the decoded ids, which stay increasing). */
+  private markEvicted(id: number): void {
+    const a = this.orders;
+    let lo = 0;
+    let hi = a.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const x = a[mid]!;
+      const v = x < 0 ? -x - 1 : x;
+      if (v === id) {
+        a[mid] = -id - 1;
+        return;
+      }
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+
+  /** Ids of the orders still kept, in increasing order. */
+  keptOrders(): number[] {
+    return this.evictedInOrders === 0 ? this.orders : this.orders.filter((id) => id >= 0);
   }
 
   /** Own trades still kept, in id order. */
