@@ -27,27 +27,33 @@
  * time: `--single-threaded-gc` measured ~+20 % per CPU second (a runtime flag for the deployer,
  * not set here). 1 M would need orders without a per-order heap object.
  *
- * Third pass (2026-11-21, 400k ops, in-process A/B of fresh engines alternated 16 times with paired
- * CPU-time ratios; an A/A run of that harness gives 1.001; load average 5-7 from other sessions):
- * - The profile is unchanged in shape: garbage collection ~27 %, the driver loop ~14 %, placeOrder,
+ * Third pass (2026-11-21, 400k ops, in-process A/B of fresh engines alternated 10-16 times with
+ * paired CPU-time ratios; an A/A run of that harness gives 1.001; load average 3-7 from other
+ * sessions):
+ * - The profile keeps its shape: garbage collection ~27 %, the driver loop ~14 %, placeOrder,
  *   validateNew and the parse ~16 %, fill ~5 %, newOrder ~5 %, the rest under 2 % each. The hottest
  *   lines are first loads from memory the operation has not touched recently: the pre-rendered
- *   request (`req.type`), `this.orders[id]` and the order itself on a cancel, its level and
- *   open-list neighbours (`o.prev.next`, `o.openPrev`), the lock column.
+ *   request (`req.type`), the id string and `orders[id]` and the order itself on a cancel, its level
+ *   and open-list neighbours (`o.prev.next`, `o.openPrev`), the lock column.
+ * - History now keeps order ids (small integers) instead of order records: +12.6 %, +4.3 % with
+ *   single-threaded GC, +14.4 % with historyLimit 10,000 (landed). A young record stored into a
+ *   long-lived array is a slot the write barrier records and a scavenge visits, and an array of
+ *   records is one more thing to mark; yet the same idea for the id index (chunks born with their
+ *   orders) measured 1.015 (not merged), so slot counts alone do not predict the gain. The open-order
+ *   list as a backward chain with lazy removal: 0.894 (its compaction walks random old orders). The
+ *   driver's own `ids` array of order id strings takes one such slot per order as well.
  * - Reusing ended orders' records, with what their views need copied into typed-array columns
- *   (branch `sim-orders-archive-experiment`, event stream and history queries SHA-256-identical):
+ *   (branch `sim-orders-archive-experiment`; events and history queries SHA-256-identical):
  *   bytes promoted by the scavenger -30 %, heap retained by an engine ~61 -> ~38 MB, throughput
- *   unchanged (paired ratios 0.967-1.006; best of 3 in separate processes: none). So copying the
- *   order records is not what the collector's time is made of; an earlier quick pool without the
- *   archive looked +12 % only because it let cancels reach a reused record (a different order).
- * - The open-order list as an array with swap-removal (one cache line per removal instead of two
- *   neighbours) plus lock and cumulative quote interleaved in one column: neutral (1.013 / 0.935).
- * - Flags: `--max-semi-space-size=64` and `--single-threaded-gc` moved nothing measurable here.
- * - A 40,000-op flow (book ~10,000 orders) runs ~1.3x faster per operation than 400,000 ops
- *   (partly JIT warm-up), so size costs, but no single structure dominates. Reaching 1 M would take
- *   a compact order store for the resting book (fixed-size records in typed arrays with index
- *   links for level queues and open lists, no object per order, so a cancel touches two or three
- *   cache lines instead of eight), i.e. a joint rewrite of book.ts and the engine's order paths.
+ *   unchanged (paired ratios 0.967-1.006). An earlier quick pool without the archive looked +12 %
+ *   only because cancels reached reused records (different orders).
+ * - Neutral: the open-order list as an array with swap-removal plus lock and cumulative quote
+ *   interleaved in one column (1.013 / 0.935); `--max-semi-space-size=64`, `--single-threaded-gc`.
+ * - A 40,000-op flow (book ~10,000 orders) runs ~1.3x faster per operation than 400,000 ops (partly
+ *   JIT warm-up). Reaching 1 M would take a compact order store for the resting book (fixed-size
+ *   records in typed arrays with index links for level queues and open lists, no object per order,
+ *   so a cancel touches two or three cache lines instead of about eight), i.e. a joint rewrite of
+ *   book.ts and the engine's order paths.
  */
 import { cpus, loadavg } from 'node:os';
 import { OrderBook, Side } from 'nodejs-order-book';
