@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BookSide, OWN_LEVEL, type Resting } from './book.js';
+import { BookSide, OWN_LEVEL, type Resting, type WindowOptions } from './book.js';
+
+/**
+ * Window settings the model checks run with: the default (windowed once a side holds 64 prices), none,
+ * and small windows built early, so that window moves, prices at and beyond its edges, the touch
+ * falling below it and the far book under it all happen within a few hundred steps over prices 1..400.
+ */
+const WINDOWS: [string, WindowOptions][] = [
+  ['default window', {}],
+  ['no window', { span: 0 }],
+  ['window of 16 from 2 prices', { span: 16, at: 2 }],
+  ['window of 64 from 8 prices', { span: 64, at: 8 }],
+];
 
 /** Model check of the sorted price array: any mix of level creations and drops keeps it sorted, best last, and equal to the level map. */
 describe('BookSide price order', () => {
@@ -43,16 +55,23 @@ function resting(visible: number): Resting {
  * holes, their reuse, shifts into them, both ends, growth and compaction all happen.
  */
 describe('BookSide ladder', () => {
-  for (const isBid of [true, false]) {
-    it(`${isBid ? 'bids' : 'asks'}: agrees with a plain price map after every step`, () => {
-      const step = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 5 }), fc.nat());
+  for (const isBid of [true, false])
+    for (const [name, opts] of WINDOWS)
+      for (const drift of [false, true]) {
+    it(`${isBid ? 'bids' : 'asks'}, ${name}, ${drift ? 'prices around a drifting touch' : 'prices anywhere'}: agrees with a plain price map after every step`, () => {
+      const step = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 5 }), fc.nat(), fc.integer({ min: -3, max: 3 }));
       fc.assert(
         fc.property(fc.array(step, { maxLength: 600 }), (steps) => {
-          const side = new BookSide(isBid);
+          const side = new BookSide(isBid, opts);
           const ext = new Map<number, number>();
           const own = new Map<number, Resting[]>();
           const better = (a: number, b: number): boolean => (isBid ? a > b : a < b);
-          for (const [kind, price, qty, pick] of steps) {
+          // Drifting: prices within 12 of a centre that random-walks over the range, so the touch
+          // leaves the window upwards and downwards and the window is laid out again and again.
+          let centre = 200;
+          for (const [kind, raw, qty, pick, move] of steps) {
+            centre = Math.min(388, Math.max(13, centre + move * 2));
+            const price = drift ? centre + (raw % 25) - 12 : raw;
             if (kind <= 6) {
               // A replayed update (mostly), as the engine applies it.
               const i = side.setPlain(price, qty);
@@ -88,22 +107,79 @@ describe('BookSide ladder', () => {
             expect([...side.bestFirst()].map((lv) => [lv.price, lv.total])).toEqual([...want].reverse().map((p) => [p, total(p)]));
             const ownBest = [...own.keys()].reduce<number | undefined>((b, p) => (b === undefined || better(p, b) ? p : b), undefined);
             expect(side.firstOwn()?.price).toBe(ownBest);
-            // Ladder invariants: sorted slots (holes included) where a price equal to its left neighbour's is a hole,
-            // live ends, the hole count, Levels exactly at OWN_LEVEL slots.
-            let holes = 0;
-            for (let i = side.lo; i < side.hi; i++) {
-              if (side.qx[i] === 0) holes++;
-              if (i > side.lo) expect(better(side.px[i]!, side.px[i - 1]!) || (side.px[i] === side.px[i - 1] && side.qx[i] === 0)).toBe(true);
-              if (side.qx[i] !== 0) expect(side.qx[i] === OWN_LEVEL).toBe(side.levels.has(side.px[i]!));
-            }
-            expect(holes).toBe(side.holes);
-            if (side.hi > side.lo) expect(side.qx[side.lo] !== 0 && side.qx[side.hi - 1] !== 0).toBe(true);
-            expect(side.levels.size).toBe(side.qx.subarray(side.lo, side.hi).filter((q) => q === OWN_LEVEL).length);
+            expectLadderInvariants(side);
             expect([...side.levels.keys()].every((p) => model.has(p))).toBe(true);
           }
         }),
-        { numRuns: 150 },
+        { numRuns: 100 },
       );
+    });
+  }
+});
+
+/**
+ * Ladder invariants: sorted slots (holes included) where a price equal to its left neighbour's is a
+ * hole, live ends, the hole counts, Levels exactly at OWN_LEVEL slots, window slots at their own prices.
+ */
+function expectLadderInvariants(side: BookSide): void {
+  const better = (a: number, b: number): boolean => (side.isBid ? a > b : a < b);
+  let holes = 0;
+  let sparseHoles = 0;
+  for (let i = side.lo; i < side.hi; i++) {
+    if (side.qx[i] === 0) holes++;
+    if (i > side.lo) expect(better(side.px[i]!, side.px[i - 1]!) || (side.px[i] === side.px[i - 1] && side.qx[i] === 0)).toBe(true);
+    if (side.qx[i] !== 0) expect(side.qx[i] === OWN_LEVEL).toBe(side.levels.has(side.px[i]!));
+    if (side.dense && i >= side.da) expect(side.px[i]).toBe(side.isBid ? side.wb + (i - side.da) : side.wb - (i - side.da));
+    else if (side.qx[i] === 0) sparseHoles++;
+  }
+  expect(holes).toBe(side.holes);
+  expect(sparseHoles).toBe(side.sparseHoles);
+  if (side.hi > side.lo) expect(side.qx[side.lo] !== 0 && side.qx[side.hi - 1] !== 0).toBe(true);
+  expect(side.levels.size).toBe(side.qx.subarray(side.lo, side.hi).filter((q) => q === OWN_LEVEL).length);
+}
+
+describe('BookSide window edges', () => {
+  for (const isBid of [true, false]) {
+    it(`${isBid ? 'bids' : 'asks'}: the touch falls below the window, then prices come back into it or land at its edges`, () => {
+      const d = isBid ? 1 : -1;
+      const side = new BookSide(isBid, { span: 16, at: 2 });
+      const live = new Map<number, number>();
+      const set = (p: number, q: number): void => {
+        const i = side.setPlain(1000 + d * p, q);
+        expect(i).toBeLessThan(0);
+        if (q === 0) live.delete(1000 + d * p);
+        else live.set(1000 + d * p, q);
+        expectLadderInvariants(side);
+        expect(side.prices).toEqual([...live.keys()].sort((a, b) => d * (a - b)));
+        for (const [p, q] of live) expect(side.totalOf(p)).toBe(q);
+      };
+      set(100, 1);
+      set(101, 2); // the window is built: best 101 at 4 units below its top, worst price 89
+      expect(side.dense).toBe(true);
+      set(80, 3); // below the window
+      set(70, 4);
+      set(89, 5); // its worst price
+      set(104, 6); // its best price
+      set(101, 0);
+      set(100, 0);
+      set(89, 0);
+      set(104, 0); // the window is empty: the touch (80) is below it
+      set(80, 0); // its slot just below the window is gone too
+      set(95, 7); // back into the window: the slots up to it become holes
+      set(60, 8);
+      set(104, 9);
+      set(105, 10); // beyond its top: laid out again around 105
+      set(95, 0);
+      set(104, 0);
+      set(105, 0);
+      set(71, 11); // the touch (71) is below the window and 71 is far from it: laid out again around it
+      set(60, 0);
+      set(70, 0);
+      set(71, 0);
+      set(200, 12); // empty side, far above: laid out again
+      set(150, 13); // far below it
+      for (const p of [...live.keys()]) set(d * (p - 1000), 0);
+      expect(side.lo).toBe(side.hi);
     });
   }
 });
@@ -111,9 +187,15 @@ describe('BookSide ladder', () => {
 describe('BookSide.seek', () => {
   it('finds a price or its insertion slot from any starting hint, as a linear scan does', () => {
     fc.assert(
-      fc.property(fc.boolean(), fc.uniqueArray(fc.integer({ min: 1, max: 300 }), { maxLength: 120 }), fc.integer({ min: 0, max: 301 }), fc.integer({ min: -5, max: 300 }), (isBid, prices, price, hint) => {
-        const side = new BookSide(isBid);
+      fc.property(fc.boolean(), fc.constantFrom(...WINDOWS), fc.integer({ min: 0, max: 280 }), fc.integer({ min: 20, max: 300 }), fc.uniqueArray(fc.integer({ min: 0, max: 299 }), { maxLength: 120 }), fc.array(fc.integer({ min: 0, max: 299 }), { maxLength: 60 }), fc.integer({ min: 0, max: 301 }), fc.integer({ min: -5, max: 300 }), (isBid, [, opts], from, width, raw, rawDrops, price, hint) => {
+        // Prices in a random band (a narrow one fits a window entirely: nothing below it).
+        const band = (r: number): number => 1 + from + (r % width);
+        const prices = [...new Set(raw.map(band))];
+        const drops = rawDrops.map(band);
+        const side = new BookSide(isBid, opts);
         for (const p of prices) side.setPlain(p, 1);
+        // Removals leave holes (below the window, and window slots beyond the live ends).
+        for (const p of drops) side.setPlain(p, 0);
         (side as unknown as { hint: number }).hint = hint;
         const sortsBefore = (v: number): boolean => (isBid ? v < price : v > price);
         let want = side.lo;

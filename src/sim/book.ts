@@ -19,6 +19,17 @@
  * ladder. The slots at lo and hi - 1 are never holes, so the best price is px[hi - 1]. `levels`
  * holds exactly the prices whose slot is OWN_LEVEL. Free room is kept at both ends, so an insert
  * at either end (a new best price, or a snapshot listed best first) moves nothing.
+ *
+ * Window (once a side holds `windowAt` prices): the top of the ladder becomes direct-addressed. Slots
+ * da..da+span-1 hold every price unit from `wb` (the window's worst price) towards better prices, one
+ * slot per unit: px[da + k] = wb + k for bids, wb - k for asks, always (a hole there holds its own
+ * price). Slots below da are the ladder described above, for the prices worse than wb only (the far
+ * book). A price in the window is found and added or removed in O(1) without moving anything; the
+ * window is laid out again (rewindow, O(slots)) so that the best price sits `margin` below its top
+ * when a price beyond its top arrives or the touch has fallen below it. Prices beyond 2^52 are never
+ * windowed (window prices computed by adding offsets stay exact). Every ladder invariant above still
+ * holds, so readers walk slots as before; `sparseHoles` counts the holes below da (the only ones
+ * compaction can remove).
  */
 
 /** What the book needs from an order. */
@@ -63,6 +74,22 @@ export const CHANGED = -2;
 const HOLE_REACH = 16;
 /** How many slots such a move opens (one for the new price, the rest holes for the next inserts). */
 const SPREAD = 8;
+/**
+ * Default window: 2^15 price units (on the BTCUSDT recording ~95 % of replayed levels are within
+ * that of the touch), built once a side holds 64 prices (small books never pay for it).
+ */
+const WINDOW = 1 << 15;
+const WINDOW_AT = 64;
+/** Largest price magnitude a window may cover (its prices are computed as base plus offset). */
+const WINDOW_MAX_PRICE = 2 ** 52;
+
+/** Window options of a BookSide (tests use small ones so that window moves happen often). */
+export interface WindowOptions {
+  /** Price units the direct-addressed window covers (0: never window). */
+  span?: number;
+  /** Prices a side holds before it builds its window. */
+  at?: number;
+}
 
 /** One side of a book. `isBid` decides which prices are better. */
 export class BookSide {
@@ -80,11 +107,32 @@ export class BookSide {
   private hint = 0;
   /** Holes among slots lo..hi-1. */
   holes = 0;
+  /** Holes among slots lo..hi-1 below the window (all of them when there is no window). */
+  sparseHoles = 0;
+  /** True once the top of the ladder is the direct-addressed window. */
+  dense = false;
+  /** First window slot (valid when dense). */
+  da = 0;
+  /** The window's worst price, at slot da (valid when dense). */
+  wb = 0;
+  /** Price units in the window. */
+  private readonly span: number;
+  /** Units kept above the best price when the window is laid out. */
+  private readonly margin: number;
+  /** Prices held before the window is built. */
+  private readonly windowAt: number;
   /** Own orders resting on this side (lets replay paths skip scanning a side with none). */
   ownCount = 0;
   /** Best level with own orders, or null when unknown (recomputed by firstOwn). */
   private ownBest: Level | null = null;
-  constructor(readonly isBid: boolean) {}
+  constructor(
+    readonly isBid: boolean,
+    opts: WindowOptions = {},
+  ) {
+    this.span = opts.span ?? WINDOW;
+    this.margin = this.span >> 2;
+    this.windowAt = opts.at ?? WINDOW_AT;
+  }
 
   /** Prices best last (a copy, for tests and diagnostics). */
   get prices(): number[] {
@@ -141,36 +189,55 @@ export class BookSide {
 
   /**
    * Slot of `price` (possibly a hole: check qx), or the bitwise complement of the slot it would be
-   * inserted before (a negative number). Checks the touch first, then gallops from the previous
-   * answer (a diff lists its levels in price order, so the next one is usually a few slots further
-   * from the touch) to bracket the answer, and binary-searches the bracket. The hint only decides
-   * where the search starts: any value gives the same answer.
+   * inserted before (a negative number). A window price is its slot (or lies beyond an end); any other
+   * price is searched for among the slots below the window (see seekSparse).
    */
   seek(price: number): number {
+    if (this.dense) {
+      const k = this.isBid ? price - this.wb : this.wb - price;
+      if (k >= 0) {
+        const j = this.da + k;
+        if (j >= this.hi) return ~this.hi;
+        // Below lo inside the window: nothing lies below the window, so it goes before lo.
+        if (j < this.lo) return ~this.lo;
+        return j;
+      }
+      return this.seekSparse(price, this.hi < this.da ? this.hi : this.da);
+    }
+    return this.seekSparse(price, this.hi);
+  }
+
+  /**
+   * seek among slots lo..se-1 (everything at or after se sorts after `price`). Checks the top first,
+   * then gallops from the previous answer (a diff lists its levels in price order, so the next one is
+   * usually a few slots further from the touch) to bracket the answer, and binary-searches the
+   * bracket. The hint only decides where the search starts: any value gives the same answer.
+   */
+  private seekSparse(price: number, se: number): number {
     const px = this.px;
     const lo = this.lo;
-    const hi = this.hi;
-    if (hi === lo) return ~hi;
+    if (se <= lo) return ~lo;
     const asc = this.isBid;
-    const top = px[hi - 1]!;
-    if (top === price) return hi - 1;
-    if (asc ? top < price : top > price) return ~hi;
-    // px[hi - 1] sorts after price: the answer (the first slot that does not sort before it) is in lo..hi-1.
+    const top = px[se - 1]!;
+    // Slot se - 1 is live when se is hi; below the window it may be a hole holding an earlier slot's price.
+    if (top === price && se === this.hi) return se - 1;
+    if (asc ? top < price : top > price) return ~se;
+    // px[se - 1] does not sort before price: the answer (the first slot that does not) is in lo..se-1.
     let g = this.hint;
-    if (g < lo || g >= hi) g = hi - 1;
+    if (g < lo || g >= se) g = se - 1;
     let a: number;
     let b: number;
     const v = px[g]!;
     let step = 1;
     if (asc ? v < price : v > price) {
-      // The answer is above g: px[a - 1] sorts before price, px[b] after (or b is hi - 1).
+      // The answer is above g: px[a - 1] sorts before price, px[b] after (or b is se - 1).
       a = g + 1;
       b = a;
-      while (b < hi - 1) {
+      while (b < se - 1) {
         const w = px[b]!;
         if (!(asc ? w < price : w > price)) break;
         a = b + 1;
-        b = b + step < hi - 1 ? b + step : hi - 1;
+        b = b + step < se - 1 ? b + step : se - 1;
         step <<= 1;
       }
     } else {
@@ -200,19 +267,123 @@ export class BookSide {
   fillHole(i: number, q: number): void {
     this.qx[i] = q;
     this.holes--;
+    if (!this.dense || i < this.da) this.sparseHoles--;
   }
 
   /**
    * Inserts `price` (absent) with quantity `q` (> 0, or OWN_LEVEL) before slot `at` (from seek);
-   * returns its slot. Reuses a neighbouring hole, or shifts the few slots up to the nearest hole
-   * within HOLE_REACH; otherwise moves the shorter part of the ladder (nothing at either end).
+   * returns its slot. A window price takes its own slot. Below the window (or without one) it reuses
+   * a neighbouring hole, or shifts the few slots up to the nearest hole within HOLE_REACH; otherwise
+   * moves a part of the ladder (nothing at either end). Builds or moves the window when due.
    */
   insert(at: number, price: number, q: number): number {
-    const px = this.px;
+    if (this.dense) {
+      const k = this.isBid ? price - this.wb : this.wb - price;
+      if (k >= 0) {
+        if (k < this.span) return this.insertDense(this.da + k, q);
+        // A new best price beyond the window's top.
+        this.rewindow(price);
+        return this.place(price, q);
+      }
+      if (this.hi > this.lo && this.hi <= this.da) {
+        // The touch has fallen below the window: lay it out again around the (new) best price when
+        // this price lands in it.
+        const b = this.px[this.hi - 1]!;
+        const nb = (this.isBid ? price > b : price < b) ? price : b;
+        if ((this.isBid ? nb - price : price - nb) < this.span - this.margin) {
+          this.rewindow(nb);
+          return this.place(price, q);
+        }
+      }
+    } else if (this.span > 0 && this.hi - this.lo - this.holes + 1 >= this.windowAt) {
+      const nb = this.hi > this.lo && !(this.isBid ? price > this.px[this.hi - 1]! : price < this.px[this.hi - 1]!) ? this.px[this.hi - 1]! : price;
+      if (Math.abs(nb) <= WINDOW_MAX_PRICE) {
+        this.rewindow(nb);
+        return this.place(price, q);
+      }
+    }
+    return this.insertSparse(at, price, q);
+  }
+
+  /** Adds the absent `price`: fills the hole that holds it, or inserts it. Returns its slot. */
+  private place(price: number, q: number): number {
+    const i = this.seek(price);
+    if (i >= 0) {
+      this.fillHole(i, q);
+      return i;
+    }
+    return this.insert(~i, price, q);
+  }
+
+  /** Adds the window slot `j` (a hole, or beyond an end of lo..hi-1) with quantity `q`. */
+  private insertDense(j: number, q: number): number {
     const qx = this.qx;
     const lo = this.lo;
+    let hi = this.hi;
+    if (hi === lo) {
+      this.lo = j;
+      this.hi = j + 1;
+      qx[j] = q;
+      return j;
+    }
+    if (j >= hi) {
+      if (hi < this.da) {
+        // The live slots end below the window: the slots up to it become holes (left neighbour's price).
+        const px = this.px;
+        const left = px[hi - 1]!;
+        for (let t = hi; t < this.da; t++) {
+          px[t] = left;
+          qx[t] = 0;
+        }
+        this.holes += this.da - hi;
+        this.sparseHoles += this.da - hi;
+        hi = this.da;
+      }
+      // Window slots hi..j-1 are holes already (qx 0, own prices).
+      this.holes += j - hi;
+      this.hi = j + 1;
+      qx[j] = q;
+      return j;
+    }
+    if (j < lo) {
+      // lo is in the window, so nothing lies below it: window slots j+1..lo-1 are holes already.
+      this.holes += lo - j - 1;
+      this.lo = j;
+      qx[j] = q;
+      return j;
+    }
+    this.fillHole(j, q);
+    return j;
+  }
+
+  /** insert below the window (or without one): the sorted ladder with holes. */
+  private insertSparse(at: number, price: number, q: number): number {
+    const px = this.px;
+    const qx = this.qx;
+    const dense = this.dense;
+    if (dense) {
+      if (this.hi === this.lo) {
+        // Empty side: the price goes just below the window.
+        const j = this.da - 1;
+        px[j] = price;
+        qx[j] = q;
+        this.lo = j;
+        this.hi = this.da;
+        return j;
+      }
+      if (this.lo > this.da) {
+        // Nothing below the window and its lowest slots empty: they become holes again.
+        this.holes += this.lo - this.da;
+        this.lo = this.da;
+        at = this.da;
+      }
+    }
+    const lo = this.lo;
     const hi = this.hi;
-    if (at === hi && hi < px.length) {
+    // Slots se..: the window (or nothing); limit: the first slot this ladder may not use.
+    const se = dense && this.da < hi ? this.da : hi;
+    const limit = dense ? this.da : px.length;
+    if (at === hi && hi < limit) {
       // A new best price (or the first one): nothing moves.
       px[hi] = price;
       qx[hi] = q;
@@ -225,9 +396,9 @@ export class BookSide {
       this.lo = lo - 1;
       return lo - 1;
     }
-    if (at < hi && at > lo) {
+    if (at > lo && at <= se) {
       // A hole just before or at `at` can take the price as it is: the order stays strict.
-      if (qx[at] === 0) {
+      if (at < se && qx[at] === 0) {
         px[at] = price;
         this.fillHole(at, q);
         return at;
@@ -237,7 +408,7 @@ export class BookSide {
         this.fillHole(at - 1, q);
         return at - 1;
       }
-      const up = Math.min(hi - 1, at + HOLE_REACH);
+      const up = Math.min(se - 1, at + HOLE_REACH);
       const down = Math.max(lo + 1, at - 1 - HOLE_REACH);
       for (let k = 1; at + k <= up || at - 1 - k >= down; k++) {
         const u = at + k;
@@ -264,10 +435,15 @@ export class BookSide {
         }
       }
     }
-    const toLow = at - lo < hi - at;
+    // The window never moves: below it, always move the low part.
+    const toLow = dense || at - lo < hi - at;
     // No hole near: move the shorter part by SPREAD slots, leaving SPREAD - 1 holes beside the new
     // price for the inserts that usually follow nearby (each carries its left neighbour's price).
-    if (toLow ? lo < SPREAD : hi + SPREAD > px.length) return this.insert(this.regrow(at), price, q);
+    if (toLow ? lo < SPREAD : hi + SPREAD > px.length) {
+      if (!dense) return this.insert(this.regrow(at), price, q);
+      this.rebuild();
+      return this.place(price, q);
+    }
     if (toLow) {
       px.copyWithin(lo - SPREAD, lo, at);
       qx.copyWithin(lo - SPREAD, lo, at);
@@ -289,6 +465,7 @@ export class BookSide {
       }
     }
     this.holes += SPREAD - 1;
+    this.sparseHoles += SPREAD - 1;
     px[at] = price;
     qx[at] = q;
     return at;
@@ -297,19 +474,27 @@ export class BookSide {
   /** Removes the price of slot `i` (its Level, if any, must already be out of `levels`): the slot becomes a hole. */
   removeAt(i: number): void {
     const qx = this.qx;
+    const dense = this.dense;
+    const da = this.da;
     qx[i] = 0;
     this.holes++;
+    if (!dense || i < da) this.sparseHoles++;
     // Keep both ends live: the best price is read from hi - 1 without a check.
     while (this.hi > this.lo && qx[this.hi - 1] === 0) {
       this.hi--;
       this.holes--;
+      if (!dense || this.hi < da) this.sparseHoles--;
     }
     while (this.hi > this.lo && qx[this.lo] === 0) {
+      if (!dense || this.lo < da) this.sparseHoles--;
       this.lo++;
       this.holes--;
     }
-    if (this.lo === this.hi) this.lo = this.hi = this.px.length >> 1;
-    else if (this.holes > 32 && this.holes * 2 > this.hi - this.lo) this.regrow(this.lo);
+    if (this.lo === this.hi) this.lo = this.hi = dense ? da : this.px.length >> 1;
+    else if (this.sparseHoles > 32 && this.sparseHoles * 2 > (dense ? Math.min(this.hi, da) : this.hi) - this.lo) {
+      if (dense) this.rebuild();
+      else this.regrow(this.lo);
+    }
   }
 
   /**
@@ -335,16 +520,14 @@ export class BookSide {
   /** Sets the replayed quantity of a Level-less slot (live or a hole) to a new value: q > 0 keeps it, 0 removes it. */
   setExtAt(i: number, q: number): void {
     if (q === 0) this.removeAt(i);
-    else {
-      if (this.qx[i] === 0) this.holes--;
-      this.qx[i] = q;
-    }
+    else if (this.qx[i] === 0) this.fillHole(i, q);
+    else this.qx[i] = q;
   }
 
   /**
-   * Moves the live slots into new arrays without holes and with free room at both ends (twice the
-   * size when more than half full, so end inserts stay amortized O(1)); returns where slot `at`
-   * went (the slot of the first live price at or after it).
+   * Without a window: moves the live slots into new arrays without holes and with free room at both
+   * ends (twice the size when more than half full, so end inserts stay amortized O(1)); returns where
+   * slot `at` went (the slot of the first live price at or after it).
    */
   private regrow(at: number): number {
     const n = this.hi - this.lo - this.holes;
@@ -366,7 +549,72 @@ export class BookSide {
     this.lo = lo;
     this.hi = w;
     this.holes = 0;
+    this.sparseHoles = 0;
     return moved < 0 ? w : moved;
+  }
+
+  /** Lays the window out again with the best price `best` (present or about to be added) `margin` below its top. */
+  private rewindow(best: number): void {
+    if (Math.abs(best) <= WINDOW_MAX_PRICE) {
+      this.wb = this.isBid ? best - (this.span - this.margin) : best + (this.span - this.margin);
+      this.dense = true;
+      this.rebuild();
+    } else if (this.dense) {
+      // Too large to window exactly: back to the plain ladder.
+      this.dense = false;
+      this.regrow(this.lo);
+      this.hint = this.lo;
+    }
+  }
+
+  /**
+   * With a window (whose top is at or above every price held): new arrays holding the prices below
+   * the window packed under it, with free room below them, and the window slots with their prices.
+   */
+  private rebuild(): void {
+    const span = this.span;
+    const wb = this.wb;
+    const isBid = this.isBid;
+    const opx = this.px;
+    const oqx = this.qx;
+    let nSparse = 0;
+    let nLive = 0;
+    for (let i = this.lo; i < this.hi; i++) {
+      if (oqx[i] === 0) continue;
+      nLive++;
+      if (isBid ? opx[i]! < wb : opx[i]! > wb) nSparse++;
+    }
+    // Room below: the far book grows downwards by SPREAD slots when an insert finds no hole near.
+    const da = 2 * nSparse + 1024;
+    const px = new Float64Array(da + span);
+    const qx = new Float64Array(da + span);
+    for (let k = 0; k < span; k++) px[da + k] = isBid ? wb + k : wb - k;
+    let w = da - nSparse;
+    let first = -1;
+    let last = -1;
+    for (let i = this.lo; i < this.hi; i++) {
+      const q = oqx[i]!;
+      if (q === 0) continue;
+      const p = opx[i]!;
+      const k = isBid ? p - wb : wb - p;
+      if (k < 0) {
+        px[w] = p;
+        qx[w++] = q;
+      } else {
+        const j = da + k;
+        qx[j] = q;
+        if (first < 0) first = j;
+        last = j;
+      }
+    }
+    this.px = px;
+    this.qx = qx;
+    this.da = da;
+    this.lo = nSparse > 0 ? da - nSparse : first >= 0 ? first : da;
+    this.hi = last >= 0 ? last + 1 : da;
+    this.holes = this.hi - this.lo - nLive;
+    this.sparseHoles = 0;
+    this.hint = this.lo;
   }
 
   /** A Level for the Level-less slot `i`, holding its replayed quantity. */
