@@ -429,9 +429,11 @@ export class MatchingEngine {
 
   /** An order reached a final status: the history may now drop its oldest ended order. */
   private ended(o: Ord): void {
-    const out = o.hist.orderEnded(o);
-    if (out === undefined) return;
-    this.orders[out.id - this.firstOrderId] = undefined;
+    const outId = o.hist.orderEnded(o.id);
+    if (outId < 0) return;
+    const out = this.orders[outId - this.firstOrderId]!;
+    out.evicted = true;
+    this.orders[outId - this.firstOrderId] = undefined;
     const cid = out.givenClientId;
     if (cid !== null && out.acct.byClient.get(cid) === out) out.acct.byClient.delete(cid);
     const list = out.list;

@@ -3,7 +3,7 @@ import { mulberry32 } from '../core/random.js';
 import { account } from './fixtures.js';
 import { bal, book, makeEngine, place } from './testkit.js';
 import type { MatchingEngine } from './engine.js';
-import { History, type Ord } from './state.js';
+import { History } from './state.js';
 
 const ids = (e: MatchingEngine, acct: string): string[] => e.allOrders(acct, 'BTC_USDT', { limit: 1000 }).map((o) => o.orderId);
 
@@ -93,27 +93,28 @@ describe('History order ids', () => {
     const r = mulberry32(7);
     const limit = 300;
     const h = new History(limit);
-    const all: { id: number; evicted: boolean }[] = [];
-    for (let id = 1; id <= 5000; id++) {
-      h.orders.push(id);
-      all.push({ id, evicted: false });
-    }
+    const n = 5000;
+    for (let id = 1; id <= n; id++) h.orders.push(id);
     // The reference: ids in the order they ended; the last `limit` stay, plus every id never ended.
     const endedOrder: number[] = [];
-    const live = all.map((o) => o.id);
+    const live = Array.from({ length: n }, (_, i) => i + 1);
+    let evicted = 0;
     while (live.length > 200) {
       const j = Math.floor(r() * live.length);
       const id = live[j]!;
       live[j] = live[live.length - 1]!;
       live.pop();
       endedOrder.push(id);
-      const out = h.orderEnded(all[id - 1] as unknown as Ord);
-      if (endedOrder.length > limit) expect(out?.id).toBe(endedOrder[endedOrder.length - limit - 1]);
-      else expect(out).toBeUndefined();
+      const out = h.orderEnded(id);
+      if (endedOrder.length > limit) {
+        expect(out).toBe(endedOrder[endedOrder.length - limit - 1]);
+        evicted++;
+      } else expect(out).toBe(-1);
     }
+    const ended = new Set(endedOrder);
     const stillEnded = new Set(endedOrder.slice(-limit));
-    const expected = all.filter((o) => !endedOrder.includes(o.id) || stillEnded.has(o.id)).map((o) => o.id);
+    const expected = Array.from({ length: n }, (_, i) => i + 1).filter((id) => !ended.has(id) || stillEnded.has(id));
     expect(h.keptOrders()).toEqual(expected);
-    expect(all.filter((o) => o.evicted).length).toBe(endedOrder.length - limit);
+    expect(evicted).toBe(endedOrder.length - limit);
   });
 });
