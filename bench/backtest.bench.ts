@@ -44,11 +44,15 @@
  *    Lazy diff and trade events now have fast properties (they were in V8's dictionary mode from
  *    per-object getter closures), so the replay's and listeners' reads of e.type/e.E are cheap.
  *  - The engine alone (its calls of one run captured, then replayed into fresh engines; CPU time,
- *    the engine before and after the price ladder alternated in one process): the 298k replayed
- *    levels and 19,904 trades ~38 ms (~72-76 ms before): ~84 ns a level in the ladder (about 60%
- *    of it the binary search, which gallops from the previous answer), ~20 ns a level of scale
- *    conversion and loop, ~5 ms the trades. With a few own orders resting near the touch and a
- *    marketData: false listener (as SimVenue's) ~55 ms (~109 ms before).
+ *    engine versions alternated in one process): the 298k replayed levels and 19,904 trades
+ *    ~26 ms (~37 ms with the sorted price ladder alone, ~72-76 ms before it), ~87 ns a level all
+ *    included. The top of each side's ladder is now a direct-addressed window of 2^16 price units
+ *    (O(1) per level near the touch, no search, nothing moved); what is left: the window slot's
+ *    cache miss (the old ladder fit in L1), the ~8% of levels below the window (the sorted far
+ *    ladder: search, shifts, growth), laying the window out (~1 ms a run, mostly first-touch page
+ *    faults of its 1 MB a side), the engine's per-level glue, ~2 ms the trades. With a few own
+ *    orders resting near the touch and a marketData: false listener (as SimVenue's) ~41 ms (~58 ms
+ *    with the ladder alone, ~109 ms before), mostly building account events.
  *  - With orders (one every 20 events): ~290 ms CPU a run (~445 ms before). Profile shares: the
  *    engine about 30% (matching, own orders' queue positions, the depth and trade events SimVenue
  *    must listen to while it has orders), the depth parse about 15% (the profiler inflates it),

@@ -1415,6 +1415,20 @@ export class MatchingEngine {
     const n = levels.n;
     const pd = s.pd;
     const qd = s.qd;
+    if (priceScale === pd && qtyScale === qd) {
+      // The replay's scales are the symbol's (the usual case): nothing to convert, only to check
+      // that each value is a non-negative safe integer, as rescale does.
+      for (let i = 0; i < n; i++) {
+        const p = prices[i]!;
+        const q = qtys[i]!;
+        if (!(p >= 0 && p <= Number.MAX_SAFE_INTEGER && q >= 0 && q <= Number.MAX_SAFE_INTEGER && Math.floor(p) === p && Math.floor(q) === q)) {
+          throw levelMisfit(s, fmt(p, priceScale), fmt(q, qtyScale));
+        }
+        // As rescale: small integers as such (also turns a -0 into 0).
+        this.applyLevel(s, side, other, p <= 0x7fffffff ? p | 0 : p, q <= 0x7fffffff ? q | 0 : q);
+      }
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const p = rescale(prices[i]!, priceScale, pd);
       const q = rescale(qtys[i]!, qtyScale, qd);

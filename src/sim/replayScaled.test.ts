@@ -52,6 +52,11 @@ describe('applyDepthDiffScaled', () => {
     // Beyond the safe-integer range after scaling, or not an integer at all.
     expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', levels(0, 0, [[2 ** 52, 1]]), none, 3)).toThrow(/does not fit/);
     expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', levels(2, 3, [[9900.5, 1]]), none, 3)).toThrow(/does not fit/);
+    // At the symbol's own scales (nothing converted): still only non-negative safe integers.
+    expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', levels(2, 3, [[2 ** 53, 1]]), none, 3)).toThrow(/does not fit/);
+    expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', none, levels(2, 3, [[10_100, -1]]), 3)).toThrow('BTC_USDT replayed level 101 x -0.001 does not fit the symbol');
+    expect(() => viaScaled.applyDepthDiffScaled('BTC_USDT', none, levels(2, 3, [[10_100, 0.5]]), 3)).toThrow(/does not fit/);
+    expect(book(viaScaled)).toEqual(book(viaStrings));
   });
 });
 
