@@ -44,7 +44,7 @@
  *   list as a backward chain with lazy removal: 0.894 (its compaction walks random old orders). The
  *   driver's own `ids` array of order id strings takes one such slot per order as well.
  * - Reusing ended orders' records, with what their views need copied into typed-array columns
- *   (branch `sim-orders-archive-experiment`; events and history queries SHA-256-identical):
+ *   (tried, not kept; events and history queries were SHA-256-identical):
  *   bytes promoted by the scavenger -30 %, heap retained by an engine ~61 -> ~38 MB, throughput
  *   unchanged (paired ratios 0.967-1.006). An earlier quick pool without the archive looked +12 %
  *   only because cancels reached reused records (different orders).
