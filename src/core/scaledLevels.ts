@@ -89,7 +89,8 @@ export function scaledDecimal(s: string, scale: number): number {
     if (n === 1) return NOT_PLAIN;
   } else if (n === 0) return NOT_PLAIN;
   const v = int * (POW10[scale] as number) + frac * (POW10[scale - fd] as number);
-  return v > Number.MAX_SAFE_INTEGER ? TOO_LARGE : v;
+  // `!(v <= max)` also refuses NaN (a scale beyond 22 has no power of ten here).
+  return !(v <= Number.MAX_SAFE_INTEGER) ? TOO_LARGE : v;
 }
 
 /** Significant fraction digits of a plain decimal string (trailing zeros ignored). */

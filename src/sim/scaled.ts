@@ -4,6 +4,7 @@
  * Every conversion is exact or refuses; the differential test checks the engine against decimal.js.
  */
 import type { Decimal } from '../core/decimal.js';
+import { NEEDS_SCALE, NOT_PLAIN, scaledDecimal } from '../core/scaledLevels.js';
 
 /** Largest integer a double holds exactly. */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -18,41 +19,15 @@ export function decimalsOf(d: Decimal): number {
 }
 
 /**
- * Parses a plain non-negative decimal string into an integer at `scale` decimals.
+ * Parses a plain non-negative decimal string into an integer at `scale` decimals (core's
+ * {@link scaledDecimal}, the parser the replay and the local book use, with this module's codes).
  * Returns -1 when it is not a plain decimal, -2 when it has non-zero digits beyond `scale`,
  * -3 when it does not fit in a safe integer.
  */
 export function parseScaled(s: string, scale: number): number {
-  const n = s.length;
-  if (n === 0) return -1;
-  let int = 0;
-  let i = 0;
-  let digits = 0;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) break;
-    int = int * 10 + c;
-    digits++;
-  }
-  let frac = 0;
-  let fracDigits = 0;
-  if (i < n) {
-    if (s.charCodeAt(i) !== 46) return -1;
-    i++;
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i) - 48;
-      if (c < 0 || c > 9) return -1;
-      if (fracDigits < scale) {
-        frac = frac * 10 + c;
-        fracDigits++;
-      } else if (c !== 0) return -2;
-      digits++;
-    }
-  }
-  if (digits === 0) return -1;
-  const v = int * POW10[scale]! + frac * POW10[scale - fracDigits]!;
-  if (!(v <= MAX_SAFE) || int >= TWO53) return -3;
-  // The product above is a double even when integral; `| 0` hands V8 a small integer instead, so
+  const v = scaledDecimal(s, scale);
+  if (v < 0) return v === NOT_PLAIN ? -1 : v === NEEDS_SCALE ? -2 : -3;
+  // The parse yields a double even when integral; `| 0` hands V8 a small integer instead, so
   // order fields stay untagged-integer fields rather than boxed doubles (one heap object each).
   return v <= 0x7fffffff ? v | 0 : v;
 }
