@@ -76,7 +76,8 @@ import { prepareRun, type PreparedRun } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig, type BacktestConfig } from '../src/backtest/config.js';
 import { mergeByTime } from '../src/backtest/merge.js';
 import type { BookTickerEvent, DepthDiffEvent } from '../src/core/marketEvents.js';
-import { DecimalCache, lazyDepthDiff, rawDepthLevels } from '../src/record/depth-diff.js';
+import { DecimalTextCache } from '../src/core/decimalText.js';
+import { lazyDepthDiff, rawDepthLevels } from '../src/record/depth-diff.js';
 import { readRecording, type RecordedItem } from '../src/record/reader.js';
 import { lazyTrade, rawTrade } from '../src/record/trade.js';
 import { fmtRate, fmtRatio, type BenchReport } from './report.js';
@@ -131,7 +132,7 @@ async function loadItems(): Promise<{ items: Item[]; tickers: BookTickerEvent[] 
  * parsed by an earlier repetition carries over).
  */
 function fresh(items: readonly Item[]): Item[] {
-  const cache = new DecimalCache();
+  const cache = new DecimalTextCache();
   return items.map((x) => {
     if (x.item.kind !== 'market') return x;
     const e = x.item.event;

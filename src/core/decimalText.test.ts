@@ -46,4 +46,15 @@ describe('decimalOfText', () => {
     expect(c.get('0').isZero()).toBe(true);
     expect(() => c.get('abc')).toThrow();
   });
+
+  it('returns the exact Decimal of each string, reuses it, and stays within its limit', () => {
+    const c = new DecimalTextCache(3);
+    const a = c.get('1.50');
+    expect(a.toFixed()).toBe('1.5');
+    expect(c.get('1.50')).toBe(a);
+    for (const s of ['2', '3', '4', '0.00000001', '61837.63000000']) expect(c.get(s).toFixed()).toBe(s === '61837.63000000' ? '61837.63' : s);
+    // Emptied when full: a new instance, the same value.
+    expect(c.get('1.50')).not.toBe(a);
+    expect(c.get('1.50').eq(a)).toBe(true);
+  });
 });

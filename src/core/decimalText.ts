@@ -45,7 +45,14 @@ export function decimalOfText(text: string): Decimal | undefined {
   return decimalOf(neg ? -m : m, k);
 }
 
-/** Decimals by text, built once each (decimalOfText, else the parser); cleared when full so memory stays bounded. */
+/**
+ * Decimals by text, built once each (decimalOfText, else the parser); cleared when full so memory
+ * stays bounded, and values never depend on the cache. Exchange texts repeat: the 11-minute BTCUSDT
+ * recording has 596k level strings but only 76k distinct ones (zero quantities are 40% of them),
+ * and a simulated venue's reports repeat prices, sizes and fees. Measured hit rates of the reader's
+ * cache on that recording: 74% at 16,384 entries (the default, a few MB), 84% at 65,536 (about
+ * 15 MB of retained heap), 48% at 1,024.
+ */
 export class DecimalTextCache {
   readonly #map = new Map<string, Decimal>();
 

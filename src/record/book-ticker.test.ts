@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { lazyBookTicker } from './book-ticker.js';
-import { DecimalCache } from './depth-diff.js';
+import { DecimalTextCache } from '../core/decimalText.js';
 
 const wire = { u: 50093239212, s: 'BTCUSDT', b: '61837.63000000', B: '3.78826000', a: '61837.64000000', A: '1.54698000' };
 
@@ -10,7 +10,7 @@ describe('lazyBookTicker', () => {
     const sym = (w: string): string => `${w}!`;
     for (const d of [wire, { ...wire, E: 1723161255208 }]) {
       const eager = parseMarketPayload(d, { stream: 'btcusdt@bookTicker', recvTime: 77, symbolOf: sym })[0];
-      const lazy = lazyBookTicker(d, 77, sym, new DecimalCache());
+      const lazy = lazyBookTicker(d, 77, sym, new DecimalTextCache());
       expect(lazy).toEqual(eager);
       expect(JSON.stringify(lazy)).toBe(JSON.stringify(eager));
       expect({ ...lazy }).toEqual(eager);
@@ -19,7 +19,7 @@ describe('lazyBookTicker', () => {
   });
 
   it('leaves everything else to the eager parser', () => {
-    const c = new DecimalCache();
+    const c = new DecimalTextCache();
     expect(lazyBookTicker({ ...wire, b: 1.5 }, 0, undefined, c)).toBeUndefined();
     expect(lazyBookTicker({ ...wire, b: '1e3' }, 0, undefined, c)).toBeUndefined();
     expect(lazyBookTicker({ ...wire, u: '12' }, 0, undefined, c)).toBeUndefined();

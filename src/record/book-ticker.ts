@@ -4,13 +4,14 @@
  * Recordings hold about three bookTicker lines per depth diff (73k of the 99k lines of the BTCUSDT
  * recording), and a tick replay never reads them (the local book comes from diffs), yet the eager
  * parser built four Decimals per line. Here the Decimals are built on first access of each field,
- * through the reader's {@link DecimalCache}, so a strategy that reads tickers sees exactly the
+ * through the reader's {@link DecimalTextCache}, so a strategy that reads tickers sees exactly the
  * eager parser's values and a replay that ignores them pays only the JSON parse. The fields are
  * own enumerable getters: JSON, spread and deep equality see ordinary Decimal fields.
  */
 import type { Decimal } from '../core/decimal.js';
 import type { BookTickerEvent } from '../core/marketEvents.js';
-import { type DecimalCache, isPlainDecimal } from './depth-diff.js';
+import type { DecimalTextCache } from '../core/decimalText.js';
+import { isPlainDecimal } from './depth-diff.js';
 
 function plain(v: unknown): v is string {
   return typeof v === 'string' && isPlainDecimal(v);
@@ -19,7 +20,7 @@ function plain(v: unknown): v is string {
 /** What a lazy ticker keeps besides its plain fields: bid price, bid qty, ask price, ask qty as wire strings and as Decimals once built. */
 interface LazyTickerState {
   readonly raw: readonly [string, string, string, string];
-  readonly cache: DecimalCache;
+  readonly cache: DecimalTextCache;
   readonly values: (Decimal | undefined)[];
 }
 
@@ -51,7 +52,7 @@ const DECIMAL_GETTERS: PropertyDescriptorMap = { bidPrice: decimalGetter(0), bid
  * lastUpdateId, has u, B and A), when every field is well formed; undefined otherwise, so the
  * eager parser accepts or reports it exactly as before. `recvTime` is the E of payloads without one.
  */
-export function lazyBookTicker(d: Record<string, unknown>, recvTime: number, symbolOf: ((wire: string) => string) | undefined, cache: DecimalCache): BookTickerEvent | undefined {
+export function lazyBookTicker(d: Record<string, unknown>, recvTime: number, symbolOf: ((wire: string) => string) | undefined, cache: DecimalTextCache): BookTickerEvent | undefined {
   if (d.e !== undefined || 'lastUpdateId' in d || !('u' in d && 'B' in d && 'A' in d)) return undefined;
   const { u, s, b, B, a, A } = d;
   const E = d.E === undefined ? recvTime : d.E;

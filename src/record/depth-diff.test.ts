@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MarketEvent } from '../core/marketEvents.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
-import { DecimalCache, isPlainDecimal, lazyDepthDiff, plainLevels, rawDepthLevels } from './depth-diff.js';
+import { DecimalTextCache } from '../core/decimalText.js';
+import { isPlainDecimal, lazyDepthDiff, plainLevels, rawDepthLevels } from './depth-diff.js';
 import { readRecording, type ReadStats } from './reader.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kancil-depth-diff-'));
@@ -25,26 +26,13 @@ describe('isPlainDecimal / plainLevels', () => {
   });
 });
 
-describe('DecimalCache', () => {
-  it('returns the exact Decimal of each string, reuses it, and stays within its limit', () => {
-    const c = new DecimalCache(3);
-    const a = c.get('1.50');
-    expect(a.toFixed()).toBe('1.5');
-    expect(c.get('1.50')).toBe(a);
-    for (const s of ['2', '3', '4', '0.00000001', '61837.63000000']) expect(c.get(s).toFixed()).toBe(s === '61837.63000000' ? '61837.63' : s);
-    // Emptied when full: a new instance, the same value.
-    expect(c.get('1.50')).not.toBe(a);
-    expect(c.get('1.50').eq(a)).toBe(true);
-  });
-});
-
 describe('lazyDepthDiff', () => {
   const bids = [['61837.63000000', '3.78826000'], ['61737.63', '0.00000000']] as const;
   const asks = [['61837.64000000', '1.54698000']] as const;
 
   it('reads, compares, spreads and serialises like the eagerly parsed event', () => {
     const eager = parseMarketPayload({ e: 'depthUpdate', E: 5, s: 'BTCUSDT', U: 10, u: 12, b: bids, a: asks }, { stream: 'btcusdt@depth@100ms', recvTime: 5 })[0] as MarketEvent;
-    const lazy = lazyDepthDiff(5, 'BTCUSDT', 10, 12, bids, asks, new DecimalCache());
+    const lazy = lazyDepthDiff(5, 'BTCUSDT', 10, 12, bids, asks, new DecimalTextCache());
     expect(lazy).toEqual(eager);
     expect(JSON.stringify(lazy)).toBe(JSON.stringify(eager));
     expect({ ...lazy }).toEqual(eager);

@@ -10,7 +10,8 @@ import type { OrderBookSnapshot } from '../core/types.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { int, levels, obj } from '../exchange/stream/wire-fields.js';
 import { lazyBookTicker } from './book-ticker.js';
-import { DecimalCache, lazyDepthDiff, plainLevels } from './depth-diff.js';
+import { DecimalTextCache } from '../core/decimalText.js';
+import { lazyDepthDiff, plainLevels } from './depth-diff.js';
 import { lazyTradeOf } from './trade.js';
 import { type RecordLine, SNAPSHOT_SUFFIX, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
@@ -95,7 +96,7 @@ export async function* readRecording(paths: string | readonly string[], opts: Re
 export async function* readRecordingBatches(paths: string | readonly string[], opts: ReadOptions = {}): AsyncGenerator<RecordedItem[]> {
   const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
   const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
-  const ctx: ItemContext = { symbolOf: opts.symbolOf, snapshotSymbol: opts.snapshotSymbol, lastSymbol: undefined, decimals: new DecimalCache() };
+  const ctx: ItemContext = { symbolOf: opts.symbolOf, snapshotSymbol: opts.snapshotSymbol, lastSymbol: undefined, decimals: new DecimalTextCache() };
   for await (const batch of readRecordLineBatches(paths, { onMalformed, stats })) {
     const out: RecordedItem[] = [];
     for (const rec of batch) {
@@ -116,7 +117,7 @@ interface ItemContext {
   readonly symbolOf: ((wire: string) => string) | undefined;
   readonly snapshotSymbol: string | undefined;
   lastSymbol: string | undefined;
-  readonly decimals: DecimalCache;
+  readonly decimals: DecimalTextCache;
 }
 
 function toItems(rec: RecordLine, ctx: ItemContext, out: RecordedItem[]): void {

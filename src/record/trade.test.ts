@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
-import { DecimalCache } from './depth-diff.js';
+import { DecimalTextCache } from '../core/decimalText.js';
 import { lazyTradeOf, rawTrade } from './trade.js';
 
 const wire = { e: 'trade', E: 1723161255343, s: 'BTCUSDT', t: 3735683259, p: '61837.63000000', q: '0.02000000', T: 1723161255342, m: true, M: true };
@@ -10,7 +10,7 @@ describe('lazyTradeOf', () => {
     const sym = (w: string): string => `${w}!`;
     for (const d of [wire, { ...wire, b: 17, a: 18 }]) {
       const eager = parseMarketPayload(d, { stream: 'btcusdt@trade', recvTime: 77, symbolOf: sym })[0];
-      const lazy = lazyTradeOf(d, sym, new DecimalCache());
+      const lazy = lazyTradeOf(d, sym, new DecimalTextCache());
       expect(lazy).toEqual(eager);
       expect(JSON.stringify(lazy)).toBe(JSON.stringify(eager));
       expect(Object.keys(lazy ?? {})).toEqual(Object.keys(eager ?? {}));
@@ -23,7 +23,7 @@ describe('lazyTradeOf', () => {
   });
 
   it('leaves everything else to the eager parser', () => {
-    const c = new DecimalCache();
+    const c = new DecimalTextCache();
     expect(lazyTradeOf({ ...wire, p: 61837.63 }, undefined, c)).toBeUndefined();
     expect(lazyTradeOf({ ...wire, q: '1e3' }, undefined, c)).toBeUndefined();
     expect(lazyTradeOf({ ...wire, E: '1723161255343' }, undefined, c)).toBeUndefined();

@@ -7,12 +7,13 @@
  * per trade that only a strategy reading trade prices (or a risk check reading the last price)
  * ever looks at, and the engine then turned them back into strings. Here `price` and `qty` are
  * own enumerable getters that build their Decimals on first access through the reader's
- * {@link DecimalCache}, so JSON, spread and deep equality see the eager parser's event, and the
+ * {@link DecimalTextCache}, so JSON, spread and deep equality see the eager parser's event, and the
  * strings are reachable through {@link rawTrade} for the replay's engine path.
  */
 import type { Decimal } from '../core/decimal.js';
 import type { TradeEvent } from '../core/marketEvents.js';
-import { type DecimalCache, isPlainDecimal } from './depth-diff.js';
+import type { DecimalTextCache } from '../core/decimalText.js';
+import { isPlainDecimal } from './depth-diff.js';
 
 /** The wire strings of a trade, in the matching engine's replayed-trade shape. */
 export interface RawTrade {
@@ -35,7 +36,7 @@ export interface TradeFields {
 /** What a lazy trade keeps besides its plain fields: the wire strings, the cache, and the Decimals once built. */
 interface LazyTradeState {
   readonly raw: RawTrade;
-  readonly cache: DecimalCache;
+  readonly cache: DecimalTextCache;
   price: Decimal | undefined;
   qty: Decimal | undefined;
 }
@@ -73,7 +74,7 @@ const DECIMAL_GETTERS: PropertyDescriptorMap = {
  * A trade whose Decimals are built on first access from validated plain decimal strings, through
  * `cache`. Keys are in the eager parser's order (buyer/seller ids present even when undefined).
  */
-export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalCache): TradeEvent {
+export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalTextCache): TradeEvent {
   const ev: Record<string | symbol, unknown> = { type: 'trade', E: f.E, symbol: f.symbol, tradeId: f.tradeId };
   Object.defineProperties(ev, DECIMAL_GETTERS);
   ev.buyerOrderId = f.buyerOrderId;
@@ -92,7 +93,7 @@ const optionalInt = (v: unknown): v is number | undefined => v === undefined || 
  * write them (integer numbers, plain decimal strings); undefined otherwise, so the eager parser
  * accepts or reports it exactly as before.
  */
-export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string) => string) | undefined, cache: DecimalCache): TradeEvent | undefined {
+export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string) => string) | undefined, cache: DecimalTextCache): TradeEvent | undefined {
   if (d.e !== 'trade') return undefined;
   const { E, s, t, p, q, b, a, T, m } = d;
   if (!Number.isSafeInteger(E) || typeof s !== 'string' || !Number.isSafeInteger(t) || !Number.isSafeInteger(T) || typeof m !== 'boolean') return undefined;
