@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../core/decimal.js';
 import { parseDepthSides, scaledLevels } from '../../core/scaledLevels.js';
 import { OrderBook } from './order-book.js';
-import { fractionDigits, scaledMidToDecimal, scaledToString, toScaled } from './scaled.js';
+import { fractionDigitsOf } from '../../core/scaledLevels.js';
+import { scaledMidToDecimal, scaledToString, toScaled } from './scaled.js';
 
 /** Plain decimal.js reference book: Map keyed by normalised price string. */
 class ReferenceBook {
@@ -30,7 +31,7 @@ describe('scaled integers', () => {
   it('round-trips decimal strings exactly (differential vs decimal.js)', () => {
     fc.assert(
       fc.property(decStr(89_999_999, 8), (s) => {
-        const scale = Math.max(fractionDigits(s), 2);
+        const scale = Math.max(fractionDigitsOf(s), 2);
         const v = toScaled('x', s, scale);
         expect(new Decimal(scaledToString(v, scale)).eq(new Decimal(s))).toBe(true);
       }),

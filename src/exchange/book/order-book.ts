@@ -5,10 +5,10 @@
 import type { BookView, FillCost } from '../../core/bookView.js';
 import { Decimal, ZERO } from '../../core/decimal.js';
 import type { OrderSideName } from '../../core/enums.js';
-import type { ScaledLevels } from '../../core/scaledLevels.js';
+import { fractionDigitsOf, type ScaledLevels } from '../../core/scaledLevels.js';
 import type { BookLevel } from '../../core/types.js';
 import { BookSide } from './book-side.js';
-import { decimalToScaledRounded, fractionDigits, pow10, scaledMidToDecimal, scaledToDecimal, scaledToString, toScaled } from './scaled.js';
+import { decimalToScaledRounded, pow10, scaledMidToDecimal, scaledToDecimal, scaledToString, toScaled } from './scaled.js';
 
 /** Levels as they come: parsed BookLevels (stream events) or raw wire `[price, qty]` string pairs. */
 export type LevelsInput = readonly BookLevel[] | readonly (readonly string[])[];
@@ -119,12 +119,12 @@ export class OrderBook implements BookView {
       }
       let p = toScaled('price', ps, this.#priceScale);
       if (p < 0) {
-        this.#rescale(fractionDigits(ps), this.#qtyScale);
+        this.#rescale(fractionDigitsOf(ps), this.#qtyScale);
         p = toScaled('price', ps, this.#priceScale);
       }
       let q = toScaled('qty', qs, this.#qtyScale);
       if (q < 0) {
-        this.#rescale(this.#priceScale, fractionDigits(qs));
+        this.#rescale(this.#priceScale, fractionDigitsOf(qs));
         q = toScaled('qty', qs, this.#qtyScale);
       }
       side.set(p, q);

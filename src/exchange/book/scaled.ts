@@ -5,7 +5,7 @@
  */
 import { Decimal } from '../../core/decimal.js';
 import { ParseError } from '../../core/errors.js';
-import { fractionDigitsOf, NEEDS_SCALE, scaledDecimal, TOO_LARGE } from '../../core/scaledLevels.js';
+import { NEEDS_SCALE, scaledDecimal, TOO_LARGE } from '../../core/scaledLevels.js';
 
 /** Powers of ten that are exact doubles (10^0 … 10^22). */
 const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
@@ -28,11 +28,6 @@ export function toScaled(field: string, s: string, scale: number): number {
   const v = scaledDecimal(s, scale);
   if (v >= 0 || v === NEEDS_SCALE) return v;
   throw new ParseError(field, s, v === TOO_LARGE ? `too large for scale ${scale}` : 'not a non-negative plain decimal');
-}
-
-/** Number of fraction digits a decimal string needs (trailing zeros ignored). */
-export function fractionDigits(s: string): number {
-  return fractionDigitsOf(s);
 }
 
 /** Formats a scaled integer back to a plain decimal string with exactly `scale` fraction digits. */
