@@ -9,4 +9,5 @@ export * from './clock.js';
 export type * from './types.js';
 export type * from './marketEvents.js';
 export type * from './bookView.js';
+export type * from './newOrder.js';
 export * from './scaledLevels.js';
