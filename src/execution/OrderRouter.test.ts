@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import { Ledger } from '../store/Ledger.js';
-import { FakeExchange } from './FakeExchange.js';
+import { FakeExchange, type CancelFault } from './FakeExchange.js';
 import { OrderRouter, legacyEligible } from './OrderRouter.js';
 import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
 import { silentLogger } from './log.js';
@@ -31,6 +31,18 @@ function setup(opts: { legacy?: boolean } = {}) {
 }
 
 const place = placeIntents('s1', (n) => ({ intentId: `i${n}`, clientId: `c${n}` }));
+
+/** An order placed (NEW), then a strategy cancel that meets `fault` on the open API. */
+async function placedThenCancelFails(fault: CancelFault) {
+  const s = setup();
+  const intent = place();
+  s.router.submit(intent);
+  await s.router.idle();
+  s.ex.cancelFaults.push(fault);
+  s.router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+  await s.router.idle();
+  return { ...s, intent };
+}
 
 describe('OrderRouter', () => {
   it('journals the order before the request, places it, follows fills and cancels', async () => {
@@ -253,6 +265,39 @@ describe('OrderRouter', () => {
     await router.fetchAllMissingFills(0);
     expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
     await router.stop();
+  });
+
+  it('retries a cancel whose outcome was unknown (timeout) until the order is gone, without hammering', async () => {
+    const { router, ledger, ex, clock, intent } = await placedThenCancelFails('timeout');
+    const orderId = ledger.order(intent.clientId)?.orderId ?? '';
+    // The cancel never reached the exchange: the order still rests there and can still fill.
+    expect(ex.orders.get(orderId)?.status).toBe('NEW');
+    expect(ex.requests.cancel).toBe(1);
+    await router.tick();
+    await router.idle();
+    // Not again at once: the next attempt waits for the retry interval.
+    expect(ex.requests.cancel).toBe(1);
+    clock.advanceTo(clock.now() + 2000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.cancel).toBe(2);
+    expect(ex.orders.get(orderId)?.status).toBe('CANCELED');
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    clock.advanceTo(clock.now() + 2000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.cancel).toBe(2);
+  });
+
+  it('settles a cancel that took effect but was answered 5XX, even when the stream report is lost', async () => {
+    const { router, ledger, ex, clock, intent } = await placedThenCancelFails('cancelThen5xx');
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+    clock.advanceTo(clock.now() + 2000);
+    await router.tick();
+    await router.idle();
+    // The repeated cancel is refused (order not open); the refresh that follows shows CANCELED.
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    expect(ex.ordersWithClientId(intent.clientId)).toHaveLength(1);
   });
 
   it('decides legacy eligibility from what /v1 can express', () => {

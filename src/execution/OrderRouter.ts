@@ -55,6 +55,8 @@ export interface OrderRouterOptions {
   readonly pollMs?: number;
   /** Wait for stream fills before fetching them by orderId when REST shows more executed (default 1000 ms). */
   readonly fillGapMs?: number;
+  /** A cancel that did not settle (unknown outcome, no usable interface) is tried again after this (default 2000 ms). */
+  readonly cancelRetryMs?: number;
   /** Called with every balance snapshot fetched from the exchange. */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
@@ -75,6 +77,8 @@ export class OrderRouter implements Venue {
   readonly #chains = new Map<string, Promise<void>>();
   readonly #inflight = new Set<Promise<void>>();
   readonly #cancelWanted = new Set<string>();
+  /** When the last cancel request of an order went out (retry pacing). */
+  readonly #cancelTried = new Map<string, number>();
   readonly #gapTimers = new Map<string, NodeJS.Timeout>();
   readonly #settleMs: number;
   readonly #maxRetryAgeMs: number;
@@ -254,14 +258,24 @@ export class OrderRouter implements Venue {
     this.#o.onBalances?.(acct.balances);
   }
 
-  /** One pass of the background loop: probe a half-open breaker, settle UNKNOWN and stale PENDING orders. */
+  /**
+   * One pass of the background loop: probe a half-open breaker, settle UNKNOWN orders, and try
+   * again cancels that did not settle (a cancel lost to a timeout leaves the order resting on the
+   * book, where it can still fill; cancelling twice is harmless, the second is refused as not open).
+   */
   async tick(): Promise<void> {
     if (this.#ticking || this.#stopped) return;
     this.#ticking = true;
     try {
       if (this.breaker.state === 'halfOpen') await this.#probe();
+      const now = this.#o.clock.now();
+      const cancelRetryMs = this.#o.cancelRetryMs ?? 2000;
       for (const o of this.#tracker.liveOrders()) {
-        if (o.state === 'UNKNOWN' && !this.#chains.has(o.clientId)) this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
+        if (this.#chains.has(o.clientId)) continue;
+        if (o.state === 'UNKNOWN') this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
+        else if (this.#cancelWanted.has(o.clientId) && now >= (this.#cancelTried.get(o.clientId) ?? 0) + cancelRetryMs) {
+          this.#enqueue(o.clientId, () => this.#cancel(o.clientId));
+        }
       }
     } finally {
       this.#ticking = false;
@@ -468,7 +482,7 @@ export class OrderRouter implements Venue {
   async #cancel(clientId: string): Promise<void> {
     const o = this.#tracker.get(clientId);
     if (!o || isTerminal(o.state)) {
-      this.#cancelWanted.delete(clientId);
+      this.#cancelDone(clientId);
       return;
     }
     if (o.state === 'UNKNOWN' || (o.state === 'PENDING' && o.orderId === undefined)) {
@@ -477,13 +491,14 @@ export class OrderRouter implements Venue {
       return;
     }
     const orderId = o.orderId;
+    this.#cancelTried.set(clientId, this.#o.clock.now());
     if (this.breaker.closed) {
       this.stats.openRequests++;
       try {
         const x = await this.#open.cancelOrder(orderId !== undefined ? { orderId } : { clientId });
         this.breaker.recordSuccess();
         this.#applyRest(x, 'cancel');
-        this.#cancelWanted.delete(clientId);
+        this.#cancelDone(clientId);
       } catch (err) {
         this.#noteOpenFailure(err);
         this.#o.log.warn({ clientId, err: errInfo(err) }, 'cancel failed; refreshing the order');
@@ -493,7 +508,7 @@ export class OrderRouter implements Venue {
       this.stats.legacyRequests++;
       try {
         await this.#legacy.cancelOrder(orderId);
-        this.#cancelWanted.delete(clientId);
+        this.#cancelDone(clientId);
         await this.#refreshOrder(o);
       } catch (err) {
         this.#o.log.warn({ clientId, err: errInfo(err) }, 'legacy cancel failed');
@@ -503,13 +518,18 @@ export class OrderRouter implements Venue {
     }
   }
 
+  #cancelDone(clientId: string): void {
+    this.#cancelWanted.delete(clientId);
+    this.#cancelTried.delete(clientId);
+  }
+
   async #legacyCancelSelected(orders: readonly OrderRecord[]): Promise<void> {
     const legacy = this.#legacy;
     if (!legacy) return;
     this.stats.legacyRequests++;
     try {
       await legacy.cancelOrders(orders.map((o) => o.orderId ?? ''));
-      for (const o of orders) this.#cancelWanted.delete(o.clientId);
+      for (const o of orders) this.#cancelDone(o.clientId);
     } catch (err) {
       this.#o.log.warn({ err: errInfo(err) }, 'legacy cancel-selected failed');
     }
