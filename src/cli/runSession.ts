@@ -303,7 +303,8 @@ export class RunSession {
         if (unknown.length > 0) log.warn({ unknown: unknown.map((u) => u.clientId) }, 'orders still of unknown outcome after start-up reconciliation; the poll loop keeps resolving them');
         router.start();
       } else {
-        tracker.load();
+        const closed = (venue as TrackedVenue).recover();
+        if (closed.length > 0) log.warn({ orders: closed.map((c) => c.clientId) }, 'orders an earlier paper run left open were closed (its simulator is gone)');
       }
       await market.whenReady(o.bookReadyTimeoutMs ?? 15_000).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'starting before every book is ready (orders are halted per symbol until it is)'));
       // The trade windows are filled from REST once the streams are connected (ready books mean
