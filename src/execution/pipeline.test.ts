@@ -46,6 +46,21 @@ function setup() {
   return { bus, ledger, p, sent, events, router, release: () => release() };
 }
 
+/** A pipeline over a venue that ignores intents and a router that only reconciles (with `reconcile`). */
+function reconcilingPipeline(bus: Bus, reconcile: () => Promise<void>, extra: { publishTradingState?: boolean; onReconciled?: () => void; reconcileRetryMs?: number } = {}) {
+  const p = createPipeline<unknown>({
+    bus,
+    venue: { name: 'v', submit: () => undefined },
+    risk: () => ({ kind: 'accept' }),
+    clock: new VirtualClock(1),
+    log: silentLogger,
+    router: { onExecutionReport: () => undefined, reconcile },
+    ...extra,
+  });
+  p.start();
+  return p;
+}
+
 describe('createPipeline', () => {
   it('journals every intent and decision, and refuses reused or malformed clientIds', () => {
     const { p, ledger } = setup();
@@ -81,17 +96,7 @@ describe('createPipeline', () => {
     const events: BusEvent[] = [];
     bus.events$.subscribe((e) => events.push(e));
     let reconciled = 0;
-    const p = createPipeline<unknown>({
-      bus,
-      venue: { name: 'v', submit: () => undefined },
-      risk: () => ({ kind: 'accept' }),
-      clock: new VirtualClock(1),
-      log: silentLogger,
-      router: { onExecutionReport: () => undefined, reconcile: () => Promise.resolve() },
-      publishTradingState: false,
-      onReconciled: () => reconciled++,
-    });
-    p.start();
+    const p = reconcilingPipeline(bus, () => Promise.resolve(), { publishTradingState: false, onReconciled: () => reconciled++ });
     bus.publish({ type: 'reconcileNeeded', E: 1, reason: 'x' });
     expect(p.state).toBe('HALTED');
     await p.settled();
@@ -107,5 +112,40 @@ describe('createPipeline', () => {
     p.stop();
     bus.publish({ type: 'executionReport' } as BusEvent);
     expect(router.reports).toBe(1);
+  });
+});
+
+describe('createPipeline reconciliation failures', () => {
+  it('keeps new orders halted and retries when the reconciliation itself fails, instead of resuming on unreconciled state', async () => {
+    const bus = new Bus();
+    let calls = 0;
+    let reconciled = 0;
+    // The REST outage that dropped the user stream also fails the first two reconciliations.
+    const reconcile = () => (++calls <= 2 ? Promise.reject(new Error('HTTP 502')) : Promise.resolve());
+    const p = reconcilingPipeline(bus, reconcile, { reconcileRetryMs: 1, onReconciled: () => reconciled++ });
+    bus.publish({ type: 'reconcileNeeded', E: 1, reason: 'user stream reconnected' });
+    await Promise.resolve();
+    await Promise.resolve();
+    // Missed fills are not known yet: a new order would be decided on a wrong position.
+    expect(calls).toBe(1);
+    expect(p.state).toBe('HALTED');
+    expect(reconciled).toBe(0);
+    const r = p.gate(place('after-failure'), {});
+    expect(r.kind === 'reject' && r.reason).toBe('TRADING_HALTED');
+    await p.settled();
+    expect(calls).toBe(3);
+    expect(p.state).toBe('ACTIVE');
+    expect(reconciled).toBe(1);
+  });
+
+  it('stops retrying a failing reconciliation when the pipeline stops', async () => {
+    const bus = new Bus();
+    let calls = 0;
+    const p = reconcilingPipeline(bus, () => (calls++, Promise.reject(new Error('down'))), { reconcileRetryMs: 60_000 });
+    bus.publish({ type: 'reconcileNeeded', E: 1, reason: 'x' });
+    await Promise.resolve();
+    p.stop();
+    await p.settled();
+    expect(calls).toBe(1);
   });
 });

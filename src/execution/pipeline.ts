@@ -54,7 +54,12 @@ export interface PipelineOptions<S> {
   readonly publishTradingState?: boolean;
   /** Called when a reconciliation finished (e.g. to clear the trading-state machine's reconcile hold). */
   readonly onReconciled?: () => void;
+  /** First wait before retrying a failed reconciliation (default 1000 ms; doubles up to 30 s). */
+  readonly reconcileRetryMs?: number;
 }
+
+/** Longest wait between attempts of a failing reconciliation. */
+const MAX_RECONCILE_RETRY_MS = 30_000;
 
 /** A composed pipeline. */
 export interface Pipeline<S> {
@@ -85,6 +90,22 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
   let unlisten: (() => void) | undefined;
   let reconcileAgain = false;
   let running = 0;
+  let stopped = false;
+  let wakeRetry: (() => void) | undefined;
+
+  /** Waits before the next attempt; stop() cuts the wait short. */
+  const retryPause = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => {
+        wakeRetry = undefined;
+        resolve();
+      }, ms);
+      wakeRetry = () => {
+        clearTimeout(t);
+        wakeRetry = undefined;
+        resolve();
+      };
+    });
 
   const setState = (s: TradingStateName, reason: string): void => {
     if (s === state) return;
@@ -137,12 +158,19 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
     setState('HALTED', `reconciling: ${reason}`);
     reconciling = (async () => {
       try {
+        let delay = o.reconcileRetryMs ?? 1000;
         do {
           reconcileAgain = false;
           try {
             await router.reconcile(reason);
           } catch (err) {
-            o.log.error({ err: err instanceof Error ? err.message : String(err) }, 'reconciliation failed');
+            // Fills missed during the gap are still unknown: resuming would decide new orders on a
+            // wrong position, so trading stays halted (cancels still pass) until one attempt succeeds.
+            o.log.error({ err: err instanceof Error ? err.message : String(err), retryInMs: delay }, 'reconciliation failed; retrying');
+            if (stopped) break;
+            await retryPause(delay);
+            delay = Math.min(delay * 2, MAX_RECONCILE_RETRY_MS);
+            reconcileAgain = !stopped;
           }
         } while (reconcileAgain);
       } finally {
@@ -167,11 +195,14 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
     },
     stats,
     start() {
+      stopped = false;
       // A plain bus listener (no RxJS subscriber bookkeeping per event): it is called for every
       // market event of the run and acts on three rare types only.
       unlisten ??= o.bus.listen(onEvent);
     },
     stop() {
+      stopped = true;
+      wakeRetry?.();
       unlisten?.();
       unlisten = undefined;
     },

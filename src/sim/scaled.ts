@@ -4,14 +4,14 @@
  * Every conversion is exact or refuses; the differential test checks the engine against decimal.js.
  */
 import type { Decimal } from '../core/decimal.js';
+import type { DecimalInput } from '../core/newOrder.js';
 import { NEEDS_SCALE, NOT_PLAIN, scaledDecimal } from '../core/scaledLevels.js';
 
 /** Largest integer a double holds exactly. */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const TWO53 = 9007199254740992;
 
-/** A decimal input: a core Decimal or a plain decimal string as it came off the wire. */
-export type DecimalInput = Decimal | string;
+export type { DecimalInput };
 
 /** Number of decimals of a Decimal (0.010 -> 2). */
 export function decimalsOf(d: Decimal): number {

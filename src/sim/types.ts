@@ -6,14 +6,12 @@ import type { Decimal } from '../core/decimal.js';
 import type {
   OrderSideName,
   OrderStatusName,
-  OrderTypeName,
   RejectReasonName,
   StpModeName,
-  TimeInForceName,
 } from '../core/enums.js';
 import type { ExchangeFilters } from '../core/filters.js';
 import type { Order, PriceRangeRule, SymbolInfo } from '../core/types.js';
-import type { DecimalInput } from './scaled.js';
+import type { DecimalInput, NewOcoFields, NewOrderFields } from '../core/newOrder.js';
 
 export type { DecimalInput };
 
@@ -81,33 +79,14 @@ export interface EngineConfig {
  * A new order: the parameters of POST /open/v1/orders. Numbers are Decimals or plain decimal
  * strings straight off the wire (parsed here once, exactly, into the symbol's scaled integers).
  */
-export interface NewOrderRequest {
+export interface NewOrderRequest extends NewOrderFields {
   readonly accountId: string;
-  readonly symbol: string;
-  readonly side: OrderSideName;
-  readonly type: OrderTypeName;
-  readonly timeInForce?: TimeInForceName;
-  readonly quantity?: DecimalInput;
-  readonly quoteOrderQty?: DecimalInput;
-  readonly price?: DecimalInput;
-  readonly stopPrice?: DecimalInput;
-  readonly icebergQty?: DecimalInput;
-  readonly clientId?: string;
   readonly stpMode?: StpModeName;
 }
 
 /** A new OCO list: a LIMIT_MAKER leg at `price` and a STOP_LOSS_LIMIT leg at `stopPrice`/`stopLimitPrice`. */
-export interface OcoRequest {
+export interface OcoRequest extends NewOcoFields {
   readonly accountId: string;
-  readonly symbol: string;
-  readonly side: OrderSideName;
-  readonly quantity: DecimalInput;
-  readonly price: DecimalInput;
-  readonly stopPrice: DecimalInput;
-  readonly stopLimitPrice: DecimalInput;
-  readonly listClientId?: string;
-  readonly limitClientId?: string;
-  readonly stopClientId?: string;
   readonly stpMode?: StpModeName;
 }
 

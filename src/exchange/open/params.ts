@@ -2,12 +2,12 @@
 import type {
   DirectValue,
   KlineIntervalName,
+  NewOcoFields,
+  NewOrderFields,
   OrderSideName,
-  OrderTypeName,
   OrdersListTypeName,
   StpModeName,
   SymbolTypeCode,
-  TimeInForceName,
   WithdrawStatusName,
   DepositStatusName,
 } from '../../core/index.js';
@@ -65,19 +65,8 @@ export interface SignedOptions {
   readonly recvWindow?: number;
 }
 
-/** POST /open/v1/orders. Which of quantity/price/stopPrice are needed depends on `type`. */
-export interface NewOrderParams extends SignedOptions {
-  readonly symbol: string;
-  readonly side: OrderSideName;
-  readonly type: OrderTypeName;
-  readonly timeInForce?: TimeInForceName;
-  readonly quantity?: DecimalInput;
-  readonly quoteOrderQty?: DecimalInput;
-  readonly price?: DecimalInput;
-  readonly stopPrice?: DecimalInput;
-  readonly icebergQty?: DecimalInput;
-  /** Generated when absent so an order with an unknown outcome can be found again. */
-  readonly clientId?: string;
+/** POST /open/v1/orders: core's new-order fields with the wire's STP field name. */
+export interface NewOrderParams extends NewOrderFields, SignedOptions {
   readonly selfTradePreventionMode?: StpModeName;
 }
 
@@ -103,18 +92,7 @@ export interface AllOrdersParams extends SignedOptions {
 }
 
 /** POST /open/v1/orders/oco. */
-export interface NewOcoParams extends SignedOptions {
-  readonly symbol: string;
-  readonly side: OrderSideName;
-  readonly quantity: DecimalInput;
-  readonly price: DecimalInput;
-  readonly stopPrice: DecimalInput;
-  readonly stopLimitPrice: DecimalInput;
-  /** Generated when absent (reconciliation key of the list). */
-  readonly listClientId?: string;
-  readonly limitClientId?: string;
-  readonly stopClientId?: string;
-}
+export interface NewOcoParams extends NewOcoFields, SignedOptions {}
 
 /** GET /open/v1/orders/trades. */
 export interface AccountTradesParams extends SignedOptions {

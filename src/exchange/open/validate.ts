@@ -2,10 +2,9 @@
  * Parameter checks run before anything is sent; each failure is a ValidationError naming the
  * field. Lengths are the spec's "length" column.
  */
-import { Decimal, Direct, ParseError, ValidationError, parseDecimal, toWire, type DirectValue } from '../../core/index.js';
+import { Decimal, Direct, ParseError, ValidationError, parseDecimal, toWire, type DecimalInput, type DirectValue } from '../../core/index.js';
 
-/** A decimal parameter: a Decimal, or a decimal string as the user typed it. */
-export type DecimalInput = Decimal | string;
+export type { DecimalInput };
 
 /** An id sent as LONG: a safe integer, a bigint, or a string of digits (keeps 64-bit ids exact). */
 export type IdInput = string | number | bigint;
