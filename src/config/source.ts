@@ -3,20 +3,13 @@
  * and column as well as the path (`strategies[0].params.spread`).
  */
 import { isMap, isPair, isScalar, LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import { formatDocPath, valueAtPath, type DocPath } from '../core/configIssue.js';
 import { ConfigError } from '../core/errors.js';
 
-/** A path in the document: keys and array indices. */
-export type DocPath = readonly PropertyKey[];
-
-/** `strategies[0].params.spread` from ['strategies', 0, 'params', 'spread']. */
-export function formatPath(path: DocPath): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number' || (typeof p === 'string' && /^\d+$/.test(p))) out += `[${String(p)}]`;
-    else out += out === '' ? String(p) : `.${String(p)}`;
-  }
-  return out;
-}
+/** A path in the document (core's {@link DocPath}). */
+export type { DocPath };
+/** `strategies[0].params.spread` from ['strategies', 0, 'params', 'spread'] (core's {@link formatDocPath}). */
+export const formatPath = formatDocPath;
 
 /** The YAML text of one config file, parsed with positions. */
 export class ConfigSource {
@@ -70,12 +63,7 @@ export class ConfigSource {
 
   /** The plain value at `path` (undefined when absent). */
   valueAt(path: DocPath): unknown {
-    let v: unknown = this.value;
-    for (const p of path) {
-      if (typeof v !== 'object' || v === null) return undefined;
-      v = (v as Record<PropertyKey, unknown>)[p as string];
-    }
-    return v;
+    return valueAtPath(this.value, path);
   }
 
   /**
@@ -91,6 +79,6 @@ export class ConfigSource {
     const pos = this.locate(path, opts.key);
     const full = opts.key !== undefined ? [...path, opts.key] : path;
     const value = opts.redact ? '<redacted>' : 'value' in opts ? opts.value : this.valueAt(full);
-    return new ConfigError(this.file, formatPath(full), value, pos ? `${rule} (line ${pos.line}, column ${pos.col})` : rule);
+    return new ConfigError(this.file, formatDocPath(full), value, pos ? `${rule} (line ${pos.line}, column ${pos.col})` : rule);
   }
 }

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { firstIssuePlace, type SchemaIssue } from '../core/configIssue.js';
 import { ConfigError } from '../core/errors.js';
 import { ConfigSource } from './source.js';
 
@@ -18,16 +19,9 @@ export function readConfigText(file: string): string {
 }
 
 /** The first zod issue as a ConfigError at its place in the document (unknown keys by their own line). */
-export function firstIssue(source: ConfigSource, issues: readonly z.core.$ZodIssue[]): ConfigError {
-  const issue = issues[0];
-  if (!issue) return source.error([], 'invalid configuration');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    return source.error(issue.path, `unknown key "${key}"`, { key });
-  }
-  let rule = issue.message;
-  if (issue.code === 'invalid_union') rule = 'invalid value';
-  return source.error(issue.path, rule);
+export function firstIssue(source: ConfigSource, issues: readonly SchemaIssue[]): ConfigError {
+  const place = firstIssuePlace(issues);
+  return source.error(place.path, place.rule, place.key === undefined ? {} : { key: place.key });
 }
 
 /** Reads `file` and validates it with `schema`. */

@@ -1,6 +1,7 @@
 /** Core: domain types, enums, decimals, errors, signing, clock. No I/O, imports nothing of ours. */
 export * from './enums.js';
 export * from './errors.js';
+export * from './configIssue.js';
 export * from './decimal.js';
 export * from './filters.js';
 export * from './signing.js';

@@ -11,6 +11,7 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import {
   ConfigError,
+  configErrorOfIssues,
   type Decimal,
   type ExchangeFilters,
   OrderType,
@@ -217,19 +218,6 @@ export interface SandboxConfig {
   readonly market: readonly MarketActivity[];
 }
 
-function valueAt(doc: unknown, p: readonly PropertyKey[]): unknown {
-  let v: unknown = doc;
-  for (const k of p) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k];
-  }
-  return v;
-}
-
-function pathText(p: readonly PropertyKey[]): string {
-  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('');
-}
-
 /**
  * Validates a parsed document and resolves it. `file` names the source in errors; relative
  * recording paths resolve against `baseDir` (the YAML file's folder).
@@ -237,9 +225,7 @@ function pathText(p: readonly PropertyKey[]): string {
 export function resolveSandboxConfig(doc: unknown, file: string, baseDir: string): SandboxConfig {
   const parsed = sandboxConfigSchema.safeParse(doc);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    if (!issue) throw new ConfigError(file, '', doc, 'invalid document');
-    throw new ConfigError(file, pathText(issue.path), valueAt(doc, issue.path), issue.message);
+    throw configErrorOfIssues(file, doc, parsed.error.issues);
   }
   const raw = parsed.data;
   const symbols = raw.symbols.map((s, i): SandboxSymbol => {

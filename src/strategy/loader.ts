@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatDocPath } from '../core/configIssue.js';
 import { ConfigError } from '../core/errors.js';
 import { Decimal } from '../core/decimal.js';
 import { validateParams } from './params.js';
@@ -32,11 +33,6 @@ export function resolvePlugin(ref: string, configDir: string, root = PROJECT_ROO
 
 /** Reports an error at a path of the configuration (the config loader supplies one with line numbers). */
 export type ErrorAt = (docPath: readonly PropertyKey[], rule: string, value?: unknown) => Error;
-
-/** `strategies[0].params.spread` from a document path. */
-function formatDocPath(p: readonly PropertyKey[]): string {
-  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
-}
 
 /** An ErrorAt that makes ConfigErrors without line numbers. */
 export function plainErrorAt(file: string): ErrorAt {

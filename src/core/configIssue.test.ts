@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { configErrorOfIssues, firstIssuePlace, formatDocPath, valueAtPath } from './configIssue.js';
+import { ConfigError } from './errors.js';
+
+describe('configIssue', () => {
+  it('formats paths with indices in brackets, numeric keys included', () => {
+    expect(formatDocPath(['strategies', 0, 'params', 'spread'])).toBe('strategies[0].params.spread');
+    expect(formatDocPath(['grid', '3', 'x'])).toBe('grid[3].x');
+    expect(formatDocPath([])).toBe('');
+  });
+
+  it('reads the value at a path, undefined past a leaf', () => {
+    const doc = { a: [{ b: 7 }] };
+    expect(valueAtPath(doc, ['a', 0, 'b'])).toBe(7);
+    expect(valueAtPath(doc, ['a', 0, 'b', 'c'])).toBeUndefined();
+    expect(valueAtPath(doc, [])).toBe(doc);
+  });
+
+  it('names an unknown key at its own place and a failed union as an invalid value', () => {
+    const strict = z.strictObject({ a: z.number() });
+    const r1 = strict.safeParse({ a: 1, zz: 2 });
+    expect(r1.success).toBe(false);
+    expect(firstIssuePlace(r1.error?.issues ?? [])).toEqual({ path: [], rule: 'unknown key "zz"', key: 'zz' });
+    const union = z.object({ v: z.union([z.string(), z.number()]) });
+    const r2 = union.safeParse({ v: true });
+    expect(firstIssuePlace(r2.error?.issues ?? [])).toEqual({ path: ['v'], rule: 'invalid value' });
+    expect(firstIssuePlace([])).toEqual({ path: [], rule: 'invalid configuration' });
+  });
+
+  it('makes a ConfigError naming the file, the path and the value found there', () => {
+    const schema = z.object({ symbols: z.array(z.object({ type: z.union([z.literal(1), z.literal(2)]) })) });
+    const doc = { symbols: [{ type: 1 }, { type: 7 }] };
+    const e = configErrorOfIssues('my.yaml', doc, schema.safeParse(doc).error?.issues ?? []);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect([e.file, e.path, e.value, e.rule]).toEqual(['my.yaml', 'symbols[1].type', 7, 'invalid value']);
+    const unknown = configErrorOfIssues('u.yaml', { a: 1, zz: 'x' }, z.strictObject({ a: z.number() }).safeParse({ a: 1, zz: 'x' }).error?.issues ?? []);
+    expect([unknown.path, unknown.value]).toEqual(['zz', 'x']);
+  });
+});
