@@ -8,7 +8,7 @@ import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
 import { silentLogger } from './log.js';
 import { placeIntents } from './testIntents.js';
 
-function setup(opts: { legacy?: boolean } = {}) {
+function setup(opts: { legacy?: boolean; unstreamed?: readonly string[] } = {}) {
   const clock = new VirtualClock(1_000_000);
   const ledger = Ledger.open(':memory:');
   const events: TrackerEvent[] = [];
@@ -26,6 +26,7 @@ function setup(opts: { legacy?: boolean } = {}) {
     settleMs: 6000,
     maxRetryAgeMs: 10_000,
     breaker: { failureThreshold: 3, openMs: 5000 },
+    ...(opts.unstreamed ? { unstreamedSymbols: opts.unstreamed, orderPollMs: 3000 } : {}),
   });
   return { clock, ledger, events, tracker, ex, router };
 }
@@ -298,6 +299,51 @@ describe('OrderRouter', () => {
     // The repeated cancel is refused (order not open); the refresh that follows shows CANCELED.
     expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
     expect(ex.ordersWithClientId(intent.clientId)).toHaveLength(1);
+  });
+
+  it('polls resting orders of symbols no user stream reports (symbol type 2), so their fills are not missed', async () => {
+    const { router, ledger, ex, clock } = setup({ unstreamed: ['BTC_IDR'] });
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    const orderId = ledger.order(intent.clientId)?.orderId ?? '';
+    // Filled on the exchange; no executionReport will ever come for this symbol.
+    ex.fill(orderId, '0.0004');
+    await router.tick();
+    await router.idle();
+    // Not polled again before the poll period.
+    expect(ledger.order(intent.clientId)?.cumQty.toFixed()).toBe('0');
+    clock.advanceTo(clock.now() + 3000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('PARTIALLY_FILLED');
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
+    ex.fill(orderId, '0.0006');
+    clock.advanceTo(clock.now() + 3000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004', '0.0006']);
+    // A terminal order is not polled any more.
+    const reads = ex.requests.reads;
+    clock.advanceTo(clock.now() + 3000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.reads).toBe(reads);
+    await router.stop();
+  });
+
+  it('does not poll orders of symbols a user stream reports', async () => {
+    const { router, ledger, ex, clock } = setup();
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    const reads = ex.requests.reads;
+    clock.advanceTo(clock.now() + 10_000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.reads).toBe(reads);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
   });
 
   it('decides legacy eligibility from what /v1 can express', () => {

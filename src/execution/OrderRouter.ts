@@ -57,6 +57,13 @@ export interface OrderRouterOptions {
   readonly fillGapMs?: number;
   /** A cancel that did not settle (unknown outcome, no usable interface) is tried again after this (default 2000 ms). */
   readonly cancelRetryMs?: number;
+  /**
+   * Symbols whose orders no user data stream of the run reports (symbol type 2 has none; a type
+   * other than the stream's): their live orders are polled, and their fills fetched, instead.
+   */
+  readonly unstreamedSymbols?: readonly string[];
+  /** Poll period of each live order of an unstreamed symbol (default 2000 ms). */
+  readonly orderPollMs?: number;
   /** Called with every balance snapshot fetched from the exchange. */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
@@ -79,6 +86,9 @@ export class OrderRouter implements Venue {
   readonly #cancelWanted = new Set<string>();
   /** When the last cancel request of an order went out (retry pacing). */
   readonly #cancelTried = new Map<string, number>();
+  readonly #unstreamed: ReadonlySet<string>;
+  /** When each live order of an unstreamed symbol was last polled. */
+  readonly #polledAt = new Map<string, number>();
   readonly #gapTimers = new Map<string, NodeJS.Timeout>();
   readonly #settleMs: number;
   readonly #maxRetryAgeMs: number;
@@ -96,6 +106,7 @@ export class OrderRouter implements Venue {
     this.#tracker = o.tracker;
     this.#settleMs = o.settleMs ?? 6000;
     this.#maxRetryAgeMs = o.maxRetryAgeMs ?? 10_000;
+    this.#unstreamed = new Set(o.unstreamedSymbols ?? []);
     this.breaker = new CircuitBreaker(o.clock, o.breaker, (s, why) => {
       o.log.warn({ breaker: s, why }, `open API circuit ${s}`);
       o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
@@ -270,16 +281,29 @@ export class OrderRouter implements Venue {
       if (this.breaker.state === 'halfOpen') await this.#probe();
       const now = this.#o.clock.now();
       const cancelRetryMs = this.#o.cancelRetryMs ?? 2000;
+      const orderPollMs = this.#o.orderPollMs ?? 2000;
       for (const o of this.#tracker.liveOrders()) {
         if (this.#chains.has(o.clientId)) continue;
         if (o.state === 'UNKNOWN') this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
         else if (this.#cancelWanted.has(o.clientId) && now >= (this.#cancelTried.get(o.clientId) ?? 0) + cancelRetryMs) {
           this.#enqueue(o.clientId, () => this.#cancel(o.clientId));
+        } else if (o.orderId !== undefined && this.#unstreamed.has(o.symbol) && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + orderPollMs) {
+          this.#enqueue(o.clientId, () => this.#pollUnstreamed(o.clientId, now));
         }
       }
     } finally {
       this.#ticking = false;
     }
+  }
+
+  /** Refreshes a live order no stream reports, then records the fills its executed quantity shows. */
+  async #pollUnstreamed(clientId: string, now: number): Promise<void> {
+    const o = this.#tracker.get(clientId);
+    if (!o || isTerminal(o.state)) return;
+    this.#polledAt.set(clientId, now);
+    await this.#refreshOrder(o);
+    await this.fetchFills(clientId);
+    if (isTerminal(this.#tracker.get(clientId)?.state ?? 'CANCELED')) this.#polledAt.delete(clientId);
   }
 
   // ---- placement ----
