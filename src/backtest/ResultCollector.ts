@@ -8,7 +8,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { decimalToNumber } from '../core/decimalNumber.js';
 import { DecimalSum } from '../core/decimalSum.js';
 import { applyFill, netPnl, newPosition, unrealized, type PositionState } from './positions.js';
-import { maxDrawdown, periodReturns, periodsPerYear, roundStat, sharpe, sortino, type EquityPoint } from './metrics.js';
+import { maxDrawdown, riskRatios, roundStat, type EquityPoint, type RiskRatios } from './metrics.js';
 
 /** Metrics of one strategy, or of the total. Money values are exact decimal strings in the quote currency. */
 export interface StrategyMetrics {
@@ -22,8 +22,18 @@ export interface StrategyMetrics {
   readonly returnPct: number;
   readonly maxDrawdown: string;
   readonly maxDrawdownPct: number;
-  readonly sharpe: number;
-  readonly sortino: number;
+  /**
+   * Sharpe and Sortino (risk-free 0) per equity sampling period and annualised (365-day year);
+   * null when unavailable, with the reason in `ratioNotes` (rule: metrics.ts riskRatios).
+   */
+  readonly sharpePerPeriod: number | null;
+  readonly sortinoPerPeriod: number | null;
+  readonly sharpe: number | null;
+  readonly sortino: number | null;
+  /** The period returns the ratios come from: count, period (ms) and time spanned (ms). */
+  readonly ratioSample: RiskRatios['sample'];
+  /** Why each null ratio is null; only unavailable ones appear. */
+  readonly ratioNotes: RiskRatios['notes'];
   /** Sum of traded notional. */
   readonly turnover: string;
   /** Turnover divided by initial equity. */
@@ -370,8 +380,7 @@ export class ResultCollector {
     }
     const finalEquity = init.plus(net);
     const dd = maxDrawdown(curve);
-    const rets = periodReturns(curve);
-    const ppy = periodsPerYear(this.#interval);
+    const ratios = riskRatios(curve, this.#interval);
     let withFill = 0;
     let filled = 0;
     let canceled = 0;
@@ -400,8 +409,12 @@ export class ResultCollector {
       returnPct: init.isZero() ? 0 : roundStat(net.div(init).mul(100).toNumber()),
       maxDrawdown: new Decimal(roundStat(dd.abs)).toFixed(),
       maxDrawdownPct: roundStat(dd.pct * 100),
-      sharpe: roundStat(sharpe(rets, ppy)),
-      sortino: roundStat(sortino(rets, ppy)),
+      sharpePerPeriod: ratios.sharpePerPeriod,
+      sortinoPerPeriod: ratios.sortinoPerPeriod,
+      sharpe: ratios.sharpe,
+      sortino: ratios.sortino,
+      ratioSample: ratios.sample,
+      ratioNotes: ratios.notes,
       turnover: turnover.toFixed(),
       turnoverRatio: init.isZero() ? 0 : roundStat(turnover.div(init).toNumber()),
       orders: orders.length,

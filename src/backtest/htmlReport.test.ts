@@ -22,4 +22,20 @@ describe('HTML report', () => {
     expect(html).not.toContain('x</script>');
     expect(html).toContain('x&lt;/script&gt;');
   });
+
+  it('prints an unavailable ratio as n/a with its reason, and says what the ratios are', () => {
+    const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 1000);
+    c.mark('BTC_USDT', new Decimal(1));
+    for (let t = 0; t <= 600_000; t += 1000) c.sample(t);
+    const r = c.finish('n');
+    const html = renderHtmlReport(r);
+    // A flat 10-minute curve: no variance per period, and too short to annualise.
+    // One strategy: its column and the TOTAL column are the same.
+    const cells = (label: string, text: string): string => `<tr><td>${label}</td>${`<td>${text}</td>`.repeat(2)}</tr>`;
+    expect(html).toContain(cells('Sharpe (per period)', 'n/a (returns have no variance)'));
+    expect(html).toContain(cells('Sortino (annualised)', 'n/a (no period lost money)'));
+    expect(html).toContain(cells('Ratio sample', '600 returns of 1000 ms, spanning 10m 0s'));
+    expect(html).toMatch(/id="ratio-note">.*1000 ms.*at least a day.*fewer than 30 returns/);
+    expect(html).not.toMatch(/<td>null<\/td>/);
+  });
 });

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { MIN_RATIO_RETURNS, type RatioField } from './metrics.js';
+import { ratioSampleText, ratioText } from './ratioText.js';
 import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
 
 let bundle: string | undefined;
@@ -30,7 +32,10 @@ export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-const METRIC_ROWS: readonly [keyof StrategyMetrics, string][] = [
+/** A row of the metrics table: a field printed as is, a ratio (value or n/a with its reason), or the ratios' sample. */
+type MetricRow = readonly [keyof StrategyMetrics, string] | readonly ['ratio', RatioField, string] | readonly ['ratioSample', string];
+
+const METRIC_ROWS: readonly MetricRow[] = [
   ['initialEquity', 'Initial equity'],
   ['finalEquity', 'Final equity'],
   ['netPnl', 'Net PnL'],
@@ -40,8 +45,11 @@ const METRIC_ROWS: readonly [keyof StrategyMetrics, string][] = [
   ['returnPct', 'Return %'],
   ['maxDrawdown', 'Max drawdown'],
   ['maxDrawdownPct', 'Max drawdown %'],
-  ['sharpe', 'Sharpe (ann.)'],
-  ['sortino', 'Sortino (ann.)'],
+  ['ratio', 'sharpePerPeriod', 'Sharpe (per period)'],
+  ['ratio', 'sortinoPerPeriod', 'Sortino (per period)'],
+  ['ratio', 'sharpe', 'Sharpe (annualised)'],
+  ['ratio', 'sortino', 'Sortino (annualised)'],
+  ['ratioSample', 'Ratio sample'],
   ['turnover', 'Turnover'],
   ['turnoverRatio', 'Turnover / equity'],
   ['orders', 'Orders'],
@@ -58,8 +66,19 @@ function metricsTable(r: BacktestResult): string {
   const cols: [string, StrategyMetrics][] = Object.entries(r.strategies);
   if (r.total) cols.push(['TOTAL', r.total]);
   const head = `<tr><th>metric</th>${cols.map(([n, m]) => `<th>${escapeHtml(n)} (${escapeHtml(m.quoteAsset)})</th>`).join('')}</tr>`;
-  const rows = METRIC_ROWS.map(([k, label]) => `<tr><td>${escapeHtml(label)}</td>${cols.map(([, m]) => `<td>${escapeHtml(String(m[k]))}</td>`).join('')}</tr>`);
+  const row = (label: string, cell: (m: StrategyMetrics) => string): string => `<tr><td>${escapeHtml(label)}</td>${cols.map(([, m]) => `<td>${escapeHtml(cell(m))}</td>`).join('')}</tr>`;
+  const rows = METRIC_ROWS.map((r) => {
+    if (r[0] === 'ratio') return row(r[2], (m) => ratioText(m, r[1]));
+    if (r[0] === 'ratioSample') return row(r[1], ratioSampleText);
+    const k = r[0];
+    return row(r[1], (m) => String(m[k]));
+  });
   return `<table id="metrics">${head}${rows.join('')}</table>`;
+}
+
+/** What the ratio rows are, so a short sample's figure is not taken for a yearly one. */
+function ratioNote(r: BacktestResult): string {
+  return `<p id="ratio-note">Sharpe and Sortino: risk-free rate 0, from the returns between equity samples one interval apart (${r.equityIntervalMs} ms). Per period: over one such interval. Annualised: the per-period figure times &radic;(periods in a 365-day year), given only when the returns span at least a day. Neither is estimated from fewer than ${MIN_RATIO_RETURNS} returns; n/a gives the reason.</p>`;
 }
 
 // Browser-side script: draws the charts from the inlined JSON and exposes counts for tests.
@@ -132,6 +151,7 @@ export function renderHtmlReport(r: BacktestResult): string {
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${r.fills.length} fills &middot; equity sampled every ${r.equityIntervalMs} ms</p>
 ${metricsTable(r)}
+${ratioNote(r)}
 <h2>Equity</h2><div class="chart" id="equity"></div>
 <h2>Prices</h2><div id="prices"></div>
 <script>${chartsBundle()}</script>

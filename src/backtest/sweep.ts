@@ -9,7 +9,9 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BacktestConfig } from './config.js';
 import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
-import { gridPoints, rankValue, type SweepGrid } from './sweepGrid.js';
+import { RATIO_FIELDS, type RatioField } from './metrics.js';
+import { ratioText } from './ratioText.js';
+import { compareRank, gridPoints, rankValue, type SweepGrid } from './sweepGrid.js';
 import type { SweepAnswer, SweepJob } from './sweepWorker.js';
 
 /** One ranked row. */
@@ -79,20 +81,30 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
     return JSON.parse(a.result) as BacktestResult;
   });
   const rows = results
-    .map((r, index) => ({ index, params: points[index] as Record<string, unknown>, metrics: r.strategies[strategy] as StrategyMetrics }))
-    .sort((a, b) => rankValue(b.metrics, grid.rankBy) - rankValue(a.metrics, grid.rankBy) || a.index - b.index)
-    .map((r, i) => ({ rank: i + 1, ...r }));
+    .map((r, index) => {
+      const metrics = r.strategies[strategy] as StrategyMetrics;
+      return { index, params: points[index] as Record<string, unknown>, metrics, value: rankValue(metrics, grid.rankBy) };
+    })
+    .sort(compareRank)
+    .map(({ index, params, metrics }, i) => ({ rank: i + 1, index, params, metrics }));
   return { strategy, rankBy: grid.rankBy, rows, results };
 }
 
 /** The ranked table as Markdown. */
 export function sweepTable(s: SweepResult): string {
   const keys = Object.keys(s.rows[0]?.params ?? {});
-  const cols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe', 'sortino', 'fees', 'trades', 'fillRatio'] as const;
+  const cols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'sortinoPerPeriod', 'fees', 'trades', 'fillRatio'] as const;
   const head = `| rank | ${keys.join(' | ')} | ${cols.join(' | ')} |`;
   const sep = `|${' --- |'.repeat(1 + keys.length + cols.length)}`;
-  const body = s.rows.map((r) => `| ${r.rank} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${cols.map((c) => String(r.metrics[c])).join(' | ')} |`);
-  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}\n\n${[head, sep, ...body].join('\n')}\n`;
+  const cell = (m: StrategyMetrics, c: (typeof cols)[number]): string => (isRatio(c) ? ratioText(m, c) : String(m[c]));
+  const body = s.rows.map((r) => `| ${r.rank} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${cols.map((c) => cell(r.metrics, c)).join(' | ')} |`);
+  const first = s.rows[0]?.metrics.ratioSample;
+  const note = first === undefined ? '' : `\nsharpe, sortino: annualised (365-day year, risk-free 0), only over returns spanning at least a day; sharpePerPeriod, sortinoPerPeriod: per ${first.intervalMs} ms equity period. n/a: not estimated (reason given); ranked last when ranking by it.\n`;
+  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}\n\n${[head, sep, ...body].join('\n')}\n${note}`;
+}
+
+function isRatio(c: string): c is RatioField {
+  return (RATIO_FIELDS as readonly string[]).includes(c);
 }
 
 /** Writes sweep.md and sweep.json into `dir`. */

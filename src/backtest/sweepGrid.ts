@@ -5,7 +5,8 @@
  *   params:                 # each key a list of values; the grid is their cartesian product
  *     spreadBps: [1, 2, 4]
  *     skewBps: [0, 1]
- *   rankBy: netPnl          # metric of the strategy to rank by (default netPnl), highest first
+ *   rankBy: netPnl          # metric of the strategy to rank by (default netPnl), highest first;
+ *                           # points where it is unavailable (a null ratio) rank last, in grid order
  *
  * Points are enumerated in a fixed order (keys as written, values as listed, last key fastest),
  * so a sweep is reproducible.
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import { loadYamlFile } from '../config/yamlFile.js';
 import type { StrategyMetrics } from './ResultCollector.js';
 
-const RANKABLE = ['netPnl', 'returnPct', 'sharpe', 'sortino', 'finalEquity', 'maxDrawdownPct', 'fillRatio', 'trades', 'realizedPnl'] as const;
+const RANKABLE = ['netPnl', 'returnPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'sortinoPerPeriod', 'finalEquity', 'maxDrawdownPct', 'fillRatio', 'trades', 'realizedPnl'] as const;
 
 /** Schema of a grid file. */
 export const gridSchema = z.object({
@@ -38,8 +39,24 @@ export function gridPoints(grid: SweepGrid): Record<string, unknown>[] {
   return points;
 }
 
-/** Numeric value of a metric for ranking (lower drawdown is better, so it is negated). */
-export function rankValue(m: StrategyMetrics, by: SweepGrid['rankBy']): number {
-  const v = Number(m[by]);
+/**
+ * Numeric value of a metric for ranking (lower drawdown is better, so it is negated); null when
+ * the metric is unavailable (a ratio that could not be estimated), which is not a value of 0.
+ */
+export function rankValue(m: StrategyMetrics, by: SweepGrid['rankBy']): number | null {
+  const x = m[by];
+  if (x === null) return null;
+  const v = Number(x);
   return by === 'maxDrawdownPct' ? -v : v;
+}
+
+/**
+ * Orders two grid points by their rank values, highest first, unavailable ones last; ties
+ * (including two unavailable) keep grid order, so a ranking is deterministic.
+ */
+export function compareRank(a: { value: number | null; index: number }, b: { value: number | null; index: number }): number {
+  if (a.value === b.value) return a.index - b.index;
+  if (a.value === null) return 1;
+  if (b.value === null) return -1;
+  return b.value - a.value;
 }

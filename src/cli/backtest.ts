@@ -17,6 +17,7 @@ import { countLines, createProgress } from '../backtest/progress.js';
 import type { BacktestResult } from '../backtest/ResultCollector.js';
 import { runSweep, sweepTable, writeSweep } from '../backtest/sweep.js';
 import { loadGrid } from '../backtest/sweepGrid.js';
+import { ratioText } from '../backtest/ratioText.js';
 
 const USAGE = `Usage: kancil backtest <config.yaml> [options]
 
@@ -36,7 +37,7 @@ function summary(r: BacktestResult): string {
   const rows = Object.entries(r.strategies);
   if (r.total && rows.length > 1) rows.push(['TOTAL', r.total]);
   for (const [n, m] of rows) {
-    lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, max DD ${m.maxDrawdownPct}%, Sharpe ${m.sharpe}, Sortino ${m.sortino}, orders ${m.orders}, trades ${m.trades}, fill ratio ${m.fillRatio}`);
+    lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, max DD ${m.maxDrawdownPct}%, Sharpe per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sharpePerPeriod')}, annualised ${ratioText(m, 'sharpe')}, Sortino per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sortinoPerPeriod')}, annualised ${ratioText(m, 'sortino')}, orders ${m.orders}, trades ${m.trades}, fill ratio ${m.fillRatio}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import { ResultCollector, type StrategyMetrics } from './ResultCollector.js';
+import { compareRank, rankValue } from './sweepGrid.js';
+import { sweepTable } from './sweep.js';
+
+/** Metrics of a short run (a few samples): its ratios are unavailable. */
+function shortRun(): StrategyMetrics {
+  const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 1000);
+  c.mark('BTC_USDT', new Decimal(1));
+  for (let t = 0; t <= 5000; t += 1000) c.sample(t);
+  return c.finish('n').strategies.s as StrategyMetrics;
+}
+
+describe('sweep ranking', () => {
+  it('an unavailable metric is null, not 0, and ranks last in grid order', () => {
+    const na = shortRun();
+    expect(na.sharpe).toBeNull();
+    expect(rankValue(na, 'sharpe')).toBeNull();
+    const pts = [
+      { value: null, index: 0 },
+      { value: -1, index: 1 },
+      { value: 2, index: 2 },
+      { value: null, index: 3 },
+      { value: 2, index: 4 },
+      { value: 0, index: 5 },
+    ];
+    expect([...pts].sort(compareRank).map((p) => p.index)).toEqual([2, 4, 5, 1, 0, 3]);
+    expect([...pts].reverse().sort(compareRank).map((p) => p.index)).toEqual([2, 4, 5, 1, 0, 3]);
+  });
+
+  it('lower drawdown ranks higher', () => {
+    const m = { ...shortRun(), maxDrawdownPct: 5 };
+    expect(rankValue(m, 'maxDrawdownPct')).toBe(-5);
+  });
+
+  it('the table prints n/a with the reason and says what the ratios are', () => {
+    const metrics = shortRun();
+    const md = sweepTable({ strategy: 's', rankBy: 'sharpe', rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics }], results: [] });
+    expect(md).toContain('| n/a (5 returns, fewer than 30) |');
+    expect(md).not.toMatch(/\| null \|/);
+    expect(md).toMatch(/sharpe, sortino: annualised .*per 1000 ms equity period/);
+  });
+});
