@@ -205,6 +205,11 @@ export class RunSession {
           const l = legacy;
           cleanup.push(() => l.close());
         }
+        const stream = userStream(ep, open, symbols, log);
+        user = stream.stream;
+        // Orders of the other symbol types (type 2 has no user stream at all) are polled instead.
+        const unstreamed = symbols.filter((s) => s.type !== stream.covers).map((s) => s.symbol);
+        if (unstreamed.length > 0) log.info({ symbols: unstreamed }, 'no user data stream reports these symbols; their orders are polled');
         router = new OrderRouter({
           open: openPort(open),
           ...(legacy ? { legacy: legacyPort(legacy) } : {}),
@@ -215,8 +220,8 @@ export class RunSession {
           symbols: symbols.map((s) => s.symbol),
           symbolInfo: new Map(symbols.map((s) => [s.symbol, s])),
           settleMs: (cfg.exchange?.recvWindow ?? 5000) + 1000,
+          unstreamedSymbols: unstreamed,
         });
-        user = userStream(ep, open, symbols, log);
         bus.attach(user.events$);
         bus.attach(user.status$);
       } else {
@@ -303,7 +308,8 @@ export class RunSession {
         if (unknown.length > 0) log.warn({ unknown: unknown.map((u) => u.clientId) }, 'orders still of unknown outcome after start-up reconciliation; the poll loop keeps resolving them');
         router.start();
       } else {
-        tracker.load();
+        const closed = (venue as TrackedVenue).recover();
+        if (closed.length > 0) log.warn({ orders: closed.map((c) => c.clientId) }, 'orders an earlier paper run left open were closed (its simulator is gone)');
       }
       await market.whenReady(o.bookReadyTimeoutMs ?? 15_000).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'starting before every book is ready (orders are halted per symbol until it is)'));
       // The trade windows are filled from REST once the streams are connected (ready books mean
@@ -470,10 +476,13 @@ function paperBalances(cfg: RunConfig): Record<string, Decimal> {
   return sum;
 }
 
-/** The user data stream the symbols need: listen token when the WebSocket API is known, else a listen key. */
-function userStream(ep: RunEndpoints, open: OpenClient, symbols: readonly SymbolInfo[], log: Logger): UserStream {
+/**
+ * The user data stream the symbols need (listen token when the WebSocket API is known, else a
+ * listen key) and the symbol type whose orders it reports.
+ */
+function userStream(ep: RunEndpoints, open: OpenClient, symbols: readonly SymbolInfo[], log: Logger): { stream: UserStream; covers: 1 | 3 } {
   const type3 = symbols.some((s) => s.type === 3);
-  if (type3 && ep.stream_url_new) return new ListenKeyUserStream({ url: ep.stream_url_new, symbolType: 3, api: open, name: 'user:type3', logger: log.child({ part: 'user' }) });
-  if (ep.ws_api_url) return new ListenTokenUserStream({ url: ep.ws_api_url, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) });
-  return new ListenKeyUserStream({ url: ep.stream_url, symbolType: 1, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) });
+  if (type3 && ep.stream_url_new) return { stream: new ListenKeyUserStream({ url: ep.stream_url_new, symbolType: 3, api: open, name: 'user:type3', logger: log.child({ part: 'user' }) }), covers: 3 };
+  if (ep.ws_api_url) return { stream: new ListenTokenUserStream({ url: ep.ws_api_url, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) }), covers: 1 };
+  return { stream: new ListenKeyUserStream({ url: ep.stream_url, symbolType: 1, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) }), covers: 1 };
 }

@@ -17,6 +17,10 @@
  * the book reaches the same scales either way. Trailing zeros never raise a scale.
  */
 import { ParseError } from './errors.js';
+import { POW10 as CORE_POW10 } from './pow10.js';
+
+/** Core's powers of ten under a local const, which V8 folds into the compiled code (see core/pow10.ts). */
+const POW10 = CORE_POW10;
 
 /** One side of a depth update as scaled integers. */
 export interface ScaledLevels {
@@ -36,9 +40,6 @@ export interface ScaledLevels {
 export function scaledLevels(capacity = 64): ScaledLevels {
   return { n: 0, prices: new Float64Array(capacity), qtys: new Float64Array(capacity), priceScale: 0, qtyScale: 0 };
 }
-
-/** Powers of ten that are exact doubles (10^0 … 10^22). */
-const POW10 = new Float64Array(Array.from({ length: 23 }, (_, i) => 10 ** i));
 
 /** {@link scaledDecimal}: the string has significant fraction digits beyond the scale. */
 export const NEEDS_SCALE = -1;

@@ -16,6 +16,9 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A failure to inject into the next new-order call. */
 export type PlacementFault = 'acceptThen5xx' | 'rejectWith5xx' | 'refuse4xx';
 
+/** A failure to inject into the next open-API cancel: lost on the way (timeout), or done but answered 5XX. */
+export type CancelFault = 'timeout' | 'cancelThen5xx';
+
 /** The fake exchange. */
 export class FakeExchange {
   readonly orders = new Map<string, Mutable<Order>>();
@@ -26,6 +29,7 @@ export class FakeExchange {
   /** When true, every open-API call answers 503 (maintenance). */
   maintenance = false;
   readonly placementFaults: PlacementFault[] = [];
+  readonly cancelFaults: CancelFault[] = [];
   /** Faults of the next legacy creates. */
   readonly legacyFaults: 'acceptThen5xx'[] = [];
   #nextId = 1000;
@@ -51,10 +55,13 @@ export class FakeExchange {
     cancelOrder: async (p) => {
       this.requests.cancel++;
       this.#gate('cancelOrder', 'clientId' in p ? p.clientId : undefined);
+      const fault = this.cancelFaults.shift();
+      if (fault === 'timeout') throw new UnknownOutcomeError('POST /open/v1/orders/cancel', 'timeout after 10000 ms', 'clientId' in p ? p.clientId : undefined, undefined);
       const o = 'orderId' in p ? this.orders.get(p.orderId) : [...this.orders.values()].find((x) => x.clientId === p.clientId);
       if (!o) throw new ExchangeError(400, -2011, 'Unknown order sent.', 'POST /open/v1/orders/cancel');
       if (o.status !== 'NEW' && o.status !== 'PARTIALLY_FILLED') throw new ExchangeError(400, -2011, 'Order not open.', 'POST /open/v1/orders/cancel');
       this.#setStatus(o, 'CANCELED');
+      if (fault === 'cancelThen5xx') throw new UnknownOutcomeError('POST /open/v1/orders/cancel', 'HTTP 502', undefined, 502);
       return { ...o };
     },
     orderDetail: async (p) => {

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import { Ledger } from '../store/Ledger.js';
-import { FakeExchange } from './FakeExchange.js';
+import { FakeExchange, type CancelFault } from './FakeExchange.js';
 import { OrderRouter, legacyEligible } from './OrderRouter.js';
 import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
 import { silentLogger } from './log.js';
 import { placeIntents } from './testIntents.js';
 
-function setup(opts: { legacy?: boolean } = {}) {
+function setup(opts: { legacy?: boolean; unstreamed?: readonly string[] } = {}) {
   const clock = new VirtualClock(1_000_000);
   const ledger = Ledger.open(':memory:');
   const events: TrackerEvent[] = [];
@@ -26,11 +26,24 @@ function setup(opts: { legacy?: boolean } = {}) {
     settleMs: 6000,
     maxRetryAgeMs: 10_000,
     breaker: { failureThreshold: 3, openMs: 5000 },
+    ...(opts.unstreamed ? { unstreamedSymbols: opts.unstreamed, orderPollMs: 3000 } : {}),
   });
   return { clock, ledger, events, tracker, ex, router };
 }
 
 const place = placeIntents('s1', (n) => ({ intentId: `i${n}`, clientId: `c${n}` }));
+
+/** An order placed (NEW), then a strategy cancel that meets `fault` on the open API. */
+async function placedThenCancelFails(fault: CancelFault) {
+  const s = setup();
+  const intent = place();
+  s.router.submit(intent);
+  await s.router.idle();
+  s.ex.cancelFaults.push(fault);
+  s.router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+  await s.router.idle();
+  return { ...s, intent };
+}
 
 describe('OrderRouter', () => {
   it('journals the order before the request, places it, follows fills and cancels', async () => {
@@ -253,6 +266,84 @@ describe('OrderRouter', () => {
     await router.fetchAllMissingFills(0);
     expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
     await router.stop();
+  });
+
+  it('retries a cancel whose outcome was unknown (timeout) until the order is gone, without hammering', async () => {
+    const { router, ledger, ex, clock, intent } = await placedThenCancelFails('timeout');
+    const orderId = ledger.order(intent.clientId)?.orderId ?? '';
+    // The cancel never reached the exchange: the order still rests there and can still fill.
+    expect(ex.orders.get(orderId)?.status).toBe('NEW');
+    expect(ex.requests.cancel).toBe(1);
+    await router.tick();
+    await router.idle();
+    // Not again at once: the next attempt waits for the retry interval.
+    expect(ex.requests.cancel).toBe(1);
+    clock.advanceTo(clock.now() + 2000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.cancel).toBe(2);
+    expect(ex.orders.get(orderId)?.status).toBe('CANCELED');
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    clock.advanceTo(clock.now() + 2000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.cancel).toBe(2);
+  });
+
+  it('settles a cancel that took effect but was answered 5XX, even when the stream report is lost', async () => {
+    const { router, ledger, ex, clock, intent } = await placedThenCancelFails('cancelThen5xx');
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+    clock.advanceTo(clock.now() + 2000);
+    await router.tick();
+    await router.idle();
+    // The repeated cancel is refused (order not open); the refresh that follows shows CANCELED.
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    expect(ex.ordersWithClientId(intent.clientId)).toHaveLength(1);
+  });
+
+  it('polls resting orders of symbols no user stream reports (symbol type 2), so their fills are not missed', async () => {
+    const { router, ledger, ex, clock } = setup({ unstreamed: ['BTC_IDR'] });
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    const orderId = ledger.order(intent.clientId)?.orderId ?? '';
+    // Filled on the exchange; no executionReport will ever come for this symbol.
+    ex.fill(orderId, '0.0004');
+    await router.tick();
+    await router.idle();
+    // Not polled again before the poll period.
+    expect(ledger.order(intent.clientId)?.cumQty.toFixed()).toBe('0');
+    clock.advanceTo(clock.now() + 3000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('PARTIALLY_FILLED');
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004']);
+    ex.fill(orderId, '0.0006');
+    clock.advanceTo(clock.now() + 3000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0004', '0.0006']);
+    // A terminal order is not polled any more.
+    const reads = ex.requests.reads;
+    clock.advanceTo(clock.now() + 3000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.reads).toBe(reads);
+    await router.stop();
+  });
+
+  it('does not poll orders of symbols a user stream reports', async () => {
+    const { router, ledger, ex, clock } = setup();
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    const reads = ex.requests.reads;
+    clock.advanceTo(clock.now() + 10_000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.reads).toBe(reads);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
   });
 
   it('decides legacy eligibility from what /v1 can express', () => {

@@ -55,6 +55,15 @@ export interface OrderRouterOptions {
   readonly pollMs?: number;
   /** Wait for stream fills before fetching them by orderId when REST shows more executed (default 1000 ms). */
   readonly fillGapMs?: number;
+  /** A cancel that did not settle (unknown outcome, no usable interface) is tried again after this (default 2000 ms). */
+  readonly cancelRetryMs?: number;
+  /**
+   * Symbols whose orders no user data stream of the run reports (symbol type 2 has none; a type
+   * other than the stream's): their live orders are polled, and their fills fetched, instead.
+   */
+  readonly unstreamedSymbols?: readonly string[];
+  /** Poll period of each live order of an unstreamed symbol (default 2000 ms). */
+  readonly orderPollMs?: number;
   /** Called with every balance snapshot fetched from the exchange. */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
@@ -75,6 +84,11 @@ export class OrderRouter implements Venue {
   readonly #chains = new Map<string, Promise<void>>();
   readonly #inflight = new Set<Promise<void>>();
   readonly #cancelWanted = new Set<string>();
+  /** When the last cancel request of an order went out (retry pacing). */
+  readonly #cancelTried = new Map<string, number>();
+  readonly #unstreamed: ReadonlySet<string>;
+  /** When each live order of an unstreamed symbol was last polled. */
+  readonly #polledAt = new Map<string, number>();
   readonly #gapTimers = new Map<string, NodeJS.Timeout>();
   readonly #settleMs: number;
   readonly #maxRetryAgeMs: number;
@@ -92,6 +106,7 @@ export class OrderRouter implements Venue {
     this.#tracker = o.tracker;
     this.#settleMs = o.settleMs ?? 6000;
     this.#maxRetryAgeMs = o.maxRetryAgeMs ?? 10_000;
+    this.#unstreamed = new Set(o.unstreamedSymbols ?? []);
     this.breaker = new CircuitBreaker(o.clock, o.breaker, (s, why) => {
       o.log.warn({ breaker: s, why }, `open API circuit ${s}`);
       o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
@@ -254,18 +269,41 @@ export class OrderRouter implements Venue {
     this.#o.onBalances?.(acct.balances);
   }
 
-  /** One pass of the background loop: probe a half-open breaker, settle UNKNOWN and stale PENDING orders. */
+  /**
+   * One pass of the background loop: probe a half-open breaker, settle UNKNOWN orders, and try
+   * again cancels that did not settle (a cancel lost to a timeout leaves the order resting on the
+   * book, where it can still fill; cancelling twice is harmless, the second is refused as not open).
+   */
   async tick(): Promise<void> {
     if (this.#ticking || this.#stopped) return;
     this.#ticking = true;
     try {
       if (this.breaker.state === 'halfOpen') await this.#probe();
+      const now = this.#o.clock.now();
+      const cancelRetryMs = this.#o.cancelRetryMs ?? 2000;
+      const orderPollMs = this.#o.orderPollMs ?? 2000;
       for (const o of this.#tracker.liveOrders()) {
-        if (o.state === 'UNKNOWN' && !this.#chains.has(o.clientId)) this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
+        if (this.#chains.has(o.clientId)) continue;
+        if (o.state === 'UNKNOWN') this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
+        else if (this.#cancelWanted.has(o.clientId) && now >= (this.#cancelTried.get(o.clientId) ?? 0) + cancelRetryMs) {
+          this.#enqueue(o.clientId, () => this.#cancel(o.clientId));
+        } else if (o.orderId !== undefined && this.#unstreamed.has(o.symbol) && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + orderPollMs) {
+          this.#enqueue(o.clientId, () => this.#pollUnstreamed(o.clientId, now));
+        }
       }
     } finally {
       this.#ticking = false;
     }
+  }
+
+  /** Refreshes a live order no stream reports, then records the fills its executed quantity shows. */
+  async #pollUnstreamed(clientId: string, now: number): Promise<void> {
+    const o = this.#tracker.get(clientId);
+    if (!o || isTerminal(o.state)) return;
+    this.#polledAt.set(clientId, now);
+    await this.#refreshOrder(o);
+    await this.fetchFills(clientId);
+    if (isTerminal(this.#tracker.get(clientId)?.state ?? 'CANCELED')) this.#polledAt.delete(clientId);
   }
 
   // ---- placement ----
@@ -468,7 +506,7 @@ export class OrderRouter implements Venue {
   async #cancel(clientId: string): Promise<void> {
     const o = this.#tracker.get(clientId);
     if (!o || isTerminal(o.state)) {
-      this.#cancelWanted.delete(clientId);
+      this.#cancelDone(clientId);
       return;
     }
     if (o.state === 'UNKNOWN' || (o.state === 'PENDING' && o.orderId === undefined)) {
@@ -477,13 +515,14 @@ export class OrderRouter implements Venue {
       return;
     }
     const orderId = o.orderId;
+    this.#cancelTried.set(clientId, this.#o.clock.now());
     if (this.breaker.closed) {
       this.stats.openRequests++;
       try {
         const x = await this.#open.cancelOrder(orderId !== undefined ? { orderId } : { clientId });
         this.breaker.recordSuccess();
         this.#applyRest(x, 'cancel');
-        this.#cancelWanted.delete(clientId);
+        this.#cancelDone(clientId);
       } catch (err) {
         this.#noteOpenFailure(err);
         this.#o.log.warn({ clientId, err: errInfo(err) }, 'cancel failed; refreshing the order');
@@ -493,7 +532,7 @@ export class OrderRouter implements Venue {
       this.stats.legacyRequests++;
       try {
         await this.#legacy.cancelOrder(orderId);
-        this.#cancelWanted.delete(clientId);
+        this.#cancelDone(clientId);
         await this.#refreshOrder(o);
       } catch (err) {
         this.#o.log.warn({ clientId, err: errInfo(err) }, 'legacy cancel failed');
@@ -503,13 +542,18 @@ export class OrderRouter implements Venue {
     }
   }
 
+  #cancelDone(clientId: string): void {
+    this.#cancelWanted.delete(clientId);
+    this.#cancelTried.delete(clientId);
+  }
+
   async #legacyCancelSelected(orders: readonly OrderRecord[]): Promise<void> {
     const legacy = this.#legacy;
     if (!legacy) return;
     this.stats.legacyRequests++;
     try {
       await legacy.cancelOrders(orders.map((o) => o.orderId ?? ''));
-      for (const o of orders) this.#cancelWanted.delete(o.clientId);
+      for (const o of orders) this.#cancelDone(o.clientId);
     } catch (err) {
       this.#o.log.warn({ err: errInfo(err) }, 'legacy cancel-selected failed');
     }

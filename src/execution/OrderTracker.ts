@@ -133,6 +133,13 @@ export class OrderTracker {
     this.#patch(clientId, { state: 'REJECTED', reason }, source);
   }
 
+  /** Closes a live order the venue can no longer know (a paper run's simulator after a restart). */
+  expire(clientId: string, reason: string, source: string): void {
+    const o = this.#live.get(clientId);
+    if (!o || isTerminal(o.state)) return;
+    this.#patch(clientId, { state: 'EXPIRED', reason }, source);
+  }
+
   /** An UNKNOWN order goes back to PENDING for a retry after reconciliation proved it absent. */
   markRetry(clientId: string): void {
     const o = this.#live.get(clientId);

@@ -31,4 +31,25 @@ describe('TrackedVenue', () => {
     expect(ledger.order('c1')?.state).toBe('REJECTED');
     expect(ledger.order('c1')?.reason).toBe('NOTIONAL: too small');
   });
+
+  it('on a restart, closes the orders an earlier paper run left open: the new simulator has never heard of them', () => {
+    const ledger = Ledger.open(':memory:');
+    const clock = new VirtualClock(5);
+    const first = new TrackedVenue({ name: 'sim', submit: () => undefined }, new OrderTracker({ ledger, clock, emit: () => undefined }));
+    const intent: PlaceIntent = { kind: 'place', strategy: 's', intentId: 'i1', clientId: 'c1', symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', price: new Decimal(1), quantity: new Decimal(1) };
+    first.submit(intent);
+    // The first run stops without cancelling (or is killed): its order stays live in the ledger.
+    expect(ledger.openOrders().map((o) => o.clientId)).toEqual(['c1']);
+
+    clock.advanceTo(10);
+    const tracker = new OrderTracker({ ledger, clock, emit: () => undefined });
+    const second = new TrackedVenue({ name: 'sim', submit: () => undefined }, tracker);
+    const closed = second.recover();
+    expect(closed.map((o) => o.clientId)).toEqual(['c1']);
+    // Otherwise it would count against open-order and exposure limits forever (a cancel of it is refused as unknown).
+    expect(tracker.liveOrders()).toEqual([]);
+    expect(ledger.openOrders()).toEqual([]);
+    expect(ledger.order('c1')?.state).toBe('EXPIRED');
+    expect(ledger.order('c1')?.reason).toMatch(/PAPER_RESTART/);
+  });
 });

@@ -8,6 +8,7 @@ import type { ExecutionReportEvent } from '../core/marketEvents.js';
 import type { IntentRejectedEvent } from '../bus/events.js';
 import type { Intent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
+import type { OrderRecord } from '../store/records.js';
 import { newOrderOf, type OrderTracker } from './OrderTracker.js';
 import type { ReconcilingVenue } from './pipeline.js';
 
@@ -42,5 +43,18 @@ export class TrackedVenue implements Venue, ReconcilingVenue {
 
   reconcile(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /**
+   * Start-up: the ledger's live orders belong to an earlier run's simulator, which is gone (its
+   * book, balances and orders lived in memory). Nothing can fill or cancel them any more, so
+   * they are closed as EXPIRED; left live they would count against open-order and exposure
+   * limits in every later run. Only simulated orders: a ledger shared with a live run keeps its
+   * exchange orders untouched. Returns the orders closed.
+   */
+  recover(): OrderRecord[] {
+    const closed = this.#tracker.load().filter((o) => o.venue === 'sim');
+    for (const o of closed) this.#tracker.expire(o.clientId, 'PAPER_RESTART: the simulated venue of an earlier run is gone', 'recover');
+    return closed;
   }
 }

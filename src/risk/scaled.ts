@@ -5,10 +5,12 @@
  * (NaN) or the comparison falls back to BigInt, never to a rounded float.
  */
 import type { Decimal } from '../core/decimal.js';
+import { POW10 as CORE_POW10 } from '../core/pow10.js';
+
+/** Core's powers of ten under a local const, which V8 folds into the compiled code (see core/pow10.ts). */
+const POW10 = CORE_POW10;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-/** Powers of ten that are exact doubles (10^0 .. 10^22). */
-const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 /** Float powers of ten 10^-F_RANGE .. 10^F_RANGE for estimates only (never for a final answer). */
 const F_RANGE = 40;
 const POWF: readonly number[] = Array.from({ length: 2 * F_RANGE + 1 }, (_, i) => 10 ** (i - F_RANGE));

@@ -5,7 +5,11 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { DecimalInput } from '../core/newOrder.js';
+import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import { NEEDS_SCALE, NOT_PLAIN, scaledDecimal } from '../core/scaledLevels.js';
+
+/** Core's powers of ten under a local const, which V8 folds into the compiled code (see core/pow10.ts). */
+const POW10 = CORE_POW10;
 
 /** Largest integer a double holds exactly. */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -39,8 +43,6 @@ export function toScaled(v: DecimalInput, scale: number): number {
   return parseScaled(v.toFixed(), scale);
 }
 
-/** Powers of ten as numbers (exact up to 10^22). */
-export const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 /** Powers of ten as bigint. */
 export function pow10n(k: number): bigint {
   return 10n ** BigInt(k);

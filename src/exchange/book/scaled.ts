@@ -5,10 +5,11 @@
  */
 import { Decimal } from '../../core/decimal.js';
 import { ParseError } from '../../core/errors.js';
+import { POW10 as CORE_POW10 } from '../../core/pow10.js';
 import { NEEDS_SCALE, scaledDecimal, TOO_LARGE } from '../../core/scaledLevels.js';
 
-/** Powers of ten that are exact doubles (10^0 … 10^22). */
-const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
+/** Core's powers of ten under a local const, which V8 folds into the compiled code (see core/pow10.ts). */
+const POW10 = CORE_POW10;
 
 /** 10^n as an exact number; throws outside 0..22 because larger powers are not exact doubles. */
 export function pow10(n: number): number {
