@@ -1,7 +1,8 @@
 /**
  * `kancil run <config.yaml>`: runs strategies live (against the exchange URLs in the config, or an
  * in-process sandbox) or on paper (live market data, fills from the matching engine). Stops on
- * SIGINT/SIGTERM, after `--duration` / `run.durationSec`, and prints a summary. Credentials come
+ * SIGINT/SIGTERM, after `--duration` / `run.durationSec`, or when an in-process sandbox's replay
+ * played once has ended, and prints a summary. Credentials come
  * only from the environment (or the in-process sandbox's test account) and are redacted from logs.
  */
 import path from 'node:path';
@@ -20,6 +21,8 @@ const USAGE = `Usage: kancil run <config.yaml> [--duration <seconds>]
 
 Runs the strategies of a config in mode live or paper (see config/default.yaml).
   --duration S   stop after S seconds (overrides run.durationSec; 0 = until SIGINT/SIGTERM)
+                 An in-process sandbox replaying a recording once (loop: false) also stops
+                 the run when the replay ends.
   -h, --help     this text
 
 Credentials (live mode) come from the environment only:
@@ -80,7 +83,37 @@ function durationOption(v: string | undefined, fallback: number): number {
   return Number(v);
 }
 
-/** Runs a session until a signal or the duration; returns the exit code. */
+/**
+ * Waits for what ends a run: SIGINT/SIGTERM, the duration (0: none), or the end of the in-process
+ * sandbox's replay (a recording played once: after its last event the market is frozen, and a
+ * paper run idling on to its duration would only add empty time to the summary). A run against an
+ * external exchange, or a sandbox whose market never ends (looped or synthetic), has no
+ * `marketEnded` and stops as before. Leaves no listener or timer behind.
+ */
+async function stopReason(durationSec: number, marketEnded: Promise<void> | undefined, log: Logger): Promise<string> {
+  let onSignal: ((sig: NodeJS.Signals) => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise<string>((resolve) => {
+      onSignal = (sig: NodeJS.Signals): void => resolve(`signal ${sig}`);
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      if (durationSec > 0) timer = setTimeout(() => resolve(`duration ${durationSec} s`), durationSec * 1000).unref();
+      void marketEnded?.then(() => {
+        log.info('the sandbox replay played its last event: stopping the run');
+        resolve('replay ended');
+      });
+    });
+  } finally {
+    if (onSignal) {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    }
+    clearTimeout(timer);
+  }
+}
+
+/** Runs a session until a signal, the duration or the end of the sandbox's replay; returns the exit code. */
 export async function runCommand(argv: readonly string[], io: CliIO, logStream: NodeJS.WritableStream = process.stdout): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { duration: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const, true);
   if (values.help) {
@@ -101,14 +134,7 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
     await target.sandbox?.stop();
     throw err;
   }
-  const reason = await new Promise<string>((resolve) => {
-    const onSignal = (sig: NodeJS.Signals): void => resolve(`signal ${sig}`);
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    if (durationSec > 0) setTimeout(() => resolve(`duration ${durationSec} s`), durationSec * 1000).unref();
-  });
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
+  const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log);
   const summary = await session.stop(reason);
   await target.sandbox?.stop();
   log.info({ summary }, 'summary');

@@ -221,6 +221,7 @@ export class RunSession {
           symbolInfo: new Map(symbols.map((s) => [s.symbol, s])),
           settleMs: (cfg.exchange?.recvWindow ?? 5000) + 1000,
           unstreamedSymbols: unstreamed,
+          timeOffsetMs: () => open.timeOffsetMs,
         });
         bus.attach(user.events$);
         bus.attach(user.status$);

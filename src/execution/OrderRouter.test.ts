@@ -8,12 +8,14 @@ import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
 import { silentLogger } from './log.js';
 import { placeIntents } from './testIntents.js';
 
-function setup(opts: { legacy?: boolean; unstreamed?: readonly string[] } = {}) {
+function setup(opts: { legacy?: boolean; unstreamed?: readonly string[]; exchangeBehindMs?: number } = {}) {
   const clock = new VirtualClock(1_000_000);
   const ledger = Ledger.open(':memory:');
   const events: TrackerEvent[] = [];
   const tracker = new OrderTracker({ ledger, clock, emit: (e) => events.push(e) });
-  const ex = new FakeExchange(() => clock.now());
+  // The exchange's clock may run behind ours; the open client measures that offset (syncTime).
+  const behind = opts.exchangeBehindMs ?? 0;
+  const ex = new FakeExchange(() => clock.now() - behind);
   const router = new OrderRouter({
     open: ex.open,
     ...(opts.legacy === false ? {} : { legacy: ex.legacy }),
@@ -27,6 +29,7 @@ function setup(opts: { legacy?: boolean; unstreamed?: readonly string[] } = {}) 
     maxRetryAgeMs: 10_000,
     breaker: { failureThreshold: 3, openMs: 5000 },
     ...(opts.unstreamed ? { unstreamedSymbols: opts.unstreamed, orderPollMs: 3000 } : {}),
+    timeOffsetMs: () => -behind,
   });
   return { clock, ledger, events, tracker, ex, router };
 }
@@ -89,8 +92,10 @@ describe('OrderRouter', () => {
     expect(ex.ordersWithClientId(intent.clientId)[0]?.price.toFixed()).toBe('900000000');
   });
 
-  it('never duplicates an order the exchange accepted before answering 5XX', async () => {
-    const { router, ledger, ex, clock } = setup();
+  // The exchange clock may run well behind ours (the open client measures the offset): the lookup
+  // window is in exchange time, or an order stamped 10 s "before" we journalled it would look absent and be sent twice.
+  it.each([0, 10_000])('never duplicates an order the exchange accepted before answering 5XX (exchange clock %i ms behind)', async (exchangeBehindMs) => {
+    const { router, ledger, ex, clock } = setup({ exchangeBehindMs });
     ex.placementFaults.push('acceptThen5xx');
     const intent = place();
     router.submit(intent);
@@ -190,8 +195,8 @@ describe('OrderRouter', () => {
     expect(ex.requests.newOrder).toBe(2);
   });
 
-  it('finds an UNKNOWN legacy order among the legacy active orders while the open API is still down', async () => {
-    const { router, ledger, ex } = setup();
+  it.each([0, 10_000])('finds an UNKNOWN legacy order among the legacy active orders while the open API is still down (exchange clock %i ms behind)', async (exchangeBehindMs) => {
+    const { router, ledger, ex } = setup({ exchangeBehindMs });
     ex.maintenance = true;
     router.submit(place());
     await router.idle();

@@ -64,6 +64,11 @@ export interface OrderRouterOptions {
   readonly unstreamedSymbols?: readonly string[];
   /** Poll period of each live order of an unstreamed symbol (default 2000 ms). */
   readonly orderPollMs?: number;
+  /**
+   * Exchange time minus local time in ms (the open client's measured offset; default 0). Order
+   * lookups filter on the exchange's createTime, so their windows must be in exchange time.
+   */
+  readonly timeOffsetMs?: () => number;
   /** Called with every balance snapshot fetched from the exchange. */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
@@ -205,7 +210,7 @@ export class OrderRouter implements Venue {
     const live = this.#tracker.liveOrders();
     const symbols = new Set([...this.#o.symbols, ...live.map((o) => o.symbol)]);
     const oldest = live.reduce((m, o) => Math.min(m, o.createdAt), now);
-    const since = Math.min(oldest - 60_000, now - (this.#o.tradeLookbackMs ?? 86_400_000));
+    const since = this.#exchangeTime(Math.min(oldest - 60_000, now - (this.#o.tradeLookbackMs ?? 86_400_000)));
     let untracked = 0;
     try {
       for (const symbol of symbols) {
@@ -441,7 +446,9 @@ export class OrderRouter implements Venue {
   async #findByClientId(o: OrderRecord): Promise<Order | undefined | 'error'> {
     try {
       const list = await this.#call(() =>
-        this.#open.allOrders({ symbol: o.symbol, type: 'ALL', startTime: o.createdAt - 5000, limit: 1000 }),
+        // Exchange time: with our clock ahead of the exchange's, a window in local time would miss
+        // the order, prove it "absent" and send it a second time.
+        this.#open.allOrders({ symbol: o.symbol, type: 'ALL', startTime: this.#exchangeTime(o.createdAt) - 5000, limit: 1000 }),
       );
       const byId = list.find((x) => x.clientId === o.clientId);
       if (byId || o.venue !== 'legacy') return byId;
@@ -452,7 +459,7 @@ export class OrderRouter implements Venue {
           x.type === o.orderType &&
           (o.quantity === undefined || x.origQty.eq(o.quantity)) &&
           (o.price === undefined || o.orderType === 'MARKET' || x.price.eq(o.price)) &&
-          x.createTime >= (o.sentAt ?? o.createdAt) - 2000 &&
+          x.createTime >= this.#exchangeTime(o.sentAt ?? o.createdAt) - 2000 &&
           !this.#tracker.byOrderId(x.orderId),
       );
     } catch (err) {
@@ -473,7 +480,7 @@ export class OrderRouter implements Venue {
           v.side === o.side &&
           v.quantity.eq(o.quantity ?? v.quantity) &&
           (o.orderType === 'MARKET' || o.price === undefined || v.price.eq(o.price)) &&
-          v.time >= (o.sentAt ?? o.createdAt) - 2000 &&
+          v.time >= this.#exchangeTime(o.sentAt ?? o.createdAt) - 2000 &&
           !this.#tracker.byOrderId(v.orderId),
       );
       if (match) {
@@ -611,6 +618,11 @@ export class OrderRouter implements Venue {
   }
 
   // ---- plumbing ----
+
+  /** A local timestamp on the exchange's clock. */
+  #exchangeTime(local: number): number {
+    return local + (this.#o.timeOffsetMs?.() ?? 0);
+  }
 
   async #probe(): Promise<void> {
     try {

@@ -21,6 +21,12 @@ export interface MarketFeed {
   readonly failed: number;
   /** The last refusal, for the admin status. */
   readonly lastError: string | undefined;
+  /**
+   * Settles once the feed has applied its last event and will move its book no more (a replay
+   * played once); undefined for a feed that never ends (a looped replay, a synthetic flow). A feed
+   * stopped before its end never settles it.
+   */
+  readonly ended: Promise<void> | undefined;
   stop(): void;
 }
 
@@ -72,6 +78,8 @@ class ReplayFeed implements MarketFeed {
   #snapshotIndex: number;
   #lastUpdateId = 0;
   #synced = false;
+  readonly ended: Promise<void> | undefined;
+  #end: () => void = () => undefined;
 
   constructor(
     readonly state: ExchangeState,
@@ -84,6 +92,7 @@ class ReplayFeed implements MarketFeed {
     this.symbol = sym.info.symbol;
     this.#q = new Quantizer(sym);
     this.#snapshotIndex = events.findIndex((e) => e.kind === 'snapshot');
+    this.ended = loop ? undefined : new Promise<void>((resolve) => (this.#end = resolve));
     this.#restart();
     this.#schedule(0);
   }
@@ -125,7 +134,10 @@ class ReplayFeed implements MarketFeed {
       }
     });
     if (this.#i >= this.events.length) {
-      if (!this.loop) return;
+      if (!this.loop) {
+        this.#end();
+        return;
+      }
       this.#restart();
       this.#schedule(0);
       return;
@@ -170,6 +182,8 @@ class SyntheticFeed implements MarketFeed {
   applied = 0;
   /** Synthetic values are built on the tick and step, so nothing is ever adjusted or refused. */
   readonly adjusted = 0;
+  /** A synthetic flow runs until stopped. */
+  readonly ended = undefined;
   failed = 0;
   lastError: string | undefined;
   #timer: NodeJS.Timeout | undefined;

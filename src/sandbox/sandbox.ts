@@ -57,6 +57,11 @@ export interface RunningSandbox {
   readonly weights: WeightLimiter;
   /** The running market activity (replay or synthetic feeds); stop() one to freeze its book. */
   readonly feeds: readonly MarketFeed[];
+  /**
+   * Settles when every feed has ended (replays played once, all at their last event), so no book
+   * moves any more; undefined when some feed never ends (looped or synthetic) or none runs.
+   */
+  readonly marketEnded: Promise<void> | undefined;
   /** Applies listen key and token expiry now (it also runs every 250 ms). */
   sweep(): void;
   /** Sets or clears a symbol's reference price (PRICE_RANGE rule and /api/v3/referencePrice). */
@@ -221,6 +226,8 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       forceRateLimit: (status, seconds) => weights.forceAll(status, seconds),
     });
     if (!options.quiet) for (const m of config.market) feeds.push(startFeed(state, m, clock));
+    const ends = feeds.map((f) => f.ended);
+    const marketEnded = ends.length > 0 && ends.every((e) => e !== undefined) ? Promise.all(ends).then(() => undefined) : undefined;
     let stopped = false;
     return {
       urls,
@@ -232,6 +239,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       registry,
       weights,
       feeds,
+      marketEnded,
       sweep,
       setReferencePrice,
       stop: async () => {

@@ -507,6 +507,28 @@ describe('error paths', () => {
     }
   });
 
+  it('a connection reset after the request went out: an order or a cancel is an unknown outcome (sent once), a read is retried', async () => {
+    server.on('POST', '/open/v1/orders', { reset: true });
+    server.on('POST', '/open/v1/orders/cancel', { reset: true });
+    server.on('GET', '/open/v1/orders/detail', { reset: true });
+    const placed = await client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-reset' }).catch((e: unknown) => e);
+    expect(placed).toBeInstanceOf(UnknownOutcomeError);
+    expect(placed).toMatchObject({ clientId: 'c-reset' });
+    const cancelled = await client.cancelOrder({ clientId: 'c-reset' }).catch((e: unknown) => e);
+    expect(cancelled).toBeInstanceOf(UnknownOutcomeError);
+    const read = await client.orderDetail({ orderId: '1' }).catch((e: unknown) => e);
+    expect(read).toBeInstanceOf(NetworkError);
+    expect(server.received('POST', '/open/v1/orders')).toHaveLength(1);
+    expect(server.received('POST', '/open/v1/orders/cancel')).toHaveLength(1);
+    expect(server.received('GET', '/open/v1/orders/detail')).toHaveLength(3);
+    // None of these errors may carry the credentials or the request's signature.
+    const signature = server.only('POST', '/open/v1/orders').params.signature ?? 'no signature';
+    for (const e of [placed, cancelled, read]) {
+      const text = `${String(e)} ${JSON.stringify(e)} ${String((e as Error).cause)}`;
+      for (const secret of [OPEN_KEY, OPEN_SECRET, signature]) expect(text).not.toContain(secret);
+    }
+  });
+
   it('connection refused on an order is a NetworkError (nothing was sent), not an unknown outcome', async () => {
     const gone = await LoopbackServer.start();
     const url = gone.url;

@@ -21,21 +21,27 @@ const dir = mkdtempSync(path.join(tmpdir(), 'kancil-paper-'));
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `kancil run <file> --duration <sec>`: exit code, printed output and log lines. */
+async function run(file: string, durationSec: string): Promise<{ code: number; out: string; logs: string }> {
+  let out = '';
+  let logs = '';
+  const sink = new Writable({
+    write(c: Buffer, _e, cb) {
+      logs += c.toString();
+      cb();
+    },
+  });
+  const code = await runCommand([file, '--duration', durationSec], { stdout: (t) => (out += t), stderr: (t) => (out += t), env: {} }, sink);
+  return { code, out, logs };
+}
+
 describe('paper mode (npm start configuration)', () => {
   it('runs the default config on paper against the in-process sandbox and journals everything', async () => {
     // The default config, with its ledger moved to a temporary folder.
     const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
     const file = path.join(dir, 'paper.yaml');
     writeFileSync(file, stringify({ ...doc, sandbox: { config: path.join(repoRoot, 'config/paper-sandbox.yaml') }, storage: { path: path.join(dir, 'paper.db') }, logging: { level: 'info' } }));
-    let out = '';
-    let logs = '';
-    const sink = new Writable({
-      write(c: Buffer, _e, cb) {
-        logs += c.toString();
-        cb();
-      },
-    });
-    const code = await runCommand([file, '--duration', '5'], { stdout: (t) => (out += t), stderr: (t) => (out += t), env: {} }, sink);
+    const { code, out, logs } = await run(file, '5');
     expect(code, out + logs).toBe(0);
     expect(out).toMatch(/run stopped \(duration 5 s\)/);
     expect(logs).toContain('"mode":"paper"');
@@ -53,6 +59,31 @@ describe('paper mode (npm start configuration)', () => {
       expect(ledger.countJournal('stop')).toBe(1);
       // Each order's executed quantity equals the sum of its recorded fills.
       for (const o of orders) expect(ledger.fills(o.clientId).reduce((a, f) => a.plus(f.qty), ZERO).eq(o.cumQty)).toBe(true);
+    } finally {
+      ledger.close();
+    }
+  }, 30_000);
+
+  it('stops when the sandbox replay played once has ended, through the same shutdown, with the reason', async () => {
+    // The npm start sandbox, replayed once at 40x (120 s of recording in 3 s); the run's duration
+    // is far longer than the test's timeout, so only the end of the replay can stop it in time.
+    const sbx = parse(readFileSync(path.join(repoRoot, 'config/paper-sandbox.yaml'), 'utf8')) as { market: { replay: Record<string, unknown> }[] };
+    for (const m of sbx.market) Object.assign(m.replay, { file: path.join(repoRoot, 'backtest-data', path.basename(String(m.replay.file))), loop: false, speed: 40 });
+    const sbxFile = path.join(dir, 'once-sandbox.yaml');
+    writeFileSync(sbxFile, stringify(sbx));
+    const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
+    const file = path.join(dir, 'once.yaml');
+    writeFileSync(file, stringify({ ...doc, sandbox: { config: sbxFile }, storage: { path: path.join(dir, 'once.db') }, logging: { level: 'info' } }));
+    const { code, out, logs } = await run(file, '3600');
+    expect(code, out + logs).toBe(0);
+    expect(out).toMatch(/run stopped \(replay ended\)/);
+    expect(logs).toContain('the sandbox replay played its last event');
+    const ledger = Ledger.open(path.join(dir, 'once.db'));
+    try {
+      // The signal's shutdown path: strategies stopped, open orders canceled (cancelOnShutdown), journal closed.
+      expect(ledger.orders().length).toBeGreaterThan(0);
+      expect(ledger.openOrders()).toHaveLength(0);
+      expect(ledger.countJournal('stop')).toBe(1);
     } finally {
       ledger.close();
     }

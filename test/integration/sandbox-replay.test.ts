@@ -121,3 +121,46 @@ describe('whole recording', () => {
     }
   });
 });
+
+describe('end of the market activity', () => {
+  it('a replay played once announces its end after its last event; looped or synthetic activity never ends', async () => {
+    const once = await startSandbox(
+      testSandboxConfig((d) => {
+        d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: false, speed: 1000 } }];
+      }),
+    );
+    try {
+      expect(once.marketEnded).toBeDefined();
+      await once.marketEnded;
+      const events = loadRecording(sample, 'BTCUSDT');
+      const feed = once.feeds[0];
+      // Everything from the snapshot on was applied (or refused and counted) before the end.
+      expect((feed?.applied ?? 0) + (feed?.failed ?? 0)).toBe(events.length - events.findIndex((e) => e.kind === 'snapshot'));
+    } finally {
+      await once.stop();
+    }
+    const looped = await startSandbox(
+      testSandboxConfig((d) => {
+        d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: true, speed: 1000 } }];
+      }),
+    );
+    // A replay played once beside a synthetic flow: the market goes on after the replay.
+    const mixed = await startSandbox(
+      testSandboxConfig((d) => {
+        d.market = [
+          { symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: false, speed: 1000 } },
+          { symbol: 'BTC_IDR', synthetic: { seed: 7, midPrice: '1000000000', intervalMs: 50 } },
+        ];
+      }),
+    );
+    const quiet = await startSandbox(testSandboxConfig(), { quiet: true });
+    try {
+      expect(looped.marketEnded).toBeUndefined();
+      expect(mixed.feeds.map((f) => f.ended === undefined)).toEqual([false, true]);
+      expect(mixed.marketEnded).toBeUndefined();
+      expect(quiet.marketEnded).toBeUndefined();
+    } finally {
+      await Promise.all([looped.stop(), mixed.stop(), quiet.stop()]);
+    }
+  });
+});

@@ -35,6 +35,8 @@ export interface Reply {
   /** Sent verbatim (for malformed bodies). */
   readonly text?: string;
   readonly hang?: boolean;
+  /** Destroys the connection after the request arrived, without a response (a reset mid-call). */
+  readonly reset?: boolean;
 }
 
 /** A route: a fixed reply or a function of the request. */
@@ -132,6 +134,10 @@ export class LoopbackServer {
     } catch (e) {
       // An assertion inside a route shows up as a 400 envelope carrying its message (not a 5XX, which clients would retry or read as unknown outcome).
       reply = { status: 400, json: { code: -599, msg: e instanceof Error ? e.message : String(e) } };
+    }
+    if (reply.reset) {
+      res.socket?.destroy();
+      return;
     }
     if (reply.hang) {
       this.#hanging.add(res);

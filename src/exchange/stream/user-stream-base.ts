@@ -89,7 +89,11 @@ export abstract class UserStreamBase {
     this.#status.next({ type: 'reconcileNeeded', E: this.t.clock.now(), reason });
   }
 
-  /** Parses a payload; malformed ones are logged and counted. */
+  /**
+   * Parses a payload; malformed ones are logged and counted. An executionReport that cannot be
+   * read still means an order changed (a fill, a cancel, an expiry): the router must look it up,
+   * so a reconciliation is requested rather than trading on a stale order state.
+   */
   protected parse(data: unknown, subscriptionId?: number): UserPayload | undefined {
     try {
       return parseUserPayload(data, subscriptionId);
@@ -97,6 +101,9 @@ export abstract class UserStreamBase {
       this.stats.malformed++;
       const text = JSON.stringify(data) ?? String(data);
       this.log.warn({ err: (err as Error).message, payload: text.slice(0, 300) }, 'malformed user data payload skipped');
+      if (typeof data === 'object' && data !== null && (data as { e?: unknown }).e === 'executionReport') {
+        this.needReconcile(`malformed executionReport: ${(err as Error).message}`);
+      }
       return undefined;
     }
   }
