@@ -351,6 +351,29 @@ describe('OrderRouter', () => {
     expect(ledger.order(intent.clientId)?.state).toBe('NEW');
   });
 
+  it('a legacy order status the spec does not show is not taken for a cancel: the order stays live and tracked', async () => {
+    const { router, ledger, ex } = setup();
+    ex.maintenance = true;
+    router.submit(place());
+    await router.idle();
+    const a = place({ price: new Decimal('900000001') });
+    const b = place({ price: new Decimal('900000002') });
+    router.submit(a);
+    router.submit(b);
+    await router.idle();
+    expect([ledger.order(a.clientId)?.venue, ledger.order(b.clientId)?.venue]).toEqual(['legacy', 'legacy']);
+    // A partial fill shown under a status word /v1 never documented, then a cancel-all that fails.
+    ex.fill(ledger.order(a.clientId)?.orderId ?? '', '0.0004');
+    ex.legacyLiveStatus = 'partially_filled';
+    ex.legacyCancelDown = true;
+    router.cancelAll({ strategy: 's1' });
+    await router.idle();
+    // Both orders still rest on the exchange: the tracker must keep them live (a cancel retry, fills to come).
+    expect(ledger.order(a.clientId)?.state).toBe('PARTIALLY_FILLED');
+    expect(ledger.order(a.clientId)?.cumQty.toFixed()).toBe('0.0004');
+    expect(ledger.order(b.clientId)?.state).toBe('NEW');
+  });
+
   it('decides legacy eligibility from what /v1 can express', () => {
     const base = { symbol: 'BTC_IDR', side: 'BUY' as const, orderType: 'LIMIT' as const, quantity: new Decimal(1), price: new Decimal(1) };
     expect(legacyEligible(base)).toBe(true);

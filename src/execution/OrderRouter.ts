@@ -18,6 +18,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import { AuthenticationError, ExchangeError, NetworkError, RateLimitedError, UnknownOutcomeError, ValidationError } from '../core/errors.js';
+import type { Decimal } from '../core/decimal.js';
+import type { OrderStatusName } from '../core/enums.js';
 import type { Balance, Order, SymbolInfo } from '../core/types.js';
 import { splitSymbol } from '../core/symbols.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
@@ -712,11 +714,35 @@ export function legacyEligible(o: Pick<PlaceIntent, 'symbol' | 'orderType' | 'si
   return false;
 }
 
+/**
+ * A /v1 status word as an order status. The spec shows only `active` (order list) and
+ * `fulfilled` (order detail). Only words that say the order ended end it; any other word is read
+ * from the quantities, because taking a live order for cancelled would stop tracking it (no
+ * cancel retry, no fills) while it can still fill. A wrong "live" is corrected by the next
+ * open-API refresh.
+ */
+function statusOfLegacy(status: string, filled: Decimal, quantity: Decimal): OrderStatusName {
+  switch (status.toLowerCase()) {
+    case 'fulfilled':
+    case 'filled':
+      return 'FILLED';
+    case 'cancelled':
+    case 'canceled':
+      return 'CANCELED';
+    case 'rejected':
+      return 'REJECTED';
+    case 'expired':
+      return 'EXPIRED';
+    default:
+      if (quantity.gt(0) && filled.gte(quantity)) return 'FILLED';
+      return filled.gt(0) ? 'PARTIALLY_FILLED' : 'NEW';
+  }
+}
+
 /** A legacy order view as an open-API order snapshot, so the tracker has one input shape. */
 function orderOfLegacy(v: LegacyOrderView, o: OrderRecord): Order {
   const filled = v.quantity.minus(v.availableQuantity);
-  const s = v.status.toLowerCase();
-  const status = s === 'fulfilled' || s === 'filled' ? 'FILLED' : s === 'active' || s === 'open' ? (filled.gt(0) ? 'PARTIALLY_FILLED' : 'NEW') : 'CANCELED';
+  const status = statusOfLegacy(v.status, filled, v.quantity);
   return {
     orderId: v.orderId,
     clientId: o.clientId,
