@@ -404,6 +404,20 @@ describe('rate limits', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('403 (web application firewall limit): the host is backed off like a 429, orders included, instead of hammered', async () => {
+    server.on('POST', '/open/v1/orders', { status: 403, text: '<html>403 Forbidden</html>' });
+    server.on('GET', '/open/v1/common/time', { json: { code: 0, msg: '', timestamp: 1 } });
+    const err = await client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-waf' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err).toMatchObject({ httpStatus: 403 });
+    // Nothing more reaches the host until the wait (no Retry-After: the 429 default) has passed.
+    await expect(client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-waf2' })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(client.time()).rejects.toBeInstanceOf(RateLimitedError);
+    expect(server.requests).toHaveLength(1);
+    clock.t += 60_000;
+    expect(await client.time()).toBe(1);
+  });
+
   it('418 ban: bannedUntil set, only that host refused', async () => {
     const other = await LoopbackServer.start();
     try {
