@@ -374,6 +374,29 @@ describe('OrderRouter', () => {
     expect(ledger.order(b.clientId)?.state).toBe('NEW');
   });
 
+  it('never re-sends an order of an earlier run after a restart, even when it is proven absent while still young', async () => {
+    const { ledger, ex, clock, tracker } = setup();
+    // First life: journalled and sent, the request never reached the exchange, then the process died.
+    const lost = place();
+    tracker.create({ ...lost, venue: 'open', timeInForce: 'GTC', quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, price: lost.price, quantity: lost.quantity });
+    tracker.markSent(lost.clientId, 'open');
+    clock.advanceTo(clock.now() + 1000);
+
+    // Second life, restarted at once: the start-up wait ends before the settle time (here: no wait).
+    const tracker2 = new OrderTracker({ ledger, clock, emit: () => undefined });
+    const router2 = new OrderRouter({ open: ex.open, tracker: tracker2, ledger, clock, log: silentLogger, symbols: ['BTC_IDR'], pollMs: 0, settleMs: 6000, maxRetryAgeMs: 10_000 });
+    const unknown = await router2.recover(0);
+    expect(unknown.map((o) => o.clientId)).toEqual([lost.clientId]);
+    clock.advanceTo(clock.now() + 6000);
+    await router2.tick();
+    await router2.idle();
+    // The strategy that wanted it is gone (strategies start afresh each run): sending it now would
+    // put an order on the book that no running strategy knows, next to the one it places itself.
+    expect(ex.requests.newOrder).toBe(0);
+    expect(ledger.order(lost.clientId)?.state).toBe('REJECTED');
+    expect(ledger.order(lost.clientId)?.reason).toMatch(/NOT_PLACED/);
+  });
+
   it('decides legacy eligibility from what /v1 can express', () => {
     const base = { symbol: 'BTC_IDR', side: 'BUY' as const, orderType: 'LIMIT' as const, quantity: new Decimal(1), price: new Decimal(1) };
     expect(legacyEligible(base)).toBe(true);

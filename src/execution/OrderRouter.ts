@@ -94,6 +94,8 @@ export class OrderRouter implements Venue {
   /** When the last cancel request of an order went out (retry pacing). */
   readonly #cancelTried = new Map<string, number>();
   readonly #unstreamed: ReadonlySet<string>;
+  /** Orders of an earlier run, loaded at start-up: never sent again, whatever a lookup shows. */
+  readonly #earlierRun = new Set<string>();
   /** When each live order of an unstreamed symbol was last polled. */
   readonly #polledAt = new Map<string, number>();
   readonly #gapTimers = new Map<string, NodeJS.Timeout>();
@@ -251,6 +253,7 @@ export class OrderRouter implements Venue {
   async recover(waitMs = this.#settleMs + 2000): Promise<OrderRecord[]> {
     const loaded = this.#tracker.load();
     for (const o of loaded) {
+      this.#earlierRun.add(o.clientId);
       if (o.state !== 'PENDING') continue;
       if (o.sentAt === undefined) this.#tracker.markRejected(o.clientId, 'NOT_SENT: the request never left the process', 'recover');
       else this.#tracker.markUnknown(o.clientId, 'process stopped before the placement answer');
@@ -434,7 +437,9 @@ export class OrderRouter implements Venue {
     const now = this.#o.clock.now();
     if (now < o.sentAt + this.#settleMs) return; // may still appear; checked again later
     // Legacy requests carry a nonce, not a timestamp window: absence is not proof enough to re-send.
-    if (mayRetry && o.venue !== 'legacy' && now - o.createdAt < this.#maxRetryAgeMs && !this.#cancelWanted.has(clientId)) {
+    // An earlier run's order is not sent again either: the strategy instance that wanted it is gone,
+    // and the new one (which cannot see it) places its own orders.
+    if (mayRetry && o.venue !== 'legacy' && !this.#earlierRun.has(clientId) && now - o.createdAt < this.#maxRetryAgeMs && !this.#cancelWanted.has(clientId)) {
       this.stats.retries++;
       this.#o.log.info({ clientId }, 'order proven not placed; sending it again');
       this.#tracker.markRetry(clientId);
