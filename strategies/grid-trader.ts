@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { Decimal, floorToStep } from '../src/core/decimal.js';
+import { splitSymbol } from '../src/core/symbols.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
 
@@ -50,7 +51,7 @@ export default defineStrategy({
     const grid = gridPrices(new Decimal(p.lowerPrice), new Decimal(p.upperPrice), p.levels, new Decimal(p.tickSize));
     const qty = new Decimal(p.quantity);
     const step = new Decimal(p.stepSize);
-    const base = symbol.slice(0, symbol.indexOf('_'));
+    const { base } = splitSymbol(symbol);
     /** clientId -> grid level and side of each order we placed. */
     const levelOf = new Map<string, { level: number; side: 'BUY' | 'SELL' }>();
     let started = false;

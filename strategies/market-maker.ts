@@ -20,6 +20,7 @@
  */
 import { z } from 'zod';
 import { Decimal, ceilToStep, floorToStep } from '../src/core/decimal.js';
+import { splitSymbol } from '../src/core/symbols.js';
 import type { OrderSideName } from '../src/core/enums.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
@@ -69,7 +70,7 @@ export default defineStrategy({
     const p = ctx.params;
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('market-maker needs one symbol');
-    const base = symbol.slice(0, symbol.indexOf('_'));
+    const { base } = splitSymbol(symbol);
     const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: new Decimal(p.tickSize), allowShort: p.allowShort };
     const qty = new Decimal(p.quantity);
     const minMove = cfg.tickSize.mul(p.requoteTicks);

@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import { EMA, SMA } from 'trading-signals';
 import { Decimal } from '../src/core/decimal.js';
+import { splitSymbol } from '../src/core/symbols.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
 
@@ -44,7 +45,7 @@ export default defineStrategy({
     const p = ctx.params;
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('sma-crossover needs one symbol');
-    const base = symbol.slice(0, symbol.indexOf('_'));
+    const { base } = splitSymbol(symbol);
     const qty = new Decimal(p.quantity);
     const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
     const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);
