@@ -219,7 +219,7 @@ export class RunSession {
           log: log.child({ part: 'router' }),
           symbols: symbols.map((s) => s.symbol),
           symbolInfo: new Map(symbols.map((s) => [s.symbol, s])),
-          settleMs: (cfg.exchange?.recvWindow ?? 5000) + 1000,
+          settleMs: settleMsOf(cfg),
           unstreamedSymbols: unstreamed,
           timeOffsetMs: () => open.timeOffsetMs,
         });
@@ -408,12 +408,13 @@ export class RunSession {
       if (live.length > 0) {
         log.info({ orders: live.length }, 'cancelling open orders');
         if (this.#router) {
-          this.#router.cancelAll();
-          await this.#router.idle();
+          // Long enough for an UNKNOWN order to be proven absent or found (and then cancelled).
+          const left = await this.#router.cancelAllAndWait(Math.max(3000, settleMsOf(cfg) + 2000));
+          if (left.length > 0) log.warn({ orders: left.map((o) => ({ clientId: o.clientId, state: o.state })) }, 'orders still live or unresolved at shutdown; the next start reconciles them');
         } else {
           for (const o of live) this.#pipeline.venue.submit({ kind: 'cancel', strategy: o.strategy, intentId: `shutdown:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
+          await this.#waitOrdersSettled(3000);
         }
-        await this.#waitOrdersSettled(3000);
       }
     }
     // Fills that the user stream had not delivered yet are fetched by orderId: none may stay unrecorded.
@@ -452,6 +453,11 @@ export class RunSession {
     t.unref();
     this.#timers.push(t);
   }
+}
+
+/** Time after sending before an absent order counts as not placed: longer than the recvWindow the server enforces. */
+function settleMsOf(cfg: RunConfig): number {
+  return (cfg.exchange?.recvWindow ?? 5000) + 1000;
 }
 
 async function strategySymbols(open: OpenClient, cfg: RunConfig): Promise<SymbolInfo[]> {

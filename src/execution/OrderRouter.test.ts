@@ -397,6 +397,39 @@ describe('OrderRouter', () => {
     expect(ledger.order(lost.clientId)?.reason).toMatch(/NOT_PLACED/);
   });
 
+  it('shutdown cancels an order whose placement answer was lost, once the exchange answers lookups again', async () => {
+    const { router, ledger, ex, clock } = setup({ legacy: false });
+    ex.placementFaults.push('acceptThen5xx');
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    // Shutdown starts while the open API is down: the order cannot be looked up, let alone cancelled.
+    ex.maintenance = true;
+    const done = router.cancelAllAndWait(20_000);
+    await new Promise((r) => setTimeout(r, 20));
+    const orderId = ex.ordersWithClientId(intent.clientId)[0]?.orderId ?? '';
+    expect(ex.orders.get(orderId)?.status).toBe('NEW');
+    // The API is back and the breaker's wait has passed: found by clientId, then cancelled.
+    ex.maintenance = false;
+    clock.advanceTo(clock.now() + 5000);
+    expect(await done).toEqual([]);
+    expect(ex.orders.get(orderId)?.status).toBe('CANCELED');
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    expect(ex.requests.newOrder).toBe(1);
+  });
+
+  it('shutdown gives up at the deadline and returns what is still live', async () => {
+    const { router, ex, clock } = setup({ legacy: false });
+    ex.placementFaults.push('acceptThen5xx');
+    router.submit(place());
+    await router.idle();
+    ex.maintenance = true;
+    const done = router.cancelAllAndWait(1000);
+    clock.advanceTo(clock.now() + 1000);
+    expect((await done).map((o) => o.state)).toEqual(['UNKNOWN']);
+  });
+
   it('decides legacy eligibility from what /v1 can express', () => {
     const base = { symbol: 'BTC_IDR', side: 'BUY' as const, orderType: 'LIMIT' as const, quantity: new Decimal(1), price: new Decimal(1) };
     expect(legacyEligible(base)).toBe(true);

@@ -196,6 +196,25 @@ export class OrderRouter implements Venue {
     for (const o of live) this.submit({ kind: 'cancel', strategy: o.strategy, intentId: `cancelAll:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
   }
 
+  /**
+   * Shutdown: cancels every live order and keeps working until none is live or `waitMs` has
+   * passed: UNKNOWN orders are looked up (a half-open breaker probed) and cancelled once found,
+   * and cancels that did not settle are sent again. An order accepted moments before shutdown
+   * whose answer was lost would otherwise stay on the book after the bot exits. Returns the
+   * orders still live at the deadline.
+   */
+  async cancelAllAndWait(waitMs: number): Promise<OrderRecord[]> {
+    this.cancelAll();
+    const deadline = this.#o.clock.now() + waitMs;
+    for (;;) {
+      await this.idle();
+      const live = this.#tracker.liveOrders();
+      if (live.length === 0 || this.#o.clock.now() >= deadline || this.#stopped) return live;
+      await sleep(50);
+      await this.tick();
+    }
+  }
+
   /** Feeds a user-data executionReport to the tracker. */
   onExecutionReport(er: ExecutionReportEvent): void {
     this.#tracker.applyExecutionReport(er);
