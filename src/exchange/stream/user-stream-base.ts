@@ -89,6 +89,17 @@ export abstract class UserStreamBase {
     this.#status.next({ type: 'reconcileNeeded', E: this.t.clock.now(), reason });
   }
 
+  /** The JSON of a message, or undefined (counted and logged as `what`) when it is not JSON. */
+  protected readJson(text: string, what: string): unknown {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      this.stats.malformed++;
+      this.log.warn({ payload: text.slice(0, 300) }, `malformed ${what} skipped`);
+      return undefined;
+    }
+  }
+
   /**
    * Parses a payload; malformed ones are logged and counted. An executionReport that cannot be
    * read still means an order changed (a fill, a cancel, an expiry): the router must look it up,
