@@ -77,6 +77,8 @@ export interface RunSessionOptions {
    * price is no longer used by the risk gate (default 30 s; the exchange then decides alone).
    */
   readonly referencePrice?: { readonly refreshMs?: number; readonly maxAgeMs?: number };
+  /** How often the server-time offset is measured again during the run (default 10 minutes). */
+  readonly timeSyncMs?: number;
 }
 
 const PAPER_ACCOUNT = 'paper';
@@ -347,6 +349,12 @@ export class RunSession {
       }));
       if (cfg.run.timerMs > 0) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
       session.#every(cfg.run.statusIntervalSec * 1000, () => log.info(session.status(), 'status'));
+      // Clocks drift and get stepped (NTP, a suspended VM): with a stale offset every signed
+      // request falls outside the recvWindow and is refused, and the unknown-outcome settle rule
+      // (absent after recvWindow + 1 s means never placed) would rest on a wrong timestamp.
+      session.#every(o.timeSyncMs ?? 600_000, () => {
+        open.syncTime().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'server time sync failed; keeping the last offset'));
+      });
       log.info({ mode: cfg.mode, run: runNo, runTag, strategies: session.#strategyNames, symbols: symbols.map((s) => s.symbol) }, 'running');
       return session;
     } catch (err) {
