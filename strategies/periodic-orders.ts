@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { Decimal } from '../src/core/decimal.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
 import { CappedOrders } from '../src/strategy/cappedOrders.js';
@@ -16,8 +17,8 @@ import { CappedOrders } from '../src/strategy/cappedOrders.js';
 /** Parameters of the periodic-orders load generator. */
 export const periodicOrdersParams = z.object({
   every: z.number().int().min(1).default(20),
-  quantity: z.string().regex(/^\d+(\.\d+)?$/).default('0.001'),
-  tickSize: z.string().regex(/^\d+(\.\d+)?$/).default('0.01'),
+  quantity: decimalParam.default('0.001'),
+  tickSize: decimalParam.default('0.01'),
   offsetTicks: z.number().int().min(0).default(2),
   maxOpen: z.number().int().min(1).default(10),
 });

@@ -20,10 +20,9 @@ import { z } from 'zod';
 import { EMA, SMA } from 'trading-signals';
 import { Decimal } from '../src/core/decimal.js';
 import { splitSymbol } from '../src/core/symbols.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
-
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
 
 /** Parameters of the crossover strategy. */
 export const smaCrossoverParams = z
@@ -32,7 +31,7 @@ export const smaCrossoverParams = z
     slow: z.number().int().min(2).default(50),
     kind: z.enum(['SMA', 'EMA']).default('SMA'),
     interval: z.string().default('1m'),
-    quantity: decimalString.default('0.01'),
+    quantity: decimalParam.default('0.01'),
   })
   .refine((p) => p.fast < p.slow, { message: 'fast must be smaller than slow', path: ['fast'] });
 

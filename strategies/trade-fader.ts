@@ -11,18 +11,17 @@
  */
 import { z } from 'zod';
 import { Decimal } from '../src/core/decimal.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
 import { CappedOrders } from '../src/strategy/cappedOrders.js';
 
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
-
 /** Parameters of the trade fader. */
 export const tradeFaderParams = z.object({
-  minQty: decimalString.default('0.1'),
-  quantity: decimalString.default('0.0002'),
+  minQty: decimalParam.default('0.1'),
+  quantity: decimalParam.default('0.0002'),
   offsetTicks: z.number().int().min(0).default(100),
-  tickSize: decimalString.default('0.01'),
+  tickSize: decimalParam.default('0.01'),
   maxOpen: z.number().int().min(1).default(5),
 });
 
