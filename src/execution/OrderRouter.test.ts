@@ -36,6 +36,17 @@ function setup(opts: { legacy?: boolean; unstreamed?: readonly string[]; exchang
 
 const place = placeIntents('s1', (n) => ({ intentId: `i${n}`, clientId: `c${n}` }));
 
+/** An order the exchange accepted but answered 5XX: UNKNOWN in the ledger, live on the exchange. */
+async function acceptedButUnknown(opts: Parameters<typeof setup>[0] = {}) {
+  const s = setup(opts);
+  s.ex.placementFaults.push('acceptThen5xx');
+  const intent = place();
+  s.router.submit(intent);
+  await s.router.idle();
+  expect(s.ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+  return { ...s, intent };
+}
+
 /** An order placed (NEW), then a strategy cancel that meets `fault` on the open API. */
 async function placedThenCancelFails(fault: CancelFault) {
   const s = setup();
@@ -95,12 +106,7 @@ describe('OrderRouter', () => {
   // The exchange clock may run well behind ours (the open client measures the offset): the lookup
   // window is in exchange time, or an order stamped 10 s "before" we journalled it would look absent and be sent twice.
   it.each([0, 10_000])('never duplicates an order the exchange accepted before answering 5XX (exchange clock %i ms behind)', async (exchangeBehindMs) => {
-    const { router, ledger, ex, clock } = setup({ exchangeBehindMs });
-    ex.placementFaults.push('acceptThen5xx');
-    const intent = place();
-    router.submit(intent);
-    await router.idle();
-    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown({ exchangeBehindMs });
     clock.advanceTo(clock.now() + 7000);
     await router.tick();
     await router.idle();
@@ -398,12 +404,7 @@ describe('OrderRouter', () => {
   });
 
   it('shutdown cancels an order whose placement answer was lost, once the exchange answers lookups again', async () => {
-    const { router, ledger, ex, clock } = setup({ legacy: false });
-    ex.placementFaults.push('acceptThen5xx');
-    const intent = place();
-    router.submit(intent);
-    await router.idle();
-    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown({ legacy: false });
     // Shutdown starts while the open API is down: the order cannot be looked up, let alone cancelled.
     ex.maintenance = true;
     const done = router.cancelAllAndWait(20_000);
@@ -420,14 +421,40 @@ describe('OrderRouter', () => {
   });
 
   it('shutdown gives up at the deadline and returns what is still live', async () => {
-    const { router, ex, clock } = setup({ legacy: false });
-    ex.placementFaults.push('acceptThen5xx');
-    router.submit(place());
-    await router.idle();
+    const { router, ex, clock } = await acceptedButUnknown({ legacy: false });
     ex.maintenance = true;
     const done = router.cancelAllAndWait(1000);
     clock.advanceTo(clock.now() + 1000);
     expect((await done).map((o) => o.state)).toEqual(['UNKNOWN']);
+  });
+
+  it('an UNKNOWN order that the user stream reports first is taken from the stream, never sent again', async () => {
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown();
+    for (const r of ex.reports) router.onExecutionReport(r);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+    expect(ledger.order(intent.clientId)?.orderId).toBe(ex.ordersWithClientId(intent.clientId)[0]?.orderId);
+    clock.advanceTo(clock.now() + 20_000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.newOrder).toBe(1);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+  });
+
+  it('an UNKNOWN order found already filled gets its state and every fill, with no stream report', async () => {
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown();
+    const orderId = ex.ordersWithClientId(intent.clientId)[0]?.orderId ?? '';
+    // Filled in two parts that add up exactly to the order quantity, while we did not know it existed.
+    ex.fill(orderId, '0.0003');
+    ex.fill(orderId, '0.0007');
+    clock.advanceTo(clock.now() + 7000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(ledger.order(intent.clientId)?.cumQty.toFixed()).toBe('0.001');
+    await router.fetchAllMissingFills(0);
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0003', '0.0007']);
+    expect(ex.requests.newOrder).toBe(1);
+    await router.stop();
   });
 
   it('decides legacy eligibility from what /v1 can express', () => {
