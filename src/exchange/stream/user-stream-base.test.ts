@@ -12,6 +12,10 @@ class Probe extends UserStreamBase {
     const ev = this.parse(doc);
     if (ev !== undefined && ev.type !== 'listenKeyExpired') this.deliver(ev);
   }
+  receiveText(text: string): void {
+    const doc = this.readJson(text, 'user data message');
+    if (doc !== undefined) this.receive(doc);
+  }
 }
 
 const report = {
@@ -50,5 +54,14 @@ describe('UserStreamBase', () => {
     expect(p.stats.malformed).toBe(3);
     expect(events).toHaveLength(0);
     expect(status).toHaveLength(0);
+  });
+
+  it('keeps every digit of an order id sent as a number above 2^53, as the REST side does', () => {
+    const { p, events, status } = probe();
+    const text = JSON.stringify({ ...report, i: 0 }).replace('"i":0', '"i":12345678901234567891');
+    p.receiveText(text);
+    expect(status).toHaveLength(0);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'executionReport', orderId: '12345678901234567891' });
   });
 });

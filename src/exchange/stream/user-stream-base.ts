@@ -6,6 +6,7 @@
 import { type Logger, pino } from 'pino';
 import { Subject, type Observable } from 'rxjs';
 import type { ConnectionStatusEvent, ReconcileNeededEvent, UserDataEvent } from '../../core/marketEvents.js';
+import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type UserPayload, parseUserPayload } from './parse-user.js';
 import { type TimingDeps, timing } from './timing.js';
 import { UserEventOrderer } from './user-event-order.js';
@@ -89,10 +90,14 @@ export abstract class UserStreamBase {
     this.#status.next({ type: 'reconcileNeeded', E: this.t.clock.now(), reason });
   }
 
-  /** The JSON of a message, or undefined (counted and logged as `what`) when it is not JSON. */
+  /**
+   * The JSON of a message, or undefined (counted and logged as `what`) when it is not JSON.
+   * Integers above 2^53 (order ids) become strings first, as on the REST side, so an id keeps
+   * every digit instead of failing the report or naming another order.
+   */
   protected readJson(text: string, what: string): unknown {
     try {
-      return JSON.parse(text) as unknown;
+      return JSON.parse(quoteUnsafeIntegers(text)) as unknown;
     } catch {
       this.stats.malformed++;
       this.log.warn({ payload: text.slice(0, 300) }, `malformed ${what} skipped`);
