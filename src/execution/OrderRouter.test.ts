@@ -344,7 +344,7 @@ describe('OrderRouter', () => {
     await router.stop();
   });
 
-  it('does not poll orders of symbols a user stream reports', async () => {
+  it('checks orders of streamed symbols only rarely, and so still learns a fill whose report the connected stream lost', async () => {
     const { router, ledger, ex, clock } = setup();
     const intent = place();
     router.submit(intent);
@@ -355,6 +355,14 @@ describe('OrderRouter', () => {
     await router.idle();
     expect(ex.requests.reads).toBe(reads);
     expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+    // Filled; the stream stays connected but this report never arrives (no reconnect, no reconciliation).
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001');
+    clock.advanceTo(clock.now() + 50_000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.001']);
+    await router.stop();
   });
 
   it('a legacy order status the spec does not show is not taken for a cancel: the order stays live and tracked', async () => {

@@ -67,6 +67,11 @@ export interface OrderRouterOptions {
   /** Poll period of each live order of an unstreamed symbol (default 2000 ms). */
   readonly orderPollMs?: number;
   /**
+   * Check period of each live order of a streamed symbol (default 60000 ms; 0: never). A stream
+   * can stay connected and still lose a report; this bounds how long such a loss goes unseen.
+   */
+  readonly streamedPollMs?: number;
+  /**
    * Exchange time minus local time in ms (the open client's measured offset; default 0). Order
    * lookups filter on the exchange's createTime, so their windows must be in exchange time.
    */
@@ -299,9 +304,10 @@ export class OrderRouter implements Venue {
   }
 
   /**
-   * One pass of the background loop: probe a half-open breaker, settle UNKNOWN orders, and try
-   * again cancels that did not settle (a cancel lost to a timeout leaves the order resting on the
-   * book, where it can still fill; cancelling twice is harmless, the second is refused as not open).
+   * One pass of the background loop: probe a half-open breaker, settle UNKNOWN orders, try again
+   * cancels that did not settle (a cancel lost to a timeout leaves the order resting on the book,
+   * where it can still fill; cancelling twice is harmless, the second is refused as not open), and
+   * check live orders over REST: often where no stream reports them, rarely where one does.
    */
   async tick(): Promise<void> {
     if (this.#ticking || this.#stopped) return;
@@ -311,13 +317,15 @@ export class OrderRouter implements Venue {
       const now = this.#o.clock.now();
       const cancelRetryMs = this.#o.cancelRetryMs ?? 2000;
       const orderPollMs = this.#o.orderPollMs ?? 2000;
+      const streamedPollMs = this.#o.streamedPollMs ?? 60_000;
       for (const o of this.#tracker.liveOrders()) {
         if (this.#chains.has(o.clientId)) continue;
         if (o.state === 'UNKNOWN') this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
         else if (this.#cancelWanted.has(o.clientId) && now >= (this.#cancelTried.get(o.clientId) ?? 0) + cancelRetryMs) {
           this.#enqueue(o.clientId, () => this.#cancel(o.clientId));
-        } else if (o.orderId !== undefined && this.#unstreamed.has(o.symbol) && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + orderPollMs) {
-          this.#enqueue(o.clientId, () => this.#pollUnstreamed(o.clientId, now));
+        } else if (o.orderId !== undefined) {
+          const period = this.#unstreamed.has(o.symbol) ? orderPollMs : streamedPollMs;
+          if (period > 0 && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + period) this.#enqueue(o.clientId, () => this.#pollOrder(o.clientId, now));
         }
       }
     } finally {
@@ -325,8 +333,8 @@ export class OrderRouter implements Venue {
     }
   }
 
-  /** Refreshes a live order no stream reports, then records the fills its executed quantity shows. */
-  async #pollUnstreamed(clientId: string, now: number): Promise<void> {
+  /** Refreshes a live order from REST, then records the fills its executed quantity shows. */
+  async #pollOrder(clientId: string, now: number): Promise<void> {
     const o = this.#tracker.get(clientId);
     if (!o || isTerminal(o.state)) return;
     this.#polledAt.set(clientId, now);
