@@ -314,6 +314,26 @@ describe('market data routing by symbol type', () => {
     expect([bad.status, bad.body.code]).toEqual([400, -1130]);
   });
 
+  it('the length table bounds integer parameters: limit at most 4 characters, wallet status at most 2', async () => {
+    const tooLong = async (r: Promise<Res>): Promise<unknown[]> => {
+      const x = await r;
+      return [x.status, x.body.code];
+    };
+    expect(await tooLong(call('GET', `${sbx.urls.market_url}/api/v3/depth`, { query: 'symbol=BTCUSDT&limit=00100' }))).toEqual([400, -1100]);
+    for (const path of ['trades', 'aggTrades', 'klines']) {
+      const q = `symbol=BTCUSDT${path === 'klines' ? '&interval=1m' : ''}`;
+      expect(await tooLong(call('GET', `${sbx.urls.market_url}/api/v3/${path}`, { query: `${q}&limit=01000` })), path).toEqual([400, -1100]);
+      expect((await call('GET', `${sbx.urls.market_url}/api/v3/${path}`, { query: `${q}&limit=1000` })).status, path).toBe(200);
+    }
+    for (const path of ['/open/v1/orders', '/open/v1/orders/trades']) {
+      expect(await tooLong(call('GET', `${sbx.urls.base_url}${path}`, { key: A.apiKey, query: signedQuery('symbol=BTC_USDT&limit=00500') })), path).toEqual([400, -1100]);
+    }
+    for (const path of ['/open/v1/withdraws', '/open/v1/deposits']) {
+      expect(await tooLong(call('GET', `${sbx.urls.base_url}${path}`, { key: A.apiKey, query: signedQuery('status=001') })), path).toEqual([400, -1100]);
+      expect((await call('GET', `${sbx.urls.base_url}${path}`, { key: A.apiKey, query: signedQuery('status=1') })).body.code, path).toBe(0);
+    }
+  });
+
   it('executionRules (no envelope, weights by parameters) and referencePrice', async () => {
     const all = await call('GET', `${sbx.urls.market_url}/api/v3/executionRules`);
     expect(all.body).toEqual({
