@@ -99,6 +99,16 @@ export class CandleVenue implements Venue {
     }
   }
 
+  /**
+   * The place intents of the orders not final yet, for the risk gate's account-wide order counts
+   * (MAX_NUM_ORDERS and friends), which must hold in candle mode as they do live.
+   */
+  liveIntents(): PlaceIntent[] {
+    const out: PlaceIntent[] = [];
+    for (const o of this.#byClient.values()) out.push(o.intent);
+    return out;
+  }
+
   /** Executes resting orders against a bar (see the class comment). Call before publishing the bar. */
   onBar(bar: KlineEvent): void {
     const st = this.#state(bar.symbol);
