@@ -465,6 +465,34 @@ describe('OrderRouter', () => {
     await router.stop();
   });
 
+  it('while the lookups of an UNKNOWN order keep failing, nothing is sent for it and the exchange is not hammered; an order proven absent too late is REJECTED', async () => {
+    const { router, ledger, ex, clock } = setup({ legacy: false });
+    ex.placementFaults.push('rejectWith5xx');
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    ex.maintenance = true;
+    for (let i = 0; i < 20; i++) {
+      clock.advanceTo(clock.now() + 500);
+      await router.tick();
+      await router.idle();
+    }
+    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    expect(ex.requests.newOrder).toBe(1);
+    // The breaker opened after the first failures: later passes only probe it, they do not look up.
+    expect(router.breaker.state).not.toBe('closed');
+    expect(ex.requests.reads).toBeLessThanOrEqual(3);
+    ex.maintenance = false;
+    clock.advanceTo(clock.now() + 60_000);
+    await router.tick();
+    await router.idle();
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('REJECTED');
+    expect(ledger.order(intent.clientId)?.reason).toMatch(/NOT_PLACED/);
+    expect(ex.requests.newOrder).toBe(1);
+  });
+
   it('decides legacy eligibility from what /v1 can express', () => {
     const base = { symbol: 'BTC_IDR', side: 'BUY' as const, orderType: 'LIMIT' as const, quantity: new Decimal(1), price: new Decimal(1) };
     expect(legacyEligible(base)).toBe(true);
