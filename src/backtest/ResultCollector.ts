@@ -62,7 +62,9 @@ export interface ReportFill {
   readonly side: 'BUY' | 'SELL';
   readonly price: string;
   readonly qty: string;
+  /** Commission of the fill, in `feeAsset` (the engine charges a buy's in the base asset, a sell's in the quote asset). */
   readonly fee: string;
+  readonly feeAsset: string | null;
   readonly maker: boolean;
 }
 
@@ -191,7 +193,7 @@ export class ResultCollector {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
         this.#flatEquity.delete(e.strategy);
-        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), maker: e.isMaker });
+        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
         break;
       }
       case 'orderUpdate': {
