@@ -7,6 +7,8 @@
  * and account as the open API.
  *
  * Decisions where the spec says "not shown", written down here:
+ * - X-TC-SIGNATURE must be lowercase hex, as the spec defines it; an upper-case digest is refused
+ *   with 401 (the open API's case-insensitive comparison is stated for that interface only).
  * - legacy pairs are the configured symbols spelled base+quote in lower case (btcidr for BTC_IDR);
  *   `currency` in create-order and /v1/stp is the base asset of the <CUR>_IDR symbol.
  * - bodies of create, cancel-one and cancel-selected: envelopes with message codes
@@ -328,7 +330,8 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
     const signature = ctx.headers['x-tc-signature'];
     if (typeof key !== 'string' || !byKey.has(key)) fail(401, 'invalid_api_key', 'API key wrong');
     const account = byKey.get(key) as SandboxAccount;
-    if (typeof payload !== 'string' || typeof signature !== 'string' || !/^[0-9a-fA-F]{96}$/.test(signature) || !verifyLegacy(account.legacySecret, payload, signature)) {
+    // The spec defines the value as the lowercase hex digest (the open API's "not case sensitive" is not said here).
+    if (typeof payload !== 'string' || typeof signature !== 'string' || !/^[0-9a-f]{96}$/.test(signature) || !verifyLegacy(account.legacySecret, payload, signature)) {
       fail(401, 'invalid_signature', 'signature does not match the payload');
     }
     let params: unknown;

@@ -54,6 +54,14 @@ describe('legacy /v1', () => {
     expect((await call('GET', '/v1/account', headers({ nonce: ++nonce }, A.apiKey, 'not-the-secret'))).status).toBe(401);
   });
 
+  it('the signature is the lowercase hex digest: the same digest in upper case is refused (401)', async () => {
+    // Unlike the open API ("comparison is not case sensitive"), the legacy spec defines the value as lowercase hex.
+    const h = headers({ nonce: ++nonce });
+    const upper = await call('GET', '/v1/account', { ...h, 'X-TC-SIGNATURE': (h['X-TC-SIGNATURE'] as string).toUpperCase() });
+    expect([upper.status, upper.body.success, upper.body.message_code]).toEqual([401, false, 'invalid_signature']);
+    expect((await call('GET', '/v1/account', headers({ nonce: ++nonce }))).status).toBe(200);
+  });
+
   it('create (submission 1) and read back: active list uses Status/Match, detail uses status', async () => {
     const c = await call('POST', '/v1/order', headers({ nonce: ++nonce, submission: '1', side: 'buy', type: 'limit', quantity: 0.001, price: 990000000, currency: 'btc' }));
     expect(c.body).toMatchObject({ success: true, message_code: 'create_order_success' });
