@@ -76,7 +76,8 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
   for (const a of state.accounts.values()) byKey.set(a.legacyApiKey, a);
   const pair = (s: SandboxSymbol): string => `${s.info.baseAsset}${s.info.quoteAsset}`.toLowerCase();
   const symbolByPair = (p: unknown): SandboxSymbol | undefined => (typeof p === 'string' ? [...state.symbols.values()].find((s) => pair(s) === p.toLowerCase()) : undefined);
-  const symbolByCurrency = (c: unknown): SandboxSymbol | undefined => (typeof c === 'string' ? state.symbols.get(`${c.toUpperCase()}_IDR`) : undefined);
+  // `currency` is the lower-case code (spec), so 'BTC' names no market.
+  const symbolByCurrency = (c: unknown): SandboxSymbol | undefined => (typeof c === 'string' && c === c.toLowerCase() ? state.symbols.get(`${c.toUpperCase()}_IDR`) : undefined);
 
   const legacyStatus = (o: SimOrder): string => (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED' ? 'active' : o.status === 'FILLED' ? 'fulfilled' : 'cancelled');
   const entry = (o: SimOrder, detail: boolean): Record<string, unknown> => {
@@ -99,9 +100,10 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
     e.dateTime = iso(o.createTime);
     return e;
   };
+  // The spec types quantity, price and amount as JSON numbers: a string is refused, not converted.
   const positiveNumber = (p: Params, k: string): string => {
     const v = p[k];
-    if ((typeof v !== 'number' && typeof v !== 'string') || !/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0) fail(400, 'invalid_parameter', `${k} must be a positive number`);
+    if (typeof v !== 'number' || !/^\d+(\.\d+)?$/.test(String(v)) || v <= 0) fail(400, 'invalid_parameter', `${k} must be a positive JSON number`);
     return String(v);
   };
   const orderIdOf = (p: Params, k = 'orderId'): number => {
@@ -206,7 +208,8 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
       auth: true,
       handle: (ctx, a, p) => {
         const acc = a as SandboxAccount;
-        const submission = String(p.submission ?? '');
+        // `submission` is a string in the spec; the number 1 is not the string '1'.
+        const submission = typeof p.submission === 'string' ? p.submission : '';
         switch (submission) {
           case '1': {
             const s = symbolByCurrency(p.currency);
@@ -240,7 +243,7 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
             return ok('cancel_selected_order_success', done);
           }
           default:
-            return fail(400, 'invalid_parameter', 'submission must be 1, 2, 3 or 4');
+            return fail(400, 'invalid_parameter', `submission must be the string "1", "2", "3" or "4", not ${JSON.stringify(p.submission)}`);
         }
       },
     },

@@ -77,6 +77,24 @@ describe('legacy /v1', () => {
     expect(all.body).toMatchObject({ success: true, message_code: 'cancel_all_order_success', data: expect.any(String) });
   });
 
+  it('payload fields have the types of the spec: submission a string, quantity/price/amount numbers, currency a lower-case code', async () => {
+    const order = { side: 'buy', type: 'limit', quantity: 0.001, price: 990000000, currency: 'btc' };
+    const refused = async (params: Record<string, unknown>, path = '/v1/order'): Promise<unknown[]> => {
+      const r = await call('POST', path, headers({ nonce: ++nonce, ...params }));
+      return [r.status, r.body.success, r.body.message_code];
+    };
+    const bad = [400, false, 'invalid_parameter'];
+    expect(await refused({ ...order, submission: 1 })).toEqual(bad);
+    expect(await refused({ ...order, submission: '1', quantity: '0.001' })).toEqual(bad);
+    expect(await refused({ ...order, submission: '1', price: '990000000' })).toEqual(bad);
+    expect(await refused({ ...order, submission: '1', currency: 'BTC' })).toEqual(bad);
+    expect(await refused({ submission: 3 })).toEqual(bad);
+    expect(await refused({ currency: 'btc', side: 'buy', amount: '100000' }, '/v1/stp')).toEqual(bad);
+    const ok = await call('POST', '/v1/order', headers({ nonce: ++nonce, ...order, submission: '1' }));
+    expect(ok.body).toMatchObject({ success: true, message_code: 'create_order_success' });
+    expect((await call('POST', '/v1/order', headers({ nonce: ++nonce, submission: '3' }))).body.success).toBe(true);
+  });
+
   it('order book: no envelope, number pairs, timestamp, page', async () => {
     const r = await call('GET', '/v1/orderbook/btcidr?page=0');
     expect(r.body).toEqual({ bids: [[999999000, 0.5]], asks: [[1000001000, 0.25]], timestamp: expect.any(Number) });

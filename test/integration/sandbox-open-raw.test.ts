@@ -278,6 +278,18 @@ describe('market data routing by symbol type', () => {
     expect(t.body).toMatchObject({ code: 0, data: [] });
   });
 
+  it('type 3 depth, aggTrades and klines moved to {depth_url}: the main host refuses them (its trades still serve type 3)', async () => {
+    // Spec versioning: "Depth, aggregate trades, klines for symbol type 3 moved to the host {depth_url}".
+    for (const path of ['depth', 'aggTrades', 'klines']) {
+      const q = `symbol=ALCH_IDR${path === 'klines' ? '&interval=1m' : ''}`;
+      const r = await call('GET', `${sbx.urls.base_url}/open/v1/market/${path}`, { query: q });
+      expect([r.status, r.body.code], path).toEqual([400, -1121]);
+      expect((await call('GET', `${sbx.urls.depth_url}/api/v1/${path}`, { query: q })).body.code, path).toBe(0);
+    }
+    expect((await call('GET', `${sbx.urls.base_url}/open/v1/market/trades`, { query: 'symbol=ALCH_IDR' })).body.code).toBe(0);
+    expect((await call('GET', `${sbx.urls.base_url}/open/v1/market/depth`, { query: 'symbol=DOGE_IDR' })).body.code).toBe(0);
+  });
+
   it('trades, aggTrades and klines reflect the engine trades', async () => {
     const trades = await call('GET', `${sbx.urls.market_url}/api/v3/trades`, { query: 'symbol=BTCUSDT' });
     expect(trades.body).toEqual(expect.arrayContaining([expect.objectContaining({ price: '59990', qty: '0.01', isBuyerMaker: true, isBestMatch: true })]));
