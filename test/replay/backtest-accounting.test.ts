@@ -9,30 +9,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { alternatingTaker } from '../support/alternatingTaker.js';
 import { runBacktest } from '../../src/backtest/Backtest.js';
 import { loadBacktestConfig, type BacktestConfig } from '../../src/backtest/config.js';
 import type { BacktestResult, StrategyMetrics } from '../../src/backtest/ResultCollector.js';
 import { Decimal } from '../../src/core/decimal.js';
-import { defineStrategy } from '../../src/strategy/types.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Takes liquidity: a market buy, then a market sell, and so on, on every 150th trade it hears. */
-const taker = defineStrategy({
-  name: 'taker',
-  description: 'alternating market orders',
-  params: z.object({}),
-  create: (ctx) => {
-    let n = 0;
-    return {
-      onEvent(e) {
-        if (e.type !== 'trade' || ++n % 150 !== 0) return;
-        ctx.place({ symbol: 'BTC_USDT', side: (n / 150) % 2 === 1 ? 'BUY' : 'SELL', orderType: 'MARKET', quantity: new Decimal('0.0003') });
-      },
-    };
-  },
-});
+const taker = alternatingTaker();
 
 function config(): BacktestConfig {
   const cfg = loadBacktestConfig(path.join(repoRoot, 'config/market-maker.yaml'));
