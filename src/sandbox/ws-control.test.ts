@@ -62,6 +62,12 @@ describe('control message errors, byte for byte (spec error table)', () => {
     expect(reply('')).toBe('{"code":3,"msg":"Invalid JSON: EOF while parsing a value at line 1 column 0"}');
   });
 
+  it('code 2 params that are not an array, in serde wording with the position of the value end', () => {
+    expect(reply('{"method":"SUBSCRIBE","params":"btcusdt@trade","id":9}')).toBe('{"code":2,"msg":"Invalid request: invalid type: string \\"btcusdt@trade\\", expected a sequence at line 1 column 46","id":9}');
+    expect(reply('{"method":"GET_PROPERTY","params":true,"id":9}')).toBe('{"code":2,"msg":"Invalid request: invalid type: boolean `true`, expected a sequence at line 1 column 38","id":9}');
+    expect(reply('{"method":"UNSUBSCRIBE","params":5,"id":9}')).toBe('{"code":2,"msg":"Invalid request: invalid type: integer `5`, expected a sequence at line 1 column 34","id":9}');
+  });
+
   it('code 2 invalid stream for a malformed stream name', () => {
     expect(reply('{"method":"SUBSCRIBE","params":["btcusdt@tradez"],"id":9}')).toBe('{"code":2,"msg":"Invalid request: invalid stream","id":9}');
     expect(reply('{"method":"SUBSCRIBE","params":[7],"id":9}')).toBe('{"code":2,"msg":"Invalid request: invalid stream","id":9}');

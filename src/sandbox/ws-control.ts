@@ -9,6 +9,9 @@
  * - The spec's table writes the serde messages without backticks; we reproduce the spec's text
  *   ("unknown variant X, expected one of SUBSCRIBE, ...", "missing field method") plus serde's
  *   position suffix " at line L column C".
+ * - `params` that is not an array answers code 2 "Invalid request: invalid type: <kind>, expected a
+ *   sequence" with the position of the value's end, as serde words a wrong type (the table does not
+ *   list it; accepting a bare value as a list would let a client pass here and fail live).
  * - A syntactically invalid stream name in SUBSCRIBE/UNSUBSCRIBE answers code 2
  *   "Invalid request: invalid stream"; a well-formed name of an unknown symbol is accepted and
  *   simply never carries data, as on the real exchange.
@@ -37,6 +40,14 @@ export function controlError(code: number, msg: string, id?: number): string {
 /** Formats a success reply. */
 export function controlResult(result: unknown, id: number): string {
   return JSON.stringify({ result, id });
+}
+
+/** serde's description of an unexpected JSON value (`Unexpected`'s Display). */
+function serdeKind(v: unknown): string {
+  if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
+  if (typeof v === 'boolean') return `boolean \`${String(v)}\``;
+  if (typeof v === 'number') return Number.isInteger(v) ? `integer \`${String(v)}\`` : `floating point \`${String(v)}\``;
+  return 'map';
 }
 
 function isUnsignedInt(v: unknown): v is number {
@@ -69,7 +80,12 @@ export function parseControl(text: string): ControlParse {
     return fail(2, `Invalid request: unknown variant ${shown}, expected one of ${CONTROL_METHODS.join(', ')}${at(layout.memberValueEnd.get('method') ?? layout.rootClose)}`, id);
   }
   if (id === undefined) return fail(2, 'Invalid request: request ID must be an unsigned integer');
-  const params: readonly unknown[] = Array.isArray(req.params) ? req.params : req.params === undefined || req.params === null ? [] : [req.params];
+  // params is an array (of stream names, or property name and value); anything else is refused in
+  // serde's words rather than read as a one-element list. null, like absent, means none.
+  if (req.params !== undefined && req.params !== null && !Array.isArray(req.params)) {
+    return fail(2, `Invalid request: invalid type: ${serdeKind(req.params)}, expected a sequence${at(layout.memberValueEnd.get('params') ?? layout.rootClose)}`, id);
+  }
+  const params: readonly unknown[] = Array.isArray(req.params) ? req.params : [];
   switch (method as (typeof CONTROL_METHODS)[number]) {
     case 'SUBSCRIBE':
     case 'UNSUBSCRIBE': {

@@ -153,6 +153,9 @@ describe('market streams', () => {
       expect(await c.nextRaw()).toBe('{"code":1,"msg":"Invalid value type: expected Boolean","id":7}');
       c.send('{"method":');
       expect(await c.nextRaw()).toBe('{"code":3,"msg":"Invalid JSON: EOF while parsing a value at line 1 column 10"}');
+      // params is "array of stream names": a bare string is refused, not taken as a one-element list.
+      c.send('{"method":"SUBSCRIBE","params":"btcusdt@depth","id":9}');
+      expect(await c.nextRaw()).toBe('{"code":2,"msg":"Invalid request: invalid type: string \\"btcusdt@depth\\", expected a sequence at line 1 column 46","id":9}');
       c.send('{"method":"LIST_SUBSCRIPTIONS","id":"x"}');
       expect(await c.nextRaw()).toBe('{"code":2,"msg":"Invalid request: request ID must be an unsigned integer"}');
       c.send({ method: 'SET_PROPERTY', params: ['combined', true], id: 8 });
