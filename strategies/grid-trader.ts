@@ -13,20 +13,20 @@
  */
 import { z } from 'zod';
 import { Decimal, floorToStep } from '../src/core/decimal.js';
+import { splitSymbol } from '../src/core/symbols.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
-
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
 
 /** Parameters of the grid trader. */
 export const gridTraderParams = z
   .object({
-    lowerPrice: decimalString,
-    upperPrice: decimalString,
+    lowerPrice: decimalParam,
+    upperPrice: decimalParam,
     levels: z.number().int().min(2).max(500).default(10),
-    quantity: decimalString.default('0.001'),
-    tickSize: decimalString.default('0.01'),
-    stepSize: decimalString.default('0.00001'),
+    quantity: decimalParam.default('0.001'),
+    tickSize: decimalParam.default('0.01'),
+    stepSize: decimalParam.default('0.00001'),
   })
   .refine((p) => new Decimal(p.lowerPrice).lt(p.upperPrice), { message: 'lowerPrice must be below upperPrice', path: ['lowerPrice'] });
 
@@ -50,7 +50,7 @@ export default defineStrategy({
     const grid = gridPrices(new Decimal(p.lowerPrice), new Decimal(p.upperPrice), p.levels, new Decimal(p.tickSize));
     const qty = new Decimal(p.quantity);
     const step = new Decimal(p.stepSize);
-    const base = symbol.slice(0, symbol.indexOf('_'));
+    const { base } = splitSymbol(symbol);
     /** clientId -> grid level and side of each order we placed. */
     const levelOf = new Map<string, { level: number; side: 'BUY' | 'SELL' }>();
     let started = false;

@@ -29,6 +29,11 @@ describe('market-maker quotes', () => {
 });
 
 describe('market-maker plugin', () => {
+  it('refuses a symbol not in BASE_QUOTE form instead of guessing its base asset', () => {
+    const ctx = fakeContext(marketMakerParams.parse({ quantity: '0.1', maxPosition: '1' }), ['BTCUSDT']);
+    expect(() => plugin.create(ctx)).toThrow(/BTCUSDT.*BASE_QUOTE/);
+  });
+
   it('places post-only quotes, respects refreshMs, and requotes only after a move', () => {
     const ctx = fakeContext(marketMakerParams.parse({ spreadBps: 10, skewBps: 0, quantity: '0.1', maxPosition: '1', refreshMs: 1000, requoteTicks: 100 }));
     ctx.positions.set('BTC', d('0.5'));

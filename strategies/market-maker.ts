@@ -20,20 +20,20 @@
  */
 import { z } from 'zod';
 import { Decimal, ceilToStep, floorToStep } from '../src/core/decimal.js';
+import { splitSymbol } from '../src/core/symbols.js';
 import type { OrderSideName } from '../src/core/enums.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
-
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
 
 /** Parameters of the market maker. */
 export const marketMakerParams = z.object({
   spreadBps: z.number().positive().default(4),
   skewBps: z.number().min(0).default(4),
-  quantity: decimalString.default('0.001'),
-  maxPosition: decimalString.default('0.01'),
-  tickSize: decimalString.default('0.01'),
-  stepSize: decimalString.default('0.00001'),
+  quantity: decimalParam.default('0.001'),
+  maxPosition: decimalParam.default('0.01'),
+  tickSize: decimalParam.default('0.01'),
+  stepSize: decimalParam.default('0.00001'),
   refreshMs: z.number().int().min(0).default(500),
   requoteTicks: z.number().int().min(0).default(10),
   allowShort: z.boolean().default(false),
@@ -69,7 +69,7 @@ export default defineStrategy({
     const p = ctx.params;
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('market-maker needs one symbol');
-    const base = symbol.slice(0, symbol.indexOf('_'));
+    const { base } = splitSymbol(symbol);
     const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: new Decimal(p.tickSize), allowShort: p.allowShort };
     const qty = new Decimal(p.quantity);
     const minMove = cfg.tickSize.mul(p.requoteTicks);

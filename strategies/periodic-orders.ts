@@ -9,14 +9,16 @@
  */
 import { z } from 'zod';
 import { Decimal } from '../src/core/decimal.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
-import { isTerminalState, type BusEvent } from '../src/bus/events.js';
+import type { BusEvent } from '../src/bus/events.js';
+import { CappedOrders } from '../src/strategy/cappedOrders.js';
 
 /** Parameters of the periodic-orders load generator. */
 export const periodicOrdersParams = z.object({
   every: z.number().int().min(1).default(20),
-  quantity: z.string().regex(/^\d+(\.\d+)?$/).default('0.001'),
-  tickSize: z.string().regex(/^\d+(\.\d+)?$/).default('0.01'),
+  quantity: decimalParam.default('0.001'),
+  tickSize: decimalParam.default('0.01'),
   offsetTicks: z.number().int().min(0).default(2),
   maxOpen: z.number().int().min(1).default(10),
 });
@@ -34,23 +36,18 @@ export default defineStrategy({
     const offset = new Decimal(p.tickSize).mul(p.offsetTicks);
     let n = 0;
     let buy = true;
-    const mine: string[] = [];
+    const mine = new CappedOrders(ctx, symbol, p.maxOpen);
     return {
       onEvent(e: BusEvent): void {
-        if (e.type === 'orderUpdate' && isTerminalState(e.state)) {
-          const i = mine.indexOf(e.clientId);
-          if (i >= 0) mine.splice(i, 1);
-          return;
-        }
+        if (mine.settle(e)) return;
         if ((e.type !== 'depthDiff' && e.type !== 'trade') || e.symbol !== symbol) return;
         if (++n % p.every !== 0) return;
         const book = ctx.book(symbol);
         const touch = buy ? book?.bestBid() : book?.bestAsk();
         if (!book?.ready || touch === undefined) return;
         const price = buy ? touch.price.minus(offset) : touch.price.plus(offset);
-        mine.push(ctx.place({ symbol, side: buy ? 'BUY' : 'SELL', orderType: 'LIMIT', timeInForce: 'GTC', quantity: qty, price }));
+        mine.add(ctx.place({ symbol, side: buy ? 'BUY' : 'SELL', orderType: 'LIMIT', timeInForce: 'GTC', quantity: qty, price }));
         buy = !buy;
-        if (mine.length > p.maxOpen) ctx.cancel(symbol, mine.shift() as string);
       },
     };
   },

@@ -19,10 +19,10 @@
 import { z } from 'zod';
 import { EMA, SMA } from 'trading-signals';
 import { Decimal } from '../src/core/decimal.js';
+import { splitSymbol } from '../src/core/symbols.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
-
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
 
 /** Parameters of the crossover strategy. */
 export const smaCrossoverParams = z
@@ -31,7 +31,7 @@ export const smaCrossoverParams = z
     slow: z.number().int().min(2).default(50),
     kind: z.enum(['SMA', 'EMA']).default('SMA'),
     interval: z.string().default('1m'),
-    quantity: decimalString.default('0.01'),
+    quantity: decimalParam.default('0.01'),
   })
   .refine((p) => p.fast < p.slow, { message: 'fast must be smaller than slow', path: ['fast'] });
 
@@ -44,7 +44,7 @@ export default defineStrategy({
     const p = ctx.params;
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('sma-crossover needs one symbol');
-    const base = symbol.slice(0, symbol.indexOf('_'));
+    const { base } = splitSymbol(symbol);
     const qty = new Decimal(p.quantity);
     const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
     const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);

@@ -11,17 +11,17 @@
  */
 import { z } from 'zod';
 import { Decimal } from '../src/core/decimal.js';
+import { decimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
-import { isTerminalState, type BusEvent } from '../src/bus/events.js';
-
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a positive decimal string');
+import type { BusEvent } from '../src/bus/events.js';
+import { CappedOrders } from '../src/strategy/cappedOrders.js';
 
 /** Parameters of the trade fader. */
 export const tradeFaderParams = z.object({
-  minQty: decimalString.default('0.1'),
-  quantity: decimalString.default('0.0002'),
+  minQty: decimalParam.default('0.1'),
+  quantity: decimalParam.default('0.0002'),
   offsetTicks: z.number().int().min(0).default(100),
-  tickSize: decimalString.default('0.01'),
+  tickSize: decimalParam.default('0.01'),
   maxOpen: z.number().int().min(1).default(5),
 });
 
@@ -37,19 +37,14 @@ export default defineStrategy({
     const minQty = new Decimal(p.minQty);
     const qty = new Decimal(p.quantity);
     const offset = new Decimal(p.tickSize).mul(p.offsetTicks);
-    const mine: string[] = [];
+    const mine = new CappedOrders(ctx, symbol, p.maxOpen);
     return {
       onEvent(e: BusEvent): void {
-        if (e.type === 'orderUpdate' && isTerminalState(e.state)) {
-          const i = mine.indexOf(e.clientId);
-          if (i >= 0) mine.splice(i, 1);
-          return;
-        }
+        if (mine.settle(e)) return;
         if (e.type !== 'trade' || e.symbol !== symbol || e.qty.lt(minQty)) return;
         const buy = e.isBuyerMaker;
         const price = buy ? e.price.minus(offset) : e.price.plus(offset);
-        mine.push(ctx.place({ symbol, side: buy ? 'BUY' : 'SELL', orderType: 'LIMIT', timeInForce: 'GTC', quantity: qty, price }));
-        if (mine.length > p.maxOpen) ctx.cancel(symbol, mine.shift() as string);
+        mine.add(ctx.place({ symbol, side: buy ? 'BUY' : 'SELL', orderType: 'LIMIT', timeInForce: 'GTC', quantity: qty, price }));
       },
     };
   },

@@ -206,7 +206,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       lastPrice: (s) => late.replay?.lastPrice(s),
       ...(engine ? { avgPrice: engineAverage(engine, () => clock.now()) } : {}),
       exchangeFilters,
-      liveOrders: () => (venue instanceof SimVenue ? venue.liveIntents() : []),
+      liveOrders: () => venue.liveIntents(),
       dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => late.replay?.mark(s)),
       strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
     });

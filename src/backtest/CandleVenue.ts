@@ -4,7 +4,10 @@
  *
  * - MARKET orders fill completely at the open of the first bar that opens after they arrive,
  *   at the taker fee.
- * - LIMIT / LIMIT_MAKER orders rest. On each later bar: if the bar opens through the limit
+ * - A bar that opened before an order arrived never executes it (not its open, high or low): all
+ *   of them may have happened before the order existed. Such an order was sent on a bar of another
+ *   symbol closing at the same instant (replayed first) or on a timer inside the bar.
+ * - LIMIT / LIMIT_MAKER orders rest. On each bar that opens after they arrive: if the bar opens through the limit
  *   (buy: open <= price; sell: open >= price) a LIMIT fills at the open as taker (a LIMIT_MAKER
  *   expires instead, it would have taken); otherwise it fills completely at its limit price as
  *   maker when the bar trades strictly through it (buy: low < price; sell: high > price). A touch
@@ -39,10 +42,15 @@ function positive(x: Decimal): boolean {
   return x.isPositive() && !x.isZero();
 }
 
+/** An order of this venue and the time it arrived (the first bar that may execute it opens at or after it). */
+interface CandleOrder extends VenueOrder {
+  readonly arrivedAt: number;
+}
+
 /** What the venue keeps per symbol. */
 interface SymbolState {
   /** Resting orders in arrival order. */
-  readonly open: VenueOrder[];
+  readonly open: CandleOrder[];
   /** The last bar seen (undefined before the first): its close is read only when an order needs it. */
   lastBar: KlineEvent | undefined;
   /** The quote asset, in which commissions are charged. */
@@ -56,7 +64,7 @@ export class CandleVenue implements Venue {
   /** Per symbol: resting orders and the last bar. */
   readonly #symbols = new Map<string, SymbolState>();
   /** Orders not yet final, by clientId (a final order is dropped: nothing can change it any more). */
-  readonly #byClient = new Map<string, VenueOrder>();
+  readonly #byClient = new Map<string, CandleOrder>();
   /** Every clientId ever placed, for the duplicate check (strings only: the orders are not kept). */
   readonly #usedClientIds = new Set<string>();
   #lastSymbol: string | undefined;
@@ -91,6 +99,16 @@ export class CandleVenue implements Venue {
     }
   }
 
+  /**
+   * The place intents of the orders not final yet, for the risk gate's account-wide order counts
+   * (MAX_NUM_ORDERS and friends), which must hold in candle mode as they do live.
+   */
+  liveIntents(): PlaceIntent[] {
+    const out: PlaceIntent[] = [];
+    for (const o of this.#byClient.values()) out.push(o.intent);
+    return out;
+  }
+
   /** Executes resting orders against a bar (see the class comment). Call before publishing the bar. */
   onBar(bar: KlineEvent): void {
     const st = this.#state(bar.symbol);
@@ -98,7 +116,8 @@ export class CandleVenue implements Venue {
     const list = st.open;
     if (list.length === 0) return;
     // A copy: fills and expiries remove orders from the list while it is walked.
-    for (const o of list.length === 1 ? [list[0] as VenueOrder] : [...list]) {
+    for (const o of list.length === 1 ? [list[0] as CandleOrder] : [...list]) {
+      if (o.arrivedAt > bar.openTime) continue;
       const i = o.intent;
       const buy = i.side === 'BUY';
       if (i.orderType === 'MARKET') {
@@ -115,7 +134,7 @@ export class CandleVenue implements Venue {
   }
 
   #place(i: PlaceIntent, now: number): void {
-    const o: VenueOrder = { intent: i, orderId: undefined, state: 'PENDING', cumQty: ZERO, cumQuoteQty: ZERO };
+    const o: CandleOrder = { intent: i, orderId: undefined, state: 'PENDING', cumQty: ZERO, cumQuoteQty: ZERO, arrivedAt: now };
     if (this.#usedClientIds.has(i.clientId)) {
       this.#later({ type: 'intentRejected', E: now, strategy: i.strategy, intent: i, reason: 'DUPLICATE_CLIENT_ID', message: `clientId ${i.clientId} already used` });
       return;
@@ -137,17 +156,17 @@ export class CandleVenue implements Venue {
     this.#later(orderUpdateOf(o, now));
   }
 
-  #cancel(o: VenueOrder, now: number): void {
+  #cancel(o: CandleOrder, now: number): void {
     this.#finish(o, 'CANCELED', now);
   }
 
-  #finish(o: VenueOrder, state: 'CANCELED' | 'REJECTED' | 'EXPIRED', E: number, reason?: string): void {
+  #finish(o: CandleOrder, state: 'CANCELED' | 'REJECTED' | 'EXPIRED', E: number, reason?: string): void {
     o.state = state;
     this.#remove(o);
     this.#later(orderUpdateOf(o, E, reason));
   }
 
-  #fill(o: VenueOrder, price: Decimal, isMaker: boolean, E: number): void {
+  #fill(o: CandleOrder, price: Decimal, isMaker: boolean, E: number): void {
     // Orders fill completely, once: with nothing filled yet (cumQty is 0) the fill is the whole
     // quantity and the cumulative amounts are the fill's own (0 + x is x), so no Decimal is built
     // for them.
@@ -171,7 +190,7 @@ export class CandleVenue implements Venue {
   }
 
   /** Takes `o`, now final, off the live orders and its symbol's resting orders; returns the symbol's state. */
-  #remove(o: VenueOrder): SymbolState {
+  #remove(o: CandleOrder): SymbolState {
     this.#byClient.delete(o.intent.clientId);
     const st = this.#state(o.intent.symbol);
     const list = st.open;

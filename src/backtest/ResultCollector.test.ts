@@ -128,4 +128,32 @@ describe('ResultCollector', () => {
   it('refuses a non-positive sampling interval', () => {
     expect(() => new ResultCollector([], 0)).toThrow(RangeError);
   });
+
+  it('reports the orders still open at the end: counted per strategy and total and listed, never dropped', () => {
+    const c = new ResultCollector(
+      [
+        { name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') },
+        { name: 'b', symbols: ['BTC_USDT'], initialEquity: d('1000') },
+      ],
+      1000,
+    );
+    c.sample(0);
+    c.onEvent({ ...upd('a', 'rest', 'PENDING', '2', '0'), E: 100 });
+    c.onEvent(upd('a', 'rest', 'NEW', '2', '0'));
+    c.onEvent(upd('a', 'part', 'NEW', '3', '0'));
+    c.onEvent(upd('a', 'part', 'PARTIALLY_FILLED', '3', '1'));
+    c.onEvent(upd('a', 'done', 'FILLED', '1', '1'));
+    c.onEvent({ ...upd('b', 'mkt', 'PENDING', '1', '0'), orderType: 'MARKET', price: undefined, E: 900 });
+    c.onEvent(upd('b', 'gone', 'CANCELED', '1', '0'));
+    c.sample(1000);
+    const r = c.finish('t');
+    expect(r.strategies.a?.ordersOpen).toBe(2);
+    expect(r.strategies.b?.ordersOpen).toBe(1);
+    expect(r.total?.ordersOpen).toBe(3);
+    expect(r.openOrders).toEqual([
+      { strategy: 'a', clientId: 'rest', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', state: 'NEW', price: '100', quantity: '2', filledQty: '0', since: 100 },
+      { strategy: 'a', clientId: 'part', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', state: 'PARTIALLY_FILLED', price: '100', quantity: '3', filledQty: '1', since: 0 },
+      { strategy: 'b', clientId: 'mkt', symbol: 'BTC_USDT', side: 'BUY', orderType: 'MARKET', state: 'PENDING', price: undefined, quantity: '1', filledQty: '0', since: 900 },
+    ]);
+  });
 });

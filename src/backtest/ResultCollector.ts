@@ -3,7 +3,7 @@
  * the replay, and turns it into a {@link BacktestResult}. Everything is keyed and iterated in a
  * fixed order (strategy name, symbol) so the same run always serializes to the same bytes.
  */
-import type { BusEvent } from '../bus/events.js';
+import { isTerminalState, type BusEvent, type OrderUpdateEvent, type TrackedOrderStateName } from '../bus/events.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { decimalToNumber } from '../core/decimalNumber.js';
 import { DecimalSum } from '../core/decimalSum.js';
@@ -42,6 +42,8 @@ export interface StrategyMetrics {
   readonly ordersFilled: number;
   readonly ordersCanceled: number;
   readonly ordersRejected: number;
+  /** Orders not final at the end of the run (neither filled, cancelled, expired nor rejected): listed in `openOrders`. */
+  readonly ordersOpen: number;
   readonly riskRejections: number;
   readonly trades: number;
   /** Orders with at least one fill / orders the venue accepted or rejected. */
@@ -60,8 +62,29 @@ export interface ReportFill {
   readonly side: 'BUY' | 'SELL';
   readonly price: string;
   readonly qty: string;
+  /** Commission of the fill, in `feeAsset` (the engine charges a buy's in the base asset, a sell's in the quote asset). */
   readonly fee: string;
+  readonly feeAsset: string | null;
   readonly maker: boolean;
+}
+
+/**
+ * An order still open when the run ended: a backtest does not cancel it (live, shutdown would), so
+ * it is reported rather than left out of the counts.
+ */
+export interface ReportOpenOrder {
+  readonly strategy: string;
+  readonly clientId: string;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly orderType: string;
+  readonly state: string;
+  /** Limit price, or undefined for a market order. */
+  readonly price: string | undefined;
+  readonly quantity: string | undefined;
+  readonly filledQty: string;
+  /** Time of its first order update (when it was submitted). */
+  readonly since: number;
 }
 
 /** The whole result of a backtest (serialized as report JSON). */
@@ -79,6 +102,8 @@ export interface BacktestResult {
   /** Mark price samples per symbol. */
   readonly prices: Readonly<Record<string, readonly { t: number; p: number }[]>>;
   readonly fills: readonly ReportFill[];
+  /** Orders still open at the end, by strategy (in name order), then in submission order. */
+  readonly openOrders: readonly ReportOpenOrder[];
 }
 
 /** What the collector needs to know about each strategy. */
@@ -92,7 +117,9 @@ export interface CollectorStrategy {
 interface OrderTrack {
   qty: Decimal | undefined;
   cumQty: Decimal;
-  state: string;
+  state: TrackedOrderStateName;
+  /** The order's first update: what an order still open at the end is reported with. */
+  readonly first: OrderUpdateEvent;
 }
 
 /** Aggregates bus events into metrics; call `onEvent` for each bus event and `sample(t)` as time moves. */
@@ -166,7 +193,7 @@ export class ResultCollector {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
         this.#flatEquity.delete(e.strategy);
-        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), maker: e.isMaker });
+        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
         break;
       }
       case 'orderUpdate': {
@@ -177,7 +204,7 @@ export class ResultCollector {
           o.state = e.state;
           o.cumQty = e.cumQty;
           if (o.qty === undefined && e.quantity !== undefined) o.qty = e.quantity;
-        } else m.set(e.clientId, { qty: e.quantity, cumQty: e.cumQty, state: e.state });
+        } else m.set(e.clientId, { qty: e.quantity, cumQty: e.cumQty, state: e.state, first: e });
         break;
       }
       case 'intentRejected':
@@ -342,6 +369,14 @@ export class ResultCollector {
         all.reduce((acc, a) => acc + a.risk, 0),
       );
     }
+    const openOrders: ReportOpenOrder[] = [];
+    for (const s of this.#strategies) {
+      for (const [clientId, o] of this.#orders.get(s.name) ?? []) {
+        if (isTerminalState(o.state)) continue;
+        const f = o.first;
+        openOrders.push({ strategy: s.name, clientId, symbol: f.symbol, side: f.side, orderType: f.orderType, state: o.state, price: f.price?.toFixed(), quantity: o.qty?.toFixed(), filledQty: o.cumQty.toFixed(), since: f.E });
+      }
+    }
     const prices: Record<string, { t: number; p: number }[]> = {};
     for (const sym of [...this.#prices.keys()].sort()) prices[sym] = this.#prices.get(sym) ?? [];
     return {
@@ -355,6 +390,7 @@ export class ResultCollector {
       equity: this.#equity,
       prices,
       fills: this.#fills,
+      openOrders,
     };
   }
 
@@ -385,6 +421,7 @@ export class ResultCollector {
     let filled = 0;
     let canceled = 0;
     let rejected = 0;
+    let open = 0;
     const qtyOrdered = new DecimalSum();
     const qtyFilled = new DecimalSum();
     for (const o of orders) {
@@ -393,6 +430,7 @@ export class ResultCollector {
       if (o.state === 'FILLED') filled++;
       else if (o.state === 'CANCELED' || o.state === 'EXPIRED') canceled++;
       else if (o.state === 'REJECTED') rejected++;
+      else if (!isTerminalState(o.state)) open++;
       if (o.qty !== undefined && o.qty.isPositive() && !o.qty.isZero()) {
         qtyOrdered.add(o.qty);
         qtyFilled.add(o.cumQty);
@@ -421,6 +459,7 @@ export class ResultCollector {
       ordersFilled: filled,
       ordersCanceled: canceled,
       ordersRejected: rejected,
+      ordersOpen: open,
       riskRejections,
       trades,
       fillRatio: orders.length === 0 ? 0 : roundStat(withFill / orders.length),

@@ -247,12 +247,14 @@ export class SimVenue implements Venue {
       now,
     );
     if (!res.ok) {
-      // A refused request emits nothing from the engine: answer like a REST error would.
+      // A refused request emits nothing from the engine: answer like a REST error would, stamped
+      // like every other report with the time it reaches the bus.
+      const E = now + this.#lat.ackMs;
       o.state = 'REJECTED';
       this.#orders.delete(i.clientId);
       this.#detachWhenIdle();
-      if (this.#o.emit === 'userData') this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now, strategy: i.strategy, intent: i, reason: res.reason, message: res.message });
-      else this.#later(this.#lat.ackMs, orderUpdateOf(o, now, `${res.reason}: ${res.message}`));
+      if (this.#o.emit === 'userData') this.#later(this.#lat.ackMs, { type: 'intentRejected', E, strategy: i.strategy, intent: i, reason: res.reason, message: res.message });
+      else this.#later(this.#lat.ackMs, orderUpdateOf(o, E, `${res.reason}: ${res.message}`));
     }
   }
 
@@ -262,7 +264,7 @@ export class SimVenue implements Venue {
     const res = o && o.intent.strategy === c.strategy ? this.#o.engine.cancelOrder({ accountId: this.#o.accountId, symbol: c.symbol, clientId: c.clientId }, now) : undefined;
     if (res === undefined || !res.ok) {
       const reason = res === undefined ? 'UNKNOWN_ORDER' : res.reason;
-      this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now, strategy: c.strategy, intent: c, reason, message: res === undefined ? `no order with clientId ${c.clientId} for ${c.strategy}` : res.message });
+      this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now + this.#lat.ackMs, strategy: c.strategy, intent: c, reason, message: res === undefined ? `no order with clientId ${c.clientId} for ${c.strategy}` : res.message });
     }
   }
 

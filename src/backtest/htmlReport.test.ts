@@ -38,4 +38,15 @@ describe('HTML report', () => {
     expect(html).toMatch(/id="ratio-note">.*1000 ms.*at least a day.*fewer than 30 returns/);
     expect(html).not.toMatch(/<td>null<\/td>/);
   });
+
+  it('lists the orders still open at the end, and has no such section when there are none', () => {
+    const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 1000);
+    c.sample(0);
+    expect(renderHtmlReport(c.finish('n'))).not.toContain('Orders open at the end</h2>');
+    const d = (x: string) => new Decimal(x);
+    c.onEvent({ type: 'orderUpdate', E: 0, strategy: 's', clientId: 'c<1>', orderId: '1', symbol: 'BTC_USDT', side: 'SELL', orderType: 'LIMIT', state: 'NEW', price: d('101.5'), quantity: d('2'), cumQty: d('0'), cumQuoteQty: d('0') });
+    const html = renderHtmlReport(c.finish('n'));
+    expect(html).toContain('<tr><td>Orders open at the end</td><td>1</td><td>1</td></tr>');
+    expect(html).toContain('<tr><td>s</td><td>c&lt;1&gt;</td><td>BTC_USDT</td><td>SELL</td><td>LIMIT</td><td>NEW</td><td>101.5</td><td>2</td><td>0</td><td>1970-01-01T00:00:00.000Z</td></tr>');
+  });
 });

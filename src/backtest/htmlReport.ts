@@ -56,6 +56,7 @@ const METRIC_ROWS: readonly MetricRow[] = [
   ['ordersFilled', 'Orders filled'],
   ['ordersCanceled', 'Orders canceled/expired'],
   ['ordersRejected', 'Orders rejected (venue)'],
+  ['ordersOpen', 'Orders open at the end'],
   ['riskRejections', 'Intents rejected (risk)'],
   ['trades', 'Trades (fills)'],
   ['fillRatio', 'Fill ratio (orders)'],
@@ -140,6 +141,15 @@ const CLIENT = String.raw`
 })();
 `;
 
+/** The orders still open at the end (a backtest does not cancel them), or nothing when there are none. */
+function openOrdersTable(r: BacktestResult): string {
+  if (r.openOrders.length === 0) return '';
+  const cells = ['strategy', 'clientId', 'symbol', 'side', 'type', 'state', 'price', 'quantity', 'filled', 'since'];
+  const head = `<tr>${cells.map((c) => `<th>${c}</th>`).join('')}</tr>`;
+  const rows = r.openOrders.map((o) => `<tr>${[o.strategy, o.clientId, o.symbol, o.side, o.orderType, o.state, o.price ?? '', o.quantity ?? '', o.filledQty, new Date(o.since).toISOString()].map((v) => `<td>${escapeHtml(v)}</td>`).join('')}</tr>`);
+  return `<h2>Orders open at the end</h2><table>${head}${rows.join('')}</table>`;
+}
+
 /** Renders a backtest result as one self-contained HTML document. */
 export function renderHtmlReport(r: BacktestResult): string {
   const title = `kancil backtest: ${r.name}`;
@@ -152,6 +162,7 @@ export function renderHtmlReport(r: BacktestResult): string {
 <p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${r.fills.length} fills &middot; equity sampled every ${r.equityIntervalMs} ms</p>
 ${metricsTable(r)}
 ${ratioNote(r)}
+${openOrdersTable(r)}
 <h2>Equity</h2><div class="chart" id="equity"></div>
 <h2>Prices</h2><div id="prices"></div>
 <script>${chartsBundle()}</script>

@@ -77,6 +77,8 @@ export interface RunSessionOptions {
    * price is no longer used by the risk gate (default 30 s; the exchange then decides alone).
    */
   readonly referencePrice?: { readonly refreshMs?: number; readonly maxAgeMs?: number };
+  /** How often the server-time offset is measured again during the run (default 10 minutes). */
+  readonly timeSyncMs?: number;
 }
 
 const PAPER_ACCOUNT = 'paper';
@@ -219,7 +221,7 @@ export class RunSession {
           log: log.child({ part: 'router' }),
           symbols: symbols.map((s) => s.symbol),
           symbolInfo: new Map(symbols.map((s) => [s.symbol, s])),
-          settleMs: (cfg.exchange?.recvWindow ?? 5000) + 1000,
+          settleMs: settleMsOf(cfg),
           unstreamedSymbols: unstreamed,
           timeOffsetMs: () => open.timeOffsetMs,
         });
@@ -347,6 +349,12 @@ export class RunSession {
       }));
       if (cfg.run.timerMs > 0) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
       session.#every(cfg.run.statusIntervalSec * 1000, () => log.info(session.status(), 'status'));
+      // Clocks drift and get stepped (NTP, a suspended VM): with a stale offset every signed
+      // request falls outside the recvWindow and is refused, and the unknown-outcome settle rule
+      // (absent after recvWindow + 1 s means never placed) would rest on a wrong timestamp.
+      session.#every(o.timeSyncMs ?? 600_000, () => {
+        open.syncTime().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'server time sync failed; keeping the last offset'));
+      });
       log.info({ mode: cfg.mode, run: runNo, runTag, strategies: session.#strategyNames, symbols: symbols.map((s) => s.symbol) }, 'running');
       return session;
     } catch (err) {
@@ -408,12 +416,13 @@ export class RunSession {
       if (live.length > 0) {
         log.info({ orders: live.length }, 'cancelling open orders');
         if (this.#router) {
-          this.#router.cancelAll();
-          await this.#router.idle();
+          // Long enough for an UNKNOWN order to be proven absent or found (and then cancelled).
+          const left = await this.#router.cancelAllAndWait(Math.max(3000, settleMsOf(cfg) + 2000));
+          if (left.length > 0) log.warn({ orders: left.map((o) => ({ clientId: o.clientId, state: o.state })) }, 'orders still live or unresolved at shutdown; the next start reconciles them');
         } else {
           for (const o of live) this.#pipeline.venue.submit({ kind: 'cancel', strategy: o.strategy, intentId: `shutdown:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
+          await this.#waitOrdersSettled(3000);
         }
-        await this.#waitOrdersSettled(3000);
       }
     }
     // Fills that the user stream had not delivered yet are fetched by orderId: none may stay unrecorded.
@@ -452,6 +461,11 @@ export class RunSession {
     t.unref();
     this.#timers.push(t);
   }
+}
+
+/** Time after sending before an absent order counts as not placed: longer than the recvWindow the server enforces. */
+function settleMsOf(cfg: RunConfig): number {
+  return (cfg.exchange?.recvWindow ?? 5000) + 1000;
 }
 
 async function strategySymbols(open: OpenClient, cfg: RunConfig): Promise<SymbolInfo[]> {

@@ -45,15 +45,19 @@ export interface IssuePlace {
   readonly key?: string;
 }
 
-/** The place and rule of the first issue (a union's own message lists every branch, so it says "invalid value"). */
-export function firstIssuePlace(issues: readonly SchemaIssue[]): IssuePlace {
-  const issue = issues[0];
-  if (!issue) return { path: [], rule: 'invalid configuration' };
+/** The place and rule of one issue (a union's own message lists every branch, so it says "invalid value"). */
+export function issuePlace(issue: SchemaIssue): IssuePlace {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys?.[0] ?? '';
     return { path: issue.path, rule: `unknown key "${key}"`, key };
   }
   return { path: issue.path, rule: issue.code === 'invalid_union' ? 'invalid value' : issue.message };
+}
+
+/** The place and rule of the first issue. */
+export function firstIssuePlace(issues: readonly SchemaIssue[]): IssuePlace {
+  const issue = issues[0];
+  return issue ? issuePlace(issue) : { path: [], rule: 'invalid configuration' };
 }
 
 /** The first issue as a ConfigError naming the file, the path and the value there (no line: for documents read without positions). */

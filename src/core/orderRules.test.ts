@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OrderType, OrderTypeName } from './enums.js';
-import { ICEBERG_ORDER_TYPES, ORDER_MANDATORY_PARAMS, PRICED_ORDER_TYPES, STOP_ORDER_TYPES } from './orderRules.js';
+import { ICEBERG_ORDER_TYPES, MARKET_EXECUTION_ORDER_TYPES, ORDER_MANDATORY_PARAMS, PRICED_ORDER_TYPES, STOP_ORDER_TYPES } from './orderRules.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const spec = resolve(repoRoot, '../shared/spec/open-api.md');
@@ -13,6 +13,7 @@ describe('order parameter rules', () => {
     expect([...PRICED_ORDER_TYPES].sort()).toEqual(['LIMIT', 'LIMIT_MAKER', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
     expect([...STOP_ORDER_TYPES].sort()).toEqual(['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT']);
     expect([...ICEBERG_ORDER_TYPES].every((t) => PRICED_ORDER_TYPES.has(t) && t !== 'LIMIT_MAKER')).toBe(true);
+    expect([...MARKET_EXECUTION_ORDER_TYPES].sort()).toEqual(['MARKET', 'STOP_LOSS', 'TAKE_PROFIT']);
   });
 });
 

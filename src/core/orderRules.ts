@@ -1,10 +1,11 @@
 /**
  * Which parameters each order type of POST /open/v1/orders needs or accepts, from the spec's
  * "Additional mandatory parameters by type" line and its parameter table. One definition for
- * the client's validation (exchange/open) and the sandbox's (sandbox/open-routes), so the two
- * sides of the contract cannot drift apart.
+ * the client's validation (exchange/open), the sandbox's (sandbox/open-routes), the risk
+ * checker's (risk/rules) and the matching engine's (sim/entry), so the sides of the contract
+ * cannot drift apart.
  */
-import type { OrderTypeName } from './enums.js';
+import { OrderType, type OrderTypeName } from './enums.js';
 
 /** An order parameter that some order types make mandatory. */
 export type OrderAmountParam = 'quantity' | 'price' | 'stopPrice';
@@ -31,6 +32,12 @@ function typesRequiring(param: OrderAmountParam): ReadonlySet<OrderTypeName> {
 
 /** Types that take a price: exactly those that require one (no type has an optional price). */
 export const PRICED_ORDER_TYPES: ReadonlySet<OrderTypeName> = typesRequiring('price');
+
+/**
+ * Types that execute as market orders: MARKET, and STOP_LOSS / TAKE_PROFIT once triggered. They
+ * are the types without a limit price, so MARKET_LOT_SIZE applies and their notional is estimated.
+ */
+export const MARKET_EXECUTION_ORDER_TYPES: ReadonlySet<OrderTypeName> = new Set((Object.keys(OrderType) as OrderTypeName[]).filter((t) => !PRICED_ORDER_TYPES.has(t)));
 
 /** Types that take stopPrice (spec: "for STOP_LOSS, STOP_LOSS_LIMIT, TAKE_PROFIT, TAKE_PROFIT_LIMIT"), all of which require it. */
 export const STOP_ORDER_TYPES: ReadonlySet<OrderTypeName> = typesRequiring('stopPrice');

@@ -32,6 +32,10 @@ export class FakeExchange {
   readonly cancelFaults: CancelFault[] = [];
   /** Faults of the next legacy creates. */
   readonly legacyFaults: 'acceptThen5xx'[] = [];
+  /** When true, legacy cancels answer 5XX without cancelling. */
+  legacyCancelDown = false;
+  /** Status text legacy views show for live orders (the spec only shows `active`). */
+  legacyLiveStatus = 'active';
   #nextId = 1000;
   #nextTrade = 1;
   #now: () => number;
@@ -120,6 +124,7 @@ export class FakeExchange {
     },
     cancelOrders: async (ids) => {
       this.requests.legacyCancel++;
+      if (this.legacyCancelDown) throw new UnknownOutcomeError('POST /v1/order', 'HTTP 502', undefined, 502);
       for (const id of ids) {
         const o = this.orders.get(id);
         if (o && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED')) this.#setStatus(o, 'CANCELED');
@@ -129,11 +134,11 @@ export class FakeExchange {
       this.requests.legacyCancel++;
       for (const o of this.orders.values()) if (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') this.#setStatus(o, 'CANCELED');
     },
-    activeOrders: async () => [...this.orders.values()].filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED').map(legacyView),
+    activeOrders: async () => [...this.orders.values()].filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED').map((o) => legacyView(o, this.legacyLiveStatus)),
     getOrder: async (orderId) => {
       const o = this.orders.get(orderId);
       if (!o) throw new ExchangeError(404, undefined, 'order not found', 'GET /v1/order/get');
-      return legacyView(o);
+      return legacyView(o, this.legacyLiveStatus);
     },
   };
 
@@ -240,7 +245,7 @@ export class FakeExchange {
   }
 }
 
-function legacyView(o: Order): LegacyOrderView {
+function legacyView(o: Order, liveStatus: string): LegacyOrderView {
   return {
     orderId: o.orderId,
     symbol: o.symbol,
@@ -249,7 +254,7 @@ function legacyView(o: Order): LegacyOrderView {
     price: o.price,
     quantity: o.origQty,
     availableQuantity: o.origQty.minus(o.executedQty),
-    status: o.status === 'FILLED' ? 'fulfilled' : o.status === 'CANCELED' ? 'cancelled' : 'active',
+    status: o.status === 'FILLED' ? 'fulfilled' : o.status === 'CANCELED' ? 'cancelled' : liveStatus,
     time: o.createTime,
   };
 }

@@ -36,6 +36,17 @@ function setup(opts: { legacy?: boolean; unstreamed?: readonly string[]; exchang
 
 const place = placeIntents('s1', (n) => ({ intentId: `i${n}`, clientId: `c${n}` }));
 
+/** An order the exchange accepted but answered 5XX: UNKNOWN in the ledger, live on the exchange. */
+async function acceptedButUnknown(opts: Parameters<typeof setup>[0] = {}) {
+  const s = setup(opts);
+  s.ex.placementFaults.push('acceptThen5xx');
+  const intent = place();
+  s.router.submit(intent);
+  await s.router.idle();
+  expect(s.ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+  return { ...s, intent };
+}
+
 /** An order placed (NEW), then a strategy cancel that meets `fault` on the open API. */
 async function placedThenCancelFails(fault: CancelFault) {
   const s = setup();
@@ -95,12 +106,7 @@ describe('OrderRouter', () => {
   // The exchange clock may run well behind ours (the open client measures the offset): the lookup
   // window is in exchange time, or an order stamped 10 s "before" we journalled it would look absent and be sent twice.
   it.each([0, 10_000])('never duplicates an order the exchange accepted before answering 5XX (exchange clock %i ms behind)', async (exchangeBehindMs) => {
-    const { router, ledger, ex, clock } = setup({ exchangeBehindMs });
-    ex.placementFaults.push('acceptThen5xx');
-    const intent = place();
-    router.submit(intent);
-    await router.idle();
-    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown({ exchangeBehindMs });
     clock.advanceTo(clock.now() + 7000);
     await router.tick();
     await router.idle();
@@ -338,7 +344,7 @@ describe('OrderRouter', () => {
     await router.stop();
   });
 
-  it('does not poll orders of symbols a user stream reports', async () => {
+  it('checks orders of streamed symbols only rarely, and so still learns a fill whose report the connected stream lost', async () => {
     const { router, ledger, ex, clock } = setup();
     const intent = place();
     router.submit(intent);
@@ -349,6 +355,142 @@ describe('OrderRouter', () => {
     await router.idle();
     expect(ex.requests.reads).toBe(reads);
     expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+    // Filled; the stream stays connected but this report never arrives (no reconnect, no reconciliation).
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001');
+    clock.advanceTo(clock.now() + 50_000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.001']);
+    await router.stop();
+  });
+
+  it('a legacy order status the spec does not show is not taken for a cancel: the order stays live and tracked', async () => {
+    const { router, ledger, ex } = setup();
+    ex.maintenance = true;
+    router.submit(place());
+    await router.idle();
+    const a = place({ price: new Decimal('900000001') });
+    const b = place({ price: new Decimal('900000002') });
+    router.submit(a);
+    router.submit(b);
+    await router.idle();
+    expect([ledger.order(a.clientId)?.venue, ledger.order(b.clientId)?.venue]).toEqual(['legacy', 'legacy']);
+    // A partial fill shown under a status word /v1 never documented, then a cancel-all that fails.
+    ex.fill(ledger.order(a.clientId)?.orderId ?? '', '0.0004');
+    ex.legacyLiveStatus = 'partially_filled';
+    ex.legacyCancelDown = true;
+    router.cancelAll({ strategy: 's1' });
+    await router.idle();
+    // Both orders still rest on the exchange: the tracker must keep them live (a cancel retry, fills to come).
+    expect(ledger.order(a.clientId)?.state).toBe('PARTIALLY_FILLED');
+    expect(ledger.order(a.clientId)?.cumQty.toFixed()).toBe('0.0004');
+    expect(ledger.order(b.clientId)?.state).toBe('NEW');
+  });
+
+  it('never re-sends an order of an earlier run after a restart, even when it is proven absent while still young', async () => {
+    const { ledger, ex, clock, tracker } = setup();
+    // First life: journalled and sent, the request never reached the exchange, then the process died.
+    const lost = place();
+    tracker.create({ ...lost, venue: 'open', timeInForce: 'GTC', quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, price: lost.price, quantity: lost.quantity });
+    tracker.markSent(lost.clientId, 'open');
+    clock.advanceTo(clock.now() + 1000);
+
+    // Second life, restarted at once: the start-up wait ends before the settle time (here: no wait).
+    const tracker2 = new OrderTracker({ ledger, clock, emit: () => undefined });
+    const router2 = new OrderRouter({ open: ex.open, tracker: tracker2, ledger, clock, log: silentLogger, symbols: ['BTC_IDR'], pollMs: 0, settleMs: 6000, maxRetryAgeMs: 10_000 });
+    const unknown = await router2.recover(0);
+    expect(unknown.map((o) => o.clientId)).toEqual([lost.clientId]);
+    clock.advanceTo(clock.now() + 6000);
+    await router2.tick();
+    await router2.idle();
+    // The strategy that wanted it is gone (strategies start afresh each run): sending it now would
+    // put an order on the book that no running strategy knows, next to the one it places itself.
+    expect(ex.requests.newOrder).toBe(0);
+    expect(ledger.order(lost.clientId)?.state).toBe('REJECTED');
+    expect(ledger.order(lost.clientId)?.reason).toMatch(/NOT_PLACED/);
+  });
+
+  it('shutdown cancels an order whose placement answer was lost, once the exchange answers lookups again', async () => {
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown({ legacy: false });
+    // Shutdown starts while the open API is down: the order cannot be looked up, let alone cancelled.
+    ex.maintenance = true;
+    const done = router.cancelAllAndWait(20_000);
+    await new Promise((r) => setTimeout(r, 20));
+    const orderId = ex.ordersWithClientId(intent.clientId)[0]?.orderId ?? '';
+    expect(ex.orders.get(orderId)?.status).toBe('NEW');
+    // The API is back and the breaker's wait has passed: found by clientId, then cancelled.
+    ex.maintenance = false;
+    clock.advanceTo(clock.now() + 5000);
+    expect(await done).toEqual([]);
+    expect(ex.orders.get(orderId)?.status).toBe('CANCELED');
+    expect(ledger.order(intent.clientId)?.state).toBe('CANCELED');
+    expect(ex.requests.newOrder).toBe(1);
+  });
+
+  it('shutdown gives up at the deadline and returns what is still live', async () => {
+    const { router, ex, clock } = await acceptedButUnknown({ legacy: false });
+    ex.maintenance = true;
+    const done = router.cancelAllAndWait(1000);
+    clock.advanceTo(clock.now() + 1000);
+    expect((await done).map((o) => o.state)).toEqual(['UNKNOWN']);
+  });
+
+  it('an UNKNOWN order that the user stream reports first is taken from the stream, never sent again', async () => {
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown();
+    for (const r of ex.reports) router.onExecutionReport(r);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+    expect(ledger.order(intent.clientId)?.orderId).toBe(ex.ordersWithClientId(intent.clientId)[0]?.orderId);
+    clock.advanceTo(clock.now() + 20_000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.newOrder).toBe(1);
+    expect(ledger.order(intent.clientId)?.state).toBe('NEW');
+  });
+
+  it('an UNKNOWN order found already filled gets its state and every fill, with no stream report', async () => {
+    const { router, ledger, ex, clock, intent } = await acceptedButUnknown();
+    const orderId = ex.ordersWithClientId(intent.clientId)[0]?.orderId ?? '';
+    // Filled in two parts that add up exactly to the order quantity, while we did not know it existed.
+    ex.fill(orderId, '0.0003');
+    ex.fill(orderId, '0.0007');
+    clock.advanceTo(clock.now() + 7000);
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(ledger.order(intent.clientId)?.cumQty.toFixed()).toBe('0.001');
+    await router.fetchAllMissingFills(0);
+    expect(ledger.fills(intent.clientId).map((f) => f.qty.toFixed())).toEqual(['0.0003', '0.0007']);
+    expect(ex.requests.newOrder).toBe(1);
+    await router.stop();
+  });
+
+  it('while the lookups of an UNKNOWN order keep failing, nothing is sent for it and the exchange is not hammered; an order proven absent too late is REJECTED', async () => {
+    const { router, ledger, ex, clock } = setup({ legacy: false });
+    ex.placementFaults.push('rejectWith5xx');
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    ex.maintenance = true;
+    for (let i = 0; i < 20; i++) {
+      clock.advanceTo(clock.now() + 500);
+      await router.tick();
+      await router.idle();
+    }
+    expect(ledger.order(intent.clientId)?.state).toBe('UNKNOWN');
+    expect(ex.requests.newOrder).toBe(1);
+    // The breaker opened after the first failures: later passes only probe it, they do not look up.
+    expect(router.breaker.state).not.toBe('closed');
+    expect(ex.requests.reads).toBeLessThanOrEqual(3);
+    ex.maintenance = false;
+    clock.advanceTo(clock.now() + 60_000);
+    await router.tick();
+    await router.idle();
+    await router.tick();
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('REJECTED');
+    expect(ledger.order(intent.clientId)?.reason).toMatch(/NOT_PLACED/);
+    expect(ex.requests.newOrder).toBe(1);
   });
 
   it('decides legacy eligibility from what /v1 can express', () => {

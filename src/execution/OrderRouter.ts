@@ -18,6 +18,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import { AuthenticationError, ExchangeError, NetworkError, RateLimitedError, UnknownOutcomeError, ValidationError } from '../core/errors.js';
+import type { Decimal } from '../core/decimal.js';
+import type { OrderStatusName } from '../core/enums.js';
 import type { Balance, Order, SymbolInfo } from '../core/types.js';
 import { splitSymbol } from '../core/symbols.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
@@ -65,6 +67,11 @@ export interface OrderRouterOptions {
   /** Poll period of each live order of an unstreamed symbol (default 2000 ms). */
   readonly orderPollMs?: number;
   /**
+   * Check period of each live order of a streamed symbol (default 60000 ms; 0: never). A stream
+   * can stay connected and still lose a report; this bounds how long such a loss goes unseen.
+   */
+  readonly streamedPollMs?: number;
+  /**
    * Exchange time minus local time in ms (the open client's measured offset; default 0). Order
    * lookups filter on the exchange's createTime, so their windows must be in exchange time.
    */
@@ -92,6 +99,8 @@ export class OrderRouter implements Venue {
   /** When the last cancel request of an order went out (retry pacing). */
   readonly #cancelTried = new Map<string, number>();
   readonly #unstreamed: ReadonlySet<string>;
+  /** Orders of an earlier run, loaded at start-up: never sent again, whatever a lookup shows. */
+  readonly #earlierRun = new Set<string>();
   /** When each live order of an unstreamed symbol was last polled. */
   readonly #polledAt = new Map<string, number>();
   readonly #gapTimers = new Map<string, NodeJS.Timeout>();
@@ -192,6 +201,25 @@ export class OrderRouter implements Venue {
     for (const o of live) this.submit({ kind: 'cancel', strategy: o.strategy, intentId: `cancelAll:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
   }
 
+  /**
+   * Shutdown: cancels every live order and keeps working until none is live or `waitMs` has
+   * passed: UNKNOWN orders are looked up (a half-open breaker probed) and cancelled once found,
+   * and cancels that did not settle are sent again. An order accepted moments before shutdown
+   * whose answer was lost would otherwise stay on the book after the bot exits. Returns the
+   * orders still live at the deadline.
+   */
+  async cancelAllAndWait(waitMs: number): Promise<OrderRecord[]> {
+    this.cancelAll();
+    const deadline = this.#o.clock.now() + waitMs;
+    for (;;) {
+      await this.idle();
+      const live = this.#tracker.liveOrders();
+      if (live.length === 0 || this.#o.clock.now() >= deadline || this.#stopped) return live;
+      await sleep(50);
+      await this.tick();
+    }
+  }
+
   /** Feeds a user-data executionReport to the tracker. */
   onExecutionReport(er: ExecutionReportEvent): void {
     this.#tracker.applyExecutionReport(er);
@@ -249,6 +277,7 @@ export class OrderRouter implements Venue {
   async recover(waitMs = this.#settleMs + 2000): Promise<OrderRecord[]> {
     const loaded = this.#tracker.load();
     for (const o of loaded) {
+      this.#earlierRun.add(o.clientId);
       if (o.state !== 'PENDING') continue;
       if (o.sentAt === undefined) this.#tracker.markRejected(o.clientId, 'NOT_SENT: the request never left the process', 'recover');
       else this.#tracker.markUnknown(o.clientId, 'process stopped before the placement answer');
@@ -275,9 +304,10 @@ export class OrderRouter implements Venue {
   }
 
   /**
-   * One pass of the background loop: probe a half-open breaker, settle UNKNOWN orders, and try
-   * again cancels that did not settle (a cancel lost to a timeout leaves the order resting on the
-   * book, where it can still fill; cancelling twice is harmless, the second is refused as not open).
+   * One pass of the background loop: probe a half-open breaker, settle UNKNOWN orders, try again
+   * cancels that did not settle (a cancel lost to a timeout leaves the order resting on the book,
+   * where it can still fill; cancelling twice is harmless, the second is refused as not open), and
+   * check live orders over REST: often where no stream reports them, rarely where one does.
    */
   async tick(): Promise<void> {
     if (this.#ticking || this.#stopped) return;
@@ -287,13 +317,15 @@ export class OrderRouter implements Venue {
       const now = this.#o.clock.now();
       const cancelRetryMs = this.#o.cancelRetryMs ?? 2000;
       const orderPollMs = this.#o.orderPollMs ?? 2000;
+      const streamedPollMs = this.#o.streamedPollMs ?? 60_000;
       for (const o of this.#tracker.liveOrders()) {
         if (this.#chains.has(o.clientId)) continue;
         if (o.state === 'UNKNOWN') this.#enqueue(o.clientId, () => this.#resolve(o.clientId, true));
         else if (this.#cancelWanted.has(o.clientId) && now >= (this.#cancelTried.get(o.clientId) ?? 0) + cancelRetryMs) {
           this.#enqueue(o.clientId, () => this.#cancel(o.clientId));
-        } else if (o.orderId !== undefined && this.#unstreamed.has(o.symbol) && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + orderPollMs) {
-          this.#enqueue(o.clientId, () => this.#pollUnstreamed(o.clientId, now));
+        } else if (o.orderId !== undefined) {
+          const period = this.#unstreamed.has(o.symbol) ? orderPollMs : streamedPollMs;
+          if (period > 0 && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + period) this.#enqueue(o.clientId, () => this.#pollOrder(o.clientId, now));
         }
       }
     } finally {
@@ -301,8 +333,8 @@ export class OrderRouter implements Venue {
     }
   }
 
-  /** Refreshes a live order no stream reports, then records the fills its executed quantity shows. */
-  async #pollUnstreamed(clientId: string, now: number): Promise<void> {
+  /** Refreshes a live order from REST, then records the fills its executed quantity shows. */
+  async #pollOrder(clientId: string, now: number): Promise<void> {
     const o = this.#tracker.get(clientId);
     if (!o || isTerminal(o.state)) return;
     this.#polledAt.set(clientId, now);
@@ -432,7 +464,9 @@ export class OrderRouter implements Venue {
     const now = this.#o.clock.now();
     if (now < o.sentAt + this.#settleMs) return; // may still appear; checked again later
     // Legacy requests carry a nonce, not a timestamp window: absence is not proof enough to re-send.
-    if (mayRetry && o.venue !== 'legacy' && now - o.createdAt < this.#maxRetryAgeMs && !this.#cancelWanted.has(clientId)) {
+    // An earlier run's order is not sent again either: the strategy instance that wanted it is gone,
+    // and the new one (which cannot see it) places its own orders.
+    if (mayRetry && o.venue !== 'legacy' && !this.#earlierRun.has(clientId) && now - o.createdAt < this.#maxRetryAgeMs && !this.#cancelWanted.has(clientId)) {
       this.stats.retries++;
       this.#o.log.info({ clientId }, 'order proven not placed; sending it again');
       this.#tracker.markRetry(clientId);
@@ -712,11 +746,35 @@ export function legacyEligible(o: Pick<PlaceIntent, 'symbol' | 'orderType' | 'si
   return false;
 }
 
+/**
+ * A /v1 status word as an order status. The spec shows only `active` (order list) and
+ * `fulfilled` (order detail). Only words that say the order ended end it; any other word is read
+ * from the quantities, because taking a live order for cancelled would stop tracking it (no
+ * cancel retry, no fills) while it can still fill. A wrong "live" is corrected by the next
+ * open-API refresh.
+ */
+function statusOfLegacy(status: string, filled: Decimal, quantity: Decimal): OrderStatusName {
+  switch (status.toLowerCase()) {
+    case 'fulfilled':
+    case 'filled':
+      return 'FILLED';
+    case 'cancelled':
+    case 'canceled':
+      return 'CANCELED';
+    case 'rejected':
+      return 'REJECTED';
+    case 'expired':
+      return 'EXPIRED';
+    default:
+      if (quantity.gt(0) && filled.gte(quantity)) return 'FILLED';
+      return filled.gt(0) ? 'PARTIALLY_FILLED' : 'NEW';
+  }
+}
+
 /** A legacy order view as an open-API order snapshot, so the tracker has one input shape. */
 function orderOfLegacy(v: LegacyOrderView, o: OrderRecord): Order {
   const filled = v.quantity.minus(v.availableQuantity);
-  const s = v.status.toLowerCase();
-  const status = s === 'fulfilled' || s === 'filled' ? 'FILLED' : s === 'active' || s === 'open' ? (filled.gt(0) ? 'PARTIALLY_FILLED' : 'NEW') : 'CANCELED';
+  const status = statusOfLegacy(v.status, filled, v.quantity);
   return {
     orderId: v.orderId,
     clientId: o.clientId,

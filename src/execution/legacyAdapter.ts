@@ -5,7 +5,7 @@
  */
 import type { LegacyClient } from '../exchange/legacy/LegacyClient.js';
 import type { LegacyOrder } from '../exchange/parse/legacy.js';
-import { ValidationError } from '../core/errors.js';
+import { ParseError, ValidationError } from '../core/errors.js';
 import { splitSymbol } from '../core/symbols.js';
 import type { LegacyCreate, LegacyOrderPort, LegacyOrderView } from './ports.js';
 
@@ -31,12 +31,26 @@ function orderIdNumber(id: string): number {
   return n;
 }
 
+/**
+ * /v1 writes sides and types in lower case (buy/sell, limit/market). Any other word is refused
+ * rather than guessed: read as BUY or LIMIT, an order could be matched to an UNKNOWN order of ours
+ * with the opposite side, and the router would track the wrong order.
+ */
+function word<T extends string>(field: string, v: string, words: Readonly<Record<string, T>>): T {
+  const w = words[v.toLowerCase()];
+  if (w === undefined) throw new ParseError(`legacy order.${field}`, v, `expected one of ${Object.keys(words).join(', ')}`);
+  return w;
+}
+
+const SIDES = { buy: 'BUY', sell: 'SELL' } as const;
+const TYPES = { limit: 'LIMIT', market: 'MARKET' } as const;
+
 function view(o: LegacyOrder): LegacyOrderView {
   return {
     orderId: String(o.orderId),
     symbol: symbolOfPair(o.currencyPair),
-    side: o.side.toLowerCase() === 'sell' ? 'SELL' : 'BUY',
-    type: o.type.toLowerCase() === 'market' ? 'MARKET' : 'LIMIT',
+    side: word('side', o.side, SIDES),
+    type: word('type', o.type, TYPES),
     price: o.price,
     quantity: o.quantity,
     availableQuantity: o.availableQuantity,

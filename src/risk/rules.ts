@@ -4,8 +4,9 @@
  * symbol's price and quantity grids, so the hot path compares plain numbers.
  */
 import type { Decimal } from '../core/decimal.js';
-import { ALGO_ORDER_TYPES, type OrderTypeName, type StpModeName } from '../core/enums.js';
+import type { OrderTypeName, StpModeName } from '../core/enums.js';
 import type { ExchangeFilters, LotSizeFilter } from '../core/filters.js';
+import { ICEBERG_ORDER_TYPES, MARKET_EXECUTION_ORDER_TYPES, PRICED_ORDER_TYPES, STOP_ORDER_TYPES } from '../core/orderRules.js';
 import { marketSymbol, splitSymbol } from '../core/symbols.js';
 import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
 import { SymbolSlots } from './boundsCache.js';
@@ -76,14 +77,14 @@ export interface RiskRules {
   readonly exchange: ExchangeFilters;
 }
 
-/** Order types that carry a limit price. */
-export const PRICED_TYPES: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'LIMIT_MAKER', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
+/** Order types that carry a limit price (core's per-type rule). */
+export const PRICED_TYPES: ReadonlySet<OrderTypeName> = PRICED_ORDER_TYPES;
 /** Order types that execute as market orders (MARKET_LOT_SIZE applies; notional estimated). */
-export const MARKET_TYPES: ReadonlySet<OrderTypeName> = new Set(['MARKET', 'STOP_LOSS', 'TAKE_PROFIT']);
+export const MARKET_TYPES: ReadonlySet<OrderTypeName> = MARKET_EXECUTION_ORDER_TYPES;
 /** Order types that need stopPrice. */
-export const STOP_TYPES: ReadonlySet<OrderTypeName> = ALGO_ORDER_TYPES;
+export const STOP_TYPES: ReadonlySet<OrderTypeName> = STOP_ORDER_TYPES;
 /** Order types that may carry icebergQty (spec: LIMIT, STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT). */
-export const ICEBERG_TYPES: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
+export const ICEBERG_TYPES: ReadonlySet<OrderTypeName> = ICEBERG_ORDER_TYPES;
 
 /** Trait bits of an order type (see `typeTraits`). */
 export const T_PRICED = 1;
@@ -98,8 +99,9 @@ const T_SHIFT = 4;
 
 /**
  * The order type's traits (T_* bits, the same sets as PRICED_TYPES, MARKET_TYPES, STOP_TYPES and
- * ICEBERG_TYPES) plus its own bit for `SymbolRules.orderTypeMask`; 0 for a string that is no order
- * type. A switch on interned strings costs a few pointer compares, far less than set lookups.
+ * ICEBERG_TYPES, i.e. core's orderRules; rules.test.ts holds the switch to them) plus its own bit
+ * for `SymbolRules.orderTypeMask`; 0 for a string that is no order type. A switch on interned
+ * strings costs a few pointer compares, far less than set lookups.
  */
 export function typeTraits(type: string): number {
   switch (type) {

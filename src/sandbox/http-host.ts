@@ -15,7 +15,7 @@ export interface RequestContext {
   readonly rawQuery: string;
   /** Body exactly as sent. */
   readonly rawBody: string;
-  /** Query parameters, then body parameters (body wins, as the spec says). */
+  /** Query parameters, then body parameters except on GET (body wins, as the spec says). */
   readonly params: ReadonlyMap<string, string>;
   readonly headers: http.IncomingHttpHeaders;
   readonly ip: string;
@@ -91,7 +91,9 @@ export async function startHost(
         const rawBody = await readBody(req, 1 << 20);
         const params = new Map<string, string>();
         parseParams(rawQuery, params);
-        if (rawBody !== '' && !(req.headers['content-type'] ?? '').includes('json')) parseParams(rawBody, params);
+        // "GET parameters are sent in the query string": a GET body is not read for parameters, so a
+        // client that puts them there is refused here as it would be live.
+        if (rawBody !== '' && req.method !== 'GET' && !(req.headers['content-type'] ?? '').includes('json')) parseParams(rawBody, params);
         let decoded: string;
         try {
           decoded = decodeURI(path);

@@ -7,6 +7,8 @@
  * and account as the open API.
  *
  * Decisions where the spec says "not shown", written down here:
+ * - X-TC-SIGNATURE must be lowercase hex, as the spec defines it; an upper-case digest is refused
+ *   with 401 (the open API's case-insensitive comparison is stated for that interface only).
  * - legacy pairs are the configured symbols spelled base+quote in lower case (btcidr for BTC_IDR);
  *   `currency` in create-order and /v1/stp is the base asset of the <CUR>_IDR symbol.
  * - bodies of create, cancel-one and cancel-selected: envelopes with message codes
@@ -74,7 +76,8 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
   for (const a of state.accounts.values()) byKey.set(a.legacyApiKey, a);
   const pair = (s: SandboxSymbol): string => `${s.info.baseAsset}${s.info.quoteAsset}`.toLowerCase();
   const symbolByPair = (p: unknown): SandboxSymbol | undefined => (typeof p === 'string' ? [...state.symbols.values()].find((s) => pair(s) === p.toLowerCase()) : undefined);
-  const symbolByCurrency = (c: unknown): SandboxSymbol | undefined => (typeof c === 'string' ? state.symbols.get(`${c.toUpperCase()}_IDR`) : undefined);
+  // `currency` is the lower-case code (spec), so 'BTC' names no market.
+  const symbolByCurrency = (c: unknown): SandboxSymbol | undefined => (typeof c === 'string' && c === c.toLowerCase() ? state.symbols.get(`${c.toUpperCase()}_IDR`) : undefined);
 
   const legacyStatus = (o: SimOrder): string => (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED' ? 'active' : o.status === 'FILLED' ? 'fulfilled' : 'cancelled');
   const entry = (o: SimOrder, detail: boolean): Record<string, unknown> => {
@@ -97,9 +100,10 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
     e.dateTime = iso(o.createTime);
     return e;
   };
+  // The spec types quantity, price and amount as JSON numbers: a string is refused, not converted.
   const positiveNumber = (p: Params, k: string): string => {
     const v = p[k];
-    if ((typeof v !== 'number' && typeof v !== 'string') || !/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0) fail(400, 'invalid_parameter', `${k} must be a positive number`);
+    if (typeof v !== 'number' || !/^\d+(\.\d+)?$/.test(String(v)) || v <= 0) fail(400, 'invalid_parameter', `${k} must be a positive JSON number`);
     return String(v);
   };
   const orderIdOf = (p: Params, k = 'orderId'): number => {
@@ -204,7 +208,8 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
       auth: true,
       handle: (ctx, a, p) => {
         const acc = a as SandboxAccount;
-        const submission = String(p.submission ?? '');
+        // `submission` is a string in the spec; the number 1 is not the string '1'.
+        const submission = typeof p.submission === 'string' ? p.submission : '';
         switch (submission) {
           case '1': {
             const s = symbolByCurrency(p.currency);
@@ -238,7 +243,7 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
             return ok('cancel_selected_order_success', done);
           }
           default:
-            return fail(400, 'invalid_parameter', 'submission must be 1, 2, 3 or 4');
+            return fail(400, 'invalid_parameter', `submission must be the string "1", "2", "3" or "4", not ${JSON.stringify(p.submission)}`);
         }
       },
     },
@@ -328,7 +333,8 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
     const signature = ctx.headers['x-tc-signature'];
     if (typeof key !== 'string' || !byKey.has(key)) fail(401, 'invalid_api_key', 'API key wrong');
     const account = byKey.get(key) as SandboxAccount;
-    if (typeof payload !== 'string' || typeof signature !== 'string' || !/^[0-9a-fA-F]{96}$/.test(signature) || !verifyLegacy(account.legacySecret, payload, signature)) {
+    // The spec defines the value as the lowercase hex digest (the open API's "not case sensitive" is not said here).
+    if (typeof payload !== 'string' || typeof signature !== 'string' || !/^[0-9a-f]{96}$/.test(signature) || !verifyLegacy(account.legacySecret, payload, signature)) {
       fail(401, 'invalid_signature', 'signature does not match the payload');
     }
     let params: unknown;

@@ -9,7 +9,9 @@
  * - depth `limit`: the spec lists 5..500 as valid but its own book procedure asks for 1000, and
  *   states a maximum of 5000; the sandbox accepts 5, 10, 20, 50, 100, 500, 1000 and 5000.
  * - type 2 symbols: only /open/v1/market/trades is listed for "other" types; the sandbox also
- *   serves /open/v1/market/depth, /aggTrades and /klines on the main host for types 2 and 3.
+ *   serves /open/v1/market/depth, /aggTrades and /klines on the main host for type 2 (where the
+ *   client sends them). Not for type 3: the spec says those three "moved to the host {depth_url}",
+ *   so the main host answers a type 3 symbol there like an unknown one.
  * - the type 1 market host ({market_url}/api/v3) answers market data without the open envelope:
  *   the spec's tables say `data`, but recorded real answers of that host (BTC_IDR depth and trades
  *   in ../shared/data/tokocrypto_idr_ccxt_static_excerpt.json) are bare; the depth host and the
@@ -36,14 +38,25 @@ function depthWeight(ctx: RequestContext): number {
 /** Reference prices the operator set, by symbol (null: none). */
 export type ReferencePrices = Map<string, { price: string | null; time: number }>;
 
-/** Market-data routes for one host: `prefix` is /api/v3, /api/v1 or /open/v1/market. */
-export function marketRoutes(state: ExchangeState, prefix: string, types: readonly SymbolTypeCode[], spellWithUnderscore: boolean, bare: boolean): OpenRoute[] {
-  const sym = (ctx: RequestContext): SandboxSymbol => {
+/**
+ * Market-data routes for one host: `prefix` is /api/v3, /api/v1 or /open/v1/market. `types` are
+ * the symbol types of depth, aggTrades and klines there; `tradeTypes` those of trades (default the same).
+ */
+export function marketRoutes(
+  state: ExchangeState,
+  prefix: string,
+  types: readonly SymbolTypeCode[],
+  spellWithUnderscore: boolean,
+  bare: boolean,
+  tradeTypes: readonly SymbolTypeCode[] = types,
+): OpenRoute[] {
+  const symOf = (ctx: RequestContext, served: readonly SymbolTypeCode[]): SandboxSymbol => {
     const name = reqString(ctx, 'symbol');
-    const s = spellWithUnderscore ? [...state.symbols.values()].find((x) => x.info.symbol === name && types.includes(x.info.type)) : state.symbolByMarketName(name, types);
+    const s = spellWithUnderscore ? [...state.symbols.values()].find((x) => x.info.symbol === name && served.includes(x.info.type)) : state.symbolByMarketName(name, served);
     if (!s) badParam(ctx, ApiCode.BAD_SYMBOL, 'Invalid symbol.');
     return s;
   };
+  const sym = (ctx: RequestContext): SandboxSymbol => symOf(ctx, types);
   const route = (path: string, weight: (ctx: RequestContext) => number, handle: (ctx: RequestContext, now: number) => RouteResult): OpenRoute => ({
     method: 'GET',
     path: `${prefix}${path}`,
@@ -63,7 +76,7 @@ export function marketRoutes(state: ExchangeState, prefix: string, types: readon
     return { data: { lastUpdateId: book.lastUpdateId, bids: book.bids.map((l) => [l.price.toFixed(), l.qty.toFixed()]), asks: book.asks.map((l) => [l.price.toFixed(), l.qty.toFixed()]) } };
   });
   const trades = route('/trades', () => 5, (ctx) => {
-    const s = sym(ctx);
+    const s = symOf(ctx, tradeTypes);
     const fromId = optInt(ctx, 'fromId', 0);
     const limit = optInt(ctx, 'limit', 1, 1000) ?? 500;
     // Recent trades returns up to the last 500 trades, whatever the limit.

@@ -50,9 +50,15 @@ export function optString(ctx: RequestContext, name: string, maxLen = 50): strin
   return v;
 }
 
-/** An optional integer parameter within [min, max]. */
+/**
+ * Lengths of integer parameters from the spec's length table (limit 4; the wallet histories'
+ * status 2); every other integer (fromId, startTime, endTime, ids) has the LONG length 20.
+ */
+const INT_LENGTHS: Readonly<Record<string, number>> = { limit: 4, status: 2 };
+
+/** An optional integer parameter within [min, max], no longer than its length in the spec's table. */
 export function optInt(ctx: RequestContext, name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  const v = optString(ctx, name, 20);
+  const v = optString(ctx, name, INT_LENGTHS[name] ?? 20);
   if (v === undefined) return undefined;
   if (!/^-?\d+$/.test(v)) badParam(ctx, ApiCode.ILLEGAL_CHARS, `Illegal characters found in parameter '${name}'; legal range is '^-?[0-9]{1,20}$'.`);
   const n = Number(v);

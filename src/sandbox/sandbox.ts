@@ -153,7 +153,8 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   try {
     const base = await openHost('base', config.ports.base, [
       ...openRoutes({ state, streams: registry, wsApiUrl: () => wsApiUrl, orderFault: (w, p) => orderFault(w, p, 'open') }),
-      ...marketRoutes(state, '/open/v1/market', [2, 3], true, false),
+      // Type 3 depth, aggTrades and klines moved to {depth_url} (spec versioning); trades stay here.
+      ...marketRoutes(state, '/open/v1/market', [2], true, false, [2, 3]),
     ]);
     hosts.push(base);
     hosts.push(await openHost('market', config.ports.market, [...marketRoutes(state, '/api/v3', [1], false, true), ...marketHostExtras(state, refs)]));

@@ -4,7 +4,8 @@
  * Book-dependent checks (liquidity, would-take, balance) stay in the engine.
  */
 import type { Decimal } from '../core/decimal.js';
-import { ALGO_ORDER_TYPES, type RejectReasonName, type StpModeName, type TimeInForceName } from '../core/enums.js';
+import { ALGO_ORDER_TYPES, OrderType, type OrderTypeName, type RejectReasonName, type StpModeName, type TimeInForceName } from '../core/enums.js';
+import { MARKET_EXECUTION_ORDER_TYPES, PRICED_ORDER_TYPES, STOP_ORDER_TYPES } from '../core/orderRules.js';
 import type { ExchangeFilters } from '../core/filters.js';
 import type { NewOrderRequest, Rejected } from './types.js';
 import { fmt, toScaled, type DecimalInput } from './scaled.js';
@@ -52,21 +53,35 @@ export function reject(reason: RejectReasonName, message: string): Rejected {
   return { ok: false, reason, message };
 }
 
-const NEEDS_PRICE = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT', 'LIMIT_MAKER']);
-const NEEDS_STOP = new Set(['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT']);
-const TAKES_TIF = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
+/**
+ * Types that take timeInForce: the limit types that can rest on the book. The spec does not say;
+ * LIMIT_MAKER is post-only by nature and the market types never rest, so this engine refuses one
+ * there. (The same members as ICEBERG_ORDER_TYPES, for another reason.)
+ */
+const TAKES_TIF: ReadonlySet<OrderTypeName> = new Set(['LIMIT', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT']);
 
-/** What an order type needs and allows, looked up once per order instead of one set lookup per rule. */
+/** What an order type needs and allows (core's per-type rules), looked up once per order instead of one set lookup per rule. */
 interface TypeRule {
   readonly needsPrice: boolean;
   readonly needsStop: boolean;
   readonly takesTif: boolean;
   readonly isAlgo: boolean;
+  /** MARKET, or STOP_LOSS / TAKE_PROFIT (market once triggered). */
+  readonly marketType: boolean;
 }
-const typeRule = (t: string): TypeRule => ({ needsPrice: NEEDS_PRICE.has(t), needsStop: NEEDS_STOP.has(t), takesTif: TAKES_TIF.has(t), isAlgo: ALGO_ORDER_TYPES.has(t as NewOrderRequest['type']) });
-const TYPE_RULES = new Map<string, TypeRule>([...NEEDS_PRICE, ...NEEDS_STOP, 'MARKET'].map((t) => [t, typeRule(t)]));
-/** A type outside the enum (possible when a symbol lists no order types) gets the rules of none. */
-const NO_RULE = typeRule('');
+const typeRule = (t: OrderTypeName): TypeRule => ({
+  needsPrice: PRICED_ORDER_TYPES.has(t),
+  needsStop: STOP_ORDER_TYPES.has(t),
+  takesTif: TAKES_TIF.has(t),
+  isAlgo: ALGO_ORDER_TYPES.has(t),
+  marketType: MARKET_EXECUTION_ORDER_TYPES.has(t),
+});
+const TYPE_RULES = new Map<string, TypeRule>((Object.keys(OrderType) as OrderTypeName[]).map((t) => [t, typeRule(t)]));
+/**
+ * A type outside the enum (possible when a symbol lists no order types) gets the rules of none.
+ * Built by typeRule too, so every rule object has one shape (a monomorphic read in validateNew).
+ */
+const NO_RULE = typeRule('' as OrderTypeName);
 
 /** A multiplier m as the exact fraction n / d. */
 interface Frac {
@@ -151,7 +166,7 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   const isBuy = req.side === 'BUY';
   const rule = TYPE_RULES.get(type) ?? NO_RULE;
   const isMarket = type === 'MARKET';
-  const marketType = isMarket || type === 'STOP_LOSS' || type === 'TAKE_PROFIT';
+  const marketType = rule.marketType;
 
   // Parameters per type (the spec's "additional mandatory parameters by type").
   if (rule.needsPrice && req.price === undefined) return reject('MISSING_PARAMETER', `price is required for ${type}`);

@@ -23,6 +23,7 @@ import type { Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import type { BookView } from '../core/bookView.js';
 import type { Clock } from '../core/clock.js';
+import { formatDocPath } from '../core/configIssue.js';
 import type { Decimal } from '../core/decimal.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
@@ -219,7 +220,7 @@ export class StrategyRunner {
       const p = validateParams(r.spec.plugin, r.spec.params);
       if (p.ok) return p.value;
       const i = p.issues[0];
-      throw new RangeError(`strategy ${r.name}: params.${(i?.path ?? []).map(String).join('.')}=${JSON.stringify(i?.value)}: ${i?.message ?? 'invalid'}`);
+      throw new RangeError(`strategy ${r.name}: ${formatDocPath(['params', ...(i?.path ?? [])])}=${JSON.stringify(i?.value)}: ${i?.message ?? 'invalid'}`);
     });
     this.#started = true;
     // Subscribe first (events queue while plugins start), so nothing an onStart causes is lost.

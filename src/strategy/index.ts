@@ -5,3 +5,4 @@ export * from './StrategyBook.js';
 export * from './clientIds.js';
 export * from './params.js';
 export * from './loader.js';
+export * from './cappedOrders.js';

@@ -1,5 +1,13 @@
 /** Validation of a plugin's parameters with its own zod schema, issues named by path and value. */
+import { z } from 'zod';
+import { issuePlace, valueAtPath } from '../core/configIssue.js';
 import type { StrategyPlugin } from './types.js';
+
+/**
+ * A parameter that is a plain non-negative decimal written as a string ("0.001"): kept as text by
+ * the schema, made a Decimal by the plugin, so no YAML float ever rounds a price or a quantity.
+ */
+export const decimalParam = z.string().regex(/^\d+(\.\d+)?$/, 'expected a plain non-negative decimal string such as "0.001"');
 
 /** One problem with a parameter: its path below `params`, the value found and the rule broken. */
 export interface ParamIssue {
@@ -11,15 +19,6 @@ export interface ParamIssue {
 /** Validated parameters, or the first issues. */
 export type ParamsResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ParamIssue[] };
 
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let v = raw;
-  for (const p of path) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<PropertyKey, unknown>)[p as string];
-  }
-  return v;
-}
-
 /** Runs the plugin's schema over raw parameters from YAML. */
 export function validateParams(plugin: StrategyPlugin, raw: unknown): ParamsResult {
   const r = plugin.params.safeParse(raw ?? {});
@@ -27,10 +26,10 @@ export function validateParams(plugin: StrategyPlugin, raw: unknown): ParamsResu
   return {
     ok: false,
     issues: r.error.issues.map((i) => {
-      // An unknown key is named itself, not its parent object.
-      const key = i.code === 'unrecognized_keys' ? i.keys[0] : undefined;
-      const path = key !== undefined ? [...i.path, key] : i.path;
-      return { path, value: valueAt(raw, path), message: key !== undefined ? `unknown parameter "${key}"` : i.message };
+      // Read as every config document is (core's issuePlace): an unknown key is named itself, not its parent object.
+      const place = issuePlace(i);
+      const path = place.key !== undefined ? [...place.path, place.key] : place.path;
+      return { path, value: valueAtPath(raw, path), message: place.rule };
     }),
   };
 }

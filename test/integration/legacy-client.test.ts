@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, ExchangeError, ParseError, RateLimitedError, UnknownOutcomeError, ValidationError, type Clock } from '../../src/core/index.js';
 import { LegacyClient } from '../../src/exchange/index.js';
 import { LoopbackServer } from '../support/LoopbackServer.js';
+import { capturingLogger, expectNoSecrets } from '../support/secretLeaks.js';
 import { LEGACY_KEY, LEGACY_SECRET, authed, payloadOf, success } from '../support/legacyRoutes.js';
 
 class ManualClock implements Clock {
@@ -211,6 +212,29 @@ describe('limits and errors', () => {
       await expect(bad.account()).rejects.toBeInstanceOf(AuthenticationError);
     } finally {
       await bad.close();
+    }
+  });
+
+  it('a refused signature, a reset read and a lost order answer: no error or log line carries the key, the secret or a signature', async () => {
+    const logger = capturingLogger();
+    const c = makeClient({ logger, timeoutMs: 150, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    try {
+      server.on('GET', '/v1/account', { status: 401, json: { success: false, message_code: 'invalid_signature' } });
+      server.on('GET', '/v1/order/list', { reset: true });
+      server.on('POST', '/v1/order', { hang: true });
+      const errors = [
+        await c.account().catch((e: unknown) => e),
+        await c.activeOrders().catch((e: unknown) => e),
+        await c.createOrder({ side: 'buy', type: 'limit', quantity: '1', price: '1', currency: 'btc' }).catch((e: unknown) => e),
+      ];
+      expect(errors[0]).toBeInstanceOf(AuthenticationError);
+      expect(errors[2]).toBeInstanceOf(UnknownOutcomeError);
+      const signatures = server.requests.map((r) => r.header('x-tc-signature')).filter((x): x is string => x !== undefined);
+      expect(signatures.length).toBeGreaterThanOrEqual(4);
+      expect(logger.lines.length).toBeGreaterThan(0);
+      expectNoSecrets(logger.lines, errors, [LEGACY_KEY, LEGACY_SECRET, ...signatures]);
+    } finally {
+      await c.close();
     }
   });
 

@@ -16,6 +16,7 @@ import {
 } from '../../src/core/index.js';
 import { OpenClient, type NewOrderParams } from '../../src/exchange/index.js';
 import { LoopbackServer } from '../support/LoopbackServer.js';
+import { capturingLogger, expectNoSecrets } from '../support/secretLeaks.js';
 import { OPEN_KEY, OPEN_SECRET, businessParams, signed } from '../support/openRoutes.js';
 import { ok, wireAccount, wireAccountTrade, wireKline, wireNewOrder, wireOco, wireOrderDetail, wireSymbol } from '../support/openWire.js';
 
@@ -404,6 +405,20 @@ describe('rate limits', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('403 (web application firewall limit): the host is backed off like a 429, orders included, instead of hammered', async () => {
+    server.on('POST', '/open/v1/orders', { status: 403, text: '<html>403 Forbidden</html>' });
+    server.on('GET', '/open/v1/common/time', { json: { code: 0, msg: '', timestamp: 1 } });
+    const err = await client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-waf' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err).toMatchObject({ httpStatus: 403 });
+    // Nothing more reaches the host until the wait (no Retry-After: the 429 default) has passed.
+    await expect(client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-waf2' })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(client.time()).rejects.toBeInstanceOf(RateLimitedError);
+    expect(server.requests).toHaveLength(1);
+    clock.t += 60_000;
+    expect(await client.time()).toBe(1);
+  });
+
   it('418 ban: bannedUntil set, only that host refused', async () => {
     const other = await LoopbackServer.start();
     try {
@@ -429,6 +444,30 @@ describe('error paths', () => {
     const err = await client.account().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthenticationError);
     expect((err as Error).message).toContain('Invalid API-key');
+  });
+
+  it('a refused signature, a GET whose signed query fails and an order whose answer is lost: no error or log line carries the key, the secret or a signature', async () => {
+    const logger = capturingLogger();
+    const c = makeClient({ logger, timeoutMs: 150, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    try {
+      server.on('GET', '/open/v1/account/spot', { status: 401, json: { code: -1022, msg: 'Signature for this request is not valid.' } });
+      server.on('GET', '/open/v1/orders/detail', { reset: true });
+      server.on('POST', '/open/v1/orders', { hang: true });
+      const errors = [
+        await c.account().catch((e: unknown) => e),
+        await c.orderDetail({ orderId: '1' }).catch((e: unknown) => e),
+        await c.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1' }).catch((e: unknown) => e),
+      ];
+      expect(errors[0]).toBeInstanceOf(AuthenticationError);
+      expect(errors[1]).toBeInstanceOf(NetworkError);
+      expect(errors[2]).toBeInstanceOf(UnknownOutcomeError);
+      const signatures = server.requests.map((r) => r.params.signature).filter((x): x is string => x !== undefined);
+      expect(signatures.length).toBeGreaterThanOrEqual(4);
+      expect(logger.lines.length).toBeGreaterThan(0);
+      expectNoSecrets(logger.lines, errors, [OPEN_KEY, OPEN_SECRET, ...signatures]);
+    } finally {
+      await c.close();
+    }
   });
 
   it('5XX on order placement -> UnknownOutcomeError carrying the clientId, exactly one request', async () => {
@@ -523,10 +562,7 @@ describe('error paths', () => {
     expect(server.received('GET', '/open/v1/orders/detail')).toHaveLength(3);
     // None of these errors may carry the credentials or the request's signature.
     const signature = server.only('POST', '/open/v1/orders').params.signature ?? 'no signature';
-    for (const e of [placed, cancelled, read]) {
-      const text = `${String(e)} ${JSON.stringify(e)} ${String((e as Error).cause)}`;
-      for (const secret of [OPEN_KEY, OPEN_SECRET, signature]) expect(text).not.toContain(secret);
-    }
+    expectNoSecrets([], [placed, cancelled, read], [OPEN_KEY, OPEN_SECRET, signature]);
   });
 
   it('connection refused on an order is a NetworkError (nothing was sent), not an unknown outcome', async () => {

@@ -159,4 +159,30 @@ describe('router against the sandbox', () => {
     expect(await waitFor(() => ledger.order(first.clientId)?.state === 'NEW', 6000)).toBe(true);
     expect(exchangeOrders(first.clientId)).toHaveLength(1);
   });
+
+  it('a 418 ban: the intent is rejected with a RATE_LIMITED reason, the next ones are refused locally until Retry-After, then trading resumes', async () => {
+    const { router, ledger } = makeRouter();
+    const before = proxy.count('POST', '/open/v1/orders');
+    sandbox.faults.forceRateLimit(418, 1);
+    const first = intent();
+    router.submit(first);
+    await router.idle();
+    expect(ledger.order(first.clientId)?.state).toBe('REJECTED');
+    expect(ledger.order(first.clientId)?.reason).toMatch(/^RATE_LIMITED: retry after \d+ ms/);
+    const second = intent();
+    router.submit(second);
+    await router.idle();
+    expect(ledger.order(second.clientId)?.reason).toMatch(/^RATE_LIMITED/);
+    // Only the first request reached the exchange; a refusal is not a server failure.
+    expect(proxy.count('POST', '/open/v1/orders') - before).toBe(1);
+    expect(router.breaker.state).toBe('closed');
+    expect(exchangeOrders(first.clientId)).toHaveLength(0);
+    // Once the ban has passed (Retry-After 1 s), orders go out again.
+    await new Promise((r) => setTimeout(r, 1100));
+    const third = intent();
+    router.submit(third);
+    await router.idle();
+    expect(ledger.order(third.clientId)?.state).toBe('NEW');
+    expect(exchangeOrders(third.clientId)).toHaveLength(1);
+  });
 });

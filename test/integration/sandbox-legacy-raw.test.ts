@@ -54,6 +54,14 @@ describe('legacy /v1', () => {
     expect((await call('GET', '/v1/account', headers({ nonce: ++nonce }, A.apiKey, 'not-the-secret'))).status).toBe(401);
   });
 
+  it('the signature is the lowercase hex digest: the same digest in upper case is refused (401)', async () => {
+    // Unlike the open API ("comparison is not case sensitive"), the legacy spec defines the value as lowercase hex.
+    const h = headers({ nonce: ++nonce });
+    const upper = await call('GET', '/v1/account', { ...h, 'X-TC-SIGNATURE': (h['X-TC-SIGNATURE'] as string).toUpperCase() });
+    expect([upper.status, upper.body.success, upper.body.message_code]).toEqual([401, false, 'invalid_signature']);
+    expect((await call('GET', '/v1/account', headers({ nonce: ++nonce }))).status).toBe(200);
+  });
+
   it('create (submission 1) and read back: active list uses Status/Match, detail uses status', async () => {
     const c = await call('POST', '/v1/order', headers({ nonce: ++nonce, submission: '1', side: 'buy', type: 'limit', quantity: 0.001, price: 990000000, currency: 'btc' }));
     expect(c.body).toMatchObject({ success: true, message_code: 'create_order_success' });
@@ -67,6 +75,24 @@ describe('legacy /v1', () => {
     expect(one.body.data).not.toHaveProperty('Match');
     const all = await call('POST', '/v1/order', headers({ nonce: ++nonce, submission: '3' }));
     expect(all.body).toMatchObject({ success: true, message_code: 'cancel_all_order_success', data: expect.any(String) });
+  });
+
+  it('payload fields have the types of the spec: submission a string, quantity/price/amount numbers, currency a lower-case code', async () => {
+    const order = { side: 'buy', type: 'limit', quantity: 0.001, price: 990000000, currency: 'btc' };
+    const refused = async (params: Record<string, unknown>, path = '/v1/order'): Promise<unknown[]> => {
+      const r = await call('POST', path, headers({ nonce: ++nonce, ...params }));
+      return [r.status, r.body.success, r.body.message_code];
+    };
+    const bad = [400, false, 'invalid_parameter'];
+    expect(await refused({ ...order, submission: 1 })).toEqual(bad);
+    expect(await refused({ ...order, submission: '1', quantity: '0.001' })).toEqual(bad);
+    expect(await refused({ ...order, submission: '1', price: '990000000' })).toEqual(bad);
+    expect(await refused({ ...order, submission: '1', currency: 'BTC' })).toEqual(bad);
+    expect(await refused({ submission: 3 })).toEqual(bad);
+    expect(await refused({ currency: 'btc', side: 'buy', amount: '100000' }, '/v1/stp')).toEqual(bad);
+    const ok = await call('POST', '/v1/order', headers({ nonce: ++nonce, ...order, submission: '1' }));
+    expect(ok.body).toMatchObject({ success: true, message_code: 'create_order_success' });
+    expect((await call('POST', '/v1/order', headers({ nonce: ++nonce, submission: '3' }))).body.success).toBe(true);
   });
 
   it('order book: no envelope, number pairs, timestamp, page', async () => {

@@ -4,6 +4,7 @@
  * and order-count headers, routing by symbol type, and a deliberately wrong client (bad
  * signature, stale timestamp, too many requests) refused as the spec says.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -26,6 +27,23 @@ async function call(method: string, url: string, opts: { key?: string; query?: s
     ...(opts.body !== undefined ? { body: opts.body } : {}),
   });
   return { status: r.status, headers: r.headers, body: (await r.json()) as Record<string, unknown> };
+}
+
+/** A GET whose parameters travel in a form body (fetch refuses a GET body, so node:http). */
+function getWithBody(url: string, body: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname, method: 'GET', headers: { ...(key ? { 'X-MBX-APIKEY': key } : {}), 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** A signed request with everything in the query string (alice's secret unless told). */
@@ -117,6 +135,16 @@ describe('signatures (totalParams = query string + body)', () => {
     // The same mixed request signed with an '&' inserted between the parts is refused.
     const r3 = await call('POST', `${sbx.urls.base_url}/open/v1/orders`, { key: A.apiKey, query: q, body: `${b}&signature=${hmac(A.secret, `${q}&${b}`)}` });
     expect([r3.status, r3.body.code]).toEqual([401, -1022]);
+  });
+
+  it('GET parameters are read from the query string only: the same parameters in a GET body are not seen', async () => {
+    // The spec: "GET parameters are sent in the query string" (only POST may use a body).
+    const signedGet = await getWithBody(`${sbx.urls.base_url}/open/v1/account/spot/asset`, signedQuery('asset=BTC'), A.apiKey);
+    expect([signedGet.status, signedGet.body.code]).toEqual([400, -1102]);
+    expect(String(signedGet.body.msg)).toContain("'timestamp'");
+    const market = await getWithBody(`${sbx.urls.market_url}/api/v3/depth`, 'symbol=BTCUSDT&limit=5');
+    expect([market.status, market.body.code]).toEqual([400, -1102]);
+    expect(String(market.body.msg)).toContain("'symbol'");
   });
 
   it('hex comparison is case-insensitive', async () => {
@@ -250,6 +278,18 @@ describe('market data routing by symbol type', () => {
     expect(t.body).toMatchObject({ code: 0, data: [] });
   });
 
+  it('type 3 depth, aggTrades and klines moved to {depth_url}: the main host refuses them (its trades still serve type 3)', async () => {
+    // Spec versioning: "Depth, aggregate trades, klines for symbol type 3 moved to the host {depth_url}".
+    for (const path of ['depth', 'aggTrades', 'klines']) {
+      const q = `symbol=ALCH_IDR${path === 'klines' ? '&interval=1m' : ''}`;
+      const r = await call('GET', `${sbx.urls.base_url}/open/v1/market/${path}`, { query: q });
+      expect([r.status, r.body.code], path).toEqual([400, -1121]);
+      expect((await call('GET', `${sbx.urls.depth_url}/api/v1/${path}`, { query: q })).body.code, path).toBe(0);
+    }
+    expect((await call('GET', `${sbx.urls.base_url}/open/v1/market/trades`, { query: 'symbol=ALCH_IDR' })).body.code).toBe(0);
+    expect((await call('GET', `${sbx.urls.base_url}/open/v1/market/depth`, { query: 'symbol=DOGE_IDR' })).body.code).toBe(0);
+  });
+
   it('trades, aggTrades and klines reflect the engine trades', async () => {
     const trades = await call('GET', `${sbx.urls.market_url}/api/v3/trades`, { query: 'symbol=BTCUSDT' });
     expect(trades.body).toEqual(expect.arrayContaining([expect.objectContaining({ price: '59990', qty: '0.01', isBuyerMaker: true, isBestMatch: true })]));
@@ -284,6 +324,26 @@ describe('market data routing by symbol type', () => {
     }
     const bad = await call('GET', `${sbx.urls.market_url}/api/v3/aggTrades`, { query: 'symbol=BTCUSDT&endTime=-1' });
     expect([bad.status, bad.body.code]).toEqual([400, -1130]);
+  });
+
+  it('the length table bounds integer parameters: limit at most 4 characters, wallet status at most 2', async () => {
+    const tooLong = async (r: Promise<Res>): Promise<unknown[]> => {
+      const x = await r;
+      return [x.status, x.body.code];
+    };
+    expect(await tooLong(call('GET', `${sbx.urls.market_url}/api/v3/depth`, { query: 'symbol=BTCUSDT&limit=00100' }))).toEqual([400, -1100]);
+    for (const path of ['trades', 'aggTrades', 'klines']) {
+      const q = `symbol=BTCUSDT${path === 'klines' ? '&interval=1m' : ''}`;
+      expect(await tooLong(call('GET', `${sbx.urls.market_url}/api/v3/${path}`, { query: `${q}&limit=01000` })), path).toEqual([400, -1100]);
+      expect((await call('GET', `${sbx.urls.market_url}/api/v3/${path}`, { query: `${q}&limit=1000` })).status, path).toBe(200);
+    }
+    for (const path of ['/open/v1/orders', '/open/v1/orders/trades']) {
+      expect(await tooLong(call('GET', `${sbx.urls.base_url}${path}`, { key: A.apiKey, query: signedQuery('symbol=BTC_USDT&limit=00500') })), path).toEqual([400, -1100]);
+    }
+    for (const path of ['/open/v1/withdraws', '/open/v1/deposits']) {
+      expect(await tooLong(call('GET', `${sbx.urls.base_url}${path}`, { key: A.apiKey, query: signedQuery('status=001') })), path).toEqual([400, -1100]);
+      expect((await call('GET', `${sbx.urls.base_url}${path}`, { key: A.apiKey, query: signedQuery('status=1') })).body.code, path).toBe(0);
+    }
   });
 
   it('executionRules (no envelope, weights by parameters) and referencePrice', async () => {

@@ -26,7 +26,7 @@ describe('LiveOrderBook over a stream connection', () => {
     statuses = [];
     snapshotCalls = 0;
     gate = undefined;
-    client = new StreamClient({ url: server.url, streams: ['btcidr@depth@100ms'], logger: silent, backoff: { initialMs: 20, maxMs: 50 } });
+    client = new StreamClient({ url: server.url, streams: ['btcidr@depth@100ms', 'btcidr@trade'], logger: silent, backoff: { initialMs: 20, maxMs: 50 } });
     book = new LiveOrderBook({
       symbol: 'BTCIDR',
       restSymbol: 'BTC_IDR',
@@ -110,5 +110,74 @@ describe('LiveOrderBook over a stream connection', () => {
     await waitFor(() => book.ready && book.bestBid()?.qty.toFixed() === '3', 5000, 'resynchronised from REST');
     diff(13, 13, [['100', '4']]);
     await waitFor(() => book.bestBid()?.qty.toFixed() === '4', 5000, 'next diff bridges');
+  });
+
+  // A dropped diff must not leave the book readable until the next diff shows the gap: in a quiet
+  // market that is minutes of strategies and the risk gate reading a book that missed a change.
+  const badDiffs: [string, () => void][] = [
+    ['unparseable JSON', () => server.sendRaw('{"stream":"btcidr@depth@100ms","data":{"e":"depthUpdate","E":12,"s":"BTCIDR","U":12,"u":12,"b":[["100",')],
+    ['a field of the wrong type', () => server.publish('btcidr@depth@100ms', { e: 'depthUpdate', E: 12, s: 'BTCIDR', U: 12, u: 12, b: { price: '100' }, a: [] })],
+    ['an unparseable price', () => server.publish('btcidr@depth@100ms', { e: 'depthUpdate', E: 12, s: 'BTCIDR', U: 12, u: 12, b: [['1O0', '2']], a: [] })],
+  ];
+  for (const [what, sendBad] of badDiffs) {
+    it(`a diff with ${what} makes the book not ready at once; it comes back from a resync with the right levels`, async () => {
+      snapshot = { lastUpdateId: 10, bids: [lv('100', '1')], asks: [lv('101', '2')] };
+      diff(11, 11);
+      await waitFor(() => book.ready, 5000, 'ready');
+      const calls = snapshotCalls;
+      let open = (): void => undefined;
+      gate = new Promise<void>((r) => (open = r));
+      sendBad();
+      // No diff follows: only the dropped payload itself can have made the book not ready.
+      await waitFor(() => !book.ready, 5000, 'not ready after the bad diff');
+      expect(client.stats.malformed).toBe(1);
+      expect(statuses.at(-1)).toMatchObject({ ready: false, reason: expect.stringMatching(/^dropped depth update/) });
+      expect(book.bestBid()).toBeUndefined();
+      await waitFor(() => snapshotCalls === calls + 1, 5000, 'resync asked for a snapshot');
+      snapshot = { lastUpdateId: 12, bids: [lv('100', '2'), lv('99', '1')], asks: [lv('101', '2')] };
+      open();
+      await waitFor(() => book.ready, 5000, 'ready again');
+      expect(book.top(5).bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(['100@2', '99@1']);
+      diff(13, 13, [], [['101', '1']]);
+      await waitFor(() => book.lastUpdateId === 13, 5000, 'next diff bridges');
+      expect(book.bestAsk()?.qty.toFixed()).toBe('1');
+    });
+  }
+
+  it('a malformed payload of another stream leaves the book alone', async () => {
+    snapshot = { lastUpdateId: 10, bids: [lv('100', '1')], asks: [lv('101', '2')] };
+    diff(11, 11);
+    await waitFor(() => book.ready, 5000, 'ready');
+    server.publish('btcidr@trade', { e: 'trade', E: 1, s: 'BTCIDR', t: 'x', p: '100', q: '1', T: 1, m: true });
+    diff(12, 12, [['100', '3']]);
+    await waitFor(() => book.lastUpdateId === 12, 5000, 'next diff');
+    expect(client.stats.malformed).toBe(1);
+    expect([book.ready, book.bestBid()?.qty.toFixed(), statuses.map((s) => s.ready)]).toEqual([true, '3', [true]]);
+  });
+
+  it('after a dropped diff whose update id is readable, a snapshot older than it is refused and fetched again', async () => {
+    book.close();
+    statuses = [];
+    const answers: OrderBookSnapshot[] = [
+      { lastUpdateId: 10, bids: [lv('100', '1')], asks: [lv('101', '2')] },
+      // The REST answer lags the stream: it does not contain the dropped u=12 yet.
+      { lastUpdateId: 11, bids: [lv('100', '1')], asks: [lv('101', '2')] },
+      { lastUpdateId: 12, bids: [lv('100', '6')], asks: [lv('101', '2')] },
+    ];
+    let calls = 0;
+    book = new LiveOrderBook({
+      symbol: 'BTCIDR', restSymbol: 'BTC_IDR', symbolType: 1, logger: silent, staleAfterMs: 0,
+      snapshots: { depth: async () => answers[Math.min(calls++, answers.length - 1)] as OrderBookSnapshot },
+    });
+    book.status$.subscribe((s) => statuses.push(s));
+    book.attach(client);
+    diff(11, 11);
+    await waitFor(() => book.ready, 5000, 'ready');
+    server.publish('btcidr@depth@100ms', { e: 'depthUpdate', E: 12, s: 'BTCIDR', U: 12, u: 12, b: [['100', 'six']], a: [] });
+    await waitFor(() => !book.ready, 5000, 'not ready');
+    await waitFor(() => book.ready, 5000, 'ready again');
+    expect(calls).toBe(3);
+    expect(book.sync.stats.snapshotsRejected).toBe(1);
+    expect([book.lastUpdateId, book.bestBid()?.qty.toFixed()]).toEqual([12, '6']);
   });
 });

@@ -99,6 +99,16 @@ describe('user data streams', () => {
     expect(s.ordering.duplicates).toBe(1);
   });
 
+  it('a message that is not JSON is counted and skipped on both streams; the next event still arrives', async () => {
+    const k = keyStream();
+    const t = tokenStream();
+    await waitFor(() => k.connected && t.subscribed, 5000, 'connect and subscribe');
+    server.pushText('{not json');
+    server.push(executionReport(1000, { eR: 'NONE' }));
+    await waitFor(() => events.length === 2, 5000, 'events');
+    expect([k.stats.malformed, t.stats.malformed]).toEqual([1, 1]);
+  });
+
   it('listen token: renews before expirationTime (subscribe new, then unsubscribe old) without missing events', async () => {
     const s = tokenStream({ validityMs: 300, renewBeforeMs: 150 });
     await waitFor(() => s.subscribed, 5000, 'subscribed');

@@ -110,6 +110,12 @@ export class FakeUserServer {
     for (const s of this.subs) if (s.ws.readyState === WebSocket.OPEN) s.ws.send(JSON.stringify({ subscriptionId: s.id, event }));
   }
 
+  /** Sends raw text (e.g. not JSON) to every valid listen-key connection and every token subscriber's socket. */
+  pushText(text: string): void {
+    for (const c of this.keyConns) if (c.ws.readyState === WebSocket.OPEN && this.keys.get(c.key)?.valid) c.ws.send(text);
+    for (const s of this.subs) if (s.ws.readyState === WebSocket.OPEN) s.ws.send(text);
+  }
+
   /** Drops every connection. */
   dropAll(): void {
     for (const c of this.keyConns) c.ws.terminate();

@@ -128,3 +128,33 @@ describe('BookSync: the six-step procedure', () => {
     expect(sync.book.lastUpdateId).toBe(2);
   });
 });
+
+describe('BookSync.resync after a dropped update', () => {
+  it('refuses a snapshot older than the dropped update until a buffered diff bridges one', () => {
+    const { sync, requests, statuses } = setup();
+    sync.onDiff(diff(1, 5));
+    sync.onSnapshot({ lastUpdateId: 5, bids: [['10', '1']], asks: [['12', '1']] }, 0);
+    expect(sync.book.ready).toBe(true);
+    sync.resync('dropped depth update', 1, 7);
+    expect([sync.book.ready, requests.length, statuses.at(-1)?.ready]).toEqual([false, 2, false]);
+    // Nothing buffered and older than u=7: loading it would hide the dropped change.
+    sync.onSnapshot({ lastUpdateId: 6, bids: [['10', '1']], asks: [['12', '1']] }, 2);
+    expect([sync.book.ready, sync.stats.snapshotsRejected, requests.length]).toEqual([false, 1, 3]);
+    sync.onSnapshot({ lastUpdateId: 7, bids: [['10', '2']], asks: [['12', '1']] }, 3);
+    expect([sync.book.ready, sync.book.bestBid()?.qty.toFixed()]).toEqual([true, '2']);
+    // The floor is spent: a later stale resync without one takes any snapshot.
+    sync.resync('stale', 4);
+    sync.onSnapshot({ lastUpdateId: 7, bids: [['10', '3']], asks: [['12', '1']] }, 5);
+    expect([sync.book.ready, sync.book.bestBid()?.qty.toFixed()]).toEqual([true, '3']);
+  });
+
+  it('a buffered diff that bridges the snapshot proves it newer than the dropped update', () => {
+    const { sync } = setup();
+    sync.onDiff(diff(1, 5));
+    sync.onSnapshot({ lastUpdateId: 5, bids: [['10', '1']], asks: [['12', '1']] }, 0);
+    sync.resync('dropped depth update', 1, 9);
+    sync.onDiff(diff(10, 10, [['10', '4']]));
+    sync.onSnapshot({ lastUpdateId: 9, bids: [['10', '1']], asks: [['12', '1']] }, 2);
+    expect([sync.book.ready, sync.book.lastUpdateId, sync.book.bestBid()?.qty.toFixed()]).toEqual([true, 10, '4']);
+  });
+});

@@ -60,6 +60,8 @@ export class BookSync {
   #state: BookSyncState = 'buffering';
   #buffer: DiffInput[] = [];
   #snapshotRequested = false;
+  /** Lowest snapshot lastUpdateId that can be used when nothing newer is buffered (a dropped update's u). */
+  #mustCover = -1;
   readonly #maxBuffer: number;
 
   constructor(
@@ -157,6 +159,13 @@ export class BookSync {
       this.#request(`snapshot lastUpdateId ${L} older than buffered U=${first.U}`);
       return;
     }
+    if (first === undefined && L < this.#mustCover) {
+      // Nothing buffered bridges it and it predates the dropped update: loading it would make a
+      // book ready without that change. (A buffered diff that bridges proves it newer.)
+      this.stats.snapshotsRejected++;
+      this.#request(`snapshot lastUpdateId ${L} older than the dropped update u=${this.#mustCover}`);
+      return;
+    }
     try {
       this.book.loadSnapshot(L, s.bids, s.asks);
     } catch (err) {
@@ -166,6 +175,7 @@ export class BookSync {
       return;
     }
     this.stats.snapshotsUsed++;
+    this.#mustCover = -1;
     this.#state = 'bridging';
     for (const d of pending) {
       // After the bridge, onDiff applies step 5; if a gap restarted the procedure it re-buffers.
@@ -197,10 +207,14 @@ export class BookSync {
 
   /**
    * Invalidates and asks for a snapshot at once, without waiting for the next diff: used when the
-   * stream went quiet, where the next diff may be far off but the REST state is available now.
+   * stream went quiet or dropped an update, where the next diff may be far off but the REST state
+   * is available now. `mustCover` (a dropped update's u) refuses snapshots older than it until a
+   * buffered diff bridges one.
    */
-  resync(reason: string, at: number): void {
+  resync(reason: string, at: number, mustCover?: number): void {
+    const floor = Math.max(this.#mustCover, mustCover ?? -1);
     this.invalidate(reason, at);
+    this.#mustCover = floor;
     this.#request(reason);
   }
 

@@ -12,6 +12,7 @@ import type { OrderSideName, SymbolTypeCode } from '../../core/enums.js';
 import type { BookStatusEvent, ConnectionStatusEvent, MarketEvent } from '../../core/marketEvents.js';
 import type { BookLevel } from '../../core/types.js';
 import type { DepthSnapshotSource } from '../stream/apis.js';
+import type { DroppedPayload } from '../stream/dropped-depth.js';
 import { type TimerHandle, type TimingDeps, backoffDelay, timing } from '../stream/timing.js';
 import { BookSync, type BookSyncOptions } from './book-sync.js';
 import type { OrderBook } from './order-book.js';
@@ -35,6 +36,8 @@ export interface LiveOrderBookOptions extends TimingDeps, BookSyncOptions {
 export interface BookFeed {
   readonly events$: Observable<MarketEvent>;
   readonly status$: Observable<ConnectionStatusEvent>;
+  /** Payloads the feed dropped as malformed (a StreamClient's dropped$). */
+  readonly dropped$?: Observable<DroppedPayload>;
 }
 
 /** A self-synchronising order book for one symbol. */
@@ -75,6 +78,28 @@ export class LiveOrderBook implements BookView {
       }),
       feed.status$.subscribe((s) => this.onConnectionStatus(s)),
     );
+    const dropped = feed.dropped$;
+    if (dropped) {
+      this.#subs.push(
+        dropped.subscribe((d) => {
+          if (d.depthSymbols.includes(this.opts.symbol)) this.onDroppedDiff(d);
+        }),
+      );
+    }
+  }
+
+  /**
+   * A diff-depth update of this symbol (or one that may have been) was dropped as malformed: the
+   * book misses a change, so it is not ready from now and resynchronises from a fresh snapshot at
+   * once, instead of at the next diff (which shows the gap, but may be minutes away in a quiet
+   * market). When the dropped update's id could be read, a snapshot older than it is refused.
+   */
+  onDroppedDiff(d: DroppedPayload): void {
+    if (this.#closed) return;
+    // Already resynchronising: the snapshot asked for may predate this drop, so ask again, but
+    // backing off from the last attempt, so a run of bad payloads cannot spend the REST weight.
+    const again = this.sync.awaitingSnapshot;
+    this.#invalidate(`dropped depth update: ${d.reason}`, true, again, d.finalUpdateId);
   }
 
   /** Feeds one diff event. */
@@ -90,12 +115,12 @@ export class LiveOrderBook implements BookView {
     if (s.status === 'down') this.#invalidate(`connection down: ${s.reason ?? ''}`.trim());
   }
 
-  #invalidate(reason: string, fetchNow = false): void {
+  #invalidate(reason: string, fetchNow = false, keepBackoff = false, mustCover?: number): void {
     this.#fetchGen++; // any snapshot in flight belongs to the old session
-    this.#fetchAttempt = 0;
+    if (!keepBackoff) this.#fetchAttempt = 0;
     if (this.#retryTimer !== undefined) this.#t.timers.clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
-    if (fetchNow) this.sync.resync(reason, this.#t.clock.now());
+    if (fetchNow) this.sync.resync(reason, this.#t.clock.now(), mustCover);
     else this.sync.invalidate(reason, this.#t.clock.now());
   }
 
@@ -126,8 +151,10 @@ export class LiveOrderBook implements BookView {
       this.opts.snapshots.depth({ symbol: this.opts.restSymbol, symbolType: this.opts.symbolType, limit: this.opts.limit ?? 1000 }).then(
         (snap) => {
           if (this.#closed || gen !== this.#fetchGen) return;
-          this.#fetchAttempt = 0;
           this.sync.onSnapshot(snap, this.#t.clock.now());
+          // A refused snapshot (older than the buffer or a dropped update) has already asked for
+          // the next one, which backs off; only a used one starts the count again.
+          if (!this.sync.awaitingSnapshot) this.#fetchAttempt = 0;
         },
         (err: unknown) => {
           if (this.#closed || gen !== this.#fetchGen) return;

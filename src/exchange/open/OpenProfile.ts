@@ -78,9 +78,14 @@ export class OpenProfile implements InterfaceProfile {
     this.o.rateLimits.recordHeaders(origin, response.headers);
   }
 
+  /**
+   * 429 and 418, and 403: the spec's use of 403 is "the web application firewall limit was
+   * violated", a limit like the others. Refused as a definite failure and sent again at once, it
+   * kept hitting the firewall with every intent; it now blocks the host like a 429.
+   */
   rateLimited(call: CallSpec, origin: string, response: HttpResponse, body: unknown): RateLimitedError | undefined {
     const status = response.status;
-    if (status !== 429 && status !== 418) return undefined;
+    if (status !== 429 && status !== 418 && status !== 403) return undefined;
     const now = this.o.clock.now();
     const waitMs = parseRetryAfterMs(response.headers['retry-after'], now, status === 418 ? FALLBACK_418_MS : FALLBACK_429_MS);
     this.o.rateLimits.block(origin, now + waitMs, status);

@@ -109,14 +109,8 @@ export class ListenKeyUserStream extends UserStreamBase {
   }
 
   #onMessage(text: string): void {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch {
-      this.stats.malformed++;
-      this.log.warn({ payload: text.slice(0, 300) }, 'malformed user data payload skipped');
-      return;
-    }
+    const doc = this.readJson(text, 'user data payload');
+    if (doc === undefined) return;
     const ev = this.parse(doc);
     if (ev === undefined) return;
     if (ev.type === 'listenKeyExpired') {

@@ -165,14 +165,8 @@ export class ListenTokenUserStream extends UserStreamBase {
   }
 
   #onMessage(text: string): void {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch {
-      this.stats.malformed++;
-      this.log.warn({ payload: text.slice(0, 300) }, 'malformed WebSocket API message skipped');
-      return;
-    }
+    const doc = this.readJson(text, 'WebSocket API message');
+    if (doc === undefined) return;
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
       this.stats.malformed++;
       return;

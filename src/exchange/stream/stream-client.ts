@@ -17,6 +17,7 @@ import { Subject, type Observable } from 'rxjs';
 import WebSocket from 'ws';
 import { NetworkError, StateError, StreamError } from '../../core/errors.js';
 import type { ConnectionStatusEvent, DepthDiffEvent, MarketEvent } from '../../core/marketEvents.js';
+import { type DroppedPayload, attributeDropped } from './dropped-depth.js';
 import { sequenceKeyOf, streamKeyOf } from './event-key.js';
 import { closeSocket } from './close-socket.js';
 import { parseMarketPayload } from './parse-market.js';
@@ -94,6 +95,7 @@ export class StreamClient {
   readonly stats: StreamClientStats = { messages: 0, events: 0, malformed: 0, connects: 0, reconnects: 0, rotations: 0, duplicatesDropped: 0 };
   readonly #events = new Subject<MarketEvent>();
   readonly #status = new Subject<ConnectionStatusEvent>();
+  readonly #dropped = new Subject<DroppedPayload>();
   readonly #desired: Set<string>;
   readonly #base: string;
   readonly #combined: boolean;
@@ -127,6 +129,14 @@ export class StreamClient {
   /** Connection status: up, down (with reason), and up again after a reconnect. */
   get status$(): Observable<ConnectionStatusEvent> {
     return this.#status.asObservable();
+  }
+
+  /**
+   * Payloads dropped as malformed, with the diff-depth books each may have changed, so a book can
+   * stop being read and resynchronise at once instead of at the next diff.
+   */
+  get dropped$(): Observable<DroppedPayload> {
+    return this.#dropped.asObservable();
   }
 
   /** Streams that will be (re)subscribed on every connection. */
@@ -198,6 +208,7 @@ export class StreamClient {
     await Promise.all(conns.map((c) => this.#shut(c)));
     this.#events.complete();
     this.#status.complete();
+    this.#dropped.complete();
   }
 
   #url(): { url: string; raw: string | undefined; rest: string[] } {
@@ -408,7 +419,7 @@ export class StreamClient {
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      this.#malformed(text, err as Error);
+      this.#malformed(conn, text, undefined, conn.rawStream, err as Error);
       return;
     }
     if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
@@ -429,7 +440,7 @@ export class StreamClient {
     try {
       events = parseMarketPayload(data, { stream, recvTime: this.#t.clock.now(), symbolOf: this.opts.symbolOf });
     } catch (err) {
-      this.#malformed(text, err as Error);
+      this.#malformed(conn, text, data, stream, err as Error);
       return;
     }
     const rot = this.#rotation;
@@ -480,8 +491,13 @@ export class StreamClient {
     else p.resolve(o.result);
   }
 
-  #malformed(text: string, err: Error): void {
+  /** `data` is the parsed payload (undefined when the text was not JSON), `stream` its stream when known. */
+  #malformed(conn: Conn, text: string, data: unknown, stream: string | undefined, err: Error): void {
     this.stats.malformed++;
     this.#log.warn({ err: err.message, payload: text.length > 300 ? `${text.slice(0, 300)}…` : text }, 'malformed stream payload skipped');
+    // A retired connection's payloads are duplicates of what the current one delivers. The
+    // replacement's (during rotation) are reported too: the old connection may not deliver that one.
+    if (conn.gen !== this.#conn?.gen && conn !== this.#rotation?.next) return;
+    this.#dropped.next(attributeDropped(text, data, stream, [...this.#desired], this.opts.symbolOf ?? ((w) => w), err.message));
   }
 }

@@ -6,6 +6,7 @@
 import { type Logger, pino } from 'pino';
 import { Subject, type Observable } from 'rxjs';
 import type { ConnectionStatusEvent, ReconcileNeededEvent, UserDataEvent } from '../../core/marketEvents.js';
+import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type UserPayload, parseUserPayload } from './parse-user.js';
 import { type TimingDeps, timing } from './timing.js';
 import { UserEventOrderer } from './user-event-order.js';
@@ -89,7 +90,26 @@ export abstract class UserStreamBase {
     this.#status.next({ type: 'reconcileNeeded', E: this.t.clock.now(), reason });
   }
 
-  /** Parses a payload; malformed ones are logged and counted. */
+  /**
+   * The JSON of a message, or undefined (counted and logged as `what`) when it is not JSON.
+   * Integers above 2^53 (order ids) become strings first, as on the REST side, so an id keeps
+   * every digit instead of failing the report or naming another order.
+   */
+  protected readJson(text: string, what: string): unknown {
+    try {
+      return JSON.parse(quoteUnsafeIntegers(text)) as unknown;
+    } catch {
+      this.stats.malformed++;
+      this.log.warn({ payload: text.slice(0, 300) }, `malformed ${what} skipped`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Parses a payload; malformed ones are logged and counted. An executionReport that cannot be
+   * read still means an order changed (a fill, a cancel, an expiry): the router must look it up,
+   * so a reconciliation is requested rather than trading on a stale order state.
+   */
   protected parse(data: unknown, subscriptionId?: number): UserPayload | undefined {
     try {
       return parseUserPayload(data, subscriptionId);
@@ -97,6 +117,9 @@ export abstract class UserStreamBase {
       this.stats.malformed++;
       const text = JSON.stringify(data) ?? String(data);
       this.log.warn({ err: (err as Error).message, payload: text.slice(0, 300) }, 'malformed user data payload skipped');
+      if (typeof data === 'object' && data !== null && (data as { e?: unknown }).e === 'executionReport') {
+        this.needReconcile(`malformed executionReport: ${(err as Error).message}`);
+      }
       return undefined;
     }
   }

@@ -15,8 +15,8 @@ export interface HostRateLimit {
   readonly orderCount: Readonly<Record<string, number>>;
   /** Epoch ms before which no request may be sent to this host; undefined when free. */
   readonly blockedUntil: number | undefined;
-  /** Status that caused the block: 429 (rate limit) or 418 (IP ban). */
-  readonly blockedBy: 429 | 418 | undefined;
+  /** Status that caused the block: 429 (rate limit), 418 (IP ban) or 403 (firewall limit). */
+  readonly blockedBy: BlockStatus | undefined;
   /** Epoch ms of the last header update. */
   readonly updatedAt: number | undefined;
 }
@@ -25,9 +25,12 @@ interface MutableHost {
   usedWeight: Record<string, number>;
   orderCount: Record<string, number>;
   blockedUntil: number | undefined;
-  blockedBy: 429 | 418 | undefined;
+  blockedBy: BlockStatus | undefined;
   updatedAt: number | undefined;
 }
+
+/** HTTP statuses that block a host: rate limit, IP ban, web application firewall limit. */
+export type BlockStatus = 429 | 418 | 403;
 
 const HEADER_RE = /^x-mbx-(used-weight|order-count)-(\d+)([smhd])$/i;
 
@@ -59,7 +62,7 @@ export class RateLimitState {
   }
 
   /** Refuses `host` until `untilMs` (a later block never shortens an earlier one). */
-  block(host: string, untilMs: number, status: 429 | 418): void {
+  block(host: string, untilMs: number, status: BlockStatus): void {
     const h = this.#host(host);
     if (h.blockedUntil === undefined || untilMs > h.blockedUntil) {
       h.blockedUntil = untilMs;
@@ -70,7 +73,7 @@ export class RateLimitState {
   }
 
   /** The active block of `host`, or undefined once it has passed. */
-  activeBlock(host: string): { until: number; status: 429 | 418 } | undefined {
+  activeBlock(host: string): { until: number; status: BlockStatus } | undefined {
     const h = this.#hosts.get(host);
     if (!h || h.blockedUntil === undefined || h.blockedBy === undefined) return undefined;
     if (this.#clock.now() >= h.blockedUntil) {
