@@ -11,9 +11,16 @@ export function streamSymbol(symbol: string, type: SymbolTypeCode): string {
   return marketSymbol(symbol, type).toLowerCase();
 }
 
-/** Splits `BASE_QUOTE` into its assets. */
-export function splitSymbol(symbol: string): { base: string; quote: string } {
+/** True when `symbol` is `BASE_QUOTE` with both assets non-empty (the first underscore splits it). */
+export function isBaseQuote(symbol: string): boolean {
   const i = symbol.indexOf('_');
-  if (i <= 0) throw new RangeError(`symbol ${JSON.stringify(symbol)} is not in BASE_QUOTE form`);
+  return i > 0 && i < symbol.length - 1;
+}
+
+/** Splits `BASE_QUOTE` into its assets; throws RangeError when either is empty (`BTC_`, `_IDR`, `BTCIDR`). */
+export function splitSymbol(symbol: string): { base: string; quote: string } {
+  // An empty quote would make every quote-asset rule (balances, fees, the /v1 IDR check) read ''.
+  if (!isBaseQuote(symbol)) throw new RangeError(`symbol ${JSON.stringify(symbol)} is not in BASE_QUOTE form`);
+  const i = symbol.indexOf('_');
   return { base: symbol.slice(0, i), quote: symbol.slice(i + 1) };
 }

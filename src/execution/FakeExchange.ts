@@ -24,6 +24,8 @@ export class FakeExchange {
   readonly orders = new Map<string, Mutable<Order>>();
   readonly trades: AccountTrade[] = [];
   readonly requests = { newOrder: 0, cancel: 0, legacyCreate: 0, legacyCancel: 0, reads: 0 };
+  /** Open-API calls by endpoint name (newOrder, orderDetail, allOrders, accountTrades, ...). */
+  readonly calls = new Map<string, number>();
   /** Every executionReport the exchange would push on the user stream. */
   readonly reports: ExecutionReportEvent[] = [];
   /** When true, every open-API call answers 503 (maintenance). */
@@ -175,6 +177,7 @@ export class FakeExchange {
   }
 
   #gate(endpoint: string, clientId?: string): void {
+    this.calls.set(endpoint, (this.calls.get(endpoint) ?? 0) + 1);
     if (this.maintenance) {
       if (endpoint === 'newOrder' || endpoint === 'cancelOrder') throw new UnknownOutcomeError(endpoint, 'HTTP 503', clientId, 503);
       throw new ExchangeError(503, undefined, 'System maintenance', endpoint);

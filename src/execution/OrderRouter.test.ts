@@ -365,6 +365,63 @@ describe('OrderRouter', () => {
     await router.stop();
   });
 
+  it('checks the live orders of a symbol with one open-orders query per period, and queries on its own only an order it no longer lists or lists with more executed', async () => {
+    for (const unstreamed of [undefined, ['BTC_IDR']]) {
+      const { router, ledger, ex, clock } = setup(unstreamed ? { unstreamed } : {});
+      const period = unstreamed ? 3000 : 60_000;
+      const intents = [place(), place(), place(), place(), place()];
+      for (const i of intents) router.submit(i);
+      await router.idle();
+      const id = (n: number): string => ledger.order(intents[n]?.clientId ?? '')?.orderId ?? '';
+      const count = (endpoint: string): number => ex.calls.get(endpoint) ?? 0;
+      // On the exchange, with every stream report lost: one partly filled, one cancelled elsewhere.
+      ex.fill(id(1), '0.0004');
+      await ex.legacy.cancelOrder(id(3));
+      clock.advanceTo(clock.now() + period);
+      await router.tick();
+      await router.idle();
+      expect([count('allOrders'), count('orderDetail'), count('accountTrades')]).toEqual([1, 2, 1]);
+      expect(intents.map((i) => ledger.order(i.clientId)?.state)).toEqual(['NEW', 'PARTIALLY_FILLED', 'NEW', 'CANCELED', 'NEW']);
+      expect(ledger.fills(intents[1]?.clientId ?? '').map((f) => f.qty.toFixed())).toEqual(['0.0004']);
+      // Next period: everything the list shows agrees with the ledger, so no order is queried alone.
+      clock.advanceTo(clock.now() + period);
+      await router.tick();
+      await router.idle();
+      expect([count('allOrders'), count('orderDetail'), count('accountTrades')]).toEqual([2, 2, 1]);
+      // The one that filled completely is queried, its last fill fetched, and it is closed.
+      ex.fill(id(1), '0.0006');
+      clock.advanceTo(clock.now() + period);
+      await router.tick();
+      await router.idle();
+      expect([count('allOrders'), count('orderDetail'), count('accountTrades')]).toEqual([3, 3, 2]);
+      expect(ledger.order(intents[1]?.clientId ?? '')?.state).toBe('FILLED');
+      expect(ledger.fills(intents[1]?.clientId ?? '').map((f) => f.qty.toFixed())).toEqual(['0.0004', '0.0006']);
+      expect(ex.requests.newOrder).toBe(5);
+      await router.stop();
+    }
+  });
+
+  it('with the open API circuit open, live orders are still checked one by one through the legacy interface', async () => {
+    const { router, ledger, ex, clock } = setup();
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001');
+    ex.maintenance = true;
+    for (let i = 0; i < 3; i++) {
+      router.submit(place());
+      await router.idle();
+    }
+    expect(router.breaker.closed).toBe(false);
+    const lists = ex.calls.get('allOrders') ?? 0;
+    clock.advanceTo(clock.now() + 60_000);
+    await router.tick();
+    await router.idle();
+    expect(ex.calls.get('allOrders') ?? 0).toBe(lists);
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    await router.stop();
+  });
+
   it('a legacy order status the spec does not show is not taken for a cancel: the order stays live and tracked', async () => {
     const { router, ledger, ex } = setup();
     ex.maintenance = true;

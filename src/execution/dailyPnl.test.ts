@@ -72,3 +72,40 @@ describe('DailyPnl folds queued fills exactly as adding them at once', () => {
     expect(() => d.add(0, { ...fill('BUY', '1', '1', 's'), symbol: 'BTCUSDT' })).toThrow(/BTCUSDT/);
   });
 });
+
+describe('DailyPnl buckets a fill by its exchange transaction time', () => {
+  const day = Date.UTC(2026, 0, 5);
+  const next = day + 86_400_000;
+  const mark = () => new Decimal('59000');
+  const dated = (E: number | undefined) => ({ ...fill('BUY', '0.01', '60000', 's'), E });
+
+  it("a fill of 23:59:59.9 recovered after midnight is not counted in the new day's loss", () => {
+    const d = new DailyPnl();
+    d.add(day + 3_600_000, dated(day + 3_600_000));
+    expect(d.of('s', next - 5_000, mark).toFixed()).toBe('-10');
+    // Reconciliation finds the second fill 0.6 s after midnight on our clock.
+    d.add(next + 500, dated(next - 100));
+    expect(d.of('s', next + 1_000, mark).toFixed()).toBe('0');
+  });
+
+  it('a fill stamped after midnight that arrives while our clock is still before it counts in the new day', () => {
+    const d = new DailyPnl();
+    d.add(next - 300, dated(next + 200));
+    // Not today's (the exchange's clock already says tomorrow) ...
+    expect(d.of('s', next - 100, mark).toFixed()).toBe('0');
+    // ... and not lost at the roll-over either.
+    expect(d.of('s', next + 1_000, mark).toFixed()).toBe('-10');
+    expect(d.of('s', next + 86_400_000, mark).toFixed()).toBe('0');
+  });
+
+  it('without a usable transaction time (none, 0, not an integer) the arrival time on our clock decides', () => {
+    const d = new DailyPnl();
+    for (const E of [undefined, 0, Number.NaN, 1.5]) d.add(next + 500, dated(E));
+    expect(d.of('s', next + 1_000, mark).toFixed()).toBe('-40');
+  });
+
+  it('refuses a fill whose symbol has an empty quote (BTC_), as splitSymbol does', () => {
+    const d = new DailyPnl();
+    for (const symbol of ['BTC_', '_USDT', 'BTCUSDT']) expect(() => d.add(day, { ...fill('BUY', '1', '1', 's'), symbol }), symbol).toThrow(/BASE_QUOTE/);
+  });
+});

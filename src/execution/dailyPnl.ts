@@ -4,7 +4,7 @@
  * so a loss limit means the same in every mode. Exact decimals throughout.
  */
 import { ZERO, type Decimal } from '../core/decimal.js';
-import { splitSymbol } from '../core/symbols.js';
+import { isBaseQuote, splitSymbol } from '../core/symbols.js';
 import type { FillRecord } from '../store/records.js';
 
 /** Position and PnL of one strategy on one symbol. */
@@ -22,6 +22,11 @@ export interface SymbolBook {
 
 /** The fields of a fill that positions and PnL read. */
 type FillFields = Pick<FillRecord, 'strategy' | 'symbol' | 'side' | 'qty' | 'quoteQty' | 'commission' | 'commissionAsset'>;
+
+/** A fill as the daily PnL reads it: with `E`, the exchange's transaction time (ms) a FillEvent carries, when known. */
+export type DatedFill = FillFields & { readonly E?: number };
+
+const DAY_MS = 86_400_000;
 
 function emptyBook(symbol: string): SymbolBook {
   return { symbol, position: ZERO, cash: ZERO, otherFees: new Map(), fills: 0, volume: ZERO };
@@ -59,6 +64,13 @@ interface DayBook {
  * Per-strategy PnL of the current UTC day: the day's fills (cash flows and position change)
  * marked to market. Resets at 00:00 UTC, which is when a daily loss limit rolls over.
  *
+ * A fill counts in the UTC day of its exchange transaction time, not of its arrival: one
+ * recovered by reconciliation (or late on the stream) just after midnight belongs to the day that
+ * ended and is not counted today; one stamped after midnight that arrives while our clock is still
+ * before it (our clock behind the exchange's) is kept for the new day instead of being reset away.
+ * A fill without a usable transaction time (no `E`, or not a positive integer) falls back to its
+ * arrival time on our clock.
+ *
  * Fills are only queued when they arrive and folded into the books, in arrival order, when a PnL
  * is asked for: a run without a daily loss limit never asks, and then no fill costs a Decimal
  * operation here. Folding later performs the very operations, in the very order, of folding at
@@ -70,13 +82,19 @@ export class DailyPnl {
   #books = new Map<string, Map<string, DayBook>>();
   /** Fills of the day not folded into the books yet, in arrival order. */
   #pending: FillFields[] = [];
+  /** Fills stamped on a later day than our clock's current one, with that day, in arrival order. */
+  #later: { day: number; f: FillFields }[] = [];
 
-  /** Adds a fill at time `t` (ms). */
-  add(t: number, f: FillFields): void {
+  /** Adds a fill that arrived at time `t` (ms, our clock); it counts in the day of `f.E` when usable, else of `t`. */
+  add(t: number, f: DatedFill): void {
     this.#roll(t);
     // A symbol without BASE_QUOTE form is refused on arrival, as when fills were folded at once.
-    if (f.symbol.indexOf('_') <= 0) splitSymbol(f.symbol);
-    this.#pending.push(f);
+    if (!isBaseQuote(f.symbol)) splitSymbol(f.symbol);
+    const e = f.E;
+    const day = Math.floor((e !== undefined && Number.isSafeInteger(e) && e > 0 ? e : t) / DAY_MS);
+    if (day === this.#day) this.#pending.push(f);
+    else if (day > this.#day) this.#later.push({ day, f });
+    // else: a fill of a day already over; its limit no longer decides anything, and today's must not see it.
   }
 
   /** PnL of `strategy` today at time `t`, in quote terms, with positions at `mark`. */
@@ -105,12 +123,19 @@ export class DailyPnl {
     pending.length = 0;
   }
 
+  /** Moves to the day of `t` when it is later (a clock stepping back does not reopen a day). */
   #roll(t: number): void {
-    const day = Math.floor(t / 86_400_000);
-    if (day !== this.#day) {
-      this.#day = day;
-      this.#books = new Map();
-      this.#pending = [];
+    const day = Math.floor(t / DAY_MS);
+    if (day <= this.#day) return;
+    this.#day = day;
+    this.#books = new Map();
+    this.#pending = [];
+    if (this.#later.length === 0) return;
+    const later = this.#later;
+    this.#later = [];
+    for (const x of later) {
+      if (x.day === day) this.#pending.push(x.f);
+      else if (x.day > day) this.#later.push(x);
     }
   }
 }

@@ -64,7 +64,7 @@ export function adminHandler(deps: AdminDeps): HostHandler {
       return {};
     },
     '/faults/rate-limit': (b) => {
-      const p = z.object({ status: z.union([z.literal(429), z.literal(418)]), seconds: z.number().int().positive() }).parse(b);
+      const p = z.object({ status: z.union([z.literal(429), z.literal(418), z.literal(403)]), seconds: z.number().int().positive() }).parse(b);
       f.forceRateLimit(p.status, p.seconds);
       return {};
     },

@@ -34,7 +34,7 @@ export interface FaultHooks {
   dropConnections(connectionId?: number): number;
   expireListenKey(key: string): boolean;
   expireListenToken(token: string): boolean;
-  forceRateLimit(status: 429 | 418, seconds: number): void;
+  forceRateLimit(status: 429 | 418 | 403, seconds: number): void;
 }
 
 /** What the faults say about one REST request. */
@@ -117,8 +117,8 @@ export class FaultController {
     return n;
   }
 
-  /** Forces every client into 429 (or a 418 ban) for `seconds`. */
-  forceRateLimit(status: 429 | 418, seconds: number): void {
+  /** Forces every client into 429, a 418 ban, or a 403 from the web application firewall, for `seconds`. */
+  forceRateLimit(status: 429 | 418 | 403, seconds: number): void {
     this.#hook().forceRateLimit(status, seconds);
   }
 

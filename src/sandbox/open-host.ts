@@ -54,6 +54,9 @@ export function openHostHandler(deps: OpenHostDeps): HostHandler {
     const now = deps.clock.now();
     const style = route?.style ?? 'msg';
     if (!verdict.ok) {
+      // The spec sends Retry-After with 418 and 429 only; a firewall 403 carries just the weight
+      // headers. Its body and code are not shown: the envelope with -1003, the status tells it apart.
+      if (verdict.status === 403) return errorReply(new ExchangeError(403, ApiCode.TOO_MANY_REQUESTS, 'Request blocked: the web application firewall limit was violated.', ctx.path), style, now, verdict.headers);
       const msg = verdict.status === 418 ? `Way too many requests; IP banned for ${verdict.retryAfterSec} s.` : `Too many requests; retry after ${verdict.retryAfterSec} s.`;
       return errorReply(new ExchangeError(verdict.status, ApiCode.TOO_MANY_REQUESTS, msg, ctx.path), style, now, { ...verdict.headers, 'Retry-After': String(verdict.retryAfterSec) });
     }

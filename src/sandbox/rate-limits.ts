@@ -57,10 +57,13 @@ class FixedWindowCounter {
   }
 }
 
-/** Verdict for one request. */
+/** Statuses the limiter can force: 429 and 418 (rate limits) and 403 (the web application firewall). */
+export type ForcedStatus = 429 | 418 | 403;
+
+/** Verdict for one request. `retryAfterSec` is sent as Retry-After only with 429 and 418, as the spec says. */
 export type LimitVerdict =
   | { readonly ok: true; readonly headers: Record<string, string> }
-  | { readonly ok: false; readonly status: 429 | 418; readonly retryAfterSec: number; readonly headers: Record<string, string> };
+  | { readonly ok: false; readonly status: ForcedStatus; readonly retryAfterSec: number; readonly headers: Record<string, string> };
 
 interface IpState {
   readonly counters: FixedWindowCounter[];
@@ -68,6 +71,8 @@ interface IpState {
   blockedUntil: number;
   bannedUntil: number;
   banCount: number;
+  /** While set, the web application firewall refuses the IP with 403 (fault injection only). */
+  firewallUntil: number;
 }
 
 /** Settings of the IP weight limiter. */
@@ -90,7 +95,7 @@ export class WeightLimiter {
   #state(ip: string): IpState {
     let s = this.#ips.get(ip);
     if (!s) {
-      s = { counters: this.options.weightLimits.map((l) => new FixedWindowCounter(l)), blockedUntil: 0, bannedUntil: 0, banCount: 0 };
+      s = { counters: this.options.weightLimits.map((l) => new FixedWindowCounter(l)), blockedUntil: 0, bannedUntil: 0, banCount: 0, firewallUntil: 0 };
       this.#ips.set(ip, s);
     }
     return s;
@@ -106,6 +111,8 @@ export class WeightLimiter {
   take(ip: string, weight: number): LimitVerdict {
     const now = this.clock.now();
     const s = this.#state(ip);
+    // The firewall sits in front of the rate limiter: a 403 neither counts weight nor escalates to a ban.
+    if (now < s.firewallUntil) return { ok: false, status: 403, retryAfterSec: Math.ceil((s.firewallUntil - now) / 1000), headers: this.#headers(s, now) };
     if (now < s.bannedUntil) return { ok: false, status: 418, retryAfterSec: Math.ceil((s.bannedUntil - now) / 1000), headers: this.#headers(s, now) };
     if (now < s.blockedUntil) {
       // Kept going after a 429: ban, growing for repeat offenders.
@@ -127,16 +134,17 @@ export class WeightLimiter {
     return { ok: true, headers: this.#headers(s, now) };
   }
 
-  /** Forces a 429 (or a 418 ban) on `ip` for `seconds`; used by fault injection. */
-  force(ip: string, status: 429 | 418, seconds: number): void {
+  /** Forces a 429, a 418 ban or a 403 firewall block on `ip` for `seconds`; used by fault injection. */
+  force(ip: string, status: ForcedStatus, seconds: number): void {
     const s = this.#state(ip);
-    const now = this.clock.now();
-    if (status === 418) s.bannedUntil = now + seconds * 1000;
-    else s.blockedUntil = now + seconds * 1000;
+    const until = this.clock.now() + seconds * 1000;
+    if (status === 418) s.bannedUntil = until;
+    else if (status === 403) s.firewallUntil = until;
+    else s.blockedUntil = until;
   }
 
   /** Forces the state on every IP seen so far and on IPs seen later (the sandbox serves loopback only). */
-  forceAll(status: 429 | 418, seconds: number): void {
+  forceAll(status: ForcedStatus, seconds: number): void {
     for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1', ...this.#ips.keys()]) this.force(ip, status, seconds);
   }
 

@@ -10,6 +10,11 @@
  *   upgrade with HTTP 401, so a client holding an expired key learns it at once.
  * - An expiring or closed listen key closes its connections with code 4001 (reason
  *   "listen key expired"); the spec lists no listenKeyExpired event.
+ * - User data is split by symbol type as the hosts and key paths are: an executionReport goes to
+ *   type 1 listen keys ({stream_url}) and the WebSocket API (type 1 only) when its symbol is type
+ *   1, to type 3 (private-n) keys when it is type 3, and nowhere for type 2 ("not supported").
+ *   outboundAccountPosition carries account-wide balances, so every user stream of the account
+ *   gets it (the spec does not split it).
  * - Lifetime end closes with code 1000 and reason "connection lifetime reached"; a missed pong
  *   terminates the socket.
  * - Diff depth batches merge the engine's updates per interval: U of the first, u of the last,
@@ -67,6 +72,9 @@ const TICK_MS = 100;
 const TEXT = { binary: false } as const;
 /** A subscriber this far behind (bytes queued) is disconnected rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** A receiver of user data payloads: the account, the payload, and the symbol type of an order event (undefined: account-wide). */
+export type UserEventListener = (accountId: string, payload: Record<string, unknown>, symbolType: SymbolTypeCode | undefined) => void;
 
 /** Public information about one open stream connection (for tests and the admin endpoint). */
 export interface ConnectionInfo {
@@ -255,9 +263,11 @@ export class StreamServer {
         case 'depthUpdate':
           this.#bufferDepth(ev);
           break;
-        case 'executionReport':
-          this.#sendUser(ev.accountId, executionReportPayload(ev));
+        case 'executionReport': {
+          const s = this.state.symbols.get(ev.s);
+          if (s) this.#sendUser(ev.accountId, executionReportPayload(ev), s.info.type);
           break;
+        }
         case 'outboundAccountPosition': {
           const account = this.state.accounts.get(ev.accountId);
           if (account) this.#sendUser(ev.accountId, accountPositionPayload(ev, account));
@@ -282,40 +292,45 @@ export class StreamServer {
   }
 
   /** Events held back by the reorder fault, and how many to hold before releasing them reversed. */
-  #held: { accountId: string; payload: Record<string, unknown> }[] = [];
+  #held: { accountId: string; payload: Record<string, unknown>; symbolType: SymbolTypeCode | undefined }[] = [];
   #holdCount = 0;
 
-  #sendUser(accountId: string, payload: Record<string, unknown>): void {
+  /** `symbolType` is the order's symbol type; undefined for account-wide events (every user stream). */
+  #sendUser(accountId: string, payload: Record<string, unknown>, symbolType?: SymbolTypeCode): void {
     if (this.#holdCount === 0) this.#holdCount = this.faults.takeReorder();
     if (this.#holdCount > 0) {
-      this.#held.push({ accountId, payload });
+      this.#held.push({ accountId, payload, symbolType });
       if (this.#held.length >= this.#holdCount) this.#releaseHeld();
       return;
     }
-    this.#deliverUser(accountId, payload);
+    this.#deliverUser(accountId, payload, symbolType);
   }
 
   #releaseHeld(): void {
     const held = this.#held.reverse();
     this.#held = [];
     this.#holdCount = 0;
-    for (const h of held) this.#deliverUser(h.accountId, h.payload);
+    for (const h of held) this.#deliverUser(h.accountId, h.payload, h.symbolType);
   }
 
-  /** User data goes to listen-key connections here and to WebSocket API subscriptions through the listener. */
-  #deliverUser(accountId: string, payload: Record<string, unknown>): void {
+  /**
+   * User data goes to listen-key connections here (a key's host serves its symbol type) and to
+   * WebSocket API subscriptions through the listener.
+   */
+  #deliverUser(accountId: string, payload: Record<string, unknown>, symbolType: SymbolTypeCode | undefined): void {
     let text: string | undefined;
     for (const conn of this.#conns.values()) {
       if (conn.account !== accountId || conn.ws.readyState !== WebSocket.OPEN) continue;
+      if (symbolType !== undefined && !conn.host.types.includes(symbolType)) continue;
       conn.ws.send((text ??= JSON.stringify(payload)));
     }
-    for (const l of this.#userListeners) l(accountId, payload);
+    for (const l of this.#userListeners) l(accountId, payload, symbolType);
   }
 
-  readonly #userListeners = new Set<(accountId: string, payload: Record<string, unknown>) => void>();
+  readonly #userListeners = new Set<UserEventListener>();
 
-  /** Receives every user data payload (the WebSocket API subscribes here). */
-  onUserEvent(listener: (accountId: string, payload: Record<string, unknown>) => void): () => void {
+  /** Receives every user data payload with its symbol type (undefined: account-wide); the WebSocket API subscribes here. */
+  onUserEvent(listener: UserEventListener): () => void {
     this.#userListeners.add(listener);
     return () => this.#userListeners.delete(listener);
   }

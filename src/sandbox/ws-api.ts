@@ -43,7 +43,10 @@ export class WsApiServer {
     readonly timing: StreamTiming,
     readonly maxSubscriptions: number,
   ) {
-    this.#unsubscribe = streams.onUserEvent((account, payload) => this.#push(account, payload));
+    // The WebSocket API serves symbol type 1 only: order updates of other types are not its to send.
+    this.#unsubscribe = streams.onUserEvent((account, payload, symbolType) => {
+      if (symbolType === undefined || symbolType === 1) this.#push(account, payload);
+    });
     this.#timer = setInterval(() => this.#housekeeping(), 100);
   }
 

@@ -6,7 +6,7 @@
 import { Decimal, ZERO } from '../core/decimal.js';
 import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
-import { splitSymbol } from '../core/symbols.js';
+import { isBaseQuote, splitSymbol } from '../core/symbols.js';
 import { HeldSums } from './heldSums.js';
 import { RunningAmount } from './runningAmount.js';
 import type { OwnOrderView } from './types.js';
@@ -26,7 +26,7 @@ interface Assets {
 
 function assets(symbol: string): Assets {
   // Symbols are BASE_QUOTE; anything else has no asset split and only counts orders.
-  const { base, quote } = symbol.includes('_') ? splitSymbol(symbol) : { base: symbol, quote: '' };
+  const { base, quote } = isBaseQuote(symbol) ? splitSymbol(symbol) : { base: symbol, quote: '' };
   return { base, quote, buyKey: sideKey(symbol, 'BUY'), sellKey: sideKey(symbol, 'SELL') };
 }
 

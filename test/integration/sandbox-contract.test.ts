@@ -155,6 +155,19 @@ describe('OpenClient against the sandbox: orders, account, wallet, user data key
     }
   });
 
+  it('a forced 403 (web application firewall) reaches the client as a RateLimitedError with HTTP 403', async () => {
+    const fresh = new OpenClient({ baseUrl: sbx.urls.base_url, marketUrl: sbx.urls.market_url, depthUrl: sbx.urls.depth_url, apiKey: A.apiKey, apiSecret: A.secret, retry: NO_RETRY });
+    sbx.faults.forceRateLimit(403, 30);
+    try {
+      const e = await fresh.time().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(RateLimitedError);
+      expect((e as RateLimitedError).httpStatus).toBe(403);
+    } finally {
+      sbx.weights.reset();
+      await fresh.close();
+    }
+  });
+
   it('a 5XX after the engine accepted an order is an unknown outcome, and the order exists', async () => {
     sbx.faults.failOrders('after', { status: 500 });
     const err = await alice.newOrder({ symbol: 'BTC_USDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '58500', clientId: 'unknown-1' }).catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 /**
  * Fault injection through the in-process controller and the admin HTTP endpoint: maintenance,
- * 5XX before/after an order is accepted, black-holed and delayed responses, forced 429/418.
+ * 5XX before/after an order is accepted, black-holed and delayed responses, forced 429/418/403.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
@@ -81,6 +81,23 @@ describe('faults', () => {
     sbx.faults.forceRateLimit(418, 5);
     const banned = await fetch(`${sbx.urls.base_url}/open/v1/common/time`);
     expect([banned.status, banned.headers.get('retry-after')]).toEqual([418, '5']);
+    sbx.weights.reset();
+    expect((await fetch(`${sbx.urls.base_url}/open/v1/common/time`)).status).toBe(200);
+  });
+
+  it('forced 403 (web application firewall): every open API host answers 403 with an envelope and weight headers, no Retry-After', async () => {
+    expect((await admin('/faults/rate-limit', { status: 403, seconds: 30 })).status).toBe(200);
+    for (const url of [`${sbx.urls.base_url}/open/v1/common/time`, `${sbx.urls.market_url}/api/v3/depth?symbol=BTCUSDT`, `${sbx.urls.depth_url}/api/v1/depth?symbol=ALCH_IDR`]) {
+      const r = await fetch(url);
+      const body = (await r.json()) as Record<string, unknown>;
+      expect(r.status, url).toBe(403);
+      expect(body.code, url).not.toBe(0);
+      expect(typeof body.msg, url).toBe('string');
+      expect(r.headers.get('retry-after'), url).toBeNull();
+      expect(r.headers.get('x-mbx-used-weight-1m'), url).not.toBeNull();
+    }
+    // A 403 is not a 429: sending on through it does not escalate to a 418 ban.
+    expect((await fetch(`${sbx.urls.base_url}/open/v1/common/time`)).status).toBe(403);
     sbx.weights.reset();
     expect((await fetch(`${sbx.urls.base_url}/open/v1/common/time`)).status).toBe(200);
   });

@@ -321,6 +321,33 @@ describe('user data', () => {
     }
   });
 
+  it('order updates follow the symbol type: type 1 on the type 1 key and the WebSocket API, type 3 on the private-n key, type 2 on none', async () => {
+    const keyOf = async (path: string): Promise<string> => ((await (await fetch(`${sbx.urls.base_url}${path}`, { method: 'POST', headers: { 'X-MBX-APIKEY': B.apiKey } })).json()) as { data: string }).data;
+    const c1 = await Client.open(`${sbx.urls.stream_url}/ws/${await keyOf('/open/v1/user-data-stream')}`);
+    const c3 = await Client.open(`${sbx.urls.stream_url_new}/ws/${await keyOf('/open/v1/private-n/user-data-stream')}`);
+    const api = await Client.open(sbx.urls.ws_api_url);
+    try {
+      const tok = (await signedPost('/open/v1/user-listen-token', 'validity=600000', B.apiKey, B.secret)).data as { token: string };
+      api.send({ id: 'ty-sub', method: 'userDataStream.subscribe.listenToken', params: { listenToken: tok.token } });
+      await api.next((m) => m.id === 'ty-sub');
+      const report = (c: Client): Promise<Record<string, unknown>> => c.next((m) => m.e === 'executionReport' || (m.event as { e?: string } | undefined)?.e === 'executionReport');
+      const clientIdOf = (m: Record<string, unknown>): unknown => (m.e === 'executionReport' ? m.c : (m.event as { c: unknown }).c);
+      for (const [symbol, price, qty, id] of [['ALCH_IDR', '520', '20', 'ty-3'], ['DOGE_IDR', '1900', '10', 'ty-2'], ['BTC_USDT', '59000', '0.01', 'ty-1'], ['ALCH_IDR', '520', '20', 'ty-3b']] as const) {
+        const r = await signedPost('/open/v1/orders', `symbol=${symbol}&side=0&type=1&timeInForce=1&quantity=${qty}&price=${price}&clientId=${id}`, B.apiKey, B.secret);
+        expect(r.code, id).toBe(0);
+      }
+      // Each stream's first order update is the first order of its own symbol type: nothing else came before it.
+      expect(clientIdOf(await report(c1))).toBe('ty-1');
+      expect(clientIdOf(await report(api))).toBe('ty-1');
+      expect(clientIdOf(await report(c3))).toBe('ty-3');
+      expect(clientIdOf(await report(c3))).toBe('ty-3b');
+    } finally {
+      c1.close();
+      c3.close();
+      api.close();
+    }
+  });
+
   it('WebSocket API: subscribe with a listen token, events, unsubscribe, token expiry -> eventStreamTerminated', async () => {
     const tok = (await signedPost('/open/v1/user-listen-token', 'validity=600000', A.apiKey, A.secret)).data as { token: string; expirationTime: number };
     const c = await Client.open(sbx.urls.ws_api_url);
