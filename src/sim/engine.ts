@@ -66,10 +66,17 @@ class AcceptedOrder implements Accepted {
 export class MatchingEngine {
   private readonly syms = new Map<string, Sym>();
   private readonly accts = new Map<string, Acct>();
-  /** Every order by id - firstOrderId (undefined once the history bound dropped it). */
-  private readonly orders: (Ord | undefined)[] = [];
-  private readonly firstOrderId: number;
-  /** Lock and cumulative-quote number parts of every order (columns.ts). */
+  /**
+   * The id index: orders by id − cols.first (undefined once the history bound dropped one), and
+   * with it the columns. Invariants: cols.first + orders.length === nextOrderId; every slot below
+   * `held` is undefined (its order was dropped); `held` is the slot of the oldest order still held
+   * (open or in history), or orders.length. Once the dead prefix below `held` is at least half
+   * the index (and 1024 slots), both drop it (`dropDeadPrefix`), so with a finite historyLimit
+   * they span the ids from the oldest held order on, not every id ever issued.
+   */
+  private orders: (Ord | undefined)[] = [];
+  private held = 0;
+  /** Lock and cumulative-quote number parts of the orders of the id index (columns.ts). */
   private readonly cols: OrderColumns;
   private readonly lists = new Map<number, OrderList>();
   private readonly assetScale = new Map<string, number>();
@@ -99,8 +106,7 @@ export class MatchingEngine {
   constructor(config: EngineConfig) {
     this.exchange = config.exchangeFilters ?? {};
     this.nextOrderId = config.firstOrderId ?? 1;
-    this.firstOrderId = this.nextOrderId;
-    this.cols = new OrderColumns(this.firstOrderId);
+    this.cols = new OrderColumns(this.nextOrderId);
     this.nextTradeId = config.firstTradeId ?? 1;
     this.nextListId = config.firstOrderListId ?? 1;
     this.bufferOn = config.bufferEvents !== false;
@@ -431,13 +437,28 @@ export class MatchingEngine {
   private ended(o: Ord): void {
     const outId = o.hist.orderEnded(o.id);
     if (outId < 0) return;
-    const out = this.orders[outId - this.firstOrderId]!;
+    const slot = outId - this.cols.first;
+    const out = this.orders[slot]!;
     out.evicted = true;
-    this.orders[outId - this.firstOrderId] = undefined;
+    out.keepAmounts(this.cols);
+    this.orders[slot] = undefined;
     const cid = out.givenClientId;
     if (cid !== null && out.acct.byClient.get(cid) === out) out.acct.byClient.delete(cid);
     const list = out.list;
     if (list !== null && list.limitLeg.evicted && list.stopLeg.evicted) this.lists.delete(list.id);
+    if (slot === this.held) this.dropDeadPrefix();
+  }
+
+  /** Advances `held` past dropped orders; drops the dead prefix from the id index and the columns once it is half of them. */
+  private dropDeadPrefix(): void {
+    const a = this.orders;
+    let h = this.held;
+    while (h < a.length && a[h] === undefined) h++;
+    this.held = h;
+    if (h < 1024 || h * 2 < a.length) return;
+    this.cols.dropPrefix(h, a.length);
+    this.orders = a.slice(h);
+    this.held = 0;
   }
 
   /** Takes an order out of the book or the stop list. */
@@ -859,6 +880,7 @@ export class MatchingEngine {
     const a = o.acct;
     const rate = isMaker ? a.maker : a.taker;
     o.filled += q;
+    o.filledAt(price);
     o.updateTime = this.now;
     // Every amount as a safe integer when it is one: then balances, lock and cumulative quote take
     // number-only updates (amount.ts); otherwise the same rule in bigint (fillBig).
@@ -1153,7 +1175,9 @@ export class MatchingEngine {
   }
 
   private orderById(id: number): Ord | undefined {
-    return Number.isSafeInteger(id) ? this.orders[id - this.firstOrderId] : undefined;
+    // An id below the index (dropped with its prefix) is unknown, as a dropped order's slot is.
+    const i = id - this.cols.first;
+    return Number.isSafeInteger(id) && i >= 0 ? this.orders[i] : undefined;
   }
 
   /** Cancels one order (an OCO leg cancels its whole list). */
@@ -1195,6 +1219,15 @@ export class MatchingEngine {
     return o === undefined ? undefined : orderView(o);
   }
 
+  /**
+   * What the id index and the lock/cumulative-quote columns hold (memory: 8 bytes an index slot,
+   * 16 a column slot): the lowest id they still have a slot for, the index's length and the
+   * columns' capacity. For tests and monitoring of long runs.
+   */
+  orderSlots(): { readonly first: number; readonly index: number; readonly capacity: number } {
+    return { first: this.cols.first, index: this.orders.length, capacity: this.cols.lock.length };
+  }
+
   /** Open orders of an account, oldest first. */
   openOrders(accountId: string, symbol?: string): SimOrder[] {
     const acct = this.accts.get(accountId);
@@ -1208,7 +1241,7 @@ export class MatchingEngine {
     // Kept ids are exactly the orders the id index still holds (both drop an order on eviction).
     const all: Ord[] = [];
     for (const id of ids) {
-      const o = this.orders[id - this.firstOrderId];
+      const o = this.orders[id - this.cols.first];
       if (o !== undefined) all.push(o);
     }
     const which = q.which ?? 'all';

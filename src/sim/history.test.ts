@@ -3,6 +3,7 @@ import { mulberry32 } from '../core/random.js';
 import { account } from './fixtures.js';
 import { bal, book, makeEngine, place } from './testkit.js';
 import type { MatchingEngine } from './engine.js';
+import type { PlaceResult } from './types.js';
 import { History } from './state.js';
 
 const ids = (e: MatchingEngine, acct: string): string[] => e.allOrders(acct, 'BTC_USDT', { limit: 1000 }).map((o) => o.orderId);
@@ -85,6 +86,83 @@ describe('bounded history (historyLimit)', () => {
       for (const o of kept) expect(all.find((x) => x.orderId === o.orderId)).toEqual(o);
       expect(small.accountTrades(a, 'BTC_USDT')).toEqual(full.accountTrades(a, 'BTC_USDT').slice(-3));
     }
+  });
+});
+
+describe('id index and order columns under a history bound', () => {
+  it.each([0, 5])('historyLimit %i: a long run keeps them bounded; dropped ids answer exactly as before, and an answer read after its order was dropped reads as before', (limit) => {
+    // The same flow through an unbounded engine (keeps every slot) and a bounded one; orders are
+    // canceled oldest first with a few resting, some market orders fill, so the oldest held
+    // order keeps moving up and the dead prefix is dropped many times.
+    const accts = [account('a', { USDT: '100000000', BTC: '100000' }), account('b', { USDT: '100000000', BTC: '100000' })];
+    const full = makeEngine({ accounts: accts });
+    const small = makeEngine({ accounts: accts, config: { historyLimit: limit } });
+    const r = mulberry32(11);
+    const live: { id: string; acct: string }[] = [];
+    const early: { id: string; acct: string; answer: PlaceResult }[] = [];
+    let maxIndex = 0;
+    let maxCapacity = 0;
+    const n = 12_000;
+    for (let i = 0; i < n; i++) {
+      if (live.length > 20 || (live.length > 0 && r() < 0.3)) {
+        const { id, acct } = live.shift()!;
+        const p = full.cancelOrder({ accountId: acct, orderId: id }, i);
+        const q = small.cancelOrder({ accountId: acct, orderId: id }, i);
+        expect(q.ok ? q.status : q.reason).toBe(p.ok ? p.status : p.reason);
+        continue;
+      }
+      const acct = r() < 0.5 ? 'a' : 'b';
+      const market = r() < 0.15;
+      const req = { accountId: acct, symbol: 'BTC_USDT', side: r() < 0.5 ? ('BUY' as const) : ('SELL' as const), type: market ? ('MARKET' as const) : ('LIMIT' as const), quantity: (1 + Math.floor(r() * 50)) / 100 + '', ...(market ? {} : { price: String(95 + Math.floor(r() * 10)) }) };
+      const p = full.placeOrder(req, i);
+      const q = small.placeOrder(req, i);
+      expect(q.ok ? q.orderId : q.reason).toBe(p.ok ? p.orderId : p.reason);
+      if (!p.ok || !q.ok) continue;
+      // Read at once: with historyLimit 0 a filled order is dropped (and its slot may be) within the call.
+      if (i % 7 === 0) expect(q.order).toEqual(p.order);
+      if (p.status === 'NEW' || p.status === 'PARTIALLY_FILLED') live.push({ id: p.orderId, acct });
+      // Answers kept by a caller and read after their orders are long dropped.
+      if (i < 2000) early.push({ id: p.orderId, acct, answer: q });
+      const slots = small.orderSlots();
+      maxIndex = Math.max(maxIndex, slots.index);
+      maxCapacity = Math.max(maxCapacity, slots.capacity);
+    }
+    expect(small.takeEvents()).toEqual(full.takeEvents());
+    expect(book(small)).toEqual(book(full));
+    for (const a of ['a', 'b']) expect(bal(small, a)).toEqual(bal(full, a));
+
+    const end = small.orderSlots();
+    const issued = Number(full.orderSlots().index);
+    expect(issued).toBeGreaterThan(6000);
+    expect(full.orderSlots().first).toBe(1);
+    // The bounded engine dropped most ids ever issued; what it spans stays small all along.
+    expect(end.first).toBeGreaterThan(issued - 2048);
+    expect(maxIndex).toBeLessThanOrEqual(2048);
+    expect(maxCapacity).toBeLessThanOrEqual(2048);
+
+    // Every id the bounded engine no longer holds is unknown to every lookup, with the same answer
+    // as an id never issued; the ids it holds answer as the unbounded engine does.
+    const never = issued + 1000;
+    const cancelNever = small.cancelOrder({ accountId: 'a', orderId: never }, n);
+    expect(cancelNever.ok ? 'ok' : cancelNever.reason).toBe('UNKNOWN_ORDER');
+    let dropped = 0;
+    for (let id = 1; id <= issued; id++) {
+      const want = full.getOrder('a', { orderId: id }) ?? full.getOrder('b', { orderId: id });
+      const acct = want?.accountId ?? 'a';
+      const got = small.getOrder(acct, { orderId: id });
+      if (got !== undefined) {
+        expect(got).toEqual(want);
+        continue;
+      }
+      dropped++;
+      expect(small.getOrder(acct, { clientId: `sim-${id}` })).toBeUndefined();
+      const c = small.cancelOrder({ accountId: acct, orderId: id }, n);
+      expect(c.ok ? 'ok' : `${c.reason} ${c.message}`).toBe(`UNKNOWN_ORDER orderId ${id} is unknown`);
+    }
+    expect(dropped).toBeGreaterThan(issued - 100);
+    expect(small.orderSlots().first).toBe(end.first);
+    for (const x of early) expect(x.answer.ok && x.answer.order).toEqual(full.getOrder(x.acct, { orderId: x.id }));
+    expect(early.some((x) => x.answer.ok && !x.answer.order.executedQuoteQty.isZero())).toBe(true);
   });
 });
 

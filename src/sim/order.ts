@@ -54,7 +54,9 @@ class OrdCold {
 /**
  * Layout of `Ord.bits`, one small integer: four booleans (bits 0-3), the status (core code + 2,
  * bits 4-7), and what is fixed at entry: side (bit 8), type (9-11), timeInForce (12-14) and STP
- * mode (15-17), as core codes.
+ * mode (15-17), as core codes; bit 18 once the order filled at a price other than its own (a taker
+ * fill), bit 19 once a dropped order's cumulative quote is its price times its filled quantity
+ * (see keepAmounts).
  */
 const WORKING = 1;
 const COUNTED = 2;
@@ -64,6 +66,8 @@ const STATUS_SHIFT = 4;
 const STATUS_OFFSET = 2;
 const STATUS_MASK = 15 << STATUS_SHIFT;
 const BUY = 1 << 8;
+const FILLED_OFF_PRICE = 1 << 18;
+const CUM_IS_PRICE_X_FILLED = 1 << 19;
 const NEW_CODE = OrderStatus.NEW + STATUS_OFFSET;
 const PARTIAL_CODE = OrderStatus.PARTIALLY_FILLED + STATUS_OFFSET;
 
@@ -167,7 +171,10 @@ export class Ord implements Resting {
    */
   private get cumN(): number {
     const c = this.pos.cols;
-    return c.cum[this.id - c.first]!;
+    const i = this.id - c.first;
+    if (i >= 0) return c.cum[i]!;
+    // Below `first`: a dropped order (keepAmounts kept its amount in `cold`, or found it derivable).
+    return (this.bits & CUM_IS_PRICE_X_FILLED) !== 0 ? this.price * this.filled : 0;
   }
   private set cumN(v: number) {
     const c = this.pos.cols;
@@ -175,7 +182,8 @@ export class Ord implements Resting {
   }
   private get lockN(): number {
     const c = this.pos.cols;
-    return c.lock[this.id - c.first]!;
+    const i = this.id - c.first;
+    return i >= 0 ? c.lock[i]! : 0;
   }
   private set lockN(v: number) {
     const c = this.pos.cols;
@@ -224,6 +232,40 @@ export class Ord implements Resting {
     if (n === n) c.lock[i] = n;
     else this.lock = this.lock + BigInt(d);
   }
+  /**
+   * Keeps the cumulative quote readable without the engine's columns (in `cold` with the column
+   * slot zeroed, or as price x filled): called when the history bound drops this ended order, so a
+   * view of it read later (a caller holding the placement's answer) reads the same amounts after
+   * the columns dropped its slot. Nothing changes an ended order's amounts afterwards.
+   */
+  keepAmounts(cols: OrderColumns): void {
+    // Only the cumulative quote's number part: the bigint parts are in `cold` already, and the
+    // lock of an ended order is 0 (the engine releases it before the order ends: unlockAll in
+    // closed() and in fill()). An order that never filled has no quote to move, which its record
+    // says without a read of its (long cold) column slot.
+    if (this.filled === 0) return;
+    // An order that only ever filled at its own price (as a maker) has price x filled as its
+    // cumulative quote: the sum of price x q over its fills, all integers at their scales, the
+    // product at the notional scale, held in the number part while it is a safe integer. A flag
+    // says so: no read of the column slot (a cache miss on an old order) and no side object (which
+    // an old record would carry into the old generation).
+    if ((this.bits & FILLED_OFF_PRICE) === 0 && Number.isSafeInteger(this.price * this.filled)) {
+      this.bits |= CUM_IS_PRICE_X_FILLED;
+      return;
+    }
+    const i = this.id - cols.first;
+    const cum = cols.cum[i]!;
+    if (cum === 0) return;
+    const c = this.c();
+    c.cumB = whole(c.cumB, cum);
+    cols.cum[i] = 0;
+  }
+
+  /** Notes a fill at `price`: one at a price other than the order's own makes its cumulative quote more than price x filled. */
+  filledAt(price: number): void {
+    if (price !== this.price) this.bits |= FILLED_OFF_PRICE;
+  }
+
   /** The lock as a safe integer, or -1 when it is held in bigint form (use `lock`). */
   get lockNum(): number {
     const n = this.lockN;

@@ -86,4 +86,35 @@ describe('candle mode: no fill from a bar that opened before the order', () => {
     expect(placedAt).toEqual([T0 + MIN - 1 + 30_000]);
     expect(fills).toEqual([{ t: T0 + 2 * MIN, price: '300', maker: false }]);
   });
+
+  it('a bar reaches strategies only once it has closed, and the book read inside a bar is the previous close', async () => {
+    const seen: string[] = [];
+    const spy = defineStrategy({
+      name: 'spy',
+      description: 'records bars and the ETH book',
+      params: z.object({}),
+      create: (ctx) => ({
+        onEvent(e) {
+          const now = ctx.clock.now();
+          if (e.type === 'kline') seen.push(`${e.symbol} bar closing ${e.closeTime - T0} seen at ${now - T0}, close ${e.close.toFixed()}`);
+          if (e.type === 'timer') seen.push(`timer at ${now - T0}: ETH book ${ctx.book('ETH_USDT')?.bestBid()?.price.toFixed()}`);
+        },
+      }),
+    });
+    await run(spy, 30_000);
+    expect(seen).toEqual([
+      'BTC_USDT bar closing 59999 seen at 59999, close 10',
+      'ETH_USDT bar closing 59999 seen at 59999, close 100',
+      // Inside ETH bar 1 (which closes at 200): the book is still bar 0's close.
+      'timer at 89999: ETH book 100',
+      // A timer due at a bar's close runs before the bars of that instant (due work first): it
+      // cannot see them yet.
+      'timer at 119999: ETH book 100',
+      'BTC_USDT bar closing 119999 seen at 119999, close 10',
+      'ETH_USDT bar closing 119999 seen at 119999, close 200',
+      'timer at 149999: ETH book 200',
+      'timer at 179999: ETH book 200',
+      'ETH_USDT bar closing 179999 seen at 179999, close 300',
+    ]);
+  });
 });

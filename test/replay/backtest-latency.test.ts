@@ -4,7 +4,7 @@
  * maker (passive quotes, frequent cancels) and a market taker run over the bundled recording
  * with entryMs 20, cancelMs 30, ackMs 10; a wrapper records, on the strategy's own clock, when
  * each order and cancel was sent and when each report arrived, and the prices every replayed
- * trade and depth diff it was shown reached.
+ * trade and depth diff it was shown reached, and the local book's top after each market event.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ interface Log {
   reports: { now: number; e: BusEvent }[];
   /** Prices the replayed market reached: a trade's, or a diff's lowest ask and highest bid. */
   reached: { E: number; low: Decimal; high: Decimal }[];
+  /** The local book's best bid and ask after each market event (what the strategy could read then). */
+  tops: { E: number; bid: Decimal | undefined; ask: Decimal | undefined }[];
 }
 
 /** Wraps a plugin: its context records sends and cancels; its handler records what arrives. */
@@ -67,6 +69,10 @@ function recorded(inner: StrategyPlugin, log: Log): StrategyPlugin {
             const bids = e.bids.filter((l) => !l.qty.isZero()).map((l) => l.price);
             if (asks.length > 0 || bids.length > 0) log.reached.push({ E: e.E, low: asks.length > 0 ? Decimal.min(...asks) : new Decimal(Infinity), high: bids.length > 0 ? Decimal.max(...bids) : new Decimal(-Infinity) });
           }
+          if (e.type === 'depthDiff' || e.type === 'trade') {
+            const b = ctx.book('BTC_USDT');
+            if (b?.ready) log.tops.push({ E: e.E, bid: b.bestBid()?.price, ask: b.bestAsk()?.price });
+          }
           h.onEvent(e);
         },
         onStop: () => h.onStop?.(),
@@ -77,10 +83,22 @@ function recorded(inner: StrategyPlugin, log: Log): StrategyPlugin {
 
 const taker = alternatingTaker();
 
-const newLog = (): Log => ({ sent: new Map(), cancels: new Map(), reports: [], reached: [] });
+const newLog = (): Log => ({ sent: new Map(), cancels: new Map(), reports: [], reached: [], tops: [] });
+
+/** The book's top as it was when work due at `t` ran: after every event before `t` (due work runs before the events at `t`). */
+function topBefore(log: Log, t: number): Log['tops'][number] | undefined {
+  let lo = 0;
+  let hi = log.tops.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((log.tops[mid] as Log['tops'][number]).E < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return log.tops[lo - 1];
+}
 
 describe('own orders over the bundled recording: latency and prices', () => {
-  it('no report before entry + ack (or cancel + ack) latency, no fill after the cancel reached the engine, maker fills only at prices the replayed market reached', async () => {
+  it('no report before entry + ack (or cancel + ack) latency, no fill after the cancel reached the engine, maker fills only at prices the replayed market reached, taker fills never better than the book then', async () => {
     const cfg = loadBacktestConfig(path.join(repoRoot, 'config/market-maker.yaml'));
     const mm = cfg.strategies[0]!;
     const logs = { mm: newLog(), taker: newLog() };
@@ -97,6 +115,7 @@ describe('own orders over the bundled recording: latency and prices', () => {
     expect(r.strategies.taker!.trades).toBeGreaterThan(3);
 
     let makerFills = 0;
+    let takerFills = 0;
     let afterCancelSent = 0;
     for (const log of Object.values(logs)) {
       expect(log.sent.size).toBeGreaterThan(3);
@@ -121,7 +140,14 @@ describe('own orders over the bundled recording: latency and prices', () => {
           afterCancelSent++;
           expect(engineAt).toBeLessThanOrEqual(cancelAt + LAT.cancelMs);
         }
-        if (e.isMaker) {
+        if (!e.isMaker) {
+          takerFills++;
+          // A taker never gets a better price than the book offered when its order reached the engine.
+          const top = topBefore(log, (log.sent.get(e.clientId)?.at ?? 0) + LAT.entryMs);
+          const best = e.side === 'BUY' ? top?.ask : top?.bid;
+          expect(best, `${e.clientId}: no book when it reached the engine`).toBeDefined();
+          expect(e.side === 'BUY' ? e.price.gte(best!) : e.price.lte(best!), `${e.clientId} taker ${e.side} ${e.price.toFixed()} vs best ${best!.toFixed()}`).toBe(true);
+        } else {
           makerFills++;
           // A passive fill comes from a replayed trade or level that reached its price while the order rested.
           const reached = log.reached.some((t) => t.E >= at + LAT.entryMs && t.E <= engineAt && (e.side === 'BUY' ? t.low.lte(e.price) : t.high.gte(e.price)));
@@ -130,6 +156,7 @@ describe('own orders over the bundled recording: latency and prices', () => {
       }
     }
     expect(makerFills).toBeGreaterThan(10);
+    expect(takerFills).toBeGreaterThan(3);
     // The case the cancel latency is about did occur in this run.
     expect(afterCancelSent).toBeGreaterThan(0);
   });
