@@ -77,7 +77,7 @@ export async function startHost(
   name: string,
   bind: { host: string; port: number },
   handler: HostHandler,
-  renderError: (e: ExchangeError, ctx: RequestContext | undefined) => Reply,
+  renderError: (e: ExchangeError, ctx: RequestContext | undefined, ip: string) => Reply,
 ): Promise<Host> {
   const sockets = new Set<Socket>();
   const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
@@ -104,8 +104,9 @@ export async function startHost(
         const reply = await handler(ctx);
         sendReply(res, reply);
       } catch (e) {
-        if (e instanceof ExchangeError) sendReply(res, renderError(e, ctx));
-        else sendReply(res, renderError(new ExchangeError(500, -1000, `internal error: ${e instanceof Error ? e.message : String(e)}`, req.url ?? ''), ctx));
+        const ip = req.socket.remoteAddress ?? '';
+        if (e instanceof ExchangeError) sendReply(res, renderError(e, ctx, ip));
+        else sendReply(res, renderError(new ExchangeError(500, -1000, `internal error: ${e instanceof Error ? e.message : String(e)}`, req.url ?? ''), ctx, ip));
       }
     })();
   });

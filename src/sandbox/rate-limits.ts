@@ -148,6 +148,11 @@ export class WeightLimiter {
     for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1', ...this.#ips.keys()]) this.force(ip, status, seconds);
   }
 
+  /** The X-MBX-USED-WEIGHT-* headers of `ip` as they stand, counting nothing (for answers given before routing). */
+  headersOf(ip: string): Record<string, string> {
+    return this.#headers(this.#state(ip), this.clock.now());
+  }
+
   /** Current used weight of `ip` per limiter, for inspection in tests. */
   usedWeight(ip: string): Record<string, number> {
     const s = this.#state(ip);

@@ -130,7 +130,8 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   };
   let wsApiUrl = '';
   const openHost = (name: string, port: number, routes: Parameters<typeof openHostHandler>[0]['routes']): Promise<Host> =>
-    startHost(name, bind(port), openHostHandler({ routes, limiter: weights, orderCounter, faults, keys, clock, waiter }), plainError);
+    // Answers given before routing (malformed path) carry the weight headers too: "on every response".
+    startHost(name, bind(port), openHostHandler({ routes, limiter: weights, orderCounter, faults, keys, clock, waiter }), (e, _ctx, ip) => errorReply(e, 'msg', clock.now(), weights.headersOf(ip)));
 
   const streams = new StreamServer(state, registry, faults, clock, config.websocket);
   const wsApi = new WsApiServer(registry, streams, clock, config.websocket, config.limits.maxWsApiSubscriptions);

@@ -99,6 +99,26 @@ describe('envelopes and weights', () => {
     expect(data[`${key}List`]).toEqual([sbx.urls.ws_api_url]);
   });
 
+  it('a request refused before routing (malformed path) still carries the weight header', async () => {
+    // "Header on every response": X-MBX-USED-WEIGHT-* also on these early 4XX answers.
+    const raw = (url: string, path: string): Promise<{ status: number; weight: unknown }> => {
+      const u = new URL(url);
+      return new Promise((resolve, reject) => {
+        const req = http.request({ host: u.hostname, port: u.port, path, method: 'GET' }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, weight: res.headers['x-mbx-used-weight-1m'] }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    };
+    for (const url of [sbx.urls.base_url, sbx.urls.market_url, sbx.urls.depth_url]) {
+      const bad = await raw(url, '/open/v1/%E0%A4%A');
+      expect(bad.status, url).toBe(400);
+      expect(bad.weight, url).toEqual(expect.any(String));
+    }
+  });
+
   it('unknown path: 404 with an envelope and still a weight header', async () => {
     const r = await call('GET', `${sbx.urls.base_url}/open/v1/nope`);
     expect(r.status).toBe(404);
