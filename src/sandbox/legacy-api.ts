@@ -24,7 +24,7 @@
  * - order detail `status`: active (NEW, PARTIALLY_FILLED), fulfilled (FILLED), cancelled (others).
  */
 import { createHash } from 'node:crypto';
-import { type Clock, type Decimal, ExchangeError, LEGACY_STP_CURRENCIES, parseDecimal, verifyLegacy } from '../core/index.js';
+import { type Clock, Decimal, ExchangeError, LEGACY_STP_CURRENCIES, parseDecimal, verifyLegacy } from '../core/index.js';
 import type { SimOrder } from '../sim/index.js';
 import type { SandboxAccount, SandboxSymbol } from './config.js';
 import type { ExchangeState } from './exchange-state.js';
@@ -101,10 +101,11 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
     return e;
   };
   // The spec types quantity, price and amount as JSON numbers: a string is refused, not converted.
+  // The number's shortest decimal form goes through Decimal, so 5e-7 reads as 0.0000005, not as malformed.
   const positiveNumber = (p: Params, k: string): string => {
     const v = p[k];
-    if (typeof v !== 'number' || !/^\d+(\.\d+)?$/.test(String(v)) || v <= 0) fail(400, 'invalid_parameter', `${k} must be a positive JSON number`);
-    return String(v);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fail(400, 'invalid_parameter', `${k} must be a positive JSON number`);
+    return new Decimal(v).toFixed();
   };
   const orderIdOf = (p: Params, k = 'orderId'): number => {
     const v = p[k];

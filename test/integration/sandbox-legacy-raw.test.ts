@@ -95,6 +95,25 @@ describe('legacy /v1', () => {
     expect((await call('POST', '/v1/order', headers({ nonce: ++nonce, submission: '3' }))).body.success).toBe(true);
   });
 
+  it('a quantity JavaScript prints in exponent form (5e-7) is still a positive JSON number', async () => {
+    // A symbol whose step allows it; JSON.parse gives 5e-7, which must not be refused as malformed.
+    const fine = await startSandbox(
+      testSandboxConfig((doc) => {
+        const btc = doc.symbols.find((x) => x.symbol === 'BTC_IDR');
+        if (btc) btc.filters = [{ filterType: 'PRICE_FILTER', minPrice: '1', maxPrice: '100000000000', tickSize: '1' }, { filterType: 'LOT_SIZE', minQty: '0.00000001', maxQty: '100000', stepSize: '0.00000001' }];
+      }),
+      { quiet: true },
+    );
+    try {
+      const payload = Buffer.from('{"nonce":1,"submission":"1","side":"buy","type":"limit","quantity":0.0000005,"price":990000000,"currency":"btc"}').toString('base64');
+      const r = await fetch(`${fine.urls.legacy_base_url}/v1/order`, { method: 'POST', headers: { 'X-TC-APIKEY': A.apiKey, 'X-TC-PAYLOAD': payload, 'X-TC-SIGNATURE': createHmac('sha384', A.secret).update(payload).digest('hex') } });
+      const body = (await r.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ success: true, message_code: 'create_order_success', data: { quantity: 5e-7, price: 990000000 } });
+    } finally {
+      await fine.stop();
+    }
+  });
+
   it('order book: no envelope, number pairs, timestamp, page', async () => {
     const r = await call('GET', '/v1/orderbook/btcidr?page=0');
     expect(r.body).toEqual({ bids: [[999999000, 0.5]], asks: [[1000001000, 0.25]], timestamp: expect.any(Number) });
