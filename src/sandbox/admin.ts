@@ -7,6 +7,7 @@
  *   POST /faults/delay                {"ms", "scope"?, "pathPrefix"?, "count"?}
  *   POST /faults/blackhole            {"scope"?, "pathPrefix"?, "count"?}
  *   POST /faults/fail-orders          {"when": "before" | "after", "status"?, "count"?, "scope"?}
+ *   POST /faults/fail-cancels         {"mode": "apply-then-5xx" | "apply-then-drop" | "5xx-without-apply", "status"?, "count"?, "scope"?}
  *   POST /faults/depth-gap            {"symbol", "count"?}
  *   POST /faults/rate-limit           {"status": 429 | 418, "seconds"}
  *   POST /faults/drop-connections     {"id"?}
@@ -18,7 +19,7 @@
  */
 import { z } from 'zod';
 import type { HostHandler, Reply } from './http-host.js';
-import type { FaultController } from './faults.js';
+import { CancelFaultMode, type FaultController } from './faults.js';
 
 /** What the admin endpoint can reach besides the fault controller. */
 export interface AdminDeps {
@@ -56,6 +57,11 @@ export function adminHandler(deps: AdminDeps): HostHandler {
     '/faults/fail-orders': (b) => {
       const p = z.object({ when: z.enum(['before', 'after']), status: z.number().int().min(500).max(599).optional(), count: z.number().int().positive().optional(), scope: scope.optional() }).parse(b);
       f.failOrders(p.when, strip({ status: p.status, count: p.count, scope: p.scope }));
+      return {};
+    },
+    '/faults/fail-cancels': (b) => {
+      const p = z.object({ mode: z.enum(Object.values(CancelFaultMode)), status: z.number().int().min(500).max(599).optional(), count: z.number().int().positive().optional(), scope: scope.optional() }).parse(b);
+      f.failCancels(p.mode, strip({ status: p.status, count: p.count, scope: p.scope }));
       return {};
     },
     '/faults/depth-gap': (b) => {

@@ -29,6 +29,29 @@ export interface OrderFailureFault {
   remaining?: number;
 }
 
+/**
+ * What a cancel fault does: cancel the order and then answer 5XX, cancel it and then drop the
+ * connection without an answer, or answer 5XX without cancelling (the order keeps resting).
+ */
+export const CancelFaultMode = {
+  APPLY_THEN_5XX: 'apply-then-5xx',
+  APPLY_THEN_DROP: 'apply-then-drop',
+  REFUSE_5XX: '5xx-without-apply',
+} as const;
+/** One of CancelFaultMode. */
+export type CancelFaultMode = (typeof CancelFaultMode)[keyof typeof CancelFaultMode];
+
+/** Spoils the answer of the next cancels of one order each (open API cancel, legacy /v1 submission "2"). */
+export interface CancelFailureFault {
+  readonly scope: FaultScope;
+  readonly mode: CancelFaultMode;
+  readonly status: number;
+  remaining?: number;
+}
+
+/** What a cancel fault asks of a cancel route at one phase: answer `status`, or drop the connection. */
+export type CancelFaultAction = { readonly kind: 'status'; readonly status: number } | { readonly kind: 'drop' };
+
 /** Hooks the running sandbox installs so faults reach live connections. */
 export interface FaultHooks {
   dropConnections(connectionId?: number): number;
@@ -62,6 +85,7 @@ export class FaultController {
   readonly #delays: DelayFault[] = [];
   readonly #blackholes: ResponseFault[] = [];
   readonly #orderFailures: OrderFailureFault[] = [];
+  readonly #cancelFailures: CancelFailureFault[] = [];
   readonly #depthGaps = new Map<string, number>();
   #reorder = 0;
   #hooks: FaultHooks | undefined;
@@ -94,6 +118,15 @@ export class FaultController {
   /** The next `count` (default 1) order placements answer `status` (default 500), before or after the engine accepted them. */
   failOrders(when: 'before' | 'after', opts: { status?: number; count?: number; scope?: FaultScope } = {}): void {
     this.#orderFailures.push({ when, status: opts.status ?? 500, scope: opts.scope ?? 'all', remaining: opts.count ?? 1 });
+  }
+
+  /**
+   * The next `count` (default 1) cancels of a single order are spoiled as `mode` says; a 5XX
+   * answers `status` (default 500). A fault that applies the cancel is used only by a cancel
+   * that succeeded; one that refuses is used by the next well-formed cancel request.
+   */
+  failCancels(mode: CancelFaultMode, opts: { status?: number; count?: number; scope?: FaultScope } = {}): void {
+    this.#cancelFailures.push({ mode, status: opts.status ?? 500, scope: opts.scope ?? 'all', remaining: opts.count ?? 1 });
   }
 
   /** Skips `count` (default 1) depth update batches of `symbol` on the diff streams, so clients see a sequence gap. */
@@ -143,6 +176,7 @@ export class FaultController {
     this.#delays.length = 0;
     this.#blackholes.length = 0;
     this.#orderFailures.length = 0;
+    this.#cancelFailures.length = 0;
     this.#depthGaps.clear();
     this.#reorder = 0;
   }
@@ -172,6 +206,15 @@ export class FaultController {
     const status = (this.#orderFailures[i] as OrderFailureFault).status;
     consume(this.#orderFailures, i);
     return status;
+  }
+
+  /** Consulted by cancel routes before the engine sees the cancel ('before') and after it applied it ('after'). */
+  cancelFailure(scope: 'open' | 'legacy', when: 'before' | 'after'): CancelFaultAction | undefined {
+    const i = this.#cancelFailures.findIndex((f) => (f.mode === CancelFaultMode.REFUSE_5XX) === (when === 'before') && (f.scope === 'all' || f.scope === scope));
+    if (i < 0) return undefined;
+    const f = this.#cancelFailures[i] as CancelFailureFault;
+    consume(this.#cancelFailures, i);
+    return f.mode === CancelFaultMode.APPLY_THEN_DROP ? { kind: 'drop' } : { kind: 'status', status: f.status };
   }
 
   /** Consulted by the depth streams: true when this batch must be skipped. */

@@ -28,6 +28,14 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** Thrown by a handler to destroy the request's connection without any answer (a fault). */
+export class DropConnection extends Error {
+  constructor() {
+    super('connection dropped by a sandbox fault');
+    this.name = 'DropConnection';
+  }
+}
+
 /** Request handler of a host. Throwing ExchangeError answers its status and message through `renderError`. */
 export type HostHandler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
@@ -104,6 +112,10 @@ export async function startHost(
         const reply = await handler(ctx);
         sendReply(res, reply);
       } catch (e) {
+        if (e instanceof DropConnection) {
+          req.socket.destroy();
+          return;
+        }
         const ip = req.socket.remoteAddress ?? '';
         if (e instanceof ExchangeError) sendReply(res, renderError(e, ctx, ip));
         else sendReply(res, renderError(new ExchangeError(500, -1000, `internal error: ${e instanceof Error ? e.message : String(e)}`, req.url ?? ''), ctx, ip));

@@ -5,6 +5,7 @@ export { loadSandboxConfig, resolveSandboxConfig, sandboxConfigSchema } from './
 export type { MarketActivity, SandboxAccount, SandboxConfig, SandboxConfigInput, SandboxSymbol } from './config.js';
 export { FaultController } from './faults.js';
 export type { FaultScope } from './faults.js';
+export { CancelFaultMode } from './faults.js';
 export { sandboxCommand } from './cli.js';
 export { parseControl, controlError, controlResult } from './ws-control.js';
 export { scanJson } from './json-syntax.js';

@@ -29,7 +29,7 @@ import type { SimOrder } from '../sim/index.js';
 import type { SandboxAccount, SandboxSymbol } from './config.js';
 import type { ExchangeState } from './exchange-state.js';
 import type { FaultController } from './faults.js';
-import type { HostHandler, Reply, RequestContext } from './http-host.js';
+import { DropConnection, type HostHandler, type Reply, type RequestContext } from './http-host.js';
 import type { Waiter } from './open-host.js';
 import type { LegacyLimiter } from './rate-limits.js';
 
@@ -44,6 +44,8 @@ export interface LegacyDeps {
   readonly waiter: Waiter;
   /** Fault hook around order placement: throws the 5XX when armed. */
   orderFault(when: 'before' | 'after', path: string): void;
+  /** Fault hook around a cancel of one order (submission "2"): throws the 5XX or the connection drop when armed. */
+  cancelFault(when: 'before' | 'after', path: string): void;
 }
 
 type Params = Record<string, unknown>;
@@ -226,8 +228,11 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
             return ok('create_order_success', entry(res.order, false));
           }
           case '2': {
-            const res = state.exec((e, t) => e.cancelOrder({ accountId: acc.id, orderId: orderIdOf(p) }, t));
+            const orderId = orderIdOf(p);
+            deps.cancelFault('before', ctx.path);
+            const res = state.exec((e, t) => e.cancelOrder({ accountId: acc.id, orderId }, t));
             if (!res.ok) fail(400, res.reason === 'UNKNOWN_ORDER' ? 'order_not_found' : 'cancel_rejected', `${res.reason}: ${res.message}`);
+            deps.cancelFault('after', ctx.path);
             return ok('cancel_order_success', entry(res.order, true));
           }
           case '3': {
@@ -374,6 +379,7 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
       const auth = route.auth ? authenticate(ctx) : undefined;
       return route.handle(ctx, auth?.account, auth?.params ?? {}, deps.clock.now());
     } catch (e) {
+      if (e instanceof DropConnection) throw e;
       if (e instanceof ExchangeError) return { status: e.httpStatus, body: { success: false, message_code: String(e.exchangeCode), data: e.exchangeMsg } };
       return { status: 500, body: { success: false, message_code: 'internal_error', data: e instanceof Error ? e.message : String(e) } };
     }

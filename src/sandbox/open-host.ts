@@ -7,7 +7,7 @@
 import { type Clock, ExchangeError } from '../core/index.js';
 import type { SandboxAccount } from './config.js';
 import type { FaultController } from './faults.js';
-import type { HostHandler, Reply, RequestContext } from './http-host.js';
+import { DropConnection, type HostHandler, type Reply, type RequestContext } from './http-host.js';
 import { authenticateOpen } from './open-auth.js';
 import type { OpenRoute } from './open-routes.js';
 import { errorReply, okBody } from './open-wire.js';
@@ -80,6 +80,7 @@ export function openHostHandler(deps: OpenHostDeps): HostHandler {
       if ('bare' in result) return { status: 200, body: result.bare, headers };
       return { status: 200, body: okBody(result.data, style, now), headers };
     } catch (e) {
+      if (e instanceof DropConnection) throw e;
       const err = e instanceof ExchangeError ? e : new ExchangeError(500, ApiCode.UNKNOWN, `Internal error: ${e instanceof Error ? e.message : String(e)}`, ctx.path);
       return errorReply(err, style, deps.clock.now(), headers);
     }

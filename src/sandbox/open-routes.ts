@@ -54,6 +54,8 @@ export interface OpenRouteDeps {
   wsApiUrl(): string;
   /** Fault hook around order placement: throws the 5XX when armed. */
   orderFault(when: 'before' | 'after', path: string): void;
+  /** Fault hook around a cancel: throws the 5XX or the connection drop when armed. */
+  cancelFault(when: 'before' | 'after', path: string): void;
 }
 
 const one = (): number => 1;
@@ -216,11 +218,13 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         const orderId = optInt(ctx, 'orderId', 0);
         const clientId = optString(ctx, 'clientId');
         if (orderId === undefined && clientId === undefined) badParam(ctx, ApiCode.MANDATORY_PARAM, "Mandatory parameter 'orderId' or 'clientId' was not sent, was empty/null, or malformed.");
+        deps.cancelFault('before', ctx.path);
         const res = state.exec((e, now) => e.cancelOrder({ accountId: must(account).id, ...(orderId !== undefined ? { orderId } : {}), ...(clientId !== undefined ? { clientId } : {}) }, now));
         if (!res.ok) {
           if (res.reason === 'UNKNOWN_ORDER') badParam(ctx, ApiCode.NO_SUCH_ORDER, 'Order does not exist.');
           rejectOrder(ctx, ApiCode.CANCEL_REJECTED, res.reason, res.message);
         }
+        deps.cancelFault('after', ctx.path);
         const s = state.symbols.get(res.order.symbol) as SandboxSymbol;
         return { data: wireOrder(res.order, s.info, 'cancel') };
       },

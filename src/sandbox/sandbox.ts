@@ -10,7 +10,7 @@ import { adminHandler } from './admin.js';
 import type { SandboxAccount, SandboxConfig } from './config.js';
 import { ExchangeState } from './exchange-state.js';
 import { FaultController } from './faults.js';
-import { type Host, type Reply, startHost } from './http-host.js';
+import { DropConnection, type Host, type Reply, startHost } from './http-host.js';
 import { legacyHandler } from './legacy-api.js';
 import { type MarketFeed, startFeed } from './market-feed.js';
 import { marketHostExtras, marketRoutes, type ReferencePrices } from './market-routes.js';
@@ -124,9 +124,16 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   const hosts: Host[] = [];
   const bind = (port: number): { host: string; port: number } => ({ host: config.host, port });
   const plainError = (e: ExchangeError): Reply => errorReply(e, 'msg', clock.now());
+  const injected5xx = (status: number, path: string, scope: 'open' | 'legacy'): ExchangeError =>
+    new ExchangeError(status, scope === 'open' ? ApiCode.UNKNOWN : 'internal_error', 'Internal error; unable to process your request. Please try again.', path);
   const orderFault = (when: 'before' | 'after', path: string, scope: 'open' | 'legacy'): void => {
     const status = faults.orderFailure(scope, when);
-    if (status !== undefined) throw new ExchangeError(status, scope === 'open' ? ApiCode.UNKNOWN : 'internal_error', 'Internal error; unable to process your request. Please try again.', path);
+    if (status !== undefined) throw injected5xx(status, path, scope);
+  };
+  const cancelFault = (when: 'before' | 'after', path: string, scope: 'open' | 'legacy'): void => {
+    const action = faults.cancelFailure(scope, when);
+    if (action === undefined) return;
+    throw action.kind === 'drop' ? new DropConnection() : injected5xx(action.status, path, scope);
   };
   let wsApiUrl = '';
   const openHost = (name: string, port: number, routes: Parameters<typeof openHostHandler>[0]['routes']): Promise<Host> =>
@@ -153,7 +160,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   };
   try {
     const base = await openHost('base', config.ports.base, [
-      ...openRoutes({ state, streams: registry, wsApiUrl: () => wsApiUrl, orderFault: (w, p) => orderFault(w, p, 'open') }),
+      ...openRoutes({ state, streams: registry, wsApiUrl: () => wsApiUrl, orderFault: (w, p) => orderFault(w, p, 'open'), cancelFault: (w, p) => cancelFault(w, p, 'open') }),
       // Type 3 depth, aggTrades and klines moved to {depth_url} (spec versioning); trades stay here.
       ...marketRoutes(state, '/open/v1/market', [2], true, false, [2, 3]),
     ]);
@@ -173,7 +180,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     const api = await startHost('wsApi', bind(config.ports.wsApi), notFound, plainError);
     wsApi.attach(api.server);
     hosts.push(api);
-    const legacy = await startHost('legacy', bind(config.ports.legacy), legacyHandler({ state, faults, limiter: legacyLimiter, clock, waiter, orderFault: (w, p) => orderFault(w, p, 'legacy') }), (e) => ({
+    const legacy = await startHost('legacy', bind(config.ports.legacy), legacyHandler({ state, faults, limiter: legacyLimiter, clock, waiter, orderFault: (w, p) => orderFault(w, p, 'legacy'), cancelFault: (w, p) => cancelFault(w, p, 'legacy') }), (e) => ({
       status: e.httpStatus,
       body: { success: false, message_code: String(e.exchangeCode), data: e.exchangeMsg },
     }));

@@ -1,7 +1,9 @@
 /**
  * Fault injection through the in-process controller and the admin HTTP endpoint: maintenance,
- * 5XX before/after an order is accepted, black-holed and delayed responses, forced 429/418/403.
+ * 5XX before/after an order is accepted, cancels spoiled after or instead of applying them,
+ * black-holed and delayed responses, forced 429/418/403.
  */
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -21,6 +23,27 @@ async function admin(path: string, body: unknown): Promise<{ status: number; bod
 async function order(clientId: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const r = await fetch(`${sbx.urls.base_url}/open/v1/orders?${signed(`symbol=BTC_USDT&side=0&type=1&timeInForce=1&quantity=0.01&price=59000&clientId=${clientId}`)}`, { method: 'POST', headers: { 'X-MBX-APIKEY': A.apiKey } });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+async function cancel(clientId: string): Promise<{ status: number; body: Record<string, unknown> } | Error> {
+  try {
+    const r = await fetch(`${sbx.urls.base_url}/open/v1/orders/cancel?${signed(`clientId=${clientId}`)}`, { method: 'POST', headers: { 'X-MBX-APIKEY': A.apiKey } });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+let legacyNonce = 1_000;
+async function legacyOrder(params: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> } | Error> {
+  const payload = Buffer.from(JSON.stringify({ nonce: ++legacyNonce, ...params })).toString('base64');
+  const headers = { 'X-TC-APIKEY': A.apiKey, 'X-TC-PAYLOAD': payload, 'X-TC-SIGNATURE': createHmac('sha384', A.secret).update(payload).digest('hex') };
+  try {
+    const r = await fetch(`${sbx.urls.legacy_base_url}/v1/order`, { method: 'POST', headers });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  } catch (e) {
+    return e as Error;
+  }
 }
 
 const openClientIds = (): string[] => sbx.engine.openOrders('alice', 'BTC_USDT').map((o) => o.clientId);
@@ -45,6 +68,56 @@ describe('faults', () => {
     expect(openClientIds()).toContain('f-after');
     // One-shot: the next order is answered normally.
     expect((await order('f-normal')).status).toBe(200);
+  });
+
+  it('cancel faults on the open API: applied then 5XX, applied then dropped, 5XX without applying; then answered normally', async () => {
+    for (const id of ['c-5xx', 'c-drop', 'c-refused']) expect((await order(id)).status).toBe(200);
+    expect((await admin('/faults/fail-cancels', { mode: 'apply-then-5xx', status: 502, scope: 'open' })).body).toEqual({ ok: true });
+    const applied = await cancel('c-5xx');
+    expect(applied).not.toBeInstanceOf(Error);
+    expect((applied as { status: number }).status).toBe(502);
+    expect(openClientIds()).not.toContain('c-5xx');
+
+    sbx.faults.failCancels('apply-then-drop', { scope: 'open' });
+    const dropped = await cancel('c-drop');
+    // No answer at all: the client sees the socket close, not a status.
+    expect(dropped).toBeInstanceOf(Error);
+    expect(openClientIds()).not.toContain('c-drop');
+
+    sbx.faults.failCancels('5xx-without-apply', { scope: 'open', count: 2 });
+    for (let i = 0; i < 2; i++) {
+      const refused = await cancel('c-refused');
+      expect((refused as { status: number }).status).toBe(500);
+      expect(openClientIds()).toContain('c-refused');
+    }
+    const settled = await cancel('c-refused');
+    expect((settled as { status: number }).status).toBe(200);
+    expect(openClientIds()).not.toContain('c-refused');
+  });
+
+  it('cancel faults on the legacy /v1 cancel (submission "2"), scoped away from the open API', async () => {
+    const place = async (): Promise<number> => {
+      const r = (await legacyOrder({ submission: '1', side: 'buy', type: 'limit', quantity: 0.001, price: 990000000, currency: 'btc' })) as { status: number; body: { data: { orderId: number } } };
+      expect(r.status).toBe(200);
+      return r.body.data.orderId;
+    };
+    const liveIds = (): number[] => sbx.engine.openOrders('alice', 'BTC_IDR').map((o) => Number(o.orderId));
+    const a = await place();
+    const b = await place();
+    const c = await place();
+    sbx.faults.failCancels('apply-then-5xx', { scope: 'legacy', status: 503 });
+    // An open API cancel does not use a legacy-scoped fault.
+    expect((await cancel('no-such-order')) as { status: number }).toHaveProperty('status', 400);
+    expect(((await legacyOrder({ submission: '2', orderId: a })) as { status: number }).status).toBe(503);
+    expect(liveIds()).not.toContain(a);
+    expect((await admin('/faults/fail-cancels', { mode: 'apply-then-drop', scope: 'legacy' })).status).toBe(200);
+    expect(await legacyOrder({ submission: '2', orderId: b })).toBeInstanceOf(Error);
+    expect(liveIds()).not.toContain(b);
+    sbx.faults.failCancels('5xx-without-apply', { scope: 'legacy' });
+    expect(((await legacyOrder({ submission: '2', orderId: c })) as { status: number }).status).toBe(500);
+    expect(liveIds()).toContain(c);
+    expect(((await legacyOrder({ submission: '2', orderId: c })) as { status: number }).status).toBe(200);
+    expect(liveIds()).not.toContain(c);
   });
 
   it('maintenance answers 503 on the open API only', async () => {
@@ -106,6 +179,9 @@ describe('faults', () => {
     const r = await admin('/faults/fail-orders', { when: 'sometimes' });
     expect(r.status).toBe(400);
     expect(String(r.body.error)).toContain('when');
+    const c = await admin('/faults/fail-cancels', { mode: 'sometimes' });
+    expect(c.status).toBe(400);
+    expect(String(c.body.error)).toContain('mode');
     expect((await admin('/faults/nope', {})).status).toBe(404);
     const status = (await (await fetch(`${sbx.urls.admin_url}/status`)).json()) as Record<string, unknown>;
     expect(status).toHaveProperty('connections');
