@@ -19,8 +19,6 @@ import { ConfigError } from '../core/errors.js';
 import { LegacyClient } from '../exchange/legacy/LegacyClient.js';
 import { TimeNonceStore } from '../exchange/legacy/NonceStore.js';
 import { OpenClient } from '../exchange/open/OpenClient.js';
-import { ListenKeyUserStream } from '../exchange/stream/listen-key-stream.js';
-import { ListenTokenUserStream } from '../exchange/stream/listen-token-stream.js';
 
 import { OrderRouter } from '../execution/OrderRouter.js';
 import { OrderTracker } from '../execution/OrderTracker.js';
@@ -42,6 +40,7 @@ import { WallScheduler } from '../backtest/Scheduler.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import { runSummary, statusLine, type RunSummary } from './runStatus.js';
+import { userStream, type UserStream } from './userStream.js';
 
 /** Exchange addresses of a run (the spec's placeholder names). */
 export interface RunEndpoints {
@@ -82,9 +81,6 @@ export interface RunSessionOptions {
 }
 
 const PAPER_ACCOUNT = 'paper';
-
-/** Either user data stream. */
-type UserStream = ListenKeyUserStream | ListenTokenUserStream;
 
 /** A running session. */
 export class RunSession {
@@ -491,13 +487,3 @@ function paperBalances(cfg: RunConfig): Record<string, Decimal> {
   return sum;
 }
 
-/**
- * The user data stream the symbols need (listen token when the WebSocket API is known, else a
- * listen key) and the symbol type whose orders it reports.
- */
-function userStream(ep: RunEndpoints, open: OpenClient, symbols: readonly SymbolInfo[], log: Logger): { stream: UserStream; covers: 1 | 3 } {
-  const type3 = symbols.some((s) => s.type === 3);
-  if (type3 && ep.stream_url_new) return { stream: new ListenKeyUserStream({ url: ep.stream_url_new, symbolType: 3, api: open, name: 'user:type3', logger: log.child({ part: 'user' }) }), covers: 3 };
-  if (ep.ws_api_url) return { stream: new ListenTokenUserStream({ url: ep.ws_api_url, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) }), covers: 1 };
-  return { stream: new ListenKeyUserStream({ url: ep.stream_url, symbolType: 1, api: open, name: 'user:type1', logger: log.child({ part: 'user' }) }), covers: 1 };
-}
