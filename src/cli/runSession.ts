@@ -78,6 +78,8 @@ export interface RunSessionOptions {
   readonly referencePrice?: { readonly refreshMs?: number; readonly maxAgeMs?: number };
   /** How often the server-time offset is measured again during the run (default 10 minutes). */
   readonly timeSyncMs?: number;
+  /** Order router loop timing (tests; defaults: the router's own). */
+  readonly router?: { readonly pollMs?: number; readonly cancelRetryMs?: number };
 }
 
 const PAPER_ACCOUNT = 'paper';
@@ -220,6 +222,8 @@ export class RunSession {
           settleMs: settleMsOf(cfg),
           unstreamedSymbols: unstreamed,
           timeOffsetMs: () => open.timeOffsetMs,
+          ...optional('pollMs', o.router?.pollMs),
+          ...optional('cancelRetryMs', o.router?.cancelRetryMs),
         });
         bus.attach(user.events$);
         bus.attach(user.status$);

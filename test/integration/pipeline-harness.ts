@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { request } from 'undici';
 import type { SandboxConfigInput } from '../../src/sandbox/index.js';
 import { testFilters } from '../../src/sandbox/test-config.js';
@@ -40,8 +41,12 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-/** Starts a counting proxy on 127.0.0.1 in front of `target` (an http origin). */
-export async function countingProxy(target: string): Promise<CountingProxy> {
+/**
+ * Starts a counting proxy on 127.0.0.1 in front of `target` (an http origin). An upstream failure
+ * is answered 502, or with `passDrops` the client's connection is dropped too, so a connection the
+ * exchange dropped reaches the client as a drop and not as a 5XX.
+ */
+export async function countingProxy(target: string, opts: { passDrops?: boolean } = {}): Promise<CountingProxy> {
   const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -62,6 +67,10 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
           res.end(text);
         })
         .catch((err: unknown) => {
+          if (opts.passDrops) {
+            req.socket.destroy();
+            return;
+          }
           res.writeHead(502);
           res.end(String(err));
         });
@@ -88,4 +97,14 @@ export async function waitFor(cond: () => boolean, ms = 5000): Promise<boolean> 
     await new Promise((r) => setTimeout(r, 20));
   }
   return cond();
+}
+
+/** A log destination that keeps every line written to it in `into` (for assertions on the run's log). */
+export function logSink(into: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      into.push(chunk.toString());
+      cb();
+    },
+  });
 }

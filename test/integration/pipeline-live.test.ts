@@ -5,7 +5,6 @@
  * refused before any request reaches the exchange (counted at the network); a failing plugin is
  * stopped while the other keeps trading; no secret reaches a log line.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { BusEvent } from '../../src/bus/events.js';
@@ -16,7 +15,7 @@ import type { RunSummary } from '../../src/cli/runStatus.js';
 import { Decimal } from '../../src/core/decimal.js';
 import { resolveSandboxConfig, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { defineStrategy, type StrategyPlugin } from '../../src/strategy/types.js';
-import { ALICE, countingProxy, sandboxDoc, waitFor, type CountingProxy } from './pipeline-harness.js';
+import { ALICE, countingProxy, logSink, sandboxDoc, waitFor, type CountingProxy } from './pipeline-harness.js';
 
 /** What the test strategy saw. */
 const seen: BusEvent[] = [];
@@ -84,12 +83,6 @@ beforeAll(async () => {
     },
     'pipeline-live.yaml',
   );
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      logText.push(chunk.toString());
-      cb();
-    },
-  });
   session = await RunSession.start({
     config,
     endpoints: { ...sandbox.urls, base_url: proxy.url },
@@ -98,7 +91,7 @@ beforeAll(async () => {
       ['trader', trader],
       ['broken', broken],
     ]),
-    log: runLogger('debug', sink),
+    log: runLogger('debug', logSink(logText)),
     bookReadyTimeoutMs: 5000,
   });
   await waitFor(() => ids.resting !== undefined && seen.some((e) => e.type === 'orderUpdate' && e.clientId === ids.resting && e.state === 'CANCELED') && seen.some((e) => e.type === 'fill'), 10_000);
