@@ -625,7 +625,11 @@ export class OrderRouter implements Venue {
         this.#cancelDone(clientId);
         await this.#refreshOrder(o);
       } catch (err) {
-        this.#o.log.warn({ clientId, err: errInfo(err) }, 'legacy cancel failed');
+        this.#o.log.warn({ clientId, err: errInfo(err) }, 'legacy cancel failed; refreshing the order');
+        // A refusal (the order is no longer open: an earlier cancel whose answer was lost took
+        // effect, or it filled) settles only by looking; unrefreshed, the poll loop would re-send
+        // the cancel forever, spending the legacy rate limit, until a stream report happened by.
+        if (!(err instanceof UnknownOutcomeError)) await this.#refreshOrder(o);
       }
     } else {
       this.#o.log.warn({ clientId }, 'cancel not possible now: open API circuit open and the legacy interface cannot name this order');

@@ -22,27 +22,30 @@ import { ALICE, countingProxy, sandboxDoc, waitFor, type CountingProxy } from '.
 
 let sandbox: RunningSandbox;
 let proxy: CountingProxy;
+let legacyProxy: CountingProxy;
 const closers: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox(resolveSandboxConfig(sandboxDoc(), 'router-sandbox', process.cwd()), { quiet: true });
   proxy = await countingProxy(sandbox.urls.base_url);
+  legacyProxy = await countingProxy(sandbox.urls.legacy_base_url);
 });
 
 afterAll(async () => {
   for (const c of closers.reverse()) await c();
   await proxy.close();
+  await legacyProxy.close();
   await sandbox.stop();
 });
 
 // The clock in the clientId keeps ids unique across runs against one sandbox.
 const intent = placeIntents('t', (n) => ({ intentId: `ri-${n}`, clientId: `rt-${Date.now().toString(36)}-${n}` }));
 
-function makeRouter(timeoutMs = 3000) {
+function makeRouter(timeoutMs = 3000, cancelRetryMs?: number) {
   const ledger = Ledger.open(':memory:');
   const tracker = new OrderTracker({ ledger, clock: systemClock, emit: () => undefined });
   const open = new OpenClient({ baseUrl: proxy.url, marketUrl: sandbox.urls.market_url, depthUrl: sandbox.urls.depth_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, recvWindow: 1000, timeoutMs });
-  const legacy = new LegacyClient({ baseUrl: sandbox.urls.legacy_base_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, timeoutMs: 3000, nonceStore: new TimeNonceStore(systemClock) });
+  const legacy = new LegacyClient({ baseUrl: legacyProxy.url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, timeoutMs: 3000, nonceStore: new TimeNonceStore(systemClock) });
   const router = new OrderRouter({
     open: openPort(open),
     legacy: legacyPort(legacy),
@@ -55,6 +58,7 @@ function makeRouter(timeoutMs = 3000) {
     maxRetryAgeMs: 10_000,
     pollMs: 100,
     breaker: { failureThreshold: 3, openMs: 300 },
+    ...(cancelRetryMs !== undefined ? { cancelRetryMs } : {}),
   });
   router.start();
   closers.push(async () => {
@@ -158,6 +162,34 @@ describe('router against the sandbox', () => {
     expect(await waitFor(() => router.breaker.state === 'closed', 3000)).toBe(true);
     expect(await waitFor(() => ledger.order(first.clientId)?.state === 'NEW', 6000)).toBe(true);
     expect(exchangeOrders(first.clientId)).toHaveLength(1);
+  });
+
+  it('open API down and the legacy cancel applied but answered 5XX: the retry is refused as not open and the refresh settles it (no user stream here)', async () => {
+    const { router, ledger } = makeRouter(3000, 150);
+    const i = intent();
+    router.submit(i);
+    await router.idle();
+    expect(ledger.order(i.clientId)?.state).toBe('NEW');
+    // Legacy creates and cancels share POST /v1/order; only cancels go out in this test.
+    const before = legacyProxy.count('POST', '/v1/order');
+    const legacyCancels = (): number => legacyProxy.count('POST', '/v1/order') - before;
+    sandbox.faults.setMaintenance('open');
+    sandbox.faults.failCancels('apply-then-5xx', { scope: 'legacy', status: 502 });
+    try {
+      router.submit({ kind: 'cancel', strategy: 't', intentId: 'lc', symbol: 'BTC_IDR', clientId: i.clientId });
+      // The open API cancel meets maintenance (the breaker opens); the retries go to the legacy
+      // interface, whose first cancel is applied but answered 5XX.
+      expect(await waitFor(() => legacyCancels() >= 1, 5000)).toBe(true);
+      expect(exchangeOrders(i.clientId)[0]?.status).toBe('CANCELED');
+      expect(await waitFor(() => ledger.order(i.clientId)?.state === 'CANCELED', 3000)).toBe(true);
+      // Settled: no legacy cancel goes out for it any more.
+      const settled = legacyCancels();
+      await new Promise((r) => setTimeout(r, 600));
+      expect(legacyCancels()).toBe(settled);
+    } finally {
+      sandbox.faults.setMaintenance(undefined);
+      sandbox.faults.clear();
+    }
   });
 
   it('a 418 ban: the intent is rejected with a RATE_LIMITED reason, the next ones are refused locally until Retry-After, then trading resumes', async () => {
