@@ -339,9 +339,11 @@ export class OrderRouter implements Venue {
         } else if (o.orderId !== undefined && !this.#listing.has(o.symbol)) {
           const period = this.#unstreamed.has(o.symbol) ? orderPollMs : streamedPollMs;
           if (period > 0 && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + period) {
+            const list = due.get(o.symbol);
             // With the open API down, only the per-order path can still ask (the legacy interface).
-            if (this.breaker.closed) due.set(o.symbol, [...(due.get(o.symbol) ?? []), o]);
-            else this.#enqueue(o.clientId, () => this.#pollOrder(o.clientId, now));
+            if (!this.breaker.closed) this.#enqueue(o.clientId, () => this.#pollOrder(o.clientId, now));
+            else if (list === undefined) due.set(o.symbol, [o]);
+            else list.push(o);
           }
         }
       }
