@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { runCommand } from '../../src/cli/run.js';
 import { Ledger } from '../../src/store/Ledger.js';
+import { logSink } from './pipeline-harness.js';
 import { ZERO } from '../../src/core/decimal.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -24,15 +24,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `kancil run <file> --duration <sec>`: exit code, printed output and log lines. */
 async function run(file: string, durationSec: string): Promise<{ code: number; out: string; logs: string }> {
   let out = '';
-  let logs = '';
-  const sink = new Writable({
-    write(c: Buffer, _e, cb) {
-      logs += c.toString();
-      cb();
-    },
-  });
-  const code = await runCommand([file, '--duration', durationSec], { stdout: (t) => (out += t), stderr: (t) => (out += t), env: {} }, sink);
-  return { code, out, logs };
+  const logs: string[] = [];
+  const code = await runCommand([file, '--duration', durationSec], { stdout: (t) => (out += t), stderr: (t) => (out += t), env: {} }, logSink(logs));
+  return { code, out, logs: logs.join('') };
 }
 
 describe('paper mode (npm start configuration)', () => {
