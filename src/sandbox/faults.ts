@@ -4,6 +4,7 @@
  * consult it on every request or message. Actions that must reach live sockets (drop a
  * connection, expire a key) go through hooks the sandbox installs.
  */
+import type { ForcedStatus } from './rate-limits.js';
 
 /** Which REST interface a fault applies to. */
 export type FaultScope = 'open' | 'legacy' | 'all';
@@ -57,7 +58,7 @@ export interface FaultHooks {
   dropConnections(connectionId?: number): number;
   expireListenKey(key: string): boolean;
   expireListenToken(token: string): boolean;
-  forceRateLimit(status: 429 | 418 | 403, seconds: number): void;
+  forceRateLimit(status: ForcedStatus, seconds: number): void;
 }
 
 /** What the faults say about one REST request. */
@@ -151,7 +152,7 @@ export class FaultController {
   }
 
   /** Forces every client into 429, a 418 ban, or a 403 from the web application firewall, for `seconds`. */
-  forceRateLimit(status: 429 | 418 | 403, seconds: number): void {
+  forceRateLimit(status: ForcedStatus, seconds: number): void {
     this.#hook().forceRateLimit(status, seconds);
   }
 

@@ -3,12 +3,11 @@
  * 5XX before/after an order is accepted, cancels spoiled after or instead of applying them,
  * black-holed and delayed responses, forced 429/418/403.
  */
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
-import { signedQuery } from '../../src/sandbox/test-signing.js';
+import { legacyHeaders, signedQuery } from '../../src/sandbox/test-signing.js';
 
 const A = TEST_ACCOUNTS.alice;
 let sbx: RunningSandbox;
@@ -36,8 +35,7 @@ async function cancel(clientId: string): Promise<{ status: number; body: Record<
 
 let legacyNonce = 1_000;
 async function legacyOrder(params: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> } | Error> {
-  const payload = Buffer.from(JSON.stringify({ nonce: ++legacyNonce, ...params })).toString('base64');
-  const headers = { 'X-TC-APIKEY': A.apiKey, 'X-TC-PAYLOAD': payload, 'X-TC-SIGNATURE': createHmac('sha384', A.secret).update(payload).digest('hex') };
+  const headers = legacyHeaders(JSON.stringify({ nonce: ++legacyNonce, ...params }), A.apiKey, A.secret);
   try {
     const r = await fetch(`${sbx.urls.legacy_base_url}/v1/order`, { method: 'POST', headers });
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };

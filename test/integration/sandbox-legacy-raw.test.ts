@@ -1,21 +1,20 @@
 /**
- * The sandbox's legacy /v1 interface with hand-built requests: header signing computed here with
- * node:crypto (independent of src/core), increasing nonces, 401 for a wrong key, the envelope,
+ * The sandbox's legacy /v1 interface with hand-built requests: header signing computed with
+ * node:crypto (test-signing.ts, independent of src/core), increasing nonces, 401 for a wrong key, the envelope,
  * the un-enveloped order book, and the 60-per-endpoint-per-minute limit answered with err_str.
  */
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { ManualClock, TEST_ACCOUNTS, testSandboxConfig } from '../../src/sandbox/test-config.js';
+import { legacyHeaders } from '../../src/sandbox/test-signing.js';
 
 const A = TEST_ACCOUNTS.alice;
 let sbx: RunningSandbox;
 let nonce = 1_000;
 
 function headers(params: Record<string, unknown>, key: string = A.apiKey, secret: string = A.secret): Record<string, string> {
-  const payload = Buffer.from(JSON.stringify(params)).toString('base64');
-  return { 'X-TC-APIKEY': key, 'X-TC-PAYLOAD': payload, 'X-TC-SIGNATURE': createHmac('sha384', secret).update(payload).digest('hex') };
+  return legacyHeaders(JSON.stringify(params), key, secret);
 }
 
 async function call(method: string, path: string, h: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -105,8 +104,8 @@ describe('legacy /v1', () => {
       { quiet: true },
     );
     try {
-      const payload = Buffer.from('{"nonce":1,"submission":"1","side":"buy","type":"limit","quantity":0.0000005,"price":990000000,"currency":"btc"}').toString('base64');
-      const r = await fetch(`${fine.urls.legacy_base_url}/v1/order`, { method: 'POST', headers: { 'X-TC-APIKEY': A.apiKey, 'X-TC-PAYLOAD': payload, 'X-TC-SIGNATURE': createHmac('sha384', A.secret).update(payload).digest('hex') } });
+      const json = '{"nonce":1,"submission":"1","side":"buy","type":"limit","quantity":0.0000005,"price":990000000,"currency":"btc"}';
+      const r = await fetch(`${fine.urls.legacy_base_url}/v1/order`, { method: 'POST', headers: legacyHeaders(json, A.apiKey, A.secret) });
       const body = (await r.json()) as Record<string, unknown>;
       expect(body).toMatchObject({ success: true, message_code: 'create_order_success', data: { quantity: 5e-7, price: 990000000 } });
     } finally {
