@@ -3,7 +3,7 @@
  * orderUpdate events), positions and budget-limited balances (from fills), placement times.
  * The strategy context reads it, and it has the shape the risk checker's account view needs.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
 import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { isBaseQuote, splitSymbol } from '../core/symbols.js';
@@ -188,7 +188,7 @@ export class StrategyBook {
     // every place, and a loop over the open orders with a Decimal addition each was most of it.
     // The sum is the loop's own value (HeldSums), never negative when kept; a rebuilt one may be.
     const sum = this.#locked.sum(asset, () => this.#lockedTerms(asset));
-    return sum.isNegative() ? Decimal.max(sum, ZERO) : sum;
+    return atLeastZero(sum);
   }
 
   /** The locked amounts of an asset, in order of the open orders (the loop a running sum equals). */
@@ -209,7 +209,7 @@ export class StrategyBook {
     // Nothing locked: max(cash - 0, 0) is the cash itself when positive, else zero. The risk
     // check asks once per place; this answers without building a Decimal.
     const cash = this.cash(asset);
-    if (!short(cash)) return Decimal.max(cash.minus(ZERO), ZERO);
+    if (!short(cash)) return atLeastZero(cash.minus(ZERO));
     return cash.isPositive() && !cash.isZero() ? cash : ZERO;
   }
 
