@@ -3,7 +3,7 @@
  * currency. Fees are converted to quote at the fill price when charged in the base asset, and
  * are kept apart from realized PnL so gross and net can both be reported.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal, ZERO, fitsPrecision } from '../core/decimal.js';
 import type { OrderSideName } from '../core/enums.js';
 import { DecimalSum } from '../core/decimalSum.js';
 
@@ -121,7 +121,7 @@ export function applyFill(p: PositionState, f: FillLike): void {
     // Adding to a position: new weighted average. |x| of a long position is x itself (abs() would
     // copy it and round a value of more than 40 digits, which no result of plus/minus has).
     const newQty = buy ? q.plus(f.qty) : q.minus(f.qty);
-    const absQ = long && short(q) ? q : q.abs();
+    const absQ = long && fitsPrecision(q) ? q : q.abs();
     const absNew = long ? newQty : newQty.abs();
     p.avgPrice = absQ.mul(p.avgPrice).plus(f.qty.mul(f.price)).div(absNew);
     p.qty = newQty;
@@ -143,12 +143,6 @@ export function applyFill(p: PositionState, f: FillLike): void {
   const newQty = buy ? q.plus(f.qty) : q.minus(f.qty);
   if (c < 0) p.avgPrice = f.price;
   p.qty = newQty;
-}
-
-/** At most 35 significant digits (five base-1e7 words): below the 40-digit precision, so abs() of it would not round. */
-function short(x: Decimal): boolean {
-  const d = x.d as readonly number[] | null;
-  return d !== null && d.length <= 5;
 }
 
 /** Unrealized PnL of a position at `mark`. */

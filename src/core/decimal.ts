@@ -13,6 +13,16 @@ export type Decimal = InstanceType<typeof Decimal>;
 /** Zero. */
 export const ZERO: Decimal = new Decimal(0);
 
+/**
+ * Whether `x` has at most 35 significant digits (five of decimal.js's base-1e7 digit words, read
+ * from its internal array): within the 40-digit precision, so an operation whose exact result
+ * equals such a value (abs of it, x - 0) would not round, and callers may use `x` itself instead.
+ */
+export function fitsPrecision(x: Decimal): boolean {
+  const d = x.d as readonly number[] | null;
+  return d !== null && d.length <= 5;
+}
+
 const DECIMAL_RE = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /** Parses a wire decimal (string, or number where the spec says numbers occur). Throws ParseError naming the field. */

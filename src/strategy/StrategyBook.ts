@@ -3,7 +3,7 @@
  * orderUpdate events), positions and budget-limited balances (from fills), placement times.
  * The strategy context reads it, and it has the shape the risk checker's account view needs.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, ZERO, fitsPrecision } from '../core/decimal.js';
 import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { isBaseQuote, splitSymbol } from '../core/symbols.js';
@@ -38,15 +38,6 @@ function sideKey(symbol: string, side: string): string {
 /** Whether two records of an order hold the same amounts (the same Decimals in every field a hold reads). */
 function sameAmounts(a: OwnOrder, b: OwnOrder): boolean {
   return a.symbol === b.symbol && a.side === b.side && a.price === b.price && a.quantity === b.quantity && a.cumQty === b.cumQty && a.quoteOrderQty === b.quoteOrderQty && a.cumQuoteQty === b.cumQuoteQty;
-}
-
-/**
- * At most 35 significant digits (five base-1e7 words): within the 40-digit precision, so
- * decimal.js's rounding of a result equal to the value leaves it unchanged.
- */
-function short(x: Decimal): boolean {
-  const d = x.d as readonly number[] | null;
-  return d !== null && d.length <= 5;
 }
 
 /** The running amount of an asset, created at zero. */
@@ -209,7 +200,7 @@ export class StrategyBook {
     // Nothing locked: max(cash - 0, 0) is the cash itself when positive, else zero. The risk
     // check asks once per place; this answers without building a Decimal.
     const cash = this.cash(asset);
-    if (!short(cash)) return atLeastZero(cash.minus(ZERO));
+    if (!fitsPrecision(cash)) return atLeastZero(cash.minus(ZERO));
     return cash.isPositive() && !cash.isZero() ? cash : ZERO;
   }
 
@@ -279,7 +270,7 @@ export class StrategyBook {
   #holdOf(o: OwnOrder): Hold {
     const a = this.#assetsOf(o.symbol);
     // Nothing filled: the quantity itself (x - 0 is x when x has at most 40 digits, as here).
-    const remaining = o.quantity ? (o.cumQty.isZero() && short(o.quantity) ? o.quantity : o.quantity.minus(o.cumQty)) : undefined;
+    const remaining = o.quantity ? (o.cumQty.isZero() && fitsPrecision(o.quantity) ? o.quantity : o.quantity.minus(o.cumQty)) : undefined;
     const key = o.side === 'BUY' ? a.buyKey : o.side === 'SELL' ? a.sellKey : sideKey(o.symbol, o.side);
     if (o.side === 'SELL') return { asset: a.base, amount: remaining ?? ZERO, sideKey: key, remaining };
     if (o.side === 'BUY') {
