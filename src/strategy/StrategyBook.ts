@@ -168,7 +168,7 @@ export class StrategyBook {
     return this.#cash.get(asset)?.value ?? ZERO;
   }
 
-  /** Net position in an asset from fills since the run started. */
+  /** Net position in an asset from the fills applied (a live run applies its earlier runs' first). */
   position(asset: string): Decimal {
     return this.#positions.get(asset)?.value ?? ZERO;
   }

@@ -44,7 +44,7 @@ export interface StrategyContext<P> {
   openOrders(symbol?: string): readonly OwnOrderView[];
   /** Free and locked balance of an asset (the strategy's budget view). */
   balance(asset: string): { free: Decimal; locked: Decimal };
-  /** Net position of the strategy in an asset since the run started (fills only). */
+  /** Net position of the strategy in an asset from its fills (live: since its first run on the ledger; paper and backtest: since the run started). */
   position(asset: string): Decimal;
   /** Emits a place intent; returns its clientId. */
   place(req: PlaceRequest): string;
