@@ -176,10 +176,10 @@ export class StrategyBook {
   }
 
   /**
-   * Net position in an asset from fills since the run started: base quantities bought minus sold
-   * on symbols whose base is `asset`, minus the commissions those fills charged in `asset` (what
-   * the fills left in the account). Quote flows and fees paid in any other asset are not part of
-   * any position (see cash).
+   * Net position in an asset from the fills applied (a live run applies its earlier runs' first):
+   * base quantities bought minus sold on symbols whose base is `asset`, minus the commissions
+   * those fills charged in `asset` (what the fills left in the account). Quote flows and fees paid
+   * in any other asset are not part of any position (see cash).
    */
   position(asset: string): Decimal {
     return this.#positions.get(asset)?.value ?? ZERO;
