@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../core/decimal.js';
+import { StateError } from '../core/errors.js';
 import { Ledger } from './Ledger.js';
 import type { FillRecord, OrderRecord } from './records.js';
 
@@ -119,5 +121,61 @@ describe('Ledger', () => {
     expect(l2.count('journal')).toBe(1);
     l2.close();
     l1.close();
+  });
+
+  describe('refuses to start on a ledger it cannot trust (a fresh one would forget the open orders)', () => {
+    const ledgerPath = (): string => {
+      const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
+      dirs.push(dir);
+      return join(dir, 'ledger.db');
+    };
+    const refusal = (path: string): StateError => {
+      try {
+        Ledger.open(path).close();
+      } catch (err) {
+        expect(err).toBeInstanceOf(StateError);
+        return err as StateError;
+      }
+      throw new Error(`Ledger.open(${path}) did not refuse`);
+    };
+
+    it('a file that is not an SQLite database', () => {
+      const path = ledgerPath();
+      writeFileSync(path, 'not a database, just bytes '.repeat(200));
+      const err = refusal(path);
+      expect(err.message).toContain(path);
+      expect(err.message).toMatch(/not a readable kancil ledger.*file is not a database.*refusing to start/);
+    });
+
+    it('a ledger written by a newer schema version, with its orders left untouched', () => {
+      const path = ledgerPath();
+      const l = Ledger.open(path);
+      l.insertOrder(order('c1'), 'intent');
+      l.close();
+      const db = new BetterSqlite3(path);
+      db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+      db.close();
+      expect(refusal(path).message).toMatch(/schema_version=2 was written by a newer kancil \(this one reads up to 1\)/);
+      const raw = new BetterSqlite3(path, { readonly: true });
+      expect(raw.prepare('SELECT client_id FROM orders').all()).toEqual([{ client_id: 'c1' }]);
+      raw.close();
+    });
+
+    it('a schema version that is not a number', () => {
+      const path = ledgerPath();
+      Ledger.open(path).close();
+      const db = new BetterSqlite3(path);
+      db.prepare("UPDATE meta SET value = 'x' WHERE key = 'schema_version'").run();
+      db.close();
+      expect(refusal(path).message).toContain('schema_version="x" is not a version this kancil knows');
+    });
+
+    it('another application\'s database whose tables have other columns', () => {
+      const path = ledgerPath();
+      const db = new BetterSqlite3(path);
+      db.exec('CREATE TABLE orders (x TEXT)');
+      db.close();
+      expect(refusal(path).message).toMatch(/not a readable kancil ledger \(no such column/);
+    });
   });
 });

@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import { Decimal } from '../core/decimal.js';
+import { StateError } from '../core/errors.js';
 import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
@@ -104,6 +105,7 @@ export class Ledger {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    checkSchemaVersion(db);
     db.exec(LEDGER_DDL);
     db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(LEDGER_SCHEMA_VERSION));
     this.#st = {
@@ -143,7 +145,16 @@ export class Ledger {
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
   static open(path: string): Ledger {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    return new Ledger(new BetterSqlite3(path));
+    let db: Database | undefined;
+    try {
+      db = new BetterSqlite3(path);
+      return new Ledger(db);
+    } catch (err) {
+      db?.close();
+      // Starting on a fresh ledger instead would forget every order the old one says may be live.
+      const why = err instanceof StateError ? err.message : `not a readable kancil ledger (${err instanceof Error ? err.message : String(err)})`;
+      throw new StateError(`ledger ${path}: ${why}; refusing to start (move it aside only once its open orders are settled on the exchange)`, { cause: err });
+    }
   }
 
   /** Appends a free-form journal line (operator commands, reconciliation summaries, start/stop). */
@@ -288,6 +299,20 @@ export class Ledger {
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
     this.#db.close();
   }
+}
+
+/**
+ * Refuses a ledger written by a newer kancil (its tables may mean something this version would
+ * misread) or whose version is not a number; a file without a meta table is new or pre-versioning.
+ */
+function checkSchemaVersion(db: Database): void {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  if (!hasMeta) return;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined;
+  if (row === undefined) return;
+  const v = Number(row.value);
+  if (!Number.isSafeInteger(v) || v < 1) throw new StateError(`schema_version=${JSON.stringify(row.value)} is not a version this kancil knows`);
+  if (v > LEDGER_SCHEMA_VERSION) throw new StateError(`schema_version=${v} was written by a newer kancil (this one reads up to ${LEDGER_SCHEMA_VERSION})`);
 }
 
 function definedOnly(p: OrderPatch): OrderPatch {
