@@ -37,6 +37,7 @@ import type { StrategyPlugin } from '../strategy/types.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
+import { checkBudgets } from './budgets.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import { runSummary, statusLine, type RunSummary } from './runStatus.js';
@@ -344,6 +345,7 @@ export class RunSession {
       const carried = cfg.mode === 'live' ? ledger.fills().filter((f) => runner.names.includes(f.strategy)) : [];
       for (const f of carried) runner.book(f.strategy).fill(fillEventOf(f));
       if (cfg.mode === 'live') for (const o of tracker.liveOrders()) if (runner.names.includes(o.strategy)) runner.book(o.strategy).update(orderUpdateOf(o));
+      if (router) checkBudgets(cfg.file, cfg.strategies.map((s) => ({ name: s.name, budget: s.budget, free: (asset: string) => runner.book(s.name).free(asset) })), router.balances);
       runner.start();
       // Risk rejections queued while a handler ran are published after each bus event.
       const flushSub = bus.events$.subscribe(() => runner.flush());
