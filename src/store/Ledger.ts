@@ -98,10 +98,13 @@ export class Ledger {
     balance: Statement;
     latestBalances: Statement;
   };
+  /** The lock file's connection, holding its exclusive lock while this ledger is open (see holdLock). */
+  readonly #lock: Database | undefined;
   #closed = false;
 
-  private constructor(db: Database) {
+  private constructor(db: Database, lock: Database | undefined) {
     this.#db = db;
+    this.#lock = lock;
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
@@ -145,12 +148,14 @@ export class Ledger {
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
   static open(path: string): Ledger {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const lock = path === ':memory:' ? undefined : holdLock(path);
     let db: Database | undefined;
     try {
       db = new BetterSqlite3(path);
-      return new Ledger(db);
+      return new Ledger(db, lock);
     } catch (err) {
       db?.close();
+      lock?.close();
       // Starting on a fresh ledger instead would forget every order the old one says may be live.
       const why = err instanceof StateError ? err.message : `not a readable kancil ledger (${err instanceof Error ? err.message : String(err)})`;
       throw new StateError(`ledger ${path}: ${why}; refusing to start (move it aside only once its open orders are settled on the exchange)`, { cause: err });
@@ -298,6 +303,32 @@ export class Ledger {
     this.#closed = true;
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
     this.#db.close();
+    this.#lock?.close();
+  }
+}
+
+/**
+ * Takes the ledger's lock: an exclusive SQLite lock on `<path>.lock`, held by this process until
+ * close() or its death (the OS drops the lock of a killed process, so a SIGKILL leaves nothing to
+ * clean up). A second run on the same ledger (started twice by hand, or by a supervisor while the
+ * old process is still shutting down) would place orders of its own beside the first one's and
+ * reconcile, adopt and cancel them as if they were its own; it is refused at once instead. The
+ * ledger itself stays readable by other tools while a run holds it.
+ */
+function holdLock(path: string): Database {
+  const lock = new BetterSqlite3(`${path}.lock`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    // A write takes the exclusive lock; in EXCLUSIVE locking mode it is kept after the commit.
+    lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since INTEGER NOT NULL); DELETE FROM holder;');
+    lock.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, Date.now());
+    return lock;
+  } catch (err) {
+    lock.close();
+    if (err instanceof BetterSqlite3.SqliteError && err.code === 'SQLITE_BUSY') {
+      throw new StateError(`ledger ${path} is in use by another process (another kancil run on this ledger?); refusing to start: two runs would each trade and each take the other's orders for its own`, { cause: err });
+    }
+    throw new StateError(`ledger ${path}: cannot take its lock file ${path}.lock (${err instanceof Error ? err.message : String(err)})`, { cause: err });
   }
 }
 
