@@ -60,6 +60,18 @@ async function placedThenCancelFails(fault: CancelFault) {
 }
 
 describe('OrderRouter', () => {
+  it('sends a quoteOrderQty market buy on the open API with the amount, which the exchange keeps as origQuoteQty', async () => {
+    const { router, ledger, ex } = setup();
+    const intent = place({ orderType: 'MARKET', timeInForce: undefined, price: undefined, quantity: undefined, quoteOrderQty: new Decimal('50000') });
+    router.submit(intent);
+    await router.idle();
+    const o = ledger.order(intent.clientId);
+    expect(o?.state).toBe('NEW');
+    expect(ex.requests.legacyCreate).toBe(0);
+    const sent = ex.orders.get(o?.orderId ?? '');
+    expect([sent?.type, sent?.origQuoteQty.toFixed(), sent?.origQty.toFixed()]).toEqual(['MARKET', '50000', '0']);
+  });
+
   it('journals the order before the request, places it, follows fills and cancels', async () => {
     const { router, ledger, ex } = setup();
     const intent = place();
