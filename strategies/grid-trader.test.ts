@@ -49,4 +49,20 @@ describe('grid-trader', () => {
     expect(issue({ levels: 2, quantity: '0' })).toBe('quantity: must be above 0');
     expect(issue({ levels: 2, tickSize: '0.00' })).toBe('tickSize: must be above 0');
   });
+
+  it('forgets and reports an order refused before it was sent (no level waits on it forever)', () => {
+    const ctx = fakeContext(gridTraderParams.parse({ lowerPrice: '90', upperPrice: '110', levels: 5, quantity: '0.1' }));
+    const warned: unknown[] = [];
+    ctx.log.warn = (o) => void warned.push(o);
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '101', '103'));
+    const h = plugin.create(ctx);
+    h.onEvent({ type: 'depthDiff', E: 0, symbol: 'BTC_USDT', firstUpdateId: 1, finalUpdateId: 1, bids: [], asks: [] });
+    const first = ctx.intents[0];
+    if (first?.kind !== 'place') throw new Error('expected a place');
+    h.onEvent({ type: 'intentRejected', E: 1, strategy: 'test', intent: { kind: 'place', strategy: 'test', intentId: 'i1', clientId: first.clientId, ...first.req }, reason: 'INSUFFICIENT_BALANCE', message: 'no quote' });
+    expect(warned).toEqual([{ level: 0, side: 'BUY', reason: 'INSUFFICIENT_BALANCE', message: 'no quote' }]);
+    // A later FILLED for that clientId (impossible, but) does not re-arm a level it no longer tracks.
+    h.onEvent(filled(first.clientId, 'BUY'));
+    expect(ctx.intents).toHaveLength(3);
+  });
 });

@@ -94,6 +94,12 @@ export default defineStrategy({
           else place(o.level - 1, 'BUY');
         } else if (e.type === 'orderUpdate' && (e.state === 'CANCELED' || e.state === 'REJECTED' || e.state === 'EXPIRED')) {
           levelOf.delete(e.clientId);
+        } else if (e.type === 'intentRejected' && e.intent.kind === 'place') {
+          // Refused before it was sent (risk, budget): that level is not traded any more; say so.
+          const o = levelOf.get(e.intent.clientId);
+          if (o === undefined) return;
+          levelOf.delete(e.intent.clientId);
+          ctx.log.warn({ level: o.level, side: o.side, reason: e.reason, message: e.message }, 'grid order refused: level left unarmed');
         }
       },
       onStop(): void {

@@ -6,6 +6,7 @@
  * config's backtest.output). With --sweep, runs the grid on all cores and writes sweep.md/json.
  * A command module is CLI edge code, so it lives in src/cli (backtest never imports cli).
  */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CliIO } from './command.js';
@@ -74,6 +75,11 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     const cfg = loadBacktestConfig(positionals[0] as string);
     const out = values.out !== undefined ? path.resolve(values.out) : (cfg.backtest.output ?? path.resolve('reports', cfg.name));
+    // Found out before the run, not when its reports cannot be written at the end of it.
+    if (existsSync(out) && !statSync(out).isDirectory()) {
+      io.stderr(`${values.out !== undefined ? `--out=${values.out}` : `backtest.output=${out}`}: exists and is not a folder\n${values.out !== undefined ? `\n${USAGE}\n` : ''}`);
+      return values.out !== undefined ? ExitCode.USAGE : ExitCode.FAILED;
+    }
     if (values.sweep !== undefined) {
       const grid = loadGrid(values.sweep);
       const s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`) });

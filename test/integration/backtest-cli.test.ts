@@ -56,6 +56,16 @@ describe('kancil backtest: bad input', () => {
     [['x.yaml', '--workers', '1.5'], /--workers=1\.5: must be a positive integer/],
     [['x.yaml', '--workers', '0'], /--workers=0: must be a positive integer/],
   ];
+  it('an --out that is a file is refused before the run, with the usage', async () => {
+    const file = path.join(dir, 'not-a-folder');
+    writeFileSync(file, 'x');
+    const r = await run([path.join(root, 'config/sma-crossover.yaml'), '--out', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--out=${file}: exists and is not a folder`);
+    expect(r.err).toContain('Usage: kancil backtest <config.yaml>');
+    expect(r.err).not.toMatch(/replayed/);
+  });
+
   it.each(usage)('bad arguments %j print what is wrong and the usage, exit 2', async (args, want) => {
     const r = await run(args);
     expect(r.code).toBe(2);
