@@ -12,6 +12,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { TradeEvent } from '../core/marketEvents.js';
+import type { TradeId } from '../core/tradeId.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
 import { isPlainDecimal } from './depth-diff.js';
 
@@ -26,9 +27,9 @@ export interface RawTrade {
 export interface TradeFields {
   readonly E: number;
   readonly symbol: string;
-  readonly tradeId: number;
-  readonly buyerOrderId?: number | undefined;
-  readonly sellerOrderId?: number | undefined;
+  readonly tradeId: TradeId;
+  readonly buyerOrderId?: string | undefined;
+  readonly sellerOrderId?: string | undefined;
   readonly tradeTime: number;
   readonly isBuyerMaker: boolean;
 }
@@ -86,19 +87,30 @@ export function lazyTrade(f: TradeFields, price: string, qty: string, cache: Dec
   return ev as unknown as LazyTrade;
 }
 
-const optionalInt = (v: unknown): v is number | undefined => v === undefined || Number.isSafeInteger(v);
+/** A non-negative safe integer: an id the eager parser takes as its decimal digits. */
+const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const optionalId = (v: unknown): v is number | undefined => v === undefined || isId(v);
 
 /**
  * A lazily parsed trade for a `trade` payload whose fields are all well formed as the recordings
- * write them (integer numbers, plain decimal strings); undefined otherwise, so the eager parser
- * accepts or reports it exactly as before.
+ * write them (safe non-negative integer ids, plain decimal strings); undefined otherwise, so the
+ * eager parser accepts or reports it exactly as before (an id beyond 2^53 arrives as a string
+ * from the line reader and takes that path).
  */
 export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string) => string) | undefined, cache: DecimalTextCache): TradeEvent | undefined {
   if (d.e !== 'trade') return undefined;
   const { E, s, t, p, q, b, a, T, m } = d;
-  if (!Number.isSafeInteger(E) || typeof s !== 'string' || !Number.isSafeInteger(t) || !Number.isSafeInteger(T) || typeof m !== 'boolean') return undefined;
-  if (typeof p !== 'string' || typeof q !== 'string' || !isPlainDecimal(p) || !isPlainDecimal(q) || !optionalInt(b) || !optionalInt(a)) return undefined;
-  const fields: TradeFields = { E: E as number, symbol: symbolOf ? symbolOf(s) : s, tradeId: t as number, buyerOrderId: b, sellerOrderId: a, tradeTime: T as number, isBuyerMaker: m };
+  if (!Number.isSafeInteger(E) || typeof s !== 'string' || !isId(t) || !Number.isSafeInteger(T) || typeof m !== 'boolean') return undefined;
+  if (typeof p !== 'string' || typeof q !== 'string' || !isPlainDecimal(p) || !isPlainDecimal(q) || !optionalId(b) || !optionalId(a)) return undefined;
+  const fields: TradeFields = {
+    E: E as number,
+    symbol: symbolOf ? symbolOf(s) : s,
+    tradeId: String(t),
+    buyerOrderId: b === undefined ? undefined : String(b),
+    sellerOrderId: a === undefined ? undefined : String(a),
+    tradeTime: T as number,
+    isBuyerMaker: m,
+  };
   return lazyTrade(fields, p, q, cache);
 }
 

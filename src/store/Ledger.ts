@@ -16,7 +16,8 @@ import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
-import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
+import { migrateLedger } from './migrate.js';
+import { LEDGER_DDL } from './schema.js';
 
 export { TERMINAL_STATES };
 
@@ -54,7 +55,7 @@ interface FillRow {
   order_id: string;
   symbol: string;
   side: string;
-  trade_id: number;
+  trade_id: string;
   price: string;
   qty: string;
   quote_qty: string;
@@ -105,7 +106,7 @@ export class Ledger {
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.exec(LEDGER_DDL);
-    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(LEDGER_SCHEMA_VERSION));
+    migrateLedger(db);
     this.#st = {
       journal: db.prepare('INSERT INTO journal (ts, kind, data) VALUES (?, ?, ?)'),
       intent: db.prepare(
