@@ -1,6 +1,7 @@
 /**
  * Candle-mode benchmark: SMA(10/50) crossover, long only, market orders filled at the next bar's
- * open with a fixed 10 bps fee, over the one-month 1m BTCUSDT kline file repeated (shifted in time)
+ * open with a fixed 10 bps fee (a buy's in the base asset, a sell's in the quote asset, as the
+ * engine charges it; the exit sells the position, net of that fee), over the one-month 1m BTCUSDT kline file repeated (shifted in time)
  * to about a million bars. Ours runs the full candle path: the bus, the strategy host, the
  * pipeline's gate, the sma-crossover plugin (trading-signals SMA), the candle venue and the result
  * collector. Both sides get pre-parsed bars: grademark numbers in a data-forge DataFrame, ours
@@ -218,11 +219,16 @@ function disagreement(r: BacktestResult, g: readonly Trade[]): { ours: Trade[]; 
   const ours = ourTrades(r);
   const mismatch = ours.findIndex((t, i) => JSON.stringify(t) !== JSON.stringify(g[i]));
   const same = ours.length === g.length && mismatch < 0;
-  // Net PnL with the fixed fee computed from grademark's trades equals ours exactly (in decimals).
+  // Net PnL with the fixed fee computed from grademark's trades equals ours (in decimals). The fee
+  // is charged as the engine and the exchange charge it, in the asset received: the buy's in
+  // base, so a round trip buys q for q x entry and sells what it holds, q x (1 - fee), for
+  // q x (1 - fee) x exit less the quote fee on that: q x (1 - fee)^2 x exit - q x entry.
   const q = Number(QTY);
+  const keep = 1 - FEE_BPS / 10_000;
   let gNet = 0;
-  for (const t of g) if (t.exitPrice !== undefined) gNet += (t.exitPrice - t.entryPrice) * q - ((t.entryPrice + t.exitPrice) * q * FEE_BPS) / 10_000;
+  for (const t of g) if (t.exitPrice !== undefined) gNet += q * keep * keep * t.exitPrice - q * t.entryPrice;
   const sma = r.strategies.sma;
+  // A final open trade has paid only its entry fee (q x fee in base, valued at the entry price).
   const ourNet = Number(sma?.realizedPnl ?? NaN) - Number(sma?.fees ?? NaN) + (ours.at(-1)?.exitTime === undefined ? (ours.at(-1)!.entryPrice * q * FEE_BPS) / 10_000 : 0);
   const pnlOk = Math.abs(ourNet - gNet) <= 1e-6 * Math.max(1, Math.abs(gNet));
   return { ours, same, mismatch, ourNet, gNet, pnlOk };

@@ -55,6 +55,30 @@ describe('market-maker plugin', () => {
     expect(ctx.intents.slice(2).map((i) => (i.kind === 'place' ? `${i.req.side} @ ${i.req.price}` : i.kind === 'cancel' ? `cancel ${i.clientId}` : i.kind))).toEqual(['cancel c1', 'BUY @ 1009.49', 'cancel c2', 'SELL @ 1010.51']);
   });
 
+  it('counts the bids in flight against maxPosition: a replaced bid whose cancel travels may still fill', () => {
+    const ctx = fakeContext(marketMakerParams.parse({ spreadBps: 10, skewBps: 0, quantity: '0.4', maxPosition: '1', requoteTicks: 1, refreshMs: 0 }));
+    ctx.positions.set('BTC', d('0.5'));
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '999', '1001'));
+    // A resting bid of 0.4 at a stale price, 0.1 of it filled (the fill is in the position).
+    ctx.orders.push({ ...openOrder('old', 'BUY', '990', '0.4'), cumQty: d('0.1') });
+    const h = plugin.create(ctx);
+    h.onEvent(diff(0));
+    const placed = ctx.intents.flatMap((i) => (i.kind === 'place' && i.req.side === 'BUY' ? [i.req.quantity?.toString()] : []));
+    // 1 - 0.5 held - 0.3 still unfilled on the bid being cancelled: 0.2, not 0.4 (which could end at 1.2).
+    expect(ctx.intents[0]).toEqual({ kind: 'cancel', symbol: 'BTC_USDT', clientId: 'old' });
+    expect(placed).toEqual(['0.2']);
+  });
+
+  it('sends no quote below minQuantity (a dust order the exchange refuses would be retried at every refresh)', () => {
+    const ctx = fakeContext(marketMakerParams.parse({ spreadBps: 10, skewBps: 0, quantity: '0.1', maxPosition: '1', stepSize: '0.000001', minQuantity: '0.0001', allowShort: false }));
+    // Bought up to the maximum, less a base-asset commission: 0.000009 of room is left.
+    ctx.positions.set('BTC', d('0.999991'));
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '999', '1001'));
+    const h = plugin.create(ctx);
+    h.onEvent(diff(0));
+    expect(ctx.intents.map((i) => (i.kind === 'place' ? `${i.req.side} ${i.req.quantity}` : i.kind))).toEqual(['SELL 0.1']);
+  });
+
   it('does not quote on a book that is not ready, and cancels all on stop', () => {
     const ctx = fakeContext(marketMakerParams.parse({}));
     ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '999', '1001', false));

@@ -12,11 +12,18 @@
  * the best bid), however strong the skew. A quote is replaced only when its price moved by at least
  * `requoteTicks` ticks, to keep queue position. Quotes are LIMIT_MAKER (post only), so they never take.
  *
- * Sell quantities are capped by the free base balance (commissions charged in the base asset
- * leave slightly less than was bought), floored to `stepSize`.
+ * The maximum position holds with the orders in flight counted: a new bid is at most
+ * maxPosition - position - the unfilled quantity of every open bid (a replaced bid whose cancel
+ * is still travelling may fill), and likewise an ask (short limit -maxPosition, or 0 on spot).
+ * On spot an ask is also capped by the free base balance. The position is net of commissions
+ * charged in the base asset (the strategy context's rule), so selling all of it sells what is held.
+ * Quantities are floored to `stepSize`; a quote below `minQuantity` is not sent (set it to the
+ * exchange's minimum quantity, or above minNotional / price: an order the exchange would refuse
+ * would be refused again at every refresh).
  *
- * Parameters: `spreadBps`, `skewBps`, `quantity` (base per quote), `maxPosition` (base),
- * `tickSize`, `stepSize`, `refreshMs`, `requoteTicks`, `allowShort`.
+ * Parameters: `spreadBps` (full spread), `skewBps` (skew at a full position), `quantity` (base per
+ * quote), `maxPosition` (base), `tickSize`, `stepSize`, `minQuantity` (base, default 0: any
+ * quantity of at least one step), `refreshMs`, `requoteTicks`, `allowShort`.
  */
 import { z } from 'zod';
 import { Decimal, ceilToStep, floorToStep } from '../src/core/decimal.js';
@@ -34,6 +41,7 @@ export const marketMakerParams = z.object({
   maxPosition: decimalParam.default('0.01'),
   tickSize: decimalParam.default('0.01'),
   stepSize: decimalParam.default('0.00001'),
+  minQuantity: decimalParam.default('0'),
   refreshMs: z.number().int().min(0).default(500),
   requoteTicks: z.number().int().min(0).default(10),
   allowShort: z.boolean().default(false),
@@ -74,9 +82,26 @@ export default defineStrategy({
     const qty = new Decimal(p.quantity);
     const minMove = cfg.tickSize.mul(p.requoteTicks);
     const step = new Decimal(p.stepSize);
+    const minQty = new Decimal(p.minQuantity);
     let lastRefresh = -Infinity;
     /** Orders we asked to cancel: never asked twice, and not counted as our quote any more. */
     const cancelling = new Set<string>();
+
+    /** Unfilled quantity of every open order on a side, those being cancelled included (they may still fill). */
+    function inFlight(side: OrderSideName): Decimal {
+      let sum = new Decimal(0);
+      for (const o of ctx.openOrders(symbol)) if (o.side === side && o.quantity !== undefined) sum = sum.plus(o.quantity.minus(o.cumQty));
+      return sum;
+    }
+
+    /** What a new order on `side` may add without passing the position limit. */
+    function room(side: OrderSideName): Decimal {
+      const pos = ctx.position(base);
+      if (side === 'BUY') return cfg.maxPosition.minus(pos).minus(inFlight('BUY'));
+      if (cfg.allowShort) return cfg.maxPosition.plus(pos).minus(inFlight('SELL'));
+      // Spot: only what is held, less what open asks already offer (the free balance excludes it too).
+      return Decimal.min(pos.minus(inFlight('SELL')), ctx.balance(base).free);
+    }
 
     function refreshSide(side: OrderSideName, want: Decimal | undefined): void {
       const mine = ctx.openOrders(symbol).filter((o) => o.side === side && !cancelling.has(o.clientId));
@@ -92,9 +117,8 @@ export default defineStrategy({
       }
       // A PENDING order may still be on its way; one order per side at most.
       if (!keep && want !== undefined && mine.every((o) => o.state !== 'PENDING')) {
-        const remaining = side === 'BUY' ? cfg.maxPosition.minus(ctx.position(base)) : cfg.allowShort ? cfg.maxPosition.plus(ctx.position(base)) : Decimal.min(ctx.position(base), ctx.balance(base).free);
-        const q = floorToStep(Decimal.min(qty, remaining), step);
-        if (q.gt(0)) ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT_MAKER', quantity: q, price: want });
+        const q = floorToStep(Decimal.min(qty, room(side)), step);
+        if (q.gt(0) && q.gte(minQty)) ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT_MAKER', quantity: q, price: want });
       }
     }
 

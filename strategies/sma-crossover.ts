@@ -12,7 +12,9 @@
  * - `fast`, `slow`: periods of the two averages (fast < slow).
  * - `kind`: `SMA` or `EMA`.
  * - `interval`: the kline interval to act on (default `1m`).
- * - `quantity`: base quantity bought on entry (decimal string); the exit sells the whole position.
+ * - `quantity`: base quantity bought on entry (decimal string); the exit sells the whole position,
+ *   which is net of the buy's commission when the venue charges it in the base asset (the engine,
+ *   the candle venue and the exchange do), so it sells exactly what is held.
  *
  * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
  */

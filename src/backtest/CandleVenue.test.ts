@@ -21,18 +21,18 @@ function setup() {
     v.onBar(k);
     s.runUntil(k.E);
   };
-  const show = () => out.map((e) => (e.type === 'fill' ? `fill ${e.clientId} ${e.qty}@${e.price} fee ${e.commission} ${e.isMaker ? 'M' : 'T'} t=${e.E}` : e.type === 'orderUpdate' ? `${e.clientId} ${e.state}` : e.type));
+  const show = () => out.map((e) => (e.type === 'fill' ? `fill ${e.clientId} ${e.qty}@${e.price} fee ${e.commission} ${e.commissionAsset} ${e.isMaker ? 'M' : 'T'} t=${e.E}` : e.type === 'orderUpdate' ? `${e.clientId} ${e.state}` : e.type));
   return { s, v, out, feed, show };
 }
 
 describe('CandleVenue', () => {
-  it('fills a market order at the next bar open with the taker fee in quote', () => {
+  it('fills a market order at the next bar open with the taker fee, a buy\'s in the base asset received (as the engine charges it)', () => {
     const { s, v, feed, show } = setup();
     feed(bar(0, 100, 101, 99, 100));
     v.submit(place('m', { orderType: 'MARKET' }));
     s.runUntil(s.clock.now());
     feed(bar(1, 103, 104, 102, 103));
-    expect(show()).toEqual(['m NEW', 'fill m 2@103 fee 0.206 T t=60000', 'm FILLED']);
+    expect(show()).toEqual(['m NEW', 'fill m 2@103 fee 0.002 BTC T t=60000', 'm FILLED']);
   });
 
   it('publishes a fill and its orderUpdate back to back, before work the fill causes', () => {
@@ -65,7 +65,7 @@ describe('CandleVenue', () => {
     s.runUntil(s.clock.now());
     feed(bar(1, 96, 97, 95, 96)); // touches 95: b1 stays; s1 is through at the open
     feed(bar(2, 96, 97, 94.5, 96)); // trades through 95: b1 fills at 95 as maker
-    expect(show()).toEqual(['b1 NEW', 's1 NEW', 'mk REJECTED', 'fill s1 2@96 fee 0.192 T t=60000', 's1 FILLED', 'fill b1 2@95 fee 0.019 M t=179999', 'b1 FILLED']);
+    expect(show()).toEqual(['b1 NEW', 's1 NEW', 'mk REJECTED', 'fill s1 2@96 fee 0.192 USDT T t=60000', 's1 FILLED', 'fill b1 2@95 fee 0.0002 BTC M t=179999', 'b1 FILLED']);
   });
 
   it('expires a resting LIMIT_MAKER that a bar opens through', () => {
@@ -96,7 +96,7 @@ describe('CandleVenue', () => {
     v.submit({ kind: 'cancel', strategy: 's', intentId: 'c', symbol: 'BTC_USDT', clientId: 'm' });
     v.submit(place('m', { orderType: 'MARKET' }));
     s.runUntil(s.clock.now());
-    expect(show()).toEqual(['m NEW', 'fill m 2@103 fee 0.206 T t=60000', 'm FILLED', 'intentRejected', 'intentRejected']);
+    expect(show()).toEqual(['m NEW', 'fill m 2@103 fee 0.002 BTC T t=60000', 'm FILLED', 'intentRejected', 'intentRejected']);
     expect(out.slice(-2).map((e) => (e.type === 'intentRejected' ? e.reason : e.type))).toEqual(['UNKNOWN_ORDER', 'DUPLICATE_CLIENT_ID']);
   });
 });

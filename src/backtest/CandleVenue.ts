@@ -14,7 +14,9 @@
  *   alone does not fill: the queue ahead of us is unknown, so this errs on the safe side.
  * - A LIMIT_MAKER that crosses the last close when it arrives is rejected (it would take).
  * - Other order types are rejected (ORDER_TYPE_NOT_SUPPORTED); cancels act at once.
- * - Commissions are charged in the quote asset (quoteQty x fee rate) for both sides.
+ * - Commissions are charged as the matching engine and the exchange charge them, in the asset
+ *   received: a buy's in the base asset (qty x fee rate), a sell's in the quote asset (quoteQty x
+ *   fee rate). So a position bought here holds what it would hold in tick mode, paper and live.
  * Exchange filters are the risk checker's job before an intent reaches any venue.
  * Results come back as orderUpdate and fill events, after the current event (scheduler, delay 0).
  */
@@ -53,7 +55,9 @@ interface SymbolState {
   readonly open: CandleOrder[];
   /** The last bar seen (undefined before the first): its close is read only when an order needs it. */
   lastBar: KlineEvent | undefined;
-  /** The quote asset, in which commissions are charged. */
+  /** The base asset, in which a buy's commission is charged. */
+  readonly base: string;
+  /** The quote asset, in which a sell's commission is charged. */
   readonly quote: string;
 }
 
@@ -173,14 +177,15 @@ export class CandleVenue implements Venue {
     const first = o.cumQty.isZero();
     const qty = first ? (o.intent.quantity as Decimal) : (o.intent.quantity as Decimal).minus(o.cumQty);
     const quoteQty = price.mul(qty);
-    const commission = quoteQty.mul(isMaker ? this.#opts.makerFee : this.#opts.takerFee);
+    const buy = o.intent.side === 'BUY';
+    const commission = (buy ? qty : quoteQty).mul(isMaker ? this.#opts.makerFee : this.#opts.takerFee);
     o.cumQty = first ? qty : o.cumQty.plus(qty);
     o.cumQuoteQty = first ? quoteQty : o.cumQuoteQty.plus(quoteQty);
     o.state = 'FILLED';
     const st = this.#remove(o);
     // One scheduler entry for both events: the two would run back to back anyway (same time,
     // consecutive sequence numbers), and one entry is half the queue work per fill.
-    const fill = fillOf(o, E, { tradeId: String(++this.#tradeSeq), price, qty, quoteQty, commission, commissionAsset: st.quote, isMaker });
+    const fill = fillOf(o, E, { tradeId: String(++this.#tradeSeq), price, qty, quoteQty, commission, commissionAsset: buy ? st.base : st.quote, isMaker });
     const update = orderUpdateOf(o, E);
     const publish = this.#opts.publish;
     this.#opts.scheduler.schedule(0, () => {
@@ -203,7 +208,10 @@ export class CandleVenue implements Venue {
     // Bars mostly come for the symbol of the previous call: no map read for them.
     if (symbol === this.#lastSymbol && this.#lastState !== undefined) return this.#lastState;
     let st = this.#symbols.get(symbol);
-    if (st === undefined) this.#symbols.set(symbol, (st = { open: [], lastBar: undefined, quote: symbol.slice(symbol.indexOf('_') + 1) }));
+    if (st === undefined) {
+      const u = symbol.indexOf('_');
+      this.#symbols.set(symbol, (st = { open: [], lastBar: undefined, base: symbol.slice(0, u), quote: symbol.slice(u + 1) }));
+    }
     this.#lastSymbol = symbol;
     this.#lastState = st;
     return st;

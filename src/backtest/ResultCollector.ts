@@ -50,7 +50,7 @@ export interface StrategyMetrics {
   readonly fillRatio: number;
   /** Filled quantity / ordered quantity over orders that stated a quantity. */
   readonly qtyFillRatio: number;
-  /** Open positions at the end, base quantity per symbol. */
+  /** Open positions at the end, base quantity per symbol, net of commissions charged in the base asset (what the account holds). */
   readonly positions: Readonly<Record<string, string>>;
 }
 
@@ -62,7 +62,7 @@ export interface ReportFill {
   readonly side: 'BUY' | 'SELL';
   readonly price: string;
   readonly qty: string;
-  /** Commission of the fill, in `feeAsset` (the engine charges a buy's in the base asset, a sell's in the quote asset). */
+  /** Commission of the fill, in `feeAsset` (the engine and the candle venue charge a buy's in the base asset, a sell's in the quote asset). */
   readonly fee: string;
   readonly feeAsset: string | null;
   readonly maker: boolean;

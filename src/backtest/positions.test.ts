@@ -29,25 +29,32 @@ const refPosition = (): RefPosition => ({ baseAsset: 'BTC', quoteAsset: 'USDT', 
  * running sums): the differential reference.
  */
 function applyFillReference(p: RefPosition, f: FillLike): void {
-  const signed = f.side === 'BUY' ? f.qty : f.qty.neg();
-  const fee = feeInQuote(p, f);
-  p.fees = p.fees.plus(fee);
-  p.cash = p.cash.plus(f.side === 'BUY' ? f.quoteQty.neg() : f.quoteQty).minus(fee);
+  p.cash = p.cash.plus(f.side === 'BUY' ? f.quoteQty.neg() : f.quoteQty);
   p.turnover = p.turnover.plus(f.quoteQty);
   p.trades++;
+  moveReference(p, f.side === 'BUY' ? f.qty : f.qty.neg(), f.price);
+  const fee = feeInQuote(p, f);
+  p.fees = p.fees.plus(fee);
+  // A base fee leaves the position as a sale at the fill price whose proceeds are the fee; any
+  // other fee is paid from cash.
+  if (f.commissionAsset === p.baseAsset && !f.commission.isZero()) moveReference(p, f.commission.neg(), f.price);
+  else p.cash = p.cash.minus(fee);
+}
+
+function moveReference(p: RefPosition, signed: Decimal, price: Decimal): void {
   const q = p.qty;
   if (q.isZero() || q.isPositive() === signed.isPositive()) {
     const newQty = q.plus(signed);
-    p.avgPrice = q.abs().mul(p.avgPrice).plus(f.qty.mul(f.price)).div(newQty.abs());
+    p.avgPrice = q.abs().mul(p.avgPrice).plus(signed.abs().mul(price)).div(newQty.abs());
     p.qty = newQty;
     return;
   }
-  const closing = Decimal.min(q.abs(), f.qty);
-  const pnlPerUnit = q.isPositive() ? f.price.minus(p.avgPrice) : p.avgPrice.minus(f.price);
+  const closing = Decimal.min(q.abs(), signed.abs());
+  const pnlPerUnit = q.isPositive() ? price.minus(p.avgPrice) : p.avgPrice.minus(price);
   p.realized = p.realized.plus(pnlPerUnit.mul(closing));
   const newQty = q.plus(signed);
   if (newQty.isZero()) p.avgPrice = ZERO_REF;
-  else if (newQty.isPositive() !== q.isPositive()) p.avgPrice = f.price;
+  else if (newQty.isPositive() !== q.isPositive()) p.avgPrice = price;
   p.qty = newQty;
 }
 
@@ -69,10 +76,24 @@ describe('positions', () => {
     expect(p.trades).toBe(3);
   });
 
-  it('values base-asset fees at the fill price', () => {
+  it('values base-asset fees at the fill price and nets them out of the position', () => {
     const p = newPosition('s', 'BTC_USDT');
     applyFill(p, fill('BUY', '100', '1', '0.001', 'BTC'));
     expect(p.fees.toString()).toBe('0.1');
+    // The account received 0.999 BTC for 100 USDT: that is the position, and the cash flow.
+    expect(p.qty.toString()).toBe('0.999');
+    expect(p.cash.toString()).toBe('-100');
+    expect(p.avgPrice.toString()).toBe('100');
+    expect(p.realized.toString()).toBe('0');
+    // Adding at another price: the fee leaves at the fill price, realizing against the new average.
+    applyFill(p, fill('BUY', '110', '1', '0.001', 'BTC'));
+    expect(p.qty.toString()).toBe('1.998');
+    // (the average 209.9 / 1.999 has no exact decimal: equal to rounding)
+    expect(netPnl(p, d('120')).minus(p.cash.plus(p.qty.mul(120))).abs().lt('1e-30')).toBe(true);
+    // Selling the whole position (quote fee) leaves it flat: nothing held that was not sold.
+    applyFill(p, fill('SELL', '120', '1.998', '0.23976'));
+    expect(p.qty.toString()).toBe('0');
+    expect(netPnl(p, undefined).minus(p.cash).abs().lt('1e-30')).toBe(true);
   });
 
   it('flips through zero at the fill price', () => {
@@ -96,11 +117,12 @@ describe('positions', () => {
       price: fc.integer({ min: 1, max: 100_000 }),
       qty: fc.integer({ min: 1, max: 1000 }),
       fee: fc.integer({ min: 0, max: 50 }),
+      base: fc.boolean(),
     });
     fc.assert(
       fc.property(fc.array(arbFill, { maxLength: 40 }), fc.integer({ min: 1, max: 100_000 }), (fills, mark) => {
         const p = newPosition('s', 'BTC_USDT');
-        for (const f of fills) applyFill(p, fill(f.buy ? 'BUY' : 'SELL', String(f.price / 100), String(f.qty / 1000), String(f.fee / 100)));
+        for (const f of fills) applyFill(p, fill(f.buy ? 'BUY' : 'SELL', String(f.price / 100), String(f.qty / 1000), String(f.fee / 100), f.base ? 'BTC' : 'USDT'));
         const m = d(mark / 100);
         expect(netPnl(p, m).minus(p.cash.plus(p.qty.mul(m))).abs().lt('1e-20')).toBe(true);
       }),

@@ -21,7 +21,7 @@ import { TimeNonceStore } from '../exchange/legacy/NonceStore.js';
 import { OpenClient } from '../exchange/open/OpenClient.js';
 
 import { OrderRouter } from '../execution/OrderRouter.js';
-import { OrderTracker } from '../execution/OrderTracker.js';
+import { OrderTracker, fillEventOf, orderUpdateOf } from '../execution/OrderTracker.js';
 import { TrackedVenue } from '../execution/TrackedVenue.js';
 import { legacyPort } from '../execution/legacyAdapter.js';
 import { openPort } from '../execution/openPort.js';
@@ -37,6 +37,7 @@ import type { StrategyPlugin } from '../strategy/types.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
+import { checkBudgets } from './budgets.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import { runSummary, statusLine, type RunSummary } from './runStatus.js';
@@ -261,6 +262,9 @@ export class RunSession {
 
       // Daily PnL for the loss limit, from every new fill (the tracker emits each fill once).
       const daily = new DailyPnl();
+      // Live: the fills earlier runs recorded today count against today's loss limit (a restart
+      // must not give a strategy a fresh limit); the ones start-up reconciliation finds arrive on the bus.
+      if (cfg.mode === 'live') for (const f of ledger.fills()) daily.add(clock.now(), { ...f, E: f.time });
       const dailySub = bus.events$.subscribe((e) => {
         if (e.type === 'fill') daily.add(clock.now(), e);
       });
@@ -303,9 +307,8 @@ export class RunSession {
         const unknown = await router.recover();
         const earlier = tracker.liveOrders();
         if (earlier.length > 0) {
-          // The strategies' own books start empty each run: they do not see these orders (which
-          // carry an earlier run tag), which stay on the book and count against the account's limits
-          // until they fill, a cancelAll of the same strategy name, or shutdown cancels them.
+          // Adopted below by the strategy of the same name (its own book shows them); an order of a
+          // strategy no longer configured stays on the book until it fills or shutdown cancels it.
           log.warn({ orders: earlier.map((e) => ({ clientId: e.clientId, strategy: e.strategy, state: e.state })) }, 'live orders of an earlier run are still open');
         }
         if (unknown.length > 0) log.warn({ unknown: unknown.map((u) => u.clientId) }, 'orders still of unknown outcome after start-up reconciliation; the poll loop keeps resolving them');
@@ -335,6 +338,14 @@ export class RunSession {
         log: log.child({ part: 'strategy' }),
         onFailure: (name, err) => ledger.journal(clock.now(), 'strategyFailed', { strategy: name, err: err instanceof Error ? err.message : String(err) }),
       });
+      // Live: each strategy starts from what its earlier runs left on the account (the same name
+      // across restarts): their fills in its position and budget, their live orders as its own.
+      // Starting flat, an inventory-limited strategy would buy its inventory again after every
+      // restart, and a budget would be spent once per run. Paper runs start a fresh simulator.
+      const carried = cfg.mode === 'live' ? ledger.fills().filter((f) => runner.names.includes(f.strategy)) : [];
+      for (const f of carried) runner.book(f.strategy).fill(fillEventOf(f));
+      if (cfg.mode === 'live') for (const o of tracker.liveOrders()) if (runner.names.includes(o.strategy)) runner.book(o.strategy).update(orderUpdateOf(o));
+      if (router) checkBudgets(cfg.file, cfg.strategies.map((s) => ({ name: s.name, budget: s.budget, free: (asset: string) => runner.book(s.name).free(asset) })), router.balances);
       runner.start();
       // Risk rejections queued while a handler ran are published after each bus event.
       const flushSub = bus.events$.subscribe(() => runner.flush());
@@ -344,6 +355,7 @@ export class RunSession {
       const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, startedAt });
       session.#subs.push(stateSub, flushSub, dailySub);
       const mine = new Set(session.#strategyNames);
+      for (const f of carried) addFill(session.#books, f);
       session.#subs.push(bus.events$.subscribe((e) => {
         if (e.type === 'fill' && mine.has(e.strategy)) addFill(session.#books, e);
       }));

@@ -121,8 +121,11 @@ export class FakeExchange {
     },
     cancelOrder: async (orderId) => {
       this.requests.legacyCancel++;
+      // As the sandbox and the exchange: a cancel of an unknown or closed order is refused, not ignored.
       const o = this.orders.get(orderId);
-      if (o && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED')) this.#setStatus(o, 'CANCELED');
+      if (!o) throw new ExchangeError(400, 'order_not_found', `UNKNOWN_ORDER: order ${orderId} not found`, 'POST /v1/order');
+      if (o.status !== 'NEW' && o.status !== 'PARTIALLY_FILLED') throw new ExchangeError(400, 'cancel_rejected', `ORDER_NOT_OPEN: order ${orderId} is ${o.status}`, 'POST /v1/order');
+      this.#setStatus(o, 'CANCELED');
     },
     cancelOrders: async (ids) => {
       this.requests.legacyCancel++;

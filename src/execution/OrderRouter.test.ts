@@ -161,6 +161,29 @@ describe('OrderRouter', () => {
     expect(ledger.order(intent.clientId)?.reason).toMatch(/NOT_PLACED/);
   });
 
+  it('settles a legacy cancel refused because the order filled meanwhile, and does not send it again', async () => {
+    const { router, ledger, ex, clock } = setup();
+    ex.maintenance = true;
+    router.submit(place());
+    await router.idle();
+    expect(router.breaker.state).toBe('open');
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.venue).toBe('legacy');
+    // It fills completely on the exchange; the report is lost (no stream while the API is down).
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001');
+    router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+    await router.idle();
+    // Refused (not open), so the router looked: FILLED, and the cancel is settled.
+    expect(ex.requests.legacyCancel).toBe(1);
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    clock.advanceTo(clock.now() + 10_000);
+    await router.tick();
+    await router.idle();
+    expect(ex.requests.legacyCancel).toBe(1);
+  });
+
   it('falls back to the legacy interface in maintenance, only for eligible orders, and returns after a probe', async () => {
     const { router, ledger, ex, clock } = setup();
     ex.maintenance = true;

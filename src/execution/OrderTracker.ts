@@ -251,23 +251,7 @@ export class OrderTracker {
   #fill(o: OrderRecord, f: Omit<FillRecord, 'clientId' | 'strategy' | 'symbol' | 'side'>): void {
     const rec: FillRecord = { ...f, clientId: o.clientId, strategy: o.strategy, symbol: o.symbol, side: o.side };
     if (!this.#ledger.recordFill(rec)) return;
-    const ev: FillEvent = {
-      type: 'fill',
-      E: f.time,
-      strategy: o.strategy,
-      clientId: o.clientId,
-      orderId: f.orderId,
-      symbol: o.symbol,
-      side: o.side,
-      tradeId: f.tradeId,
-      price: f.price,
-      qty: f.qty,
-      quoteQty: f.quoteQty,
-      commission: f.commission,
-      commissionAsset: f.commissionAsset,
-      isMaker: f.isMaker,
-    };
-    this.#emit(ev);
+    this.#emit(fillEventOf(rec));
   }
 
   #patch(clientId: string, patch: OrderPatch, source: string): void {
@@ -286,22 +270,7 @@ export class OrderTracker {
   }
 
   #publishUpdate(o: OrderRecord): void {
-    this.#emit({
-      type: 'orderUpdate',
-      E: o.updatedAt,
-      strategy: o.strategy,
-      clientId: o.clientId,
-      orderId: o.orderId,
-      symbol: o.symbol,
-      side: o.side,
-      orderType: o.orderType,
-      state: o.state,
-      price: o.price,
-      quantity: o.quantity,
-      cumQty: o.cumQty,
-      cumQuoteQty: o.cumQuoteQty,
-      ...(o.reason !== undefined ? { reason: o.reason } : {}),
-    });
+    this.#emit(orderUpdateOf(o));
   }
 
   #keepOrphan(er: ExecutionReportEvent): void {
@@ -320,4 +289,44 @@ export class OrderTracker {
     this.#orphans.delete(orderId);
     for (const er of list) this.applyExecutionReport(er);
   }
+}
+
+/** The fill event of a ledger fill (what the tracker publishes when it records one). */
+export function fillEventOf(f: FillRecord): FillEvent {
+  return {
+    type: 'fill',
+    E: f.time,
+    strategy: f.strategy,
+    clientId: f.clientId,
+    orderId: f.orderId,
+    symbol: f.symbol,
+    side: f.side,
+    tradeId: f.tradeId,
+    price: f.price,
+    qty: f.qty,
+    quoteQty: f.quoteQty,
+    commission: f.commission,
+    commissionAsset: f.commissionAsset,
+    isMaker: f.isMaker,
+  };
+}
+
+/** The orderUpdate event of a ledger order (what the tracker publishes when it changes). */
+export function orderUpdateOf(o: OrderRecord): OrderUpdateEvent {
+  return {
+    type: 'orderUpdate',
+    E: o.updatedAt,
+    strategy: o.strategy,
+    clientId: o.clientId,
+    orderId: o.orderId,
+    symbol: o.symbol,
+    side: o.side,
+    orderType: o.orderType,
+    state: o.state,
+    price: o.price,
+    quantity: o.quantity,
+    cumQty: o.cumQty,
+    cumQuoteQty: o.cumQuoteQty,
+    ...(o.reason !== undefined ? { reason: o.reason } : {}),
+  };
 }

@@ -117,19 +117,38 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
   const gate = (intent: Intent, strategy: S): PipelineDecision => {
     stats.intents++;
     const now = o.clock.now();
-    o.ledger?.recordIntent(now, intent);
-    const d = decide(intent, strategy);
-    if (d.kind === 'reject') stats.rejected++;
-    else if (d.kind === 'adjust') stats.adjusted++;
+    const d = journalled(intent, () => o.ledger?.recordIntent(now, intent)) ?? decide(intent, strategy);
+    const recorded = journalled(intent, () =>
+      o.ledger?.recordRiskDecision(now, {
+        intentId: intent.intentId,
+        accepted: d.kind !== 'reject',
+        adjusted: d.kind === 'adjust',
+        reason: d.kind === 'reject' ? d.reason : undefined,
+        message: d.kind === 'reject' ? d.message : d.kind === 'adjust' ? `adjusted ${(d.fields ?? []).join(', ')}` : undefined,
+      }),
+    );
+    const out = d.kind === 'reject' ? d : (recorded ?? d);
+    if (out.kind === 'reject') stats.rejected++;
+    else if (out.kind === 'adjust') stats.adjusted++;
     else stats.accepted++;
-    o.ledger?.recordRiskDecision(now, {
-      intentId: intent.intentId,
-      accepted: d.kind !== 'reject',
-      adjusted: d.kind === 'adjust',
-      reason: d.kind === 'reject' ? d.reason : undefined,
-      message: d.kind === 'reject' ? d.message : d.kind === 'adjust' ? `adjusted ${(d.fields ?? []).join(', ')}` : undefined,
-    });
-    return d;
+    return out;
+  };
+
+  /**
+   * Runs one ledger write of the gate. When it fails (disk full, a locked or read-only file) a new
+   * order is refused, since nothing may be sent that the journal does not name; a cancel goes on
+   * unrecorded, since refusing it would leave an order working on the book for want of disk space.
+   * Never throws: the failure is not the strategy's, and a throw would stop it.
+   */
+  const journalled = (intent: Intent, write: () => void): PipelineDecision | undefined => {
+    try {
+      write();
+      return undefined;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      o.log.error({ intentId: intent.intentId, kind: intent.kind, err: message }, 'journal write failed');
+      return intent.kind === 'place' ? { kind: 'reject', reason: 'JOURNAL_FAILED', message: `order not sent: the ledger could not record it (${message})` } : undefined;
+    }
   };
 
   const decide = (intent: Intent, strategy: S): PipelineDecision => {

@@ -208,6 +208,19 @@ describe.each([
     expect(check(place({ side: 'SELL', quantity: '0.008' }), ctx).kind).toBe('accept');
   });
 
+  it('MAX_POSITION bounds a quoteOrderQty buy by the quantity nearest to what it buys at the best ask (spec rule 4 may round up)', () => {
+    // Room 0.00108 BTC; best ask 1000001000; MARKET_LOT_SIZE step 0.0001 (coarser than LOT_SIZE's).
+    ctx.limits = { maxPosition: { BTC: D('0.01') } };
+    ctx.positions.set('BTC', D('0.00892'));
+    const qoq = (v: string): PlaceIntent => place({ orderType: 'MARKET', price: undefined, quantity: undefined, quoteOrderQty: v });
+    // 1050002 buys 0.001050001 at the ask: 0.0011 (1100001.1) is closer than 0.001 (1000001) and the exchange takes it.
+    rejects(qoq('1050002'), 'MAX_POSITION', /quoteOrderQty=1050002 .*above maxPosition 0.01/);
+    // 1050001 buys 0.00104999..: 0.001 is closer, and no deeper ask can make 0.0011 closer.
+    expect(check(qoq('1050001'), ctx).kind).toBe('accept');
+    ctx.positions.set('BTC', D('0.0089'));
+    expect(check(qoq('1050002'), ctx).kind).toBe('accept');
+  });
+
   it('available balance for limit, market and quoteOrderQty orders', () => {
     ctx.balances.set('IDR', D('999999'));
     rejects(place(), 'INSUFFICIENT_BALANCE', /order value 1000000 IDR is above free IDR 999999/);

@@ -14,6 +14,7 @@ import type { Intent, PlaceIntent } from '../bus/intents.js';
 import { checkCounts } from './counts.js';
 import { mayTake } from './mayTake.js';
 import * as m from './messages.js';
+import { quoteBuyMostQty } from './quoteBuyQty.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
 import { T_MARKET, T_PRICED, T_STOP, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
 import { cmpProducts, cmpSum3, cmpWithUnpacked, multipleOf, pow10, unpack, unpacked } from './scaled.js';
@@ -33,6 +34,7 @@ const shapeX = checkShape;
 const SHAPE_STATE = shapeState;
 const countsX = checkCounts;
 const ACCEPT_X = ACCEPT;
+const quoteBuyMost = quoteBuyMostQty;
 const PRICED = T_PRICED;
 const MARKET = T_MARKET;
 const STOP = T_STOP;
@@ -519,12 +521,12 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
 
   if (maxPos !== undefined) {
     if (qty === undefined) {
-      // A quoteOrderQty buy: bounded by the best ask (a rare order; plain decimals suffice).
+      // A quoteOrderQty buy: bounded by the best ask plus the step spec rule 4 may add (a rare order; plain decimals suffice).
       const qoq = intent.quoteOrderQty as Decimal;
       const ask = ctx.market.book(intent.symbol)?.bestAsk();
       if (ask === undefined) return m.noAsk(qoq);
       const room = maxPos.minus(posDec).minus(acct.openQty(intent.symbol, 'BUY'));
-      if (qoq.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
+      if (quoteBuyMost(qoq, ask.price, sym).gt(room)) return m.overPosition('quoteOrderQty', qoq, sym.base, posDec, true, maxPos);
     } else {
       // `side` was updated for this position, open quantity and maximum above.
       const room = side.room;

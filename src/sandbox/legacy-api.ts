@@ -58,6 +58,11 @@ interface LegacyRoute {
   handle(ctx: RequestContext, account: SandboxAccount | undefined, params: Params, now: number): Reply;
 }
 
+/** The /v1 failure envelope of an exchange error (the handler's own catch and the host's early errors share it). */
+export function legacyErrorReply(e: ExchangeError): Reply {
+  return { status: e.httpStatus, body: { success: false, message_code: String(e.exchangeCode), data: e.exchangeMsg } };
+}
+
 function fail(status: number, messageCode: string, text: string): never {
   throw new ExchangeError(status, messageCode, text, '');
 }
@@ -380,7 +385,7 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
       return route.handle(ctx, auth?.account, auth?.params ?? {}, deps.clock.now());
     } catch (e) {
       if (e instanceof DropConnection) throw e;
-      if (e instanceof ExchangeError) return { status: e.httpStatus, body: { success: false, message_code: String(e.exchangeCode), data: e.exchangeMsg } };
+      if (e instanceof ExchangeError) return legacyErrorReply(e);
       return { status: 500, body: { success: false, message_code: 'internal_error', data: e instanceof Error ? e.message : String(e) } };
     }
   };

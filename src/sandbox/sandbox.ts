@@ -11,7 +11,7 @@ import type { SandboxAccount, SandboxConfig } from './config.js';
 import { ExchangeState } from './exchange-state.js';
 import { FaultController } from './faults.js';
 import { DropConnection, type Host, type Reply, startHost } from './http-host.js';
-import { legacyHandler } from './legacy-api.js';
+import { legacyErrorReply, legacyHandler } from './legacy-api.js';
 import { type MarketFeed, startFeed } from './market-feed.js';
 import { marketHostExtras, marketRoutes, type ReferencePrices } from './market-routes.js';
 import { openHostHandler, type Waiter } from './open-host.js';
@@ -180,10 +180,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     const api = await startHost('wsApi', bind(config.ports.wsApi), notFound, plainError);
     wsApi.attach(api.server);
     hosts.push(api);
-    const legacy = await startHost('legacy', bind(config.ports.legacy), legacyHandler({ state, faults, limiter: legacyLimiter, clock, waiter, orderFault: (w, p) => orderFault(w, p, 'legacy'), cancelFault: (w, p) => cancelFault(w, p, 'legacy') }), (e) => ({
-      status: e.httpStatus,
-      body: { success: false, message_code: String(e.exchangeCode), data: e.exchangeMsg },
-    }));
+    const legacy = await startHost('legacy', bind(config.ports.legacy), legacyHandler({ state, faults, limiter: legacyLimiter, clock, waiter, orderFault: (w, p) => orderFault(w, p, 'legacy'), cancelFault: (w, p) => cancelFault(w, p, 'legacy') }), legacyErrorReply);
     hosts.push(legacy);
     const setReferencePrice = (symbol: string, price: string | null): void => {
       if (!state.symbols.has(symbol)) throw new RangeError(`unknown symbol ${symbol}`);

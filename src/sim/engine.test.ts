@@ -84,15 +84,15 @@ describe('market orders', () => {
     expect(bal(e, 'b')).toEqual({ BTC: '9.5/0', USDT: '1049.9/0' });
   });
 
-  it('quoteOrderQty buys the largest LOT_SIZE quantity whose notional does not exceed it', () => {
+  it('quoteOrderQty buys the LOT_SIZE quantity whose notional is closest to it (quoteOrderQty.test.ts has the cases)', () => {
     const e = makeEngine();
     place(e, 'a', 'SELL', { price: '100', quantity: '1' });
     place(e, 'a', 'SELL', { price: '300', quantity: '1' });
-    // 150 USDT: 1 BTC at 100, then 50/300 = 0.1666.. -> 0.166 at step 0.001.
+    // 150 USDT: 1 BTC at 100, then 50/300 = 0.1666..: 1.166 costs 149.8, 1.167 costs 150.1, which is closer.
     const m = place(e, 'b', 'BUY', { type: 'MARKET', quoteOrderQty: '150' });
     const o = e.getOrder('b', { orderId: m })!;
-    expect([o.status, o.origQty.toFixed(), o.executedQty.toFixed(), o.executedQuoteQty.toFixed(), o.origQuoteQty.toFixed()]).toEqual(['FILLED', '1.166', '1.166', '149.8', '150']);
-    expect(bal(e, 'b').USDT).toBe('850.2/0');
+    expect([o.status, o.origQty.toFixed(), o.executedQty.toFixed(), o.executedQuoteQty.toFixed(), o.origQuoteQty.toFixed()]).toEqual(['FILLED', '1.167', '1.167', '150.1', '150']);
+    expect(bal(e, 'b').USDT).toBe('849.9/0');
   });
 
   it('refuses a market order on an empty side and one the balance cannot pay', () => {

@@ -525,13 +525,15 @@ export class MatchingEngine {
     let lockNum = -1;
     if (d.type === 'MARKET') {
       if (opp.best() === undefined) return reject('NO_MARKET_LIQUIDITY', `no ${d.isBuy ? 'asks' : 'bids'} on ${s.name} for a MARKET order`);
-      if (d.quoteQty > 0n) {
-        const q = this.qtyForQuote(s, d.quoteQty);
-        if (q <= 0) return reject('LOT_SIZE', `quoteOrderQty ${fmtBig(d.quoteQty, s.pd + s.qd)} buys less than the minimum quantity on the current book`);
-        d = { ...d, qty: q };
-        lock = d.quoteQty * s.quoteF;
-      } else if (d.isBuy) {
-        const cost = this.costOf(s, d.qty);
+      if (d.isBuy) {
+        // A quoteOrderQty buy locks exactly what its chosen quantity costs on this book, like a buy by quantity.
+        let cost: bigint;
+        if (d.quoteQty > 0n) {
+          const pick = this.qtyForQuote(s, d.quoteQty, acct.bal.get(s.quote)?.free ?? 0n);
+          if (pick === undefined) return reject('LOT_SIZE', `quoteOrderQty ${fmtBig(d.quoteQty, s.pd + s.qd)} buys less than the minimum quantity on the current book`);
+          d = { ...d, qty: pick.qty };
+          cost = pick.cost;
+        } else cost = this.costOf(s, d.qty, false);
         lockNum = cost <= MAX_SAFE_N ? mul3n(Number(cost), 1, s.quoteFn) : -1;
         if (lockNum < 0) lock = cost * s.quoteF;
       } else lockNum = mul3n(d.qty, 1, s.baseFn);
@@ -571,12 +573,21 @@ export class MatchingEngine {
     return new AcceptedOrder(o);
   }
 
-  /** The largest quantity a quote budget buys on the current book, rounded down to LOT_SIZE and MARKET_LOT_SIZE. */
-  private qtyForQuote(s: Sym, budget: bigint): number {
+  /**
+   * The quantity a quoteOrderQty market buy takes and its exact cost on the current book (spec rule 4:
+   * the LOT_SIZE/MARKET_LOT_SIZE quantity whose notional is closest to the budget), or undefined when
+   * the budget buys less than the minimum quantity (refused as LOT_SIZE: the smallest valid quantity
+   * would spend more than asked with nothing closer below it). Candidates: `down`, the largest valid
+   * quantity that costs at most `budget` within PRICE_RANGE, and `up`, one step more (the coarser step
+   * when both lot filters have one), when it is valid for both filters and the in-range book has it.
+   * `up` wins only when strictly closer (a tie spends less) and when `free` (the quote balance, at
+   * asset scale) pays its cost; otherwise `down`, which costs at most the budget.
+   */
+  private qtyForQuote(s: Sym, budget: bigint, free: bigint): { qty: number; cost: bigint } | undefined {
     let qty = 0;
     let left = budget;
     for (const lv of s.asks.bestFirst()) {
-      if (s.range !== null && (lv.price > s.range.bidMax || lv.price < s.range.bidMin)) break;
+      if (s.range !== null && this.outOfRange(s, true, lv.price)) break;
       const avail = lv.total;
       const afford = Number(left / BigInt(lv.price));
       const take = Math.min(avail, afford);
@@ -584,17 +595,30 @@ export class MatchingEngine {
       left -= mulBig(lv.price, take);
       if (take < avail) break;
     }
+    let step = 1;
     for (const lot of [s.lot, s.mlot]) {
       if (lot === undefined) continue;
       if (lot.max > 0 && qty > lot.max) qty = lot.max;
-      if (qty < lot.min) return 0;
-      if (lot.step > 0) qty -= (qty - lot.min) % lot.step;
+      if (qty < lot.min) return undefined;
+      if (lot.step > 0) {
+        qty -= (qty - lot.min) % lot.step;
+        if (lot.step > step) step = lot.step;
+      }
     }
-    return qty;
+    const down = this.costOf(s, qty, true);
+    const up = qty + step;
+    if (!lotsAllow(s, up)) return { qty, cost: down };
+    const upCost = this.costOf(s, up, true);
+    const upGap = upCost > budget ? upCost - budget : budget - upCost;
+    if (upCost >= 0n && upGap < budget - down && upCost * s.quoteF <= free) return { qty: up, cost: upCost };
+    return { qty, cost: down };
   }
 
-  /** Notional cost of buying `qty` on the current book (what is available of it). */
-  private costOf(s: Sym, qty: number): bigint {
+  /**
+   * Notional cost of buying `qty` on the current book. `inRange` false: of what is available of it,
+   * at any price; true: -1 unless all of it is available within PRICE_RANGE.
+   */
+  private costOf(s: Sym, qty: number, inRange: boolean): bigint {
     let left = qty;
     // Summed as a double while the exact sum stays below 2^53 (rounding is monotonic, so a computed
     // value below 2^53 means the exact one is too); the bigint part takes whatever does not fit.
@@ -603,12 +627,14 @@ export class MatchingEngine {
     const asks = s.asks;
     for (let i = asks.hi - 1; i >= asks.lo && left > 0; i--) {
       const price = asks.px[i]!;
+      if (inRange && s.range !== null && this.outOfRange(s, true, price)) break;
       const take = Math.min(left, asks.totalAt(i));
       const c = price * take;
       if (c < TWO53 && small + c < TWO53) small += c;
       else big += mulBig(price, take);
       left -= take;
     }
+    if (inRange && left > 0) return -1n;
     return BigInt(small) + big;
   }
 
@@ -697,8 +723,12 @@ export class MatchingEngine {
         const lockNum = o.lockNum;
         const unit = p * s.quoteFn;
         let afford = lockNum >= 0 && unit < TWO53 ? floorDiv(lockNum, unit) : Number(o.lock / (BigInt(p) * s.quoteF));
+        // A quoteOrderQty buy rounds down to the step only when its lock cannot pay the whole remainder
+        // here: its lock is exactly the walk's cost, which affords exactly a remainder that replayed
+        // levels finer than the step left off the step grid. A buy by quantity rounds first, as it
+        // always did (the pinned replay hashes record it); it can stop short on such levels.
         const step = s.lot?.step ?? 0;
-        if (step > 0) afford -= afford % step;
+        if (step > 0 && (afford < cap || o.quoteQty === 0n)) afford -= afford % step;
         if (afford < cap) cap = afford;
         if (cap <= 0) return;
       }
@@ -1673,4 +1703,13 @@ function page<T>(rows: T[], id: (t: T) => number, fromId: number | undefined, di
     return sel.slice(Math.max(0, sel.length - lim));
   }
   return rows.filter((r) => id(r) >= fromId).slice(0, lim);
+}
+
+/** True when `qty` keeps to LOT_SIZE and MARKET_LOT_SIZE (min, max, step counted from min). */
+function lotsAllow(s: Sym, qty: number): boolean {
+  for (const lot of [s.lot, s.mlot]) {
+    if (lot === undefined) continue;
+    if (qty < lot.min || (lot.max > 0 && qty > lot.max) || (lot.step > 0 && (qty - lot.min) % lot.step !== 0)) return false;
+  }
+  return true;
 }

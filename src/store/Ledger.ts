@@ -12,12 +12,13 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import { Decimal } from '../core/decimal.js';
+import { StateError } from '../core/errors.js';
 import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { migrateLedger } from './migrate.js';
-import { LEDGER_DDL } from './schema.js';
+import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 
 export { TERMINAL_STATES };
 
@@ -98,13 +99,17 @@ export class Ledger {
     balance: Statement;
     latestBalances: Statement;
   };
+  /** The lock file's connection, holding its exclusive lock while this ledger is open (see holdLock). */
+  readonly #lock: Database | undefined;
   #closed = false;
 
-  private constructor(db: Database) {
+  private constructor(db: Database, lock: Database | undefined) {
     this.#db = db;
+    this.#lock = lock;
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    checkSchemaVersion(db);
     db.exec(LEDGER_DDL);
     migrateLedger(db);
     this.#st = {
@@ -144,7 +149,18 @@ export class Ledger {
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
   static open(path: string): Ledger {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    return new Ledger(new BetterSqlite3(path));
+    const lock = path === ':memory:' ? undefined : holdLock(path);
+    let db: Database | undefined;
+    try {
+      db = new BetterSqlite3(path);
+      return new Ledger(db, lock);
+    } catch (err) {
+      db?.close();
+      lock?.close();
+      // Starting on a fresh ledger instead would forget every order the old one says may be live.
+      const why = err instanceof StateError ? err.message : `not a readable kancil ledger (${err instanceof Error ? err.message : String(err)})`;
+      throw new StateError(`ledger ${path}: ${why}; refusing to start (move it aside only once its open orders are settled on the exchange)`, { cause: err });
+    }
   }
 
   /** Appends a free-form journal line (operator commands, reconciliation summaries, start/stop). */
@@ -288,7 +304,47 @@ export class Ledger {
     this.#closed = true;
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
     this.#db.close();
+    this.#lock?.close();
   }
+}
+
+/**
+ * Takes the ledger's lock: an exclusive SQLite lock on `<path>.lock`, held by this process until
+ * close() or its death (the OS drops the lock of a killed process, so a SIGKILL leaves nothing to
+ * clean up). A second run on the same ledger (started twice by hand, or by a supervisor while the
+ * old process is still shutting down) would place orders of its own beside the first one's and
+ * reconcile, adopt and cancel them as if they were its own; it is refused at once instead. The
+ * ledger itself stays readable by other tools while a run holds it.
+ */
+function holdLock(path: string): Database {
+  const lock = new BetterSqlite3(`${path}.lock`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    // A write takes the exclusive lock; in EXCLUSIVE locking mode it is kept after the commit.
+    lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since INTEGER NOT NULL); DELETE FROM holder;');
+    lock.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, Date.now());
+    return lock;
+  } catch (err) {
+    lock.close();
+    if (err instanceof BetterSqlite3.SqliteError && err.code === 'SQLITE_BUSY') {
+      throw new StateError(`ledger ${path} is in use by another process (another kancil run on this ledger?); refusing to start: two runs would each trade and each take the other's orders for its own`, { cause: err });
+    }
+    throw new StateError(`ledger ${path}: cannot take its lock file ${path}.lock (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+  }
+}
+
+/**
+ * Refuses a ledger written by a newer kancil (its tables may mean something this version would
+ * misread) or whose version is not a number; a file without a meta table is new or pre-versioning.
+ */
+function checkSchemaVersion(db: Database): void {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  if (!hasMeta) return;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined;
+  if (row === undefined) return;
+  const v = Number(row.value);
+  if (!Number.isSafeInteger(v) || v < 1) throw new StateError(`schema_version=${JSON.stringify(row.value)} is not a version this kancil knows`);
+  if (v > LEDGER_SCHEMA_VERSION) throw new StateError(`schema_version=${v} was written by a newer kancil (this one reads up to ${LEDGER_SCHEMA_VERSION})`);
 }
 
 function definedOnly(p: OrderPatch): OrderPatch {

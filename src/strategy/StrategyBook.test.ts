@@ -38,11 +38,31 @@ describe('StrategyBook fills and free balances', () => {
       cash.set(base, get(cash, base).plus(qty.mul(sign)));
       if (quote !== '') cash.set(quote, get(cash, quote).minus(e.quoteQty.mul(sign)));
       if (commissionAsset && !commission.isZero()) cash.set(commissionAsset, get(cash, commissionAsset).minus(commission));
+      // The position is net of commissions taken from the fill's base asset, and of no other.
+      if (commissionAsset === base && !commission.isZero()) pos.set(base, get(pos, base).minus(commission));
       for (const a of ['BTC', 'USDT', 'ETHBTC', 'BNB']) {
         expect(book.position(a).toString(), `position ${a} after fill ${i}`).toBe(get(pos, a).toString());
         expect(book.cash(a).toString(), `cash ${a} after fill ${i}`).toBe(get(cash, a).toString());
       }
     }
+  });
+
+  it('nets the position of commissions charged in the base asset, not of quote or third-asset ones', () => {
+    const book = new StrategyBook({ USDT: new Decimal('1000') });
+    const p = new Decimal('60000');
+    // A buy whose commission the exchange takes from the base received: 0.001 bought, 0.000999 held.
+    book.fill(fillEvent('BTC_USDT', 'BUY', new Decimal('0.001'), p, new Decimal('0.000001'), 'BTC'));
+    expect(book.position('BTC').toFixed()).toBe('0.000999');
+    expect(book.position('BTC').eq(book.cash('BTC'))).toBe(true);
+    // Selling the whole position leaves exactly nothing; its quote commission is not a position.
+    book.fill(fillEvent('BTC_USDT', 'SELL', new Decimal('0.000999'), p, new Decimal('0.05994'), 'USDT'));
+    expect(book.position('BTC').toFixed()).toBe('0');
+    expect(book.position('USDT').toFixed()).toBe('0');
+    // A fee in a third asset is paid from that asset's cash and moves no position.
+    book.fill(fillEvent('BTC_USDT', 'BUY', new Decimal('0.002'), p, new Decimal('0.01'), 'BNB'));
+    expect(book.position('BTC').toFixed()).toBe('0.002');
+    expect(book.position('BNB').toFixed()).toBe('0');
+    expect(book.cash('BNB').toFixed()).toBe('-0.01');
   });
 
   it('answers free() without open orders as max(cash - locked, 0), for positive, zero, negative and long cash', () => {

@@ -160,7 +160,14 @@ export class StrategyBook {
       if (buy) q.sub(e.quoteQty);
       else q.add(e.quoteQty);
     }
-    if (e.commissionAsset && !e.commission.isZero()) amountOf(this.#cash, e.commissionAsset).sub(e.commission);
+    if (e.commissionAsset && !e.commission.isZero()) {
+      amountOf(this.#cash, e.commissionAsset).sub(e.commission);
+      // A commission taken from the base asset leaves the account that much less of it (the
+      // engine and the exchange charge a buy's in the base asset received), so the position is
+      // net of it: selling the whole position must never ask for more than is held. A commission
+      // in the quote or a third asset is a cost in cash, not part of any position.
+      if (e.commissionAsset === base) pos.sub(e.commission);
+    }
   }
 
   /** Budget plus fills, before locks. */
@@ -168,7 +175,12 @@ export class StrategyBook {
     return this.#cash.get(asset)?.value ?? ZERO;
   }
 
-  /** Net position in an asset from fills since the run started. */
+  /**
+   * Net position in an asset from the fills applied (a live run applies its earlier runs' first):
+   * base quantities bought minus sold on symbols whose base is `asset`, minus the commissions
+   * those fills charged in `asset` (what the fills left in the account). Quote flows and fees paid
+   * in any other asset are not part of any position (see cash).
+   */
   position(asset: string): Decimal {
     return this.#positions.get(asset)?.value ?? ZERO;
   }

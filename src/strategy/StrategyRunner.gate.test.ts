@@ -64,8 +64,8 @@ describe('StrategyRunner with a gate and a venue', () => {
     host.start();
     bus.publish({ type: 'fill', E: 2, strategy: 'a', clientId: 'x', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: new Decimal(10), qty: new Decimal(2), quoteQty: new Decimal(20), commission: new Decimal('0.002'), commissionAsset: 'BTC', isMaker: true });
     bus.publish(trade('BTC_USDT'));
-    // 100 USDT - 20 paid - 10 locked by the new order; position counts fills, balance nets the BTC fee.
-    expect(seen.a).toEqual(['fill:BTC_USDT', 'trade:BTC_USDT', 'open=1 free=70 locked=10 pos=2 btc=1.998']);
+    // 100 USDT - 20 paid - 10 locked by the new order; position and balance both net the BTC fee.
+    expect(seen.a).toEqual(['fill:BTC_USDT', 'trade:BTC_USDT', 'open=1 free=70 locked=10 pos=1.998 btc=1.998']);
   });
 
   it('a failing plugin is stopped and reported; the others keep running', () => {

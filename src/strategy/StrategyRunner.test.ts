@@ -91,7 +91,8 @@ describe('StrategyRunner', () => {
     bus.publish(update('a', 'a-1', 'PARTIALLY_FILLED', 4, '0.0004'));
     bus.publish({ type: 'fill', E: 4, strategy: 'a', clientId: 'a-1', orderId: 'o-a-1', symbol: 'BTC_IDR', side: 'BUY', tradeId: '1', price: D('100'), qty: D('0.0004'), quoteQty: D('0.04'), commission: D('0.0000004'), commissionAsset: 'BTC', isMaker: true });
     expect(book.openOrders().map((o) => `${o.clientId}:${o.state}:${o.cumQty.toFixed()}`)).toEqual(['a-1:PARTIALLY_FILLED:0.0004']);
-    expect(book.position('BTC')).toEqual(D('0.0004'));
+    // Net of the commission taken from the BTC received (the account holds 0.0003996).
+    expect(book.position('BTC')).toEqual(D('0.0003996'));
     expect(book.cash('BTC')).toEqual(D('1.0003996'));
     expect(book.balance('IDR')).toEqual({ free: D('999.9'), locked: D('0.06') });
     expect(book.openQty('BTC_IDR', 'BUY')).toEqual(D('0.0006'));

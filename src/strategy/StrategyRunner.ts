@@ -364,7 +364,17 @@ export class StrategyRunner {
     // Booked as PENDING once accepted (not before: the check must not see the order itself), so
     // the strategy sees its own order before any venue answer.
     if (sent.kind === 'place') r.book.placed(sent, this.#o.clock.now());
-    this.#o.venue.submit(sent);
+    try {
+      this.#o.venue.submit(sent);
+    } catch (err) {
+      // The venue could not take it (a live router whose journal write failed): nothing was sent.
+      // Refused like a risk rejection, so the strategy keeps no order that does not exist and is
+      // not stopped for a fault that is not its own.
+      const message = err instanceof Error ? err.message : String(err);
+      this.#o.log.error({ strategy: r.name, intentId: sent.intentId, err: message }, 'venue did not take the intent');
+      if (sent.kind === 'place') r.book.refused(sent.clientId);
+      this.#pending.push({ type: 'intentRejected', E: this.#o.clock.now(), strategy: r.name, intent: sent, reason: 'SUBMIT_FAILED', message });
+    }
   }
 
   #context(r: Running, params: unknown): StrategyContext<unknown> {

@@ -112,6 +112,50 @@ describe('LiveOrderBook over a stream connection', () => {
     await waitFor(() => book.bestBid()?.qty.toFixed() === '4', 5000, 'next diff bridges');
   });
 
+  const trade = (t: number, T: number): void => {
+    server.publish('btcidr@trade', { e: 'trade', E: T, s: 'BTCIDR', t, p: '100', q: '1', T, m: true });
+  };
+
+  /** A fresh book whose trade-without-depth guard waits `staleTradeMs`; ready on a snapshot at 10 and a diff at 11. */
+  const tradeWatchedBook = async (staleTradeMs: number): Promise<void> => {
+    book.close();
+    statuses = [];
+    book = new LiveOrderBook({ symbol: 'BTCIDR', restSymbol: 'BTC_IDR', symbolType: 1, logger: silent, staleAfterMs: 0, staleTradeMs, snapshots: { depth: async () => (snapshotCalls++, snapshot) } });
+    book.status$.subscribe((st) => statuses.push(st));
+    book.attach(client);
+    snapshot = { lastUpdateId: 10, bids: [lv('100', '1')], asks: [lv('101', '2')] };
+    diff(11, 11);
+    await waitFor(() => book.ready, 5000, 'ready');
+  };
+
+  it('trades with no depth update after them make the book not ready (depth subscription dead, connection alive); diffs bring it back', async () => {
+    await tradeWatchedBook(100);
+    const calls = snapshotCalls;
+    // Trades at exchange time 20 and 21; the last diff was at 11 and none follows.
+    trade(1, 20);
+    trade(2, 21);
+    await waitFor(() => !book.ready, 5000, 'not ready');
+    expect(statuses.at(-1)).toMatchObject({ ready: false, reason: 'stale: a trade at 20 and no depth update at or after it for 100 ms' });
+    expect(book.bestBid()).toBeUndefined();
+    // No snapshot while the depth stream is quiet: it would be as stale as the book a moment later.
+    expect(snapshotCalls).toBe(calls);
+    snapshot = { lastUpdateId: 30, bids: [lv('100', '5')], asks: [lv('101', '2')] };
+    diff(31, 31, [['100', '6']]);
+    await waitFor(() => book.ready && book.lastUpdateId === 31, 5000, 'ready again from the next diff and a snapshot');
+    expect(book.bestBid()?.qty.toFixed()).toBe('6');
+  });
+
+  it('a trade followed by its depth update leaves the book ready', async () => {
+    await tradeWatchedBook(150);
+    trade(1, 20);
+    diff(12, 20, [['100', '0.5']]);
+    trade(2, 18); // older than the last diff: already reflected
+    await waitFor(() => book.lastUpdateId === 20, 5000, 'diff applied');
+    // Past the guard's wait: nothing fired.
+    await new Promise((r) => setTimeout(r, 400));
+    expect([book.ready, statuses.map((st) => st.ready)]).toEqual([true, [true]]);
+  });
+
   // A dropped diff must not leave the book readable until the next diff shows the gap: in a quiet
   // market that is minutes of strategies and the risk gate reading a book that missed a change.
   const badDiffs: [string, () => void][] = [

@@ -2,9 +2,10 @@
  * The result's accounting is consistent with its own fill list: two strategies over the bundled
  * recording, a market maker and a market taker (both pay a fee, so fees are not all zero), and every money figure
  * of each strategy and of the total recomputed here, independently, in decimal.js from
- * `result.fills` with the average-cost rule: position, trades, turnover, fees (base-asset fees
- * valued at the fill price), realized PnL; net = realized + unrealized - fees; final equity =
- * initial + net; the total is the sum of the strategies; order counts add up.
+ * `result.fills` with the average-cost rule: position (net of base-asset fees: what the account
+ * holds), trades, turnover, fees (base-asset fees valued at the fill price), realized PnL; net =
+ * realized + unrealized - fees; final equity = initial + net; the total is the sum of the
+ * strategies; order counts add up.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,29 +42,38 @@ interface Recomputed {
   trades: number;
 }
 
-/** Average-cost accounting of one strategy's fills, written out plainly (the reference). */
+/** Moves a plain average-cost position by a signed quantity at a price (the reference rule). */
+function move(a: Recomputed, signed: Decimal, price: Decimal): void {
+  if (a.qty.isZero() || a.qty.isPositive() === signed.isPositive()) {
+    const n = a.qty.plus(signed);
+    a.avg = a.qty.abs().mul(a.avg).plus(signed.abs().mul(price)).div(n.abs());
+    a.qty = n;
+  } else {
+    const closing = Decimal.min(a.qty.abs(), signed.abs());
+    a.realized = a.realized.plus((a.qty.isPositive() ? price.minus(a.avg) : a.avg.minus(price)).mul(closing));
+    const n = a.qty.plus(signed);
+    if (n.isZero()) a.avg = new Decimal(0);
+    else if (n.isPositive() !== a.qty.isPositive()) a.avg = price;
+    a.qty = n;
+  }
+}
+
+/**
+ * Average-cost accounting of one strategy's fills, written out plainly (the reference). A fee
+ * charged in the base asset leaves the account that much less base: it leaves the position as a
+ * sale at the fill price whose proceeds are the fee, so the position is what the account holds.
+ */
 function recompute(r: BacktestResult, strategy: string): Recomputed {
   const a: Recomputed = { qty: new Decimal(0), avg: new Decimal(0), realized: new Decimal(0), fees: new Decimal(0), turnover: new Decimal(0), trades: 0 };
   for (const f of r.fills.filter((x) => x.strategy === strategy)) {
     const price = new Decimal(f.price);
     const qty = new Decimal(f.qty);
-    const signed = f.side === 'BUY' ? qty : qty.neg();
     a.trades++;
     a.turnover = a.turnover.plus(price.mul(qty));
     expect(['BTC', 'USDT']).toContain(f.feeAsset);
     a.fees = a.fees.plus(f.feeAsset === 'BTC' ? new Decimal(f.fee).mul(price) : new Decimal(f.fee));
-    if (a.qty.isZero() || a.qty.isPositive() === signed.isPositive()) {
-      const n = a.qty.plus(signed);
-      a.avg = a.qty.abs().mul(a.avg).plus(qty.mul(price)).div(n.abs());
-      a.qty = n;
-    } else {
-      const closing = Decimal.min(a.qty.abs(), qty);
-      a.realized = a.realized.plus((a.qty.isPositive() ? price.minus(a.avg) : a.avg.minus(price)).mul(closing));
-      const n = a.qty.plus(signed);
-      if (n.isZero()) a.avg = new Decimal(0);
-      else if (n.isPositive() !== a.qty.isPositive()) a.avg = price;
-      a.qty = n;
-    }
+    move(a, f.side === 'BUY' ? qty : qty.neg(), price);
+    if (f.feeAsset === 'BTC' && !new Decimal(f.fee).isZero()) move(a, new Decimal(f.fee).neg(), price);
   }
   return a;
 }

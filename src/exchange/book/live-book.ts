@@ -1,7 +1,7 @@
 /**
  * A live local order book: feeds a BookSync from a stream client's diff events, fetches REST
- * snapshots when the procedure asks (with retry), and invalidates on connection loss or when
- * the diff stream goes silent. Strategies read it through the BookView contract; `ready` is
+ * snapshots when the procedure asks (with retry), and invalidates on connection loss, when
+ * the diff stream goes silent, or when trades arrive that no diff follows. Strategies read it through the BookView contract; `ready` is
  * false whenever the book is known to be wrong.
  */
 import { type Logger, pino } from 'pino';
@@ -29,6 +29,11 @@ export interface LiveOrderBookOptions extends TimingDeps, BookSyncOptions {
   readonly limit?: number;
   /** No diff for this long marks the book stale and resyncs it from a fresh snapshot (default 5 min; 0 disables). */
   readonly staleAfterMs?: number;
+  /**
+   * A trade of the symbol on the same connection with no depth update at or after its time within
+   * this long marks the book stale (default 3000 ms; 0 disables). See {@link LiveOrderBook.onTradeEvent}.
+   */
+  readonly staleTradeMs?: number;
   readonly logger?: Logger;
 }
 
@@ -52,6 +57,11 @@ export class LiveOrderBook implements BookView {
   #retryTimer: TimerHandle | undefined;
   #staleTimer: TimerHandle | undefined;
   #lastDiffAt = 0;
+  /** Exchange event time of the newest diff seen. */
+  #lastDiffE = Number.NEGATIVE_INFINITY;
+  /** Armed while a trade waits for a diff at or after its time `#tradeT`. */
+  #tradeTimer: TimerHandle | undefined;
+  #tradeT = 0;
   #closed = false;
 
   constructor(private readonly opts: LiveOrderBookOptions) {
@@ -75,6 +85,7 @@ export class LiveOrderBook implements BookView {
     this.#subs.push(
       feed.events$.subscribe((ev) => {
         if (ev.type === 'depthDiff' && ev.symbol === this.opts.symbol) this.onDiffEvent(ev);
+        else if (ev.type === 'trade' && ev.symbol === this.opts.symbol) this.onTradeEvent(ev);
       }),
       feed.status$.subscribe((s) => this.onConnectionStatus(s)),
     );
@@ -106,8 +117,33 @@ export class LiveOrderBook implements BookView {
   onDiffEvent(ev: Extract<MarketEvent, { type: 'depthDiff' }>): void {
     if (this.#closed) return;
     this.#lastDiffAt = this.#t.clock.now();
+    if (ev.E > this.#lastDiffE) this.#lastDiffE = ev.E;
+    if (this.#tradeTimer !== undefined && ev.E >= this.#tradeT) {
+      this.#t.timers.clearTimeout(this.#tradeTimer);
+      this.#tradeTimer = undefined;
+    }
     this.sync.onDiff({ U: ev.firstUpdateId, u: ev.finalUpdateId, E: ev.E, bids: ev.bids, asks: ev.asks });
     this.#armStale();
+  }
+
+  /**
+   * A trade of this symbol. A trade takes liquidity from the book, so the depth stream reports a
+   * change at or after the trade's time; trades arriving while no such diff does mean the depth
+   * subscription went quiet on a connection that is otherwise alive (pings answered, trades
+   * flowing), and the book shows levels that are gone. It is then made not ready at once (no
+   * strategy quotes or risk check reads it) and is synchronised again when diffs come back; no
+   * snapshot is fetched meanwhile, since one would only be as fresh as the moment it was taken.
+   */
+  onTradeEvent(ev: Extract<MarketEvent, { type: 'trade' }>): void {
+    const ms = this.opts.staleTradeMs ?? 3000;
+    if (this.#closed || ms <= 0 || !this.sync.book.ready || this.#tradeTimer !== undefined || ev.tradeTime <= this.#lastDiffE) return;
+    this.#tradeT = ev.tradeTime;
+    this.#tradeTimer = this.#t.timers.setTimeout(() => {
+      this.#tradeTimer = undefined;
+      if (this.#closed || this.#lastDiffE >= this.#tradeT || !this.sync.book.ready) return;
+      this.#log.warn({ symbol: this.opts.symbol, tradeTime: this.#tradeT, lastDiffE: this.#lastDiffE }, 'trades without depth updates: the depth stream is stale');
+      this.#invalidate(`stale: a trade at ${this.#tradeT} and no depth update at or after it for ${ms} ms`);
+    }, ms);
   }
 
   /** A dropped connection means diffs were lost: the book is wrong until resynchronised. */
@@ -181,6 +217,7 @@ export class LiveOrderBook implements BookView {
     this.#subs = [];
     if (this.#retryTimer !== undefined) this.#t.timers.clearTimeout(this.#retryTimer);
     if (this.#staleTimer !== undefined) this.#t.timers.clearTimeout(this.#staleTimer);
+    if (this.#tradeTimer !== undefined) this.#t.timers.clearTimeout(this.#tradeTimer);
     this.#status.complete();
   }
 

@@ -14,6 +14,7 @@ import type { Intent, PlaceIntent } from '../../bus/intents.js';
 import { checkCounts } from '../counts.js';
 import { mayTake } from '../mayTake.js';
 import * as m from '../messages.js';
+import { quoteBuyMostQty } from '../quoteBuyQty.js';
 import { MARKET_TYPES, PRICED_TYPES, STOP_TYPES, type SymbolRules } from '../rules.js';
 import { checkShape } from '../shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from '../types.js';
@@ -168,6 +169,8 @@ export function checkIntentReference(intent: Intent, ctx: RiskContext): RiskDeci
   // Quote value of the order: what a buy spends and what the notional limit measures.
   let value: Decimal;
   if (priced && price !== undefined && qty !== undefined) value = price.mul(qty);
+  // A quoteOrderQty buy may spend less than half a step's cost more than asked (spec rule 4 rounding up
+  // to the closer notional), and only from a free balance that pays it: the limits hold the amount asked.
   else if (intent.quoteOrderQty !== undefined) value = intent.quoteOrderQty;
   else if (STOP_TYPES.has(type) && stopPrice !== undefined && qty !== undefined) value = stopPrice.mul(qty);
   else {
@@ -186,10 +189,10 @@ export function checkIntentReference(intent: Intent, ctx: RiskContext): RiskDeci
       if (qty !== undefined) {
         if (qty.gt(room)) return m.overPosition('quantity', qty, sym.base, position, true, maxPos);
       } else {
-        // A quoteOrderQty buy gets at most quoteOrderQty / bestAsk (walking the book only worsens the price).
+        // A quoteOrderQty buy gets at most what the budget buys at the best ask, plus the step spec rule 4 may add.
         const ask = ctx.market.book(intent.symbol)?.bestAsk();
         if (ask === undefined) return m.noAsk(value);
-        if (value.gt(room.mul(ask.price))) return m.overPosition('quoteOrderQty', value, sym.base, position, true, maxPos);
+        if (quoteBuyMostQty(value, ask.price, sym).gt(room)) return m.overPosition('quoteOrderQty', value, sym.base, position, true, maxPos);
       }
     } else if (qty !== undefined) {
       const room = maxPos.plus(position).minus(ctx.account.openQty(intent.symbol, 'SELL'));

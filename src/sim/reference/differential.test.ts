@@ -103,6 +103,55 @@ function runDifferential(mk: Market): void {
     const qty = (max: number): Decimal => new Decimal((1 + Math.floor(r() * max)) * mk.stepsPerUnit + (mk.stepsPerUnit > 1 ? Math.floor(r() * mk.stepsPerUnit) : 0)).mul(step);
     const ids: { acct: string; id: number }[] = [];
     const counts = { accepted: 0, rejected: 0, trades: 0 };
+    // quoteOrderQty budgets: random ones, more than the whole book, and ones built from the book just
+    // below, at and just above the midpoint between what k and k+1 steps cost (rounding down closer, a
+    // tie, rounding up closer), some with the free balance cut to the budget for the order so that the
+    // closer k+1 is unaffordable.
+    const picks = new Map<string, number>();
+    const notional = tick.decimalPlaces() + step.decimalPlaces();
+    const unit = new Decimal(1).div(new Decimal(10).pow(notional));
+    let restore: Decimal | undefined;
+    const costOn = (asks: readonly { price: Decimal; qty: Decimal }[], q: Decimal): Decimal => {
+      let left = q;
+      let cost = new Decimal(0);
+      for (const l of asks) {
+        const t = Decimal.min(left, l.qty);
+        cost = cost.plus(t.mul(l.price));
+        left = left.minus(t);
+      }
+      return cost;
+    };
+    const quoteCase = (acct: string, now: number): { budget: Decimal; restore?: Decimal } => {
+      const random = { budget: new Decimal(1 + Math.floor(r() * mk.quoteMax * 100)).div(100) };
+      const mode = r();
+      if (mode < 0.3) return random;
+      const asks = eng.depth('BTC_USDT', 10_000).asks;
+      const steps = asks.reduce((sum, l) => sum.plus(l.qty), new Decimal(0)).div(step).floor().toNumber();
+      if (steps < 2) return random;
+      if (mode < 0.4) {
+        // More than the whole book costs: no step more to take.
+        const all = costOn(asks, new Decimal(steps).mul(step)).plus(unit.mul(1 + Math.floor(r() * 1000)));
+        return all.lte(mk.quoteMax) ? { budget: all } : random;
+      }
+      // At most as many steps as quoteMax buys at the best price, so most budgets stay within it.
+      const affordable = new Decimal(mk.quoteMax).div(asks[0]!.price.mul(step)).floor().toNumber();
+      const k = new Decimal(1 + Math.floor(r() * Math.max(1, Math.min(steps - 1, affordable - 1)))).mul(step);
+      const down = costOn(asks, k);
+      const up = costOn(asks, k.plus(step));
+      if (up.gt(mk.quoteMax)) return random;
+      const mid = down.plus(up).div(2);
+      const side = r();
+      const budget = side < 0.34 ? mid.toDecimalPlaces(notional, Decimal.ROUND_DOWN).minus(unit) : side < 0.67 ? mid.toDecimalPlaces(notional, Decimal.ROUND_HALF_UP) : mid.toDecimalPlaces(notional, Decimal.ROUND_UP).plus(unit);
+      if (mode < 0.75) return { budget };
+      // All in: the free balance is exactly the budget while the order is placed, then set back.
+      const free = eng.balances(acct).find((b) => b.asset === 'USDT')!.free;
+      const delta = budget.minus(free);
+      // Only a cut: money lent for the order might be spent and could not be taken back.
+      if (delta.gt(0)) return { budget };
+      eng.adjustBalance(acct, 'USDT', delta, now);
+      ref.adjust(acct, 'USDT', delta);
+      return { budget, restore: delta.neg() };
+    };
     for (let i = 0; i < OPS; i++) {
       const acct = pick(ACCOUNTS);
       const x = r();
@@ -125,7 +174,12 @@ function runDifferential(mk: Market): void {
           req = { accountId: acct, side, type: 'LIMIT', tif, price: price(), quantity: q, stp, ...(ice ? { icebergQty: ice } : {}) };
         } else if (x < 0.8) req = { accountId: acct, side, type: 'LIMIT_MAKER', price: price(), quantity: qty(2000), stp };
         else if (x < 0.95 || side === 'SELL') req = { accountId: acct, side, type: 'MARKET', quantity: qty(3000), stp };
-        else req = { accountId: acct, side, type: 'MARKET', quoteOrderQty: new Decimal(1 + Math.floor(r() * mk.quoteMax * 100)).div(100), stp };
+        else {
+          const q = quoteCase(acct, i);
+          req = { accountId: acct, side, type: 'MARKET', quoteOrderQty: q.budget, stp };
+          restore = q.restore;
+          ref.lastQuotePick = null;
+        }
         what = () => JSON.stringify(req);
         const ours = eng.placeOrder(
           {
@@ -143,6 +197,12 @@ function runDifferential(mk: Market): void {
           i,
         );
         const theirs = ref.place(req);
+        if (req.quoteOrderQty && ref.lastQuotePick !== null) picks.set(ref.lastQuotePick, (picks.get(ref.lastQuotePick) ?? 0) + 1);
+        if (restore !== undefined) {
+          eng.adjustBalance(acct, 'USDT', restore, i);
+          ref.adjust(acct, 'USDT', restore);
+          restore = undefined;
+        }
         if (ours.ok !== theirs.ok || (!ours.ok && !theirs.ok && ours.reason !== theirs.reason)) expect(ours.ok ? 'ok' : ours.reason, what()).toBe(theirs.ok ? 'ok' : theirs.reason);
         if (ours.ok && theirs.ok) {
           if (Number(ours.orderId) !== theirs.id) expect(Number(ours.orderId), what()).toBe(theirs.id);
@@ -166,5 +226,7 @@ function runDifferential(mk: Market): void {
     // The flow must exercise the rules, not just refusals.
     expect(counts.accepted).toBeGreaterThan(OPS / 2);
     expect(counts.trades).toBeGreaterThan(OPS / 10);
+    // ...and every way a quoteOrderQty buy picks its quantity.
+    for (const pick of ['down', 'up', 'tie', 'down, up unaffordable', 'down, no up']) expect(picks.get(pick) ?? 0, `quoteOrderQty picks '${pick}' in ${JSON.stringify([...picks])}`).toBeGreaterThan(0);
   }
 }

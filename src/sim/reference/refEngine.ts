@@ -1,6 +1,7 @@
 /**
  * A deliberately plain decimal.js implementation of the engine's core rules, used only by the
- * differential test: LIMIT (GTC, IOC, FOK), LIMIT_MAKER, MARKET by quantity and by quoteOrderQty,
+ * differential test: LIMIT (GTC, IOC, FOK), LIMIT_MAKER, MARKET by quantity and by quoteOrderQty
+ * (the quantity whose cost is closest to it, locking that cost),
  * icebergs, cancel, free/locked balances with maker/taker commission, and self-trade prevention
  * (EXPIRE_TAKER, EXPIRE_MAKER, EXPIRE_BOTH, DECREMENT). It keeps each side as one array sorted by
  * price then arrival, and does every amount in Decimal, so it shares no arithmetic with the engine.
@@ -66,6 +67,8 @@ export class RefEngine {
   private nextId = 1;
   private nextSeq = 1;
   private nextTrade = 1;
+  /** Which candidate the last quoteOrderQty order took, so the differential can count that it met every case. */
+  lastQuotePick: 'down' | 'up' | 'tie' | 'down, up unaffordable' | 'down, no up' | null = null;
 
   constructor(private readonly c: RefConfig) {
     for (const a of c.accounts) {
@@ -78,6 +81,12 @@ export class RefEngine {
 
   private b(acct: string, asset: string): { free: Decimal; locked: Decimal } {
     return this.bal.get(acct)!.get(asset)!;
+  }
+
+  /** Deposits (positive) or withdraws (negative) `delta` of an asset's free balance. */
+  adjust(acct: string, asset: string, delta: Decimal): void {
+    const b = this.b(acct, asset);
+    b.free = b.free.plus(delta);
   }
 
   /** Balances as `asset free/locked` strings. */
@@ -128,19 +137,12 @@ export class RefEngine {
     if (isMarket) {
       if (opp.length === 0) return { ok: false, reason: 'NO_MARKET_LIQUIDITY' };
       if (r.quoteOrderQty) {
-        qty = this.qtyForQuote(r.quoteOrderQty);
-        if (qty.lte(0)) return { ok: false, reason: 'LOT_SIZE' };
-        lock = r.quoteOrderQty;
-      } else if (isBuy) {
-        let left = qty;
-        lock = Z;
-        for (const o of opp) {
-          if (left.isZero()) break;
-          const t = Decimal.min(left, o.visible);
-          lock = lock.plus(t.mul(o.price));
-          left = left.minus(t);
-        }
-      } else lock = qty;
+        const pick = this.qtyForQuote(r.quoteOrderQty, this.b(r.accountId, c.quote).free);
+        if (pick === null) return { ok: false, reason: 'LOT_SIZE' };
+        qty = pick.qty;
+        lock = pick.cost;
+      } else if (isBuy) lock = this.askCost(qty);
+      else lock = qty;
     } else {
       if (r.type === 'LIMIT_MAKER' && opp.length > 0 && (isBuy ? opp[0]!.price.lte(price) : opp[0]!.price.gte(price))) return { ok: false, reason: 'LIMIT_MAKER_WOULD_TAKE' };
       lock = isBuy ? price.mul(qty) : qty;
@@ -188,19 +190,56 @@ export class RefEngine {
     return { ok: true, id: o.id };
   }
 
-  private qtyForQuote(budget: Decimal): Decimal {
-    let qty = Z;
+  /** What buying `qty` (or as much of it as there is) costs on the visible asks. */
+  private askCost(qty: Decimal): Decimal {
+    let left = qty;
+    let cost = Z;
+    for (const o of this.asks) {
+      if (left.isZero()) break;
+      const t = Decimal.min(left, o.visible);
+      cost = cost.plus(t.mul(o.price));
+      left = left.minus(t);
+    }
+    return cost;
+  }
+
+  /**
+   * Spec rule 4: of the LOT_SIZE quantities around the budget (the largest whose cost fits it, and one
+   * step more), the one whose cost is closest to it; a tie, or a larger one the free balance cannot
+   * pay, takes the smaller. Null when the budget buys less than minQty.
+   */
+  private qtyForQuote(budget: Decimal, free: Decimal): { qty: Decimal; cost: Decimal } | null {
+    const c = this.c;
+    // The exact (real) quantity the budget buys on the visible asks.
+    let fits = Z;
     let left = budget;
     for (const o of this.asks) {
-      const afford = left.div(o.price).div(this.c.step).floor().mul(this.c.step);
-      const t = Decimal.min(o.visible, afford);
-      qty = qty.plus(t);
+      const t = Decimal.min(o.visible, left.div(o.price));
+      fits = fits.plus(t);
       left = left.minus(t.mul(o.price));
       if (t.lt(o.visible)) break;
     }
-    if (qty.gt(this.c.maxQty)) qty = this.c.maxQty;
-    if (qty.lt(this.c.minQty)) return Z;
-    return qty.minus(qty.minus(this.c.minQty).mod(this.c.step));
+    fits = Decimal.min(fits, c.maxQty);
+    if (fits.lt(c.minQty)) return null;
+    const down = fits.minus(fits.minus(c.minQty).mod(c.step));
+    const downCost = this.askCost(down);
+    const up = down.plus(c.step);
+    const onBook = this.asks.reduce((sum, o) => sum.plus(o.visible), Z);
+    const upCost = up.lte(c.maxQty) && up.lte(onBook) ? this.askCost(up) : null;
+    this.lastQuotePick = upCost === null ? 'down, no up' : 'down';
+    if (upCost !== null) {
+      const upGap = upCost.minus(budget).abs();
+      const downGap = budget.minus(downCost).abs();
+      if (upGap.eq(downGap)) this.lastQuotePick = 'tie';
+      else if (upGap.lt(downGap)) {
+        if (upCost.lte(free)) {
+          this.lastQuotePick = 'up';
+          return { qty: up, cost: upCost };
+        }
+        this.lastQuotePick = 'down, up unaffordable';
+      }
+    }
+    return { qty: down, cost: downCost };
   }
 
   private fokFillable(o: RefOrder): boolean {
