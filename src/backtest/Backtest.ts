@@ -4,7 +4,7 @@
  * (kline files), on a virtual clock. Returns the result; optionally writes result.json and
  * report.html. The same config and data always give byte-identical output.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Bus } from '../bus/Bus.js';
 import { VirtualClock } from '../core/clock.js';
@@ -123,8 +123,9 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   if (candleMode && bt.recordings.length > 0) throw new RangeError(`${cfg.file}: backtest: use either recordings or candles, not both`);
   const log = opts.log ?? silentLogger;
 
-  const strategies: StrategySpec[] = [];
   const errorAt = plainErrorAt(cfg.file);
+  checkDataFiles(cfg);
+  const strategies: StrategySpec[] = [];
   for (const [i, s] of cfg.strategies.entries()) {
     const plugin = opts.plugins?.[s.plugin] ?? (await loadPlugin(s.plugin, cfg.dir, errorAt, ['strategies', i]));
     const budget: Record<string, Decimal> = {};
@@ -216,9 +217,12 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
   late.runner = runner;
   // A bad parameter must stop the run before any data is read (the runner starts only when the
-  // replay goes live, possibly after a long warm-up): start() validates every strategy's
-  // parameters before creating any plugin and throws the runner's own error for the first bad one.
-  if (strategies.some((s) => !validateParams(s.plugin, s.params).ok)) runner.start();
+  // replay goes live, possibly after a long warm-up): named by the config file and its path there.
+  for (const [i, s] of strategies.entries()) {
+    const v = validateParams(s.plugin, s.params);
+    const issue = v.ok ? undefined : v.issues[0];
+    if (issue !== undefined) throw errorAt(['strategies', i, 'params', ...issue.path], issue.message, issue.value);
+  }
   return {
     replay,
     runner,
@@ -235,9 +239,37 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
         if (venue instanceof SimVenue) venue.dispose();
         bus.close();
       }
-      return collector.finish(cfg.name);
+      return collector.finish(cfg.name, runner.failures);
     },
   };
+}
+
+/**
+ * Checks that every data file of the config is a readable file, before anything runs: a missing one
+ * would otherwise fail the replay when it is reached, after part of the run (and a merge of
+ * several files would have delivered the others' items up to then).
+ */
+export function checkDataFiles(cfg: BacktestConfig): void {
+  const errorAt = plainErrorAt(cfg.file);
+  const kinds = [
+    ['recordings', cfg.backtest.recordings],
+    ['candles', cfg.backtest.candles],
+  ] as const;
+  for (const [kind, sources] of kinds) {
+    for (const [i, src] of sources.entries()) {
+      for (const [j, file] of src.files.entries()) {
+        let why: string | undefined;
+        try {
+          const st = statSync(file);
+          if (!st.isFile()) why = 'not a file';
+          else accessSync(file, constants.R_OK);
+        } catch (err) {
+          why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot read it (${(err as Error).message})`;
+        }
+        if (why !== undefined) throw errorAt(['backtest', kind, i, 'files', j], why, file);
+      }
+    }
+  }
 }
 
 function quoteOf(symbol: string): string {

@@ -3,6 +3,7 @@
  * the replay, and turns it into a {@link BacktestResult}. Everything is keyed and iterated in a
  * fixed order (strategy name, symbol) so the same run always serializes to the same bytes.
  */
+import type { StrategyFailure } from '../strategy/StrategyRunner.js';
 import { isTerminalState, type BusEvent, type OrderUpdateEvent, type TrackedOrderStateName } from '../bus/events.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { decimalToNumber } from '../core/decimalNumber.js';
@@ -104,6 +105,12 @@ export interface BacktestResult {
   readonly fills: readonly ReportFill[];
   /** Orders still open at the end, by strategy (in name order), then in submission order. */
   readonly openOrders: readonly ReportOpenOrder[];
+  /**
+   * Strategies stopped by an error of their own (thrown by the plugin), in the order they failed:
+   * their figures after that time are those of a strategy that did nothing more. Empty when
+   * every strategy ran to the end.
+   */
+  readonly failures: readonly StrategyFailure[];
 }
 
 /** What the collector needs to know about each strategy. */
@@ -339,7 +346,7 @@ export class ResultCollector {
   }
 
   /** Builds the result; takes a final sample at the last time seen so the curve ends at the end. */
-  finish(name: string): BacktestResult {
+  finish(name: string, failures: readonly StrategyFailure[] = []): BacktestResult {
     const end = this.#last;
     const lastSample = this.#equity[this.#equity.length - 1];
     if (this.#first !== undefined && (lastSample === undefined || lastSample.t < end)) this.#takeSample(end);
@@ -391,6 +398,7 @@ export class ResultCollector {
       prices,
       fills: this.#fills,
       openOrders,
+      failures: [...failures],
     };
   }
 

@@ -50,6 +50,16 @@ describe('SimVenue', () => {
     expect(events.map(show)).toEqual(['0 m PENDING 0', '0 m NEW 0', '0 fill m 0.5@101 fee 0.001 taker', '0 m PARTIALLY_FILLED 0.5', '0 fill m 1@102 fee 0.002 taker', '0 m FILLED 1.5']);
   });
 
+  it('a quoteOrderQty buy takes the quantity whose notional is closest, rounding up when that is closer (spec rule 4)', () => {
+    const { s, events, venue } = setup({ entryMs: 0, cancelMs: 0, ackMs: 0 });
+    // 1.5 costs 152.5 (0.08 below 152.58), 1.501 costs 152.602 (0.022 above).
+    venue.submit(place('q', { orderType: 'MARKET', timeInForce: undefined, price: undefined, quantity: undefined, quoteOrderQty: d('152.58') }));
+    s.runUntil(0);
+    expect(events.map(show)).toEqual(['0 q PENDING 0', '0 q NEW 0', '0 fill q 0.5@101 fee 0.001 taker', '0 q PARTIALLY_FILLED 0.5', '0 fill q 1.001@102 fee 0.002002 taker', '0 q FILLED 1.501']);
+    const last = events.at(-1)!.e;
+    expect(last.type === 'orderUpdate' && last.cumQuoteQty.toFixed()).toBe('152.602');
+  });
+
   it('a passive order is filled by replayed trades only after the queue ahead of it, as maker', () => {
     const { engine, s, events, venue } = setup({ entryMs: 0, cancelMs: 0, ackMs: 0 });
     venue.submit(place('p', { price: d('99'), quantity: d('0.4') }));

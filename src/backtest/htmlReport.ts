@@ -3,6 +3,7 @@
  * inlined, so the file opens from disk with no network. Output depends only on the result, so
  * the same run gives the same bytes.
  */
+import { failureText } from './failureText.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -150,16 +151,24 @@ function openOrdersTable(r: BacktestResult): string {
   return `<h2>Orders open at the end</h2><table>${head}${rows.join('')}</table>`;
 }
 
+/** The strategies an error of their own stopped, or nothing when none failed. */
+function failuresBox(r: BacktestResult): string {
+  if (r.failures.length === 0) return '';
+  const items = r.failures.map((f) => `<li>${escapeHtml(failureText(f))}</li>`);
+  return `<div class="failed"><h2>Strategies stopped by an error</h2><p>Their figures after that time are those of a strategy that did nothing more.</p><ul>${items.join('')}</ul></div>`;
+}
+
 /** Renders a backtest result as one self-contained HTML document. */
 export function renderHtmlReport(r: BacktestResult): string {
   const title = `kancil backtest: ${r.name}`;
   const period = `${new Date(r.start).toISOString()} to ${new Date(r.end).toISOString()}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.chart{width:100%;height:320px}</style>
+<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.chart{width:100%;height:320px}.failed{border:2px solid #c62828;background:#fdecea;padding:4px 12px;margin:12px 0}</style>
 </head><body>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${r.fills.length} fills &middot; equity sampled every ${r.equityIntervalMs} ms</p>
+${failuresBox(r)}
 ${metricsTable(r)}
 ${ratioNote(r)}
 ${openOrdersTable(r)}

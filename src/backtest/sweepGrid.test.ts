@@ -34,9 +34,21 @@ describe('sweep ranking', () => {
     expect(rankValue(m, 'maxDrawdownPct')).toBe(-5);
   });
 
+  it('a figure that is no number ranks as unavailable (never a NaN sort key), ties keep grid order', () => {
+    const m = { ...shortRun(), netPnl: 'NaN' };
+    expect(rankValue(m, 'netPnl')).toBeNull();
+    const rows = [
+      { value: 1, index: 2 },
+      { value: null, index: 0 },
+      { value: 1, index: 1 },
+      { value: 3, index: 3 },
+    ];
+    expect([...rows].sort(compareRank).map((r) => r.index)).toEqual([3, 1, 2, 0]);
+  });
+
   it('the table prints n/a with the reason and says what the ratios are', () => {
     const metrics = shortRun();
-    const md = sweepTable({ strategy: 's', rankBy: 'sharpe', rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics }], results: [] });
+    const md = sweepTable({ strategy: 's', rankBy: 'sharpe', rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics }], results: [], failed: 0 });
     expect(md).toContain('| n/a (5 returns, fewer than 30) |');
     expect(md).not.toMatch(/\| null \|/);
     expect(md).toMatch(/sharpe, sortino: annualised .*per 1000 ms equity period/);

@@ -47,6 +47,8 @@ export function rankValue(m: StrategyMetrics, by: SweepGrid['rankBy']): number |
   const x = m[by];
   if (x === null) return null;
   const v = Number(x);
+  // A figure that is no number cannot be ordered: ranked as unavailable, never as a sort key NaN.
+  if (!Number.isFinite(v)) return null;
   return by === 'maxDrawdownPct' ? -v : v;
 }
 

@@ -11,13 +11,14 @@ import { parseArgs } from 'node:util';
 import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
 import { KancilError } from '../core/errors.js';
-import { runBacktest, writeReports } from '../backtest/Backtest.js';
+import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
 import { countLines, createProgress } from '../backtest/progress.js';
 import type { BacktestResult } from '../backtest/ResultCollector.js';
 import { runSweep, sweepTable, writeSweep } from '../backtest/sweep.js';
 import { loadGrid } from '../backtest/sweepGrid.js';
 import { ratioText } from '../backtest/ratioText.js';
+import { failureText } from '../backtest/failureText.js';
 
 const USAGE = `Usage: kancil backtest <config.yaml> [options]
 
@@ -39,6 +40,7 @@ function summary(r: BacktestResult): string {
   for (const [n, m] of rows) {
     lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, max DD ${m.maxDrawdownPct}%, Sharpe per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sharpePerPeriod')}, annualised ${ratioText(m, 'sharpe')}, Sortino per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sortinoPerPeriod')}, annualised ${ratioText(m, 'sortino')}, orders ${m.orders} (${m.ordersOpen} open at the end), trades ${m.trades}, fill ratio ${m.fillRatio}`);
   }
+  for (const f of r.failures) lines.push(`  FAILED and stopped: ${failureText(f)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -66,7 +68,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) {
-    io.stderr(`--workers=${values.workers}: must be a positive integer\n`);
+    io.stderr(`--workers=${values.workers}: must be a positive integer\n\n${USAGE}\n`);
     return ExitCode.USAGE;
   }
   try {
@@ -74,11 +76,18 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const out = values.out !== undefined ? path.resolve(values.out) : (cfg.backtest.output ?? path.resolve('reports', cfg.name));
     if (values.sweep !== undefined) {
       const grid = loadGrid(values.sweep);
-      const s = await runSweep(cfg, grid, { workers, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`) });
+      const s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`) });
       const files = writeSweep(out, s);
       io.stdout(values.json ? `${JSON.stringify(s.rows)}\n` : `${sweepTable(s)}\nwrote ${files.md} and ${files.json}\n`);
+      // The other points' results are written; the exit code still says that some failed.
+      if (s.failed > 0) {
+        io.stderr(`sweep: ${s.failed} of ${s.rows.length} points failed:\n${s.rows.flatMap((r) => (r.error !== undefined ? [`  point ${r.index} ${JSON.stringify(r.params)}: ${r.error}`] : [])).join('\n')}\n`);
+        return ExitCode.FAILED;
+      }
       return ExitCode.OK;
     }
+    // Before the progress count reads them: a missing file is named by its place in the config.
+    checkDataFiles(cfg);
     const files = [...cfg.backtest.recordings.flatMap((r) => r.files), ...cfg.backtest.candles.flatMap((c) => c.files)];
     const total = values.quiet ? 0 : await countLines(files);
     const progress = values.quiet ? undefined : createProgress(total, { isTTY: process.stderr.isTTY, write: (s: string) => io.stderr(s) });
@@ -86,6 +95,11 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     progress?.stop(total);
     const written = writeReports(out, result);
     io.stdout(values.json ? `${JSON.stringify(result)}\n` : `${summary(result)}wrote ${written.json} and ${written.html}\n`);
+    // A strategy that threw was stopped; the report says so, and so does the exit code.
+    if (result.failures.length > 0) {
+      io.stderr(`backtest failed: ${result.failures.map(failureText).join('; ')}\n`);
+      return ExitCode.FAILED;
+    }
     return ExitCode.OK;
   } catch (err) {
     io.stderr(`backtest failed: ${err instanceof KancilError || err instanceof RangeError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

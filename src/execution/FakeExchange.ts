@@ -3,6 +3,9 @@
  * one order store seen by the open and the legacy port (as on the real exchange), request
  * counters per interface, and the failures the router must survive (maintenance 503, a 5XX after
  * or before accepting an order). Fills are driven by the test. Integration tests use the sandbox.
+ * It has no book: a MARKET buy by quoteOrderQty is accepted with that amount as origQuoteQty and
+ * origQty 0, since the quantity the exchange takes (the one whose notional is closest to it, spec new
+ * order rule 4) depends on the book; the sandbox's engine applies that rule (src/sim/README.md).
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import { ExchangeError, UnknownOutcomeError } from '../core/errors.js';
@@ -54,7 +57,7 @@ export class FakeExchange {
       const fault = this.placementFaults.shift();
       if (fault === 'rejectWith5xx') throw new UnknownOutcomeError('POST /open/v1/orders', 'HTTP 502', p.clientId, 502);
       if (fault === 'refuse4xx') throw new ExchangeError(400, -2010, 'Account has insufficient balance for requested action.', 'POST /open/v1/orders');
-      const o = this.#accept(p.clientId, p.symbol, p.side, p.type, p.price ?? ZERO, p.quantity ?? ZERO);
+      const o = this.#accept(p.clientId, p.symbol, p.side, p.type, p.price ?? ZERO, p.quantity ?? ZERO, p.quoteOrderQty ?? ZERO);
       if (fault === 'acceptThen5xx') throw new UnknownOutcomeError('POST /open/v1/orders', 'HTTP 502', p.clientId, 502);
       return { ...o };
     },
@@ -187,7 +190,7 @@ export class FakeExchange {
     }
   }
 
-  #accept(clientId: string, symbol: string, side: Order['side'], type: Order['type'], price: Decimal, qty: Decimal): Order {
+  #accept(clientId: string, symbol: string, side: Order['side'], type: Order['type'], price: Decimal, qty: Decimal, quoteQty: Decimal = ZERO): Order {
     const orderId = String(this.#nextId++);
     const o: Mutable<Order> = {
       orderId,
@@ -198,7 +201,7 @@ export class FakeExchange {
       status: 'NEW',
       price,
       origQty: qty,
-      origQuoteQty: ZERO,
+      origQuoteQty: quoteQty,
       executedQty: ZERO,
       executedPrice: ZERO,
       executedQuoteQty: ZERO,

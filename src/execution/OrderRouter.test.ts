@@ -60,6 +60,18 @@ async function placedThenCancelFails(fault: CancelFault) {
 }
 
 describe('OrderRouter', () => {
+  it('sends a quoteOrderQty market buy on the open API with the amount, which the exchange keeps as origQuoteQty', async () => {
+    const { router, ledger, ex } = setup();
+    const intent = place({ orderType: 'MARKET', timeInForce: undefined, price: undefined, quantity: undefined, quoteOrderQty: new Decimal('50000') });
+    router.submit(intent);
+    await router.idle();
+    const o = ledger.order(intent.clientId);
+    expect(o?.state).toBe('NEW');
+    expect(ex.requests.legacyCreate).toBe(0);
+    const sent = ex.orders.get(o?.orderId ?? '');
+    expect([sent?.type, sent?.origQuoteQty.toFixed(), sent?.origQty.toFixed()]).toEqual(['MARKET', '50000', '0']);
+  });
+
   it('journals the order before the request, places it, follows fills and cancels', async () => {
     const { router, ledger, ex } = setup();
     const intent = place();
@@ -571,6 +583,22 @@ describe('OrderRouter', () => {
     expect(ledger.order(intent.clientId)?.state).toBe('REJECTED');
     expect(ledger.order(intent.clientId)?.reason).toMatch(/NOT_PLACED/);
     expect(ex.requests.newOrder).toBe(1);
+  });
+
+  it('keeps the account\'s open orders it did not place, as each open-orders listing shows them (order-count filters count them)', async () => {
+    const { router, ex, clock } = setup();
+    router.submit(place());
+    await router.idle();
+    const manual = await ex.open.newOrder({ symbol: 'BTC_IDR', side: 'SELL', type: 'LIMIT', clientId: 'manual-1', price: new Decimal('1100000000'), quantity: new Decimal('0.001'), timeInForce: 'GTC' });
+    expect(router.untrackedOpenOrders).toEqual([]);
+    await router.reconcile('test');
+    expect(router.untrackedOpenOrders.map((o) => [o.symbol, o.orderType, o.icebergQty.toFixed()])).toEqual([['BTC_IDR', 'LIMIT', '0']]);
+    // The trader cancels it; the next periodic check of the bot's own orders lists the symbol again.
+    await ex.open.cancelOrder({ orderId: manual.orderId });
+    clock.advanceTo(clock.now() + 61_000);
+    await router.tick();
+    await router.idle();
+    expect(router.untrackedOpenOrders).toEqual([]);
   });
 
   it('decides legacy eligibility from what /v1 can express', () => {

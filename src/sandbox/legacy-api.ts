@@ -191,7 +191,8 @@ export function legacyHandler(deps: LegacyDeps): HostHandler {
         if (!s) fail(400, 'invalid_parameter', `no ${p.currency.toUpperCase()}_IDR market in this sandbox`);
         const side = p.side === 'buy' ? 'BUY' : p.side === 'sell' ? 'SELL' : fail(400, 'invalid_parameter', 'side must be buy or sell');
         const amount = positiveNumber(p, 'amount');
-        // A conversion is a market order: a buy spends `amount` rupiah, a sell sells `amount` crypto.
+        // A conversion is a market order: a buy spends `amount` rupiah as a quoteOrderQty buy (the quantity
+        // whose cost is closest to it, so possibly a little more: open API rule 4), a sell sells `amount` crypto.
         const res = state.exec((e, now) =>
           e.placeOrder({ accountId: acc.id, symbol: s.info.symbol, side, type: 'MARKET', ...(side === 'BUY' ? { quoteOrderQty: parseDecimal('amount', amount) } : { quantity: parseDecimal('amount', amount) }) }, now),
         );

@@ -75,7 +75,8 @@ describe('StrategyRunner with a gate and a venue', () => {
     bus.publish({ type: 'timer', E: 6 });
     expect(seen.bad).toEqual(['timer']);
     expect(seen.b).toEqual(['timer', 'timer']);
-    expect(host.failures).toEqual([{ strategy: 'bad', phase: 'event', error: 'boom' }]);
+    // t: the run's clock when it failed (a backtest reports when its strategy stopped).
+    expect(host.failures).toEqual([{ strategy: 'bad', phase: 'event', error: 'boom', t: 1000 }]);
   });
 
   it('risk rejections reach the strategy as events after its handler returns, and nothing reaches the venue', () => {

@@ -128,7 +128,7 @@ describe('StrategyRunner', () => {
     const { bus, runner } = setup([spec('bad', ['BTC_IDR'], failsAtStart), spec('good', ['BTC_IDR'])]);
     runner.start();
     bus.publish(trade('BTC_IDR', '100', 1));
-    expect(runner.failures).toEqual([{ strategy: 'bad', phase: 'start', error: 'no' }]);
+    expect(runner.failures).toEqual([{ strategy: 'bad', phase: 'start', error: 'no', t: 1000 }]);
     expect(seen.get('good')?.length).toBe(1);
   });
 

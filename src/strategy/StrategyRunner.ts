@@ -73,6 +73,8 @@ export interface StrategyFailure {
   readonly phase: 'start' | 'event' | 'stop';
   /** The error's message. */
   readonly error: string;
+  /** Time of the run's clock when it failed (ms). */
+  readonly t: number;
 }
 
 /** Options of the runner. */
@@ -347,7 +349,7 @@ export class StrategyRunner {
     if (r.failed) return;
     r.failed = true;
     const error = err instanceof Error ? err.message : String(err);
-    this.failures.push({ strategy: r.name, phase, error });
+    this.failures.push({ strategy: r.name, phase, error, t: this.#o.clock.now() });
     this.#o.log.error({ strategy: r.name, phase, err: error }, 'strategy failed and was stopped');
     if ((this.#o.cancelOnFailure ?? true) && r.book.openCount() > 0) this.#submit(r, { kind: 'cancelAll', strategy: r.name, intentId: r.intentId() });
     this.#o.onFailure?.(r.name, err);

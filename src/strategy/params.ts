@@ -19,8 +19,23 @@ export interface ParamIssue {
 /** Validated parameters, or the first issues. */
 export type ParamsResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ParamIssue[] };
 
-/** Runs the plugin's schema over raw parameters from YAML. */
+/**
+ * Keys of `raw` that an object schema would silently drop. zod's default object mode strips
+ * unknown keys, so a misspelt parameter (`spreadbps: 2`) would run with the default instead, with
+ * no word: a config error like any unknown key of the run config. A schema that declares what
+ * to do with other keys (`.passthrough()`, `.catchall()`, `.strict()`) decides for itself.
+ */
+function droppedKeys(schema: StrategyPlugin['params'], raw: unknown): string[] {
+  if (!(schema instanceof z.ZodObject) || schema._zod.def.catchall !== undefined) return [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
+  const known = schema.shape as Record<string, unknown>;
+  return Object.keys(raw).filter((k) => !Object.hasOwn(known, k));
+}
+
+/** Runs the plugin's schema over raw parameters from YAML; a parameter the schema does not know is an issue. */
 export function validateParams(plugin: StrategyPlugin, raw: unknown): ParamsResult {
+  const unknown = droppedKeys(plugin.params, raw);
+  if (unknown.length > 0) return { ok: false, issues: unknown.map((k) => ({ path: [k], value: valueAtPath(raw, [k]), message: `unknown key "${k}"` })) };
   const r = plugin.params.safeParse(raw ?? {});
   if (r.success) return { ok: true, value: r.data };
   return {

@@ -100,6 +100,9 @@ describe('OpenClient against the sandbox: orders, account, wallet, user data key
     const m = await alice.newOrder({ symbol: 'BTC_USDT', side: 'BUY', type: 'MARKET', quoteOrderQty: '600.1' });
     expect(m.status).toBe('FILLED');
     expect(m.executedQty.toFixed()).toBe('0.01');
+    // Spec rule 4 on the wire: 0.01001 (600.7001) is 0.2901 above 600.41, closer than 0.01 (600.1) is below.
+    const up = await alice.newOrder({ symbol: 'BTC_USDT', side: 'BUY', type: 'MARKET', quoteOrderQty: '600.41' });
+    expect([up.status, up.origQty.toFixed(), up.origQuoteQty.toFixed(), up.executedQty.toFixed(), up.executedQuoteQty.toFixed()]).toEqual(['FILLED', '0.01001', '600.41', '0.01001', '600.7001']);
     const sl = await alice.newOrder({ symbol: 'BTC_USDT', side: 'SELL', type: 'STOP_LOSS_LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '58000', stopPrice: '58100' });
     expect(sl.status).toBe('NEW');
     const lm = await alice.newOrder({ symbol: 'BTC_USDT', side: 'SELL', type: 'LIMIT_MAKER', quantity: '0.01', price: '61000' });

@@ -1,0 +1,78 @@
+/**
+ * `kancil backtest` with bad input, as a user meets it: every mistake is named (the file, the
+ * field, the value), the command exits non-zero (2 with the usage for a bad argument, 1 for a bad
+ * config or data), and nothing is half done: no run starts, no report folder is written.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { command } from '../../src/cli/backtest.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-backtest-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The bundled SMA config with `edit` applied to its text, written to a file of its own. */
+function config(name: string, edit: (text: string) => string): string {
+  const text = readFileSync(path.join(root, 'config/sma-crossover.yaml'), 'utf8').replace('../backtest-data/', `${path.join(root, 'backtest-data')}/`);
+  const file = path.join(dir, `${name}.yaml`);
+  writeFileSync(file, edit(text));
+  return file;
+}
+
+async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await command.run(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} });
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+describe('kancil backtest: bad input', () => {
+  const cases: [string, (t: string) => string, RegExp][] = [
+    ['unknown-strategy', (t) => t.replace('plugin: sma-crossover', 'plugin: sma-crosover'), /unknown-strategy\.yaml: strategies\[0\]\.plugin="sma-crosover": no plugin module/],
+    ['unknown-param', (t) => t.replace('quantity: "0.1" }', 'quantity: "0.1", qty: "1" }'), /unknown-param\.yaml: strategies\[0\]\.params\.qty="1": unknown key "qty"/],
+    ['wrong-type', (t) => t.replace('fast: 10', 'fast: "10"'), /wrong-type\.yaml: strategies\[0\]\.params\.fast="10": .*expected number/],
+    ['refused-param', (t) => t.replace('fast: 10', 'fast: 80'), /refused-param\.yaml: strategies\[0\]\.params\.fast=80: fast must be smaller than slow/],
+    ['missing-data', (t) => t.replace('btcusdt-1m-sample.csv.gz]', 'btcusdt-1m-missing.csv.gz]'), /missing-data\.yaml: backtest\.candles\[0\]\.files\[0\]=".*btcusdt-1m-missing\.csv\.gz": no such file/],
+    ['data-is-folder', (t) => t.replace('/btcusdt-1m-sample.csv.gz]', ']'), /data-is-folder\.yaml: backtest\.candles\[0\]\.files\[0\]=".*backtest-data": not a file/],
+  ];
+  it.each(cases)('%s: names the place and the value, exits 1 and writes nothing', async (name, edit, want) => {
+    const out = path.join(dir, `out-${name}`);
+    const r = await run([config(name, edit), '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(want);
+    // No stack trace for a user's mistake, no progress (nothing was read), no report.
+    expect(r.err).not.toMatch(/\n\s+at /);
+    expect(r.err).not.toMatch(/%/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  const usage: [string[], RegExp][] = [
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--out'], /--out/],
+    [[], /expected exactly one config file/],
+    [['a.yaml', 'b.yaml'], /expected exactly one config file/],
+    [['x.yaml', '--workers', '1.5'], /--workers=1\.5: must be a positive integer/],
+    [['x.yaml', '--workers', '0'], /--workers=0: must be a positive integer/],
+  ];
+  it.each(usage)('bad arguments %j print what is wrong and the usage, exit 2', async (args, want) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(want);
+    expect(r.err).toContain('Usage: kancil backtest <config.yaml>');
+  });
+
+  it('a strategy that throws is stopped, the report says so and the command exits 1', async () => {
+    const plugin = path.join(root, 'src/strategy/test-plugins/thrower.ts');
+    const file = config('thrower', (t) => t.replace('plugin: sma-crossover', `plugin: ${JSON.stringify(plugin)}`).replace(/params: \{.*\}/, 'params: { failAt: 30 }'));
+    const out = path.join(dir, 'out-thrower');
+    const r = await run([file, '--out', out, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAILED and stopped: strategy sma threw \(event\) at 2024-08-01T\S+: boom/);
+    expect(r.err).toMatch(/backtest failed: strategy sma threw \(event\) at \S+: boom/);
+    const json = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as { failures: { strategy: string; phase: string; error: string; t: number }[] };
+    expect(json.failures).toEqual([{ strategy: 'sma', phase: 'event', error: 'boom', t: expect.any(Number) as number }]);
+    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('Strategies stopped by an error');
+  });
+});
