@@ -284,7 +284,8 @@ export class RunSession {
           referencePrice: (s) => refs.referencePrice(s),
           priceRanges: refs.priceRanges,
           exchangeFilters,
-          liveOrders: () => tracker.liveOrders(),
+          // As the exchange counts them: the account's open orders this bot did not place count too.
+          liveOrders: () => (router && router.untrackedOpenOrders.length > 0 ? [...tracker.liveOrders(), ...router.untrackedOpenOrders] : tracker.liveOrders()),
           dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => market.mark(s)),
           strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
         }),

@@ -585,6 +585,22 @@ describe('OrderRouter', () => {
     expect(ex.requests.newOrder).toBe(1);
   });
 
+  it('keeps the account\'s open orders it did not place, as each open-orders listing shows them (order-count filters count them)', async () => {
+    const { router, ex, clock } = setup();
+    router.submit(place());
+    await router.idle();
+    const manual = await ex.open.newOrder({ symbol: 'BTC_IDR', side: 'SELL', type: 'LIMIT', clientId: 'manual-1', price: new Decimal('1100000000'), quantity: new Decimal('0.001'), timeInForce: 'GTC' });
+    expect(router.untrackedOpenOrders).toEqual([]);
+    await router.reconcile('test');
+    expect(router.untrackedOpenOrders.map((o) => [o.symbol, o.orderType, o.icebergQty.toFixed()])).toEqual([['BTC_IDR', 'LIMIT', '0']]);
+    // The trader cancels it; the next periodic check of the bot's own orders lists the symbol again.
+    await ex.open.cancelOrder({ orderId: manual.orderId });
+    clock.advanceTo(clock.now() + 61_000);
+    await router.tick();
+    await router.idle();
+    expect(router.untrackedOpenOrders).toEqual([]);
+  });
+
   it('decides legacy eligibility from what /v1 can express', () => {
     const base = { symbol: 'BTC_IDR', side: 'BUY' as const, orderType: 'LIMIT' as const, quantity: new Decimal(1), price: new Decimal(1) };
     expect(legacyEligible(base)).toBe(true);

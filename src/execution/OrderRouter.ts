@@ -86,6 +86,13 @@ export interface OrderRouterOptions {
   readonly onBreaker?: (state: BreakerState, why: string) => void;
 }
 
+/** What the order-count filters read of an open order the bot did not place. */
+export interface UntrackedOrder {
+  readonly symbol: string;
+  readonly orderType: OrderRecord['orderType'];
+  readonly icebergQty: Decimal;
+}
+
 /** Which legacy order shapes the /v1 interface can carry (decided in {@link legacyEligible}). */
 const LEGACY_QUOTE = 'IDR';
 
@@ -112,6 +119,9 @@ export class OrderRouter implements Venue {
   readonly #gapTimers = new Map<string, NodeJS.Timeout>();
   readonly #settleMs: number;
   readonly #maxRetryAgeMs: number;
+  /** Open orders of each symbol that the exchange lists and this bot does not track, as last listed. */
+  readonly #untracked = new Map<string, readonly UntrackedOrder[]>();
+  #untrackedAll: readonly UntrackedOrder[] = [];
   #balances: readonly Balance[] = [];
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
@@ -137,6 +147,16 @@ export class OrderRouter implements Venue {
   /** Last balances fetched from the exchange. */
   get balances(): readonly Balance[] {
     return this.#balances;
+  }
+
+  /**
+   * Open orders on the account that this bot did not place (a trader's manual orders, another
+   * tool), as the last open-orders query of each symbol listed them (start-up and every
+   * reconciliation, and each periodic check). The exchange counts them against MAX_NUM_ORDERS and
+   * the other order-count filters like the bot's own, so the risk gate must too.
+   */
+  get untrackedOpenOrders(): readonly UntrackedOrder[] {
+    return this.#untrackedAll;
   }
 
   /** Starts the background poll loop (UNKNOWN orders, half-open probes). */
@@ -253,8 +273,8 @@ export class OrderRouter implements Venue {
         for (const x of open) {
           seen.add(x.orderId);
           if (this.#tracker.get(x.clientId) || this.#tracker.byOrderId(x.orderId)) this.#applyRest(x, 'reconcile');
-          else untracked++;
         }
+        untracked += this.#noteUntracked(symbol, open);
         for (const o of this.#tracker.liveOrders({ symbol })) {
           if (o.orderId !== undefined && seen.has(o.orderId)) continue;
           await this.#serialised(o.clientId, () => this.#resolve(o.clientId, false));
@@ -372,6 +392,7 @@ export class OrderRouter implements Venue {
         this.#o.log.warn({ symbol, err: errInfo(err) }, 'open-orders check failed; the next period tries again');
         return;
       }
+      this.#noteUntracked(symbol, listed);
       const byId = new Map(listed.map((x) => [x.orderId, x]));
       for (const o of orders) {
         const x = o.orderId === undefined ? undefined : byId.get(o.orderId);
@@ -382,6 +403,17 @@ export class OrderRouter implements Venue {
     } finally {
       this.#listing.delete(symbol);
     }
+  }
+
+  /** Keeps the listed open orders of `symbol` that the tracker does not know; returns how many. */
+  #noteUntracked(symbol: string, listed: readonly Order[]): number {
+    const mine = (x: Order): boolean => this.#tracker.get(x.clientId) !== undefined || this.#tracker.byOrderId(x.orderId) !== undefined;
+    const others = listed.filter((x) => !mine(x)).map((x) => ({ symbol, orderType: x.type, icebergQty: x.icebergQty }));
+    if (others.length === 0 && !this.#untracked.has(symbol)) return 0;
+    if (others.length === 0) this.#untracked.delete(symbol);
+    else this.#untracked.set(symbol, others);
+    this.#untrackedAll = [...this.#untracked.values()].flat();
+    return others.length;
   }
 
   /** Refreshes a live order from REST, then records the fills its executed quantity shows. */

@@ -76,7 +76,7 @@ function start(): Promise<RunSession> {
       strategies: [{ name: 'inv', plugin: 'inventory', symbols: ['BTC_IDR'], budget: BUDGET, risk: { dailyLossLimit: '100' } }],
       storage: { path: path.join(dir, 'ledger.db') },
       run: { timerMs: 50, statusIntervalSec: 60, cancelOnShutdown: false },
-      logging: { level: 'warn' },
+      logging: { level: 'debug' },
     },
     'restart-positions.yaml',
   );
@@ -85,7 +85,7 @@ function start(): Promise<RunSession> {
     endpoints: sandbox.urls,
     credentials: { apiKey: ALICE.apiKey, apiSecret: ALICE.secret },
     plugins: new Map<string, StrategyPlugin>([['inv', inventory]]),
-    log: runLogger('warn', logSink(logText)),
+    log: runLogger('debug', logSink(logText)),
     bookReadyTimeoutMs: 5000,
   });
 }
@@ -141,5 +141,10 @@ describe('restart: the strategy keeps what its earlier run holds', () => {
     // Nothing bought or placed again.
     expect(sandbox.engine.allOrders(ALICE.id, 'BTC_IDR')).toHaveLength(ordersAfterFirst);
     expect(placed).toHaveLength(2);
+    // Two start-ups, reconciliations and WebSocket API sessions at debug level: no credential.
+    const text = logText.join('');
+    expect(text).toContain('"level":20');
+    for (const secret of [ALICE.apiKey, ALICE.secret]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/signature/i);
   }, 30_000);
 });
