@@ -71,4 +71,32 @@ describe('sma-crossover', () => {
     h.onEvent(bar(5, 0.5));
     expect(ctx.intents).toHaveLength(2);
   });
+
+  it('refuses an interval no kline has and a zero quantity', () => {
+    expect(smaCrossoverParams.safeParse({ interval: '1min' }).error?.issues[0]?.path).toEqual(['interval']);
+    expect(smaCrossoverParams.safeParse({ interval: '15m' }).success).toBe(true);
+    expect(smaCrossoverParams.safeParse({ quantity: '0' }).error?.issues[0]?.path).toEqual(['quantity']);
+  });
+
+  it('with a stepSize, sells the position floored to it and counts a remainder below one step as flat', () => {
+    const ctx = fakeContext(smaCrossoverParams.parse({ fast: 2, slow: 4, quantity: '0.1', stepSize: '0.001' }));
+    const h = plugin.create(ctx);
+    const closes = [10, 10, 10, 10, 12, 14, 14, 9, 5, 5, 5, 9, 14, 16];
+    closes.forEach((c, i) => {
+      ctx.now = i * 60_000 + 59_999;
+      const before = ctx.intents.length;
+      h.onEvent(bar(i, c));
+      // stand-in for the venue: fills at once; a buy's 0.1 % fee is taken from the base received
+      const last = ctx.intents[ctx.intents.length - 1];
+      if (ctx.intents.length > before && last?.kind === 'place') {
+        const held = ctx.positions.get('BTC') ?? new Decimal(0);
+        const q = last.req.quantity as Decimal;
+        ctx.positions.set('BTC', last.req.side === 'BUY' ? held.plus(q.mul('0.999')) : held.minus(q));
+      }
+    });
+    const places = ctx.intents.flatMap((x) => (x.kind === 'place' ? [`${x.req.side} ${x.req.quantity?.toString()}`] : []));
+    // 0.0999 held after the buy: 0.099 sold, 0.0009 left (below a step): the next cross up buys again.
+    expect(places).toEqual(['BUY 0.1', 'SELL 0.099', 'BUY 0.1']);
+    expect(ctx.positions.get('BTC')?.toString()).toBe('0.1008');
+  });
 });
