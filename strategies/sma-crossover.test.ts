@@ -7,7 +7,7 @@ import { fakeContext } from './testing/fakeContext.js';
 
 function bar(i: number, close: number): KlineEvent {
   const c = new Decimal(close);
-  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: 0, lastTradeId: 0, open: c, high: c, low: c, close: c, volume: c, quoteVolume: c, trades: 1, takerBuyBaseVolume: c, takerBuyQuoteVolume: c, closed: true };
+  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: '0', lastTradeId: '0', open: c, high: c, low: c, close: c, volume: c, quoteVolume: c, trades: 1, takerBuyBaseVolume: c, takerBuyQuoteVolume: c, closed: true };
 }
 
 describe('sma-crossover', () => {
@@ -65,7 +65,7 @@ describe('sma-crossover', () => {
     expect(ctx.intents).toHaveLength(1);
     // the buy filled at the open of bar 4; then the averages cross down on that same bar
     ctx.positions.set('BTC', new Decimal(1));
-    h.onEvent({ type: 'fill', E: 4 * 60_000, strategy: 'test', clientId: 'c1', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: 1, price: new Decimal(5), qty: new Decimal(1), quoteQty: new Decimal(5), commission: new Decimal(0), commissionAsset: null, isMaker: false });
+    h.onEvent({ type: 'fill', E: 4 * 60_000, strategy: 'test', clientId: 'c1', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: new Decimal(5), qty: new Decimal(1), quoteQty: new Decimal(5), commission: new Decimal(0), commissionAsset: null, isMaker: false });
     h.onEvent(bar(4, 0.5));
     expect(ctx.intents).toHaveLength(1);
     h.onEvent(bar(5, 0.5));

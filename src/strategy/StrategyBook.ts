@@ -286,7 +286,9 @@ export class StrategyBook {
     const key = o.side === 'BUY' ? a.buyKey : o.side === 'SELL' ? a.sellKey : sideKey(o.symbol, o.side);
     if (o.side === 'SELL') return { asset: a.base, amount: remaining ?? ZERO, sideKey: key, remaining };
     if (o.side === 'BUY') {
-      const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : o.price ? o.price.mul(remaining ?? ZERO) : undefined;
+      // A quoteOrderQty buy may spend a little more than the amount (the closer notional, spec new order
+      // rule 4): one that has passed it holds nothing more rather than freeing other orders' locks.
+      const amount = o.quoteOrderQty ? atLeastZero(o.quoteOrderQty.minus(o.cumQuoteQty)) : o.price ? o.price.mul(remaining ?? ZERO) : undefined;
       return { asset: a.quote, amount, sideKey: key, remaining };
     }
     return { asset: undefined, amount: undefined, sideKey: key, remaining };
