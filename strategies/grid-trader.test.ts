@@ -29,4 +29,24 @@ describe('grid-trader', () => {
     h.onEvent(filled('unknown', 'SELL'));
     expect(ctx.intents).toHaveLength(5);
   });
+
+  it('never buys at the top level (it would have no level above to sell at)', () => {
+    const ctx = fakeContext(gridTraderParams.parse({ lowerPrice: '90', upperPrice: '110', levels: 5, quantity: '0.1' }));
+    // Mid above the whole grid: every level is below it.
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '120', '122'));
+    const h = plugin.create(ctx);
+    h.onEvent({ type: 'depthDiff', E: 0, symbol: 'BTC_USDT', firstUpdateId: 1, finalUpdateId: 1, bids: [], asks: [] });
+    expect(ctx.intents.map((i) => (i.kind === 'place' ? `${i.req.side} ${i.req.price}` : i.kind))).toEqual(['BUY 90', 'BUY 95', 'BUY 100', 'BUY 105']);
+  });
+
+  it('refuses levels closer than a tick, and zero quantities or sizes, naming the parameter', () => {
+    const issue = (p: Record<string, unknown>) => {
+      const r = gridTraderParams.safeParse({ lowerPrice: '100', upperPrice: '100.05', ...p });
+      return r.success ? 'ok' : `${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message}`;
+    };
+    expect(issue({ levels: 10 })).toMatch(/^levels: levels are closer than one tickSize/);
+    expect(issue({ levels: 6 })).toBe('ok');
+    expect(issue({ levels: 2, quantity: '0' })).toBe('quantity: must be above 0');
+    expect(issue({ levels: 2, tickSize: '0.00' })).toBe('tickSize: must be above 0');
+  });
 });

@@ -2,33 +2,39 @@
  * Grid trader: a ladder of `levels` evenly spaced prices between `lowerPrice` and `upperPrice`.
  *
  * On the first ready book it places a BUY of `quantity` at every grid price below the mid (LIMIT,
- * GTC). Each time a buy at grid level i fills completely, it places a SELL of the same quantity at
+ * GTC), except the top one (a buy there would have no level above to be sold at). Each time a buy at grid level i fills completely, it places a SELL of the same quantity at
  * level i+1; each time that sell fills, a BUY goes back at level i. The grid therefore earns one
  * step per round trip and holds at most one level's quantity per filled buy. Prices outside the
  * grid are never quoted; nothing is ever sold that was not bought first (spot, no shorting).
  *
- * Parameters: `lowerPrice`, `upperPrice` (decimal strings), `levels` (number of grid prices, >= 2),
+ * Parameters: `lowerPrice`, `upperPrice` (decimal strings), `levels` (number of grid prices, >= 2,
+ * at least one tick apart),
  * `quantity` (base per order), `tickSize` (grid prices are floored to it), `stepSize` (a sell is capped
  * by the free base balance, floored to it: base-asset commissions leave slightly less than was bought).
  */
 import { z } from 'zod';
 import { Decimal, floorToStep } from '../src/core/decimal.js';
 import { splitSymbol } from '../src/core/symbols.js';
-import { decimalParam } from '../src/strategy/params.js';
+import { positiveDecimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
 
 /** Parameters of the grid trader. */
 export const gridTraderParams = z
   .object({
-    lowerPrice: decimalParam,
-    upperPrice: decimalParam,
+    lowerPrice: positiveDecimalParam,
+    upperPrice: positiveDecimalParam,
     levels: z.number().int().min(2).max(500).default(10),
-    quantity: decimalParam.default('0.001'),
-    tickSize: decimalParam.default('0.01'),
-    stepSize: decimalParam.default('0.00001'),
+    quantity: positiveDecimalParam.default('0.001'),
+    tickSize: positiveDecimalParam.default('0.01'),
+    stepSize: positiveDecimalParam.default('0.00001'),
   })
-  .refine((p) => new Decimal(p.lowerPrice).lt(p.upperPrice), { message: 'lowerPrice must be below upperPrice', path: ['lowerPrice'] });
+  .refine((p) => new Decimal(p.lowerPrice).lt(p.upperPrice), { message: 'lowerPrice must be below upperPrice', path: ['lowerPrice'] })
+  // Levels closer than a tick would be floored onto the same price: two orders where one was meant.
+  .refine((p) => new Decimal(p.upperPrice).minus(p.lowerPrice).div(p.levels - 1).gte(p.tickSize), {
+    message: 'levels are closer than one tickSize: (upperPrice - lowerPrice) / (levels - 1) must be at least tickSize',
+    path: ['levels'],
+  });
 
 /** The grid prices, lowest first (pure; exported for tests). */
 export function gridPrices(lower: Decimal, upper: Decimal, levels: number, tick: Decimal): Decimal[] {
@@ -75,7 +81,7 @@ export default defineStrategy({
             started = true;
             const mid = bb.price.plus(ba.price).div(2);
             grid.forEach((price, i) => {
-              if (price.lt(mid)) place(i, 'BUY');
+              if (price.lt(mid) && i < grid.length - 1) place(i, 'BUY');
             });
           }
           return;

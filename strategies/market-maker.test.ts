@@ -88,4 +88,8 @@ describe('market-maker plugin', () => {
     h.onStop?.();
     expect(ctx.intents).toEqual([{ kind: 'cancelAll', symbol: 'BTC_USDT' }]);
   });
+
+  it('refuses a zero quantity, maxPosition, tickSize or stepSize', () => {
+    for (const k of ['quantity', 'maxPosition', 'tickSize', 'stepSize']) expect(marketMakerParams.safeParse({ [k]: '0' }).error?.issues[0]?.path, k).toEqual([k]);
+  });
 });

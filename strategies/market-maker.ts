@@ -29,7 +29,7 @@ import { z } from 'zod';
 import { Decimal, ceilToStep, floorToStep } from '../src/core/decimal.js';
 import { splitSymbol } from '../src/core/symbols.js';
 import type { OrderSideName } from '../src/core/enums.js';
-import { decimalParam } from '../src/strategy/params.js';
+import { decimalParam, positiveDecimalParam } from '../src/strategy/params.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
 
@@ -37,10 +37,10 @@ import type { BusEvent } from '../src/bus/events.js';
 export const marketMakerParams = z.object({
   spreadBps: z.number().positive().default(4),
   skewBps: z.number().min(0).default(4),
-  quantity: decimalParam.default('0.001'),
-  maxPosition: decimalParam.default('0.01'),
-  tickSize: decimalParam.default('0.01'),
-  stepSize: decimalParam.default('0.00001'),
+  quantity: positiveDecimalParam.default('0.001'),
+  maxPosition: positiveDecimalParam.default('0.01'),
+  tickSize: positiveDecimalParam.default('0.01'),
+  stepSize: positiveDecimalParam.default('0.00001'),
   minQuantity: decimalParam.default('0'),
   refreshMs: z.number().int().min(0).default(500),
   requoteTicks: z.number().int().min(0).default(10),

@@ -4,7 +4,7 @@ import { Decimal } from '../src/core/decimal.js';
 import plugin, { periodicOrdersParams } from './periodic-orders.js';
 import { fakeContext, fixedBook } from './testing/fakeContext.js';
 
-const trade = (i: number): TradeEvent => ({ type: 'trade', E: i, symbol: 'BTC_USDT', tradeId: i, price: new Decimal(100), qty: new Decimal(1), tradeTime: i, isBuyerMaker: true });
+const trade = (i: number): TradeEvent => ({ type: 'trade', E: i, symbol: 'BTC_USDT', tradeId: String(i), price: new Decimal(100), qty: new Decimal(1), tradeTime: i, isBuyerMaker: true });
 
 describe('periodic-orders', () => {
   it('places alternating passive orders every N events and cancels the oldest beyond maxOpen', () => {

@@ -7,7 +7,7 @@ import { fakeContext } from './testing/fakeContext.js';
 
 function bar(i: number, close: number): KlineEvent {
   const c = new Decimal(close);
-  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: 0, lastTradeId: 0, open: c, high: c, low: c, close: c, volume: c, quoteVolume: c, trades: 1, takerBuyBaseVolume: c, takerBuyQuoteVolume: c, closed: true };
+  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: '0', lastTradeId: '0', open: c, high: c, low: c, close: c, volume: c, quoteVolume: c, trades: 1, takerBuyBaseVolume: c, takerBuyQuoteVolume: c, closed: true };
 }
 
 describe('sma-crossover', () => {
@@ -65,10 +65,38 @@ describe('sma-crossover', () => {
     expect(ctx.intents).toHaveLength(1);
     // the buy filled at the open of bar 4; then the averages cross down on that same bar
     ctx.positions.set('BTC', new Decimal(1));
-    h.onEvent({ type: 'fill', E: 4 * 60_000, strategy: 'test', clientId: 'c1', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: 1, price: new Decimal(5), qty: new Decimal(1), quoteQty: new Decimal(5), commission: new Decimal(0), commissionAsset: null, isMaker: false });
+    h.onEvent({ type: 'fill', E: 4 * 60_000, strategy: 'test', clientId: 'c1', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: new Decimal(5), qty: new Decimal(1), quoteQty: new Decimal(5), commission: new Decimal(0), commissionAsset: null, isMaker: false });
     h.onEvent(bar(4, 0.5));
     expect(ctx.intents).toHaveLength(1);
     h.onEvent(bar(5, 0.5));
     expect(ctx.intents).toHaveLength(2);
+  });
+
+  it('refuses an interval no kline has and a zero quantity', () => {
+    expect(smaCrossoverParams.safeParse({ interval: '1min' }).error?.issues[0]?.path).toEqual(['interval']);
+    expect(smaCrossoverParams.safeParse({ interval: '15m' }).success).toBe(true);
+    expect(smaCrossoverParams.safeParse({ quantity: '0' }).error?.issues[0]?.path).toEqual(['quantity']);
+  });
+
+  it('with a stepSize, sells the position floored to it and counts a remainder below one step as flat', () => {
+    const ctx = fakeContext(smaCrossoverParams.parse({ fast: 2, slow: 4, quantity: '0.1', stepSize: '0.001' }));
+    const h = plugin.create(ctx);
+    const closes = [10, 10, 10, 10, 12, 14, 14, 9, 5, 5, 5, 9, 14, 16];
+    closes.forEach((c, i) => {
+      ctx.now = i * 60_000 + 59_999;
+      const before = ctx.intents.length;
+      h.onEvent(bar(i, c));
+      // stand-in for the venue: fills at once; a buy's 0.1 % fee is taken from the base received
+      const last = ctx.intents[ctx.intents.length - 1];
+      if (ctx.intents.length > before && last?.kind === 'place') {
+        const held = ctx.positions.get('BTC') ?? new Decimal(0);
+        const q = last.req.quantity as Decimal;
+        ctx.positions.set('BTC', last.req.side === 'BUY' ? held.plus(q.mul('0.999')) : held.minus(q));
+      }
+    });
+    const places = ctx.intents.flatMap((x) => (x.kind === 'place' ? [`${x.req.side} ${x.req.quantity?.toString()}`] : []));
+    // 0.0999 held after the buy: 0.099 sold, 0.0009 left (below a step): the next cross up buys again.
+    expect(places).toEqual(['BUY 0.1', 'SELL 0.099', 'BUY 0.1']);
+    expect(ctx.positions.get('BTC')?.toString()).toBe('0.1008');
   });
 });

@@ -15,14 +15,18 @@
  * - `quantity`: base quantity bought on entry (decimal string); the exit sells the whole position,
  *   which is net of the buy's commission when the venue charges it in the base asset (the engine,
  *   the candle venue and the exchange do), so it sells exactly what is held.
+ * - `stepSize`: the exchange's LOT_SIZE step (default 0: no rounding). The exit sells the position
+ *   floored to it, and a remainder below one step (what a base-asset fee can leave) counts as flat:
+ *   it cannot be sold, and must not keep the strategy from entering again.
  *
  * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
  */
 import { z } from 'zod';
 import { EMA, SMA } from 'trading-signals';
-import { Decimal } from '../src/core/decimal.js';
+import { Decimal, floorToStep } from '../src/core/decimal.js';
 import { splitSymbol } from '../src/core/symbols.js';
-import { decimalParam } from '../src/strategy/params.js';
+import { decimalParam, positiveDecimalParam } from '../src/strategy/params.js';
+import { isKlineInterval } from '../src/core/enums.js';
 import { defineStrategy } from '../src/strategy/types.js';
 import type { BusEvent } from '../src/bus/events.js';
 
@@ -32,8 +36,10 @@ export const smaCrossoverParams = z
     fast: z.number().int().min(1).default(10),
     slow: z.number().int().min(2).default(50),
     kind: z.enum(['SMA', 'EMA']).default('SMA'),
-    interval: z.string().default('1m'),
-    quantity: decimalParam.default('0.01'),
+    // A spelling no exchange interval has ('1min') would never match a kline: the strategy would never trade.
+    interval: z.string().refine(isKlineInterval, 'not a kline interval (1s, 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d, 3d, 1w, 1M)').default('1m'),
+    quantity: positiveDecimalParam.default('0.01'),
+    stepSize: decimalParam.default('0'),
   })
   .refine((p) => p.fast < p.slow, { message: 'fast must be smaller than slow', path: ['fast'] });
 
@@ -48,6 +54,7 @@ export default defineStrategy({
     if (symbol === undefined) throw new RangeError('sma-crossover needs one symbol');
     const { base } = splitSymbol(symbol);
     const qty = new Decimal(p.quantity);
+    const step = new Decimal(p.stepSize);
     const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
     const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);
     let busyUntilBarAfter = -Infinity;
@@ -66,8 +73,9 @@ export default defineStrategy({
         const s = slow.update(close, false);
         if (f === null || s === null || !slow.isStable) return;
         if (ctx.openOrders(symbol).length > 0 || busyUntilBarAfter >= e.openTime) return;
-        const pos = ctx.position(base);
-        if (f > s && pos.isZero()) {
+        // What can be sold: the position on the step grid (the position itself without a step).
+        const pos = step.isZero() ? ctx.position(base) : floorToStep(ctx.position(base), step);
+        if (f > s && !(pos.isPositive() && !pos.isZero())) {
           ctx.place({ symbol, side: 'BUY', orderType: 'MARKET', quantity: qty });
         } else if (f < s && pos.isPositive() && !pos.isZero()) {
           ctx.place({ symbol, side: 'SELL', orderType: 'MARKET', quantity: pos });

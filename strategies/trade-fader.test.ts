@@ -4,7 +4,7 @@ import type { TradeEvent } from '../src/core/marketEvents.js';
 import plugin, { tradeFaderParams } from './trade-fader.js';
 import { fakeContext } from './testing/fakeContext.js';
 
-const t = (price: string, qty: string, isBuyerMaker: boolean): TradeEvent => ({ type: 'trade', E: 1, symbol: 'BTC_USDT', tradeId: 1, price: new Decimal(price), qty: new Decimal(qty), tradeTime: 1, isBuyerMaker });
+const t = (price: string, qty: string, isBuyerMaker: boolean): TradeEvent => ({ type: 'trade', E: 1, symbol: 'BTC_USDT', tradeId: '1', price: new Decimal(price), qty: new Decimal(qty), tradeTime: 1, isBuyerMaker });
 
 describe('trade-fader', () => {
   it('fades large trades only and caps open orders', () => {

@@ -8,7 +8,7 @@ import { VirtualScheduler } from './Scheduler.js';
 
 const d = (s: string | number) => new Decimal(s);
 function bar(i: number, o: number, h: number, l: number, c: number): KlineEvent {
-  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: -1, lastTradeId: -1, open: d(o), high: d(h), low: d(l), close: d(c), volume: d(1), quoteVolume: d(1), trades: 1, takerBuyBaseVolume: d(0), takerBuyQuoteVolume: d(0), closed: true };
+  return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: undefined, lastTradeId: undefined, open: d(o), high: d(h), low: d(l), close: d(c), volume: d(1), quoteVolume: d(1), trades: 1, takerBuyBaseVolume: d(0), takerBuyQuoteVolume: d(0), closed: true };
 }
 const place = (clientId: string, over: Partial<PlaceIntent>): PlaceIntent => ({ kind: 'place', strategy: 's', intentId: clientId, clientId, symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', quantity: d(2), ...over });
 

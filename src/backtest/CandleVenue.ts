@@ -185,7 +185,7 @@ export class CandleVenue implements Venue {
     const st = this.#remove(o);
     // One scheduler entry for both events: the two would run back to back anyway (same time,
     // consecutive sequence numbers), and one entry is half the queue work per fill.
-    const fill = fillOf(o, E, { tradeId: ++this.#tradeSeq, price, qty, quoteQty, commission, commissionAsset: buy ? st.base : st.quote, isMaker });
+    const fill = fillOf(o, E, { tradeId: String(++this.#tradeSeq), price, qty, quoteQty, commission, commissionAsset: buy ? st.base : st.quote, isMaker });
     const update = orderUpdateOf(o, E);
     const publish = this.#opts.publish;
     this.#opts.scheduler.schedule(0, () => {

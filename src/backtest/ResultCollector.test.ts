@@ -10,7 +10,7 @@ function upd(strategy: string, clientId: string, state: OrderUpdateEvent['state'
   return { type: 'orderUpdate', E: 0, strategy, clientId, orderId: '1', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', state, price: d('100'), quantity: d(qty), cumQty: d(cum), cumQuoteQty: d(cum).mul(100) };
 }
 function fill(strategy: string, E: number, side: 'BUY' | 'SELL', price: string, qty: string, fee: string): FillEvent {
-  return { type: 'fill', E, strategy, clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side, tradeId: 1, price: d(price), qty: d(qty), quoteQty: d(price).mul(qty), commission: d(fee), commissionAsset: 'USDT', isMaker: true };
+  return { type: 'fill', E, strategy, clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side, tradeId: '1', price: d(price), qty: d(qty), quoteQty: d(price).mul(qty), commission: d(fee), commissionAsset: 'USDT', isMaker: true };
 }
 
 describe('ResultCollector', () => {

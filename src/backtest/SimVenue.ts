@@ -75,7 +75,8 @@ export function toExecutionReport(r: SimExecutionReport, E: number): ExecutionRe
     commission: new Decimal(r.n),
     commissionAsset: r.N,
     transactionTime: r.T,
-    tradeId: r.t,
+    // The engine's ids are safe integers it generated itself; -1 marks a report that is not a fill.
+    tradeId: r.t < 0 ? undefined : String(r.t),
     isWorking: r.w,
     isMaker: r.m,
     orderCreationTime: r.O,
@@ -303,7 +304,7 @@ export class SimVenue implements Venue {
       o.state = state;
       // One scheduler entry for both events: with the same delay they would run back to back
       // anyway (same time, consecutive sequence numbers).
-      const fill = fillOf(o, E, { tradeId: r.t, price, qty, quoteQty: dec.get(r.Y), commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m });
+      const fill = fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty: dec.get(r.Y), commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m });
       const update = orderUpdateOf(o, E); // a new event with the fields as they are now
       const publish = this.#o.publish;
       this.#o.scheduler.schedule(this.#lat.ackMs, () => {

@@ -42,8 +42,8 @@ const COLUMN = [1, 2, 3, 4, 5, 7, 9, 10] as const;
  */
 class CsvKline implements KlineEvent {
   readonly type = 'kline' as const;
-  readonly firstTradeId = -1;
-  readonly lastTradeId = -1;
+  readonly firstTradeId = undefined;
+  readonly lastTradeId = undefined;
   readonly closed = true;
   readonly #raw: readonly string[];
   readonly #dec: (Decimal | undefined)[] = [];

@@ -5,6 +5,7 @@
 import type { FillEvent, OrderUpdateEvent, TrackedOrderStateName } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import type { Decimal } from '../core/decimal.js';
+import type { TradeId } from '../core/tradeId.js';
 
 /** What a venue remembers about an order it accepted from a strategy. */
 export interface VenueOrder {
@@ -40,7 +41,7 @@ export function orderUpdateOf(o: VenueOrder, E: number, reason?: string): OrderU
 export function fillOf(
   o: VenueOrder,
   E: number,
-  f: { tradeId: number; price: Decimal; qty: Decimal; quoteQty: Decimal; commission: Decimal; commissionAsset: string | null; isMaker: boolean },
+  f: { tradeId: TradeId; price: Decimal; qty: Decimal; quoteQty: Decimal; commission: Decimal; commissionAsset: string | null; isMaker: boolean },
 ): FillEvent {
   const i = o.intent;
   return { type: 'fill', E, strategy: i.strategy, clientId: i.clientId, orderId: o.orderId ?? '', symbol: i.symbol, side: i.side, ...f };

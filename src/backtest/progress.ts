@@ -30,27 +30,44 @@ export interface Progress {
   stop(done: number): void;
 }
 
-/** Formats a plain progress line. */
-export function progressLine(done: number, total: number, elapsedMs: number): string {
-  const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
+/**
+ * Seconds left at the rate so far, as text: "unknown" before anything was replayed (no rate yet)
+ * or once the count is passed (the pre-count was short, nothing to extrapolate), never a made-up 0s.
+ */
+export function etaText(done: number, total: number, elapsedMs: number): string {
+  if (done <= 0 || elapsedMs <= 0 || done >= total) return 'unknown';
+  const s = Math.ceil(((total - done) * elapsedMs) / done / 1000);
+  return s >= 3600 ? `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`;
+}
+
+/** Formats a plain progress line; `final` for the last one, which says what was done rather than an ETA. */
+export function progressLine(done: number, total: number, elapsedMs: number, final = false): string {
+  const rate = elapsedMs > 0 ? Math.round((done / elapsedMs) * 1000) : 0;
+  if (final) return `replayed ${done} items in ${(elapsedMs / 1000).toFixed(1)}s (${rate} items/s)`;
   const pct = total > 0 ? Math.min(100, (done / total) * 100) : 0;
-  const eta = rate > 0 && total > done ? Math.ceil((total - done) / rate) : 0;
-  return `replayed ${done}/${total} (${pct.toFixed(1)}%) ${Math.round(rate)} events/s ETA ${eta}s`;
+  return `replayed ${done}/${total} (${pct.toFixed(1)}%) ${rate} items/s ETA ${etaText(done, total, elapsedMs)}`;
 }
 
 /** Bar on a TTY, lines every `everyMs` otherwise. `now` is the wall clock (progress is about real time). */
 export function createProgress(total: number, out: { isTTY?: boolean; write(s: string): unknown }, everyMs = 5000, now: () => number = Date.now): Progress {
   const t0 = now();
   if (out.isTTY) {
+    // Our own rate and ETA in the payload: cli-progress's would read NULL or INF before a rate exists.
     const bar = new cliProgress.SingleBar(
-      { format: 'replay |{bar}| {percentage}% {value}/{total} events | {rate} events/s | ETA {eta_formatted}', hideCursor: true, stream: out as NodeJS.WritableStream },
+      { format: 'replay |{bar}| {percentage}% {value}/{total} items | {rate} items/s | ETA {etaText}', hideCursor: true, stream: out as NodeJS.WritableStream },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0, { rate: 0 });
+    const payload = (done: number) => {
+      const ms = now() - t0;
+      return { rate: ms > 0 ? Math.round((done / ms) * 1000) : 0, etaText: etaText(done, total, ms) };
+    };
+    bar.start(total, 0, payload(0));
     return {
-      update: (done) => bar.update(done, { rate: Math.round((done / Math.max(1, now() - t0)) * 1000) }),
+      update: (done) => bar.update(done, payload(done)),
       stop: (done) => {
-        bar.update(done, { rate: Math.round((done / Math.max(1, now() - t0)) * 1000) });
+        // The end is 100 %, whatever the pre-count said (a window's end stops early).
+        bar.setTotal(done);
+        bar.update(done, { ...payload(done), etaText: 'done' });
         bar.stop();
       },
     };
@@ -63,6 +80,6 @@ export function createProgress(total: number, out: { isTTY?: boolean; write(s: s
       last = t;
       out.write(`${progressLine(done, total, t - t0)}\n`);
     },
-    stop: (done) => void out.write(`${progressLine(done, total, now() - t0)}\n`),
+    stop: (done) => void out.write(`${progressLine(done, total, now() - t0, true)}\n`),
   };
 }

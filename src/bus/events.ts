@@ -5,6 +5,7 @@
 import type { Decimal } from '../core/decimal.js';
 import type { OrderSideName, OrderTypeName, RejectReasonName } from '../core/enums.js';
 import type { DataStatusEvent, MarketEvent, UserDataEvent } from '../core/marketEvents.js';
+import type { TradeId } from '../core/tradeId.js';
 import type { Intent } from './intents.js';
 
 /** Trading states of the risk checker. */
@@ -69,7 +70,8 @@ export interface FillEvent {
   readonly orderId: string;
   readonly symbol: string;
   readonly side: OrderSideName;
-  readonly tradeId: number;
+  /** The exchange's trade id, every digit kept ({@link TradeId}); with orderId it identifies the fill. */
+  readonly tradeId: TradeId;
   readonly price: Decimal;
   readonly qty: Decimal;
   readonly quoteQty: Decimal;

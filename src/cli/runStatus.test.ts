@@ -9,7 +9,7 @@ const fill = (side: 'BUY' | 'SELL', qty: string, price: string, commission: stri
   orderId: '1',
   symbol: 'BTC_USDT',
   side,
-  tradeId: 1,
+  tradeId: '1',
   price: new Decimal(price),
   qty: new Decimal(qty),
   quoteQty: new Decimal(qty).mul(price),

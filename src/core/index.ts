@@ -12,3 +12,4 @@ export type * from './marketEvents.js';
 export type * from './bookView.js';
 export type * from './newOrder.js';
 export * from './scaledLevels.js';
+export * from './tradeId.js';

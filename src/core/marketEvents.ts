@@ -13,32 +13,36 @@ import type {
   OrderTypeName,
   TimeInForceName,
 } from './enums.js';
+import type { TradeId } from './tradeId.js';
 import type { Balance, BookLevel } from './types.js';
 
-/** A public trade (`<symbol>@trade`). */
+/**
+ * A public trade (`<symbol>@trade`). Ids are exact decimal strings ({@link TradeId}): they are
+ * 64-bit on the wire and would lose digits as numbers past 2^53.
+ */
 export interface TradeEvent {
   readonly type: 'trade';
   readonly E: number;
   readonly symbol: string;
-  readonly tradeId: number;
+  readonly tradeId: TradeId;
   readonly price: Decimal;
   readonly qty: Decimal;
-  readonly buyerOrderId?: number;
-  readonly sellerOrderId?: number;
+  readonly buyerOrderId?: string;
+  readonly sellerOrderId?: string;
   readonly tradeTime: number;
   readonly isBuyerMaker: boolean;
 }
 
-/** An aggregate trade (`<symbol>@aggTrade`). */
+/** An aggregate trade (`<symbol>@aggTrade`); ids are exact decimal strings ({@link TradeId}). */
 export interface AggTradeEvent {
   readonly type: 'aggTrade';
   readonly E: number;
   readonly symbol: string;
-  readonly aggId: number;
+  readonly aggId: TradeId;
   readonly price: Decimal;
   readonly qty: Decimal;
-  readonly firstTradeId: number;
-  readonly lastTradeId: number;
+  readonly firstTradeId: TradeId;
+  readonly lastTradeId: TradeId;
   readonly tradeTime: number;
   readonly isBuyerMaker: boolean;
 }
@@ -51,8 +55,9 @@ export interface KlineEvent {
   readonly interval: KlineIntervalName;
   readonly openTime: number;
   readonly closeTime: number;
-  readonly firstTradeId: number;
-  readonly lastTradeId: number;
+  /** First and last trade ids of the bar ({@link TradeId}); undefined when it has none (the wire's -1) or the source has no ids. */
+  readonly firstTradeId: TradeId | undefined;
+  readonly lastTradeId: TradeId | undefined;
   readonly open: Decimal;
   readonly high: Decimal;
   readonly low: Decimal;
@@ -145,8 +150,8 @@ export interface ExecutionReportEvent {
   readonly commission: Decimal;
   readonly commissionAsset: string | null;
   readonly transactionTime: number;
-  /** t: trade id, -1 when none. */
-  readonly tradeId: number;
+  /** t: the fill's trade id as exact digits ({@link TradeId}); undefined when the report is not a fill (the wire's -1). */
+  readonly tradeId: TradeId | undefined;
   readonly isWorking: boolean;
   readonly isMaker: boolean;
   readonly orderCreationTime: number;

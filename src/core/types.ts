@@ -14,6 +14,7 @@ import type {
   ExpiryReasonName,
 } from './enums.js';
 import type { SymbolFilters } from './filters.js';
+import type { TradeId } from './tradeId.js';
 
 /** A tradable symbol with parsed filters. */
 export interface SymbolInfo {
@@ -92,9 +93,9 @@ export interface Order {
   readonly taxFeeAsset?: string;
 }
 
-/** A public trade. */
+/** A public trade; `id` keeps every digit ({@link TradeId}). */
 export interface PublicTrade {
-  readonly id: number;
+  readonly id: TradeId;
   readonly price: Decimal;
   readonly qty: Decimal;
   readonly time: number;
@@ -102,13 +103,13 @@ export interface PublicTrade {
   readonly isBestMatch: boolean;
 }
 
-/** An aggregate trade. */
+/** An aggregate trade; its ids keep every digit ({@link TradeId}). */
 export interface AggTrade {
-  readonly aggId: number;
+  readonly aggId: TradeId;
   readonly price: Decimal;
   readonly qty: Decimal;
-  readonly firstTradeId: number;
-  readonly lastTradeId: number;
+  readonly firstTradeId: TradeId;
+  readonly lastTradeId: TradeId;
   readonly time: number;
   readonly isBuyerMaker: boolean;
   readonly isBestMatch: boolean;
@@ -149,9 +150,9 @@ export interface AccountInfo {
   readonly balances: readonly Balance[];
 }
 
-/** One of the account's own trades. */
+/** One of the account's own trades; `tradeId` keeps every digit ({@link TradeId}). */
 export interface AccountTrade {
-  readonly tradeId: string;
+  readonly tradeId: TradeId;
   readonly orderId: string;
   readonly symbol: string;
   readonly price: Decimal;

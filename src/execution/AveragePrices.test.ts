@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import type { TradeEvent } from '../core/marketEvents.js';
 import type { AggTrade, PublicTrade } from '../core/types.js';
+import { compareTradeIds } from '../core/tradeId.js';
 import { makeSymbol } from '../risk/testkit.js';
 import { silentLogger } from './log.js';
 import { AveragePrices, type TradeSource } from './AveragePrices.js';
@@ -11,8 +12,8 @@ const MIN = 60_000;
 const sym = (mins: number) =>
   makeSymbol('BTC_USDT', [{ filterType: 'PERCENT_PRICE', multiplierUp: '1.1', multiplierDown: '0.9', avgPriceMins: mins }]);
 
-const agg = (aggId: number, firstTradeId: number, lastTradeId: number, time: number, price: string, qty: string): AggTrade => ({ aggId, firstTradeId, lastTradeId, time, price: D(price), qty: D(qty), isBuyerMaker: false, isBestMatch: true });
-const trade = (tradeId: number, tradeTime: number, price: string, qty: string): TradeEvent => ({ type: 'trade', E: tradeTime, symbol: 'BTC_USDT', tradeId, tradeTime, price: D(price), qty: D(qty), isBuyerMaker: false });
+const agg = (aggId: number, firstTradeId: number, lastTradeId: number, time: number, price: string, qty: string): AggTrade => ({ aggId: String(aggId), firstTradeId: String(firstTradeId), lastTradeId: String(lastTradeId), time, price: D(price), qty: D(qty), isBuyerMaker: false, isBestMatch: true });
+const trade = (tradeId: number, tradeTime: number, price: string, qty: string): TradeEvent => ({ type: 'trade', E: tradeTime, symbol: 'BTC_USDT', tradeId: String(tradeId), tradeTime, price: D(price), qty: D(qty), isBuyerMaker: false });
 
 /** A REST source over a fixed list of aggregate trades, answering as the spec's endpoint does. */
 function source(all: AggTrade[], calls: object[] = [], fail = false, singles: PublicTrade[] = []): TradeSource {
@@ -20,13 +21,13 @@ function source(all: AggTrade[], calls: object[] = [], fail = false, singles: Pu
     trades(p) {
       calls.push(p);
       if (fail) return Promise.reject(new Error('HTTP 503'));
-      return Promise.resolve(singles.filter((t) => p.fromId === undefined || t.id >= p.fromId).slice(0, p.limit ?? 500));
+      return Promise.resolve(singles.filter((t) => p.fromId === undefined || compareTradeIds(t.id, p.fromId) >= 0).slice(0, p.limit ?? 500));
     },
     aggTrades(p) {
       calls.push(p);
       if (fail) return Promise.reject(new Error('HTTP 503'));
       if (p.startTime === undefined && p.fromId === undefined) return Promise.resolve(all.slice(-(p.limit ?? 500)));
-      return Promise.resolve(all.filter((a) => (p.fromId === undefined || a.aggId >= p.fromId) && (p.startTime === undefined || a.time >= p.startTime)).slice(0, p.limit ?? 500));
+      return Promise.resolve(all.filter((a) => (p.fromId === undefined || compareTradeIds(a.aggId, p.fromId) >= 0) && (p.startTime === undefined || a.time >= p.startTime)).slice(0, p.limit ?? 500));
     },
   };
 }
@@ -64,10 +65,10 @@ describe('AveragePrices', () => {
 
   it('pages through a busy window by aggregate id', async () => {
     const all = Array.from({ length: 2500 }, (_, i) => agg(i + 1, i + 1, i + 1, 6 * MIN + i, i < 2000 ? '10' : '20', '1'));
-    const calls: { fromId?: number }[] = [];
+    const calls: { fromId?: string }[] = [];
     const a = new AveragePrices({ symbols: [sym(5)], source: source(all, calls), now: () => 10 * MIN, log: quiet });
     await a.warmUp();
-    expect(calls.map((c) => c.fromId)).toEqual([undefined, 1001, 2001]);
+    expect(calls.map((c) => c.fromId)).toEqual([undefined, '1001', '2001']);
     expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('12');
   });
 
@@ -110,9 +111,9 @@ describe('AveragePrices', () => {
 
   it('after a reconnect fetches the trades the outage hid, by trade id, without counting any twice', async () => {
     const singles: PublicTrade[] = [
-      { id: 5, time: 9 * MIN, price: D('100'), qty: D('1'), isBuyerMaker: false, isBestMatch: true },
-      { id: 6, time: 9.1 * MIN, price: D('700'), qty: D('1'), isBuyerMaker: false, isBestMatch: true },
-      { id: 7, time: 9.2 * MIN, price: D('300'), qty: D('2'), isBuyerMaker: false, isBestMatch: true },
+      { id: '5', time: 9 * MIN, price: D('100'), qty: D('1'), isBuyerMaker: false, isBestMatch: true },
+      { id: '6', time: 9.1 * MIN, price: D('700'), qty: D('1'), isBuyerMaker: false, isBestMatch: true },
+      { id: '7', time: 9.2 * MIN, price: D('300'), qty: D('2'), isBuyerMaker: false, isBestMatch: true },
     ];
     const calls: object[] = [];
     const a = new AveragePrices({ symbols: [sym(5)], source: source([agg(1, 1, 5, 9 * MIN, '100', '1')], calls, false, singles), now: () => 10 * MIN, log: quiet });
@@ -121,7 +122,7 @@ describe('AveragePrices', () => {
     const filling = a.backfill(['BTC_USDT']);
     a.onTrade(trade(7, 9.2 * MIN, '300', '2'));
     await filling;
-    expect(calls.at(-1)).toEqual({ symbol: 'BTC_USDT', symbolType: 1, fromId: 6, limit: 1000 });
+    expect(calls.at(-1)).toEqual({ symbol: 'BTC_USDT', symbolType: 1, fromId: '6', limit: 1000 });
     // (100 + 700 + 600) / 4
     expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('350');
   });

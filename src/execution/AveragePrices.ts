@@ -21,11 +21,12 @@ import type { SymbolTypeCode } from '../core/enums.js';
 import type { SourcedOptions } from './sourcedOptions.js';
 import type { TradeEvent } from '../core/marketEvents.js';
 import type { AggTrade, PublicTrade, SymbolInfo } from '../core/types.js';
+import { compareTradeIds, nextTradeId, type TradeId } from '../core/tradeId.js';
 
 /** The REST calls the warm-up (aggregate trades by time) and the reconnect backfill (trades by id) need; OpenClient has both. */
 export interface TradeSource {
-  aggTrades(params: { symbol: string; symbolType: SymbolTypeCode; startTime?: number; fromId?: number; limit?: number }): Promise<AggTrade[]>;
-  trades(params: { symbol: string; symbolType: SymbolTypeCode; fromId?: number; limit?: number }): Promise<PublicTrade[]>;
+  aggTrades(params: { symbol: string; symbolType: SymbolTypeCode; startTime?: number; fromId?: TradeId; limit?: number }): Promise<AggTrade[]>;
+  trades(params: { symbol: string; symbolType: SymbolTypeCode; fromId?: TradeId; limit?: number }): Promise<PublicTrade[]>;
 }
 
 /** Options of the average prices. */
@@ -42,8 +43,8 @@ interface SymbolWindow {
   readonly window: AveragePriceWindow;
   /** Longest window (minutes) the symbol's filters use; 0 when they only need the last price. */
   readonly maxMins: number;
-  /** Highest trade id already counted (-1: none). */
-  lastId: number;
+  /** Highest trade id already counted (undefined: none). */
+  lastId: TradeId | undefined;
   /** Stream trades held back while a warm-up runs (undefined when none runs). */
   pending: TradeEvent[] | undefined;
   /**
@@ -65,7 +66,7 @@ export class AveragePrices {
       const mins = [info.filters.percentPrice?.avgPriceMins ?? 0, info.filters.notional?.avgPriceMins ?? 0].filter((m) => m > 0);
       // Until the first warm-up, stream trades wait: adding them first would leave the REST trades
       // before them uncountable (the window takes trades oldest first).
-      this.#symbols.set(info.symbol, { info, window: new AveragePriceWindow(mins), maxMins: Math.max(0, ...mins), lastId: -1, pending: [], completeAt: Infinity });
+      this.#symbols.set(info.symbol, { info, window: new AveragePriceWindow(mins), maxMins: Math.max(0, ...mins), lastId: undefined, pending: [], completeAt: Infinity });
     }
   }
 
@@ -112,7 +113,7 @@ export class AveragePrices {
         const s = this.#symbols.get(name);
         // A symbol still warming up (or never warmed) gets its window from the warm-up.
         if (s === undefined || s.pending !== undefined) return undefined;
-        if (s.lastId < 0) {
+        if (s.lastId === undefined) {
           s.pending = [];
           return this.#warm(s);
         }
@@ -128,9 +129,9 @@ export class AveragePrices {
     try {
       for (let n = 0; ; n++) {
         if (n >= (this.#o.maxPages ?? 50)) throw new RangeError(`more than ${n * PAGE} trades since trade id ${s.lastId}`);
-        const page = await this.#o.source.trades({ symbol, symbolType: type, fromId: s.lastId + 1, limit: PAGE });
+        const page = await this.#o.source.trades({ symbol, symbolType: type, fromId: s.lastId === undefined ? undefined : nextTradeId(s.lastId), limit: PAGE });
         for (const t of page) {
-          if (t.id <= s.lastId) continue;
+          if (counted(s, t.id)) continue;
           s.window.add(t.time, t.price, t.qty);
           s.lastId = t.id;
         }
@@ -153,14 +154,14 @@ export class AveragePrices {
         got.push(...page);
         for (let n = 1; page.length === PAGE; n++) {
           if (n >= (this.#o.maxPages ?? 50)) throw new RangeError(`more than ${n * PAGE} aggregate trades in ${s.maxMins} minutes`);
-          page = await this.#o.source.aggTrades({ symbol, symbolType: type, fromId: (page[page.length - 1] as AggTrade).aggId + 1, limit: PAGE });
+          page = await this.#o.source.aggTrades({ symbol, symbolType: type, fromId: nextTradeId((page[page.length - 1] as AggTrade).aggId), limit: PAGE });
           got.push(...page);
         }
       }
       // An empty window averages to the last price, which may be older than the window.
       if (got.length === 0) got.push(...(await this.#o.source.aggTrades({ symbol, symbolType: type, limit: 1 })));
       for (const a of got) {
-        if (a.lastTradeId <= s.lastId) continue;
+        if (counted(s, a.lastTradeId)) continue;
         s.window.add(a.time, a.price, a.qty);
         s.lastId = a.lastTradeId;
       }
@@ -181,8 +182,13 @@ export class AveragePrices {
   }
 
   #add(s: SymbolWindow, ev: TradeEvent): void {
-    if (ev.tradeId <= s.lastId) return;
+    if (counted(s, ev.tradeId)) return;
     s.window.add(ev.tradeTime, ev.price, ev.qty);
     s.lastId = ev.tradeId;
   }
+}
+
+/** True when trade `id` is at or below the last one the window counted (ids are exact digit strings: compared numerically). */
+function counted(s: SymbolWindow, id: TradeId): boolean {
+  return s.lastId !== undefined && compareTradeIds(id, s.lastId) <= 0;
 }

@@ -163,10 +163,10 @@ export class FakeExchange {
     o.executedQty = o.executedQty.plus(q);
     o.executedQuoteQty = o.executedQuoteQty.plus(q.mul(o.price));
     o.status = o.executedQty.gte(o.origQty) ? 'FILLED' : 'PARTIALLY_FILLED';
-    const tradeId = this.#nextTrade++;
+    const tradeId = String(this.#nextTrade++);
     const commission = q.mul('0.001');
     this.trades.push({
-      tradeId: String(tradeId),
+      tradeId,
       orderId,
       symbol: o.symbol,
       price: o.price,
@@ -219,7 +219,7 @@ export class FakeExchange {
     this.#report(o, s === 'CANCELED' ? 'CANCELED' : 'NEW', {});
   }
 
-  #report(o: Order, executionType: ExecutionReportEvent['executionType'], t: { tradeId?: number; lastQty?: Decimal; lastPrice?: Decimal; commission?: Decimal }): void {
+  #report(o: Order, executionType: ExecutionReportEvent['executionType'], t: { tradeId?: string; lastQty?: Decimal; lastPrice?: Decimal; commission?: Decimal }): void {
     this.reports.push({
       type: 'executionReport',
       E: this.#now(),
@@ -243,7 +243,7 @@ export class FakeExchange {
       commission: t.commission ?? ZERO,
       commissionAsset: t.commission ? 'BTC' : null,
       transactionTime: this.#now(),
-      tradeId: t.tradeId ?? -1,
+      tradeId: t.tradeId,
       isWorking: true,
       isMaker: true,
       orderCreationTime: o.createTime,

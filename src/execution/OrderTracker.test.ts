@@ -54,7 +54,7 @@ function report(p: Partial<ExecutionReportEvent>): ExecutionReportEvent {
     commission: ZERO,
     commissionAsset: null,
     transactionTime: 5,
-    tradeId: -1,
+    tradeId: undefined,
     isWorking: true,
     isMaker: false,
     orderCreationTime: 1,
@@ -69,7 +69,7 @@ const trade = (tradeId: number, last: string, cum: string, status: 'PARTIALLY_FI
   report({
     executionType: 'TRADE',
     status,
-    tradeId,
+    tradeId: String(tradeId),
     lastQty: new Decimal(last),
     lastPrice: new Decimal('1000'),
     lastQuoteQty: new Decimal(last).mul(1000),
@@ -107,7 +107,7 @@ describe('OrderTracker', () => {
     expect(o?.state).toBe('FILLED');
     expect(o?.cumQty.toFixed()).toBe('0.3');
     // Both fills count once each, whichever order they came in.
-    expect(ledger.fills('c1').map((f) => f.tradeId).sort()).toEqual([1, 2]);
+    expect(ledger.fills('c1').map((f) => f.tradeId).sort()).toEqual(['1', '2']);
     expect(events.filter((e) => e.type === 'fill')).toHaveLength(2);
   });
 

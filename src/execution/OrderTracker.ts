@@ -173,7 +173,7 @@ export class OrderTracker {
       this.#keepOrphan(er);
       return;
     }
-    if (er.executionType === 'TRADE' && er.tradeId >= 0) {
+    if (er.executionType === 'TRADE' && er.tradeId !== undefined) {
       this.#fill(o, {
         orderId: er.orderId,
         tradeId: er.tradeId,
@@ -195,11 +195,11 @@ export class OrderTracker {
   applyTrade(t: AccountTrade): void {
     const o = this.byOrderId(t.orderId);
     if (!o) return;
-    const tradeId = Number(t.tradeId);
-    if (!Number.isSafeInteger(tradeId)) return;
+    // Both parsers give the canonical digits (core/tradeId.ts), so this fill and the stream's
+    // report of it share one (orderId, tradeId) key at any size.
     this.#fill(o, {
       orderId: t.orderId,
-      tradeId,
+      tradeId: t.tradeId,
       price: t.price,
       qty: t.qty,
       quoteQty: t.quoteQty,

@@ -23,7 +23,7 @@ const diskFull = (): never => {
   throw new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');
 };
 
-const trade = (E: number): TradeEvent => ({ type: 'trade', E, symbol: 'BTC_IDR', tradeId: E, price: new Decimal('950000000'), qty: new Decimal('0.001'), tradeTime: E, isBuyerMaker: false });
+const trade = (E: number): TradeEvent => ({ type: 'trade', E, symbol: 'BTC_IDR', tradeId: String(E), price: new Decimal('950000000'), qty: new Decimal('0.001'), tradeTime: E, isBuyerMaker: false });
 
 /** Places one resting buy per trade (cancelling the previous one first when asked) and notes what it sees. */
 function setup() {

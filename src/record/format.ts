@@ -10,6 +10,7 @@
  * (`{"lastUpdateId":...}` without an envelope) is attributed to the symbol of the file.
  */
 import { ParseError } from '../core/errors.js';
+import { quoteUnsafeIntegers } from '../exchange/transport/unsafeIntegers.js';
 
 /** Stream-name suffix that marks a REST depth snapshot line. */
 export const SNAPSHOT_SUFFIX = '@depthSnapshot';
@@ -65,9 +66,34 @@ export function parseRecordLine(line: string): RecordLine | undefined {
   }
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
     const o = doc as Record<string, unknown>;
-    if (typeof o.stream === 'string' && 'data' in o) return { recvTime, recvRaw, stream: o.stream, data: o.data };
+    if (typeof o.stream === 'string' && 'data' in o) {
+      // Parsed again only in the rare line whose trade ids passed 2^53 (quoting every line first
+      // would cost the replay a scan of each line): the file holds the exact digits.
+      if (lostTradeIdDigits(o.data)) return parseRecordLine(`${recvRaw} ${quoteUnsafeIntegers(line.slice(sp + 1))}`);
+      return { recvTime, recvRaw, stream: o.stream, data: o.data };
+    }
   }
   return { recvTime, recvRaw, stream: undefined, data: doc };
+}
+
+const unsafeInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v);
+
+/** True when a trade id of a trade, aggregate trade or kline payload was a number JSON.parse rounded. */
+function lostTradeIdDigits(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const d = data as Record<string, unknown>;
+  switch (d.e) {
+    case 'trade':
+      return unsafeInteger(d.t) || unsafeInteger(d.b) || unsafeInteger(d.a);
+    case 'aggTrade':
+      return unsafeInteger(d.a) || unsafeInteger(d.f) || unsafeInteger(d.l);
+    case 'kline': {
+      const k = d.k as Record<string, unknown> | null | undefined;
+      return typeof k === 'object' && k !== null && (unsafeInteger(k.f) || unsafeInteger(k.L));
+    }
+    default:
+      return false;
+  }
 }
 
 /** Formats one data line. `json` must be the raw payload text (kept verbatim, never re-serialised). */

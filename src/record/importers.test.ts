@@ -33,7 +33,7 @@ describe('importers', () => {
     const out = path.join(dir, 'ns.rec.gz');
     expect(await writeRecording(out, { source: 'test', licence: 'MIT' }, convertNsLines([src]))).toBe(2);
     const items = await collect(out);
-    expect(items[0]).toMatchObject({ kind: 'market', stream: 'btcusdt@trade', event: { type: 'trade', tradeId: 5 } });
+    expect(items[0]).toMatchObject({ kind: 'market', stream: 'btcusdt@trade', event: { type: 'trade', tradeId: '5' } });
     expect(items[1]).toMatchObject({ kind: 'snapshot', symbol: 'BTCUSDT', snapshot: { lastUpdateId: 9 } });
     expect(items[0]?.recvTime).toBe(1_700_000_000_000); // sub-ms ns digits are below double precision here
   });

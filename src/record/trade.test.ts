@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { DecimalTextCache } from '../core/decimalText.js';
+import { parseRecordLine } from './format.js';
 import { lazyTradeOf, rawTrade } from './trade.js';
 
 const wire = { e: 'trade', E: 1723161255343, s: 'BTCUSDT', t: 3735683259, p: '61837.63000000', q: '0.02000000', T: 1723161255342, m: true, M: true };
@@ -33,5 +34,25 @@ describe('lazyTradeOf', () => {
     expect(lazyTradeOf({ ...wire, e: 'aggTrade' }, undefined, c)).toBeUndefined();
     const { T: _t, ...noT } = wire;
     expect(lazyTradeOf(noT, undefined, c)).toBeUndefined();
+  });
+});
+
+describe('recorded trade ids', () => {
+  // The recorder writes frames verbatim, so a file holds ids past 2^53 as number literals.
+  const line = (data: string): string => `1723161255343000000 {"stream":"btcusdt@trade","data":${data}}`;
+
+  it('a line whose trade ids passed 2^53 keeps every digit (JSON.parse alone would round them)', () => {
+    const rec = parseRecordLine(line('{"e":"trade","E":1,"s":"BTCUSDT","t":9223372036854775807,"p":"1.5","q":"2","b":9007199254740993,"a":17,"T":1,"m":true,"M":true}'));
+    const ev = parseMarketPayload(rec?.data, { stream: rec?.stream, recvTime: 1 })[0];
+    expect(ev).toMatchObject({ type: 'trade', tradeId: '9223372036854775807', buyerOrderId: '9007199254740993', sellerOrderId: '17' });
+    const agg = parseRecordLine(line('{"e":"aggTrade","E":1,"s":"BTCUSDT","a":9223372036854775806,"p":"1","q":"1","f":9223372036854775800,"l":9223372036854775807,"T":1,"m":true,"M":true}'));
+    expect(parseMarketPayload(agg?.data, { stream: agg?.stream, recvTime: 1 })[0]).toMatchObject({ aggId: '9223372036854775806', firstTradeId: '9223372036854775800', lastTradeId: '9223372036854775807' });
+  });
+
+  it('lines written before (safe ids) read as before, through the lazy path', () => {
+    const rec = parseRecordLine(line(JSON.stringify(wire)));
+    const lazy = lazyTradeOf(rec?.data as Record<string, unknown>, undefined, new DecimalTextCache());
+    expect(lazy?.tradeId).toBe('3735683259');
+    expect(lazy && rawTrade(lazy)).toBeDefined();
   });
 });

@@ -8,10 +8,13 @@
  * ever looks at, and the engine then turned them back into strings. Here `price` and `qty` are
  * own enumerable getters that build their Decimals on first access through the reader's
  * {@link DecimalTextCache}, so JSON, spread and deep equality see the eager parser's event, and the
- * strings are reachable through {@link rawTrade} for the replay's engine path.
+ * strings are reachable through {@link rawTrade} for the replay's engine path. `tradeId` is such a
+ * getter too: the line holds the id as a number, and spelling it (a TradeId is a string) costs more
+ * than the getter when the replay never reads it.
  */
 import type { Decimal } from '../core/decimal.js';
 import type { TradeEvent } from '../core/marketEvents.js';
+import type { TradeId } from '../core/tradeId.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
 import { isPlainDecimal } from './depth-diff.js';
 
@@ -26,17 +29,20 @@ export interface RawTrade {
 export interface TradeFields {
   readonly E: number;
   readonly symbol: string;
-  readonly tradeId: number;
-  readonly buyerOrderId?: number | undefined;
-  readonly sellerOrderId?: number | undefined;
+  /** The id, or a safe integer one as read from the line (spelled as a string on first read: see {@link lazyTrade}). */
+  readonly tradeId: TradeId | number;
+  readonly buyerOrderId?: string | undefined;
+  readonly sellerOrderId?: string | undefined;
   readonly tradeTime: number;
   readonly isBuyerMaker: boolean;
 }
 
-/** What a lazy trade keeps besides its plain fields: the wire strings, the cache, and the Decimals once built. */
+/** What a lazy trade keeps besides its plain fields: the wire strings, the cache, the id, and the Decimals and id text once built. */
 interface LazyTradeState {
   readonly raw: RawTrade;
   readonly cache: DecimalTextCache;
+  readonly id: TradeId | number;
+  tradeId: TradeId | undefined;
   price: Decimal | undefined;
   qty: Decimal | undefined;
 }
@@ -47,11 +53,21 @@ const STATE = Symbol('kancil.lazyTrade');
 type LazyTrade = TradeEvent & { readonly [STATE]: LazyTradeState };
 
 /**
- * The `price`/`qty` getters, shared by every lazy trade (they read the state through `this`): per
- * object getter closures put each event in V8's dictionary mode (see record/depth-diff.ts), one
- * shared pair defined in the same order keeps every lazy trade on one fast hidden class.
+ * The `tradeId`/`price`/`qty` getters, shared by every lazy trade (they read the state through
+ * `this`): per object getter closures put each event in V8's dictionary mode (see
+ * record/depth-diff.ts), one shared set defined in the same order keeps every lazy trade on one
+ * fast hidden class. The id is a getter too: String() of a 10-digit id costs ~0.2 µs, about a
+ * tenth of a replayed trade, and the replay itself never reads it.
  */
-const DECIMAL_GETTERS: PropertyDescriptorMap = {
+const LAZY_GETTERS: PropertyDescriptorMap = {
+  tradeId: {
+    get(this: LazyTrade): TradeId {
+      const s = this[STATE];
+      return (s.tradeId ??= String(s.id));
+    },
+    enumerable: true,
+    configurable: true,
+  },
   price: {
     get(this: LazyTrade): Decimal {
       const s = this[STATE];
@@ -75,30 +91,42 @@ const DECIMAL_GETTERS: PropertyDescriptorMap = {
  * `cache`. Keys are in the eager parser's order (buyer/seller ids present even when undefined).
  */
 export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalTextCache): TradeEvent {
-  const ev: Record<string | symbol, unknown> = { type: 'trade', E: f.E, symbol: f.symbol, tradeId: f.tradeId };
-  Object.defineProperties(ev, DECIMAL_GETTERS);
+  const ev: Record<string | symbol, unknown> = { type: 'trade', E: f.E, symbol: f.symbol };
+  Object.defineProperties(ev, LAZY_GETTERS);
   ev.buyerOrderId = f.buyerOrderId;
   ev.sellerOrderId = f.sellerOrderId;
   ev.tradeTime = f.tradeTime;
   ev.isBuyerMaker = f.isBuyerMaker;
-  const state: LazyTradeState = { raw: { price, qty, isBuyerMaker: f.isBuyerMaker }, cache, price: undefined, qty: undefined };
+  const id = f.tradeId;
+  const state: LazyTradeState = { raw: { price, qty, isBuyerMaker: f.isBuyerMaker }, cache, id, tradeId: typeof id === 'string' ? id : undefined, price: undefined, qty: undefined };
   Object.defineProperty(ev, STATE, { value: state });
   return ev as unknown as LazyTrade;
 }
 
-const optionalInt = (v: unknown): v is number | undefined => v === undefined || Number.isSafeInteger(v);
+/** A non-negative safe integer: an id the eager parser takes as its decimal digits. */
+const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const optionalId = (v: unknown): v is number | undefined => v === undefined || isId(v);
 
 /**
  * A lazily parsed trade for a `trade` payload whose fields are all well formed as the recordings
- * write them (integer numbers, plain decimal strings); undefined otherwise, so the eager parser
- * accepts or reports it exactly as before.
+ * write them (safe non-negative integer ids, plain decimal strings); undefined otherwise, so the
+ * eager parser accepts or reports it exactly as before (an id beyond 2^53 arrives as a string
+ * from the line reader and takes that path).
  */
 export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string) => string) | undefined, cache: DecimalTextCache): TradeEvent | undefined {
   if (d.e !== 'trade') return undefined;
   const { E, s, t, p, q, b, a, T, m } = d;
-  if (!Number.isSafeInteger(E) || typeof s !== 'string' || !Number.isSafeInteger(t) || !Number.isSafeInteger(T) || typeof m !== 'boolean') return undefined;
-  if (typeof p !== 'string' || typeof q !== 'string' || !isPlainDecimal(p) || !isPlainDecimal(q) || !optionalInt(b) || !optionalInt(a)) return undefined;
-  const fields: TradeFields = { E: E as number, symbol: symbolOf ? symbolOf(s) : s, tradeId: t as number, buyerOrderId: b, sellerOrderId: a, tradeTime: T as number, isBuyerMaker: m };
+  if (!Number.isSafeInteger(E) || typeof s !== 'string' || !isId(t) || !Number.isSafeInteger(T) || typeof m !== 'boolean') return undefined;
+  if (typeof p !== 'string' || typeof q !== 'string' || !isPlainDecimal(p) || !isPlainDecimal(q) || !optionalId(b) || !optionalId(a)) return undefined;
+  const fields: TradeFields = {
+    E: E as number,
+    symbol: symbolOf ? symbolOf(s) : s,
+    tradeId: t,
+    buyerOrderId: b === undefined ? undefined : String(b),
+    sellerOrderId: a === undefined ? undefined : String(a),
+    tradeTime: T as number,
+    isBuyerMaker: m,
+  };
   return lazyTrade(fields, p, q, cache);
 }
 

@@ -9,6 +9,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { StateError } from '../core/errors.js';
 import { Ledger } from './Ledger.js';
 import type { FillRecord, OrderRecord } from './records.js';
+import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -37,13 +38,13 @@ const order = (clientId: string): OrderRecord => ({
   reason: undefined,
 });
 
-const fill = (tradeId: number, qty: string): FillRecord => ({
+const fill = (tradeId: number | string, qty: string): FillRecord => ({
   clientId: 'c1',
   strategy: 's1',
   orderId: '77',
   symbol: 'BTC_IDR',
   side: 'BUY',
-  tradeId,
+  tradeId: String(tradeId),
   price: new Decimal('950000000.5'),
   qty: new Decimal(qty),
   quoteQty: new Decimal(qty).mul('950000000.5'),
@@ -144,7 +145,7 @@ describe('Ledger', () => {
     const l2 = Ledger.open(path);
     expect(l2.openOrders().map((o) => o.clientId)).toEqual(['c1']);
     expect(l2.order('c1')?.price?.toFixed()).toBe('950000000.5');
-    expect(l2.fills().map((f) => f.tradeId)).toEqual([9]);
+    expect(l2.fills().map((f) => f.tradeId)).toEqual(['9']);
     expect(l2.count('journal')).toBe(1);
     l2.close();
   }, 20_000);
@@ -196,9 +197,10 @@ describe('Ledger', () => {
       l.insertOrder(order('c1'), 'intent');
       l.close();
       const db = new BetterSqlite3(path);
-      db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+      const newer = LEDGER_SCHEMA_VERSION + 1;
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(newer));
       db.close();
-      expect(refusal(path).message).toMatch(/schema_version=2 was written by a newer kancil \(this one reads up to 1\)/);
+      expect(refusal(path).message).toContain(`schema_version=${newer} was written by a newer kancil (this one reads up to ${LEDGER_SCHEMA_VERSION})`);
       const raw = new BetterSqlite3(path, { readonly: true });
       expect(raw.prepare('SELECT client_id FROM orders').all()).toEqual([{ client_id: 'c1' }]);
       raw.close();
@@ -220,5 +222,78 @@ describe('Ledger', () => {
       db.close();
       expect(refusal(path).message).toMatch(/not a readable kancil ledger \(no such column/);
     });
+  });
+});
+
+/** Version 1's DDL: today's with the one column that changed as it was then. */
+const V1_DDL = LEDGER_DDL.replace('trade_id TEXT NOT NULL', 'trade_id INTEGER NOT NULL');
+
+describe('ledger migration', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  function v1Ledger(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'kancil-migrate-'));
+    dirs.push(dir);
+    const path = join(dir, 'ledger.db');
+    const db = new BetterSqlite3(path);
+    db.pragma('journal_mode = WAL');
+    db.exec(V1_DDL);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', '1')").run();
+    const ins = db.prepare(`INSERT INTO fills (client_id, strategy, order_id, symbol, side, trade_id, price, qty, quote_qty, commission,
+      commission_asset, is_maker, time, source) VALUES ('c1', 's1', ?, 'BTC_IDR', 'BUY', ?, '950000000.5', '0.0001', '95000.00005', '0.0000001', 'BTC', 1, 2000, 'stream')`);
+    // As version 1 bound them: JS numbers into an INTEGER column.
+    ins.run('77', 9);
+    ins.run('77', Number.MAX_SAFE_INTEGER);
+    db.close();
+    return path;
+  }
+
+  it('opens a version 1 ledger: its fills keep their ids (as exact text), order and dedupe; the schema is version 2', () => {
+    const path = v1Ledger();
+    const l = Ledger.open(path);
+    expect(l.fills().map((f) => f.tradeId)).toEqual(['9', '9007199254740991']);
+    // The same fill arriving again (a REST reconciliation after the upgrade) is still a duplicate.
+    expect(l.recordFill(fill('9', '0.0001'))).toBe(false);
+    expect(l.recordFill(fill('9007199254740991', '0.0001'))).toBe(false);
+    expect(l.recordFill(fill('9223372036854775807', '0.0001'))).toBe(true);
+    expect(l.recordFill(fill('9223372036854775807', '0.0001'))).toBe(false);
+    l.close();
+
+    const db = new BetterSqlite3(path, { readonly: true });
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(LEDGER_SCHEMA_VERSION));
+    expect(db.prepare("SELECT type FROM pragma_table_info('fills') WHERE name = 'trade_id'").pluck().get()).toBe('TEXT');
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'fills_client'").pluck().get()).toBe(1);
+    // Row ids carried over and the new fill came after them (ignored duplicates may use up ids).
+    const rows = db.prepare('SELECT id, typeof(trade_id) AS t FROM fills ORDER BY id').all() as { id: number; t: string }[];
+    expect(rows.slice(0, 2)).toEqual([
+      { id: 1, t: 'text' },
+      { id: 2, t: 'text' },
+    ]);
+    expect(rows).toHaveLength(3);
+    expect(rows[2]?.id).toBeGreaterThan(2);
+    expect(rows[2]?.t).toBe('text');
+    db.close();
+  });
+
+  it('reopening a migrated ledger changes nothing; 20-digit ids survive a restart exactly', () => {
+    const path = v1Ledger();
+    Ledger.open(path).close();
+    const l = Ledger.open(path);
+    expect(l.recordFill({ ...fill('18446744073709551615', '0.0001'), orderId: '88' })).toBe(true);
+    l.close();
+    const again = Ledger.open(path);
+    expect(again.fills().map((f) => f.tradeId)).toEqual(['9', '9007199254740991', '18446744073709551615']);
+    expect(again.recordFill({ ...fill('18446744073709551615', '0.0001'), orderId: '88' })).toBe(false);
+    again.close();
+  });
+
+  it('a new ledger is created at version 2 with text ids', () => {
+    const l = Ledger.open(':memory:');
+    expect(l.recordFill(fill('9223372036854775807', '0.0001'))).toBe(true);
+    expect(l.fills()[0]?.tradeId).toBe('9223372036854775807');
+    l.close();
   });
 });

@@ -17,6 +17,7 @@ import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
+import { migrateLedger } from './migrate.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 
 export { TERMINAL_STATES };
@@ -55,7 +56,7 @@ interface FillRow {
   order_id: string;
   symbol: string;
   side: string;
-  trade_id: number;
+  trade_id: string;
   price: string;
   qty: string;
   quote_qty: string;
@@ -110,7 +111,7 @@ export class Ledger {
     db.pragma('busy_timeout = 5000');
     checkSchemaVersion(db);
     db.exec(LEDGER_DDL);
-    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(LEDGER_SCHEMA_VERSION));
+    migrateLedger(db);
     this.#st = {
       journal: db.prepare('INSERT INTO journal (ts, kind, data) VALUES (?, ?, ?)'),
       intent: db.prepare(

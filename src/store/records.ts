@@ -4,6 +4,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { OrderSideName, OrderTypeName, StpModeName, TimeInForceName } from '../core/enums.js';
+import type { TradeId } from '../core/tradeId.js';
 import type { TrackedOrderStateName } from '../bus/events.js';
 
 /** Which interface an order was sent to (or will be): decides where cancels and reconciliation go. */
@@ -45,7 +46,8 @@ export interface FillRecord {
   readonly orderId: string;
   readonly symbol: string;
   readonly side: OrderSideName;
-  readonly tradeId: number;
+  /** Exact digits ({@link TradeId}), stored as TEXT. */
+  readonly tradeId: TradeId;
   readonly price: Decimal;
   readonly qty: Decimal;
   readonly quoteQty: Decimal;

@@ -4,8 +4,43 @@
  * creating a new one.
  */
 
-/** Schema version written to `meta`; bump with a migration when the tables change. */
-export const LEDGER_SCHEMA_VERSION = 1;
+/**
+ * Schema version written to `meta`; bump with a migration (migrate.ts) when the tables change.
+ * 2: fills.trade_id is TEXT (exact digits of a 64-bit id) instead of INTEGER.
+ */
+export const LEDGER_SCHEMA_VERSION = 2;
+
+/** Columns of the fills table (see {@link fillsTable}). */
+const fillsBody = `
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  client_id TEXT NOT NULL,
+  strategy TEXT NOT NULL,
+  order_id TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  side TEXT NOT NULL,
+  trade_id TEXT NOT NULL,
+  price TEXT NOT NULL,
+  qty TEXT NOT NULL,
+  quote_qty TEXT NOT NULL,
+  commission TEXT NOT NULL,
+  commission_asset TEXT,
+  is_maker INTEGER NOT NULL,
+  time INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  UNIQUE (order_id, trade_id)
+`;
+
+/**
+ * The fills table under `name` (the migration builds the new one beside the old). trade_id is
+ * TEXT: trade ids are 64-bit and kept as their exact digits (core/tradeId.ts); an INTEGER column
+ * would store one above 2^63 - 1 as a REAL, and the driver reads any above 2^53 as a rounded number.
+ */
+export function fillsTable(name: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (${fillsBody});`;
+}
+
+/** Index of the fills table (dropped with the old table by the migration, so created again after it). */
+export const FILLS_INDEX = 'CREATE INDEX IF NOT EXISTS fills_client ON fills(client_id);';
 
 /** DDL run on every open. */
 export const LEDGER_DDL = `
@@ -70,25 +105,8 @@ CREATE TABLE IF NOT EXISTS order_transitions (
   detail TEXT
 );
 CREATE INDEX IF NOT EXISTS order_transitions_client ON order_transitions(client_id);
-CREATE TABLE IF NOT EXISTS fills (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  client_id TEXT NOT NULL,
-  strategy TEXT NOT NULL,
-  order_id TEXT NOT NULL,
-  symbol TEXT NOT NULL,
-  side TEXT NOT NULL,
-  trade_id INTEGER NOT NULL,
-  price TEXT NOT NULL,
-  qty TEXT NOT NULL,
-  quote_qty TEXT NOT NULL,
-  commission TEXT NOT NULL,
-  commission_asset TEXT,
-  is_maker INTEGER NOT NULL,
-  time INTEGER NOT NULL,
-  source TEXT NOT NULL,
-  UNIQUE (order_id, trade_id)
-);
-CREATE INDEX IF NOT EXISTS fills_client ON fills(client_id);
+${fillsTable('fills')}
+${FILLS_INDEX}
 CREATE TABLE IF NOT EXISTS balances (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   ts INTEGER NOT NULL,

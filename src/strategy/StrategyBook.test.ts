@@ -10,7 +10,7 @@ function lcg(seed: number): () => number {
 }
 
 function fillEvent(symbol: string, side: 'BUY' | 'SELL', qty: Decimal, price: Decimal, commission: Decimal, commissionAsset: string | null): FillEvent {
-  return { type: 'fill', E: 0, strategy: 's', clientId: 'c', orderId: 'o', symbol, side, tradeId: 1, price, qty, quoteQty: price.mul(qty), commission, commissionAsset, isMaker: false };
+  return { type: 'fill', E: 0, strategy: 's', clientId: 'c', orderId: 'o', symbol, side, tradeId: '1', price, qty, quoteQty: price.mul(qty), commission, commissionAsset, isMaker: false };
 }
 
 describe('StrategyBook fills and free balances', () => {

@@ -9,7 +9,7 @@ import type { TradeEvent } from '../core/marketEvents.js';
 import { StrategyRunner, acceptAll, silentLogger, type IntentGate } from './StrategyRunner.js';
 import { defineStrategy } from './types.js';
 
-const trade = (symbol: string, E = 1): TradeEvent => ({ type: 'trade', E, symbol, tradeId: 1, price: new Decimal(100), qty: new Decimal(1), tradeTime: E, isBuyerMaker: false });
+const trade = (symbol: string, E = 1): TradeEvent => ({ type: 'trade', E, symbol, tradeId: '1', price: new Decimal(100), qty: new Decimal(1), tradeTime: E, isBuyerMaker: false });
 
 function harness(gate: IntentGate = acceptAll) {
   const bus = new Bus();
@@ -62,7 +62,7 @@ describe('StrategyRunner with a gate and a venue', () => {
   it('tracks positions and budget from fills', () => {
     const { bus, host, seen } = harness();
     host.start();
-    bus.publish({ type: 'fill', E: 2, strategy: 'a', clientId: 'x', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: 1, price: new Decimal(10), qty: new Decimal(2), quoteQty: new Decimal(20), commission: new Decimal('0.002'), commissionAsset: 'BTC', isMaker: true });
+    bus.publish({ type: 'fill', E: 2, strategy: 'a', clientId: 'x', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: new Decimal(10), qty: new Decimal(2), quoteQty: new Decimal(20), commission: new Decimal('0.002'), commissionAsset: 'BTC', isMaker: true });
     bus.publish(trade('BTC_USDT'));
     // 100 USDT - 20 paid - 10 locked by the new order; position and balance both net the BTC fee.
     expect(seen.a).toEqual(['fill:BTC_USDT', 'trade:BTC_USDT', 'open=1 free=70 locked=10 pos=1.998 btc=1.998']);

@@ -19,7 +19,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const quiet: StrategyLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 function trade(symbol: string, price: string, E: number): BusEvent {
-  return { type: 'trade', E, symbol, tradeId: E, price: D(price), qty: D('0.1'), tradeTime: E, isBuyerMaker: false };
+  return { type: 'trade', E, symbol, tradeId: String(E), price: D(price), qty: D('0.1'), tradeTime: E, isBuyerMaker: false };
 }
 
 function update(strategy: string, clientId: string, state: OrderUpdateEvent['state'], E: number, cum = '0'): OrderUpdateEvent {
@@ -89,7 +89,7 @@ describe('StrategyRunner', () => {
     expect(book.balance('IDR')).toEqual({ free: D('999.7'), locked: D('0.3') });
     bus.publish({ type: 'intentRejected', E: 3, strategy: 'a', intent: { kind: 'place', strategy: 'a', intentId: 'a:2', clientId: 'a-2', symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT' }, reason: 'NOTIONAL', message: 'x' });
     bus.publish(update('a', 'a-1', 'PARTIALLY_FILLED', 4, '0.0004'));
-    bus.publish({ type: 'fill', E: 4, strategy: 'a', clientId: 'a-1', orderId: 'o-a-1', symbol: 'BTC_IDR', side: 'BUY', tradeId: 1, price: D('100'), qty: D('0.0004'), quoteQty: D('0.04'), commission: D('0.0000004'), commissionAsset: 'BTC', isMaker: true });
+    bus.publish({ type: 'fill', E: 4, strategy: 'a', clientId: 'a-1', orderId: 'o-a-1', symbol: 'BTC_IDR', side: 'BUY', tradeId: '1', price: D('100'), qty: D('0.0004'), quoteQty: D('0.04'), commission: D('0.0000004'), commissionAsset: 'BTC', isMaker: true });
     expect(book.openOrders().map((o) => `${o.clientId}:${o.state}:${o.cumQty.toFixed()}`)).toEqual(['a-1:PARTIALLY_FILLED:0.0004']);
     // Net of the commission taken from the BTC received (the account holds 0.0003996).
     expect(book.position('BTC')).toEqual(D('0.0003996'));

@@ -9,6 +9,12 @@ import type { StrategyPlugin } from './types.js';
  */
 export const decimalParam = z.string().regex(/^\d+(\.\d+)?$/, 'expected a plain non-negative decimal string such as "0.001"');
 
+/**
+ * A decimal parameter that must be above zero (a quantity, a tick or step size): "0" would make a
+ * strategy place nothing, or orders every venue refuses, without a word.
+ */
+export const positiveDecimalParam = decimalParam.refine((v) => /[1-9]/.test(v), 'must be above 0');
+
 /** One problem with a parameter: its path below `params`, the value found and the rule broken. */
 export interface ParamIssue {
   readonly path: readonly PropertyKey[];

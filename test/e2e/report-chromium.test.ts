@@ -23,7 +23,7 @@ function sampleResult() {
     c.mark('BTC_USDT', px);
     if (i % 10 === 5) {
       const side = i % 20 === 5 ? 'BUY' : 'SELL';
-      c.onEvent({ type: 'fill', E: t0 + i * 1000 + 300, strategy: 'mm', clientId: `c${i}`, orderId: String(i), symbol: 'BTC_USDT', side, tradeId: i, price: px, qty: new Decimal('0.01'), quoteQty: px.mul('0.01'), commission: new Decimal('0.1'), commissionAsset: 'USDT', isMaker: true });
+      c.onEvent({ type: 'fill', E: t0 + i * 1000 + 300, strategy: 'mm', clientId: `c${i}`, orderId: String(i), symbol: 'BTC_USDT', side, tradeId: String(i), price: px, qty: new Decimal('0.01'), quoteQty: px.mul('0.01'), commission: new Decimal('0.1'), commissionAsset: 'USDT', isMaker: true });
     }
     c.sample(t0 + i * 1000);
   }

@@ -98,7 +98,7 @@ describe('config -> strategies -> risk -> events', () => {
     // As a run does: rejections queued while a handler ran are published after each bus event.
     bus.events$.subscribe(() => runner.flush());
 
-    const trade = (price: string, E: number): BusEvent => ({ type: 'trade', E, symbol: 'BTC_IDR', tradeId: E, price: new Decimal(price), qty: new Decimal('0.1'), tradeTime: E, isBuyerMaker: false });
+    const trade = (price: string, E: number): BusEvent => ({ type: 'trade', E, symbol: 'BTC_IDR', tradeId: String(E), price: new Decimal(price), qty: new Decimal('0.1'), tradeTime: E, isBuyerMaker: false });
     bus.publish(trade('1000000000', 1)); // 0.001 at 999,999,999.5 -> adjusted down to the tick
     bus.publish(trade('1000000000', 2)); // second order: fine
     bus.publish(trade('1000000000', 3)); // third: maxOpenOrders 2

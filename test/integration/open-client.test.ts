@@ -157,7 +157,7 @@ describe('market data routing by symbol type', () => {
     expect(server.only('GET', '/market/api/v3/trades').query).toEqual({ symbol: 'BTCIDR', limit: '1' });
     expect(server.only('GET', '/open/v1/market/trades').query).toEqual({ symbol: 'ALCH_IDR', fromId: '10' });
     expect(a[0]?.price.eq('1362602579')).toBe(true);
-    expect(b.map((x) => x.id)).toEqual([899732, 899733]);
+    expect(b.map((x) => x.id)).toEqual(['899732', '899733']);
     await expect(client.trades({ symbol: 'BTC_IDR', symbolType: 1, limit: 1001 })).rejects.toThrow(ValidationError);
   });
 
@@ -169,7 +169,7 @@ describe('market data routing by symbol type', () => {
     await client.aggTrades({ symbol: 'ALCH_IDR', symbolType: 3, limit: 1 });
     expect(server.only('GET', '/market/api/v3/aggTrades').query).toEqual({ symbol: 'BTCIDR', startTime: '1', endTime: '2' });
     expect(server.only('GET', '/depth/api/v1/aggTrades').query).toEqual({ symbol: 'ALCH_IDR', limit: '1' });
-    expect(x).toMatchObject({ aggId: 14434, firstTradeId: 15579, lastTradeId: 15579, time: 1787301873244, isBuyerMaker: false, isBestMatch: false });
+    expect(x).toMatchObject({ aggId: '14434', firstTradeId: '15579', lastTradeId: '15579', time: 1787301873244, isBuyerMaker: false, isBestMatch: false });
     expect(x?.qty.eq(42)).toBe(true);
     await expect(client.aggTrades({ symbol: 'BTC_IDR', symbolType: 1, startTime: 5, endTime: 4 })).rejects.toThrow(/startTime/);
   });

@@ -49,7 +49,7 @@ describe('StreamClient', () => {
     if (t?.type === 'trade') {
       expect(t.price.toFixed()).toBe('1421496253');
       expect(t.qty.toFixed()).toBe('0.00119');
-      expect(t.tradeId).toBe(7);
+      expect(t.tradeId).toBe('7');
     }
     expect(events[1]).toMatchObject({ type: 'depthDiff', firstUpdateId: 3, finalUpdateId: 4 });
     expect(statuses.map((s) => s.status)).toEqual(['up']);
@@ -67,7 +67,7 @@ describe('StreamClient', () => {
     await expect(c.request('SUBSCRIBEX', [])).rejects.toMatchObject({ streamCode: 2 });
     server.publish('ethidr@aggTrade', { e: 'aggTrade', E: 5, s: 'ETHIDR', a: 9, p: '50.5', q: '2', f: 1, l: 2, T: 5, m: false, M: true });
     await waitFor(() => events.length === 1, 5000, 'aggTrade');
-    expect(events[0]).toMatchObject({ type: 'aggTrade', aggId: 9 });
+    expect(events[0]).toMatchObject({ type: 'aggTrade', aggId: '9' });
     await c.unsubscribe(['ethidr@aggTrade']);
     expect(await c.listSubscriptions()).toEqual(['btcidr@trade']);
   });
@@ -113,8 +113,8 @@ describe('StreamClient', () => {
       await new Promise((r) => setTimeout(r, 2));
     }
     await waitFor(() => events.filter((e) => e.type === 'trade').length >= id, 5000, 'all trades');
-    const trades = events.filter((e) => e.type === 'trade').map((e) => (e.type === 'trade' ? e.tradeId : -1));
-    expect(trades).toEqual(Array.from({ length: id }, (_, i) => i + 1));
+    const trades = events.filter((e) => e.type === 'trade').map((e) => (e.type === 'trade' ? e.tradeId : '-'));
+    expect(trades).toEqual(Array.from({ length: id }, (_, i) => String(i + 1)));
     const depth = events.flatMap((e) => (e.type === 'depthDiff' ? [e] : []));
     for (let i = 1; i < depth.length; i++) expect(depth[i]?.firstUpdateId).toBe((depth[i - 1]?.finalUpdateId ?? 0) + 1);
     expect(depth.at(-1)?.finalUpdateId).toBe(depthU);

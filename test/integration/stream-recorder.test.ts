@@ -59,7 +59,7 @@ describe('recorder', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.rec.gz')).sort().map((f) => path.join(dir, f));
     expect(files.length).toBeGreaterThan(2);
     const items = await readAll(files);
-    expect(items.filter((i) => i.kind === 'market').map((i) => (i.kind === 'market' && i.event.type === 'trade' ? i.event.tradeId : 0))).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(items.filter((i) => i.kind === 'market').map((i) => (i.kind === 'market' && i.event.type === 'trade' ? i.event.tradeId : '-'))).toEqual(Array.from({ length: 200 }, (_, i) => String(i + 1)));
     for (const f of files) {
       const inFile = await readAll([f]);
       expect(inFile.some((i) => i.kind === 'snapshot' && i.symbol === 'BTCIDR')).toBe(true);

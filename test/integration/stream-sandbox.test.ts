@@ -104,9 +104,9 @@ describe('data side against the sandbox exchange', () => {
   it('stream connection: rotates before a short server lifetime with no trade lost or duplicated', async () => {
     await start(1200);
     const client = new StreamClient({ url: sb.urls.stream_url, streams: ['btcidr@trade'], logger: silent, backoff, maxConnectionAgeMs: 300, rotationGraceMs: 100 });
-    const trades: number[] = [];
+    const trades: bigint[] = [];
     client.events$.subscribe((e) => {
-      if (e.type === 'trade') trades.push(e.tradeId);
+      if (e.type === 'trade') trades.push(BigInt(e.tradeId));
     });
     client.start();
     closers.push(() => client.close());
@@ -122,7 +122,7 @@ describe('data side against the sandbox exchange', () => {
     }
     await waitFor(() => trades.length >= placed, 10_000, 'all trades');
     expect(trades.length).toBe(placed);
-    for (let i = 1; i < trades.length; i++) expect(trades[i]).toBeGreaterThan(trades[i - 1] as number);
+    for (let i = 1; i < trades.length; i++) expect(trades[i]).toBeGreaterThan(trades[i - 1] as bigint);
     expect(new Set(trades).size).toBe(trades.length);
     expect(client.stats.rotations).toBeGreaterThanOrEqual(2);
   });

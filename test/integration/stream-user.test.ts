@@ -57,7 +57,7 @@ describe('user data streams', () => {
     const er = events[0];
     expect(er?.type).toBe('executionReport');
     if (er?.type === 'executionReport') {
-      expect(er).toMatchObject({ symbol: 'BTCIDR', clientId: 'cid-1', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', executionType: 'TRADE', status: 'PARTIALLY_FILLED', orderId: '4242', tradeId: 77, isMaker: true, isWorking: false, commissionAsset: 'IDR', rejectReason: 'NONE', expiryReason: 'NONE' });
+      expect(er).toMatchObject({ symbol: 'BTCIDR', clientId: 'cid-1', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', executionType: 'TRADE', status: 'PARTIALLY_FILLED', orderId: '4242', tradeId: '77', isMaker: true, isWorking: false, commissionAsset: 'IDR', rejectReason: 'NONE', expiryReason: 'NONE' });
       expect(er.lastQty.toFixed()).toBe('0.0004');
       expect(er.cumQuoteQty.toFixed()).toBe('852897.75');
       expect(er.commission.toFixed()).toBe('0.5685985');

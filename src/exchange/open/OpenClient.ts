@@ -202,7 +202,7 @@ export class OpenClient {
 
   /** Recent public trades. */
   async trades(params: TradesParams): Promise<PublicTrade[]> {
-    return this.#market('trades', params, { fromId: optLong('fromId', params.fromId), limit: optLimit('limit', params.limit, 1000) }, parsePublicTrades);
+    return this.#market('trades', params, { fromId: idText('fromId', params.fromId, true), limit: optLimit('limit', params.limit, 1000) }, parsePublicTrades);
   }
 
   /** Aggregate trades. */
@@ -211,7 +211,7 @@ export class OpenClient {
     return this.#market(
       'aggTrades',
       params,
-      { fromId: optLong('fromId', params.fromId), startTime: params.startTime, endTime: params.endTime, limit: optLimit('limit', params.limit, 1000) },
+      { fromId: idText('fromId', params.fromId, true), startTime: params.startTime, endTime: params.endTime, limit: optLimit('limit', params.limit, 1000) },
       parseAggTrades,
     );
   }
@@ -296,7 +296,7 @@ export class OpenClient {
   /** GET /open/v1/orders/trades. */
   async accountTrades(params: AccountTradesParams): Promise<AccountTrade[]> {
     timeRange(params.startTime, params.endTime);
-    const fromId = optLong('fromId', params.fromId);
+    const fromId = idText('fromId', params.fromId, true);
     pagingDirect(fromId, params.direct);
     const query: WireParams = {
       symbol: requiredText('symbol', params.symbol, 50),

@@ -30,15 +30,15 @@ export interface DepthParams extends MarketParams {
   readonly limit?: DepthLimit;
 }
 
-/** GET trades. */
+/** GET trades. `fromId` is a trade id (up to 20 digits: pass a string or bigint past 2^53). */
 export interface TradesParams extends MarketParams {
-  readonly fromId?: number;
+  readonly fromId?: IdInput;
   readonly limit?: number;
 }
 
-/** GET aggTrades. */
+/** GET aggTrades. `fromId` is an aggregate trade id (up to 20 digits). */
 export interface AggTradesParams extends MarketParams {
-  readonly fromId?: number;
+  readonly fromId?: IdInput;
   readonly startTime?: number;
   readonly endTime?: number;
   readonly limit?: number;
@@ -100,7 +100,8 @@ export interface AccountTradesParams extends SignedOptions {
   readonly orderId?: IdInput;
   readonly startTime?: number;
   readonly endTime?: number;
-  readonly fromId?: number;
+  /** A trade id (up to 20 digits). */
+  readonly fromId?: IdInput;
   readonly direct?: DirectValue;
   readonly limit?: number;
   /** 10 = trading-fee calculation complete. */

@@ -1,5 +1,5 @@
 /** Account parsing: account information, balances and the account's own trades. */
-import { parseDecimal, parseOptionalDecimal, type AccountInfo, type AccountTrade, type Balance } from '../../core/index.js';
+import { parseDecimal, parseOptionalDecimal, parseTradeId, type AccountInfo, type AccountTrade, type Balance } from '../../core/index.js';
 import { asArray, asObject, flag, id, int, listOf, optFlag, optId, str } from './fields.js';
 
 /** Parses one `{asset, free, locked}` balance. */
@@ -30,7 +30,7 @@ export function parseAccountTrade(v: unknown, where = 'accountTrade'): AccountTr
   const taxAmount = parseOptionalDecimal(`${where}.taxAmount`, o.taxAmount);
   const taxRate = parseOptionalDecimal(`${where}.taxRate`, o.taxRate);
   return {
-    tradeId: id(o, 'tradeId', where),
+    tradeId: parseTradeId(`${where}.tradeId`, o.tradeId),
     orderId: id(o, 'orderId', where),
     symbol: str(o, 'symbol', where, false),
     price: parseDecimal(`${where}.price`, o.price),

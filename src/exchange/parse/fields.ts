@@ -60,7 +60,7 @@ export function optInt(o: WireObject, key: string, where: string): number | unde
 }
 
 /**
- * An identifier that is a number in some responses and a string in others (orderId, tradeId).
+ * An identifier that is a number in some responses and a string in others (orderId; tradeIds have parseTradeId in core/tradeId.ts).
  * Kept as a decimal string so 64-bit ids never lose digits.
  */
 export function id(o: WireObject, key: string, where: string): string {

@@ -1,5 +1,5 @@
 /** Market data parsing: order book snapshots, public trades, aggregate trades, klines. */
-import { ParseError, parseDecimal, type AggTrade, type BookLevel, type Kline, type KlineIntervalName, type OrderBookSnapshot, type PublicTrade } from '../../core/index.js';
+import { ParseError, parseDecimal, parseTradeId, type AggTrade, type BookLevel, type Kline, type KlineIntervalName, type OrderBookSnapshot, type PublicTrade } from '../../core/index.js';
 import { asArray, asObject, flag, int, intValue, listOf, optFlag } from './fields.js';
 
 /** Parses `[price, quantity]` levels (strings on the open API, numbers on the legacy one). */
@@ -21,7 +21,7 @@ export function parseOrderBook(data: unknown, where = 'depth'): OrderBookSnapsho
 export function parsePublicTrade(v: unknown, where = 'trade'): PublicTrade {
   const o = asObject(where, v);
   return {
-    id: int(o, 'id', where),
+    id: parseTradeId(`${where}.id`, o.id),
     price: parseDecimal(`${where}.price`, o.price),
     qty: parseDecimal(`${where}.qty`, o.qty),
     time: int(o, 'time', where),
@@ -40,11 +40,11 @@ export function parsePublicTrades(data: unknown): PublicTrade[] {
 export function parseAggTrade(v: unknown, where = 'aggTrade'): AggTrade {
   const o = asObject(where, v);
   return {
-    aggId: int(o, 'a', where),
+    aggId: parseTradeId(`${where}.a`, o.a),
     price: parseDecimal(`${where}.p`, o.p),
     qty: parseDecimal(`${where}.q`, o.q),
-    firstTradeId: int(o, 'f', where),
-    lastTradeId: int(o, 'l', where),
+    firstTradeId: parseTradeId(`${where}.f`, o.f),
+    lastTradeId: parseTradeId(`${where}.l`, o.l),
     time: int(o, 'T', where),
     isBuyerMaker: flag(o, 'm', where),
     // `M` is absent in real answers (see the recorded fixture) and documented as "ignore".

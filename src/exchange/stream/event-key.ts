@@ -3,6 +3,7 @@
  * rotation before the 24-hour limit) and to detect which messages a stream already delivered.
  */
 import type { MarketEvent } from '../../core/marketEvents.js';
+import { compareTradeIds, type TradeId } from '../../core/tradeId.js';
 
 /** Identifies one logical stream: stream name when known, plus event type and symbol. */
 export function streamKeyOf(stream: string | undefined, ev: MarketEvent): string {
@@ -10,8 +11,11 @@ export function streamKeyOf(stream: string | undefined, ev: MarketEvent): string
   return `${stream ?? ''}|${ev.type}|${ev.symbol}|${extra}`;
 }
 
+/** A position in one stream: an update id or time, or a trade id (exact digits, see core/tradeId.ts). */
+export type SequenceKey = number | TradeId;
+
 /** Monotonic sequence key of an event within its stream (ids where the payload has them, else E). */
-export function sequenceKeyOf(ev: MarketEvent): number {
+export function sequenceKeyOf(ev: MarketEvent): SequenceKey {
   switch (ev.type) {
     case 'trade':
       return ev.tradeId;
@@ -31,4 +35,11 @@ export function sequenceKeyOf(ev: MarketEvent): number {
       throw new Error(`unknown event ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** True when `key` comes after `last` of the same stream (one stream always has one kind of key). */
+export function keyAfter(key: SequenceKey, last: SequenceKey): boolean {
+  if (typeof key === 'number' && typeof last === 'number') return key > last;
+  if (typeof key === 'string' && typeof last === 'string') return compareTradeIds(key, last) > 0;
+  return true;
 }

@@ -29,10 +29,23 @@ describe('parseMarketPayload: every market payload of the spec', () => {
 
   it('diff depth, trade, aggTrade and bookTicker', () => {
     expect(parseMarketPayload({ e: 'depthUpdate', E: 1, s: 'X', U: 5, u: 9, b: [['1', '0']], a: [] }, ctx)[0]).toMatchObject({ type: 'depthDiff', firstUpdateId: 5, finalUpdateId: 9 });
-    expect(parseMarketPayload({ e: 'trade', E: 1, s: 'X', t: 3, p: '1', q: '2', T: 1, m: false, M: true }, ctx)[0]).toMatchObject({ type: 'trade', tradeId: 3, buyerOrderId: undefined });
-    expect(parseMarketPayload({ e: 'aggTrade', E: 1, s: 'X', a: 4, p: '1', q: '2', f: 1, l: 2, T: 1, m: true, M: true }, ctx)[0]).toMatchObject({ type: 'aggTrade', aggId: 4, isBuyerMaker: true });
+    expect(parseMarketPayload({ e: 'trade', E: 1, s: 'X', t: 3, p: '1', q: '2', T: 1, m: false, M: true }, ctx)[0]).toMatchObject({ type: 'trade', tradeId: '3', buyerOrderId: undefined });
+    expect(parseMarketPayload({ e: 'aggTrade', E: 1, s: 'X', a: 4, p: '1', q: '2', f: 1, l: 2, T: 1, m: true, M: true }, ctx)[0]).toMatchObject({ type: 'aggTrade', aggId: '4', isBuyerMaker: true });
     const [bt] = parseMarketPayload({ u: 8, s: 'X', b: '1.0', B: '2', a: '1.1', A: '3' }, ctx);
     expect(bt).toMatchObject({ type: 'bookTicker', updateId: 8, E: 42 });
+  });
+
+  it('trade ids keep every digit past 2^53 (as the transport hands them: strings)', () => {
+    const t = { e: 'trade', E: 1, s: 'X', t: '9223372036854775807', p: '1', q: '2', b: '9007199254740993', a: 5, T: 1, m: false, M: true };
+    expect(parseMarketPayload(t, ctx)[0]).toMatchObject({ tradeId: '9223372036854775807', buyerOrderId: '9007199254740993', sellerOrderId: '5' });
+    const k = { t: 0, T: 59_999, s: 'X', i: '1m', f: -1, L: -1, o: '1', c: '1', h: '1', l: '1', v: '0', n: 0, x: false, q: '0', V: '0', Q: '0', B: '0' };
+    expect(parseMarketPayload({ e: 'kline', E: 2, s: 'X', k }, ctx)[0]).toMatchObject({ firstTradeId: undefined, lastTradeId: undefined });
+    expect(parseMarketPayload({ e: 'kline', E: 2, s: 'X', k: { ...k, f: '9223372036854775806', L: '9223372036854775807' } }, ctx)[0]).toMatchObject({ firstTradeId: '9223372036854775806', lastTradeId: '9223372036854775807' });
+    for (const [v, shown] of [[-1, 't=-1'], [2.5, 't=2.5'], ['12a', 't="12a"'], [2 ** 60, 'beyond 2^53']] as const) {
+      expect(() => parseMarketPayload({ ...t, t: v }, ctx)).toThrow(ParseError);
+      expect(() => parseMarketPayload({ ...t, t: v }, ctx)).toThrow(shown);
+    }
+    expect(() => parseMarketPayload({ e: 'aggTrade', E: 1, s: 'X', a: 4, p: '1', q: '2', f: '1.0', l: 2, T: 1, m: true }, ctx)).toThrow('f="1.0"');
   });
 
   it('malformed payloads throw ParseError naming the field', () => {

@@ -5,6 +5,7 @@
  */
 import { isKlineInterval } from '../../core/enums.js';
 import { ParseError } from '../../core/errors.js';
+import { parseOptionalTradeId, parseTradeId } from '../../core/tradeId.js';
 import type {
   AggTradeEvent,
   BookTickerEvent,
@@ -63,11 +64,11 @@ function parseAggTrade(d: Obj, ctx: MarketParseContext): AggTradeEvent {
     type: 'aggTrade',
     E: int('E', d.E),
     symbol: sym(d, ctx),
-    aggId: int('a', d.a),
+    aggId: parseTradeId('a', d.a),
     price: dec('p', d.p),
     qty: dec('q', d.q),
-    firstTradeId: int('f', d.f),
-    lastTradeId: int('l', d.l),
+    firstTradeId: parseTradeId('f', d.f),
+    lastTradeId: parseTradeId('l', d.l),
     tradeTime: int('T', d.T),
     isBuyerMaker: bool('m', d.m),
   };
@@ -78,12 +79,12 @@ function parseTrade(d: Obj, ctx: MarketParseContext): TradeEvent {
     type: 'trade',
     E: int('E', d.E),
     symbol: sym(d, ctx),
-    tradeId: int('t', d.t),
+    tradeId: parseTradeId('t', d.t),
     price: dec('p', d.p),
     qty: dec('q', d.q),
     // b/a are listed by the spec but absent from some real payloads (the recordings omit them).
-    buyerOrderId: d.b === undefined ? undefined : int('b', d.b),
-    sellerOrderId: d.a === undefined ? undefined : int('a', d.a),
+    buyerOrderId: d.b === undefined ? undefined : parseTradeId('b', d.b),
+    sellerOrderId: d.a === undefined ? undefined : parseTradeId('a', d.a),
     tradeTime: int('T', d.T),
     isBuyerMaker: bool('m', d.m),
   };
@@ -100,8 +101,8 @@ function parseKline(d: Obj, ctx: MarketParseContext): KlineEvent {
     interval,
     openTime: int('k.t', k.t),
     closeTime: int('k.T', k.T),
-    firstTradeId: int('k.f', k.f),
-    lastTradeId: int('k.L', k.L),
+    firstTradeId: parseOptionalTradeId('k.f', k.f),
+    lastTradeId: parseOptionalTradeId('k.L', k.L),
     open: dec('k.o', k.o),
     high: dec('k.h', k.h),
     low: dec('k.l', k.l),

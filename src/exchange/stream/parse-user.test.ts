@@ -9,7 +9,7 @@ const base = {
 describe('parseUserPayload', () => {
   it('executionReport: names, nullable commission asset, expiry reason', () => {
     const r = parseUserPayload(base);
-    expect(r).toMatchObject({ type: 'executionReport', side: 'SELL', orderType: 'LIMIT_MAKER', status: 'EXPIRED', executionType: 'EXPIRED', commissionAsset: null, origClientId: 'old', tradeId: -1, isWorking: true, expiryReason: 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED', orderId: '123' });
+    expect(r).toMatchObject({ type: 'executionReport', side: 'SELL', orderType: 'LIMIT_MAKER', status: 'EXPIRED', executionType: 'EXPIRED', commissionAsset: null, origClientId: 'old', tradeId: undefined, isWorking: true, expiryReason: 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED', orderId: '123' });
   });
   it('accepts numeric enumeration codes as the REST side uses them', () => {
     expect(parseUserPayload({ ...base, S: 0, o: 1, f: 2, X: 1 })).toMatchObject({ side: 'BUY', orderType: 'LIMIT', timeInForce: 'IOC', status: 'PARTIALLY_FILLED' });
@@ -18,6 +18,15 @@ describe('parseUserPayload', () => {
     expect(() => parseUserPayload({ ...base, S: 'UP' })).toThrow(/S="UP"/);
     expect(() => parseUserPayload({ ...base, x: 'MOVED' })).toThrow(/x="MOVED"/);
     expect(() => parseUserPayload({ ...base, eR: 'BECAUSE' })).toThrow(/eR/);
+  });
+  it('trade ids keep every digit (the transport quotes literals past 2^53); a malformed one names t and its value', () => {
+    const fill = { ...base, x: 'TRADE', X: 'PARTIALLY_FILLED', t: '9007199254740993' };
+    expect(parseUserPayload(fill)).toMatchObject({ tradeId: '9007199254740993' });
+    expect(parseUserPayload({ ...fill, t: 77 })).toMatchObject({ tradeId: '77' });
+    expect(parseUserPayload({ ...fill, t: undefined })).toMatchObject({ tradeId: undefined });
+    expect(() => parseUserPayload({ ...fill, t: -7 })).toThrow(/t=-7/);
+    expect(() => parseUserPayload({ ...fill, t: 1.5 })).toThrow(/t=1\.5/);
+    expect(() => parseUserPayload({ ...fill, t: 'x9' })).toThrow(/t="x9"/);
   });
   it('eventStreamTerminated carries the subscription id of its envelope', () => {
     expect(parseUserPayload({ e: 'eventStreamTerminated', E: 5 }, 3)).toEqual({ type: 'streamTerminated', E: 5, subscriptionId: 3 });

@@ -19,6 +19,7 @@ import {
 } from '../../core/enums.js';
 import { OrderSide as SideCodes, OrderStatus as StatusCodes, OrderType as TypeCodes, TimeInForce as TifCodes } from '../../core/enums.js';
 import { ParseError } from '../../core/errors.js';
+import { parseOptionalTradeId } from '../../core/tradeId.js';
 import type { AccountPositionEvent, ExecutionReportEvent, StreamTerminatedEvent, UserDataEvent } from '../../core/marketEvents.js';
 import { type Obj, dec, int, obj, str } from './wire-fields.js';
 
@@ -110,7 +111,7 @@ export function parseExecutionReport(d: Obj): ExecutionReportEvent {
     commission: dec('n', d.n ?? '0'),
     commissionAsset: d.N === undefined || d.N === null ? null : str('N', d.N),
     transactionTime: int('T', d.T),
-    tradeId: int('t', d.t ?? -1),
+    tradeId: parseOptionalTradeId('t', d.t),
     isWorking: flag('w', d.w),
     isMaker: flag('m', d.m),
     orderCreationTime: int('O', d.O),

@@ -18,9 +18,10 @@ import WebSocket from 'ws';
 import { NetworkError, StateError, StreamError } from '../../core/errors.js';
 import type { ConnectionStatusEvent, DepthDiffEvent, MarketEvent } from '../../core/marketEvents.js';
 import { type DroppedPayload, attributeDropped } from './dropped-depth.js';
-import { sequenceKeyOf, streamKeyOf } from './event-key.js';
+import { type SequenceKey, keyAfter, sequenceKeyOf, streamKeyOf } from './event-key.js';
 import { closeSocket } from './close-socket.js';
 import { parseMarketPayload } from './parse-market.js';
+import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './timing.js';
 import type { TimerHandle } from './timing.js';
 
@@ -102,7 +103,7 @@ export class StreamClient {
   readonly #t: ReturnType<typeof timing>;
   readonly #log: Logger;
   readonly #pending = new Map<number, Pending>();
-  readonly #lastKey = new Map<string, number>();
+  readonly #lastKey = new Map<string, SequenceKey>();
   #conn: Conn | undefined;
   #rotation: Rotation | undefined;
   #gen = 0;
@@ -417,7 +418,8 @@ export class StreamClient {
     this.stats.messages++;
     let doc: unknown;
     try {
-      doc = JSON.parse(text);
+      // Trade ids are 64-bit: quoted first so one past 2^53 keeps its digits (the user streams do the same).
+      doc = JSON.parse(quoteUnsafeIntegers(text));
     } catch (err) {
       this.#malformed(conn, text, undefined, conn.rawStream, err as Error);
       return;
@@ -464,13 +466,13 @@ export class StreamClient {
     const sk = streamKeyOf(stream, ev);
     const key = sequenceKeyOf(ev);
     const last = this.#lastKey.get(sk);
-    if (last !== undefined && key <= last) {
+    if (last !== undefined && !keyAfter(key, last)) {
       this.stats.duplicatesDropped++;
       return false;
     }
     this.#lastKey.set(sk, key);
     let out: MarketEvent = ev;
-    if (ev.type === 'depthDiff' && last !== undefined && ev.firstUpdateId <= last) out = { ...ev, firstUpdateId: last + 1 } satisfies DepthDiffEvent;
+    if (ev.type === 'depthDiff' && typeof last === 'number' && ev.firstUpdateId <= last) out = { ...ev, firstUpdateId: last + 1 } satisfies DepthDiffEvent;
     this.stats.events++;
     this.#events.next(out);
     return true;
