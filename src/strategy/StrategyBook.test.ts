@@ -101,7 +101,7 @@ describe('StrategyBook locked balances', () => {
       const left = o.quantity ? o.quantity.minus(o.cumQty) : ZERO;
       if (o.side === 'SELL' && base === asset) sum = sum.plus(left);
       else if (o.side === 'BUY' && quote === asset) {
-        if (o.quoteOrderQty) sum = sum.plus(o.quoteOrderQty.minus(o.cumQuoteQty));
+        if (o.quoteOrderQty) sum = sum.plus(Decimal.max(o.quoteOrderQty.minus(o.cumQuoteQty), ZERO));
         else if (o.price) sum = sum.plus(o.price.mul(left));
       }
     }
@@ -142,7 +142,8 @@ describe('StrategyBook locked balances', () => {
         const o = live.get(clientId)!;
         const state = rnd() < 0.3 ? 'FILLED' : rnd() < 0.2 ? 'CANCELED' : 'PARTIALLY_FILLED';
         const cumQty = o.quantity ? o.quantity.mul(Math.floor(rnd() * 100) / 100) : ZERO;
-        const cumQuoteQty = o.quoteOrderQty ? o.quoteOrderQty.mul(Math.floor(rnd() * 100) / 100) : ZERO;
+        // Up to 1.05 x quoteOrderQty: the exchange may take the closer notional above the amount.
+        const cumQuoteQty = o.quoteOrderQty ? o.quoteOrderQty.mul(Math.floor(rnd() * 106) / 100) : ZERO;
         book.update({ type: 'orderUpdate', E: i, strategy: 's', clientId, orderId: `o${clientId}`, symbol: o.symbol, side: o.side, orderType: o.quoteOrderQty ? 'MARKET' : 'LIMIT', state, price: o.price, quantity: o.quantity, cumQty, cumQuoteQty });
         if (state === 'PARTIALLY_FILLED') live.set(clientId, { ...o, cumQty, cumQuoteQty });
         else live.delete(clientId);

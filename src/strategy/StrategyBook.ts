@@ -290,10 +290,12 @@ export class StrategyBook {
     const key = o.side === 'BUY' ? a.buyKey : o.side === 'SELL' ? a.sellKey : sideKey(o.symbol, o.side);
     if (o.side === 'SELL') return { asset: a.base, amount: remaining ?? ZERO, sideKey: key, remaining };
     if (o.side === 'BUY') {
+      // A quoteOrderQty buy may spend a little more than the amount (the closer notional, spec new order
+      // rule 4): one that has passed it holds nothing more rather than freeing other orders' locks.
       // A stop or take-profit buy without a limit price is locked at its trigger price (as the
       // exchange's matching engine locks it): unheld, its budget would pass a second order's check.
       const limit = o.price ?? o.stopPrice;
-      const amount = o.quoteOrderQty ? o.quoteOrderQty.minus(o.cumQuoteQty) : limit ? limit.mul(remaining ?? ZERO) : undefined;
+      const amount = o.quoteOrderQty ? atLeastZero(o.quoteOrderQty.minus(o.cumQuoteQty)) : limit ? limit.mul(remaining ?? ZERO) : undefined;
       return { asset: a.quote, amount, sideKey: key, remaining };
     }
     return { asset: undefined, amount: undefined, sideKey: key, remaining };
