@@ -53,6 +53,8 @@ export interface OrderUpdateEvent {
   readonly orderType: OrderTypeName;
   readonly state: TrackedOrderStateName;
   readonly price: Decimal | undefined;
+  /** Trigger price of a stop or take-profit order, when the publisher knows it (what a buy without a limit price locks by). */
+  readonly stopPrice?: Decimal | undefined;
   readonly quantity: Decimal | undefined;
   readonly cumQty: Decimal;
   readonly cumQuoteQty: Decimal;

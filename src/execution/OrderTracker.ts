@@ -324,6 +324,7 @@ export function orderUpdateOf(o: OrderRecord): OrderUpdateEvent {
     orderType: o.orderType,
     state: o.state,
     price: o.price,
+    ...(o.stopPrice !== undefined ? { stopPrice: o.stopPrice } : {}),
     quantity: o.quantity,
     cumQty: o.cumQty,
     cumQuoteQty: o.cumQuoteQty,

@@ -420,6 +420,16 @@ describe('cancel', () => {
 });
 
 describe('queries, balances and determinism', () => {
+  it('trade ids: counted from firstTradeId, spelled as strings in own trades; a start the counter cannot hold exactly is refused', () => {
+    const e = makeEngine({ config: { firstTradeId: Number.MAX_SAFE_INTEGER - 5 } });
+    place(e, 'a', 'SELL', { price: '100', quantity: '1' }, 1);
+    place(e, 'b', 'BUY', { price: '100', quantity: '0.2' }, 2);
+    expect(e.accountTrades('b', 'BTC_USDT').map((t) => t.tradeId)).toEqual(['9007199254740986']);
+    expect(() => makeEngine({ config: { firstTradeId: 2 ** 53 } })).toThrow(/firstTradeId 9007199254740992 must be a non-negative safe integer/);
+    expect(() => makeEngine({ config: { firstTradeId: -1 } })).toThrow(/firstTradeId/);
+    expect(() => makeEngine({ config: { firstTradeId: 1.5 } })).toThrow(/firstTradeId/);
+  });
+
   it('lists orders and own trades with paging and reports exact balances after deposits and withdrawals', () => {
     const e = makeEngine();
     place(e, 'a', 'SELL', { price: '100', quantity: '1' }, 1);

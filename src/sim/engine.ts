@@ -108,6 +108,9 @@ export class MatchingEngine {
     this.nextOrderId = config.firstOrderId ?? 1;
     this.cols = new OrderColumns(this.nextOrderId);
     this.nextTradeId = config.firstTradeId ?? 1;
+    // Trade ids are numbers here (exact below 2^53, which counting from a safe start never leaves in
+    // practice); the public views spell them as strings (core/tradeId.ts).
+    if (!Number.isSafeInteger(this.nextTradeId) || this.nextTradeId < 0) throw new RangeError(`firstTradeId ${this.nextTradeId} must be a non-negative safe integer`);
     this.nextListId = config.firstOrderListId ?? 1;
     this.bufferOn = config.bufferEvents !== false;
     this.ev = this.bufferOn;

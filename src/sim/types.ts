@@ -54,7 +54,7 @@ export interface EngineConfig {
   readonly accounts: readonly SimAccountConfig[];
   /** First order id (default 1). */
   readonly firstOrderId?: number;
-  /** First trade id (default 1). */
+  /** First trade id (default 1): a non-negative safe integer; the engine counts ids as numbers. */
   readonly firstTradeId?: number;
   /** First order list id (default 1). */
   readonly firstOrderListId?: number;

@@ -160,3 +160,30 @@ describe('StrategyBook locked balances', () => {
     expect(seq).toBeGreaterThan(150);
   });
 });
+
+describe('StrategyBook locks of stop orders', () => {
+  const stopBuy = { kind: 'place', strategy: 's', intentId: 'i1', clientId: 'c1', symbol: 'BTC_IDR', side: 'BUY', orderType: 'STOP_LOSS', quantity: new Decimal('0.001'), stopPrice: new Decimal('1000000000') } as const;
+
+  it('a STOP_LOSS buy (no limit price) holds stopPrice x quantity of the quote, as the exchange locks it, from placement to its end', () => {
+    const book = new StrategyBook({ IDR: new Decimal('1500000') });
+    book.placed(stopBuy, 1);
+    // Without the hold the same 1,000,000 IDR would pass the next order's balance check a second time.
+    expect([book.balance('IDR').free.toFixed(), book.balance('IDR').locked.toFixed()]).toEqual(['500000', '1000000']);
+    book.update({ type: 'orderUpdate', E: 2, strategy: 's', clientId: 'c1', orderId: '7', symbol: 'BTC_IDR', side: 'BUY', orderType: 'STOP_LOSS', state: 'NEW', price: undefined, quantity: new Decimal('0.001'), cumQty: ZERO, cumQuoteQty: ZERO });
+    expect(book.balance('IDR').locked.toFixed()).toBe('1000000');
+    book.update({ type: 'orderUpdate', E: 3, strategy: 's', clientId: 'c1', orderId: '7', symbol: 'BTC_IDR', side: 'BUY', orderType: 'STOP_LOSS', state: 'CANCELED', price: undefined, quantity: new Decimal('0.001'), cumQty: ZERO, cumQuoteQty: ZERO });
+    expect(book.balance('IDR').locked.toFixed()).toBe('0');
+  });
+
+  it('an order adopted from an earlier run (first seen as an update) holds by the stopPrice the update carries', () => {
+    const book = new StrategyBook({ IDR: new Decimal('1500000') });
+    book.update({ type: 'orderUpdate', E: 2, strategy: 's', clientId: 'c0', orderId: '6', symbol: 'BTC_IDR', side: 'BUY', orderType: 'TAKE_PROFIT', state: 'NEW', price: undefined, stopPrice: new Decimal('900000000'), quantity: new Decimal('0.001'), cumQty: ZERO, cumQuoteQty: ZERO });
+    expect(book.balance('IDR').locked.toFixed()).toBe('900000');
+  });
+
+  it('a STOP_LOSS_LIMIT buy holds its limit price x quantity', () => {
+    const book = new StrategyBook({ IDR: new Decimal('1500000') });
+    book.placed({ ...stopBuy, orderType: 'STOP_LOSS_LIMIT', price: new Decimal('1010000000'), timeInForce: 'GTC' }, 1);
+    expect(book.balance('IDR').locked.toFixed()).toBe('1010000');
+  });
+});

@@ -14,6 +14,8 @@ import type { OwnOrderView } from './types.js';
 interface OwnOrder extends OwnOrderView {
   readonly quoteOrderQty: Decimal | undefined;
   readonly cumQuoteQty: Decimal;
+  /** A stop or take-profit order's trigger price: what a buy without a limit price holds by. */
+  readonly stopPrice: Decimal | undefined;
 }
 
 /** The assets of a symbol (`quote` is '' for a symbol without BASE_QUOTE form) and the keys of its sides. */
@@ -37,7 +39,7 @@ function sideKey(symbol: string, side: string): string {
 
 /** Whether two records of an order hold the same amounts (the same Decimals in every field a hold reads). */
 function sameAmounts(a: OwnOrder, b: OwnOrder): boolean {
-  return a.symbol === b.symbol && a.side === b.side && a.price === b.price && a.quantity === b.quantity && a.cumQty === b.cumQty && a.quoteOrderQty === b.quoteOrderQty && a.cumQuoteQty === b.cumQuoteQty;
+  return a.symbol === b.symbol && a.side === b.side && a.price === b.price && a.quantity === b.quantity && a.cumQty === b.cumQty && a.quoteOrderQty === b.quoteOrderQty && a.cumQuoteQty === b.cumQuoteQty && a.stopPrice === b.stopPrice;
 }
 
 /** The running amount of an asset, created at zero. */
@@ -107,6 +109,7 @@ export class StrategyBook {
       cumQty: ZERO,
       quoteOrderQty: i.quoteOrderQty,
       cumQuoteQty: ZERO,
+      stopPrice: i.stopPrice,
     });
   }
 
@@ -135,6 +138,7 @@ export class StrategyBook {
       cumQty: e.cumQty,
       quoteOrderQty: prev?.quoteOrderQty,
       cumQuoteQty: e.cumQuoteQty,
+      stopPrice: e.stopPrice ?? prev?.stopPrice,
     });
   }
 
@@ -288,7 +292,10 @@ export class StrategyBook {
     if (o.side === 'BUY') {
       // A quoteOrderQty buy may spend a little more than the amount (the closer notional, spec new order
       // rule 4): one that has passed it holds nothing more rather than freeing other orders' locks.
-      const amount = o.quoteOrderQty ? atLeastZero(o.quoteOrderQty.minus(o.cumQuoteQty)) : o.price ? o.price.mul(remaining ?? ZERO) : undefined;
+      // A stop or take-profit buy without a limit price is locked at its trigger price (as the
+      // exchange's matching engine locks it): unheld, its budget would pass a second order's check.
+      const limit = o.price ?? o.stopPrice;
+      const amount = o.quoteOrderQty ? atLeastZero(o.quoteOrderQty.minus(o.cumQuoteQty)) : limit ? limit.mul(remaining ?? ZERO) : undefined;
       return { asset: a.quote, amount, sideKey: key, remaining };
     }
     return { asset: undefined, amount: undefined, sideKey: key, remaining };
