@@ -63,6 +63,24 @@ describe('AveragePrices', () => {
     expect(a.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('237.5');
   });
 
+  it('compares trade ids as numbers at any size: 10 comes after 9, and ids past 2^53 keep their order', async () => {
+    const big = (id: string, t: number, price: string, qty: string): TradeEvent => ({ ...trade(0, t, price, qty), tradeId: id });
+    const short = new AveragePrices({ symbols: [sym(5)], source: source([agg(1, 1, 9, 9 * MIN, '100', '1')]), now: () => 10 * MIN, log: quiet });
+    await short.warmUp();
+    short.onTrade(trade(9, 9 * MIN, '100', '1'));
+    short.onTrade(trade(10, 9.5 * MIN, '400', '1'));
+    // (100 + 400) / 2: trade 10 counted, trade 9 (already in the REST window) not.
+    expect(short.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('250');
+    const last = { ...agg(7, 0, 0, 9 * MIN, '100', '3'), aggId: '9223372036854775000', firstTradeId: '9223372036854775797', lastTradeId: '9223372036854775799' };
+    const long = new AveragePrices({ symbols: [sym(5)], source: source([last]), now: () => 10 * MIN, log: quiet });
+    await long.warmUp();
+    long.onTrade(big('9223372036854775799', 9 * MIN, '100', '1'));
+    long.onTrade(big('9223372036854775800', 9.5 * MIN, '500', '1'));
+    long.onTrade(big('9223372036854775800', 9.5 * MIN, '500', '1'));
+    // (100 * 3 + 500) / 4
+    expect(long.avgPrice('BTC_USDT', 5)?.toFixed()).toBe('200');
+  });
+
   it('pages through a busy window by aggregate id', async () => {
     const all = Array.from({ length: 2500 }, (_, i) => agg(i + 1, i + 1, i + 1, 6 * MIN + i, i < 2000 ? '10' : '20', '1'));
     const calls: { fromId?: string }[] = [];

@@ -15,6 +15,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
 import { OpenClient } from '../../src/exchange/index.js';
 import { ListenKeyUserStream } from '../../src/exchange/stream/listen-key-stream.js';
+import { ListenTokenUserStream } from '../../src/exchange/stream/listen-token-stream.js';
 import { StreamClient } from '../../src/exchange/stream/stream-client.js';
 import { OrderTracker } from '../../src/execution/OrderTracker.js';
 import { Ledger } from '../../src/store/Ledger.js';
@@ -38,6 +39,15 @@ const reportText = (E: number): string =>
 const restTrade = (tradeId: string, qty: string): string =>
   `{"tradeId":${tradeId},"orderId":${ORDER_ID},"symbol":"BTC_IDR","price":"1421496253.00","qty":"${qty}","quoteQty":"568598.5012","commission":"0.00000040","commissionAsset":"BTC",` +
   `"isBuyer":1,"isMaker":1,"isBestMatch":1,"time":1700000000001}`;
+
+/** Journals the order the reports are about, as sent and acknowledged with its 19-digit order id. */
+function placed(tracker: OrderTracker): void {
+  tracker.create({
+    clientId: 'cid-1', strategy: 's1', intentId: 'i-1', symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC',
+    price: new Decimal('1421496253'), quantity: new Decimal('0.001'), quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, venue: 'open',
+  });
+  tracker.attachOrderId('cid-1', ORDER_ID, 'rest');
+}
 
 describe('trade ids past 2^53, end to end', () => {
   let market: FakeStreamServer;
@@ -76,11 +86,7 @@ describe('trade ids past 2^53, end to end', () => {
   it('public trade and own fill reach the bus with every digit; one fill, kept across a restart, deduplicated against REST', async () => {
     const path = join(dir, 'ledger.db');
     const first = run(path);
-    first.tracker.create({
-      clientId: 'cid-1', strategy: 's1', intentId: 'i-1', symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC',
-      price: new Decimal('1421496253'), quantity: new Decimal('0.001'), quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, venue: 'open',
-    });
-    first.tracker.attachOrderId('cid-1', ORDER_ID, 'rest');
+    placed(first.tracker);
 
     const streams = new StreamClient({ url: market.url, streams: ['btcidr@trade'], logger: silent, backoff });
     closers.push(() => streams.close());
@@ -136,5 +142,24 @@ describe('trade ids past 2^53, end to end', () => {
       [FILL_ID, 'stream'],
       [PUBLIC_ID, 'rest'],
     ]);
+  });
+
+  it('the WebSocket API (listen token) delivers the same report with every digit, counted once', async () => {
+    const { tracker, ledger, seen, bus } = run(join(dir, 'token.db'));
+    placed(tracker);
+    const s = new ListenTokenUserStream({ url: `${user.url}/ws-api/v3`, api: user.tokenApi, logger: silent, backoff, reorderWindowMs: 0 });
+    closers.push(() => s.close());
+    s.events$.subscribe((e) => {
+      bus.publish(e);
+      if (e.type === 'executionReport') tracker.applyExecutionReport(e);
+    });
+    s.start();
+    await waitFor(() => s.subscribed && user.subs.length === 1, 5000, 'subscribed');
+    const sid = user.subs[0]?.id ?? -1;
+    for (let i = 0; i < 2; i++) user.pushText(`{"subscriptionId":${sid},"event":${reportText(1_700_000_000_100)}}`);
+    await waitFor(() => seen.some((e) => e.type === 'fill'), 5000, 'fill');
+    expect(s.stats.malformed).toBe(0);
+    expect(seen.filter((e) => e.type === 'executionReport').map((e) => (e.type === 'executionReport' ? e.tradeId : ''))).toEqual([FILL_ID]);
+    expect(ledger.fills().map((f) => [f.orderId, f.tradeId])).toEqual([[ORDER_ID, FILL_ID]]);
   });
 });
