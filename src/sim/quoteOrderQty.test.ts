@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import type { MatchingEngine } from './engine.js';
+import type { ExecutionReportEvent } from './events.js';
 import { account } from './fixtures.js';
 import { bal, book, makeEngine, place, reports, testSymbol, trades, tryPlace } from './testkit.js';
 
@@ -39,6 +40,13 @@ describe('quoteOrderQty market buy: the closest notional', () => {
       'a 2 TRADE/PARTIALLY_FILLED 0.167@300 fee 0.0501 USDT',
     ]);
     expect(trades(ev)).toEqual([`100x1 ${m}/1`, `300x0.167 ${m}/2`]);
+    // The user stream carries the chosen quantity as q and the amount spent as Z.
+    const own = ev.filter((x): x is ExecutionReportEvent => x.type === 'executionReport' && x.i === m);
+    expect(own.map((r) => [r.x, r.q, r.z, r.Z])).toEqual([
+      ['NEW', '1.167', '0', '0'],
+      ['TRADE', '1.167', '1', '100'],
+      ['TRADE', '1.167', '1.167', '150.1'],
+    ]);
     expect(view(e, 'b', m)).toEqual(['FILLED', '1.167', '1.167', '150.1', '150']);
     expect(bal(e, 'b')).toEqual({ BTC: '11.164666/0', USDT: '849.9/0' });
     expect(bal(e, 'a')).toEqual({ BTC: '8/0.833', USDT: '1149.9499/0' });
