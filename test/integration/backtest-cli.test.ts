@@ -56,6 +56,17 @@ describe('kancil backtest: bad input', () => {
     [['x.yaml', '--workers', '1.5'], /--workers=1\.5: must be a positive integer/],
     [['x.yaml', '--workers', '0'], /--workers=0: must be a positive integer/],
   ];
+  it('a sweep over a config with a missing data file names it and starts no worker', async () => {
+    const grid = path.join(dir, 'grid.yaml');
+    writeFileSync(grid, 'params:\n  fast: [5, 8]\n');
+    const out = path.join(dir, 'out-sweep-missing');
+    const r = await run([config('sweep-missing', (t) => t.replace('btcusdt-1m-sample.csv.gz]', 'gone.csv.gz]')), '--sweep', grid, '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/sweep-missing\.yaml: backtest\.candles\[0\]\.files\[0\]=".*gone\.csv\.gz": no such file/);
+    expect(r.err).not.toMatch(/sweep \d+\/\d+/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('an --out that is a file is refused before the run, with the usage', async () => {
     const file = path.join(dir, 'not-a-folder');
     writeFileSync(file, 'x');
