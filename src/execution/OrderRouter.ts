@@ -436,7 +436,16 @@ export class OrderRouter implements Venue {
       this.#tracker.markRejected(clientId, 'VENUE_UNAVAILABLE: open API circuit open and the order cannot go to the legacy interface');
       return;
     }
-    this.#tracker.markSent(clientId, venue);
+    try {
+      this.#tracker.markSent(clientId, venue);
+    } catch (err) {
+      // sentAt must be journalled before the request (a restart would otherwise take a sent order
+      // for one never sent): without it nothing goes out, and the order is closed, not left PENDING.
+      const info = errInfo(err);
+      this.#o.log.error({ clientId, err: info }, 'could not journal the send; order not sent');
+      this.#tracker.notSent(clientId, `NOT_SENT: the ledger could not record the send (${info.message})`);
+      return;
+    }
     if (venue === 'open') await this.#placeOpen(o);
     else await this.#placeLegacy(o);
   }

@@ -133,6 +133,26 @@ export class OrderTracker {
     this.#patch(clientId, { state: 'REJECTED', reason }, source);
   }
 
+  /**
+   * Closes a PENDING order whose request never left the process because the ledger could not
+   * record the send: REJECTED in the ledger when it can be written again, in memory and on the bus
+   * in any case (a strategy waiting for it would otherwise wait forever, its budget held). A ledger
+   * left at PENDING without sentAt is what a restart closes as NOT_SENT, so the two agree.
+   */
+  notSent(clientId: string, reason: string): void {
+    const o = this.#live.get(clientId);
+    if (!o || o.state !== 'PENDING' || o.sentAt !== undefined) return;
+    try {
+      this.markRejected(clientId, reason);
+      return;
+    } catch {
+      // The ledger still refuses writes: the in-memory close below is all that can be done.
+    }
+    const after: OrderRecord = { ...o, state: 'REJECTED', reason, updatedAt: this.#clock.now() };
+    this.#store(after);
+    this.#publishUpdate(after);
+  }
+
   /** Closes a live order the venue can no longer know (a paper run's simulator after a restart). */
   expire(clientId: string, reason: string, source: string): void {
     const o = this.#live.get(clientId);

@@ -109,4 +109,21 @@ describe('a journal write that fails', () => {
     expect(s.ledger.order(first)?.state).toBe('CANCELED');
     expect(s.open()).toBe(0);
   });
+
+  it('when the send cannot be journalled: nothing is sent and the order is closed, not left PENDING forever', async () => {
+    const s = setup();
+    const update = s.ledger.updateOrder.bind(s.ledger);
+    s.ledger.updateOrder = diskFull;
+    s.bus.publish(trade(1));
+    await s.router.idle();
+    expect(s.ex.requests.newOrder).toBe(0);
+    // The strategy is told its order is dead, and holds no budget for it.
+    const updates = s.seen.filter((e) => e.type === 'orderUpdate').map((e) => e.type === 'orderUpdate' && [e.state, e.reason]);
+    expect(updates).toEqual([['PENDING', undefined], ['REJECTED', 'NOT_SENT: the ledger could not record the send (database or disk is full)']]);
+    expect(s.open()).toBe(0);
+    expect(s.runner.failures).toEqual([]);
+    // The ledger still says PENDING and never sent: what a restart closes as NOT_SENT.
+    s.ledger.updateOrder = update;
+    expect([s.ledger.order(s.placed[0] ?? '')?.state, s.ledger.order(s.placed[0] ?? '')?.sentAt]).toEqual(['PENDING', undefined]);
+  });
 });
