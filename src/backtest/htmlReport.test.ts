@@ -49,4 +49,14 @@ describe('HTML report', () => {
     expect(html).toContain('<tr><td>Orders open at the end</td><td>1</td><td>1</td></tr>');
     expect(html).toContain('<tr><td>s</td><td>c&lt;1&gt;</td><td>BTC_USDT</td><td>SELL</td><td>LIMIT</td><td>NEW</td><td>101.5</td><td>2</td><td>0</td><td>1970-01-01T00:00:00.000Z</td></tr>');
   });
+
+  it('shows the position at the end per symbol, or flat', () => {
+    const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 1000);
+    c.mark('BTC_USDT', new Decimal(100));
+    c.sample(0);
+    expect(renderHtmlReport(c.finish('n'))).toContain('<tr><td>Position at the end (base, net of base-asset fees)</td><td>flat</td><td>flat</td></tr>');
+    const d = (x: string) => new Decimal(x);
+    c.onEvent({ type: 'fill', E: 1, strategy: 's', clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: d('100'), qty: d('0.002'), quoteQty: d('0.2'), commission: d('0.000002'), commissionAsset: 'BTC', isMaker: true });
+    expect(renderHtmlReport(c.finish('n'))).toContain('<td>BTC_USDT 0.001998</td>');
+  });
 });

@@ -3,6 +3,7 @@
  * inlined, so the file opens from disk with no network. Output depends only on the result, so
  * the same run gives the same bytes.
  */
+import { positionsText } from './positionsText.js';
 import { failureText } from './failureText.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,8 +34,8 @@ export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** A row of the metrics table: a field printed as is, a ratio (value or n/a with its reason), or the ratios' sample. */
-type MetricRow = readonly [keyof StrategyMetrics, string] | readonly ['ratio', RatioField, string] | readonly ['ratioSample', string];
+/** A row of the metrics table: a field printed as is, a ratio (value or n/a with its reason), the ratios' sample, or the end positions. */
+type MetricRow = readonly [keyof StrategyMetrics, string] | readonly ['ratio', RatioField, string] | readonly ['ratioSample', string] | readonly ['positionsText', string];
 
 const METRIC_ROWS: readonly MetricRow[] = [
   ['initialEquity', 'Initial equity'],
@@ -43,6 +44,7 @@ const METRIC_ROWS: readonly MetricRow[] = [
   ['realizedPnl', 'Realized PnL'],
   ['unrealizedPnl', 'Unrealized PnL'],
   ['fees', 'Fees'],
+  ['positionsText', 'Position at the end (base, net of base-asset fees)'],
   ['returnPct', 'Return %'],
   ['maxDrawdown', 'Max drawdown'],
   ['maxDrawdownPct', 'Max drawdown %'],
@@ -72,6 +74,7 @@ function metricsTable(r: BacktestResult): string {
   const rows = METRIC_ROWS.map((r) => {
     if (r[0] === 'ratio') return row(r[2], (m) => ratioText(m, r[1]));
     if (r[0] === 'ratioSample') return row(r[1], ratioSampleText);
+    if (r[0] === 'positionsText') return row(r[1], positionsText);
     const k = r[0];
     return row(r[1], (m) => String(m[k]));
   });

@@ -20,6 +20,7 @@ import { runSweep, sweepTable, writeSweep } from '../backtest/sweep.js';
 import { loadGrid } from '../backtest/sweepGrid.js';
 import { ratioText } from '../backtest/ratioText.js';
 import { failureText } from '../backtest/failureText.js';
+import { positionsText } from '../backtest/positionsText.js';
 
 const USAGE = `Usage: kancil backtest <config.yaml> [options]
 
@@ -39,7 +40,7 @@ function summary(r: BacktestResult): string {
   const rows = Object.entries(r.strategies);
   if (r.total && rows.length > 1) rows.push(['TOTAL', r.total]);
   for (const [n, m] of rows) {
-    lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, max DD ${m.maxDrawdownPct}%, Sharpe per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sharpePerPeriod')}, annualised ${ratioText(m, 'sharpe')}, Sortino per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sortinoPerPeriod')}, annualised ${ratioText(m, 'sortino')}, orders ${m.orders} (${m.ordersOpen} open at the end), trades ${m.trades}, fill ratio ${m.fillRatio}`);
+    lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, position ${positionsText(m)}, max DD ${m.maxDrawdownPct}%, Sharpe per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sharpePerPeriod')}, annualised ${ratioText(m, 'sharpe')}, Sortino per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sortinoPerPeriod')}, annualised ${ratioText(m, 'sortino')}, orders ${m.orders} (${m.ordersOpen} open at the end), trades ${m.trades}, fill ratio ${m.fillRatio}`);
   }
   for (const f of r.failures) lines.push(`  FAILED and stopped: ${failureText(f)}`);
   return `${lines.join('\n')}\n`;
