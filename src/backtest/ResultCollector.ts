@@ -8,7 +8,8 @@ import { isTerminalState, type BusEvent, type OrderUpdateEvent, type TrackedOrde
 import { Decimal, ZERO } from '../core/decimal.js';
 import { decimalToNumber } from '../core/decimalNumber.js';
 import { DecimalSum } from '../core/decimalSum.js';
-import { applyFill, netPnl, newPosition, unrealized, type PositionState } from './positions.js';
+import { applyFill, netPnlBig, newPosition, unrealized, type PositionState } from './positions.js';
+import { bigOf, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js';
 import { maxDrawdown, riskRatios, roundStat, type EquityPoint, type RiskRatios } from './metrics.js';
 
 /** Metrics of one strategy, or of the total. Money values are exact decimal strings in the quote currency. */
@@ -146,10 +147,8 @@ export class ResultCollector {
    */
   readonly #flatEquity = new Map<string, number>();
   #lastPosition: PositionState | undefined;
-  /** Scratch accumulator of #equityNumber. */
-  readonly #acc = new DecimalSum();
-  /** Scratch marks of #equityNumber, one per position of the strategy sampled. */
-  readonly #markScratch: (Decimal | undefined)[] = [];
+  /** Initial equity of each strategy as a BigDec (#equityNumber). */
+  readonly #initialBigs = new Map<string, BigDec>();
   readonly #prices = new Map<string, { t: number; p: number }[]>();
   /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
   readonly #priceSymbols: string[] = [];
@@ -298,51 +297,30 @@ export class ResultCollector {
   /** A strategy's equity as a number; remembered while all its positions are flat. */
   #sampleEquity(s: CollectorStrategy): number {
     const eq = this.#equityNumber(s);
-    if (this.#positionsOf(s.name).every((p) => p.qty.isZero())) this.#flatEquity.set(s.name, eq);
+    if (this.#positionsOf(s.name).every((p) => p.flat)) this.#flatEquity.set(s.name, eq);
     return eq;
   }
 
   /**
-   * The nearest double of the Decimal formula init + sum of netPnl(position, mark) (each step
-   * rounded to 40 digits, as the plain loop does), in integer arithmetic when every term is short:
-   * init + sum of (realized + mark x qty - avg x qty - fees). When all of them stayed in the
-   * accumulator's integer form, each term and the total are exact with at most 16 significant
-   * digits, so the Decimal formula (40 digits) has only exact steps too: both are the same exact
-   * value, rounded once to the nearest double. Otherwise the Decimal formula answers.
+   * The nearest double of the Decimal formula init + sum of netPnl(position, mark), each step
+   * rounded to 40 digits as decimal.js rounds it: computed with core/bigDecimal.ts, which gives
+   * the same values (a long average price after adding to a position costs no decimal.js division
+   * or product here).
    */
   #equityNumber(s: CollectorStrategy): number {
-    const positions = this.#positionsOf(s.name);
-    // Each mark is read once per sample (a book mid builds a Decimal); a flat position needs none.
-    const marks = this.#markScratch;
-    marks.length = 0;
-    // The integer form cannot hold a long average price (after adding to a position it has the
-    // division's 40 digits) nor a sum already past it: then the attempt is skipped, not made and
-    // thrown away.
-    let integer = true;
-    for (const p of positions) {
-      const mark = p.qty.isZero() ? undefined : this.#markFor(p.symbol);
-      marks.push(mark);
-      if ((mark !== undefined && (p.avgPrice.d as readonly number[]).length > 3) || !p.realizedSum.isInteger || !p.feesSum.isInteger) integer = false;
+    let eq = this.#initialBig(s);
+    for (const p of this.#positionsOf(s.name)) {
+      // Each mark is read once per sample (a book mid builds a Decimal); a flat position needs none.
+      const mark = p.flat ? undefined : this.#markFor(p.symbol);
+      eq = bigPlus(eq, netPnlBig(p, mark === undefined ? undefined : bigOf(mark), bigOf(p.fees)));
     }
-    if (integer) {
-      const acc = this.#acc;
-      acc.reset();
-      acc.add(s.initialEquity);
-      for (let i = 0; i < positions.length && acc.isInteger; i++) {
-        const p = positions[i] as PositionState;
-        const mark = marks[i];
-        if (mark !== undefined) {
-          acc.addProduct(mark, p.qty);
-          acc.addProduct(p.avgPrice, p.qty, -1);
-        }
-        acc.addSum(p.realizedSum);
-        acc.addSum(p.feesSum, -1);
-      }
-      if (acc.isInteger) return acc.toNumber();
-    }
-    let eq = s.initialEquity;
-    for (let i = 0; i < positions.length; i++) eq = eq.plus(netPnl(positions[i] as PositionState, marks[i]));
-    return decimalToNumber(eq);
+    return bigToNumber(eq);
+  }
+
+  #initialBig(s: CollectorStrategy): BigDec {
+    let b = this.#initialBigs.get(s.name);
+    if (b === undefined) this.#initialBigs.set(s.name, (b = bigOf(s.initialEquity)));
+    return b;
   }
 
   /** Builds the result; takes a final sample at the last time seen so the curve ends at the end. */

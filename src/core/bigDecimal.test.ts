@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Decimal } from './decimal.js';
+import { bigCmp, bigDiv, bigMinus, bigOf, bigPlus, bigTimes, bigToDecimal, bigToNumber, type BigDec } from './bigDecimal.js';
+
+const text = (x: BigDec) => bigToDecimal(x).toString();
+
+// Short (exchange-like), long (up to 60 digits: beyond the 40-digit precision, as inputs may be)
+// and numbers of nines (rounding carries into a new digit), over a wide range of exponents.
+const arbDigits = fc.oneof(
+  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 8 })).map(([l, ds]) => `${l}${ds.join('')}`),
+  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 30, maxLength: 60 })).map(([l, ds]) => `${l}${ds.join('')}`),
+  fc.integer({ min: 1, max: 45 }).map((n) => '9'.repeat(n)),
+  fc.integer({ min: 1, max: 45 }).map((n) => `1${'0'.repeat(n)}5`),
+);
+const arbDec = fc.tuple(fc.boolean(), arbDigits, fc.integer({ min: -45, max: 30 })).map(([neg, ds, e]) => new Decimal(`${neg ? '-' : ''}${ds}e${e}`));
+const arbAny = fc.oneof({ arbitrary: arbDec, weight: 9 }, { arbitrary: fc.constant(new Decimal(0)), weight: 1 });
+
+describe('bigDecimal', () => {
+  it('reads a Decimal exactly and back', () => {
+    for (const s of ['0', '1', '-1', '0.001', '61234.56', '-0.0000001', '123456789012345678901234567890.123456789', '1e-40', '9e30']) {
+      expect(bigToDecimal(bigOf(new Decimal(s))).toString()).toBe(new Decimal(s).toString());
+    }
+  });
+
+  it('rounds half away from zero at 40 digits, carrying into a new digit', () => {
+    const nines = bigOf(new Decimal('9'.repeat(41)));
+    expect(text(bigPlus(nines, bigOf(new Decimal(0))))).toBe(new Decimal('9'.repeat(41)).plus(0).toString());
+    expect(text(bigDiv(bigOf(new Decimal(2)), bigOf(new Decimal(3))))).toBe(new Decimal(2).div(3).toString());
+    expect(text(bigDiv(bigOf(new Decimal(-1)), bigOf(new Decimal(3))))).toBe(new Decimal(-1).div(3).toString());
+  });
+
+  it('differential: plus, minus, times, dividedBy, cmp and toNumber equal decimal.js in value and digits', () => {
+    fc.assert(
+      fc.property(arbAny, arbAny, (x, y) => {
+        const bx = bigOf(x);
+        const by = bigOf(y);
+        expect(text(bigPlus(bx, by))).toBe(x.plus(y).toString());
+        expect(text(bigMinus(bx, by))).toBe(x.minus(y).toString());
+        expect(text(bigTimes(bx, by))).toBe(x.times(y).toString());
+        if (!y.isZero()) expect(text(bigDiv(bx, by))).toBe(x.dividedBy(y).toString());
+        expect(bigCmp(bx, by)).toBe(x.cmp(y));
+        expect(Object.is(bigToNumber(bx), x.toNumber()) || (x.isZero() && bigToNumber(bx) === 0)).toBe(true);
+        // Chained, as the accounting chains them: results of results.
+        const r = bigPlus(bigTimes(bx, by), bx);
+        expect(text(r)).toBe(x.times(y).plus(x).toString());
+        if (!y.isZero()) expect(text(bigDiv(r, by))).toBe(x.times(y).plus(x).dividedBy(y).toString());
+        expect(bigToNumber(r)).toBe(x.times(y).plus(x).toNumber() + 0);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
