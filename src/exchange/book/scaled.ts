@@ -4,6 +4,7 @@
  * Differentially tested against decimal.js in scaled.test.ts and order-book.test.ts.
  */
 import { Decimal } from '../../core/decimal.js';
+import { decimalOf } from '../../core/decimalSum.js';
 import { ParseError } from '../../core/errors.js';
 import { POW10 as CORE_POW10 } from '../../core/pow10.js';
 import { NEEDS_SCALE, scaledDecimal, TOO_LARGE } from '../../core/scaledLevels.js';
@@ -39,9 +40,13 @@ export function scaledToString(v: number, scale: number): string {
   return `${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`;
 }
 
-/** Converts a scaled integer to an exact Decimal. */
+/**
+ * Converts a scaled integer to an exact Decimal: decimalOf's digit words for a non-zero safe
+ * integer (the parser's s, e and d, without writing and parsing a text: a strategy reads the
+ * touch and the mark is the mid at every sample), the text otherwise.
+ */
 export function scaledToDecimal(v: number, scale: number): Decimal {
-  return new Decimal(scaledToString(v, scale));
+  return v !== 0 && Number.isSafeInteger(v) ? decimalOf(v, -scale) : new Decimal(scaledToString(v, scale));
 }
 
 /**
