@@ -147,6 +147,8 @@ export class ResultCollector {
    */
   readonly #flatEquity = new Map<string, number>();
   #lastPosition: PositionState | undefined;
+  /** Marks read during the sample being taken (#sampleMark). */
+  readonly #sampleMarks = new Map<string, Decimal | undefined>();
   /** Initial equity of each strategy as a BigDec (#equityNumber). */
   readonly #initialBigs = new Map<string, BigDec>();
   readonly #prices = new Map<string, { t: number; p: number }[]>();
@@ -249,6 +251,8 @@ export class ResultCollector {
   }
 
   #takeSample(t: number): void {
+    // A symbol's mark is read once per sample (a book mid builds a Decimal) for its equity and its price.
+    this.#sampleMarks.clear();
     const v: number[] = [];
     let total = 0;
     for (const s of this.#strategies) {
@@ -261,13 +265,21 @@ export class ResultCollector {
     this.#equity.push({ t, v });
     for (const sym of this.#priceSymbols) {
       const arr = this.#prices.get(sym) as { t: number; p: number }[];
-      const m = this.#markFor(sym);
+      const m = this.#sampleMark(sym);
       if (m !== undefined) arr.push({ t, p: decimalToNumber(m) });
     }
   }
 
   #markFor(symbol: string): Decimal | undefined {
     return this.#markOf?.(symbol) ?? this.#marks.get(symbol);
+  }
+
+  /** #markFor within one sample, read once per symbol. */
+  #sampleMark(symbol: string): Decimal | undefined {
+    const marks = this.#sampleMarks;
+    let m = marks.get(symbol);
+    if (m === undefined && !marks.has(symbol)) marks.set(symbol, (m = this.#markFor(symbol)));
+    return m;
   }
 
   #position(strategy: string, symbol: string): PositionState {
@@ -311,7 +323,7 @@ export class ResultCollector {
     let eq = this.#initialBig(s);
     for (const p of this.#positionsOf(s.name)) {
       // Each mark is read once per sample (a book mid builds a Decimal); a flat position needs none.
-      const mark = p.flat ? undefined : this.#markFor(p.symbol);
+      const mark = p.flat ? undefined : this.#sampleMark(p.symbol);
       eq = bigPlus(eq, netPnlBig(p, mark === undefined ? undefined : bigOf(mark), bigOf(p.fees)));
     }
     return bigToNumber(eq);

@@ -117,6 +117,12 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
   const gate = (intent: Intent, strategy: S): PipelineDecision => {
     stats.intents++;
     const now = o.clock.now();
+    if (o.ledger === undefined) {
+      // Nothing to journal (a backtest): no journalling closures per intent.
+      const d = decide(intent, strategy);
+      count(d);
+      return d;
+    }
     const d = journalled(intent, () => o.ledger?.recordIntent(now, intent)) ?? decide(intent, strategy);
     const recorded = journalled(intent, () =>
       o.ledger?.recordRiskDecision(now, {
@@ -128,10 +134,14 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
       }),
     );
     const out = d.kind === 'reject' ? d : (recorded ?? d);
-    if (out.kind === 'reject') stats.rejected++;
-    else if (out.kind === 'adjust') stats.adjusted++;
-    else stats.accepted++;
+    count(out);
     return out;
+  };
+
+  const count = (d: PipelineDecision): void => {
+    if (d.kind === 'reject') stats.rejected++;
+    else if (d.kind === 'adjust') stats.adjusted++;
+    else stats.accepted++;
   };
 
   /**
