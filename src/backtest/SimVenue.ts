@@ -117,7 +117,9 @@ export class SimVenue implements Venue {
    * trades), which is most of its replay time while a strategy does not trade.
    */
   #attach(): void {
-    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e), { marketData: false }); // reports and positions only
+    // Reports only (and account positions in userData mode, which forwards them): the engine then
+    // builds no market-data events and, in orderEvents mode, no account positions either.
+    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e), { marketData: false, accountPositions: this.#o.emit === 'userData' });
   }
 
   /**

@@ -87,12 +87,14 @@ export class MatchingEngine {
   private nextListId: number;
   private readonly bufferOn: boolean;
   private buffer: EngineEvent[] = [];
-  /** Listeners in subscription order; `market` false for those that want account events only. */
-  private readonly listeners: { readonly fn: EngineListener; readonly market: boolean }[] = [];
+  /** Listeners in subscription order; `market` false for those that want account events only, `positions` false for those that want no account positions. */
+  private readonly listeners: { readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean }[] = [];
   /** True when account events are built at all (a buffer or any listener wants them). */
   private ev: boolean;
   /** True when market-data events (trade, depthUpdate, referencePrice) are built: a buffer or a listener that wants them. */
   private mev: boolean;
+  /** True when outboundAccountPosition events are built: a buffer or a listener that wants them. */
+  private pev: boolean;
   private readonly touchedSyms: Sym[] = [];
   /** Sequence number of the operation whose depth diff is being collected (Level.mark). */
   private opSeq = 0;
@@ -115,6 +117,7 @@ export class MatchingEngine {
     this.bufferOn = config.bufferEvents !== false;
     this.ev = this.bufferOn;
     this.mev = this.bufferOn;
+    this.pev = this.bufferOn;
     const historyLimit = config.historyLimit ?? Infinity;
     if (!(historyLimit === Infinity || (Number.isSafeInteger(historyLimit) && historyLimit >= 0))) {
       throw new RangeError(`historyLimit ${historyLimit} must be a non-negative integer or Infinity`);
@@ -170,7 +173,7 @@ export class MatchingEngine {
    * events are not even built. The events a listener does get are the same either way.
    */
   subscribe(listener: EngineListener, options?: SubscribeOptions): () => void {
-    const entry = { fn: listener, market: options?.marketData !== false };
+    const entry = { fn: listener, market: options?.marketData !== false, positions: options?.accountPositions !== false };
     this.listeners.push(entry);
     this.wants();
     return () => {
@@ -184,6 +187,7 @@ export class MatchingEngine {
   private wants(): void {
     this.ev = this.bufferOn || this.listeners.length > 0;
     this.mev = this.bufferOn || this.listeners.some((l) => l.market);
+    this.pev = this.bufferOn || this.listeners.some((l) => l.positions);
   }
 
   /** Drains buffered events (empty when bufferEvents is false). */
@@ -203,6 +207,12 @@ export class MatchingEngine {
   private emitMarket(e: EngineEvent): void {
     if (this.bufferOn) this.buffer.push(e);
     for (const l of this.listeners) if (l.market) l.fn(e);
+  }
+
+  /** Delivers an account position to the buffer and the listeners that want them. */
+  private emitPosition(e: EngineEvent): void {
+    if (this.bufferOn) this.buffer.push(e);
+    for (const l of this.listeners) if (l.positions) l.fn(e);
   }
 
   /**
@@ -236,7 +246,7 @@ export class MatchingEngine {
 
   private dirty(a: Acct, asset: string): void {
     a.lastUpdate = this.now;
-    if (!this.ev) return;
+    if (!this.pev) return;
     if (a.dirty.size === 0) this.dirtyAccts.push(a);
     a.dirty.add(asset);
   }
@@ -254,7 +264,7 @@ export class MatchingEngine {
       }
       if (B.length > 1) B.sort(byAsset);
       a.dirty.clear();
-      this.emit({
+      this.emitPosition({
         type: 'outboundAccountPosition',
         accountId: a.id,
         e: 'outboundAccountPosition',

@@ -144,4 +144,9 @@ export interface SubscribeOptions {
    * Default true.
    */
   readonly marketData?: boolean;
+  /**
+   * False: no outboundAccountPosition events, so an engine whose listeners all say so (and that
+   * buffers nothing) builds none (a venue that reads only executionReports). Default true.
+   */
+  readonly accountPositions?: boolean;
 }

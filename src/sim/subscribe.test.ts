@@ -71,3 +71,39 @@ describe('subscribe with marketData: false', () => {
     expect(JSON.stringify(got)).toBe(JSON.stringify(accountOnly));
   });
 });
+
+describe('subscribe with accountPositions: false', () => {
+  const full = makeEngine();
+  script(full);
+  const all = full.takeEvents();
+  const reportsOnly = all.filter((ev) => ev.type === 'executionReport' || ev.type === 'listStatus');
+
+  it('delivers the account events of the full stream without account positions', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    const got: EngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { marketData: false, accountPositions: false });
+    script(e);
+    expect(reportsOnly.length).toBeGreaterThan(0);
+    expect(JSON.stringify(got)).toBe(JSON.stringify(reportsOnly));
+  });
+
+  it('next to a listener that wants positions, each gets its own stream and that one is unchanged', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    const got: EngineEvent[] = [];
+    const gotAccount: EngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { marketData: false, accountPositions: false });
+    e.subscribe((ev) => gotAccount.push(ev), { marketData: false });
+    script(e);
+    expect(JSON.stringify(got)).toBe(JSON.stringify(reportsOnly));
+    expect(JSON.stringify(gotAccount)).toBe(JSON.stringify(all.filter((ev) => ACCOUNT_KINDS.has(ev.type))));
+  });
+
+  it('with the event buffer on, the buffer still gets everything', () => {
+    const e = makeEngine();
+    const got: EngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { marketData: false, accountPositions: false });
+    script(e);
+    expect(JSON.stringify(e.takeEvents())).toBe(JSON.stringify(all));
+    expect(JSON.stringify(got)).toBe(JSON.stringify(reportsOnly));
+  });
+});
