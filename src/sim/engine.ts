@@ -254,6 +254,13 @@ export class MatchingEngine {
   /** Ends an operation: account positions for changed balances, then one depth diff per changed symbol. */
   private end(): void {
     if (!this.ev) return;
+    if (this.dirtyAccts.length === 0 && this.touchedSyms.length === 0) {
+      // Nothing to report (a replayed level or trade with no own order and no market-data
+      // listener): skip the loops and the `length = 0` stores, which V8 runs as a call into its
+      // runtime even on an empty array (~1.5 ms of a 22 ms engine replay of the BTCUSDT recording).
+      this.opSeq++;
+      return;
+    }
     const now = this.now;
     for (const a of this.dirtyAccts) {
       const B: { a: string; f: string; l: string }[] = [];
