@@ -138,6 +138,64 @@ function expectLadderInvariants(side: BookSide): void {
   expect(side.levels.size).toBe(side.qx.subarray(side.lo, side.hi).filter((q) => q === OWN_LEVEL).length);
 }
 
+/**
+ * applyWindow against setPlain level by level (what the engine does for the levels it hands back):
+ * the same ladder, slot for slot, and the same counts, ends and Levels, after every diff.
+ */
+describe('BookSide applyWindow', () => {
+  for (const isBid of [true, false])
+    for (const [name, opts] of WINDOWS) {
+      it(`${isBid ? 'bids' : 'asks'}, ${name}: applies runs of plain window levels exactly as setPlain does`, () => {
+        const diff = fc.array(fc.tuple(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 30 });
+        fc.assert(
+          fc.property(fc.array(fc.tuple(diff, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 320 })), { maxLength: 60 }), (diffs) => {
+            const a = new BookSide(isBid, opts);
+            const b = new BookSide(isBid, opts);
+            const own: Resting[] = [];
+            const setLevel = (side: BookSide, p: number, q: number): void => {
+              const i = side.setPlain(p, q);
+              if (i >= 0) {
+                const lv = side.levels.get(p)!;
+                lv.ext = q;
+                if (lv.head === null) side.demote(lv, i);
+              }
+            };
+            for (const [levels, kind, at] of diffs) {
+              // Now and then an own order (a Level the batch must leave to the caller) or a reader's Level.
+              if (kind === 5) {
+                const o = resting(1);
+                const o2 = resting(1);
+                a.append(a.level(at), o);
+                b.append(b.level(at), o2);
+                own.push(o, o2);
+              } else if (kind === 6) {
+                a.best();
+                b.best();
+              }
+              const prices = Float64Array.from(levels.map(([p]) => p));
+              const qtys = Float64Array.from(levels.map(([, q]) => q * 7));
+              // The crossing bound: sometimes inside the prices, so the batch stops there.
+              const cross = kind === 0 ? NaN : at;
+              for (let i = 0; i < levels.length; ) {
+                i = a.applyWindow(prices, qtys, i, levels.length, cross);
+                if (i >= levels.length) break;
+                setLevel(a, prices[i]!, qtys[i]!);
+                i++;
+              }
+              for (let i = 0; i < levels.length; i++) setLevel(b, prices[i]!, qtys[i]!);
+              expect([a.lo, a.hi, a.holes, a.sparseHoles, a.dense, a.da, a.wb]).toEqual([b.lo, b.hi, b.holes, b.sparseHoles, b.dense, b.da, b.wb]);
+              expect(Array.from(a.qx.subarray(a.lo, a.hi))).toEqual(Array.from(b.qx.subarray(b.lo, b.hi)));
+              expect(Array.from(a.px.subarray(a.lo, a.hi))).toEqual(Array.from(b.px.subarray(b.lo, b.hi)));
+              expect([...a.levels.keys()].sort()).toEqual([...b.levels.keys()].sort());
+              expectLadderInvariants(a);
+            }
+          }),
+          { numRuns: 60 },
+        );
+      });
+    }
+});
+
 describe('BookSide window edges', () => {
   for (const isBid of [true, false]) {
     it(`${isBid ? 'bids' : 'asks'}: the touch falls below the window, then prices come back into it or land at its edges`, () => {

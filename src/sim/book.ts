@@ -521,6 +521,57 @@ export class BookSide {
     return CHANGED;
   }
 
+  /**
+   * setPlain for the levels `from`..n-1 of a replayed diff's side, in order, for as long as each one
+   * is the plain case: a window price inside the live slots with no Level, whose quantity changes in
+   * place, fills a hole, or empties a slot that is neither end of the ladder (and leaves no
+   * compaction due). Returns the index of the first level it did not apply (n when it applied all),
+   * which the caller applies in full (setPlain or the Level, crossing, events) before calling again.
+   * Also stops at a level that is not a non-negative safe integer pair (the caller reports it) and
+   * at a quantity > 0 whose price reaches `cross` (the other side's best price, NaN when that side is
+   * empty): the caller must then check the other side for stale crossing quantity.
+   *
+   * Why: ~92 % of a replayed BTCUSDT diff's levels are this case, and as a loop over locals they
+   * need none of the per-level calls (setExt, setPlain, seek, setExtAt, removeAt or fillHole) and
+   * field reloads; the ladder ends up exactly as with setPlain per level (same slots, counts, ends).
+   */
+  applyWindow(prices: Float64Array, qtys: Float64Array, from: number, n: number, cross: number): number {
+    if (!this.dense) return from;
+    const qx = this.qx;
+    const isBid = this.isBid;
+    const wb = this.wb;
+    const da = this.da;
+    const lo = this.lo;
+    const hi = this.hi;
+    const compactAt = (hi < da ? hi : da) - lo;
+    let holes = this.holes;
+    let i = from;
+    for (; i < n; i++) {
+      const p = prices[i]!;
+      let q = qtys[i]!;
+      if (!(p >= 0 && p <= Number.MAX_SAFE_INTEGER && q >= 0 && q <= Number.MAX_SAFE_INTEGER && Math.floor(p) === p && Math.floor(q) === q)) break;
+      // As the engine's small-integer conversion (it also turns a -0 into 0).
+      if (q <= 0x7fffffff) q |= 0;
+      const j = da + (isBid ? p - wb : wb - p);
+      if (j < da || j < lo || j >= hi) break;
+      const cur = qx[j]!;
+      if (cur === OWN_LEVEL) break;
+      if (q > 0 && (isBid ? p >= cross : p <= cross)) break;
+      if (cur === q) continue;
+      if (q === 0) {
+        // removeAt without its work: not an end, so no end moves; a window slot, so no far hole.
+        if (j === hi - 1 || j === lo || (this.sparseHoles > 32 && this.sparseHoles * 2 > compactAt)) break;
+        qx[j] = 0;
+        holes++;
+      } else {
+        if (cur === 0) holes--;
+        qx[j] = q;
+      }
+    }
+    this.holes = holes;
+    return i;
+  }
+
   /** Sets the replayed quantity of a Level-less slot (live or a hole) to a new value: q > 0 keeps it, 0 removes it. */
   setExtAt(i: number, q: number): void {
     if (q === 0) this.removeAt(i);

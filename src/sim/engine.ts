@@ -1500,8 +1500,14 @@ export class MatchingEngine {
     const qd = s.qd;
     if (priceScale === pd && qtyScale === qd) {
       // The replay's scales are the symbol's (the usual case): nothing to convert, only to check
-      // that each value is a non-negative safe integer, as rescale does.
+      // that each value is a non-negative safe integer, as rescale does. With nobody listening for
+      // market data (no touched prices to list), the side applies the run of plain window levels
+      // itself and hands back each level that needs the full step below (see BookSide.applyWindow).
       for (let i = 0; i < n; i++) {
+        if (!this.mev) {
+          i = side.applyWindow(prices, qtys, i, n, other.hi > other.lo ? other.px[other.hi - 1]! : NaN);
+          if (i >= n) break;
+        }
         const p = prices[i]!;
         const q = qtys[i]!;
         if (!(p >= 0 && p <= Number.MAX_SAFE_INTEGER && q >= 0 && q <= Number.MAX_SAFE_INTEGER && Math.floor(p) === p && Math.floor(q) === q)) {

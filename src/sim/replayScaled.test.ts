@@ -32,6 +32,23 @@ describe('applyDepthDiffScaled', () => {
     }
   });
 
+  it('acts exactly as applyDepthDiff with no market-data listener too (the side applies plain window levels itself)', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const run = (scaled: boolean): { events: string[]; engine: ReturnType<typeof flowEngine> } => {
+        const engine = flowEngine({ bufferEvents: false });
+        const events: string[] = [];
+        engine.subscribe((ev) => events.push(JSON.stringify(ev)), { marketData: false });
+        replayFlow(seed, 1500).forEach((op, i) => applyFlowOp(engine, op, i + 1, scaled));
+        return { events, engine };
+      };
+      const viaStrings = run(false);
+      const viaScaled = run(true);
+      expect(viaScaled.events).toEqual(viaStrings.events);
+      expect(book(viaScaled.engine)).toEqual(book(viaStrings.engine));
+      expect(viaScaled.engine.balances('a')).toEqual(viaStrings.engine.balances('a'));
+    }
+  });
+
   it('converts other scales exactly: more decimals divide only when nothing is cut, fewer multiply', () => {
     const e = makeEngine();
     e.applyDepthDiffScaled('BTC_USDT', levels(4, 5, [[990_000, 150_000]]), levels(0, 0, [[101, 2]]), 1);
