@@ -67,6 +67,40 @@
  *    the scheduler ~3 ms, the risk checker ~8 ms, extra garbage collection ~11 ms: ~55-60 ms a run,
  *    more than the 52 ms the goal allows for everything. Going further needs fills as scaled
  *    integers from the engine's report onward (average-price arithmetic included).
+ *
+ * 2026-11-26, order flow (with orders minus no orders; CPU per run with process.cpuUsage, a harness
+ * that pre-loads the items as this file does and runs prepareRun + step; 2 shared cores, load
+ * average 3-6, so every A/B alternates old and new: either a temporary switch in one tree flipped
+ * ABBA between 24-32 runs in one process, paired median ratio, or old and new trees in alternating
+ * processes, 8 pairs of min-of-8). At the start: with orders 96 ms, no orders 45 ms (min of 10), so
+ * the order flow cost ~51 ms.
+ *  - Where it went. The engine's share (the run's 28,092 engine calls captured and replayed into
+ *    fresh engines, CPU min of 10-16): all calls with a listener as SimVenue's 34.8 ms, the market
+ *    data calls alone 17.7 (20.1 with the listener attached): ~17 ms, ~4.4 of them outboundAccount
+ *    Position events SimVenue dropped unread. GC pauses inside the timed region (perf_hooks gc
+ *    entries): 20.9 ms a run with orders vs 3.3 without, all scavenges (~4-6 ms each, the pre-built
+ *    items survive them; the order flow allocated ~33 MB more a run). Ablations (the part switched
+ *    off in every other run, results discarded): the collector's fill accounting 0.887 (it also
+ *    keeps the equity formula busy; the formula alone 0.961), the risk checker 0.922, the strategy
+ *    book's updates from order events 0.961, the collector's order tracking and fill list ~1.0.
+ *  - Landed: position accounting and the equity formula in bigint decimals with decimal.js's
+ *    40-digit half-up rounding (core/bigDecimal.ts, differential test; the adding formula ~375 vs
+ *    ~2,100 ns): the collector alone (its 60k calls of a run replayed, CPU min of 40) 11.8 -> 7.1 ms,
+ *    whole run 0.968. The local book's scaledToDecimal from digit words, not a text (~100-170 vs
+ *    ~350 ns; the strategy reads the touch per order, the mark is a mid per sample); one mark read
+ *    per sample; no journalling closures without a ledger. The engine builds no account positions
+ *    for a listener that says accountPositions: false (SimVenue in orderEvents mode): engine alone
+ *    30.4 -> 26.0 ms, whole run 0.911 (min 91.8 -> 79.5 ms).
+ *  - Together (old and new trees in alternating processes): with orders paired median 0.828 (min
+ *    110.4 -> 92.8 ms on the loaded machine), no orders 1.013 (unchanged). The order flow is ~30-35 ms
+ *    now: the engine ~10 (matching, own orders' queue positions, executionReports), the risk checker
+ *    ~6, positions and equity ~6, the strategy book ~3, the rest spread thin over the plugin, the
+ *    runner, SimVenue, the scheduler, the bus and the GC their allocations cause.
+ *  - Did not help: SimVenue parsing every report string instead of its DecimalTextCache 1.023 (the
+ *    profile's ~4-5 ms "self" in DecimalTextCache.get is inlined parsing and allocation, the lookups
+ *    are ~40 ns); digit counting from the double's log10 instead of a binary search over powers of ten
+ *    (no change). Two source trees loaded in one process are no A/B: the second tree's replay does
+ *    not recognise the first tree's lazy events and takes the eager path (~3x slower).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
