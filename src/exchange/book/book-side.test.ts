@@ -47,6 +47,35 @@ describe('BookSide', () => {
     );
   });
 
+  it('setMany leaves the side exactly as set level by level (window moves, spills, top removals, odd keys)', () => {
+    // Diffs of up to 60 levels around a drifting touch, some far below or above the window, some
+    // removing the top, now and then a key that is not an integer (the window turns off).
+    const level = fc.tuple(fc.integer({ min: -90, max: 6 }), fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000 })), fc.nat(40));
+    const diff = fc.tuple(fc.integer({ min: -30, max: 30 }), fc.array(level, { maxLength: 60 }));
+    fc.assert(
+      fc.property(fc.boolean(), fc.constantFrom(32, 64, 256), fc.array(diff, { minLength: 1, maxLength: 80 }), (isBid, window, diffs) => {
+        const many = new BookSide(isBid, { window });
+        const one = new BookSide(isBid, { window });
+        let touch = 1_000_000;
+        for (const [d, levels] of diffs) {
+          touch += d;
+          const prices = new Float64Array(levels.length);
+          const qtys = new Float64Array(levels.length);
+          levels.forEach(([off, q, odd], i) => {
+            const o = odd === 0 ? off * 40 : off;
+            prices[i] = (isBid ? touch + o : touch - o) + (odd === 1 && q > 0 ? 0.5 : 0);
+            qtys[i] = q;
+          });
+          many.setMany(prices, qtys, levels.length);
+          for (let i = 0; i < levels.length; i++) one.set(prices[i]!, qtys[i]!);
+          expect([many.size, many.priceAt(0), many.qtyAt(0)]).toEqual([one.size, one.priceAt(0), one.qtyAt(0)]);
+        }
+        expect(contents(many)).toEqual(contents(one));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('keys that are not integers turn the window off, with the same results', () => {
     const side = new BookSide(true, { window: 32 });
     for (let p = 100; p < 200; p += 3) side.set(p, p);

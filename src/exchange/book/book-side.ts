@@ -134,6 +134,59 @@ export class BookSide {
     }
   }
 
+  /**
+   * {@link set} for the first `n` levels of a diff's side, in order. Levels whose key lands in the
+   * placed window (other than the removal of its top level, which must find the next one) are
+   * applied in one loop over locals; any other level goes through set, and the loop goes on after
+   * it. The side ends up exactly as with set per level. Why: ~95 % of a replayed BTCUSDT diff's
+   * levels land in the window, and the loop skips set's per-call checks and field reloads
+   * (measured: the recording's 298k level updates into a local book ~7 % less CPU).
+   */
+  setMany(prices: Float64Array, qtys: Float64Array, n: number): void {
+    this.#cv = false;
+    const isBid = this.isBid;
+    const w = this.#w;
+    const lim = this.#lim;
+    let i = 0;
+    while (i < n) {
+      if (this.#placed && this.#direct) {
+        // Re-read after every set: it may have moved or reallocated the window.
+        const wq = this.#wq;
+        const bits = this.#bits;
+        const base = this.#base;
+        let wn = this.#wn;
+        let top = this.#top;
+        for (; i < n; i++) {
+          const price = prices[i] as number;
+          const qty = qtys[i] as number;
+          const key = isBid ? price : -price;
+          if (Math.floor(key) !== key || key > lim || key < -lim) break;
+          const off = key - base;
+          if (off < 0 || off >= w) break;
+          const old = wq[off] as number;
+          if (qty !== 0) {
+            wq[off] = qty;
+            if (old === 0) {
+              bits[off >> 5] = (bits[off >> 5] as number) | (1 << (off & 31));
+              wn++;
+              if (off > top) top = off;
+            }
+          } else if (old !== 0) {
+            if (off === top) break;
+            wq[off] = 0;
+            bits[off >> 5] = (bits[off >> 5] as number) & ~(1 << (off & 31));
+            wn--;
+          }
+        }
+        this.#wn = wn;
+        this.#top = top;
+        if (i >= n) return;
+      }
+      this.set(prices[i] as number, qtys[i] as number);
+      i++;
+    }
+  }
+
   /** Scaled price of the i-th best level (0 = best); NaN when absent. */
   priceAt(i: number): number {
     if (!(i >= 0 && i < this.size)) return NaN;

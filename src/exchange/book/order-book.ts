@@ -150,7 +150,7 @@ export class OrderBook implements BookView {
     const prices = l.prices;
     const qtys = l.qtys;
     if (l.priceScale === this.#priceScale && l.qtyScale === this.#qtyScale) {
-      for (let i = 0; i < n; i++) side.set(prices[i] as number, qtys[i] as number);
+      side.setMany(prices, qtys, n);
       return;
     }
     // Coarser levels (parsed before this book's scale grew): exact conversion, refused past 2^53.
