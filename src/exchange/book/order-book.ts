@@ -4,6 +4,7 @@
  */
 import type { BookView, FillCost } from '../../core/bookView.js';
 import { Decimal, ZERO } from '../../core/decimal.js';
+import { scaledOfDecimal } from '../../core/decimalScaled.js';
 import type { OrderSideName } from '../../core/enums.js';
 import { fractionDigitsOf, type ScaledLevels } from '../../core/scaledLevels.js';
 import type { BookLevel } from '../../core/types.js';
@@ -114,8 +115,17 @@ export class OrderBook implements BookView {
         ps = lv[0] as string;
         qs = lv[1] as string;
       } else {
-        ps = (lv as BookLevel).price.toFixed();
-        qs = (lv as BookLevel).qty.toFixed();
+        // Parsed levels (eager stream events, REST snapshots): their Decimals scale directly when
+        // they fit the book's scales as they are; any other goes the text way below, as before.
+        const { price, qty } = lv as BookLevel;
+        const p = scaledOfDecimal(price, this.#priceScale);
+        const q = p >= 0 ? scaledOfDecimal(qty, this.#qtyScale) : -1;
+        if (q >= 0) {
+          side.set(p, q);
+          continue;
+        }
+        ps = price.toFixed();
+        qs = qty.toFixed();
       }
       let p = toScaled('price', ps, this.#priceScale);
       if (p < 0) {
