@@ -578,6 +578,8 @@ export class MatchingEngine {
     }
     const o = this.newOrder(acct, s, d, req.clientId, now);
     o.lockPrice = d.isBuy ? (d.type === 'MARKET' ? -1 : d.price > 0 ? d.price : d.stop) : 0;
+    // A plain limit order's lock is a function of its remaining quantity (Ord.deriveLock).
+    if (lockNum >= 0 && d.stop === 0 && (d.type === 'LIMIT' || d.type === 'LIMIT_MAKER')) o.deriveLock();
     if (lockNum >= 0) this.lockFundsNum(o, lockNum);
     else this.lockFunds(o, lock);
     if (d.stop > 0) {
@@ -998,11 +1000,11 @@ export class MatchingEngine {
       const spend = mul3(price, q, s.quoteFn, s.quoteF);
       if (o.lockPrice >= 0) {
         const rel = o.lockPrice === price ? spend : mul3(o.lockPrice, q, s.quoteFn, s.quoteF);
-        o.lock -= rel;
+        o.subLock(rel);
         qb.locked -= rel;
         if (rel !== spend) qb.free += rel - spend;
       } else {
-        o.lock -= spend;
+        o.subLock(spend);
         qb.locked -= spend;
       }
       const fee = rate === 0 ? 0n : mul3(q, rate, s.feeBaseFn, s.feeBaseF);
@@ -1010,7 +1012,7 @@ export class MatchingEngine {
       return fee;
     }
     const rel = mul3(q, 1, s.baseFn, s.baseF);
-    o.lock -= rel;
+    o.subLock(rel);
     bb.locked -= rel;
     // price * q is exact when below 2^53, so one double product replaces two bigint multiplies.
     const pq = price * q;
@@ -1224,6 +1226,9 @@ export class MatchingEngine {
     return o;
   }
 
+  /** An open order by id (open orders are never dropped from the index): for the accounts' open sets. */
+  private readonly openById = (id: number): Ord => this.orders[id - this.cols.first]!;
+
   private orderById(id: number): Ord | undefined {
     // An id below the index (dropped with its prefix) is unknown, as a dropped order's slot is.
     const i = id - this.cols.first;
@@ -1249,7 +1254,7 @@ export class MatchingEngine {
     this.now = now;
     const acct = this.accts.get(accountId);
     if (acct === undefined) return [];
-    const victims = acct.openList().filter((o) => symbol === undefined || o.sym.name === symbol);
+    const victims = acct.openList(this.openById).filter((o) => symbol === undefined || o.sym.name === symbol);
     const out: Ord[] = [];
     for (const o of victims) {
       if (!o.isOpen) continue;
@@ -1282,7 +1287,7 @@ export class MatchingEngine {
   openOrders(accountId: string, symbol?: string): SimOrder[] {
     const acct = this.accts.get(accountId);
     if (acct === undefined) return [];
-    return acct.openList().filter((o) => symbol === undefined || o.sym.name === symbol).map(orderView);
+    return acct.openList(this.openById).filter((o) => symbol === undefined || o.sym.name === symbol).map(orderView);
   }
 
   /** Orders of an account on a symbol, oldest first, filtered as GET /open/v1/orders does. */

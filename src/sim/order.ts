@@ -9,7 +9,7 @@
  */
 import { OrderStatus, OrderType, StpMode, TimeInForce, type ExpiryReasonName, type OrderStatusName, type OrderTypeName, type StpModeName, type TimeInForceName } from '../core/enums.js';
 import { addSafe, whole } from './amount.js';
-import { MAX_SAFE } from './scaled.js';
+import { MAX_SAFE, mul3n } from './scaled.js';
 import type { Level, Resting } from './book.js';
 import type { OrderColumns } from './columns.js';
 import type { Acct, Bal, History, OpenCounts, OrderList, Sym } from './state.js';
@@ -56,11 +56,12 @@ class OrdCold {
  * bits 4-7), and what is fixed at entry: side (bit 8), type (9-11), timeInForce (12-14) and STP
  * mode (15-17), as core codes; bit 18 once the order filled at a price other than its own (a taker
  * fill), bit 19 once a dropped order's cumulative quote is its price times its filled quantity
- * (see keepAmounts).
+ * (see keepAmounts), bit 20 while the lock is derived from the remaining quantity (deriveLock;
+ * bit 2 once such a lock was released).
  */
 const WORKING = 1;
 const COUNTED = 2;
-const IN_OPEN = 4;
+const LOCK_RELEASED = 4;
 const EVICTED = 8;
 const STATUS_SHIFT = 4;
 const STATUS_OFFSET = 2;
@@ -68,6 +69,7 @@ const STATUS_MASK = 15 << STATUS_SHIFT;
 const BUY = 1 << 8;
 const FILLED_OFF_PRICE = 1 << 18;
 const CUM_IS_PRICE_X_FILLED = 1 << 19;
+const LOCK_DERIVED = 1 << 20;
 const NEW_CODE = OrderStatus.NEW + STATUS_OFFSET;
 const PARTIAL_CODE = OrderStatus.PARTIALLY_FILLED + STATUS_OFFSET;
 
@@ -93,9 +95,6 @@ export class Ord implements Resting {
   /** Per-unit price used for the quote lock of a buy; -1 for budget-limited market buys. */
   lockPrice = -1;
   updateTime: number;
-  /** Links of the account's open-order list. */
-  openPrev: Ord | null = null;
-  openNext: Ord | null = null;
   /** Flags, status, side, type, timeInForce, STP mode (layout above). */
   private bits: number;
   private cold: OrdCold | null = null;
@@ -181,9 +180,33 @@ export class Ord implements Resting {
     c.cum[this.id - c.first] = v;
   }
   private get lockN(): number {
+    if ((this.bits & LOCK_DERIVED) !== 0) return this.derivedLock();
     const c = this.pos.cols;
     const i = this.id - c.first;
     return i >= 0 ? c.lock[i]! : 0;
+  }
+
+  /**
+   * From now on this order's lock is what its remaining quantity holds (a buy: lockPrice x rem at
+   * quote scale; a sell: rem at base scale), read from the record instead of stored in the lock
+   * column. For plain limit orders whose whole lock is a safe integer, where that is exactly the
+   * stored amount: it starts as the lock of the whole quantity, and each fill lowers the lock by
+   * the lock of the filled quantity (fill: rel) as `filled` grows. So a fill of a resting order and
+   * a cancel read nothing but the record (the column slot of an old order is one more cache miss
+   * on either path). `addLock` is then a no-op (its callers raise `filled` or lock at placement);
+   * setting the lock to 0 marks it released (unlockAll), and any other write (self-trade
+   * prevention) makes the lock explicit again, with the value written, before `prevented` moves.
+   */
+  deriveLock(): void {
+    this.bits |= LOCK_DERIVED;
+  }
+
+  private derivedLock(): number {
+    if ((this.bits & LOCK_RELEASED) !== 0) return 0;
+    const s = this.pos.sym;
+    const rem = this.qty - this.filled - this.prevented;
+    // Both below the placement lock, which was a safe integer: mul3n cannot answer -1 here.
+    return (this.bits & BUY) !== 0 ? mul3n(this.lockPrice, rem, s.quoteFn) : mul3n(rem, 1, s.baseFn);
   }
   private set lockN(v: number) {
     const c = this.pos.cols;
@@ -216,6 +239,13 @@ export class Ord implements Resting {
     return this.cold === null ? BigInt(this.lockN) : whole(this.cold.lockB, this.lockN);
   }
   set lock(v: bigint) {
+    if ((this.bits & LOCK_DERIVED) !== 0) {
+      if (v === 0n) {
+        this.bits |= LOCK_RELEASED;
+        return;
+      }
+      this.bits &= ~LOCK_DERIVED;
+    }
     if (v >= -MAX_SAFE_N && v <= MAX_SAFE_N) {
       if (this.cold !== null) this.cold.lockB = 0n;
       this.lockN = Number(v);
@@ -224,8 +254,9 @@ export class Ord implements Resting {
       this.lockN = 0;
     }
   }
-  /** lock += d for a safe integer d. */
+  /** lock += d for a safe integer d (no-op for a derived lock, which follows `filled`: see deriveLock). */
   addLock(d: number): void {
+    if ((this.bits & LOCK_DERIVED) !== 0) return;
     const c = this.pos.cols;
     const i = this.id - c.first;
     const n = addSafe(c.lock[i]!, d);
@@ -264,6 +295,11 @@ export class Ord implements Resting {
   /** Notes a fill at `price`: one at a price other than the order's own makes its cumulative quote more than price x filled. */
   filledAt(price: number): void {
     if (price !== this.price) this.bits |= FILLED_OFF_PRICE;
+  }
+
+  /** lock -= v after a fill (bigint rule); like addLock, nothing for a derived lock. */
+  subLock(v: bigint): void {
+    if ((this.bits & LOCK_DERIVED) === 0) this.lock -= v;
   }
 
   /** The lock as a safe integer, or -1 when it is held in bigint form (use `lock`). */
@@ -346,13 +382,6 @@ export class Ord implements Resting {
   }
   set counted(v: boolean) {
     this.flag(COUNTED, v);
-  }
-  /** Whether the order is in the account's open-order list. */
-  get inOpen(): boolean {
-    return (this.bits & IN_OPEN) !== 0;
-  }
-  set inOpen(v: boolean) {
-    this.flag(IN_OPEN, v);
   }
   /** Set when the history bound dropped this ended order: lookups and queries no longer see it. */
   get evicted(): boolean {

@@ -129,9 +129,22 @@ export class Acct {
   /** Orders and own trades per symbol, for history queries. */
   readonly hist = new Map<string, History>();
   private readonly positions = new Map<Sym, Pos>();
-  /** Open orders in placement order: an intrusive list through Ord.openPrev/openNext (no hashing on the hot path). */
-  openHead: Ord | null = null;
-  openTail: Ord | null = null;
+  /**
+   * Open orders as a bitset over order ids: bit `k & 31` of word `k >> 5`, k = id − `openBase`.
+   * Ids are issued in placement order, so the set bits read in order are the open orders in
+   * placement order. Why not a linked list through the order records: removing an order there
+   * writes both neighbours, two random old orders (two cache misses on every cancel and every
+   * fill that ends a resting order); a bit is one word of a small array that stays in cache
+   * (4 bytes per 32 ids). The words span the ids from the oldest open order (about: `openLo` only
+   * moves forward when a scan or a growth finds zero words) to the newest.
+   */
+  private openWords = new Int32Array(64);
+  /** The id of bit 0 of word 0 (a multiple of 32); -1 until the first order. */
+  private openBase = -1;
+  /** Words below this index are all zero. */
+  private openLo = 0;
+  /** The word of the newest order added (later adds are at or above it: ids only grow). */
+  private openHi = 0;
   /** Most recent order per clientId (the spec does not make clientIds unique). */
   readonly byClient = new Map<string, Ord>();
   /** Assets changed during the current operation (only tracked while events are on). */
@@ -196,33 +209,64 @@ export class Acct {
     return c;
   }
 
-  /** Adds an order at the end of the open list. */
+  /** Adds an order to the open set; orders are added in id order (the engine's placement order). */
   addOpen(o: Ord): void {
-    o.openPrev = this.openTail;
-    o.openNext = null;
-    if (this.openTail !== null) this.openTail.openNext = o;
-    else this.openHead = o;
-    this.openTail = o;
-    o.inOpen = true;
+    if (this.openBase < 0) this.openBase = o.id - (o.id % 32);
+    let k = o.id - this.openBase;
+    if (k >= this.openWords.length * 32) {
+      this.growOpen(Math.floor(k / 32));
+      k = o.id - this.openBase;
+    }
+    const w = Math.floor(k / 32);
+    this.openWords[w]! |= 1 << (k % 32);
+    this.openHi = w;
   }
 
-  /** Removes an order from the open list (no-op when absent). */
+  /** Removes an order from the open set (no-op when absent). */
   removeOpen(o: Ord): void {
-    if (!o.inOpen) return;
-    if (o.openPrev !== null) o.openPrev.openNext = o.openNext;
-    else this.openHead = o.openNext;
-    if (o.openNext !== null) o.openNext.openPrev = o.openPrev;
-    else this.openTail = o.openPrev;
-    o.openPrev = null;
-    o.openNext = null;
-    o.inOpen = false;
+    const k = o.id - this.openBase;
+    if (this.openBase < 0 || k < 0) return;
+    const w = Math.floor(k / 32);
+    if (w >= this.openWords.length) return;
+    this.openWords[w]! &= ~(1 << (k % 32));
   }
 
-  /** Open orders in placement order. */
-  openList(): Ord[] {
+  /** Open orders in placement order; `byId` resolves an open order's id (open orders are always held). */
+  openList(byId: (id: number) => Ord): Ord[] {
     const out: Ord[] = [];
-    for (let o = this.openHead; o !== null; o = o.openNext) out.push(o);
+    const a = this.openWords;
+    while (this.openLo < this.openHi && a[this.openLo] === 0) this.openLo++;
+    for (let w = this.openLo; w <= this.openHi; w++) {
+      let x = a[w]!;
+      while (x !== 0) {
+        const low = x & -x;
+        out.push(byId(this.openBase + w * 32 + 31 - Math.clz32(low)));
+        x ^= low;
+      }
+    }
     return out;
+  }
+
+  /** Makes room for word `w`: drops the zero words below the oldest open order, or doubles. */
+  private growOpen(w: number): void {
+    const a = this.openWords;
+    let lo = this.openLo;
+    while (lo < a.length && a[lo] === 0) lo++;
+    if (lo * 2 >= a.length) {
+      // Half or more of the words are below the oldest open order: slide the rest down.
+      a.copyWithin(0, lo);
+      a.fill(0, a.length - lo);
+      this.openBase += lo * 32;
+      this.openLo = 0;
+      this.openHi = Math.max(0, this.openHi - lo);
+      if (w - lo < a.length) return;
+      w -= lo;
+    } else this.openLo = lo;
+    let n = a.length * 2;
+    while (n <= w) n *= 2;
+    const b = new Int32Array(n);
+    b.set(a);
+    this.openWords = b;
   }
 }
 
