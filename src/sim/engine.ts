@@ -516,7 +516,7 @@ export class MatchingEngine {
   private newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
     const id = this.nextOrderId++;
     this.cols.ensure(id);
-    const o = new Ord(id, clientId ?? null, acct.pos(s), d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
+    const o = Ord.create(id, clientId ?? null, acct.pos(s), d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
     this.orders.push(o);
     o.hist.orders.push(id);
     if (clientId !== undefined) acct.byClient.set(clientId, o);
@@ -571,7 +571,8 @@ export class MatchingEngine {
     if (lockNum < 0 && d.type !== 'MARKET') lock = d.isBuy ? mul3(d.price > 0 ? d.price : d.stop, d.qty, s.quoteFn, s.quoteF) : mul3(d.qty, 1, s.baseFn, s.baseF);
     else if (lockNum < 0 && !d.isBuy) lock = BigInt(d.qty) * s.baseF;
     const asset = d.isBuy ? s.quote : s.base;
-    const bal = acct.bal.get(asset);
+    const pos = acct.posIfAny(s);
+    const bal = pos === undefined ? acct.bal.get(asset) : d.isBuy ? pos.quoteBal : pos.baseBal;
     if (lockNum >= 0 ? (bal === undefined ? lockNum > 0 : bal.freeBelow(lockNum)) : (bal?.free ?? 0n) < lock) {
       const need = lockNum >= 0 ? BigInt(lockNum) : lock;
       return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(bal?.free ?? 0n, this.scaleOf(asset))} is below the ${fmtBig(need, this.scaleOf(asset))} this order needs`);

@@ -271,7 +271,7 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
     }
   }
   // Open-order limits, counting the new order(s).
-  const c = acct.open.get(sym.name);
+  const c = acct.posIfAny(sym)?.counts ?? acct.open.get(sym.name);
   const all = (c?.all ?? 0) + extraOrders;
   const isAlgo = rule.isAlgo;
   const f = info.filters;

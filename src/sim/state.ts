@@ -129,6 +129,8 @@ export class Acct {
   /** Orders and own trades per symbol, for history queries. */
   readonly hist = new Map<string, History>();
   private readonly positions = new Map<Sym, Pos>();
+  /** The Pos `pos` answered last: orders come in runs on one symbol, so one compare usually replaces the map lookup. */
+  private lastPos: Pos | null = null;
   /**
    * Open orders as a bitset over order ids: bit `k & 31` of word `k >> 5`, k = id − `openBase`.
    * Ids are issued in placement order, so the set bits read in order are the open orders in
@@ -191,11 +193,23 @@ export class Acct {
 
   /** What this account has on a symbol (balances, counters, history), created on first use. */
   pos(sym: Sym): Pos {
+    const last = this.lastPos;
+    if (last !== null && last.sym === sym) return last;
     let p = this.positions.get(sym);
     if (p === undefined) {
       p = new Pos(this, sym);
       this.positions.set(sym, p);
     }
+    this.lastPos = p;
+    return p;
+  }
+
+  /** The account's Pos on `sym` when it has one (nothing is created: a refused order must not add balances). */
+  posIfAny(sym: Sym): Pos | undefined {
+    const last = this.lastPos;
+    if (last !== null && last.sym === sym) return last;
+    const p = this.positions.get(sym);
+    if (p !== undefined) this.lastPos = p;
     return p;
   }
 
