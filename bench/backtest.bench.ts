@@ -101,6 +101,45 @@
  *    are ~40 ns); digit counting from the double's log10 instead of a binary search over powers of ten
  *    (no change). Two source trees loaded in one process are no A/B: the second tree's replay does
  *    not recognise the first tree's lazy events and takes the eager path (~3x slower).
+ *
+ * 2026-11-26, market data (parse, local book, engine depth, trades, replay loop; CPU per run with
+ * process.cpuUsage over pre-loaded items as here, old and new trees in alternating processes, median
+ * of each process's median of 8-10 runs, paired ratios; components apart: the engine's calls of one
+ * no-orders run captured and replayed into fresh engines, a diff's levels into a fresh local book.
+ * For line-level CPU profiles the harness was bundled with esbuild, unminified: through tsx every
+ * module is one line, so a profile names functions only. Load average 4-5 on the 2 cores.)
+ *  - Where a no-orders run goes (~40-45 ms CPU at best here): the diffs' parse ~16 ms, the engine's
+ *    replayed depth and trades ~15-18, the local book ~6, the rest (trades through the bus, runner,
+ *    collector and scheduler ~5 ms, ~250 ns a trade; the snapshot ~2 ms; GC) ~8.
+ *  - The parse is at its floor in this setup: reading every character of the 596k strings alone
+ *    costs ~14 ms, walking the level arrays and reading the lengths ~4.7 ms (every run streams
+ *    ~25 MB of level arrays and strings that no cache holds). JSON.parse internalizes the quantities
+ *    (up to 10 characters), not the prices (14), so the zero-quantity shortcut is a pointer compare.
+ *    Did not help: a fast path that knows where the point is (fixed fraction digits: quantities
+ *    ~20 -> 12 ns in isolation) 0.985 in the real parse loop; touching a diff's strings in a first
+ *    short loop so that their misses overlap 1.001.
+ *  - Landed: (1) replayed levels that are plain window slots of the engine's ladder (no Level, inside
+ *    the live slots, not an end, no compaction due, not crossing) are applied by BookSide.applyWindow
+ *    in one loop over locals when nobody listens for market data (88 % of the recording's levels; the
+ *    rest: 7 % below the window, 1.7 % new best prices, 1.2 % removals at an end): engine replay
+ *    18.0 -> 14.8 ms. (2) The local book's side takes a diff's levels in one setMany loop: its
+ *    replay ~6.5 -> 6.0 ms (paired 0.93). (3) Parsed levels (the REST snapshot, eager events) scale
+ *    their Decimals from decimal.js's digit words instead of toFixed and a parse: the 1,000/1,000
+ *    snapshot into a local book ~0.85 -> 0.6 ms. (4) The engine's end of an operation with nothing
+ *    to report skips two runtime calls (empty-array length stores): engine replay with a listener
+ *    attached (SimVenue while it has orders) 20.0 -> 18.2 ms; nothing without one.
+ *  - Together (the tree before (1)-(4) and after, 10 and 6 alternated process pairs): no orders
+ *    paired 0.938 (median 54.5 -> 50.6 ms, min 44.7 -> 39.3), with orders 0.897 (122.8 -> 113.0).
+ *  - Did not help or not taken: applyLevel and setExt written out in the engine's loop (no change;
+ *    V8 had inlined them); far-ladder compaction without relaying the window (it never triggers on
+ *    this recording: the rebuilds are window moves and far-ladder growth); the best price at 3/4 of
+ *    the engine's window instead of 1/2 (no change); a 2^17-unit engine window (paired ~0.96 for the
+ *    engine, 2 MB more a symbol: not taken). Deferring the engine's depth while it has no own order
+ *    and no listener (seeded again from the local book when needed) was only analysed: exact only
+ *    while no replayed level crosses the other side's touch, and 11 % of this recording's diffs do.
+ *  - 1,000,000 events/s means ~26 ms a run; the parse alone is ~16 ms at its floor here, so the goal
+ *    needs less to read per run, not a faster loop (e.g. levels scaled when the reader makes the
+ *    events, which a real run pays as well, so it would only move the cost).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
