@@ -933,7 +933,6 @@ export class MatchingEngine {
     const a = o.acct;
     const rate = isMaker ? a.maker : a.taker;
     o.filled += q;
-    o.filledAt(price);
     o.updateTime = this.now;
     // Every amount as a safe integer when it is one: then balances, lock and cumulative quote take
     // number-only updates (amount.ts); otherwise the same rule in bigint (fillBig).
@@ -964,10 +963,10 @@ export class MatchingEngine {
       }
     }
     let feeBig = 0n;
-    if (fee >= 0) o.addCumQuote(pq);
+    if (fee >= 0) o.addQuote(price, q, pq, 0n);
     else {
       const quote = mulBig(price, q);
-      o.cumQuote += quote;
+      o.addQuote(price, q, pq < TWO53 ? pq : -1, quote);
       feeBig = this.fillBig(o, q, price, quote, rate);
     }
     const feeAsset = o.isBuy ? s.base : s.quote;

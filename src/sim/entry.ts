@@ -82,6 +82,14 @@ const TYPE_RULES = new Map<string, TypeRule>((Object.keys(OrderType) as OrderTyp
  * Built by typeRule too, so every rule object has one shape (a monomorphic read in validateNew).
  */
 const NO_RULE = typeRule('' as OrderTypeName);
+const LIMIT_RULE = TYPE_RULES.get('LIMIT')!;
+const MARKET_RULE = TYPE_RULES.get('MARKET')!;
+/** TYPE_RULES.get(type) ?? NO_RULE, without the map lookup for the two types most orders have. */
+function ruleOf(type: string): TypeRule {
+  if (type === 'LIMIT') return LIMIT_RULE;
+  if (type === 'MARKET') return MARKET_RULE;
+  return TYPE_RULES.get(type) ?? NO_RULE;
+}
 
 /** A multiplier m as the exact fraction n / d. */
 interface Frac {
@@ -164,7 +172,7 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   const type = req.type;
   if (info.orderTypes.length > 0 && !info.orderTypes.includes(type)) return reject('ORDER_TYPE_NOT_SUPPORTED', `type ${type} is not supported on ${sym.name}`);
   const isBuy = req.side === 'BUY';
-  const rule = TYPE_RULES.get(type) ?? NO_RULE;
+  const rule = ruleOf(type);
   const isMarket = type === 'MARKET';
   const marketType = rule.marketType;
 

@@ -55,8 +55,7 @@ class OrdCold {
  * Layout of `Ord.bits`, one small integer: four booleans (bits 0-3), the status (core code + 2,
  * bits 4-7), and what is fixed at entry: side (bit 8), type (9-11), timeInForce (12-14) and STP
  * mode (15-17), as core codes; bit 18 once the order filled at a price other than its own (a taker
- * fill), bit 19 once a dropped order's cumulative quote is its price times its filled quantity
- * (see keepAmounts), bit 20 while the lock is derived from the remaining quantity (deriveLock;
+ * fill: only then is its cumulative quote stored, see cumQuote), bit 20 while the lock is derived from the remaining quantity (deriveLock;
  * bit 2 once such a lock was released).
  */
 const WORKING = 1;
@@ -68,7 +67,6 @@ const STATUS_OFFSET = 2;
 const STATUS_MASK = 15 << STATUS_SHIFT;
 const BUY = 1 << 8;
 const FILLED_OFF_PRICE = 1 << 18;
-const CUM_IS_PRICE_X_FILLED = 1 << 19;
 const LOCK_DERIVED = 1 << 20;
 const NEW_CODE = OrderStatus.NEW + STATUS_OFFSET;
 const PARTIAL_CODE = OrderStatus.PARTIALLY_FILLED + STATUS_OFFSET;
@@ -100,6 +98,40 @@ function statusCode(v: OrderStatusName): number {
     default:
       return OrderStatus[v] + STATUS_OFFSET;
   }
+}
+/**
+ * Side, type, timeInForce and STP mode as `Ord.bits` holds them. Switches rather than
+ * `OrderType[type]` and the like: the order-creating path inlines these loads, and keyed loads by
+ * varying names there went megamorphic (a stub-cache probe each, ~1 % of the matching bench).
+ */
+function fixedBits(isBuy: boolean, type: OrderTypeName, tif: TimeInForceName, stp: StpModeName): number {
+  let t: number;
+  switch (type) {
+    case 'LIMIT':
+      t = OrderType.LIMIT;
+      break;
+    case 'MARKET':
+      t = OrderType.MARKET;
+      break;
+    default:
+      t = OrderType[type];
+  }
+  const f = tif === 'GTC' ? TimeInForce.GTC : TimeInForce[tif];
+  let m: number;
+  switch (stp) {
+    case 'EXPIRE_MAKER':
+      m = StpMode.EXPIRE_MAKER;
+      break;
+    case 'EXPIRE_TAKER':
+      m = StpMode.EXPIRE_TAKER;
+      break;
+    case 'EXPIRE_BOTH':
+      m = StpMode.EXPIRE_BOTH;
+      break;
+    default:
+      m = StpMode[stp];
+  }
+  return (isBuy ? BUY : 0) | (t << 9) | (f << 12) | (m << 15);
 }
 function byCode<K extends string>(codes: Readonly<Record<K, number>>, offset: number): K[] {
   const out: K[] = [];
@@ -142,7 +174,7 @@ export class Ord implements Resting {
     readonly createTime: number,
   ) {
     this.updateTime = createTime;
-    this.bits = WORKING | (NEW_CODE << STATUS_SHIFT) | (isBuy ? BUY : 0) | (OrderType[type] << 9) | (TimeInForce[tif] << 12) | (StpMode[stp] << 15);
+    this.bits = WORKING | (NEW_CODE << STATUS_SHIFT) | fixedBits(isBuy, type, tif, stp);
     if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
       const c = new OrdCold();
       c.givenClientId = givenClientId;
@@ -194,7 +226,7 @@ export class Ord implements Resting {
       filled: 0,
       lockPrice: -1,
       updateTime: createTime,
-      bits: WORKING | (NEW_CODE << STATUS_SHIFT) | (isBuy ? BUY : 0) | (OrderType[type] << 9) | (TimeInForce[tif] << 12) | (StpMode[stp] << 15),
+      bits: WORKING | (NEW_CODE << STATUS_SHIFT) | fixedBits(isBuy, type, tif, stp),
       cold: null,
     } as unknown as Ord;
     if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
@@ -249,13 +281,8 @@ export class Ord implements Resting {
   private get cumN(): number {
     const c = this.pos.cols;
     const i = this.id - c.first;
-    if (i >= 0) return c.cum[i]!;
-    // Below `first`: a dropped order (keepAmounts kept its amount in `cold`, or found it derivable).
-    return (this.bits & CUM_IS_PRICE_X_FILLED) !== 0 ? this.price * this.filled : 0;
-  }
-  private set cumN(v: number) {
-    const c = this.pos.cols;
-    c.cum[this.id - c.first] = v;
+    // Below `first`: a dropped order, whose amount keepAmounts moved into `cold`.
+    return i >= 0 ? c.cum[i]! : 0;
   }
   private get lockN(): number {
     if ((this.bits & LOCK_DERIVED) !== 0) return this.derivedLock();
@@ -291,26 +318,45 @@ export class Ord implements Resting {
     c.lock[this.id - c.first] = v;
   }
 
-  /** Cumulative quote at notional scale. */
+  /**
+   * Cumulative quote at notional scale. An order that only ever filled at its own price (every
+   * maker fill, and a taker's fills at its limit) has price x filled: the sum of price x q over its
+   * fills, all exact integers, so nothing is stored for it and the fill of a resting order writes
+   * no column slot (one cache miss fewer on an old order). Only after a fill at another price (a
+   * taker at a better price, any market order) does the column hold the sum (see addQuote).
+   */
   get cumQuote(): bigint {
+    if ((this.bits & FILLED_OFF_PRICE) === 0) {
+      const n = this.price * this.filled;
+      return n <= MAX_SAFE ? BigInt(n) : BigInt(this.price) * BigInt(this.filled);
+    }
     return this.cold === null ? BigInt(this.cumN) : whole(this.cold.cumB, this.cumN);
   }
-  set cumQuote(v: bigint) {
-    if (v >= -MAX_SAFE_N && v <= MAX_SAFE_N) {
-      if (this.cold !== null) this.cold.cumB = 0n;
-      this.cumN = Number(v);
-    } else {
-      this.c().cumB = v;
-      this.cumN = 0;
+  /**
+   * Records a fill of `q` at `price` in the cumulative quote, after `filled` was raised by `q`;
+   * `pq` is price x q when that is a safe integer, else -1 (then `quote` is the exact product).
+   * Fills at the order's own price store nothing; the first at another price stores what the
+   * earlier fills sum to (own price x filled before) in this order's column slot (one of the
+   * newest, still in cache: such an order is the taker of the current operation), then adds.
+   */
+  addQuote(price: number, q: number, pq: number, quote: bigint): void {
+    const cols = this.pos.cols;
+    const i = this.id - cols.first;
+    if ((this.bits & FILLED_OFF_PRICE) === 0) {
+      if (price === this.price) return;
+      this.bits |= FILLED_OFF_PRICE;
+      const before = this.filled - q;
+      const n = this.price * before;
+      if (n <= MAX_SAFE) cols.cum[i] = n;
+      else this.c().cumB = BigInt(this.price) * BigInt(before);
     }
-  }
-  /** cumQuote += d for a safe integer d. */
-  addCumQuote(d: number): void {
-    const c = this.pos.cols;
-    const i = this.id - c.first;
-    const n = addSafe(c.cum[i]!, d);
-    if (n === n) c.cum[i] = n;
-    else this.cumQuote = this.cumQuote + BigInt(d);
+    const n = pq >= 0 ? addSafe(cols.cum[i]!, pq) : NaN;
+    if (n === n) cols.cum[i] = n;
+    else {
+      const c = this.c();
+      c.cumB = whole(c.cumB, cols.cum[i]!) + (pq >= 0 ? BigInt(pq) : quote);
+      cols.cum[i] = 0;
+    }
   }
   /** Locked amount at the locked asset's scale. */
   get lock(): bigint {
@@ -348,31 +394,17 @@ export class Ord implements Resting {
    * the columns dropped its slot. Nothing changes an ended order's amounts afterwards.
    */
   keepAmounts(cols: OrderColumns): void {
-    // Only the cumulative quote's number part: the bigint parts are in `cold` already, and the
-    // lock of an ended order is 0 (the engine releases it before the order ends: unlockAll in
-    // closed() and in fill()). An order that never filled has no quote to move, which its record
-    // says without a read of its (long cold) column slot.
-    if (this.filled === 0) return;
-    // An order that only ever filled at its own price (as a maker) has price x filled as its
-    // cumulative quote: the sum of price x q over its fills, all integers at their scales, the
-    // product at the notional scale, held in the number part while it is a safe integer. A flag
-    // says so: no read of the column slot (a cache miss on an old order) and no side object (which
-    // an old record would carry into the old generation).
-    if ((this.bits & FILLED_OFF_PRICE) === 0 && Number.isSafeInteger(this.price * this.filled)) {
-      this.bits |= CUM_IS_PRICE_X_FILLED;
-      return;
-    }
+    // Only an order with a fill at another price has its cumulative quote in the column (the rest
+    // read price x filled: no column read, a cache miss on an old order, and no side object); the
+    // bigint parts are in `cold` already, and the lock of an ended order is 0 (the engine releases
+    // it before the order ends: unlockAll in closed() and in fill()).
+    if ((this.bits & FILLED_OFF_PRICE) === 0) return;
     const i = this.id - cols.first;
     const cum = cols.cum[i]!;
     if (cum === 0) return;
     const c = this.c();
     c.cumB = whole(c.cumB, cum);
     cols.cum[i] = 0;
-  }
-
-  /** Notes a fill at `price`: one at a price other than the order's own makes its cumulative quote more than price x filled. */
-  filledAt(price: number): void {
-    if (price !== this.price) this.bits |= FILLED_OFF_PRICE;
   }
 
   /** lock -= v after a fill (bigint rule); like addLock, nothing for a derived lock. */
