@@ -732,10 +732,12 @@ export class MatchingEngine {
     while (o.isOpen) {
       const rem = o.rem;
       if (rem <= 0) return;
-      const lv = opp.best();
-      if (lv === undefined) return;
-      const p = lv.price;
+      // The best price first (a ladder slot), the Level (a map lookup) only when the order trades:
+      // most limit orders rest without crossing.
+      const p = opp.bestPrice();
+      if (p < 0) return;
       if (limit > 0 && (isBuy ? p > limit : p < limit)) return;
+      const lv = opp.best()!;
       if (s.range !== null && this.outOfRange(s, isBuy, p)) {
         this.expire(o, 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED');
         return;
