@@ -20,7 +20,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import type { AccountPositionEvent, ExecutionReportEvent } from '../core/marketEvents.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
-import { DecimalTextCache } from '../core/decimalText.js';
+import { DecimalTextCache, decimalOfText } from '../core/decimalText.js';
 import type { OrderRecord } from '../store/records.js';
 import { stateOfStatus } from '../execution/orderState.js';
 import type { Scheduler } from './Scheduler.js';
@@ -84,6 +84,11 @@ export function toExecutionReport(r: SimExecutionReport, E: number): ExecutionRe
     lastQuoteQty: new Decimal(r.Y),
     expiryReason: r.eR,
   };
+}
+
+/** The Decimal of an engine report's decimal text, not cached (see #applyReport). */
+function decimalOfTextOrParse(text: string): Decimal {
+  return decimalOfText(text) ?? new Decimal(text);
 }
 
 /** The simulated venue. Call `dispose()` at the end to unsubscribe from the engine. */
@@ -299,14 +304,19 @@ export class SimVenue implements Venue {
     const state = stateOfStatus(r.X);
     if (r.x === 'TRADE') {
       const dec = this.#decimals;
+      // Prices, sizes and fees repeat across fills: cached. A first fill's cumulative amounts are
+      // its own (the same text, so the same Decimal); the quote amounts are price x size, nearly
+      // all distinct, so they are parsed without the cache (a lookup that misses, and an entry
+      // nobody reads again, cost more than the parse).
       const qty = dec.get(r.l);
       const price = dec.get(r.L);
-      o.cumQty = dec.get(r.z);
-      o.cumQuoteQty = dec.get(r.Z);
+      const quoteQty = decimalOfTextOrParse(r.Y);
+      o.cumQty = r.z === r.l ? qty : dec.get(r.z);
+      o.cumQuoteQty = r.Z === r.Y ? quoteQty : decimalOfTextOrParse(r.Z);
       o.state = state;
       // One scheduler entry for both events: with the same delay they would run back to back
       // anyway (same time, consecutive sequence numbers).
-      const fill = fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty: dec.get(r.Y), commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m });
+      const fill = fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m });
       const update = orderUpdateOf(o, E); // a new event with the fields as they are now
       const publish = this.#o.publish;
       this.#o.scheduler.schedule(this.#lat.ackMs, () => {
