@@ -84,6 +84,9 @@ export class Replay {
   /** A diff's sides parsed once for the local book and the engine (reused buffers, see #parseDiff). */
   readonly #bids = scaledLevels();
   readonly #asks = scaledLevels();
+  /** The local book's levels for seeding the engine (see #seedEngine); grown to the book's size. */
+  readonly #seedBids = scaledLevels(0);
+  readonly #seedAsks = scaledLevels(0);
   #timerId: number | undefined;
   /** Items reach the bus, collector and timers only once live (see {@link ReplayOptions.start}). */
   #live = false;
@@ -303,8 +306,11 @@ export class Replay {
   #seedEngine(symbol: string, sync: BookSync): void {
     const engine = this.#o.engine;
     if (!engine) return;
-    // Wire strings: the engine scales them directly (no Decimal per level of the whole book).
-    engine.applyDepthSnapshot(symbol, sync.book.wireLevels(), this.#o.scheduler.clock.now());
+    const now = this.#o.scheduler.clock.now();
+    // Scaled integers when the engine keeps the book's scales (no text per level of the whole book);
+    // otherwise wire strings, which the engine scales itself (and whose misfit it reports).
+    sync.book.scaledLevels(this.#seedBids, this.#seedAsks);
+    if (!engine.applyDepthSnapshotScaled(symbol, this.#seedBids, this.#seedAsks, now)) engine.applyDepthSnapshot(symbol, sync.book.wireLevels(), now);
   }
 
   #armTimer(every: number): void {

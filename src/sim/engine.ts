@@ -1453,6 +1453,27 @@ export class MatchingEngine {
     this.end();
   }
 
+  /**
+   * applyDepthSnapshot for levels a replay holds as scaled integers (its local book, best first),
+   * when every level fits the symbol's scales (at them, or at coarser ones and still a safe integer
+   * there): same effect and events as applyDepthSnapshot with the same levels as decimal strings,
+   * without writing and parsing a text per level. Returns false, having done nothing, when a level
+   * does not fit (the caller then hands the strings, whose parse reports it as before).
+   */
+  applyDepthSnapshotScaled(symbol: string, bids: ScaledLevels, asks: ScaledLevels, now: number): boolean {
+    const s = this.needSym(symbol);
+    if (!fitsScales(bids, s.pd, s.qd) || !fitsScales(asks, s.pd, s.qd)) return false;
+    this.now = now;
+    for (const side of [s.bids, s.asks]) {
+      for (const p of side.extPrices()) this.setExt(s, side, p, 0);
+    }
+    this.applyScaledSide(s, bids, s.bids, s.asks);
+    this.applyScaledSide(s, asks, s.asks, s.bids);
+    this.uncross(s);
+    this.end();
+    return true;
+  }
+
   /** Applies a replayed depth diff (absolute quantities; 0 removes the replayed part of a level). */
   applyDepthDiff(symbol: string, diff: ExternalDepth, now: number): void {
     const s = this.needSym(symbol);
@@ -1711,6 +1732,19 @@ function depthLevels(s: Sym, touched: number[], book: BookSide): [string, string
     out.push([fmt(p, s.pd), fmt(book.totalOf(p), s.qd)]);
   }
   return out;
+}
+
+/** True when every level is a non-negative safe integer pair that stays one at scales `pd`/`qd` (no finer than them). */
+function fitsScales(l: ScaledLevels, pd: number, qd: number): boolean {
+  if (l.priceScale > pd || l.qtyScale > qd || pd - l.priceScale > 22 || qd - l.qtyScale > 22) return false;
+  const pf = 10 ** (pd - l.priceScale);
+  const qf = 10 ** (qd - l.qtyScale);
+  for (let i = 0; i < l.n; i++) {
+    const p = l.prices[i]!;
+    const q = l.qtys[i]!;
+    if (!(p >= 0 && q >= 0 && Math.floor(p) === p && Math.floor(q) === q && p * pf <= Number.MAX_SAFE_INTEGER && q * qf <= Number.MAX_SAFE_INTEGER)) return false;
+  }
+  return true;
 }
 
 /** The error of a replayed level whose price or quantity the symbol's scales cannot hold exactly. */

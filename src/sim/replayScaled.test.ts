@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
-import { applyFlowOp, flowEngine, replayFlow } from './replayFlow.js';
+import { FLOW_PD, FLOW_QD, applyFlowOp, flowEngine, replayFlow } from './replayFlow.js';
 import { book, makeEngine } from './testkit.js';
 
 const levels = (priceScale: number, qtyScale: number, rows: [number, number][]): ScaledLevels => {
@@ -47,6 +47,41 @@ describe('applyDepthDiffScaled', () => {
       expect(book(viaScaled.engine)).toEqual(book(viaStrings.engine));
       expect(viaScaled.engine.balances('a')).toEqual(viaStrings.engine.balances('a'));
     }
+  });
+
+  it('applyDepthSnapshotScaled acts exactly as applyDepthSnapshot with the same levels as strings, with own orders resting', () => {
+    const atFlowScales = (rows: readonly { p: number; q: number }[]): ScaledLevels => levels(FLOW_PD, FLOW_QD, rows.map((l) => [l.p, l.q]));
+    for (const seed of [5, 6, 7]) {
+      for (const listener of [false, true]) {
+        const run = (scaled: boolean): { events: string[]; engine: ReturnType<typeof flowEngine> } => {
+          const engine = flowEngine(listener ? { bufferEvents: false } : {});
+          const events: string[] = [];
+          if (listener) engine.subscribe((ev) => events.push(JSON.stringify(ev)), { marketData: false });
+          replayFlow(seed, 1200).forEach((op, i) => {
+            if (scaled && op.k === 'snapshot') expect(engine.applyDepthSnapshotScaled('BTC_USDT', atFlowScales(op.bids), atFlowScales(op.asks), i + 1)).toBe(true);
+            else applyFlowOp(engine, op, i + 1, false);
+            if (!listener) events.push(JSON.stringify(engine.takeEvents()));
+          });
+          return { events, engine };
+        };
+        const viaStrings = run(false);
+        const viaScaled = run(true);
+        expect(viaScaled.events).toEqual(viaStrings.events);
+        expect(book(viaScaled.engine)).toEqual(book(viaStrings.engine));
+        expect(viaScaled.engine.balances('a')).toEqual(viaStrings.engine.balances('a'));
+      }
+    }
+    // Finer scales than the symbol's, or a level beyond 2^53 there: refused, nothing changed.
+    const e = makeEngine();
+    e.applyDepthDiff('BTC_USDT', { bids: [{ price: '99', qty: '1' }], asks: [] }, 1);
+    expect(e.applyDepthSnapshotScaled('BTC_USDT', levels(4, 3, [[980_000, 1000]]), none, 2)).toBe(false);
+    expect(e.applyDepthSnapshotScaled('BTC_USDT', levels(0, 0, [[98, 1]]), levels(0, 0, [[2 ** 52, 1]]), 2)).toBe(false);
+    expect(book(e).bids).toEqual(['99x1']);
+    // Coarser scales are converted exactly, as the strings would be parsed.
+    const viaStrings = makeEngine();
+    viaStrings.applyDepthSnapshot('BTC_USDT', { bids: [{ price: '98', qty: '1.5' }], asks: [{ price: '101', qty: '2' }] }, 2);
+    expect(e.applyDepthSnapshotScaled('BTC_USDT', levels(0, 1, [[98, 15]]), levels(0, 0, [[101, 2]]), 2)).toBe(true);
+    expect(book(e)).toEqual(book(viaStrings));
   });
 
   it('converts other scales exactly: more decimals divide only when nothing is cut, fewer multiply', () => {

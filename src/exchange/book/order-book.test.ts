@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../core/decimal.js';
-import { parseDepthSides, scaledLevels } from '../../core/scaledLevels.js';
+import { parseDepthSides, scaledLevels, type ScaledLevels } from '../../core/scaledLevels.js';
 import { OrderBook } from './order-book.js';
 import { fractionDigitsOf } from '../../core/scaledLevels.js';
 import { scaledMidToDecimal, scaledToString, toScaled } from './scaled.js';
@@ -83,6 +83,14 @@ describe('OrderBook', () => {
         }
         const t = book.top(1000);
         const w = book.wireLevels();
+        // The same levels as scaled integers at the book's scales (what the engine is seeded with).
+        const sb = scaledLevels(0);
+        const sa = scaledLevels(0);
+        book.scaledLevels(sb, sa);
+        const text = (l: ScaledLevels): string[] => Array.from({ length: l.n }, (_, i) => `${new Decimal(l.prices[i]!).div(10 ** l.priceScale).toFixed()}@${new Decimal(l.qtys[i]!).div(10 ** l.qtyScale).toFixed()}`);
+        expect([sb.priceScale, sb.qtyScale, sa.priceScale, sa.qtyScale]).toEqual([book.priceScale, book.qtyScale, book.priceScale, book.qtyScale]);
+        expect(text(sb)).toEqual(ref.top('b', 1000));
+        expect(text(sa)).toEqual(ref.top('a', 1000));
         expect(w.bids.map((l) => `${new Decimal(l.price).toFixed()}@${new Decimal(l.qty).toFixed()}`)).toEqual(ref.top('b', 1000));
         expect(w.asks.map((l) => `${new Decimal(l.price).toFixed()}@${new Decimal(l.qty).toFixed()}`)).toEqual(ref.top('a', 1000));
         // The touch and the mid (memoised Decimals) agree with the full read.

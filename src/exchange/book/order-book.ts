@@ -249,6 +249,32 @@ export class OrderBook implements BookView {
     return { bids: side(this.bids), asks: side(this.asks) };
   }
 
+  /**
+   * Every level of each side, best first, as scaled integers at the book's scales, into `bids` and
+   * `asks` (their arrays are replaced when too small): the whole book for the matching engine
+   * without a text per level.
+   */
+  scaledLevels(bids: ScaledLevels, asks: ScaledLevels): void {
+    this.#scaledSide(this.bids, bids);
+    this.#scaledSide(this.asks, asks);
+  }
+
+  #scaledSide(side: BookSide, out: ScaledLevels): void {
+    const n = side.size;
+    if (out.prices.length < n) {
+      out.prices = new Float64Array(n);
+      out.qtys = new Float64Array(n);
+    }
+    // Ranks read in order: one pass over the side (see BookSide's rank cursor).
+    for (let i = 0; i < n; i++) {
+      out.prices[i] = side.priceAt(i);
+      out.qtys[i] = side.qtyAt(i);
+    }
+    out.n = n;
+    out.priceScale = this.#priceScale;
+    out.qtyScale = this.#qtyScale;
+  }
+
   /** Levels whose price lies within [low, high], best first on each side. */
   band(low: Decimal, high: Decimal): { bids: BookLevel[]; asks: BookLevel[] } {
     const lo = decimalToScaledRounded(low, this.#priceScale, 'ceil');
