@@ -65,6 +65,52 @@
  * cancel (cache misses on a random old order), ~3 us a market order (about four fills) and
  * ~0.6 us a resting limit (entry checks, parse, record, queue) remain: 1 M ops/s needs about half
  * of all of that, not one more trick.
+ *
+ * Fifth pass (2026-11-26, issue 3). Method: besides the in-process A/B of fresh engines (alternated
+ * trees, CPU time, a full GC before each run; at load 4-6 an A/A run of it still drifts by up to
+ * ~5 %, so 20-30 pairs and medians), two steadier views. cachegrind (valgrind, `node
+ * --single-threaded` so the JIT compiles synchronously): instruction and simulated L1 miss counts of
+ * one steady-state run (a 2-run process minus a 1-run one); between builds of different code they
+ * still move 1-2 % as GC and JIT timing shift. And `perf record -e cpu-clock` with
+ * `--perf-basic-prof`, which names V8's own functions (the scavenger's parts, runtime calls) and
+ * the JIT code's callers, which --cpu-prof lumps into "(garbage collector)" or hides by inlining.
+ * - What a steady-state run costs: ~3.6 G instructions (~9,000 an operation) and ~24 M L1 data
+ *   misses (~60 an operation), i.e. the engine is not only memory-bound: it executes a lot. perf
+ *   before this pass: the scavenger ~18 % (ScavengeObject 10.8 %, copying, promoted-object
+ *   visits), incremental marking ~5 %, page faults of fresh heap pages ~5 %, map lookups
+ *   (FindOrderedHashMapEntry: the Level by price, accounts, symbols, type rules) 3 %, megamorphic
+ *   keyed loads 1 % (OrderStatus[v] in the status setter sees five names; OrderType[type] etc. where
+ *   newOrder inlines the record's constructor).
+ * - Landed: (1) an account's open orders as a bitset over order ids instead of a list linked through
+ *   the records (a cancel or an ending fill no longer writes two random old neighbours) and plain
+ *   limit orders' locks derived from the remaining quantity (no lock-column slot touched by their
+ *   fills and cancel): cachegrind steady state ~0 instructions, -1 % L1 misses; A/B 1.014 (noise).
+ *   (2) The order record pretenured: built by `Ord.create` as an object literal with Ord's
+ *   prototype. cachegrind steady state: instructions -3.9 %, L1 data misses -17 %; perf: the
+ *   scavenger 10.8 % -> 3.0 %. Setting the prototype is a runtime call per order
+ *   (Map::NumberOfFields, InstancesNeedRewriting, MigrateToMap: ~3 %), which is why the fourth
+ *   pass's in-process ratios looked like noise. With a one-entry Pos cache per account and the status
+ *   setter as a switch: A/B against main 1.107 (30 pairs, load 5). (3) The cumulative quote stored
+ *   only after a fill at another price (price x filled otherwise: a maker's fill writes no column
+ *   slot), order codes via switches, LIMIT/MARKET type rules without the map: A/B 1.060 against (2).
+ *   (4) A taker checks the opposite best price on the ladder before asking for its Level (a
+ *   non-crossing limit does no map lookup); one-entry symbol and account caches: A/B 1.003.
+ *   Events SHA-256-identical throughout (1,474,970 events of this flow with a listener).
+ * - Whole pass, in-process A/B against the tree before it (cbf9fdc): median 1.120 (30 pairs, load
+ *   5), with every event built 1.070 (12 pairs), historyLimit 10,000 1.017 (16 pairs, neutral).
+ *   Whole bench, one run each at load ~2-3, before then after: no listener 1,105,397/s (985,622 per
+ *   CPU second) -> 1,141,211/s (1,150,043); history 10,000 941,208 (820,099) -> 980,938 (919,325);
+ *   every event built 329,732 (289,879) -> 311,368 (269,406) (single runs swing ±10 % here; the
+ *   A/B above is the better guide). At load ~4 after the second landing: 1,050,653 (1,054,077).
+ *   The earlier 842,142/s was measured in a slower period of this shared machine.
+ * - Tried, not kept: the cumulative quote in the order's side object instead of the column (0.984:
+ *   every market order then allocates one). Pretenuring without the prototype switch has no form
+ *   that keeps the class (`Object.create` sites carry no memento).
+ * - Left: the driver's own share with what V8 inlines into it (the cancel path: the id string, the
+ *   id index slot, the order, its queue neighbours: ~18 % of samples); the caller storing each fresh
+ *   order-id string into its old array (write barrier, then the scavenger evacuating the string,
+ *   ~3 %); the prototype switch (~3 %); parsing the two wire strings (~3.5 %); the Level map lookup
+ *   when an order rests (~1.2 %); fresh-page faults (~5 %).
  */
 import { cpus, loadavg } from 'node:os';
 import { OrderBook, Side } from 'nodejs-order-book';

@@ -66,6 +66,9 @@ class AcceptedOrder implements Accepted {
 export class MatchingEngine {
   private readonly syms = new Map<string, Sym>();
   private readonly accts = new Map<string, Acct>();
+  /** What `sym` and `acct` found last (both maps are fixed at construction). */
+  private lastSym: Sym | null = null;
+  private lastAcct: Acct | null = null;
   /**
    * The id index: orders by id − cols.first (undefined once the history bound dropped one), and
    * with it the columns. Invariants: cols.first + orders.length === nextOrderId; every slot below
@@ -311,8 +314,22 @@ export class MatchingEngine {
     return this.assetScale.get(asset) ?? 8;
   }
 
+  /** The symbol by name; the last one found is kept, so a run of orders on one symbol does one compare instead of a map lookup. */
   private sym(name: string): Sym | undefined {
-    return this.syms.get(name);
+    const last = this.lastSym;
+    if (last !== null && last.name === name) return last;
+    const s = this.syms.get(name);
+    if (s !== undefined) this.lastSym = s;
+    return s;
+  }
+
+  /** The account by id, with the same one-entry memory as `sym` (a backtest or a single client sends from one account). */
+  private acct(id: string): Acct | undefined {
+    const last = this.lastAcct;
+    if (last !== null && last.id === id) return last;
+    const a = this.accts.get(id);
+    if (a !== undefined) this.lastAcct = a;
+    return a;
   }
 
   private setRef(s: Sym, price: Decimal | null): void {
@@ -528,7 +545,7 @@ export class MatchingEngine {
   /** Places an order; rejected requests change nothing and emit nothing. */
   placeOrder(req: NewOrderRequest, now: number): PlaceResult {
     this.now = now;
-    const acct = this.accts.get(req.accountId);
+    const acct = this.acct(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     const s = this.sym(req.symbol);
     if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
@@ -1146,7 +1163,7 @@ export class MatchingEngine {
   /** Places an OCO list. */
   placeOco(req: OcoRequest, now: number): OcoResult {
     this.now = now;
-    const acct = this.accts.get(req.accountId);
+    const acct = this.acct(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     const s = this.sym(req.symbol);
     if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
@@ -1240,7 +1257,7 @@ export class MatchingEngine {
   /** Cancels one order (an OCO leg cancels its whole list). */
   cancelOrder(req: CancelRequest, now: number): CancelResult {
     this.now = now;
-    const acct = this.accts.get(req.accountId);
+    const acct = this.acct(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     if (req.orderId === undefined && req.clientId === undefined) return reject('MISSING_PARAMETER', 'orderId or clientId is required');
     const o = this.find(acct, req.symbol, req.orderId, req.clientId);
