@@ -186,12 +186,17 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
   // Daily PnL per strategy (UTC day of the virtual clock) for the daily loss limit, as in `kancil run`.
   const daily = new DailyPnl();
+  // Only the default gate's daily loss limit asks for the daily PnL, and DailyPnl holds the day's
+  // fills until first asked (it folds them then): with no such limit configured they would stay
+  // alive for the whole run (every fill event and its amounts promoted out of the young
+  // generation, copied twice by its collector), and nobody would ever read them.
+  const dailyAsked = opts.gate === undefined && [cfg.risk, ...cfg.strategies.map((s) => s.risk)].some((r) => r?.dailyLossLimit !== undefined);
   // The collector, the trading-state machine and the daily PnL, in this order, as one bus listener:
   // every replayed event reaches it, and one call per event costs less than three.
   bus.listen((e) => {
     collector.onEvent(e);
     states.onEvent(e);
-    if (e.type === 'fill') daily.add(clock.now(), e);
+    if (e.type === 'fill' && dailyAsked) daily.add(clock.now(), e);
   });
   const symbols = candleMode
     ? bt.candles.map((c) => symbolInfoOf(c.symbol, (cfg.symbols[c.symbol]?.filters ?? []) as WireFilter[]))
