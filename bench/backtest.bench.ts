@@ -145,7 +145,8 @@
  *    events, which a real run pays as well, so it would only move the cost).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun, type PreparedRun } from '../src/backtest/Backtest.js';
@@ -153,7 +154,9 @@ import { parseBacktestConfig, type BacktestConfig } from '../src/backtest/config
 import { mergeByTime } from '../src/backtest/merge.js';
 import type { BookTickerEvent, DepthDiffEvent } from '../src/core/marketEvents.js';
 import { DecimalTextCache } from '../src/core/decimalText.js';
-import { lazyDepthDiff, rawDepthLevels } from '../src/record/depth-diff.js';
+import { lazyDepthDiff, rawDepthLevels, scaledDepthDiff, scaledDepthSides } from '../src/record/depth-diff.js';
+import { writeBinaryRecording } from '../src/record/binary/writer.js';
+import { readLines } from '../src/record/line-reader.js';
 import { readRecording, type RecordedItem } from '../src/record/reader.js';
 import { lazyTrade, rawTrade } from '../src/record/trade.js';
 import { fmtRate, fmtRatio, type BenchReport } from './report.js';
@@ -189,8 +192,8 @@ function rawConfig(every: number): Record<string, unknown> {
 type Item = { t: number; item: RecordedItem };
 
 /** Diffs, trades and the snapshot of the recording, merged and time-clamped, in memory; plus the bookTickers (for the check). */
-async function loadItems(): Promise<{ items: Item[]; tickers: BookTickerEvent[] }> {
-  const src = readRecording(FILES, { symbolOf: (w) => (w === 'BTCUSDT' ? 'BTC_USDT' : w), snapshotSymbol: 'BTCUSDT' });
+async function loadItems(files: readonly string[] = FILES): Promise<{ items: Item[]; tickers: BookTickerEvent[] }> {
+  const src = readRecording(files, { symbolOf: (w) => (w === 'BTCUSDT' ? 'BTC_USDT' : w), snapshotSymbol: 'BTCUSDT' });
   const tickers: BookTickerEvent[] = [];
   async function* noTickers(): AsyncGenerator<RecordedItem> {
     for await (const it of src) {
@@ -214,7 +217,10 @@ function fresh(items: readonly Item[]): Item[] {
     const e = x.item.event;
     if (e.type === 'depthDiff') {
       const raw = rawDepthLevels(e);
-      return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, raw.bids, raw.asks, cache) } };
+      if (raw !== undefined) return { t: x.t, item: { ...x.item, event: lazyDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, raw.bids, raw.asks, cache) } };
+      // A binary recording's diff: its scaled sides (read-only for the replay) in a new event.
+      const sides = scaledDepthSides(e);
+      return sides === undefined ? x : { t: x.t, item: { ...x.item, event: scaledDepthDiff(e.E, e.symbol, e.firstUpdateId, e.finalUpdateId, sides.bids, sides.asks, cache) } };
     }
     if (e.type === 'trade') {
       const raw = rawTrade(e);
@@ -318,6 +324,34 @@ async function check(items: readonly Item[], tickers: readonly BookTickerEvent[]
   return { bad, compared };
 }
 
+/**
+ * The recording converted once to the binary form (record/binary, `kancil record import --to
+ * binary`), not timed, and its items loaded as the text form's are; its replays' result JSON must
+ * equal the text path's, with and without orders, before its rates count.
+ */
+async function binaryItems(textItems: readonly Item[]): Promise<{ items: Item[]; bad: string[] }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'kancil-bench-krb-'));
+  try {
+    const file = path.join(dir, 'btcusdt.krb');
+    async function* lines(): AsyncGenerator<string> {
+      for (const f of FILES) yield* readLines(f);
+    }
+    await writeBinaryRecording(file, { source: 'bench: ../shared/data BTCUSDT recording', licence: 'see ../shared/data' }, lines());
+    const { items } = await loadItems([file]);
+    const bad: string[] = [];
+    if (items.length !== textItems.length) bad.push(`binary form: ${items.length} items, text form ${textItems.length}`);
+    for (const every of [20, 1e9]) {
+      const text = await once(fresh(textItems), every);
+      const bin = await once(fresh(items), every);
+      if (bin.json !== text.json) bad.push(`binary form: result JSON differs from the text path's (every ${every})`);
+      if (bin.book !== text.book || bin.lastUpdateId !== text.lastUpdateId) bad.push(`binary form: final local book differs from the text path's (every ${every})`);
+    }
+    return { items, bad };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Streams the recording through runBacktest in a child process; returns its measurements. */
 function endToEnd(): { seconds: number; fills: number; heap: number[]; maxRss: number } {
   const code = `
@@ -355,6 +389,10 @@ export async function run(): Promise<BenchReport> {
   if (bad.length > 0) return { name, lines: ['outputs do not match, no rate counts:', ...bad], ok: false };
   const withOrders = await timed(items, 20);
   const noOrders = await timed(items, 1e9);
+  const bin = await binaryItems(items);
+  if (bin.bad.length > 0) return { name, lines: ['binary form: outputs do not match, no rate counts:', ...bin.bad], ok: false };
+  const binOrders = await timed(bin.items, 20);
+  const binNone = await timed(bin.items, 1e9);
   const rateOrders = n / withOrders.seconds;
   const rateNone = n / noOrders.seconds;
 
@@ -368,6 +406,7 @@ export async function run(): Promise<BenchReport> {
     `with orders (one every 20 events: ${withOrders.orders} orders, ${withOrders.trades} fills): ${fmtRate(rateOrders)} events wall, ${fmtRate(n / withOrders.cpu)} per CPU second (${fmtRatio(rateOrders, 500_000)} of the 500,000/s goal)`,
     `no orders: ${fmtRate(rateNone)} events wall, ${fmtRate(n / noOrders.cpu)} per CPU second (${fmtRatio(rateNone, 1_000_000)} of the 1,000,000/s goal)`,
     `end to end from gzip (${lines.toLocaleString('en-US')} lines incl. bookTicker, read + parse + replay + metrics, one process): ${fmtRate(lines / e2e.seconds)} lines, ${e2e.fills} fills`,
+    `binary form (converted once before timing, a one-time import; same items, result JSON equal to the text path's with and without orders): with orders ${fmtRate(n / binOrders.seconds)} events wall, ${fmtRate(n / binOrders.cpu)} per CPU second; no orders ${fmtRate(n / binNone.seconds)} events wall, ${fmtRate(n / binNone.cpu)} per CPU second`,
     `retained heap after GC at 20/40/60/80/100 % of that streaming run: ${e2e.heap.map(mb).join(' / ')}; peak RSS ${mb(e2e.maxRss)}`,
   ];
   return { name, lines: out, ok: rateOrders >= 500_000 && rateNone >= 1_000_000 };

@@ -14,10 +14,11 @@ import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
-import { parseDepthSides, scaledLevels } from '../core/scaledLevels.js';
+import { parseDepthSides, scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
+import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
-import { rawDepthLevels, type RawDepthLevels } from '../record/depth-diff.js';
+import { rawDepthLevels, scaledDepthSides, type RawDepthLevels, type ScaledDepthSides } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
 import { rawTrade } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
@@ -25,6 +26,9 @@ import { BarBook } from './BarBook.js';
 import type { CandleVenue } from './CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
 import type { VirtualScheduler } from './Scheduler.js';
+
+/** Core's powers of ten under a local const (see core/pow10.ts). */
+const POW10 = CORE_POW10;
 
 /**
  * Where a symbol's last price is read from: the last trade (whose price a lazily read trade
@@ -84,6 +88,8 @@ export class Replay {
   /** A diff's sides parsed once for the local book and the engine (reused buffers, see #parseDiff). */
   readonly #bids = scaledLevels();
   readonly #asks = scaledLevels();
+  /** The same buffers as a pair, for a binary recording's diff brought to the book's scales (see #atBookScales). */
+  readonly #rescaled: ScaledDepthSides = { bids: this.#bids, asks: this.#asks };
   /** The local book's levels for seeding the engine (see #seedEngine); grown to the book's size. */
   readonly #seedBids = scaledLevels(0);
   readonly #seedAsks = scaledLevels(0);
@@ -246,6 +252,16 @@ export class Replay {
           if (sync.applyNextScaled(e.firstUpdateId, e.finalUpdateId, e.E, this.#bids, this.#asks)) o.engine?.applyDepthDiffScaled(e.symbol, this.#bids, this.#asks, e.E);
           return;
         }
+        // A binary recording's diff: the sides are scaled already, at the smallest exact scales;
+        // brought to the scales the parse above would have reached, nothing is parsed.
+        if (raw === undefined && sync.isNext(e.firstUpdateId, e.finalUpdateId)) {
+          const pre = scaledDepthSides(e);
+          const sides = pre && this.#atBookScales(pre, sync.book.priceScale, sync.book.qtyScale);
+          if (sides !== undefined) {
+            if (sync.applyNextScaled(e.firstUpdateId, e.finalUpdateId, e.E, sides.bids, sides.asks)) o.engine?.applyDepthDiffScaled(e.symbol, sides.bids, sides.asks, e.E);
+            return;
+          }
+        }
         // Everything else (buffering, bridging, gaps, stale diffs, eagerly parsed events, levels
         // the parse refused) takes the synchroniser's own path, which decides as the spec says.
         const before = sync.book.lastUpdateId;
@@ -302,6 +318,23 @@ export class Replay {
     }
   }
 
+  /**
+   * A binary recording's sides at the scales {@link parseDepthSides} would give their strings when
+   * starting at the book's (the larger of the book's and the record's, which holds the smallest
+   * exact ones): the sides themselves when they are there already, else converted exactly into the
+   * #bids/#asks buffers. Undefined when a level would leave the safe-integer range, where the parse
+   * would refuse the strings too; the caller then takes the synchroniser's path.
+   */
+  #atBookScales(pre: ScaledDepthSides, priceScale: number, qtyScale: number): ScaledDepthSides | undefined {
+    const ps = Math.max(priceScale, pre.bids.priceScale);
+    const qs = Math.max(qtyScale, pre.bids.qtyScale);
+    if (ps === pre.bids.priceScale && qs === pre.bids.qtyScale) return pre;
+    const pf = POW10[ps - pre.bids.priceScale] as number;
+    const qf = POW10[qs - pre.bids.qtyScale] as number;
+    if (!rescaleInto(pre.bids, this.#bids, ps, qs, pf, qf) || !rescaleInto(pre.asks, this.#asks, ps, qs, pf, qf)) return undefined;
+    return this.#rescaled;
+  }
+
   /** On (re)synchronisation the engine's replayed liquidity is replaced by the local book. */
   #seedEngine(symbol: string, sync: BookSync): void {
     const engine = this.#o.engine;
@@ -321,6 +354,30 @@ export class Replay {
     };
     this.#timerId = s.schedule(every, tick);
   }
+}
+
+/** Copies `from` into `to` at scales `ps`/`qs` (factors `pf`/`qf`); false when a value would pass 2^53. */
+function rescaleInto(from: ScaledLevels, to: ScaledLevels, ps: number, qs: number, pf: number, qf: number): boolean {
+  const n = from.n;
+  if (to.prices.length < n) {
+    to.prices = new Float64Array(Math.max(n, to.prices.length * 2));
+    to.qtys = new Float64Array(to.prices.length);
+  }
+  const fp = from.prices;
+  const fq = from.qtys;
+  const tp = to.prices;
+  const tq = to.qtys;
+  for (let i = 0; i < n; i++) {
+    const p = (fp[i] as number) * pf;
+    const q = (fq[i] as number) * qf;
+    if (p > Number.MAX_SAFE_INTEGER || q > Number.MAX_SAFE_INTEGER) return false;
+    tp[i] = p;
+    tq[i] = q;
+  }
+  to.n = n;
+  to.priceScale = ps;
+  to.qtyScale = qs;
+  return true;
 }
 
 /** An epoch-ms time as ISO 8601 text for messages. */

@@ -5,12 +5,18 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
+import { countBinaryRecords, isBinaryRecording } from '../record/binary/reader.js';
 import cliProgress from 'cli-progress';
 
 /** Counts the lines of (possibly gzip) files without parsing them: the progress total. */
 export async function countLines(files: readonly string[]): Promise<number> {
   let n = 0;
   for (const f of files) {
+    // A binary recording (record/binary) counts its data records: each is one line of the text.
+    if (await isBinaryRecording(f)) {
+      n += await countBinaryRecords(f);
+      continue;
+    }
     const fh = await open(f, 'r');
     const magic = Buffer.alloc(2);
     await fh.read(magic, 0, 2, 0);

@@ -7,12 +7,15 @@ import { OpenClient } from '../exchange/open/OpenClient.js';
 import { loadRecordConfig } from './config.js';
 import { convertCryptofeed, convertKlineCsv, convertNsLines, writeRecording } from './importers.js';
 import { Recorder } from './recorder.js';
+import { readLines } from './line-reader.js';
+import { writeBinaryRecording } from './binary/writer.js';
 import type { Command } from '../cli/command.js';
 
 /** Usage text. */
 export const RECORD_USAGE = [
   'usage: kancil record --config <recorder.yaml>',
-  '       kancil record import --from <ns|cryptofeed|kline-csv> --out <file.rec.gz> [--symbol S] [--interval 1m] --source <text> --licence <text> <input files...>',
+  '       kancil record import --from <ns|cryptofeed|kline-csv|recording> --out <file.rec.gz|file.krb> [--to text|binary] [--symbol S] [--interval 1m] --source <text> --licence <text> <input files...>',
+  '         --to binary writes the binary form (exact scaled integers; replays skip the parse); --from recording reads kancil text recordings',
 ].join('\n');
 
 /** Runs the record command with its arguments (after `record`); resolves with the exit code. */
@@ -69,6 +72,9 @@ async function importCommand(argv: readonly string[]): Promise<number> {
       if (inputs.length !== 1) return usage('cryptofeed takes one input');
       lines = convertCryptofeed(inputs[0] as string);
       break;
+    case 'recording':
+      lines = linesOf(inputs);
+      break;
     case 'kline-csv':
       if (symbol === undefined || inputs.length !== 1) return usage('kline-csv takes --symbol and one input');
       lines = convertKlineCsv(inputs[0] as string, symbol, opts.get('interval') ?? '1m');
@@ -76,9 +82,21 @@ async function importCommand(argv: readonly string[]): Promise<number> {
     default:
       return usage(`unknown --from ${String(from)}`);
   }
+  const to = opts.get('to') ?? 'text';
+  if (to === 'binary') {
+    const st = await writeBinaryRecording(out, { source, licence, importedFrom: inputs }, lines);
+    process.stdout.write(`${JSON.stringify({ out, lines: st.lines, numeric: st.numeric, text: st.text, bytes: st.bytes })}\n`);
+    return 0;
+  }
+  if (to !== 'text') return usage(`unknown --to ${to}`);
   const n = await writeRecording(out, { source, licence, importedFrom: inputs }, lines);
   process.stdout.write(`${JSON.stringify({ out, lines: n })}\n`);
   return 0;
+}
+
+/** The lines of kancil text recordings, in file order. */
+async function* linesOf(files: readonly string[]): AsyncGenerator<string> {
+  for (const f of files) yield* readLines(f);
 }
 
 function usage(problem: string): number {

@@ -12,6 +12,8 @@
 import type { DepthDiffEvent } from '../core/marketEvents.js';
 import type { BookLevel } from '../core/types.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
+import type { ScaledLevels } from '../core/scaledLevels.js';
+import { scaledText } from './binary/format.js';
 
 /** Wire levels: `[price, qty]` plain non-negative decimal strings. */
 export type RawLevels = readonly (readonly [string, string])[];
@@ -65,9 +67,25 @@ function toBookLevels(raw: RawLevels, cache: DecimalTextCache): BookLevel[] {
   return out;
 }
 
-/** What a lazy diff keeps besides its plain fields: the wire levels, the cache, and the Decimal levels once built. */
+/** Both sides of a diff as scaled integers (read from a binary recording: see record/binary). */
+export interface ScaledDepthSides {
+  readonly bids: ScaledLevels;
+  readonly asks: ScaledLevels;
+}
+
+function scaledBookLevels(l: ScaledLevels, cache: DecimalTextCache): BookLevel[] {
+  const out = new Array<BookLevel>(l.n);
+  for (let i = 0; i < l.n; i++) out[i] = { price: cache.get(scaledText(l.prices[i] as number, l.priceScale)), qty: cache.get(scaledText(l.qtys[i] as number, l.qtyScale)) };
+  return out;
+}
+
+/**
+ * What a lazy diff keeps besides its plain fields: the wire levels (text recordings) or the scaled
+ * sides (binary recordings), the cache, and the Decimal levels once built.
+ */
 interface LazyDepthState {
-  readonly raw: RawDepthLevels;
+  readonly raw: RawDepthLevels | undefined;
+  readonly scaled: ScaledDepthSides | undefined;
   readonly cache: DecimalTextCache;
   bids: BookLevel[] | undefined;
   asks: BookLevel[] | undefined;
@@ -92,7 +110,7 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
   bids: {
     get(this: LazyDepthDiff): BookLevel[] {
       const s = this[STATE];
-      return (s.bids ??= toBookLevels(s.raw.bids, s.cache));
+      return (s.bids ??= s.raw !== undefined ? toBookLevels(s.raw.bids, s.cache) : scaledBookLevels((s.scaled as ScaledDepthSides).bids, s.cache));
     },
     enumerable: true,
     configurable: true,
@@ -100,7 +118,7 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
   asks: {
     get(this: LazyDepthDiff): BookLevel[] {
       const s = this[STATE];
-      return (s.asks ??= toBookLevels(s.raw.asks, s.cache));
+      return (s.asks ??= s.raw !== undefined ? toBookLevels(s.raw.asks, s.cache) : scaledBookLevels((s.scaled as ScaledDepthSides).asks, s.cache));
     },
     enumerable: true,
     configurable: true,
@@ -114,7 +132,7 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
 export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, rawBids: RawLevels, rawAsks: RawLevels, cache: DecimalTextCache): DepthDiffEvent {
   const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
   Object.defineProperties(ev, LEVEL_GETTERS);
-  const state: LazyDepthState = { raw: { bids: rawBids, asks: rawAsks }, cache, bids: undefined, asks: undefined };
+  const state: LazyDepthState = { raw: { bids: rawBids, asks: rawAsks }, scaled: undefined, cache, bids: undefined, asks: undefined };
   Object.defineProperty(ev, STATE, { value: state });
   return ev as LazyDepthDiff;
 }
@@ -122,4 +140,22 @@ export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, 
 /** The wire strings of a diff made by {@link lazyDepthDiff} (a copy keeps none: spread or JSON give plain Decimal levels). */
 export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
   return (e as Partial<LazyDepthDiff>)[STATE]?.raw;
+}
+
+/**
+ * A depth diff whose sides arrive as scaled integers (a binary recording): the replay takes them as
+ * they are ({@link scaledDepthSides}), and the Decimal levels are built on first access from their
+ * exact text. Same getters and hidden class as {@link lazyDepthDiff}. The sides must not change after.
+ */
+export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, bids: ScaledLevels, asks: ScaledLevels, cache: DecimalTextCache): DepthDiffEvent {
+  const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
+  Object.defineProperties(ev, LEVEL_GETTERS);
+  const state: LazyDepthState = { raw: undefined, scaled: { bids, asks }, cache, bids: undefined, asks: undefined };
+  Object.defineProperty(ev, STATE, { value: state });
+  return ev as LazyDepthDiff;
+}
+
+/** The scaled sides of a diff made by {@link scaledDepthDiff} (undefined for any other diff). */
+export function scaledDepthSides(e: DepthDiffEvent): ScaledDepthSides | undefined {
+  return (e as Partial<LazyDepthDiff>)[STATE]?.scaled;
 }

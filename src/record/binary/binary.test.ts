@@ -1,0 +1,210 @@
+import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBacktest } from '../../backtest/Backtest.js';
+import { parseBacktestConfig } from '../../backtest/config.js';
+import { Decimal } from '../../core/decimal.js';
+import { rawDepthLevels, scaledDepthSides } from '../depth-diff.js';
+import { readLines } from '../line-reader.js';
+import { type ReadStats, type RecordedItem, readRecording } from '../reader.js';
+import { rawTrade } from '../trade.js';
+import { exactScaled, scaledText } from './format.js';
+import { countLines } from '../../backtest/progress.js';
+import { recordCommand } from '../cli.js';
+import { BinaryRecordingError, isBinaryRecording, readBinaryHeader } from './reader.js';
+import { writeBinaryRecording } from './writer.js';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+const SAMPLE = path.join(root, 'backtest-data/btcusdt-sample.ndjson.gz');
+const dir = mkdtempSync(path.join(tmpdir(), 'kancil-binrec-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const symbolOf = (w: string): string => (w === 'BTCUSDT' ? 'BTC_USDT' : w);
+
+async function collect(files: string | string[], stats?: ReadStats, malformed?: string[]): Promise<RecordedItem[]> {
+  const out: RecordedItem[] = [];
+  for await (const it of readRecording(files, { symbolOf, snapshotSymbol: 'BTCUSDT', stats, onMalformed: (e) => malformed?.push(e.message) })) out.push(it);
+  return out;
+}
+
+async function convert(src: string, out: string): Promise<void> {
+  await writeBinaryRecording(out, { source: 'test', licence: 'CC0' }, readLines(src));
+}
+
+/** Items as JSON (getters included: Decimal levels, trade ids), plus each event's type of object and keys. */
+function shape(items: readonly RecordedItem[]): string[] {
+  return items.map((it) => `${JSON.stringify(it)} ${it.kind === 'market' ? Object.keys(it.event).join(',') : ''}`);
+}
+
+describe('binary recordings', () => {
+  it('scaled text spells wire decimals back exactly, and refuses what would not come back', () => {
+    expect(exactScaled('61837.63000000')).toEqual([6183763000000, 8]);
+    expect(scaledText(6183763000000, 8)).toBe('61837.63000000');
+    expect(exactScaled('0.00123000')).toEqual([123000, 8]);
+    expect(scaledText(123000, 8)).toBe('0.00123000');
+    expect(exactScaled('5')).toEqual([5, 0]);
+    expect(exactScaled('.5')).toBeUndefined();
+    expect(exactScaled('5.')).toBeUndefined();
+    expect(exactScaled('05')).toBeUndefined();
+    expect(exactScaled('1234567890123456')).toBeUndefined();
+  });
+
+  it('round trip of the bundled sample: the same items as the text reader (types, ids, times, exact levels)', async () => {
+    const bin = path.join(dir, 'sample.krb');
+    const st = await writeBinaryRecording(bin, { source: 'test', licence: 'CC0', symbols: ['BTCUSDT'] }, readLines(SAMPLE));
+    expect(st.numeric).toBeGreaterThan(3700);
+    expect(await isBinaryRecording(bin)).toBe(true);
+    expect(await isBinaryRecording(SAMPLE)).toBe(false);
+    expect(await readBinaryHeader(bin)).toMatchObject({ format: 'kancil-binary-recording', version: 1, source: 'test', licence: 'CC0', symbols: ['BTCUSDT'] });
+    const ts: ReadStats = { lines: 0, items: 0, malformed: 0 };
+    const bs: ReadStats = { lines: 0, items: 0, malformed: 0 };
+    const text = await collect(SAMPLE, ts);
+    const binary = await collect(bin, bs);
+    expect(bs).toEqual(ts);
+    expect(binary.length).toBe(text.length);
+    expect(shape(binary)).toEqual(shape(text));
+    let diffs = 0;
+    for (let i = 0; i < text.length; i++) {
+      const a = text[i] as RecordedItem;
+      const b = binary[i] as RecordedItem;
+      expect(b.recvTime).toBe(a.recvTime);
+      if (a.kind !== 'market' || b.kind !== 'market') continue;
+      const ea = a.event;
+      const eb = b.event;
+      if (ea.type === 'depthDiff' && eb.type === 'depthDiff') {
+        diffs++;
+        // The binary diff carries scaled sides instead of strings, with the same values.
+        const raw = rawDepthLevels(ea);
+        const sides = scaledDepthSides(eb);
+        expect(raw).toBeDefined();
+        expect(sides).toBeDefined();
+        if (raw === undefined || sides === undefined) continue;
+        expect(sides.bids.n).toBe(raw.bids.length);
+        raw.bids.forEach((lv, j) => {
+          expect(new Decimal(scaledText(sides.bids.prices[j] as number, sides.bids.priceScale)).eq(lv[0])).toBe(true);
+          expect(new Decimal(scaledText(sides.bids.qtys[j] as number, sides.bids.qtyScale)).eq(lv[1])).toBe(true);
+        });
+        expect(eb.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ea.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`));
+        expect(eb.asks).toEqual(ea.asks);
+      }
+      if (ea.type === 'trade' && eb.type === 'trade') {
+        expect(rawTrade(eb)).toEqual(rawTrade(ea));
+        expect(eb.tradeId).toBe(ea.tradeId);
+      }
+      expect(eb).toEqual(ea);
+    }
+    expect(diffs).toBeGreaterThan(500);
+  });
+
+  it('odd lines: text records read back through the text reader (snapshots, klines, ids past 2^53, malformed, ms times)', async () => {
+    const src = path.join(dir, 'odd.txt');
+    writeFileSync(
+      src,
+      [
+        '# {"format":"kancil-recording","version":1}',
+        '1700000000000 {"stream":"btcusdt@trade","data":{"e":"trade","E":1,"s":"BTCUSDT","t":5,"p":"1.10","q":"2","T":1,"m":true,"M":true}}',
+        '1700000000001 {"lastUpdateId":9,"bids":[["1.00","3"]],"asks":[["1.20","4"]]}',
+        '1700000000002000001 {"stream":"btcusdt@trade","data":{"e":"trade","E":2,"s":"BTCUSDT","t":12345678901234567890,"p":"1.10","q":"2","T":2,"m":false,"M":true}}',
+        '1700000000003000001 {"stream":"btcusdt@trade","data":{"e":"trade","E":3,"s":"BTCUSDT","t":7,"p":".5","q":"2.","T":3,"m":false,"M":true}}',
+        'not a line',
+        '1700000000004000001 {"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate","E":4,"s":"BTCUSDT","U":10,"u":11,"b":[["1.000","0.1"],["0.9","12345678.123456789"]],"a":[]}}',
+        '1700000000004000002 {"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate","E":4,"s":"BTCUSDT","U":12,"u":12,"b":[["99999999999.99999999","1"]],"a":[]}}',
+        '1700000000005000001 {"stream":"btcusdt@bookTicker","data":{"u":11,"s":"BTCUSDT","b":"1.000","B":"0.1","a":"1.20","A":"4"}}',
+        '1700000000006000001 {"stream":"btcusdt@kline_1m","data":{"e":"kline","E":6,"s":"BTCUSDT","k":{"t":0,"T":59999,"s":"BTCUSDT","i":"1m","f":1,"L":2,"o":"1","c":"1","h":"1","l":"1","v":"1","n":1,"x":true,"q":"1","V":"0","Q":"0","B":"0"}}}',
+        '1700000000007000001 {"stream":"btcusdt@trade","data":{"e":"trade","E":7,"s":"BTCUSDT","t":8,"p":"1.10","q":"2","T":7,"m":false,"b":100,"a":200}}',
+        '',
+      ].join('\n'),
+    );
+    const bin = path.join(dir, 'odd.krb');
+    await convert(src, bin);
+    const tm: string[] = [];
+    const bm: string[] = [];
+    const text = await collect(src, undefined, tm);
+    const binary = await collect(bin, undefined, bm);
+    expect(text.length).toBeGreaterThan(8);
+    expect(shape(binary)).toEqual(shape(text));
+    expect(bm).toEqual(tm);
+    expect(tm.length).toBe(1);
+    expect(binary.map((it) => it.recvTime)).toEqual(text.map((it) => it.recvTime));
+  });
+
+  it('a bad or truncated file is an error naming the file and the offset', async () => {
+    const bin = path.join(dir, 'sample2.krb');
+    await convert(SAMPLE, bin);
+    const full = readFileSync(bin);
+    const cut = path.join(dir, 'cut.krb');
+    writeFileSync(cut, full.subarray(0, full.length - 7));
+    await expect(collect(cut)).rejects.toThrow(new RegExp(`^${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: offset \\d+: truncated record`));
+    await expect(collect(cut)).rejects.toBeInstanceOf(BinaryRecordingError);
+    const head = path.join(dir, 'head.krb');
+    writeFileSync(head, full.subarray(0, 20));
+    await expect(collect(head)).rejects.toThrow(/head\.krb: offset \d+: truncated header/);
+    // The first record after the header gets an unknown kind.
+    const hlen = full.readUInt32LE(9);
+    const bad = Buffer.from(full);
+    bad[13 + hlen] = 99;
+    const badFile = path.join(dir, 'bad.krb');
+    writeFileSync(badFile, bad);
+    await expect(collect(badFile)).rejects.toThrow(`${badFile}: offset ${13 + hlen}: unknown record kind 99`);
+    const version = Buffer.from(full);
+    version[8] = 7;
+    writeFileSync(badFile, version);
+    await expect(collect(badFile)).rejects.toThrow(`${badFile}: offset 8: unsupported version 7`);
+  });
+
+  it('a backtest over the binary form gives byte-identical result JSON to the text form', async () => {
+    const bin = path.join(dir, 'bt.krb');
+    await convert(SAMPLE, bin);
+    const results: string[] = [];
+    for (const files of [[SAMPLE], [bin]]) {
+      for (const every of [20, 1e9]) {
+        const cfg = parseBacktestConfig(
+          {
+            mode: 'backtest',
+            name: 'binrec',
+            symbols: {
+              BTC_USDT: {
+                filters: [
+                  { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '1000000', tickSize: '0.01' },
+                  { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '9000', stepSize: '0.000001' },
+                  { filterType: 'NOTIONAL', minNotional: '5', maxNotional: '9000000', applyToMarket: true, avgPriceMins: 0 },
+                ],
+              },
+            },
+            strategies: [{ name: 'probe', plugin: 'periodic-orders', symbols: ['BTC_USDT'], budget: { USDT: '1000000', BTC: '10' }, params: { every, quantity: '0.001', offsetTicks: 0, maxOpen: 10 } }],
+            backtest: { recordings: [{ symbol: 'BTC_USDT', files }], latency: { entryMs: 5, cancelMs: 5, ackMs: 2 }, fees: { makerBps: 1, takerBps: 7.5 }, balances: { USDT: '1000000', BTC: '10' }, equityIntervalMs: 1000 },
+          },
+          path.join(root, 'config', 'binrec-test.yaml'),
+        );
+        const r = await runBacktest(cfg, { writeOutput: false });
+        results.push(JSON.stringify(r));
+      }
+    }
+    expect(JSON.parse(results[0] as string)).toMatchObject({ strategies: { probe: { orders: expect.any(Number) as number } } });
+    expect((JSON.parse(results[0] as string) as { strategies: { probe: { orders: number } } }).strategies.probe.orders).toBeGreaterThan(0);
+    expect(results[2]).toBe(results[0]);
+    expect(results[3]).toBe(results[1]);
+  });
+
+  it('kancil record import --to binary converts a text recording; the progress count sees its lines; bad arguments exit 2', async () => {
+    const out = path.join(dir, 'cli.krb');
+    const write = process.stdout.write.bind(process.stdout);
+    const errWrite = process.stderr.write.bind(process.stderr);
+    const printed: string[] = [];
+    process.stdout.write = ((s: string) => printed.push(s) > 0) as typeof process.stdout.write;
+    process.stderr.write = ((s: string) => printed.push(s) > 0) as typeof process.stderr.write;
+    try {
+      expect(await recordCommand(['import', '--from', 'recording', '--to', 'binary', '--out', out, '--source', 'test', '--licence', 'CC0', SAMPLE])).toBe(0);
+      expect(await recordCommand(['import', '--from', 'recording', '--to', 'parquet', '--out', out, '--source', 'test', '--licence', 'CC0', SAMPLE])).toBe(2);
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = errWrite;
+    }
+    expect(printed.join('')).toContain('unknown --to parquet');
+    expect(await isBinaryRecording(out)).toBe(true);
+    expect(await readBinaryHeader(out)).toMatchObject({ source: 'test', licence: 'CC0', importedFrom: [SAMPLE] });
+    expect(await countLines([out])).toBe(await countLines([SAMPLE]));
+    expect(shape(await collect(out))).toEqual(shape(await collect(SAMPLE)));
+  });
+});

@@ -1,0 +1,291 @@
+/**
+ * Streaming reader of binary recordings (format.ts): reads the file in 256 KiB chunks (memory stays
+ * flat), and yields the same items as the text reader would for the text the file was converted
+ * from: depth diffs carry their sides as scaled integers ({@link scaledDepthDiff}, so the replay
+ * skips the parse), trades and book tickers are the text reader's lazy events over the same wire
+ * strings, and lines kept as text go through the text reader's own conversion (record/items.ts).
+ * A bad or truncated file throws a {@link BinaryRecordingError} naming the file and byte offset.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { ScaledLevels } from '../../core/scaledLevels.js';
+import { lazyBookTicker } from '../book-ticker.js';
+import { scaledDepthDiff } from '../depth-diff.js';
+import { parseRecordLine } from '../format.js';
+import { type ItemContext, toItems } from '../items.js';
+import type { ReadStats, RecordedItem } from '../reader.js';
+import { lazyTrade } from '../trade.js';
+import { type BinaryHeader, KIND_BOOK_TICKER, KIND_DEPTH, KIND_LINE, KIND_STRING, KIND_TRADE, MAGIC, RECORD_HEAD, VERSION, scaledText } from './format.js';
+
+/** A binary recording that cannot be read: names the file and the byte offset of the problem. */
+export class BinaryRecordingError extends Error {
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    problem: string,
+  ) {
+    super(`${file}: offset ${offset}: ${problem}`);
+    this.name = 'BinaryRecordingError';
+  }
+}
+
+/** True when the file starts with the binary recording magic. */
+export async function isBinaryRecording(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(MAGIC.length);
+    const { bytesRead } = await fh.read(buf, 0, MAGIC.length, 0);
+    return bytesRead === MAGIC.length && buf.toString('latin1') === MAGIC;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Where a record's fields are read from: the chunk and a moving position. */
+class Cursor {
+  constructor(
+    readonly buf: Buffer,
+    public pos: number,
+    readonly fail: (problem: string) => never,
+  ) {}
+  u8(): number {
+    return this.buf[this.pos++] as number;
+  }
+  u32(): number {
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+  /** A non-negative safe integer (low word, high word). */
+  u53(): number {
+    const lo = this.buf.readUInt32LE(this.pos);
+    const hi = this.buf.readUInt32LE(this.pos + 4);
+    this.pos += 8;
+    if (hi >= 0x200000) this.fail('integer beyond 2^53');
+    return hi * 4294967296 + lo;
+  }
+  /** A receive time as the text reader computes it (record/format recvToMs). */
+  recvTime(): number {
+    const form = this.u8();
+    const ms = this.u53();
+    const sub = this.u32();
+    return form === 1 ? ms + sub / 1e6 : ms;
+  }
+  scale(): number {
+    const s = this.u8();
+    if (s > 22) this.fail(`scale ${s} beyond 22`);
+    return s;
+  }
+}
+
+/** What one read keeps across records: the string table and the stream symbols derived from it. */
+interface BinaryState {
+  readonly strings: string[];
+  /** Per string id: the symbol a stream name sets as the reader's last symbol (null: none). */
+  readonly streamSymbols: (string | null)[];
+}
+
+/** Reads the header of a binary recording (throws BinaryRecordingError when it is not one). */
+export async function readBinaryHeader(file: string): Promise<BinaryHeader> {
+  const fh = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(MAGIC.length + 5);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const len = headerLength(file, head.subarray(0, bytesRead));
+    if (len === undefined) throw new BinaryRecordingError(file, bytesRead, 'truncated header');
+    const body = Buffer.alloc(len);
+    const r = await fh.read(body, 0, len, head.length);
+    if (r.bytesRead < len) throw new BinaryRecordingError(file, head.length + r.bytesRead, 'truncated header');
+    return parseHeader(file, body);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The header's JSON length after checking magic and version; undefined when the bytes end before it. */
+function headerLength(file: string, buf: Buffer): number | undefined {
+  const m = Math.min(buf.length, MAGIC.length);
+  if (buf.subarray(0, m).toString('latin1') !== MAGIC.slice(0, m)) throw new BinaryRecordingError(file, 0, `not a binary recording (magic ${MAGIC} expected)`);
+  if (buf.length < MAGIC.length + 5) return undefined;
+  const version = buf[MAGIC.length] as number;
+  if (version !== VERSION) throw new BinaryRecordingError(file, MAGIC.length, `unsupported version ${version} (this reader reads ${VERSION})`);
+  return buf.readUInt32LE(MAGIC.length + 1);
+}
+
+function parseHeader(file: string, body: Buffer): BinaryHeader {
+  let h: unknown;
+  try {
+    h = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw new BinaryRecordingError(file, MAGIC.length + 5, `header is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof h !== 'object' || h === null || (h as { format?: unknown }).format !== 'kancil-binary-recording') throw new BinaryRecordingError(file, MAGIC.length + 5, 'header is not a kancil-binary-recording header');
+  return h as BinaryHeader;
+}
+
+/**
+ * Items of one binary file in batches (one per chunk read), continuing the text reader's context
+ * `ctx` (symbol mapping, last stream symbol, Decimal cache). Each data record counts as a line in
+ * `stats`; a text record that does not parse is reported through `onMalformed` with the record's
+ * byte offset in place of a line number, and skipped, as the text reader skips a bad line.
+ */
+export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void): AsyncGenerator<RecordedItem[]> {
+  const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const st: BinaryState = { strings: [], streamSymbols: [] };
+  let rest: Buffer | undefined;
+  /** File offset of the first byte of `rest` (or of the next chunk). */
+  let base = 0;
+  let headerDone = false;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const buf = rest === undefined || rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+      let pos = 0;
+      if (!headerDone) {
+        const len = headerLength(file, buf);
+        if (len === undefined || buf.length < MAGIC.length + 5 + len) {
+          rest = buf;
+          continue;
+        }
+        parseHeader(file, buf.subarray(MAGIC.length + 5, MAGIC.length + 5 + len));
+        pos = MAGIC.length + 5 + len;
+        headerDone = true;
+      }
+      const out: RecordedItem[] = [];
+      while (pos + RECORD_HEAD <= buf.length) {
+        const len = buf.readUInt32LE(pos + 1);
+        const end = pos + RECORD_HEAD + len;
+        if (end > buf.length) break;
+        readRecord(file, base + pos, buf, pos, end, st, ctx, stats, onMalformed, out);
+        pos = end;
+      }
+      base += pos;
+      rest = buf.subarray(pos);
+      stats.items += out.length;
+      if (out.length > 0) yield out;
+    }
+    if (!headerDone) throw new BinaryRecordingError(file, base + (rest?.length ?? 0), 'truncated header');
+    if (rest !== undefined && rest.length > 0) throw new BinaryRecordingError(file, base, `truncated record (${rest.length} bytes left at the end of the file)`);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Decodes the record at `pos` (body up to `end`), appending its items to `out`. */
+function readRecord(file: string, offset: number, buf: Buffer, pos: number, end: number, st: BinaryState, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void, out: RecordedItem[]): void {
+  const kind = buf[pos] as number;
+  const c: Cursor = new Cursor(buf, pos + RECORD_HEAD, (problem) => {
+    throw new BinaryRecordingError(file, offset, `record kind ${kind}: ${problem}`);
+  });
+  if (kind === KIND_STRING) {
+    const text = buf.toString('utf8', c.pos, end);
+    st.strings.push(text);
+    const at = text.indexOf('@');
+    st.streamSymbols.push(at > 0 && !text.startsWith('!') ? text.slice(0, at).toUpperCase() : null);
+    return;
+  }
+  stats.lines++;
+  if (kind === KIND_LINE) {
+    try {
+      const rec = parseRecordLine(buf.toString('utf8', c.pos, end));
+      if (rec !== undefined) toItems(rec, ctx, out);
+    } catch (err) {
+      stats.malformed++;
+      onMalformed(err as Error, file, offset);
+    }
+    return;
+  }
+  if (kind !== KIND_DEPTH && kind !== KIND_TRADE && kind !== KIND_BOOK_TICKER) throw new BinaryRecordingError(file, offset, `unknown record kind ${kind}`);
+  const recvTime = c.recvTime();
+  const streamId = c.u32();
+  const symbolId = c.u32();
+  const stream = st.strings[streamId];
+  const wire = st.strings[symbolId];
+  if (stream === undefined || wire === undefined) c.fail(`string id ${stream === undefined ? streamId : symbolId} not defined before`);
+  const streamSymbol = st.streamSymbols[streamId];
+  if (streamSymbol !== null && streamSymbol !== undefined) ctx.lastSymbol = streamSymbol;
+  const symbol = ctx.symbolOf ? ctx.symbolOf(wire) : wire;
+  if (kind === KIND_DEPTH) {
+    const E = c.u53();
+    const U = c.u53();
+    const u = c.u53();
+    const priceScale = c.scale();
+    const qtyScale = c.scale();
+    const nb = c.u32();
+    const na = c.u32();
+    if (c.pos + (nb + na) * 16 !== end) c.fail(`length does not match ${nb} + ${na} levels`);
+    const bids = levelsOf(c, nb, priceScale, qtyScale);
+    const asks = levelsOf(c, na, priceScale, qtyScale);
+    out.push({ kind: 'market', recvTime, stream, event: scaledDepthDiff(E, symbol, U, u, bids, asks, ctx.decimals) });
+  } else if (kind === KIND_TRADE) {
+    const E = c.u53();
+    const t = c.u53();
+    const T = c.u53();
+    const flags = c.u8();
+    const b = c.u53();
+    const a = c.u53();
+    const price = scaledText(...pair(c));
+    const qty = scaledText(...pair(c));
+    const isBuyerMaker = (flags & 1) !== 0;
+    const fields = { E, symbol, tradeId: t, buyerOrderId: (flags & 2) !== 0 ? String(b) : undefined, sellerOrderId: (flags & 4) !== 0 ? String(a) : undefined, tradeTime: T, isBuyerMaker };
+    out.push({ kind: 'market', recvTime, stream, event: lazyTrade(fields, price, qty, ctx.decimals) });
+  } else {
+    const E = c.u53();
+    const u = c.u53();
+    const d = { E, u, s: wire, b: scaledText(...pair(c)), B: scaledText(...pair(c)), a: scaledText(...pair(c)), A: scaledText(...pair(c)) };
+    // The text reader's own constructor: the same fields, key order and getters.
+    const ev = lazyBookTicker(d, E, ctx.symbolOf, ctx.decimals);
+    if (ev === undefined) c.fail('book ticker fields not well formed');
+    out.push({ kind: 'market', recvTime, stream, event: ev });
+  }
+  if (c.pos !== end) c.fail(`length ${end - pos - RECORD_HEAD} does not match its fields`);
+}
+
+function pair(c: Cursor): [number, number] {
+  const scale = c.scale();
+  return [c.u53(), scale];
+}
+
+function levelsOf(c: Cursor, n: number, priceScale: number, qtyScale: number): ScaledLevels {
+  const prices = new Float64Array(n);
+  const qtys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    prices[i] = c.u53();
+    qtys[i] = c.u53();
+  }
+  return { n, prices, qtys, priceScale, qtyScale };
+}
+
+/**
+ * Data records (lines) of a binary recording, for a progress total: walks the record heads chunk
+ * by chunk, skipping the bodies (nothing is decoded; memory stays flat).
+ */
+export async function countBinaryRecords(file: string): Promise<number> {
+  await readBinaryHeader(file);
+  const fh = await open(file, 'r');
+  const lenBuf = Buffer.alloc(4);
+  await fh.read(lenBuf, 0, 4, MAGIC.length + 1);
+  await fh.close();
+  const stream = createReadStream(file, { start: MAGIC.length + 5 + lenBuf.readUInt32LE(0), highWaterMark: 256 * 1024 });
+  let n = 0;
+  let skip = 0;
+  let head = Buffer.alloc(0);
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let i = 0;
+    while (i < chunk.length) {
+      if (skip > 0) {
+        const k = Math.min(skip, chunk.length - i);
+        i += k;
+        skip -= k;
+        continue;
+      }
+      const take = Math.min(RECORD_HEAD - head.length, chunk.length - i);
+      head = Buffer.concat([head, chunk.subarray(i, i + take)]);
+      i += take;
+      if (head.length < RECORD_HEAD) continue;
+      if (head[0] !== KIND_STRING) n++;
+      skip = head.readUInt32LE(1);
+      head = Buffer.alloc(0);
+    }
+  }
+  return n;
+}
