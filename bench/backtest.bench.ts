@@ -156,6 +156,48 @@
  * Reading the whole recording into items (streaming, CPU, median of 6): text 361 ms, binary 209 ms.
  * The binary file is 12.6 MB uncompressed (the two gzip text files 3.0 MB): levels are 8-byte
  * integers; a varint or delta coding would shrink it, not measured.
+ *
+ * 2026-11-26, order flow, second pass (the with-orders run outside the engine's matching paths and
+ * the market-data books; CPU per run with process.cpuUsage over pre-loaded items as here, the
+ * harness bundled with esbuild; A/B either by a temporary switch in one tree flipped ABBA between
+ * 24-40 runs in one process, or by old and new bundles in 8 alternated process pairs (median of 8
+ * runs each); load average 4-6 on the 2 cores, so whole-run ratios within ~3 % are noise). A run
+ * has 1,320 place checks, 2,160 fills and ~7,300 order events.
+ *  - Where it goes now (CPU profile, orders minus no orders, 0.25 ms sampling): spread thin, no item
+ *    above ~3 % of the run: the collector's bigint PnL and equity (round/bigPlus/bigDiv/bigToNumber
+ *    ~5 ms, ~4.6 MB of bigints a run), SimVenue's report decoding (DecimalTextCache.get ~2 ms: the
+ *    engine's report strings are concatenations, flattened and hashed at the first lookup), the
+ *    risk gate (~4 us a check in the profile, all on the scaled path: 0 fallbacks to the reference
+ *    checker; 34 % of the balance checks compare by the truncated-number path because the quote
+ *    cash passed 16 digits), the strategy book's running sums, the engine's trade history growth
+ *    (Float64Array doubling, ~3 ms, src/sim), the result's finish (~1-3 ms).
+ *  - GC: a run with orders allocates ~29 MB (no orders ~3.3 MB), so 2-3 scavenges a run instead of
+ *    at most one; each copies or promotes ~2.5-3 MB (the run's retained results, in-flight orders,
+ *    decoded market data) and pauses 3-8 ms wall. Sampled survivors of minor GCs: 4.5 MB a run with
+ *    orders, 1.5 MB without.
+ *  - Landed: (1) SimVenue parses a fill's quote amounts (nearly all distinct) without the report-text
+ *    cache and reuses a first fill's own Decimals for the cumulative amounts: fewer misses and
+ *    retained entries; in-process ABBA 0.982, 0.999, 0.934, 0.992 (small, at the noise). (2) The
+ *    daily PnL is fed fills only when a daily loss limit is configured (DailyPnl holds the day's
+ *    fills until first asked, so every fill event stayed alive for the run): CPU unchanged (paired
+ *    0.998, 8 process pairs), less promoted per scavenge. Both together against the tree without
+ *    them (8 process pairs): paired medians 0.985, mins 0.905.
+ *  - Measured and not taken: a bigint form of core/DecimalSum for sums past 2^53 (the strategy
+ *    book's 1e6 USDT cash moved by fees of 10-12 decimals), exact up to 40 digits: adds 0.60 -> 0.40
+ *    ms per 4,320 terms, but a read then builds the Decimal from text (~1 us), and the risk check
+ *    reads the cash per buy: with a read every two terms 0.56 -> 1.54 ms. Worth it only if the
+ *    checker took free balances as scaled integers without a Decimal (an interface through
+ *    riskGate/StrategyRunner/StrategyBook), which this flow would repay with ~0.3-0.5 ms a run.
+ *    bigDecimal's round without the negation and with one remainder (fewer bigint allocations):
+ *    no change (2.29 vs 2.34, 2.23 vs 2.19 ms per 2,160 fills). Dropping the collector's finished
+ *    order tracks (results unchanged, but an update after a final state would count as a new
+ *    order): promoted per scavenge ~1.35 -> ~1.2 MB, CPU not measurable. Memoising the strategy
+ *    book's free balance by the identities of cash and locked: they change between nearly every
+ *    two checks of a side (1.6 fills a check), so it would not hit.
+ *  - 500,000 events/s wall is ~53 ms a run; the no-orders run of the text form alone is ~45-50 ms
+ *    here, so the goal leaves the order flow (~35-45 ms now, a third of it GC) under ~5 ms: it needs
+ *    fills as scaled integers from the engine's report onward (no report strings, no Decimals per
+ *    fill, position accounting in integers where they fit), not more local cuts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
