@@ -197,6 +197,13 @@
  *    equity without its text (a scaled bigint quotient with a sticky bit, then Number): identical
  *    doubles but no faster (0.266 vs 0.269 ms per 660 samples; the profile's ~1.6 ms self for it
  *    was sampling inflation).
+ *  - The risk gate timed around the checker (hrtime per call, last of 13 runs): 1,699 calls a run
+ *    (1,320 places), places 3.3-7.8 ms a run (GC pauses land inside); the same place intent checked
+ *    200 times more in a row (warm slot bounds) ~1.5-3 us a check. In that loop's profile ~40 % is
+ *    the account's open-order counts (SimVenue.liveIntents builds the ~8.5 open intents' array
+ *    and counts() walks it, once per check) and ~30 % StrategyBook.free's cash.minus(locked)
+ *    Decimal; no single rule dominates. A free balance from the running sums in numbers would
+ *    serve only the sells (the quote cash is past 16 digits), ~0.2 ms a run: not done.
  *  - 500,000 events/s wall is ~53 ms a run; the no-orders run of the text form alone is ~45-50 ms
  *    here, so the goal leaves the order flow (~35-45 ms now, a third of it GC) under ~5 ms: it needs
  *    fills as scaled integers from the engine's report onward (no report strings, no Decimals per
