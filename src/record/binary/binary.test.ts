@@ -97,6 +97,21 @@ describe('binary recordings', () => {
     expect(diffs).toBeGreaterThan(500);
   });
 
+  it("a symbol's diffs keep the largest scales reached before (the replay's book applies them without a rescaling copy), or their own when a value would not fit", async () => {
+    const src = path.join(dir, 'scales.txt');
+    const diff = (u: number, b: string): string => `170000000000${u}000001 {"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate","E":${u},"s":"BTCUSDT","U":${u},"u":${u},"b":${b},"a":[]}}`;
+    writeFileSync(src, [diff(1, '[["1.5","2"]]'), diff(2, '[["1.25","0.001"]]'), diff(3, '[["2.0","3.00"]]'), diff(4, '[["99999999999999","1"]]'), diff(5, '[["3","4"]]'), ''].join('\n'));
+    const bin = path.join(dir, 'scales.krb');
+    await convert(src, bin);
+    const scales = (await collect(bin)).map((it) => {
+      const sides = it.kind === 'market' && it.event.type === 'depthDiff' ? scaledDepthSides(it.event) : undefined;
+      return sides && `${sides.bids.prices[0]}/${sides.bids.priceScale} ${sides.bids.qtys[0]}/${sides.bids.qtyScale}`;
+    });
+    expect(scales).toEqual(['15/1 2/0', '125/2 1/3', '200/2 3000/3', '99999999999999/0 1/0', '300/2 4000/3']);
+    const text = await collect(src);
+    expect(shape(await collect(bin))).toEqual(shape(text));
+  });
+
   it('odd lines: text records read back through the text reader (snapshots, klines, ids past 2^53, malformed, ms times)', async () => {
     const src = path.join(dir, 'odd.txt');
     writeFileSync(

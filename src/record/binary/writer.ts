@@ -125,6 +125,8 @@ export async function writeBinaryRecording(out: string, header: BinaryHeaderInpu
 class Encoder {
   readonly #ids = new Map<string, number>();
   readonly #cache = new DecimalTextCache();
+  /** Per wire symbol: the largest price and qty scales its depth records were written at. */
+  readonly #depthScales = new Map<string, readonly [number, number]>();
   constructor(readonly o: Out) {}
 
   /** A line as text (read back by the text reader's code). */
@@ -191,19 +193,29 @@ class Encoder {
     const bids = plainLevels(d.b);
     const asks = bids && plainLevels(d.a);
     if (bids === undefined || asks === undefined) return false;
-    // The smallest scales that hold every level exactly (significant fraction digits): the replay
-    // raises them to its book's scales as parsing the strings would (Replay's scaled path).
-    let ps = 0;
-    let qs = 0;
+    // Scales that hold every level exactly: the significant fraction digits of this record, raised
+    // to the largest this symbol's diffs reached before. A replay's local book keeps the largest
+    // scales its levels needed so far (core/scaledLevels), so a record already at them is applied
+    // as it is, with no rescaling copy per diff (Replay's scaled path). A record whose values would
+    // not fit at the raised scales keeps its own.
+    let ownPs = 0;
+    let ownQs = 0;
     for (const side of [bids, asks]) {
       for (const lv of side) {
-        ps = Math.max(ps, fractionDigitsOf(lv[0]));
-        qs = Math.max(qs, fractionDigitsOf(lv[1]));
+        ownPs = Math.max(ownPs, fractionDigitsOf(lv[0]));
+        ownQs = Math.max(ownQs, fractionDigitsOf(lv[1]));
       }
     }
-    if (ps > MAX_SCALE || qs > MAX_SCALE) return false;
+    if (ownPs > MAX_SCALE || ownQs > MAX_SCALE) return false;
+    const prev = this.#depthScales.get(s);
+    let ps = Math.max(ownPs, prev?.[0] ?? 0);
+    let qs = Math.max(ownQs, prev?.[1] ?? 0);
     const values = new Float64Array((bids.length + asks.length) * 2);
-    if (!scaleSide(bids, ps, qs, values, 0) || !scaleSide(asks, ps, qs, values, bids.length * 2)) return false;
+    if (!scaleSide(bids, ps, qs, values, 0) || !scaleSide(asks, ps, qs, values, bids.length * 2)) {
+      ps = ownPs;
+      qs = ownQs;
+      if (!scaleSide(bids, ps, qs, values, 0) || !scaleSide(asks, ps, qs, values, bids.length * 2)) return false;
+    } else this.#depthScales.set(s, [ps, qs]);
     this.#head(KIND_DEPTH, 13 + 8 + 24 + 2 + 8 + values.length * 8, stream, s, t);
     const o = this.o;
     o.u53(E);
