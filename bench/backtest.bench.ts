@@ -163,6 +163,15 @@
  *    and rescaled nearly every diff (rescaleInto ~2 % of a profile). The writer now keeps a symbol's
  *    largest scales reached so far (format unchanged; readers take any scale): 6,327 of 6,495 diffs
  *    need no copy; paired 0.954 / 0.959 (noisy: 0.73-1.18 per pair).
+ *    A line-level profile (harness bundled with esbuild) showed the replay bound by cold memory, not
+ *    work: the first read of a diff's ScaledLevels ~1.8 ms a run, the local book's and the engine's
+ *    ladder slots ~4 and ~3.6 ms (random slots of 2^16-slot windows). Landed: the reader cuts a
+ *    diff's four level arrays from shared 32k-entry pools in reading order (views instead of a
+ *    Float64Array with its own off-heap backing store each): a replay reads the levels as one forward
+ *    stream. No orders paired 0.908 and 0.948 (8 process pairs each), with orders 0.980 (4 pairs).
+ *    Did not help: the binary trade's scaled integers handed to the engine (applyTradeScaled, no
+ *    text parse; the profile's ~2.7 ms in toScaled looked like a win): in-process ABBA 1.078, 0.983,
+ *    1.005 (the parse's cost is the strings' cache misses, which the integers' object moves).
  *
  * 2026-11-26, order flow, second pass (the with-orders run outside the engine's matching paths and
  * the market-data books; CPU per run with process.cpuUsage over pre-loaded items as here, the

@@ -108,6 +108,12 @@ describe('binary recordings', () => {
       return sides && `${sides.bids.prices[0]}/${sides.bids.priceScale} ${sides.bids.qtys[0]}/${sides.bids.qtyScale}`;
     });
     expect(scales).toEqual(['15/1 2/0', '125/2 1/3', '200/2 3000/3', '99999999999999/0 1/0', '300/2 4000/3']);
+    // The sides are exact-length views into one pool in reading order (one forward stream for a replay).
+    const sides = (await collect(bin)).flatMap((it) => (it.kind === 'market' && it.event.type === 'depthDiff' ? [scaledDepthSides(it.event)] : []));
+    for (const sd of sides) expect([sd?.bids.prices.length, sd?.bids.qtys.length, sd?.asks.prices.length]).toEqual([1, 1, 0]);
+    // (Unless a pool filled up between them: 10 of its 32,768 entries.)
+    if (sides[0]?.bids.prices.buffer === sides[1]?.bids.prices.buffer) expect((sides[1]?.bids.prices.byteOffset ?? 0) - (sides[0]?.bids.prices.byteOffset ?? 0)).toBe(16);
+    expect(sides[0]?.bids.qtys.buffer).toBe(sides[0]?.bids.prices.buffer);
     const text = await collect(src);
     expect(shape(await collect(bin))).toEqual(shape(text));
   });

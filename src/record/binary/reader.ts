@@ -245,9 +245,24 @@ function pair(c: Cursor): [number, number] {
   return [c.u53(), scale];
 }
 
+/**
+ * Levels are cut from shared pools in reading order (views, not a typed array with its own
+ * backing store each): a diff's four arrays and consecutive diffs lie next to each other in
+ * memory, so a replay reads them as one forward stream that the cache prefetches, and reading
+ * allocates no backing store per array. A pool is kept alive by any of its diffs (a few hundred).
+ */
+const POOL = 1 << 15;
+let pool = new Float64Array(POOL);
+let poolUsed = 0;
+
 function levelsOf(c: Cursor, n: number, priceScale: number, qtyScale: number): ScaledLevels {
-  const prices = new Float64Array(n);
-  const qtys = new Float64Array(n);
+  if (poolUsed + 2 * n > pool.length) {
+    pool = new Float64Array(Math.max(POOL, 2 * n));
+    poolUsed = 0;
+  }
+  const prices = pool.subarray(poolUsed, poolUsed + n);
+  const qtys = pool.subarray(poolUsed + n, poolUsed + 2 * n);
+  poolUsed += 2 * n;
   for (let i = 0; i < n; i++) {
     prices[i] = c.u53();
     qtys[i] = c.u53();
