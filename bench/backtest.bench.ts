@@ -171,7 +171,14 @@
  *    stream. No orders paired 0.908 and 0.948 (8 process pairs each), with orders 0.980 (4 pairs).
  *    Did not help: the binary trade's scaled integers handed to the engine (applyTradeScaled, no
  *    text parse; the profile's ~2.7 ms in toScaled looked like a win): in-process ABBA 1.078, 0.983,
- *    1.005 (the parse's cost is the strings' cache misses, which the integers' object moves).
+ *    1.005 (the parse's cost is the strings' cache misses, which the integers' object moves);
+ *    again with the integers as plain fields of the raw-trade object the replay reads anyway (no
+ *    string touched): in-process ABBA 1.010, 0.968, 0.971, old and new trees in alternating
+ *    processes 1.009 (8 pairs): not taken. What is left is cold memory: the local book's and the
+ *    engine's ladder slots (~2.6 ms each a run after the pools) and the chain of small objects a
+ *    diff is read through (event, state, sides, ScaledLevels, views: ~1.3 ms a run).
+ *    This bench after both (load average ~2.5): binary no orders 918,860/s wall (918,389/s per CPU
+ *    second), with orders 417,673/s (366,947/s); before, 864,510/s and 345,877/s.
  *
  * 2026-11-26, order flow, second pass (the with-orders run outside the engine's matching paths and
  * the market-data books; CPU per run with process.cpuUsage over pre-loaded items as here, the
