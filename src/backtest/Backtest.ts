@@ -213,6 +213,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       ...(engine ? { avgPrice: engineAverage(engine, () => clock.now()) } : {}),
       exchangeFilters,
       liveOrders: () => venue.liveIntents(),
+      ...(venue instanceof SimVenue ? { liveOrderCounts: (s: string | undefined) => venue.openOrderCounts(s) } : {}),
       dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => late.replay?.mark(s)),
       strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
     });

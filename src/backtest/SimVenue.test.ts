@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BusEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { Decimal } from '../core/decimal.js';
+import { ALGO_ORDER_TYPES } from '../core/enums.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { symbolInfoOf } from './Backtest.js';
 import { VirtualScheduler } from './Scheduler.js';
@@ -135,6 +136,53 @@ describe('SimVenue', () => {
     expect(listening).toBe(0);
     expect(own).toEqual(['0 m PENDING 0', '0 p PENDING 0', '1 m NEW 0', '1 fill m 0.2@101 fee 0.0004 taker', '1 m FILLED 0.2', '1 p NEW 0', '3 fill p 0.05@99 fee 0.00005 maker', '3 p PARTIALLY_FILLED 0.05', '8 p CANCELED 0.05']);
     expect(events).toEqual([]);
+  });
+
+  it('keeps the open-order counts equal to the counts over liveIntents as orders are placed, rejected, filled and canceled', () => {
+    for (const emit of ['orderEvents', 'userData'] as const) {
+      const { engine, s, venue } = setup({ entryMs: 2, cancelMs: 3, ackMs: 1 }, emit);
+      const walk = (symbol: string | undefined) => {
+        const c = { total: 0, algo: 0, iceberg: 0 };
+        for (const i of venue.liveIntents()) {
+          if (symbol !== undefined && i.symbol !== symbol) continue;
+          c.total++;
+          if (ALGO_ORDER_TYPES.has(i.orderType)) c.algo++;
+          if (i.icebergQty?.gt(0)) c.iceberg++;
+        }
+        return c;
+      };
+      const same = () => {
+        for (const sym of ['BTC_USDT', 'ETH_USDT', undefined]) expect({ ...venue.openOrderCounts(sym) }).toEqual(walk(sym));
+      };
+      const intents: PlaceIntent[] = [
+        place('a', { price: d('98'), quantity: d('0.5') }),
+        place('b', { price: d('97'), icebergQty: d('0.1') }),
+        place('c', { orderType: 'STOP_LOSS_LIMIT', price: d('95'), stopPrice: d('96') }),
+        place('d', { price: d('100.001') }), // rejected by PRICE_FILTER
+        place('e', { side: 'SELL', price: d('99'), quantity: d('0.2') }), // crosses: filled
+        place('f', { price: d('96'), strategy: 'other' }),
+      ];
+      let seen = 0;
+      for (const [k, i] of intents.entries()) {
+        venue.submit(i);
+        same();
+        s.runUntil(k * 2 + 1);
+        same();
+        const all = venue.openOrderCounts(undefined);
+        seen = Math.max(seen, all.total * 100 + all.algo * 10 + all.iceberg);
+      }
+      venue.submit({ kind: 'cancel', strategy: 'st', intentId: 'x', symbol: 'BTC_USDT', clientId: 'b' });
+      s.runUntil(30);
+      same();
+      engine.applyTrade('BTC_USDT', { price: d('97'), qty: d('5'), isBuyerMaker: true }, 30);
+      s.runUntil(40);
+      same();
+      venue.submit({ kind: 'cancelAll', strategy: 'st', intentId: 'ca' });
+      s.runUntil(60);
+      same();
+      expect(seen).toBe(411); // at most 4 open orders, one algo, one iceberg: every count was exercised
+      expect(venue.openOrderCounts('BTC_USDT').total).toBe(walk('BTC_USDT').total);
+    }
   });
 
   it('refuses negative latencies', () => {

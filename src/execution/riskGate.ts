@@ -15,7 +15,7 @@ import type { OrderRecord } from '../store/records.js';
 import { checkIntent } from '../risk/checkIntent.js';
 import { compileRiskRules } from '../risk/rules.js';
 import type { TradingStateMachine } from '../risk/tradingState.js';
-import type { RiskContext, RiskMarketView, UserLimits } from '../risk/types.js';
+import type { OpenOrderCounts, RiskContext, RiskMarketView, UserLimits } from '../risk/types.js';
 import type { PipelineDecision } from './pipeline.js';
 
 /** What the account-wide order counts read of a live order (a tracker's OrderRecord has it). */
@@ -73,6 +73,12 @@ export interface RiskGateDeps {
   readonly exchangeFilters?: ExchangeFilters;
   /** Every live order of the account that this run knows (tracker records, or a simulator's open orders). */
   readonly liveOrders: () => readonly LiveOrderView[];
+  /**
+   * The counts of `liveOrders` (of one symbol, or all when `symbol` is undefined), when the caller
+   * keeps them as orders come and go: the same numbers without building and walking the list per
+   * check (a simulator's venue keeps them).
+   */
+  readonly liveOrderCounts?: (symbol: string | undefined) => OpenOrderCounts;
   /** Profit and loss of a strategy's trades of the current UTC day, marked to market (quote terms). */
   readonly dailyPnl: (strategy: string) => Decimal;
   /** A strategy's own mode and limits (`strategies[i].risk`); each one set replaces the run-wide one. */
@@ -114,6 +120,7 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
   // ask for them twice, and nothing changes while a check runs).
   let live: readonly LiveOrderView[] | undefined;
   const liveNow = (): readonly LiveOrderView[] => (live ??= d.liveOrders());
+  const kept = d.liveOrderCounts;
   const account: RiskContext['account'] = {
     free: (asset) => current?.free(asset) ?? ZERO,
     position: (asset) => current?.position(asset) ?? ZERO,
@@ -123,9 +130,9 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
       for (const o of current?.openOrders() ?? []) if (o.symbol === symbol && o.side === side && o.quantity) q = q.plus(o.quantity.minus(o.cumQty));
       return q;
     },
-    symbolOpenOrders: (symbol) => counts(liveNow(), symbol),
+    symbolOpenOrders: (symbol) => (kept !== undefined ? kept(symbol) : counts(liveNow(), symbol)),
     exchangeOpenOrders: () => {
-      const c = counts(liveNow(), undefined);
+      const c = kept !== undefined ? kept(undefined) : counts(liveNow(), undefined);
       return { total: c.total, algo: c.algo };
     },
     strategyOpenOrders: () => (current === undefined ? 0 : (current.openCount?.() ?? current.openOrders().length)),
