@@ -117,6 +117,16 @@
  *   order-id string into its old array (write barrier, then the scavenger evacuating the string,
  *   ~3 %); the prototype switch (~3 %); parsing the two wire strings (~3.5 %); the Level map lookup
  *   when an order rests (~1.2 %); fresh-page faults (~5 %).
+ *
+ * Sixth pass (2026-11-26, issue 3). Method first: the in-process A/B (/work/notes/match-ab.mts)
+ * forces a full GC before each run, when no engine of that tree is alive; V8 then drops the
+ * classes' field-generalized maps (held only by live instances and weak transitions) and marks
+ * ~100 hot functions for deoptimization ("weak objects"), so every timed run started cold: ~750k
+ * per CPU second where the bench's own pattern (the previous engine alive while the next is built)
+ * runs ~1.0-1.2 M. The pass's A/B keeps each tree's last engine alive until its next run ended
+ * (A/A 1.007, 10 pairs); ratios below are from that harness, 16 pairs, medians.
+ * - BookSide's Level lookup by price through a 1024-slot direct-mapped cache before the Map
+ *   (FindOrderedHashMapEntry): 1.172 (swapped sides 0.821); events SHA-256-identical.
  */
 import { cpus, loadavg } from 'node:os';
 import { OrderBook, Side } from 'nodejs-order-book';

@@ -264,3 +264,27 @@ describe('BookSide.seek', () => {
     );
   });
 });
+
+/** The level cache (slots by the price's low bits) must answer exactly what the level map holds. */
+describe('BookSide level cache', () => {
+  it('answers the live Level for colliding prices, after drops, demotions and re-creations', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom(7, 7 + 1024, 7 + 2048, 2 ** 40 + 7, 8)), { maxLength: 200 }), (steps) => {
+        const side = new BookSide(true);
+        for (const [op, price] of steps) {
+          const lv = side.levels.get(price);
+          if (op === 0) {
+            const got = side.level(price);
+            expect(got).toBe(side.levels.get(price));
+            expect(got.dead).toBe(false);
+            expect(got.price).toBe(price);
+          } else if (op === 1 && lv !== undefined) side.dropIfEmpty(lv);
+          else if (lv !== undefined) side.demote(lv, side.seek(price));
+          // Every live slot reads its own Level, never one of a colliding price or a dropped one.
+          for (let i = side.lo; i < side.hi; i++) if (side.qx[i] === OWN_LEVEL) expect(side.levelAt(i)).toBe(side.levels.get(side.px[i]!));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
