@@ -55,6 +55,23 @@ describe('scaled integers', () => {
     for (const v of [0x7fffffff, 0x80000000, 1, 10, 1_000_000_000, 2_000_000_001]) for (let s = 0; s <= 11; s++) check(v, s);
   });
 
+  it('formats like Decimal#toFixed between 2^31 and 2^53 (the corrected-quotient path up to 2^52 and past it)', () => {
+    const check = (v: number, s: number): void => {
+      expect(fmt(v, s), `${v} at ${s}`).toBe(new Decimal(v).div(new Decimal(10).pow(s)).toFixed());
+      expect(fmt(-v, s), `${-v} at ${s}`).toBe(new Decimal(-v).div(new Decimal(10).pow(s)).toFixed());
+    };
+    fc.assert(fc.property(fc.integer({ min: 0x80000000, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 0, max: 12 }), check), { numRuns: 2000 });
+    fc.assert(fc.property(fc.integer({ min: 0x80000000, max: 2 ** 40 }), fc.integer({ min: 1, max: 9 }), check), { numRuns: 2000 });
+    // Around the bound, multiples of 10^s and their neighbours (the quotient's correction by one).
+    for (let s = 1; s <= 9; s++) {
+      const p = 10 ** s;
+      for (const base of [2 ** 52, 2 ** 52 - 1, 2 ** 52 + 1, 2 ** 31, Number.MAX_SAFE_INTEGER, 6_123_456_700_000, 4_503_599_627_370_495]) {
+        const k = Math.floor(base / p) * p;
+        for (const v of [base, k, k - 1, k + 1, k - p + 1, k + p - 1]) if (v > 0x7fffffff && v <= Number.MAX_SAFE_INTEGER) check(v, s);
+      }
+    }
+  });
+
   it('formats like Decimal#toFixed and round-trips, for numbers and bigints', () => {
     fc.assert(
       fc.property(fc.integer({ min: -1e15, max: 1e15 }), fc.integer({ min: 0, max: 12 }), (v, s) => {

@@ -66,6 +66,29 @@ export function fmt(v: number, scale: number): string {
     }
     return `${ip}.${String(f + POW10_32[digits]!).slice(1)}`;
   }
+  if (v <= 0x10000000000000 && scale <= 9) {
+    // Quote amounts and fees (price x size at both scales, past 2^31): the integer part from a
+    // double quotient corrected by one at most (v <= 2^52, so q x p is exact), then the fraction,
+    // below 10^9, in int32 as above; no floating-point remainder (a libc fmod call per digit).
+    const p = POW10_32[scale]!;
+    let ip = Math.floor(v / p);
+    let r = v - ip * p;
+    if (r < 0) {
+      ip--;
+      r += p;
+    } else if (r >= p) {
+      ip++;
+      r -= p;
+    }
+    let f = r | 0;
+    if (f === 0) return String(ip);
+    let digits = scale;
+    while (f % 10 === 0) {
+      f = (f / 10) | 0;
+      digits--;
+    }
+    return `${ip}.${String(f + POW10_32[digits]!).slice(1)}`;
+  }
   if (scale >= POW10.length) return point(String(v), scale);
   const p = POW10[scale]!;
   // Integer remainder and exact division: no rounding for any safe integer.
