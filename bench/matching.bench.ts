@@ -127,6 +127,10 @@
  * (A/A 1.007, 10 pairs); ratios below are from that harness, 16 pairs, medians.
  * - BookSide's Level lookup by price through a 1024-slot direct-mapped cache before the Map
  *   (FindOrderedHashMapEntry): 1.172 (swapped sides 0.821); events SHA-256-identical.
+ * - The engine's account lookup remembering the last two accounts instead of one (this flow's buys
+ *   and sells come from two accounts, so every other request missed and probed the map): 1.259
+ *   (swapped 0.802, 12-14 pairs); events SHA-256-identical. More than a map probe should cost;
+ *   not explained yet.
  */
 import { cpus, loadavg } from 'node:os';
 import { OrderBook, Side } from 'nodejs-order-book';

@@ -500,3 +500,16 @@ describe('external callers', () => {
     expect(tryPlace(e, 'a', 'BUY', { price: '5', quantity: '1' })).toMatchObject({ ok: false, reason: 'TRADING_DISABLED' });
   });
 });
+
+describe('account lookup', () => {
+  it('finds the right account when requests cycle through three (the two-entry memory misses)', () => {
+    const e = makeEngine({ accounts: ['a', 'b', 'c'].map((id) => account(id, { USDT: '1000', BTC: '10' })) });
+    const seq = ['a', 'b', 'c', 'a', 'b', 'a', 'c', 'c', 'b', 'a'];
+    const ids = seq.map((acct, i) => place(e, acct, 'BUY', { price: String(10 + i), quantity: '1' }));
+    for (const id of ['a', 'b', 'c']) expect(e.openOrders(id).map((o) => o.orderId)).toEqual(ids.filter((_, i) => seq[i] === id));
+    // A cancel names the owner: another account's order is unknown to it.
+    expect(e.cancelOrder({ accountId: 'b', orderId: ids[0]! }, 2).ok).toBe(false);
+    expect(e.cancelOrder({ accountId: 'a', orderId: ids[0]! }, 2).ok).toBe(true);
+    expect(e.cancelOrder({ accountId: 'c', orderId: ids[6]! }, 2).ok).toBe(true);
+  });
+});
