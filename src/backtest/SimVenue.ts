@@ -372,7 +372,10 @@ export class SimVenue implements Venue {
       o.state = state;
       // One scheduler entry for both events: with the same delay they would run back to back
       // anyway (same time, consecutive sequence numbers).
-      const fill = fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission: dec.get(r.n), commissionAsset: r.N, isMaker: r.m });
+      // The fee is in the asset received: a buy's (base, size x rate) repeats as sizes do; a sell's
+      // (quote, price x size x rate) is nearly always new, so parsed like the quote amounts.
+      const commission = r.S === 'BUY' ? dec.get(r.n) : decimalOfTextOrParse(r.n);
+      const fill = fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission, commissionAsset: r.N, isMaker: r.m });
       const update = orderUpdateOf(o, E); // a new event with the fields as they are now
       const publish = this.#o.publish;
       this.#o.scheduler.schedule(this.#lat.ackMs, () => {

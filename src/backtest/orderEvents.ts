@@ -44,5 +44,22 @@ export function fillOf(
   f: { tradeId: TradeId; price: Decimal; qty: Decimal; quoteQty: Decimal; commission: Decimal; commissionAsset: string | null; isMaker: boolean },
 ): FillEvent {
   const i = o.intent;
-  return { type: 'fill', E, strategy: i.strategy, clientId: i.clientId, orderId: o.orderId ?? '', symbol: i.symbol, side: i.side, ...f };
+  // The fields written out, in the order the spread gave them (the result's fills keep it): a
+  // spread in the middle of a literal copies through the runtime, ~3-5x the cost of the fields.
+  return {
+    type: 'fill',
+    E,
+    strategy: i.strategy,
+    clientId: i.clientId,
+    orderId: o.orderId ?? '',
+    symbol: i.symbol,
+    side: i.side,
+    tradeId: f.tradeId,
+    price: f.price,
+    qty: f.qty,
+    quoteQty: f.quoteQty,
+    commission: f.commission,
+    commissionAsset: f.commissionAsset,
+    isMaker: f.isMaker,
+  };
 }
