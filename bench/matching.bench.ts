@@ -118,19 +118,39 @@
  *   ~3 %); the prototype switch (~3 %); parsing the two wire strings (~3.5 %); the Level map lookup
  *   when an order rests (~1.2 %); fresh-page faults (~5 %).
  *
- * Sixth pass (2026-11-26, issue 3). Method first: the in-process A/B (/work/notes/match-ab.mts)
- * forces a full GC before each run, when no engine of that tree is alive; V8 then drops the
- * classes' field-generalized maps (held only by live instances and weak transitions) and marks
- * ~100 hot functions for deoptimization ("weak objects"), so every timed run started cold: ~750k
- * per CPU second where the bench's own pattern (the previous engine alive while the next is built)
- * runs ~1.0-1.2 M. The pass's A/B keeps each tree's last engine alive until its next run ended
- * (A/A 1.007, 10 pairs); ratios below are from that harness, 16 pairs, medians.
- * - BookSide's Level lookup by price through a 1024-slot direct-mapped cache before the Map
- *   (FindOrderedHashMapEntry): 1.172 (swapped sides 0.821); events SHA-256-identical.
- * - The engine's account lookup remembering the last two accounts instead of one (this flow's buys
- *   and sells come from two accounts, so every other request missed and probed the map): 1.259
- *   (swapped 0.802, 12-14 pairs); events SHA-256-identical. More than a map probe should cost;
- *   not explained yet.
+ * Sixth pass (2026-11-26, issue 3, helper 2). Three measurements, and they disagree:
+ * - Method trap found: the in-process A/B (/work/notes/match-ab.mts) forces a full GC before each
+ *   run, when no engine of that tree is alive. V8 then drops the classes' field-generalized maps
+ *   (kept only by live instances and weak transitions) and marks ~100 hot functions for
+ *   deoptimization ("weak objects" in --trace-deopt; e.g. Bal's map is a new one per engine), so each
+ *   timed run starts cold: ~750k per CPU s, with LoadIC and baseline builtins in the profile, where
+ *   keeping old engines alive gives ~1.0 M. The pass's A/B variant keeps each tree's last engine
+ *   alive until its next run ended (A/A 1.007, 10 pairs). Earlier passes' ratios were taken cold.
+ * - Landed: (1) BookSide's Level lookup by price through a 1024-slot direct-mapped cache before
+ *   the levels Map (a Level leaves the cache with the Map entry); (2) the engine's account lookup
+ *   remembers the last two accounts (this flow's buys and sells come from two accounts, so every
+ *   other request missed the one-entry memory and probed the Map). Events SHA-256-identical
+ *   (1,474,970 events) after each.
+ * - Warm in-process A/B (16 / 12-14 pairs, medians): (1) 1.172 (sides swapped 0.821); (2) on top
+ *   1.259 (swapped 0.802). Separate processes running the bench's own sequence for our engine only
+ *   (a correctness run, a bounded run, best of 3 fresh engines), alternated, main before the pass
+ *   (c8b637f) against both: CPU 1.229, 1.275, 1.282, 1.257 (4 pairs; ~945k -> ~1.19 M per CPU s).
+ * - The whole bench (its own driver, alternated old/new/new/old, load 2.6-3.3): no listener
+ *   1,096,106/s (1,206,596 CPU) and 977,010 (1,127,917) before; 1,081,217 (1,080,812) and
+ *   1,086,568 (1,086,770) after: no change that single runs can show. The bench's driver closure
+ *   (latency branches, more code) gets a different inlining than the lean drivers above, and in its
+ *   state the two Map probes evidently cost little; why they cost ~20 % under the lean drivers is not
+ *   explained (more than a probe should cost). The goal line stays ~1.08-1.17 M wall at load 2.7-3.3.
+ * - Profile of the warm tree (perf, --perf-basic-prof; note its map goes stale for code V8 moved or
+ *   recompiled, so node's own lexer shows up): parseField ~3.2 %, GC marking ~8 % (concurrent and
+ *   main), scavenger ~4 % (most of what survives a scavenge is the driver's order-id strings),
+ *   sweeping ~1.7 %, fresh-page faults ~1.6 %, the prototype switch in Ord.create ~3.5 %
+ *   (InstancesNeedRewriting, NumberOfFields, MigrateToMap, PrototypeIterator), cancel and unlink
+ *   ~5 % (cache misses), ToString of the order id ~0.8 %.
+ * - Not done: a literal with `__proto__` inside it is what Ord.create already is; V8's bytecode
+ *   emits a runtime InternalSetPrototype call for any non-null `__proto__` in a literal, and
+ *   Object.create / `new` sites carry no allocation memento, so there is no pretenured form without
+ *   the switch short of orders without a class prototype (a rewrite of every `o.status`-style read).
  */
 import { cpus, loadavg } from 'node:os';
 import { OrderBook, Side } from 'nodejs-order-book';
