@@ -56,15 +56,8 @@ export function fmt(v: number, scale: number): string {
     // Most prices and quantities: int32 arithmetic throughout (no floating-point remainder), and
     // the fraction's digits with their leading zeros as the text of frac + 10^digits after its 1.
     const p = POW10_32[scale]!;
-    let f = v % p | 0;
-    const ip = ((v - f) / p) | 0;
-    if (f === 0) return String(ip);
-    let digits = scale;
-    while (f % 10 === 0) {
-      f = (f / 10) | 0;
-      digits--;
-    }
-    return `${ip}.${String(f + POW10_32[digits]!).slice(1)}`;
+    const f = v % p | 0;
+    return withFraction(((v - f) / p) | 0, f, scale);
   }
   if (v <= 0x10000000000000 && scale <= 9) {
     // Quote amounts and fees (price x size at both scales, past 2^31): the integer part from a
@@ -80,14 +73,7 @@ export function fmt(v: number, scale: number): string {
       ip++;
       r -= p;
     }
-    let f = r | 0;
-    if (f === 0) return String(ip);
-    let digits = scale;
-    while (f % 10 === 0) {
-      f = (f / 10) | 0;
-      digits--;
-    }
-    return `${ip}.${String(f + POW10_32[digits]!).slice(1)}`;
+    return withFraction(ip, r | 0, scale);
   }
   if (scale >= POW10.length) return point(String(v), scale);
   const p = POW10[scale]!;
@@ -109,6 +95,21 @@ const POW10_32 = Int32Array.from({ length: 10 }, (_, i) => 10 ** i);
 
 /** ZEROS[n] is n zeros (padding of fractional digits). */
 const ZEROS: readonly string[] = Array.from({ length: 23 }, (_, i) => '0'.repeat(i));
+
+/**
+ * `ip.frac` for an integer part and a fraction `f` (0 <= f < 10^scale <= 10^9, an int32) at
+ * `scale`: the fraction's digits with their leading zeros as the text of f + 10^digits after its
+ * 1, trailing zeros dropped, no point when it is zero.
+ */
+function withFraction(ip: number, f: number, scale: number): string {
+  if (f === 0) return String(ip);
+  let digits = scale;
+  while (f % 10 === 0) {
+    f = (f / 10) | 0;
+    digits--;
+  }
+  return `${ip}.${String(f + POW10_32[digits]!).slice(1)}`;
+}
 
 /** Formats a scaled bigint as a canonical decimal string. */
 export function fmtBig(v: bigint, scale: number): string {
