@@ -13,33 +13,45 @@ const POW10 = CORE_POW10;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-/** Scratch result of `unpack`: the term is m x 10^k, m a safe integer. */
+/** Scratch result of {@link unpackDecimal}: the value is m x 10^k, m a safe integer. */
 const term = { m: 0, k: 0 };
 
+/** What the last successful {@link unpackDecimal} read (overwritten by the next call). */
+export const UNPACKED: { readonly m: number; readonly k: number } = term;
+
 /**
- * Reads `x` as m x 10^k from decimal.js's digit words (base 1e7, aligned on the decimal point:
- * word j holds units of 10^(7(floor(e/7) - j)), no trailing zero words). False when the digits
- * do not fold into a safe integer (or x is not finite).
+ * Reads `x` as m x 10^k into {@link UNPACKED} from decimal.js's digit words (base 1e7, aligned
+ * on the decimal point: word j holds units of 10^(7(floor(e/7) - j)), no trailing zero words),
+ * with m ending in a non-zero digit (k as high as it goes). False when the significant digits do
+ * not fold into a safe integer (or x is not finite): the caller then takes decimal.js's own path.
+ *
+ * The last word's padding zeros go to the exponent before folding, so that m holds only
+ * significant digits (exact while those are at most 3 words and a safe integer: a true value
+ * past 2^53 folds to at least 2^53, which is refused). The one place that reads decimal.js's
+ * words as m x 10^k (the running sums here, core/decimalScaled).
  */
-function unpack(x: Decimal): boolean {
+export function unpackDecimal(x: Decimal): boolean {
   const d = x.d as readonly number[] | null;
   if (d === null || d.length > 3) return false;
-  let m = d[0] as number;
-  for (let i = 1; i < d.length; i++) m = m * 1e7 + (d[i] as number);
-  if (m > MAX_SAFE) return false;
-  if (m === 0) {
+  const n = d.length;
+  let last = d[n - 1] as number;
+  if (last === 0) {
+    // Only zero has a zero word at the end (d = [0]).
     term.m = 0;
     term.k = 0;
     return true;
   }
-  let k = 7 * (Math.floor(x.e / 7) - (d.length - 1));
-  // Padding zeros of the last word: dropped so sums of short decimals keep a high exponent.
-  while (m % 10 === 0) {
-    m /= 10;
-    k++;
+  let z = 0;
+  while (last % 10 === 0) {
+    last /= 10;
+    z++;
   }
+  let m = 0;
+  for (let i = 0; i < n - 1; i++) m = m * 1e7 + (d[i] as number);
+  m = m * (POW10[7 - z] as number) + last;
+  if (m > MAX_SAFE) return false;
   term.m = x.s < 0 ? -m : m;
-  term.k = k;
+  term.k = 7 * (Math.floor(x.e / 7) - (n - 1)) + z;
   return true;
 }
 
@@ -124,10 +136,10 @@ export class DecimalSum {
 
   /** Adds (sign 1) or subtracts (sign -1) x times y; in integer form when the product of the mantissas is a safe integer. */
   addProduct(x: Decimal, y: Decimal, sign: 1 | -1 = 1): void {
-    if (this.#dec === undefined && unpack(x)) {
+    if (this.#dec === undefined && unpackDecimal(x)) {
       const mx = term.m;
       const kx = term.k;
-      if (unpack(y)) {
+      if (unpackDecimal(y)) {
         // Exact when the true product is a safe integer; beyond, it never comes out below 2^53.
         const m = mx * term.m;
         if (Math.abs(m) <= MAX_SAFE && this.#fold(sign * m, kx + term.k)) {
@@ -175,7 +187,7 @@ export class DecimalSum {
   }
 
   #addSigned(x: Decimal, sign: 1 | -1): void {
-    if (this.#dec === undefined && unpack(x) && this.#fold(sign * term.m, term.k)) {
+    if (this.#dec === undefined && unpackDecimal(x) && this.#fold(sign * term.m, term.k)) {
       this.#cached = undefined;
       return;
     }
