@@ -14,7 +14,7 @@ import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
-import { parseDepthSides, scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
+import { parseDepthSides, reserveLevels, scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
 import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
@@ -359,10 +359,7 @@ export class Replay {
 /** Copies `from` into `to` at scales `ps`/`qs` (factors `pf`/`qf`); false when a value would pass 2^53. */
 function rescaleInto(from: ScaledLevels, to: ScaledLevels, ps: number, qs: number, pf: number, qf: number): boolean {
   const n = from.n;
-  if (to.prices.length < n) {
-    to.prices = new Float64Array(Math.max(n, to.prices.length * 2));
-    to.qtys = new Float64Array(to.prices.length);
-  }
+  reserveLevels(to, n);
   const fp = from.prices;
   const fq = from.qtys;
   const tp = to.prices;

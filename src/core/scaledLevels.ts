@@ -41,6 +41,17 @@ export function scaledLevels(capacity = 64): ScaledLevels {
   return { n: 0, prices: new Float64Array(capacity), qtys: new Float64Array(capacity), priceScale: 0, qtyScale: 0 };
 }
 
+/**
+ * Makes room for `n` levels in `l`: when its arrays are smaller they are replaced (at least
+ * doubled, so a buffer reused across updates grows a few times at most), without their contents.
+ */
+export function reserveLevels(l: ScaledLevels, n: number): void {
+  if (l.prices.length < n) {
+    l.prices = new Float64Array(Math.max(n, l.prices.length * 2));
+    l.qtys = new Float64Array(l.prices.length);
+  }
+}
+
 /** {@link scaledDecimal}: the string has significant fraction digits beyond the scale. */
 export const NEEDS_SCALE = -1;
 /** {@link scaledDecimal}: not a non-negative plain decimal. */
@@ -124,10 +135,7 @@ export function parseDepthSides(rawBids: WireLevels, rawAsks: WireLevels, bids: 
 /** Parses one side into `out`, raising the common scales of `bids` and `asks` when a string needs it. */
 function parseSide(raw: WireLevels, out: ScaledLevels, bids: ScaledLevels, asks: ScaledLevels): void {
   const len = raw.length;
-  if (out.prices.length < len) {
-    out.prices = new Float64Array(Math.max(len, out.prices.length * 2));
-    out.qtys = new Float64Array(out.prices.length);
-  }
+  reserveLevels(out, len);
   const prices = out.prices;
   const qtys = out.qtys;
   for (let i = 0; i < len; i++) {

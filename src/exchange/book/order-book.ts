@@ -6,7 +6,7 @@ import type { BookView, FillCost } from '../../core/bookView.js';
 import { Decimal, ZERO } from '../../core/decimal.js';
 import { scaledOfDecimal } from '../../core/decimalScaled.js';
 import type { OrderSideName } from '../../core/enums.js';
-import { fractionDigitsOf, type ScaledLevels } from '../../core/scaledLevels.js';
+import { fractionDigitsOf, reserveLevels, type ScaledLevels } from '../../core/scaledLevels.js';
 import type { BookLevel } from '../../core/types.js';
 import { BookSide } from './book-side.js';
 import { decimalToScaledRounded, pow10, scaledMidToDecimal, scaledToDecimal, scaledToString, toScaled } from './scaled.js';
@@ -261,10 +261,7 @@ export class OrderBook implements BookView {
 
   #scaledSide(side: BookSide, out: ScaledLevels): void {
     const n = side.size;
-    if (out.prices.length < n) {
-      out.prices = new Float64Array(n);
-      out.qtys = new Float64Array(n);
-    }
+    reserveLevels(out, n);
     // Ranks read in order: one pass over the side (see BookSide's rank cursor).
     for (let i = 0; i < n; i++) {
       out.prices[i] = side.priceAt(i);
