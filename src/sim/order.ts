@@ -51,6 +51,17 @@ class OrdCold {
   cumB = 0n;
 }
 
+/** The side object of an order that carries a clientId, a stop, a quote budget or an iceberg; null for the rest. */
+function coldOf(givenClientId: string | null, stopPrice: number, quoteQty: bigint, icebergQty: number): OrdCold | null {
+  if (givenClientId === null && stopPrice === 0 && quoteQty === 0n && icebergQty === 0) return null;
+  const c = new OrdCold();
+  c.givenClientId = givenClientId;
+  c.stopPrice = stopPrice;
+  c.quoteQty = quoteQty;
+  c.icebergQty = icebergQty;
+  return c;
+}
+
 /**
  * Layout of `Ord.bits`, one small integer: four booleans (bits 0-3), the status (core code + 2,
  * bits 4-7), and what is fixed at entry: side (bit 8), type (9-11), timeInForce (12-14) and STP
@@ -175,14 +186,7 @@ export class Ord implements Resting {
   ) {
     this.updateTime = createTime;
     this.bits = WORKING | (NEW_CODE << STATUS_SHIFT) | fixedBits(isBuy, type, tif, stp);
-    if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
-      const c = new OrdCold();
-      c.givenClientId = givenClientId;
-      c.stopPrice = stopPrice;
-      c.quoteQty = quoteQty;
-      c.icebergQty = icebergQty;
-      this.cold = c;
-    }
+    this.cold = coldOf(givenClientId, stopPrice, quoteQty, icebergQty);
   }
 
   /**
@@ -212,7 +216,7 @@ export class Ord implements Resting {
     createTime: number,
   ): Ord {
     // Field order as the constructor makes them (parameter properties, then field initializers).
-    const o = {
+    return {
       __proto__: Ord.prototype,
       id,
       pos,
@@ -227,17 +231,8 @@ export class Ord implements Resting {
       lockPrice: -1,
       updateTime: createTime,
       bits: WORKING | (NEW_CODE << STATUS_SHIFT) | fixedBits(isBuy, type, tif, stp),
-      cold: null,
+      cold: coldOf(givenClientId, stopPrice, quoteQty, icebergQty),
     } as unknown as Ord;
-    if (givenClientId !== null || stopPrice !== 0 || quoteQty !== 0n || icebergQty !== 0) {
-      const c = new OrdCold();
-      c.givenClientId = givenClientId;
-      c.stopPrice = stopPrice;
-      c.quoteQty = quoteQty;
-      c.icebergQty = icebergQty;
-      o.cold = c;
-    }
-    return o;
   }
 
   private flag(bit: number, on: boolean): void {
