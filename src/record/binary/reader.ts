@@ -87,6 +87,11 @@ interface BinaryState {
 
 /** Reads the header of a binary recording (throws BinaryRecordingError when it is not one). */
 export async function readBinaryHeader(file: string): Promise<BinaryHeader> {
+  return (await headerAndDataStart(file)).header;
+}
+
+/** The header, checked, and the offset of the first record after it. */
+async function headerAndDataStart(file: string): Promise<{ header: BinaryHeader; dataStart: number }> {
   const fh = await open(file, 'r');
   try {
     const head = Buffer.alloc(MAGIC.length + 5);
@@ -96,7 +101,7 @@ export async function readBinaryHeader(file: string): Promise<BinaryHeader> {
     const body = Buffer.alloc(len);
     const r = await fh.read(body, 0, len, head.length);
     if (r.bytesRead < len) throw new BinaryRecordingError(file, head.length + r.bytesRead, 'truncated header');
-    return parseHeader(file, body);
+    return { header: parseHeader(file, body), dataStart: head.length + len };
   } finally {
     await fh.close();
   }
@@ -275,12 +280,8 @@ function levelsOf(c: Cursor, n: number, priceScale: number, qtyScale: number): S
  * by chunk, skipping the bodies (nothing is decoded; memory stays flat).
  */
 export async function countBinaryRecords(file: string): Promise<number> {
-  await readBinaryHeader(file);
-  const fh = await open(file, 'r');
-  const lenBuf = Buffer.alloc(4);
-  await fh.read(lenBuf, 0, 4, MAGIC.length + 1);
-  await fh.close();
-  const stream = createReadStream(file, { start: MAGIC.length + 5 + lenBuf.readUInt32LE(0), highWaterMark: 256 * 1024 });
+  const { dataStart } = await headerAndDataStart(file);
+  const stream = createReadStream(file, { start: dataStart, highWaterMark: 256 * 1024 });
   let n = 0;
   let skip = 0;
   let head = Buffer.alloc(0);
