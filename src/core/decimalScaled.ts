@@ -4,7 +4,7 @@
  * price and quantity cost ~0.3 µs a level (a 1,000-level snapshot side ~0.6 ms of a replay).
  */
 import type { Decimal } from './decimal.js';
-import { UNPACKED, unpackDecimal } from './decimalSum.js';
+import { UNPACKED, unpackDecimal } from './decimalNumber.js';
 import { POW10 as CORE_POW10 } from './pow10.js';
 
 /** Core's powers of ten under a local const, which V8 folds into the compiled code (see core/pow10.ts). */
@@ -15,7 +15,7 @@ const POW10 = CORE_POW10;
  * digit beyond `scale` and the count is a safe integer; -1 otherwise (the caller then takes the
  * text path, which reports or rescales as before). `scale` 0..22.
  *
- * x = m x 10^k read from decimal.js's digit words (core/decimalSum's unpackDecimal). Exact: m x 10^t
+ * x = m x 10^k read from decimal.js's digit words (core/decimalNumber's unpackDecimal). Exact: m x 10^t
  * for t >= 0 is computed from exact factors and refused past 2^53 (a true product beyond it rounds
  * to at least 2^53); for t < 0 the remainder and quotient of safe integers by 10^-t are exact.
  */

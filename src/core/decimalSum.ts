@@ -5,55 +5,13 @@
  * decimal.js allocation otherwise. In core so that every layer may use it.
  */
 import { Decimal } from './decimal.js';
-import { decimalToNumber } from './decimalNumber.js';
+import { decimalToNumber, unpackDecimal, UNPACKED as term } from './decimalNumber.js';
 import { POW10 as CORE_POW10 } from './pow10.js';
 
 /** Core's powers of ten under a local const, which V8 folds into the compiled code (see core/pow10.ts). */
 const POW10 = CORE_POW10;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
-/** Scratch result of {@link unpackDecimal}: the value is m x 10^k, m a safe integer. */
-const term = { m: 0, k: 0 };
-
-/** What the last successful {@link unpackDecimal} read (overwritten by the next call). */
-export const UNPACKED: { readonly m: number; readonly k: number } = term;
-
-/**
- * Reads `x` as m x 10^k into {@link UNPACKED} from decimal.js's digit words (base 1e7, aligned
- * on the decimal point: word j holds units of 10^(7(floor(e/7) - j)), no trailing zero words),
- * with m ending in a non-zero digit (k as high as it goes). False when the significant digits do
- * not fold into a safe integer (or x is not finite): the caller then takes decimal.js's own path.
- *
- * The last word's padding zeros go to the exponent before folding, so that m holds only
- * significant digits (exact while those are at most 3 words and a safe integer: a true value
- * past 2^53 folds to at least 2^53, which is refused). The one place that reads decimal.js's
- * words as m x 10^k (the running sums here, core/decimalScaled).
- */
-export function unpackDecimal(x: Decimal): boolean {
-  const d = x.d as readonly number[] | null;
-  if (d === null || d.length > 3) return false;
-  const n = d.length;
-  let last = d[n - 1] as number;
-  if (last === 0) {
-    // Only zero has a zero word at the end (d = [0]).
-    term.m = 0;
-    term.k = 0;
-    return true;
-  }
-  let z = 0;
-  while (last % 10 === 0) {
-    last /= 10;
-    z++;
-  }
-  let m = 0;
-  for (let i = 0; i < n - 1; i++) m = m * 1e7 + (d[i] as number);
-  m = m * (POW10[7 - z] as number) + last;
-  if (m > MAX_SAFE) return false;
-  term.m = x.s < 0 ? -m : m;
-  term.k = 7 * (Math.floor(x.e / 7) - (n - 1)) + z;
-  return true;
-}
 
 /** decimal.js's tag of Decimal-like objects: its constructor copies s, e and d from any object carrying it. */
 const DECIMAL_TAG = '[object Decimal]';
