@@ -125,6 +125,35 @@ describe('ResultCollector', () => {
     );
   });
 
+  it('differential: samples without a fill between them, at repeated and changing marks, are the formula at each mark', () => {
+    const arbX = fc.tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 8 })).map(([m, k]) => new Decimal(m).div(10 ** k));
+    // Marks from a few texts (each sample builds a new Decimal, as a book mid does), so repeats are common.
+    const arbMark = fc.constantFrom('99.5', '99.50', '100', '100.01', '1e2');
+    const arbStep = fc.record({ fill: fc.boolean(), buy: fc.boolean(), price: arbX, qty: arbX, fee: arbX, mark: arbMark });
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 30 }), (steps) => {
+        const init = d('1000');
+        const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT', 'ETH_USDT'] , initialEquity: init }], 1000);
+        const ref = newPosition('a', 'BTC_USDT');
+        const want: number[] = [];
+        steps.forEach((st, i) => {
+          if (st.fill) {
+            const f = fill('a', i * 1000, st.buy ? 'BUY' : 'SELL', '1', '1', '0');
+            const fl = { ...f, price: st.price, qty: st.qty, quoteQty: st.price.mul(st.qty), commission: st.fee };
+            c.onEvent(fl);
+            applyFill(ref, fl);
+          }
+          c.mark('BTC_USDT', d(st.mark));
+          c.sample(i * 1000);
+          want.push(init.plus(netPnl(ref, d(st.mark))).toNumber());
+        });
+        const r = c.finish('t');
+        expect(r.equity.map((e) => e.v[0])).toEqual(want);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('refuses a non-positive sampling interval', () => {
     expect(() => new ResultCollector([], 0)).toThrow(RangeError);
   });

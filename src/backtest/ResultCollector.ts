@@ -142,10 +142,13 @@ export class ResultCollector {
   readonly #equity: { t: number; v: number[] }[] = [];
   readonly #equityPerStrategy = new Map<string, EquityPoint[]>();
   /**
-   * Equity of strategies whose positions are all flat, as last sampled: it depends on no mark, so
-   * it holds until the strategy's next fill (which deletes it).
+   * Each strategy's equity as last sampled, with the marks it was valued at (one per position of
+   * #positionsOf, undefined for a flat one): the equity is a function of the positions and those
+   * marks alone, so it holds while the marks are the same values, until the strategy's next fill
+   * (which deletes it). About half of a tick replay's 1-second samples see the same mid as the one
+   * before and no fill; a strategy with every position flat reads no mark at all.
    */
-  readonly #flatEquity = new Map<string, number>();
+  readonly #lastEquity = new Map<string, { eq: number; marks: (BigDec | undefined)[] }>();
   #lastPosition: PositionState | undefined;
   /** Marks read during the sample being taken (#sampleMark). */
   readonly #sampleMarks = new Map<string, Decimal | undefined>();
@@ -200,7 +203,7 @@ export class ResultCollector {
       case 'fill': {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
-        this.#flatEquity.delete(e.strategy);
+        this.#lastEquity.delete(e.strategy);
         this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
         break;
       }
@@ -256,7 +259,7 @@ export class ResultCollector {
     const v: number[] = [];
     let total = 0;
     for (const s of this.#strategies) {
-      const eq = this.#flatEquity.get(s.name) ?? this.#sampleEquity(s);
+      const eq = this.#equityNumber(s);
       v.push(eq);
       total += eq;
       this.#equityPerStrategy.get(s.name)?.push({ t, equity: eq });
@@ -292,6 +295,7 @@ export class ResultCollector {
       p = newPosition(strategy, symbol);
       this.#positions.set(k, p);
       this.#positionsByStrategy.clear();
+      this.#lastEquity.clear();
     }
     this.#lastPosition = p;
     return p;
@@ -306,27 +310,35 @@ export class ResultCollector {
     return l;
   }
 
-  /** A strategy's equity as a number; remembered while all its positions are flat. */
-  #sampleEquity(s: CollectorStrategy): number {
-    const eq = this.#equityNumber(s);
-    if (this.#positionsOf(s.name).every((p) => p.flat)) this.#flatEquity.set(s.name, eq);
-    return eq;
-  }
-
   /**
    * The nearest double of the Decimal formula init + sum of netPnl(position, mark), each step
    * rounded to 40 digits as decimal.js rounds it: computed with core/bigDecimal.ts, which gives
    * the same values (a long average price after adding to a position costs no decimal.js division
-   * or product here).
+   * or product here). The last sample's value when no fill came since and every open position's
+   * mark is the same value (#lastEquity).
    */
   #equityNumber(s: CollectorStrategy): number {
-    let eq = this.#initialBig(s);
-    for (const p of this.#positionsOf(s.name)) {
+    const positions = this.#positionsOf(s.name);
+    const last = this.#lastEquity.get(s.name);
+    const marks: (BigDec | undefined)[] = [];
+    let same = last !== undefined;
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i] as PositionState;
       // Each mark is read once per sample (a book mid builds a Decimal); a flat position needs none.
-      const mark = p.flat ? undefined : this.#sampleMark(p.symbol);
-      eq = bigPlus(eq, netPnlBig(p, mark === undefined ? undefined : bigOf(mark), bigOf(p.fees)));
+      const m = p.flat ? undefined : this.#sampleMark(p.symbol);
+      const b = m === undefined ? undefined : bigOf(m);
+      marks.push(b);
+      if (same && !sameBig(b, last?.marks[i])) same = false;
     }
-    return bigToNumber(eq);
+    if (same && last !== undefined) return last.eq;
+    let eq = this.#initialBig(s);
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i] as PositionState;
+      eq = bigPlus(eq, netPnlBig(p, marks[i], bigOf(p.fees)));
+    }
+    const n = bigToNumber(eq);
+    this.#lastEquity.set(s.name, { eq: n, marks });
+    return n;
   }
 
   #initialBig(s: CollectorStrategy): BigDec {
@@ -465,4 +477,9 @@ export class ResultCollector {
       positions,
     };
   }
+}
+
+/** Whether two optional BigDecs hold the same value in the same form (bigOf gives one form per value). */
+function sameBig(a: BigDec | undefined, b: BigDec | undefined): boolean {
+  return a === undefined ? b === undefined : b !== undefined && a.m === b.m && a.e === b.e;
 }
