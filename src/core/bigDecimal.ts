@@ -26,6 +26,7 @@ const P10: bigint[] = [];
 for (let i = 0, p = 1n; i < 400; i++, p *= 10n) P10.push(p);
 const LIMIT = P10[PRECISION] as bigint;
 const LIMIT_LOW = P10[PRECISION - 1] as bigint;
+const NEG_LIMIT = -LIMIT;
 
 /** Zero. */
 export const BIG_ZERO: BigDec = { m: 0n, e: 0 };
@@ -34,6 +35,11 @@ function pow10(k: number): bigint {
   const p = P10[k];
   return p !== undefined ? p : 10n ** BigInt(k);
 }
+
+/** -10^0 … -10^399, and ±10^k / 2 (half a unit of the last digit kept when k digits are dropped). */
+const NP10: bigint[] = P10.map((p) => -p);
+const HALF: bigint[] = P10.map((p) => p / 2n);
+const NHALF: bigint[] = HALF.map((h) => -h);
 
 /** Number of decimal digits of a >= 1 (binary search over the powers of ten). */
 function digits(a: bigint): number {
@@ -48,23 +54,37 @@ function digits(a: bigint): number {
   return lo;
 }
 
-/** m x 10^e rounded to 40 significant digits, half away from zero. */
-function round(m: bigint, e: number): BigDec {
-  const neg = m < 0n;
-  const a = neg ? -m : m;
-  if (a < LIMIT) return { m, e };
-  let k = digits(a) - PRECISION;
-  const p = pow10(k);
-  let q = a / p;
-  // Half up: the dropped part is at least half a unit of the last kept digit.
-  if ((a - q * p) * 2n >= p) {
-    q++;
-    if (q === LIMIT) {
-      q = LIMIT_LOW;
-      k++;
-    }
+/** Number of decimal digits of a <= -1, without negating it (a negation is a new bigint). */
+function digitsNeg(a: bigint): number {
+  if (a <= (NP10[NP10.length - 1] as bigint)) return a.toString().length - 1;
+  let lo = 1;
+  let hi = NP10.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a > (NP10[mid] as bigint)) hi = mid;
+    else lo = mid + 1;
   }
-  return { m: neg ? -q : q, e: e + k };
+  return lo;
+}
+
+/**
+ * m x 10^e rounded to 40 significant digits, half away from zero. Dropping k digits rounds as
+ * (m ± 10^k / 2) / 10^k with bigint division's truncation toward zero: one addition and one
+ * division, no remainder to build and compare (a multiplication and a subtraction more), no
+ * negation: the accounting rounds several times per fill and per equity sample.
+ */
+function round(m: bigint, e: number): BigDec {
+  if (m < LIMIT && m > NEG_LIMIT) return { m, e };
+  const pos = m > 0n;
+  let k = (pos ? digits(m) : digitsNeg(m)) - PRECISION;
+  const p = pow10(k);
+  let q = pos ? (m + (k < HALF.length ? (HALF[k] as bigint) : p / 2n)) / p : (m + (k < NHALF.length ? (NHALF[k] as bigint) : -p / 2n)) / p;
+  // Rounded up into a 41st digit (all nines): one digit fewer at the next exponent.
+  if (q === LIMIT || q === NEG_LIMIT) {
+    q = pos ? LIMIT_LOW : -LIMIT_LOW;
+    k++;
+  }
+  return { m: q, e: e + k };
 }
 
 /** The exact value of a finite Decimal (all its digits, as decimal.js holds them). */
