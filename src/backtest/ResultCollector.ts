@@ -139,8 +139,14 @@ export class ResultCollector {
   readonly #orders = new Map<string, Map<string, OrderTrack>>();
   readonly #riskRejections = new Map<string, number>();
   readonly #marks = new Map<string, Decimal>();
+  /**
+   * Equity samples, one value per strategy (in #strategies order) and the total last: the result's
+   * curve, and each strategy's own curve read from it at the end (no second point per sample kept
+   * for the whole run).
+   */
   readonly #equity: { t: number; v: number[] }[] = [];
-  readonly #equityPerStrategy = new Map<string, EquityPoint[]>();
+  /** Scratch row of #takeSample, copied at its exact length (a pushed array would keep room for 17). */
+  readonly #row: number[] = [];
   /**
    * Each strategy's equity as last sampled, with the marks it was valued at (one per position of
    * #positionsOf, undefined for a flat one): the equity is a function of the positions and those
@@ -180,7 +186,6 @@ export class ResultCollector {
     for (const s of this.#strategies) {
       this.#orders.set(s.name, new Map());
       this.#riskRejections.set(s.name, 0);
-      this.#equityPerStrategy.set(s.name, []);
       for (const sym of s.symbols) {
         this.#positions.set(`${s.name}\u0000${sym}`, newPosition(s.name, sym));
         if (!this.#prices.has(sym)) {
@@ -256,16 +261,16 @@ export class ResultCollector {
   #takeSample(t: number): void {
     // A symbol's mark is read once per sample (a book mid builds a Decimal) for its equity and its price.
     this.#sampleMarks.clear();
-    const v: number[] = [];
+    const row = this.#row;
+    row.length = 0;
     let total = 0;
     for (const s of this.#strategies) {
       const eq = this.#equityNumber(s);
-      v.push(eq);
+      row.push(eq);
       total += eq;
-      this.#equityPerStrategy.get(s.name)?.push({ t, equity: eq });
     }
-    v.push(total);
-    this.#equity.push({ t, v });
+    row.push(total);
+    this.#equity.push({ t, v: row.slice() });
     for (const sym of this.#priceSymbols) {
       const arr = this.#prices.get(sym) as { t: number; p: number }[];
       const m = this.#sampleMark(sym);
@@ -354,10 +359,10 @@ export class ResultCollector {
     if (this.#first !== undefined && (lastSample === undefined || lastSample.t < end)) this.#takeSample(end);
     const strategies: Record<string, StrategyMetrics> = {};
     const all: { pos: readonly PositionState[]; curve: EquityPoint[]; init: Decimal; orders: OrderTrack[]; risk: number }[] = [];
-    for (const s of this.#strategies) {
+    for (const [i, s] of this.#strategies.entries()) {
       const pos = this.#positionsOf(s.name);
       const orders = [...(this.#orders.get(s.name)?.values() ?? [])];
-      const curve = this.#equityPerStrategy.get(s.name) ?? [];
+      const curve = this.#equity.map((e) => ({ t: e.t, equity: e.v[i] ?? 0 }));
       const risk = this.#riskRejections.get(s.name) ?? 0;
       strategies[s.name] = this.#metrics(pos, curve, s.initialEquity, orders, risk);
       all.push({ pos, curve, init: s.initialEquity, orders, risk });
