@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Decimal } from './decimal.js';
-import { DecimalSum, decimalOf } from './decimalSum.js';
+import { DecimalSum, decimalOf, decimalOfBig } from './decimalSum.js';
 
 // Counts decimal.js additions, to tell the integer form (none) from the Decimal fallback.
 type Op = (this: Decimal, y: Decimal) => Decimal;
@@ -124,6 +124,93 @@ describe('DecimalSum', () => {
     expect(decimalEnds).toBeGreaterThan(500);
   });
 
+  it('differential: past the safe integers (the wide form) equals the plain loop, and comes back to the integer form', () => {
+    // A budget-sized cash moved by exchange amounts and fees of 8-12 decimals: sums past 2^53 units.
+    const arbCash = fc.tuple(fc.integer({ min: 1, max: 9_999_999 }), fc.integer({ min: 0, max: 6 })).map(([m, z]) => new Decimal(m).mul(10 ** z));
+    const arbFee = fc.tuple(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 6, max: 14 }), fc.boolean()).map(([m, k, neg]) => new Decimal(`${neg ? '-' : ''}${m}e-${k}`));
+    // Now and then a term that takes the sum past 40 digits (the Decimal fallback) or right to it.
+    const arbWide = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 16n - 1n }), fc.integer({ min: -30, max: 30 }), fc.boolean()).map(([m, k, neg]) => new Decimal(`${neg ? '-' : ''}${m}e${k}`));
+    const arbStep = fc.record({ sub: fc.boolean(), x: fc.oneof({ arbitrary: arbFee, weight: 8 }, { arbitrary: arbCash, weight: 3 }, { arbitrary: arbWide, weight: 1 }) });
+    let wideSteps = 0;
+    let backToInteger = 0;
+    let decimalSteps = 0;
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 40 }), (steps) => {
+        const s = new DecimalSum();
+        let ref = new Decimal(0);
+        let wasWide = false;
+        for (const { sub, x } of steps) {
+          const before = decimalOps;
+          if (sub) s.sub(x);
+          else s.add(x);
+          if (decimalOps !== before) decimalSteps++;
+          else if (!s.isInteger) wideSteps++;
+          else if (wasWide) backToInteger++;
+          wasWide = decimalOps === before && !s.isInteger;
+          ref = sub ? minus.call(ref, x) : plus.call(ref, x);
+          const v = s.value;
+          expect([v.s, v.e, v.d]).toEqual([ref.s, ref.e, ref.d]);
+          expect(Object.is(s.toNumber(), ref.toNumber())).toBe(true);
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(wideSteps).toBeGreaterThan(5_000);
+    expect(backToInteger).toBeGreaterThan(0);
+    expect(decimalSteps).toBeGreaterThan(200);
+    // Directed: into the wide form and back, with no decimal.js arithmetic.
+    const s = new DecimalSum();
+    const ops = decimalOps;
+    s.add(new Decimal('5000000000000000'));
+    s.add(new Decimal('0.5'));
+    expect([s.isInteger, s.value.toFixed()]).toEqual([false, '5000000000000000.5']);
+    s.sub(new Decimal('4999999999999990'));
+    expect([s.isInteger, s.value.toFixed(), s.toNumber(), decimalOps - ops]).toEqual([true, '10.5', 10.5, 0]);
+  });
+
+  it('differential: floorDiff is floor((a - b) x 10^scale) of the Decimals, or NaN, +-Infinity from 2^52 on', () => {
+    // Exchange-sized terms (never refused: their sums stay far below 40 digits) and long ones.
+    const arbShort = fc.tuple(fc.integer({ min: -99_999_999, max: 99_999_999 }), fc.integer({ min: -4, max: 12 })).map(([m, k]) => new Decimal(`${m}e${-k}`));
+    const arbLong = fc.tuple(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.integer({ min: -25, max: 25 })).map(([m, k]) => new Decimal(`${m}e${k}`));
+    const sumOf = (xs: readonly Decimal[]): DecimalSum => {
+      const s = new DecimalSum();
+      for (const x of xs) s.add(x);
+      return s;
+    };
+    const TWO52 = new Decimal(2).pow(52);
+    const counts = { exact: 0, infinite: 0, nan: 0 };
+    const check = (as: readonly Decimal[], bs: readonly Decimal[] | null, scale: number, short: boolean): void => {
+      const a = sumOf(as);
+      const b = bs === null ? undefined : sumOf(bs);
+      const got = a.floorDiff(b, scale);
+      if (Number.isNaN(got)) {
+        counts.nan++;
+        expect(short).toBe(false);
+        return;
+      }
+      const want = a.value.minus(b?.value ?? 0).mul(new Decimal(10).pow(scale)).floor();
+      if (want.abs().gte(TWO52)) {
+        counts.infinite++;
+        expect(got).toBe(want.isNegative() ? -Infinity : Infinity);
+      } else {
+        counts.exact++;
+        expect(got).toBe(want.toNumber());
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(arbShort, { maxLength: 6 }), fc.option(fc.array(arbShort, { maxLength: 6 })), fc.integer({ min: -6, max: 24 }), (as, bs, scale) => check(as, bs, scale, true)),
+      { numRuns: 20_000 },
+    );
+    const arbMixed = fc.oneof(arbShort, arbLong);
+    fc.assert(
+      fc.property(fc.array(arbMixed, { maxLength: 6 }), fc.option(fc.array(arbMixed, { maxLength: 6 })), fc.integer({ min: -6, max: 24 }), (as, bs, scale) => check(as, bs, scale, false)),
+      { numRuns: 20_000 },
+    );
+    expect(counts.exact).toBeGreaterThan(5_000);
+    expect(counts.infinite).toBeGreaterThan(1_000);
+    expect(counts.nan).toBeGreaterThan(10);
+  });
+
   it('differential: decimalOf(m, k) is the parsed Decimal of `${m}e${k}` (sign, exponent and digit words)', () => {
     const arbM = fc.oneof(
       fc.integer({ min: -10_000_000, max: 10_000_000 }),
@@ -137,6 +224,24 @@ describe('DecimalSum', () => {
         const want = new Decimal(`${m}e${k}`);
         expect([got.s, got.e, got.d]).toEqual([want.s, want.e, want.d]);
         expect(got.toString()).toBe(want.toString());
+        expect(got.plus('0.5').toString()).toBe(want.plus('0.5').toString());
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('differential: decimalOfBig(u, k) is the parsed Decimal of `${u}e${k}` (sign, exponent and digit words)', () => {
+    const arbU = fc.oneof(
+      fc.bigInt({ min: -(10n ** 40n - 1n), max: 10n ** 40n - 1n }),
+      fc.bigInt({ min: 2n ** 53n, max: 10n ** 20n }),
+      // Trailing zeros (stripped into the exponent).
+      fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 18n }), fc.integer({ min: 0, max: 20 })).map(([m, z]) => m * 10n ** BigInt(z)),
+    );
+    fc.assert(
+      fc.property(arbU.filter((u) => u !== 0n), fc.integer({ min: -60, max: 60 }), (u, k) => {
+        const got = decimalOfBig(u, k);
+        const want = new Decimal(`${u}e${k}`);
+        expect([got.s, got.e, got.d]).toEqual([want.s, want.e, want.d]);
         expect(got.plus('0.5').toString()).toBe(want.plus('0.5').toString());
       }),
       { numRuns: 20_000 },

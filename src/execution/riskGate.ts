@@ -39,6 +39,11 @@ export interface RiskGateStrategy {
   openQty?(symbol: string, side: 'BUY' | 'SELL'): Decimal;
   /** Number of its open orders, when the strategy counts them: openOrders().length without the array. */
   openCount?(): number;
+  /**
+   * floor(free(asset) x 10^scale), when the strategy keeps its balances in integers: exact,
+   * +Infinity from 2^52 on, NaN when it cannot say (the checker then reads free()).
+   */
+  freeUnits?(asset: string, scale: number): number;
 }
 
 /** User limits as the configuration gives them (decimals as strings); src/config's `risk` section. */
@@ -123,6 +128,7 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
   const kept = d.liveOrderCounts;
   const account: RiskContext['account'] = {
     free: (asset) => current?.free(asset) ?? ZERO,
+    freeUnits: (asset, scale) => current?.freeUnits?.(asset, scale) ?? NaN,
     position: (asset) => current?.position(asset) ?? ZERO,
     openQty: (symbol, side) => {
       if (current?.openQty !== undefined) return current.openQty(symbol, side);

@@ -551,35 +551,49 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (c >= 0) return m.lossLimitHit(pnl, lossLimit);
   }
 
+  // The balance: an integer value on the grid against floor(free x 10^scale) (v > f exactly when
+  // v > floor(f) for an integer v), from the account's integers when it keeps them (freeUnits: no
+  // Decimal), else from the free balance's Decimal through the slot; the Decimal is read for a
+  // message only on a refusal.
   if (buy) {
-    const free = acct.free(sym.quote);
+    let free: Decimal | undefined;
     let c: number;
-    if (marketValue !== undefined) c = decCmp(marketValue, free);
+    const u = onGrid && marketValue === undefined ? (acct.freeUnits?.(sym.quote, ns) ?? NaN) : NaN;
+    if (u === u) c = vg > u ? 1 : 0;
     else {
-      if (free !== slot.freeQuote) slot.updateFreeQuote(free, ns);
-      const t = slot.quoteMax;
-      if (onGrid && t === t) c = vg > t ? 1 : 0;
+      free = acct.free(sym.quote);
+      if (marketValue !== undefined) c = decCmp(marketValue, free);
       else {
-        BF.balance++;
-        const fx = unpackX(free);
-        c = cmpU(v1, v2, ve, U.m, U.e, fx, 1, 0);
+        if (free !== slot.freeQuote) slot.updateFreeQuote(free, ns);
+        const t = slot.quoteMax;
+        if (onGrid && t === t) c = vg > t ? 1 : 0;
+        else {
+          BF.balance++;
+          const fx = unpackX(free);
+          c = cmpU(v1, v2, ve, U.m, U.e, fx, 1, 0);
+        }
       }
     }
     if (c !== c) return BAIL;
-    if (c > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free);
+    if (c > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free ?? acct.free(sym.quote));
   } else if (qty !== undefined) {
-    const free = acct.free(sym.base);
-    if (free !== slot.freeBase) slot.updateFreeBase(free, qs);
-    const t = slot.baseMax;
+    let free: Decimal | undefined;
     let c: number;
-    if (t === t) c = Q > t ? 1 : 0;
+    const u = acct.freeUnits?.(sym.base, qs) ?? NaN;
+    if (u === u) c = Q > u ? 1 : 0;
     else {
-      BF.balance++;
-      const fx = unpackX(free);
-      c = cmpU(Q, 1, -qs, U.m, U.e, fx, 1, 0);
+      free = acct.free(sym.base);
+      if (free !== slot.freeBase) slot.updateFreeBase(free, qs);
+      const t = slot.baseMax;
+      if (t === t) c = Q > t ? 1 : 0;
+      else {
+        BF.balance++;
+        const fx = unpackX(free);
+        c = cmpU(Q, 1, -qs, U.m, U.e, fx, 1, 0);
+      }
     }
     if (c !== c) return BAIL;
-    if (c > 0) return m.insufficient(false, qty, sym.base, free);
+    if (c > 0) return m.insufficient(false, qty, sym.base, free ?? acct.free(sym.base));
   }
 
   if (fields === undefined) return ACCEPT_X;

@@ -156,6 +156,8 @@ export function levels(pairs: readonly (readonly [string, string])[]): BookLevel
   return pairs.map(([p, q]) => ({ price: new Decimal(p), qty: new Decimal(q) }));
 }
 
+const TWO_52 = new Decimal(2).pow(52);
+
 /** A RiskContext whose every input is a plain mutable field. */
 export class StaticRiskContext implements RiskContext, RiskMarketView, RiskAccountView {
   now = 0;
@@ -179,8 +181,22 @@ export class StaticRiskContext implements RiskContext, RiskMarketView, RiskAccou
   ownOpen = 0;
   placements: number[] = [];
   pnl: Decimal = ZERO;
+  /** Set by keepUnits(): the free balances on a grid, as an account that keeps integers answers. */
+  freeUnits?: (asset: string, scale: number) => number;
 
   constructor(public rules: RiskRules) {}
+
+  /**
+   * Answers freeUnits from the balances: floor(free x 10^scale), exact (decimal.js: the shift by a
+   * power of ten and the floor round nothing), +-Infinity from 2^52 on.
+   */
+  keepUnits(): this {
+    this.freeUnits = (asset, scale) => {
+      const f = this.free(asset).mul(new Decimal(10).pow(scale)).floor();
+      return f.abs().gte(TWO_52) ? (f.isNegative() ? -Infinity : Infinity) : f.toNumber();
+    };
+    return this;
+  }
 
   get market(): RiskMarketView {
     return this;

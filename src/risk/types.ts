@@ -51,6 +51,12 @@ export interface RiskMarketView {
 export interface RiskAccountView {
   /** Free balance of an asset available to this strategy (its budget, capped by the account's free balance). */
   free(asset: string): Decimal;
+  /**
+   * floor(free(asset) x 10^scale), when the account keeps balances in integers: exact, +Infinity
+   * from 2^52 on, NaN when it cannot say. Lets the balance check compare on its grid without a
+   * Decimal; free() still gives the balance for messages and whenever this is absent or NaN.
+   */
+  freeUnits?(asset: string, scale: number): number;
   /** The strategy's net position in a base asset (fills since the run started). */
   position(asset: string): Decimal;
   /** Quantity of the strategy's open orders on a symbol and side that is still unfilled. */

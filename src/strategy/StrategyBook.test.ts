@@ -13,6 +13,17 @@ function fillEvent(symbol: string, side: 'BUY' | 'SELL', qty: Decimal, price: De
   return { type: 'fill', E: 0, strategy: 's', clientId: 'c', orderId: 'o', symbol, side, tradeId: '1', price, qty, quoteQty: price.mul(qty), commission, commissionAsset, isMaker: false };
 }
 
+const TWO_52 = new Decimal(2).pow(52);
+
+/** freeUnits is NaN (free() must answer) or floor(free x 10^scale), +-Infinity from 2^52 on. */
+function expectUnits(book: StrategyBook, asset: string, scale: number, where: string): boolean {
+  const got = book.freeUnits(asset, scale);
+  if (Number.isNaN(got)) return false;
+  const f = book.free(asset).mul(new Decimal(10).pow(scale)).floor();
+  expect(got, `freeUnits ${asset} scale ${scale} ${where}`).toBe(f.gte(TWO_52) ? Infinity : f.toNumber());
+  return true;
+}
+
 describe('StrategyBook fills and free balances', () => {
   it('books fills as the signed-amount formula does (x + qty x sign), value and digits', () => {
     const rnd = lcg(11);
@@ -47,6 +58,35 @@ describe('StrategyBook fills and free balances', () => {
     }
   });
 
+  it('differential: freeUnits is floor(free x 10^scale) from the running sums, with fills, fees of many decimals and open orders', () => {
+    const rnd = lcg(23);
+    // A budget past 2^53 units once fees of 10-12 decimals move it (the sums' wide form).
+    const book = new StrategyBook({ USDT: new Decimal('1000000'), BTC: new Decimal('10') });
+    const open: string[] = [];
+    let seq = 0;
+    let answered = 0;
+    for (let i = 0; i < 2000; i++) {
+      const side = rnd() < 0.5 ? 'BUY' : 'SELL';
+      const qty = new Decimal(Math.floor(rnd() * 1e4) + 1).div(1e6);
+      const price = new Decimal(Math.floor(rnd() * 1e7) + 5e6).div(1e2);
+      const r = rnd();
+      if (r < 0.4) {
+        const rate = rnd() < 0.5 ? '0.0001' : '0.00075';
+        const quote = price.mul(qty);
+        book.fill(fillEvent('BTC_USDT', side, qty, price, side === 'BUY' ? qty.mul(rate) : quote.mul(rate), side === 'BUY' ? 'BTC' : 'USDT'));
+      } else if (r < 0.7 || open.length === 0) {
+        const clientId = `s-${++seq}`;
+        book.placed({ kind: 'place', strategy: 's', intentId: `s:${seq}`, clientId, symbol: 'BTC_USDT', side, orderType: 'LIMIT', quantity: qty.mul(50), price }, i);
+        open.push(clientId);
+      } else {
+        book.refused(open.shift() as string);
+      }
+      for (const a of ['USDT', 'BTC', 'ETH']) for (const scale of [0, 2, 8, 12, 20, -3]) if (expectUnits(book, a, scale, `after step ${i}`)) answered++;
+    }
+    // Every answer came from integers: the cash's wide form and the locks' integer form.
+    expect(answered).toBe(2000 * 3 * 6);
+  });
+
   it('nets the position of commissions charged in the base asset, not of quote or third-asset ones', () => {
     const book = new StrategyBook({ USDT: new Decimal('1000') });
     const p = new Decimal('60000');
@@ -74,6 +114,7 @@ describe('StrategyBook fills and free balances', () => {
       expect(book.free('USDT').isNegative(), `sign of free of ${v}`).toBe(want.isNegative());
       const bal = book.balance('USDT');
       expect([bal.free.toString(), bal.locked.toString()], `balance of ${v}`).toEqual([want.toString(), '0']);
+      expectUnits(book, 'USDT', 8, `of ${v}`);
     }
     expect(new StrategyBook().free('BTC').toString()).toBe('0');
   });
@@ -152,6 +193,7 @@ describe('StrategyBook locked balances', () => {
         const want = lockedRef([...live.values()], a);
         expect(book.locked(a).toString(), `locked ${a} at step ${i}`).toBe(want.toString());
         expect(book.free(a).toString(), `free ${a} at step ${i}`).toBe(Decimal.max(book.cash(a).minus(want), ZERO).toString());
+        for (const scale of [0, 4, 8]) expectUnits(book, a, scale, `at step ${i}`);
       }
       for (const sym of ['BTC_USDT', 'ETHBTC']) {
         for (const side of ['BUY', 'SELL'] as const) expect(book.openQty(sym, side).toString(), `openQty ${sym} ${side} at step ${i}`).toBe(openQtyRef([...live.values()], sym, side).toString());

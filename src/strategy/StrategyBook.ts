@@ -4,6 +4,7 @@
  * The strategy context reads it, and it has the shape the risk checker's account view needs.
  */
 import { type Decimal, ZERO, fitsPrecision } from '../core/decimal.js';
+import type { DecimalSum } from '../core/decimalSum.js';
 import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { isBaseQuote, splitSymbol } from '../core/symbols.js';
@@ -218,6 +219,27 @@ export class StrategyBook {
     const cash = this.cash(asset);
     if (!fitsPrecision(cash)) return atLeastZero(cash.minus(ZERO));
     return cash.isPositive() && !cash.isZero() ? cash : ZERO;
+  }
+
+  /**
+   * floor(free(asset) x 10^scale), the free balance on a grid of 10^-scale units, from the running
+   * sums' integers without building a Decimal (the risk checker's balance check compares it with
+   * an order's value on that grid): exact, +Infinity from 2^52 on, NaN when a sum is held as a
+   * Decimal (free() answers then).
+   */
+  freeUnits(asset: string, scale: number): number {
+    const cash = this.#cash.get(asset);
+    // No cash: free is max(0 - locked, 0), and locks are never negative.
+    if (cash === undefined) return 0;
+    let held: DecimalSum | undefined;
+    if (this.#orders.size > 0) {
+      const l = this.#locked.exact(asset);
+      if (l === null) return NaN;
+      held = l;
+    }
+    // floor(max(x, 0)) is max(floor(x), 0); NaN stays NaN.
+    const f = cash.floorMinus(held, scale);
+    return f < 0 ? 0 : f;
   }
 
   /** Open orders, optionally of one symbol, in placement order. */

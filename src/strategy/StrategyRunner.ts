@@ -56,6 +56,8 @@ export interface StrategyState {
   openQty?(symbol: string, side: 'BUY' | 'SELL'): Decimal;
   /** Number of its open orders (openOrders().length). */
   openCount?(): number;
+  /** floor(free(asset) x 10^scale) when it can be had without a Decimal (+Infinity from 2^52 on), else NaN. */
+  freeUnits?(asset: string, scale: number): number;
 }
 
 /** The risk gate: decides each intent before it reaches the venue. */
@@ -147,6 +149,10 @@ class Running implements StrategyState {
 
   openCount(): number {
     return this.book.openCount();
+  }
+
+  freeUnits(asset: string, scale: number): number {
+    return this.book.freeUnits(asset, scale);
   }
 
   /** The configured spelling of `symbol` when the strategy trades it. */

@@ -56,6 +56,16 @@ export class HeldSums {
     return e.sum.value;
   }
 
+  /**
+   * `key`'s sum as kept, for exact integer reads (DecimalSum.floorDiff; read-only): undefined when
+   * no term was ever added (the sum is 0), null when it is stale (`sum` must rebuild it).
+   */
+  exact(key: string): DecimalSum | undefined | null {
+    const e = this.#entries.get(key);
+    if (e === undefined) return undefined;
+    return e.stale ? null : e.sum;
+  }
+
   #apply(key: string, x: Decimal, sign: 1 | -1): void {
     const e = this.#entry(key);
     if (e.stale) return;

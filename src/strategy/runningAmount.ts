@@ -27,6 +27,14 @@ export class RunningAmount {
     return this.#plain ?? this.#sum.value;
   }
 
+  /**
+   * floor((value - o) x 10^scale) without a Decimal (o absent: 0), +-Infinity from 2^52 on, NaN
+   * when it cannot be had from integers (see DecimalSum.floorDiff; a plain start is never read so).
+   */
+  floorMinus(o: DecimalSum | undefined, scale: number): number {
+    return this.#plain !== undefined ? NaN : this.#sum.floorDiff(o, scale);
+  }
+
   /** Adds `x`. */
   add(x: Decimal): void {
     if (this.#plain !== undefined) this.#plain = this.#plain.plus(x);
