@@ -513,11 +513,19 @@ export class BookSide {
     qx[i] = 0;
     this.holes++;
     if (!dense || i < da) this.sparseHoles++;
-    // Keep both ends live: the best price is read from hi - 1 without a check.
-    while (this.hi > this.lo && qx[this.hi - 1] === 0) {
-      this.hi--;
-      this.holes--;
-      if (!dense || this.hi < da) this.sparseHoles--;
+    // Keep both ends live: the best price is read from hi - 1 without a check. Removing the best
+    // price walks down to the next live slot; in a window that is one slot per price unit, ~19 on
+    // average on the BTCUSDT recording (~280k slots a replay), so the walk runs over locals and
+    // the counts are settled once after it.
+    const hi = this.hi;
+    let h = hi;
+    while (h > this.lo && qx[h - 1] === 0) h--;
+    if (h < hi) {
+      // Slots h..hi-1 were holes; those below the window (all without one) were sparse holes.
+      this.hi = h;
+      this.holes -= hi - h;
+      if (!dense) this.sparseHoles -= hi - h;
+      else if (h < da) this.sparseHoles -= (hi < da ? hi : da) - h;
     }
     while (this.hi > this.lo && qx[this.lo] === 0) {
       if (!dense || this.lo < da) this.sparseHoles--;
