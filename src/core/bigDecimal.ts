@@ -41,11 +41,20 @@ const NP10: bigint[] = P10.map((p) => -p);
 const HALF: bigint[] = P10.map((p) => p / 2n);
 const NHALF: bigint[] = HALF.map((h) => -h);
 
-/** Number of decimal digits of a >= 1 (binary search over the powers of ten). */
-function digits(a: bigint): number {
-  if (a >= (P10[P10.length - 1] as bigint)) return a.toString().length;
-  let lo = 1;
-  let hi = P10.length - 1;
+/** Values this module rounds have 41 to ~90 digits (products and aligned sums of 40-digit values): searched first below 10^MID. */
+const MID = 64;
+
+/**
+ * Number of decimal digits of a >= 10^(lo - 1): binary search over the powers of ten, in
+ * [lo, MID] when a < 10^MID (what the accounting's values are), else above.
+ */
+function digits(a: bigint, lo = 1): number {
+  let hi = MID;
+  if (a >= (P10[MID] as bigint)) {
+    if (a >= (P10[P10.length - 1] as bigint)) return a.toString().length;
+    lo = MID + 1;
+    hi = P10.length - 1;
+  }
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (a < (P10[mid] as bigint)) hi = mid;
@@ -54,11 +63,14 @@ function digits(a: bigint): number {
   return lo;
 }
 
-/** Number of decimal digits of a <= -1, without negating it (a negation is a new bigint). */
-function digitsNeg(a: bigint): number {
-  if (a <= (NP10[NP10.length - 1] as bigint)) return a.toString().length - 1;
-  let lo = 1;
-  let hi = NP10.length - 1;
+/** Number of decimal digits of a <= -(10^(lo - 1)), without negating it (a negation is a new bigint). */
+function digitsNeg(a: bigint, lo = 1): number {
+  let hi = MID;
+  if (a <= (NP10[MID] as bigint)) {
+    if (a <= (NP10[NP10.length - 1] as bigint)) return a.toString().length - 1;
+    lo = MID + 1;
+    hi = NP10.length - 1;
+  }
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (a > (NP10[mid] as bigint)) hi = mid;
@@ -76,7 +88,7 @@ function digitsNeg(a: bigint): number {
 function round(m: bigint, e: number): BigDec {
   if (m < LIMIT && m > NEG_LIMIT) return { m, e };
   const pos = m > 0n;
-  let k = (pos ? digits(m) : digitsNeg(m)) - PRECISION;
+  let k = (pos ? digits(m, PRECISION + 1) : digitsNeg(m, PRECISION + 1)) - PRECISION;
   const p = pow10(k);
   let q = pos ? (m + (k < HALF.length ? (HALF[k] as bigint) : p / 2n)) / p : (m + (k < NHALF.length ? (NHALF[k] as bigint) : -p / 2n)) / p;
   // Rounded up into a 41st digit (all nines): one digit fewer at the next exponent.
