@@ -87,6 +87,8 @@ describe('DecimalSum', () => {
       fc.record({ op: fc.constant('product' as const), sign: fc.constantFrom(1 as const, -1 as const), x: arbX, y: arbX }),
       // Another sum of two terms (integer or Decimal form).
       fc.record({ op: fc.constant('sum' as const), sign: fc.constantFrom(1 as const, -1 as const), x: arbX, y: arbX }),
+      // m x 10^k without a Decimal (addUnits).
+      fc.record({ op: fc.constant('units' as const), sign: fc.constantFrom(1 as const, -1 as const), m: fc.oneof(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.bigInt({ min: -(2n ** 53n - 1n), max: 2n ** 53n - 1n }).map(Number)), k: fc.integer({ min: -45, max: 45 }) }),
     );
     let integerEnds = 0;
     let decimalEnds = 0;
@@ -102,6 +104,9 @@ describe('DecimalSum', () => {
             if (st.sign > 0) s.add(st.x);
             else s.sub(st.x);
             ref = signed(ref, st.sign, st.x);
+          } else if (st.op === 'units') {
+            s.addUnits(st.sign * st.m, st.k);
+            ref = plus.call(ref, new Decimal(`${st.sign * st.m}e${st.k}`));
           } else if (st.op === 'product') {
             s.addProduct(st.x, st.y, st.sign);
             ref = signed(ref, st.sign, st.x.mul(st.y));

@@ -121,6 +121,20 @@ export class DecimalSum {
     this.#addSigned(x, -1);
   }
 
+  /**
+   * Adds m x 10^k (m a safe integer): what add() of that value's Decimal does, without the
+   * Decimal (a caller that computed an exact amount in integers, such as a hold's price x quantity).
+   */
+  addUnits(m: number, k: number): void {
+    if (this.#dec === undefined && this.#foldAny(m, k)) {
+      this.#cached = undefined;
+      return;
+    }
+    const v = this.value;
+    this.#dec = v.plus(m === 0 ? new Decimal(0) : decimalOf(m, k));
+    this.#big = undefined;
+  }
+
   /** Adds (sign 1) or subtracts (sign -1) another sum; two integer forms fold without a Decimal. */
   addSum(o: DecimalSum, sign: 1 | -1 = 1): void {
     if (this.#dec === undefined && o.#dec === undefined && o.#big === undefined && this.#foldAny(sign * o.#units, o.#exp)) {

@@ -4,13 +4,19 @@
  * The strategy context reads it, and it has the shape the risk checker's account view needs.
  */
 import { type Decimal, ZERO, fitsPrecision } from '../core/decimal.js';
-import type { DecimalSum } from '../core/decimalSum.js';
+import { decimalOf, type DecimalSum } from '../core/decimalSum.js';
+import { unpackDecimal, UNPACKED as T } from '../core/decimalNumber.js';
+import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import { isTerminalState, type FillEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { isBaseQuote, splitSymbol } from '../core/symbols.js';
 import { HeldSums } from './heldSums.js';
 import { RunningAmount } from './runningAmount.js';
 import type { OwnOrderView } from './types.js';
+
+/** Core's powers of ten under a local const (see core/pow10.ts). */
+const POW10 = CORE_POW10;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 interface OwnOrder extends OwnOrderView {
   readonly quoteOrderQty: Decimal | undefined;
@@ -60,13 +66,52 @@ function atLeastZero(x: Decimal): Decimal {
 
 /**
  * What an open order holds: an amount of an asset (undefined: nothing), and its unfilled quantity
- * (undefined without a quantity) on the key of its symbol and side.
+ * (undefined without a quantity) on the key of its symbol and side. An amount or quantity computed
+ * in integers is kept as m x 10^k (its Decimal null until a rebuild of the sums lists it).
  */
 interface Hold {
   readonly asset: string | undefined;
-  readonly amount: Decimal | undefined;
+  amount: Decimal | undefined | null;
+  readonly am: number;
+  readonly ak: number;
   readonly sideKey: string;
-  readonly remaining: Decimal | undefined;
+  remaining: Decimal | undefined | null;
+  readonly rm: number;
+  readonly rk: number;
+}
+
+/** Scratch result of diffUnits: the difference is m x 10^k. */
+const DIFF = { m: 0, k: 0 };
+
+/** a x 10^ak - b x 10^bk into DIFF when both steps stay exact in safe integers. */
+function diffUnits(a: number, ak: number, b: number, bk: number): boolean {
+  if (b === 0) {
+    DIFF.m = a;
+    DIFF.k = ak;
+    return true;
+  }
+  const k = a === 0 ? bk : Math.min(ak, bk);
+  const x = a * (POW10[ak - k] ?? NaN);
+  const y = b * (POW10[bk - k] ?? NaN);
+  if (!(Math.abs(x) <= MAX_SAFE && Math.abs(y) <= MAX_SAFE && Math.abs(x - y) <= MAX_SAFE)) return false;
+  DIFF.m = x - y;
+  DIFF.k = k;
+  return true;
+}
+
+/** The Decimal of m x 10^k (a zero is +0, as decimal.js's exact difference or product of non-negatives). */
+function decimalOfUnits(m: number, k: number): Decimal {
+  return m === 0 ? ZERO : decimalOf(m, k);
+}
+
+/** A hold's amount as a Decimal (built once, when a rebuild of the sums lists it). */
+function holdAmount(h: Hold): Decimal | undefined {
+  return h.amount === null ? (h.amount = decimalOfUnits(h.am, h.ak)) : h.amount;
+}
+
+/** A hold's unfilled quantity as a Decimal (as holdAmount). */
+function holdRemaining(h: Hold): Decimal | undefined {
+  return h.remaining === null ? (h.remaining = decimalOfUnits(h.rm, h.rk)) : h.remaining;
 }
 
 /** One strategy's orders, positions and budget. */
@@ -201,7 +246,7 @@ export class StrategyBook {
 
   /** The locked amounts of an asset, in order of the open orders (the loop a running sum equals). */
   *#lockedTerms(asset: string): Generator<Decimal> {
-    for (const h of this.#holds.values()) if (h.asset === asset && h.amount !== undefined) yield h.amount;
+    for (const h of this.#holds.values()) if (h.asset === asset && h.amount !== undefined) yield holdAmount(h) as Decimal;
   }
 
   /** Free (cash minus locks, never below zero) and locked balance of an asset. */
@@ -258,7 +303,7 @@ export class StrategyBook {
 
   /** The unfilled quantities on a symbol side, in order of the open orders. */
   *#unfilledTerms(key: string): Generator<Decimal> {
-    for (const h of this.#holds.values()) if (h.sideKey === key && h.remaining !== undefined) yield h.remaining;
+    for (const h of this.#holds.values()) if (h.sideKey === key && h.remaining !== undefined) yield holdRemaining(h) as Decimal;
   }
 
   /** Number of open orders. */
@@ -284,8 +329,12 @@ export class StrategyBook {
     }
     const h = this.#holdOf(rec);
     this.#holds.set(clientId, h);
-    if (h.asset !== undefined && h.amount !== undefined) this.#locked.add(h.asset, h.amount);
-    if (h.remaining !== undefined) this.#unfilled.add(h.sideKey, h.remaining);
+    if (h.asset !== undefined && h.amount !== undefined) {
+      if (h.amount === null) this.#locked.addUnits(h.asset, h.am, h.ak);
+      else this.#locked.add(h.asset, h.amount);
+    }
+    if (h.remaining === null) this.#unfilled.addUnits(h.sideKey, h.rm, h.rk);
+    else if (h.remaining !== undefined) this.#unfilled.add(h.sideKey, h.remaining);
   }
 
   /** Forgets an open order. */
@@ -300,27 +349,55 @@ export class StrategyBook {
   #release(clientId: string): void {
     const h = this.#holds.get(clientId);
     if (h === undefined) return;
-    if (h.asset !== undefined && h.amount !== undefined) this.#locked.remove(h.asset, h.amount);
-    if (h.remaining !== undefined) this.#unfilled.remove(h.sideKey, h.remaining);
+    if (h.asset !== undefined && h.amount !== undefined) {
+      if (h.amount === null) this.#locked.removeUnits(h.asset, h.am, h.ak);
+      else this.#locked.remove(h.asset, h.amount);
+    }
+    if (h.remaining === null) this.#unfilled.removeUnits(h.sideKey, h.rm, h.rk);
+    else if (h.remaining !== undefined) this.#unfilled.remove(h.sideKey, h.remaining);
   }
 
   /** What `o` holds: of the base asset for a sell, of the quote asset for a buy. */
   #holdOf(o: OwnOrder): Hold {
     const a = this.#assetsOf(o.symbol);
-    // Nothing filled: the quantity itself (x - 0 is x when x has at most 40 digits, as here).
-    const remaining = o.quantity ? (o.cumQty.isZero() && fitsPrecision(o.quantity) ? o.quantity : o.quantity.minus(o.cumQty)) : undefined;
     const key = o.side === 'BUY' ? a.buyKey : o.side === 'SELL' ? a.sellKey : sideKey(o.symbol, o.side);
-    if (o.side === 'SELL') return { asset: a.base, amount: remaining ?? ZERO, sideKey: key, remaining };
+    const q = o.quantity;
+    // The unfilled quantity in integers when quantity and cumQty are short non-negative decimals
+    // (the exact difference: what decimal.js's minus gives for at most 16 digits); rm NaN otherwise.
+    let rm = NaN;
+    let rk = 0;
+    if (q !== undefined && q.s > 0 && o.cumQty.s > 0 && unpackDecimal(q)) {
+      const qm = T.m;
+      const qk = T.k;
+      if (unpackDecimal(o.cumQty) && diffUnits(qm, qk, T.m, T.k) && DIFF.m >= 0) {
+        rm = DIFF.m;
+        rk = DIFF.k;
+      }
+    }
+    // Nothing filled: the quantity itself (x - 0 is x when x has at most 40 digits, as here).
+    const same = q !== undefined && o.cumQty.isZero() && fitsPrecision(q);
+    const remaining = q === undefined ? undefined : same ? q : rm === rm ? null : q.minus(o.cumQty);
+    if (o.side === 'SELL') {
+      if (remaining === null) return { asset: a.base, amount: null, am: rm, ak: rk, sideKey: key, remaining, rm, rk };
+      return { asset: a.base, amount: remaining ?? ZERO, am: 0, ak: 0, sideKey: key, remaining, rm, rk };
+    }
     if (o.side === 'BUY') {
       // A quoteOrderQty buy may spend a little more than the amount (the closer notional, spec new order
       // rule 4): one that has passed it holds nothing more rather than freeing other orders' locks.
       // A stop or take-profit buy without a limit price is locked at its trigger price (as the
       // exchange's matching engine locks it): unheld, its budget would pass a second order's check.
       const limit = o.price ?? o.stopPrice;
-      const amount = o.quoteOrderQty ? atLeastZero(o.quoteOrderQty.minus(o.cumQuoteQty)) : limit ? limit.mul(remaining ?? ZERO) : undefined;
-      return { asset: a.quote, amount, sideKey: key, remaining };
+      if (o.quoteOrderQty === undefined && limit !== undefined && rm === rm && limit.s > 0 && unpackDecimal(limit)) {
+        // limit x remaining in integers when the product of the mantissas is a safe integer (exact,
+        // as decimal.js's product of at most 16 digits).
+        const m = T.m * rm;
+        if (m <= MAX_SAFE) return { asset: a.quote, amount: null, am: m, ak: T.k + rk, sideKey: key, remaining, rm, rk };
+      }
+      const left = remaining === null ? decimalOfUnits(rm, rk) : remaining;
+      const amount = o.quoteOrderQty ? atLeastZero(o.quoteOrderQty.minus(o.cumQuoteQty)) : limit ? limit.mul(left ?? ZERO) : undefined;
+      return { asset: a.quote, amount, am: 0, ak: 0, sideKey: key, remaining: left, rm, rk };
     }
-    return { asset: undefined, amount: undefined, sideKey: key, remaining };
+    return { asset: undefined, amount: undefined, am: 0, ak: 0, sideKey: key, remaining, rm, rk };
   }
 
   #assetsOf(symbol: string): Assets {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
+import { unpackDecimal, UNPACKED } from '../core/decimalNumber.js';
 import { HeldSums } from './heldSums.js';
 
 describe('HeldSums', () => {
@@ -13,7 +14,8 @@ describe('HeldSums', () => {
       .map(([lead, ds, e]) => new Decimal(`${lead}${ds.join('')}e${e - ds.length}`));
     const arbNeg = fc.oneof(arbShort.map((x) => x.neg()), fc.constant(new Decimal('-0')));
     const arbTerm = fc.oneof({ arbitrary: arbShort, weight: 12 }, { arbitrary: arbLong, weight: 1 }, { arbitrary: arbNeg, weight: 1 });
-    const arbStep = fc.record({ add: fc.boolean(), key: fc.constantFrom('a', 'b'), x: arbTerm, pick: fc.nat(), read: fc.boolean() });
+    // A short term goes in (and out) as a Decimal or as m x 10^k (addUnits/removeUnits), either way.
+    const arbStep = fc.record({ add: fc.boolean(), key: fc.constantFrom('a', 'b'), x: arbTerm, pick: fc.nat(), read: fc.boolean(), units: fc.boolean() });
     let running = 0;
     let rebuilt = 0;
     fc.assert(
@@ -34,12 +36,17 @@ describe('HeldSums', () => {
           expect(got.isNegative()).toBe(want.isNegative());
         };
         for (const s of steps) {
+          const asUnits = (x: Decimal): boolean => s.units && unpackDecimal(x) && !x.isNegative();
           if (s.add || live.length === 0) {
             live.push({ key: s.key, x: s.x });
-            sums.add(s.key, s.x);
+            if (asUnits(s.x)) sums.addUnits(s.key, UNPACKED.m, UNPACKED.k);
+            else sums.add(s.key, s.x);
           } else {
             const [t] = live.splice(s.pick % live.length, 1);
-            if (t !== undefined) sums.remove(t.key, t.x);
+            if (t !== undefined) {
+              if (asUnits(t.x)) sums.removeUnits(t.key, UNPACKED.m, UNPACKED.k);
+              else sums.remove(t.key, t.x);
+            }
           }
           if (s.read) check(s.key);
         }

@@ -39,6 +39,16 @@ export class HeldSums {
     this.#apply(key, x, -1);
   }
 
+  /** Adds the term m x 10^k (m a safe integer; the same term as its Decimal for `add`). */
+  addUnits(key: string, m: number, k: number): void {
+    this.#applyUnits(key, m, k, 1);
+  }
+
+  /** Removes a term m x 10^k added earlier (by either `add` or `addUnits`). */
+  removeUnits(key: string, m: number, k: number): void {
+    this.#applyUnits(key, m, k, -1);
+  }
+
   /**
    * The sum of `key`'s current terms; `terms` lists them in loop order and is read only when the
    * sum must be rebuilt.
@@ -75,6 +85,18 @@ export class HeldSums {
     }
     if (sign > 0) e.sum.add(x);
     else e.sum.sub(x);
+    if (!e.sum.isInteger) e.stale = true;
+  }
+
+  /** #apply for a term m x 10^k. */
+  #applyUnits(key: string, m: number, k: number, sign: 1 | -1): void {
+    const e = this.#entry(key);
+    if (e.stale) return;
+    if (m < 0) {
+      e.stale = true;
+      return;
+    }
+    e.sum.addUnits(sign * m, k);
     if (!e.sum.isInteger) e.stale = true;
   }
 
