@@ -22,8 +22,11 @@
  *
  * Window (once a side holds `windowAt` prices): the top of the ladder becomes direct-addressed. Slots
  * da..da+span-1 hold every price unit from `wb` (the window's worst price) towards better prices, one
- * slot per unit: px[da + k] = wb + k for bids, wb - k for asks, always (a hole there holds its own
- * price). Slots below da are the ladder described above, for the prices worse than wb only (the far
+ * slot per unit: px[da + k] = wb + k for bids, wb - k for asks (a hole there holds its own price),
+ * for every window slot below `pw` (so always for the live slots: hi <= pw). Slots from pw up get
+ * their prices when the live slots first reach them (see coverTo): the best price sits in the
+ * middle of the window when it is laid out, so writing the upper half at once touched 256 KB of
+ * fresh memory a side that a replay mostly never reaches (~64 page faults a side, each a few us). Slots below da are the ladder described above, for the prices worse than wb only (the far
  * book). A price in the window is found and added or removed in O(1) without moving anything; the
  * window is laid out again (rewindow, O(slots)) so that the best price sits `margin` below its top
  * when a price beyond its top arrives or the touch has fallen below it. Prices beyond 2^52 are never
@@ -128,6 +131,8 @@ export class BookSide {
   da = 0;
   /** The window's worst price, at slot da (valid when dense). */
   wb = 0;
+  /** Window slots da..pw-1 hold their prices (valid when dense; see the file comment). */
+  private pw = 0;
   /** Price units in the window. */
   private readonly span: number;
   /** Units kept above the best price when the window is laid out. */
@@ -354,6 +359,7 @@ export class BookSide {
     const qx = this.qx;
     const lo = this.lo;
     let hi = this.hi;
+    if (j >= this.pw) this.coverTo(j);
     if (hi === lo) {
       this.lo = j;
       this.hi = j + 1;
@@ -388,6 +394,20 @@ export class BookSide {
     }
     this.fillHole(j, q);
     return j;
+  }
+
+  /**
+   * Gives window slots pw..j their prices (j >= pw), so that live slots up to j hold them. Slots
+   * from j + 1 up are left to later: the window is at most a margin above the best price, and most
+   * of it above the touch is never reached.
+   */
+  private coverTo(j: number): void {
+    const px = this.px;
+    const isBid = this.isBid;
+    const wb = this.wb;
+    const da = this.da;
+    for (let t = this.pw; t <= j; t++) px[t] = isBid ? wb + (t - da) : wb - (t - da);
+    this.pw = j + 1;
   }
 
   /** insert below the window (or without one): the sorted ladder with holes. */
@@ -693,7 +713,6 @@ export class BookSide {
       px = this.px = new Float64Array(da + span);
       qx = this.qx = new Float64Array(da + span);
     } else qx.fill(0);
-    for (let k = 0; k < span; k++) px[da + k] = isBid ? wb + k : wb - k;
     let w = da - nSparse;
     let first = -1;
     let last = -1;
@@ -713,6 +732,10 @@ export class BookSide {
     this.da = da;
     this.lo = nSparse > 0 ? da - nSparse : first >= 0 ? first : da;
     this.hi = last >= 0 ? last + 1 : da;
+    // Prices of the window slots up to the best one (coverTo adds the rest as they are reached).
+    const pw = this.hi > da ? this.hi : da;
+    for (let k = 0; da + k < pw; k++) px[da + k] = isBid ? wb + k : wb - k;
+    this.pw = pw;
     this.holes = this.hi - this.lo - n;
     this.sparseHoles = 0;
     this.hint = this.lo;
