@@ -228,3 +228,36 @@ describe('StrategyRunner symbol spellings', () => {
     expect(errors).toEqual(['strategy sp does not trade ETH_IDR', 'strategy sp does not trade BTC_USDT']);
   });
 });
+
+describe('StrategyRunner place intents', () => {
+  it('builds { kind, strategy, intentId, clientId, ...request without clientId, symbol }: keys, order and values', () => {
+    const reqs = [
+      { symbol: 'btcidr', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', quantity: D('1'), price: D('2') },
+      // A chosen clientId, and one given as undefined (a generated one then), anywhere in the request.
+      { side: 'SELL', clientId: 'mine-1', orderType: 'LIMIT', price: D('3'), symbol: 'BTC_IDR', quantity: D('1') },
+      { clientId: undefined, symbol: 'BTC_IDR', side: 'BUY', orderType: 'MARKET', quoteOrderQty: D('5') },
+    ] as const;
+    const plugin = defineStrategy({
+      name: 'placer',
+      description: 'places the requests of the test on a timer',
+      params: z.object({}),
+      create: (ctx) => ({
+        onEvent: (e) => {
+          if (e.type === 'timer') for (const r of reqs) ctx.place(r);
+        },
+      }),
+    });
+    const bus = new Bus();
+    const intents: Intent[] = [];
+    const runner = new StrategyRunner([{ name: 'p', plugin, params: {}, symbols: ['BTC_IDR'], budget: {} }], { bus, clock: new VirtualClock(0), books: () => undefined, gate: acceptAll, venue: { name: 'test', submit: (i) => intents.push(i) }, log: quiet });
+    runner.start();
+    bus.publish({ type: 'timer', E: 1 });
+    // The reference construction: an object rest without clientId, spread after the context's fields.
+    const want = reqs.map((req, n) => {
+      const { clientId: chosen, ...rest } = req as { clientId?: string };
+      return { kind: 'place', strategy: 'p', intentId: `p:${n + 1}`, clientId: chosen ?? `p-${n === 2 ? 2 : 1}`, ...rest, symbol: 'BTC_IDR' };
+    });
+    expect(intents.map((i) => Object.keys(i))).toEqual(want.map((w) => Object.keys(w)));
+    expect(intents).toEqual(want);
+  });
+});

@@ -99,6 +99,9 @@ export interface StrategyRunnerOptions {
 
 const NO_ORDERS: readonly OwnOrderView[] = Object.freeze([]);
 
+/** `T` with its readonly fields writable (an intent while it is being built). */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** Symbols match whatever the spelling: BTC_IDR, BTCIDR, btcidr. */
 function symbolKey(s: string): string {
   return s.replace(/_/g, '').toUpperCase();
@@ -408,10 +411,16 @@ export class StrategyRunner {
         check();
         const symbol = r.symbolOf(req.symbol);
         if (symbol === undefined) throw new RangeError(`strategy ${name} does not trade ${req.symbol}`);
-        const { clientId: chosen, ...rest } = req;
+        const chosen = req.clientId;
         const clientId = chosen !== undefined ? r.ids.claim(chosen) : r.ids.next();
         // The configured spelling goes downstream (risk rules and the venue know symbols by it).
-        this.#submit(r, { kind: 'place', strategy: name, intentId: r.intentId(), clientId, ...rest, symbol });
+        // One copy of the request (an object rest pattern without clientId cost a second, ~0.2 us):
+        // a request's own clientId key lands on the slot the literal already holds, so keys and
+        // their order are those of { ..., clientId, ...(req without clientId), symbol }, and the
+        // value is put back when the request's was undefined (claim returns a chosen id as given).
+        const intent: Mutable<PlaceIntent> = { kind: 'place', strategy: name, intentId: r.intentId(), clientId, ...req, symbol };
+        if (intent.clientId !== clientId) intent.clientId = clientId;
+        this.#submit(r, intent);
         return clientId;
       },
       cancel: (symbol, clientId) => {
