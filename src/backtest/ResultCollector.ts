@@ -145,6 +145,8 @@ export class ResultCollector {
    * for the whole run).
    */
   readonly #equity: { t: number; v: number[] }[] = [];
+  /** Scratch list of #equityNumber's marks. */
+  readonly #markRow: (BigDec | undefined)[] = [];
   /** Scratch row of #takeSample, copied at its exact length (a pushed array would keep room for 17). */
   readonly #row: number[] = [];
   /**
@@ -325,7 +327,9 @@ export class ResultCollector {
   #equityNumber(s: CollectorStrategy): number {
     const positions = this.#positionsOf(s.name);
     const last = this.#lastEquity.get(s.name);
-    const marks: (BigDec | undefined)[] = [];
+    // Kept (copied) only when the value is computed: a sample at unchanged marks allocates nothing here.
+    const marks = this.#markRow;
+    marks.length = 0;
     let same = last !== undefined;
     for (let i = 0; i < positions.length; i++) {
       const p = positions[i] as PositionState;
@@ -342,7 +346,7 @@ export class ResultCollector {
       eq = bigPlus(eq, netPnlBig(p, marks[i], bigOf(p.fees)));
     }
     const n = bigToNumber(eq);
-    this.#lastEquity.set(s.name, { eq: n, marks });
+    this.#lastEquity.set(s.name, { eq: n, marks: marks.slice() });
     return n;
   }
 
