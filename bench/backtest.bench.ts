@@ -276,6 +276,46 @@
  *    touches src/sim/events and every consumer of fill events, not a local cut. The risk gate's
  *    free balance (cash minus locks, a Decimal per check) stays: the checker needs the Decimal for
  *    its slot and its messages.
+ *
+ * 2026-11-26, session 5, results and GC (the collector, positions and equity, the result's finish,
+ * the scheduler and garbage collection; the binary form with orders). Method: the run's collector
+ * calls recorded once (60,138 events and samples, the 654 marks it read) and replayed into fresh
+ * collectors, and the run's 2,160 fills applied to a fresh position, old and new code alternated
+ * in one process (180 passes, paired median; identical code there reads 0.94-1.04); CPU profiles
+ * with line ticks (esbuild bundle, 0.05-0.25 ms sampling); heap sampling with and without the
+ * objects minor GCs collect; whole runs as old and new bundles in alternated processes. Load
+ * average 4-6 on the 2 cores throughout, so whole-run ratios within ~5 % are noise.
+ *  - Where it went: positions ~2.4 ms a run (~1.1 us a fill: bigint rounding's division and
+ *    remainder, aligned sums, digit counting, and unpackDecimal's trailing-zero loop, which ran as
+ *    a floating-point modulus), equity samples ~1.0 ms, the result's finish ~1 ms (cold: once a
+ *    run), the scheduler ~0.3-0.6 ms self. A run allocated ~24.4 MB, ~4.6 MB of it the collector's
+ *    bigints; GC ~4 ms a run: ~1.5 scavenges of the 16 MB young generation, each copying ~1.6 MB
+ *    and promoting ~1.4 MB, mostly not the collector's (sampled minor-GC survivors 3.5-4.9 MB a
+ *    run; the collector's fills, order tracks and samples ~0.6 MB of it, all in the result).
+ *  - Landed: (1) bigDecimal's round as (m +- 10^k/2) / 10^k, signed (an addition and a division
+ *    instead of a division, a multiplication, a subtraction, a doubling and negations); (2) its
+ *    digit count searches [41, 64] first; (3) core/decimalNumber's unpackDecimal strips trailing
+ *    zeros in int32 (every DecimalSum term and decimalToNumber goes through it). Positions micro,
+ *    paired: 0.86-0.89 after (1), 0.81-0.84 with (3), 0.79-0.80 with (2): ~2.4 -> ~1.8 ms per
+ *    2,160 fills. (4) An equity sample reuses the last value while no fill came and every open
+ *    position's mark is the same value (304 of the 651 samples here; differential test with
+ *    repeated marks): equity 1.0 -> 0.6 ms a run under the profiler. (5) Equity rows kept at their
+ *    exact length, each strategy's curve read from them at the end: #takeSample's sampled
+ *    survivors ~213 -> ~131 kB a run. Heap sampling: the collector's bigints ~4.6 -> ~3.4 MB a run
+ *    (the whole run 24.4 -> 21.2 MB, with the day's other changes). Whole run, the tree without
+ *    (1)-(5) against with them (10 process pairs of 12 runs): with orders paired 0.931 of medians,
+ *    0.968 of mins (median 89.0 -> 81.8 ms); no orders (8 pairs of 16) 1.074 / 0.964, noise: that
+ *    path only gains (3) and an allocation-free equity sample.
+ *  - Measured or analysed, not taken: a smaller fill-text cache (256 Decimals instead of 4,096):
+ *    615 more toFixed a run for ~50 kB less promoted per scavenge, pauses unchanged within noise.
+ *    Position quantities as safe-integer numbers with a bigint fallback: the average price and
+ *    realized PnL are 40-digit values after the first add to a position (a 40-digit division),
+ *    so only the quantity's own steps would leave bigints (~20 % of move) and the products with
+ *    the average price need the quantity as a bigint again. A typed scheduler queue: the queue's
+ *    own work is ~0.3 ms a run over heaps of ~10 entries; the closure per entry is SimVenue's
+ *    (#later, ~0.3 MB a run), made before the queue sees it. Dropping the first update an order
+ *    track keeps (~90 kB a run retained): the earlier pass measured finished tracks dropped at
+ *    ~0.15 MB less promoted per scavenge and no CPU change.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
