@@ -316,6 +316,29 @@
  *    (#later, ~0.3 MB a run), made before the queue sees it. Dropping the first update an order
  *    track keeps (~90 kB a run retained): the earlier pass measured finished tracks dropped at
  *    ~0.15 MB less promoted per scavenge and no CPU change.
+ *
+ * 2026-11-26, session 5, engine reports (the executionReport round trip between the engine and
+ * SimVenue; the binary form with orders, harness bundled with esbuild, CPU per run with
+ * process.cpuUsage; load average 4-8 on the 2 shared cores, so besides process pairs, instruction
+ * counts under cachegrind: `valgrind --tool=cachegrind --cache-sim=no node --single-threaded`, a
+ * process of R2 runs minus one of R1, per run).
+ *  - Landed: the engine hands a listener subscribed with `{ reports: 'scaled' }` its executionReports
+ *    as ScaledExecutionReport (src/sim/events.ts: the scaled integers and their scales, amounts past
+ *    2^53 as bigint) and builds the wire reports' strings only while a buffer or a wire listener
+ *    wants them; SimVenue listens that way and builds its Decimals from the integers
+ *    (core/decimalScaled's decimalOfScaled: decimalOf's digit words, no text; prices, sizes and a
+ *    buy's fee through a small per-scale cache, ScaledDecimalCache). No per-fill text is written and
+ *    parsed back, no three bigints per fill report (quote, fee, cumulative quote now travel as
+ *    numbers while safe), and no side object per order for its cached report strings. Result hash
+ *    unchanged (399593f71d594c96 / b97329f3a0d68f7a). Before/after, 8 process pairs of 12 runs:
+ *    paired median ratio 0.916 (medians 87.5 -> 80.0 ms), of mins 0.966; cachegrind, two
+ *    measurements: 1.146 -> 0.965 and 1.117 -> 1.041 G instructions a run (-16 %, -7 %: GC and JIT
+ *    timing move it by a few %). An in-process A/B (both bundles alternated in one process, 24
+ *    rounds) showed nothing (1.008): the two copies share one heap and its collections.
+ *  - Profile (0.25 ms sampling, 20 runs, under load): the engine's report building 2.7 ms ->
+ *    ~0.6 ms a run (scaledExecutionReport); SimVenue's decoding is the same order as before
+ *    (text cache + parse ~1.2 ms then, decimalOf ~1.4 ms without a cache: decimal.js's constructor
+ *    copies the digit words, ~70-120 ns a Decimal against ~8 ns for a map hit, hence the cache).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

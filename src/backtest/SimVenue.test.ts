@@ -4,6 +4,7 @@ import type { PlaceIntent } from '../bus/intents.js';
 import { Decimal } from '../core/decimal.js';
 import { ALGO_ORDER_TYPES } from '../core/enums.js';
 import { MatchingEngine } from '../sim/engine.js';
+import type { ScaledEngineListener, ScaledSubscribeOptions } from '../sim/events.js';
 import { symbolInfoOf } from './Backtest.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
@@ -112,14 +113,15 @@ describe('SimVenue', () => {
     // A second venue on the same engine, counting its own subscriptions.
     let listening = 0;
     const subscribe = engine.subscribe.bind(engine);
-    engine.subscribe = (l) => {
+    // SimVenue subscribes for scaled reports: the wrapper passes its options on.
+    engine.subscribe = ((l: ScaledEngineListener, o: ScaledSubscribeOptions) => {
       listening++;
-      const stop = subscribe(l);
+      const stop = subscribe(l, o);
       return () => {
         listening--;
         stop();
       };
-    };
+    }) as typeof engine.subscribe;
     const own: string[] = [];
     const venue = new SimVenue({ engine, accountId: 'bt', scheduler: s, publish: (e) => own.push(show({ at: s.clock.now(), e })), latency: { entryMs: 0, cancelMs: 5, ackMs: 1 } });
     expect(listening).toBe(0);

@@ -20,8 +20,8 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { ALGO_ORDER_TYPES } from '../core/enums.js';
 import type { AccountPositionEvent, ExecutionReportEvent } from '../core/marketEvents.js';
 import type { MatchingEngine } from '../sim/engine.js';
-import type { EngineEvent, ExecutionReportEvent as SimExecutionReport } from '../sim/events.js';
-import { DecimalTextCache, decimalOfText } from '../core/decimalText.js';
+import type { ScaledEngineEvent, ScaledExecutionReport } from '../sim/events.js';
+import { decimalOfScaled, ScaledDecimalCache } from '../core/decimalScaled.js';
 import type { OrderRecord } from '../store/records.js';
 import type { OpenOrderCounts } from '../risk/types.js';
 import { stateOfStatus } from '../execution/orderState.js';
@@ -59,8 +59,10 @@ export interface SimVenueOptions {
   readonly emit?: 'orderEvents' | 'userData';
 }
 
-/** Converts the engine's wire-shaped executionReport to the typed user-data event. */
-export function toExecutionReport(r: SimExecutionReport, E: number): ExecutionReportEvent {
+/** Converts the engine's scaled executionReport to the typed user-data event (its Decimals built from the integers). */
+export function toExecutionReport(r: ScaledExecutionReport, E: number): ExecutionReportEvent {
+  const ps = r.priceScale;
+  const qs = r.qtyScale;
   return {
     type: 'executionReport',
     E,
@@ -69,19 +71,19 @@ export function toExecutionReport(r: SimExecutionReport, E: number): ExecutionRe
     side: r.S,
     orderType: r.o,
     timeInForce: r.f,
-    quantity: new Decimal(r.q),
-    price: new Decimal(r.p),
-    stopPrice: new Decimal(r.P),
-    icebergQty: new Decimal(r.F),
+    quantity: decimalOfScaled(r.q, qs),
+    price: decimalOfScaled(r.p, ps),
+    stopPrice: decimalOfScaled(r.P, ps),
+    icebergQty: decimalOfScaled(r.F, qs),
     origClientId: r.C,
     executionType: r.x,
     status: r.X,
     rejectReason: r.r,
     orderId: r.i,
-    lastQty: new Decimal(r.l),
-    cumQty: new Decimal(r.z),
-    lastPrice: new Decimal(r.L),
-    commission: new Decimal(r.n),
+    lastQty: decimalOfScaled(r.l, qs),
+    cumQty: decimalOfScaled(r.z, qs),
+    lastPrice: decimalOfScaled(r.L, ps),
+    commission: decimalOfScaled(r.n, r.feeScale),
     commissionAsset: r.N,
     transactionTime: r.T,
     // The engine's ids are safe integers it generated itself; -1 marks a report that is not a fill.
@@ -89,19 +91,14 @@ export function toExecutionReport(r: SimExecutionReport, E: number): ExecutionRe
     isWorking: r.w,
     isMaker: r.m,
     orderCreationTime: r.O,
-    cumQuoteQty: new Decimal(r.Z),
-    lastQuoteQty: new Decimal(r.Y),
+    cumQuoteQty: decimalOfScaled(r.Z, ps + qs),
+    lastQuoteQty: decimalOfScaled(r.Y, ps + qs),
     expiryReason: r.eR,
   };
 }
 
 /** The counts of a symbol without orders (never written). */
 const NO_ORDERS: OpenOrderCounts = Object.freeze({ total: 0, algo: 0, iceberg: 0 });
-
-/** The Decimal of an engine report's decimal text, not cached (see #applyReport). */
-function decimalOfTextOrParse(text: string): Decimal {
-  return decimalOfText(text) ?? new Decimal(text);
-}
 
 /** The simulated venue. Call `dispose()` at the end to unsubscribe from the engine. */
 export class SimVenue implements Venue {
@@ -123,8 +120,8 @@ export class SimVenue implements Venue {
   #unsubscribe: (() => void) | undefined;
   #detachScheduled = false;
   #disposed = false;
-  /** Decimals of the engine's report strings: fill prices and sizes repeat, a Decimal is immutable. */
-  readonly #decimals = new DecimalTextCache();
+  /** Decimals of fill prices, sizes and a buy's fees, which repeat; a Decimal is immutable. */
+  readonly #decimals = new ScaledDecimalCache();
 
   constructor(opts: SimVenueOptions) {
     this.#o = opts;
@@ -142,8 +139,10 @@ export class SimVenue implements Venue {
    */
   #attach(): void {
     // Reports only (and account positions in userData mode, which forwards them): the engine then
-    // builds no market-data events and, in orderEvents mode, no account positions either.
-    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e), { marketData: false, accountPositions: this.#o.emit === 'userData' });
+    // builds no market-data events and, in orderEvents mode, no account positions either. Reports
+    // in scaled form: the Decimals are built from the engine's integers, and no report text is
+    // written (nor parsed back) unless another listener wants it.
+    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e), { marketData: false, accountPositions: this.#o.emit === 'userData', reports: 'scaled' });
   }
 
   /**
@@ -332,8 +331,8 @@ export class SimVenue implements Venue {
     }
   }
 
-  #onEngine(e: EngineEvent): void {
-    if (e.type === 'executionReport') {
+  #onEngine(e: ScaledEngineEvent): void {
+    if (e.type === 'scaledExecutionReport') {
       if (e.accountId !== this.#o.accountId) return;
       const o = this.#orders.get(e.c) ?? (e.C !== '' ? this.#orders.get(e.C) : undefined);
       if (o === undefined) return; // not a strategy order (e.g. placed directly on the engine)
@@ -354,27 +353,29 @@ export class SimVenue implements Venue {
     }
   }
 
-  #applyReport(o: VenueOrder, r: SimExecutionReport): void {
+  #applyReport(o: VenueOrder, r: ScaledExecutionReport): void {
     const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
     o.orderId = r.i;
     const state = stateOfStatus(r.X);
     if (r.x === 'TRADE') {
+      const ps = r.priceScale;
+      const qs = r.qtyScale;
       const dec = this.#decimals;
-      // Prices, sizes and fees repeat across fills: cached. A first fill's cumulative amounts are
-      // its own (the same text, so the same Decimal); the quote amounts are price x size, nearly
-      // all distinct, so they are parsed without the cache (a lookup that misses, and an entry
-      // nobody reads again, cost more than the parse).
-      const qty = dec.get(r.l);
-      const price = dec.get(r.L);
-      const quoteQty = decimalOfTextOrParse(r.Y);
-      o.cumQty = r.z === r.l ? qty : dec.get(r.z);
-      o.cumQuoteQty = r.Z === r.Y ? quoteQty : decimalOfTextOrParse(r.Z);
+      // Prices and sizes repeat across fills: cached. A first fill's cumulative amounts are its
+      // own (the same Decimals); the quote amounts are price x size, nearly all distinct, so they
+      // are built without the cache (a lookup that misses, and an entry nobody reads again, cost
+      // more than building them).
+      const qty = dec.get(r.l, qs);
+      const price = dec.get(r.L, ps);
+      const quoteQty = decimalOfScaled(r.Y, ps + qs);
+      o.cumQty = r.z === r.l ? qty : dec.get(r.z, qs);
+      o.cumQuoteQty = r.Z === r.Y ? quoteQty : decimalOfScaled(r.Z, ps + qs);
       o.state = state;
+      // The fee is in the asset received: a buy's (base, size x rate) repeats as sizes do; a sell's
+      // (quote, price x size x rate) is nearly always new, so built like the quote amounts.
+      const commission = r.S === 'BUY' && typeof r.n === 'number' ? dec.get(r.n, r.feeScale) : decimalOfScaled(r.n, r.feeScale);
       // One scheduler entry for both events: with the same delay they would run back to back
       // anyway (same time, consecutive sequence numbers).
-      // The fee is in the asset received: a buy's (base, size x rate) repeats as sizes do; a sell's
-      // (quote, price x size x rate) is nearly always new, so parsed like the quote amounts.
-      const commission = r.S === 'BUY' ? dec.get(r.n) : decimalOfTextOrParse(r.n);
       const fill = fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission, commissionAsset: r.N, isMaker: r.m });
       const update = orderUpdateOf(o, E); // a new event with the fields as they are now
       const publish = this.#o.publish;

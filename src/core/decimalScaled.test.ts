@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from './decimal.js';
-import { scaledOfDecimal } from './decimalScaled.js';
+import { decimalOfScaled, ScaledDecimalCache, scaledOfDecimal } from './decimalScaled.js';
 import { scaledDecimal } from './scaledLevels.js';
 
 /** The reference: the text path (toFixed, then the plain-decimal parse), -1 where it refuses. */
@@ -40,5 +40,61 @@ describe('scaledOfDecimal (differential vs toFixed and the plain-decimal parse)'
     expect(scaledOfDecimal(new Decimal(NaN), 2)).toBe(-1);
     expect(scaledOfDecimal(new Decimal(Infinity), 2)).toBe(-1);
     expect(scaledOfDecimal(new Decimal('1.5'), 23)).toBe(-1);
+  });
+});
+
+/** The reference: the value's plain text (digits with the point `scale` from the right) parsed by decimal.js. */
+function parsedText(v: bigint, scale: number): Decimal {
+  const neg = v < 0n;
+  const digits = (neg ? -v : v).toString().padStart(scale + 1, '0');
+  const at = digits.length - scale;
+  return new Decimal(`${neg ? '-' : ''}${digits.slice(0, at)}${scale > 0 ? '.' : ''}${digits.slice(at)}`);
+}
+
+/** decimal.js's internal form: equal Decimals built two ways must have the same sign, exponent and digit words. */
+function parts(x: Decimal): { s: number; e: number; d: readonly number[] | null } {
+  return { s: x.s, e: x.e, d: x.d };
+}
+
+describe('decimalOfScaled (differential vs parsing the text)', () => {
+  it('equals the parsed text in value and internal form, for numbers and bigints of any size', () => {
+    const safe = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.maxSafeInteger(), fc.integer({ min: 0, max: 2 ** 31 }).map((x) => x * 1000));
+    const big = fc.bigInt({ min: -(10n ** 38n), max: 10n ** 38n });
+    fc.assert(
+      fc.property(fc.oneof(safe, big), fc.integer({ min: 0, max: 22 }), (v, scale) => {
+        const got = decimalOfScaled(v, scale);
+        const want = parsedText(BigInt(v), scale);
+        expect(parts(got)).toEqual(parts(want));
+        expect(got.toFixed()).toBe(want.toFixed());
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('edge cases', () => {
+    expect(decimalOfScaled(0, 8).toFixed()).toBe('0');
+    expect(parts(decimalOfScaled(-0, 8))).toEqual(parts(new Decimal('0')));
+    expect(parts(decimalOfScaled(0n, 8))).toEqual(parts(new Decimal('0')));
+    expect(decimalOfScaled(6160201, 2).toFixed()).toBe('61602.01');
+    expect(decimalOfScaled(Number.MAX_SAFE_INTEGER, 0).toFixed()).toBe('9007199254740991');
+    expect(decimalOfScaled(9007199254740992n, 4).toFixed()).toBe('900719925474.0992');
+    expect(decimalOfScaled(10n ** 30n + 1n, 22).toFixed()).toBe('100000000.0000000000000000000001');
+    expect(parts(decimalOfScaled(123_000_000, 22))).toEqual(parts(new Decimal('0.0000000000000123')));
+    expect(() => decimalOfScaled(2 ** 53, 0)).toThrow(RangeError);
+    expect(() => decimalOfScaled(0.5, 0)).toThrow(RangeError);
+    expect(() => decimalOfScaled(NaN, 0)).toThrow(RangeError);
+  });
+});
+
+describe('ScaledDecimalCache', () => {
+  it('answers decimalOfScaled, per scale, the same Decimal for a repeated value, within its bound', () => {
+    const cache = new ScaledDecimalCache(4);
+    const a = cache.get(6160201, 2);
+    expect(a.toFixed()).toBe('61602.01');
+    expect(cache.get(6160201, 2)).toBe(a);
+    expect(cache.get(6160201, 3).toFixed()).toBe('6160.201');
+    for (let v = 1; v <= 10; v++) expect(parts(cache.get(v * 7, 5))).toEqual(parts(decimalOfScaled(v * 7, 5)));
+    expect(cache.get(0, 8).toFixed()).toBe('0');
+    expect(() => cache.get(2 ** 53, 0)).toThrow(RangeError);
   });
 });

@@ -14,7 +14,7 @@ import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../cor
 import { CHANGED, type BookSide, type Level } from './book.js';
 import { OrderColumns } from './columns.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
-import type { EngineEvent, EngineListener, ExecutionReportEvent, SubscribeOptions, TradeEvent } from './events.js';
+import type { EngineEvent, EngineListener, ExecutionReportEvent, NonReportEvent, ScaledEngineListener, ScaledSubscribeOptions, SubscribeOptions, TradeEvent, WireSubscribeOptions } from './events.js';
 import { floorDiv, fmt, fmtBig, mul3, mul3n, mulBig, rescale, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
@@ -34,12 +34,20 @@ import type {
   SimOrder,
   TradeQuery,
 } from './types.js';
-import { executionReport, orderView, tradeView, type FillInfo } from './views.js';
+import { executionReport, orderView, scaledExecutionReport, tradeView, type FillInfo } from './views.js';
 
 /** 2^53: below it a double holds every integer exactly. */
 const TWO53 = 9007199254740992;
 const MAX_SAFE_N = BigInt(Number.MAX_SAFE_INTEGER);
 
+
+/**
+ * A subscribed listener: `market` false for one that wants account events only, `positions` false
+ * for one that wants no account positions, `scaled` for one that takes scaled executionReports.
+ */
+type Listener =
+  | { readonly scaled: false; readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean }
+  | { readonly scaled: true; readonly fn: ScaledEngineListener; readonly market: boolean; readonly positions: boolean };
 
 /** How many public trades recentTrades can return. */
 const RECENT_TRADES = 1000;
@@ -92,10 +100,14 @@ export class MatchingEngine {
   private nextListId: number;
   private readonly bufferOn: boolean;
   private buffer: EngineEvent[] = [];
-  /** Listeners in subscription order; `market` false for those that want account events only, `positions` false for those that want no account positions. */
-  private readonly listeners: { readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean }[] = [];
+  /** Listeners in subscription order. */
+  private readonly listeners: Listener[] = [];
   /** True when account events are built at all (a buffer or any listener wants them). */
   private ev: boolean;
+  /** True when wire executionReports are built: a buffer or a listener without `reports: 'scaled'`. */
+  private wev: boolean;
+  /** True when scaled executionReports are built: a listener with `reports: 'scaled'`. */
+  private sev = false;
   /** True when market-data events (trade, depthUpdate, referencePrice) are built: a buffer or a listener that wants them. */
   private mev: boolean;
   /** True when outboundAccountPosition events are built: a buffer or a listener that wants them. */
@@ -121,6 +133,7 @@ export class MatchingEngine {
     this.nextListId = config.firstOrderListId ?? 1;
     this.bufferOn = config.bufferEvents !== false;
     this.ev = this.bufferOn;
+    this.wev = this.bufferOn;
     this.mev = this.bufferOn;
     this.pev = this.bufferOn;
     const historyLimit = config.historyLimit ?? Infinity;
@@ -175,10 +188,17 @@ export class MatchingEngine {
    * Subscribes a synchronous listener; returns the unsubscribe function. With `{ marketData: false }`
    * the listener gets only account events (executionReport, outboundAccountPosition, listStatus),
    * and while no buffer or other listener wants market data, trade, depthUpdate and referencePrice
-   * events are not even built. The events a listener does get are the same either way.
+   * events are not even built. The events a listener does get are the same either way. With
+   * `{ reports: 'scaled' }` its executionReports come as ScaledExecutionReport (events.ts), and the
+   * wire reports' strings are built only while a buffer or another listener wants them.
    */
-  subscribe(listener: EngineListener, options?: SubscribeOptions): () => void {
-    const entry = { fn: listener, market: options?.marketData !== false, positions: options?.accountPositions !== false };
+  subscribe(listener: ScaledEngineListener, options: ScaledSubscribeOptions): () => void;
+  subscribe(listener: EngineListener, options?: WireSubscribeOptions): () => void;
+  subscribe(listener: EngineListener | ScaledEngineListener, options?: SubscribeOptions): () => void {
+    const market = options?.marketData !== false;
+    const positions = options?.accountPositions !== false;
+    // The overloads pair a scaled listener with reports: 'scaled' and a wire listener with the rest.
+    const entry: Listener = options?.reports === 'scaled' ? { scaled: true, fn: listener as ScaledEngineListener, market, positions } : { scaled: false, fn: listener as EngineListener, market, positions };
     this.listeners.push(entry);
     this.wants();
     return () => {
@@ -191,6 +211,8 @@ export class MatchingEngine {
   /** Recomputes which event kinds anyone wants. */
   private wants(): void {
     this.ev = this.bufferOn || this.listeners.length > 0;
+    this.wev = this.bufferOn || this.listeners.some((l) => !l.scaled);
+    this.sev = this.listeners.some((l) => l.scaled);
     this.mev = this.bufferOn || this.listeners.some((l) => l.market);
     this.pev = this.bufferOn || this.listeners.some((l) => l.positions);
   }
@@ -202,20 +224,20 @@ export class MatchingEngine {
     return out;
   }
 
-  /** Delivers an account event to the buffer and every listener. */
-  private emit(e: EngineEvent): void {
+  /** Delivers an account event other than an executionReport to the buffer and every listener. */
+  private emit(e: NonReportEvent): void {
     if (this.bufferOn) this.buffer.push(e);
     for (const l of this.listeners) l.fn(e);
   }
 
   /** Delivers a market-data event to the buffer and the listeners that want market data. */
-  private emitMarket(e: EngineEvent): void {
+  private emitMarket(e: NonReportEvent): void {
     if (this.bufferOn) this.buffer.push(e);
     for (const l of this.listeners) if (l.market) l.fn(e);
   }
 
   /** Delivers an account position to the buffer and the listeners that want them. */
-  private emitPosition(e: EngineEvent): void {
+  private emitPosition(e: NonReportEvent): void {
     if (this.bufferOn) this.buffer.push(e);
     for (const l of this.listeners) if (l.positions) l.fn(e);
   }
@@ -306,8 +328,21 @@ export class MatchingEngine {
     this.touchedSyms.length = 0;
   }
 
+  /**
+   * Delivers the order's executionReport to the buffer and every listener, each in its form: both
+   * forms are built before any listener runs (a listener may call back into the engine).
+   */
   private report(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null = null): void {
-    if (this.ev) this.emit(executionReport(o, x, this.now, fill));
+    if (!this.ev) return;
+    const wire = this.wev ? executionReport(o, x, this.now, fill) : null;
+    const scaled = this.sev ? scaledExecutionReport(o, x, this.now, fill) : null;
+    if (this.bufferOn && wire !== null) this.buffer.push(wire);
+    for (const l of this.listeners) {
+      // null only for a listener subscribed during this delivery, after the report was built.
+      if (l.scaled) {
+        if (scaled !== null) l.fn(scaled);
+      } else if (wire !== null) l.fn(wire);
+    }
   }
 
   // ---------------------------------------------------------------- helpers
@@ -1018,8 +1053,8 @@ export class MatchingEngine {
     }
     if (this.ev) {
       const feeScale = this.scaleOf(feeAsset);
-      const quote = fee >= 0 ? BigInt(pq) : mulBig(price, q);
-      this.emit(executionReport(o, 'TRADE', this.now, { qty: q, price, quote, fee: fee >= 0 ? BigInt(fee) : feeBig, feeAsset, feeScale, tradeId, isMaker }));
+      // fee >= 0: every amount of the fill, price x q included, is a safe integer (no bigint made).
+      this.report(o, 'TRADE', fee >= 0 ? { qty: q, price, quote: pq, fee, feeAsset, feeScale, tradeId, isMaker } : { qty: q, price, quote: mulBig(price, q), fee: feeBig, feeAsset, feeScale, tradeId, isMaker });
     }
     if (o.list !== null && !o.list.done) this.listLegTraded(o);
     if (filled) this.ended(o);

@@ -55,6 +55,68 @@ export interface ExecutionReportEvent {
   readonly g: number;
 }
 
+/**
+ * An exact amount as a count of 10^-scale units: a safe-integer number, or a bigint for amounts
+ * the engine holds beyond 2^53 (a bigint may also hold a small value; read both kinds).
+ */
+export type ScaledAmount = number | bigint;
+
+/**
+ * The executionReport of {@link ExecutionReportEvent} with its decimals as the engine's scaled
+ * integers instead of text, for a listener subscribed with `{ reports: 'scaled' }` (the backtest's
+ * SimVenue builds its Decimals straight from them: no text is written and parsed back per fill).
+ * Every other field is the wire report's, with the same value. The decimal fields, each an exact
+ * count of 10^-scale units: prices (`p`, `P`, `L`) at `priceScale`, quantities (`q`, `F`, `l`,
+ * `z`) at `qtyScale`, quote amounts (`Z`, `Y`) at `priceScale + qtyScale`, the commission (`n`)
+ * at `feeScale`. Fields the wire report gives as '0' (no fill: `l`, `L`, `n`, `Y`) are 0 here.
+ * `wireReport` (views.ts) formats one into the wire report the engine would have built.
+ */
+export interface ScaledExecutionReport {
+  readonly type: 'scaledExecutionReport';
+  readonly accountId: string;
+  /** Event time. */
+  readonly E: number;
+  readonly s: string;
+  /** Client order id. */
+  readonly c: string;
+  readonly S: OrderSideName;
+  readonly o: OrderTypeName;
+  readonly f: TimeInForceName;
+  /** Decimals of the symbol's prices. */
+  readonly priceScale: number;
+  /** Decimals of the symbol's quantities. */
+  readonly qtyScale: number;
+  /** Decimals of the commission's asset (0 when there is no fill). */
+  readonly feeScale: number;
+  readonly q: number;
+  readonly p: number;
+  readonly P: number;
+  readonly F: number;
+  /** Original client order id of the order being canceled ('' otherwise). */
+  readonly C: string;
+  readonly x: ExecutionTypeName;
+  readonly X: OrderStatusName;
+  readonly r: RejectReasonName;
+  /** Order id. */
+  readonly i: string;
+  readonly l: number;
+  readonly z: number;
+  readonly L: number;
+  readonly n: ScaledAmount;
+  readonly N: string | null;
+  readonly T: number;
+  /** Trade id, -1 when none. */
+  readonly t: number;
+  readonly w: boolean;
+  readonly m: boolean;
+  readonly O: number;
+  readonly Z: ScaledAmount;
+  readonly Y: ScaledAmount;
+  readonly eR: ExpiryReasonName;
+  /** OCO list id, -1 when none. */
+  readonly g: number;
+}
+
 /** outboundAccountPosition: balances of the assets that changed in one operation. */
 export interface AccountPositionEvent {
   readonly type: 'outboundAccountPosition';
@@ -136,6 +198,15 @@ export type EngineEvent =
 /** A synchronous event listener. */
 export type EngineListener = (event: EngineEvent) => void;
 
+/** Every engine event but the executionReport: what both kinds of listener receive alike. */
+export type NonReportEvent = Exclude<EngineEvent, ExecutionReportEvent>;
+
+/** The events of a listener subscribed with `{ reports: 'scaled' }`: executionReports in scaled form. */
+export type ScaledEngineEvent = NonReportEvent | ScaledExecutionReport;
+
+/** A synchronous listener of {@link ScaledEngineEvent}s. */
+export type ScaledEngineListener = (event: ScaledEngineEvent) => void;
+
 /** Options of `MatchingEngine.subscribe`. */
 export interface SubscribeOptions {
   /**
@@ -149,4 +220,20 @@ export interface SubscribeOptions {
    * buffers nothing) builds none (a venue that reads only executionReports). Default true.
    */
   readonly accountPositions?: boolean;
+  /**
+   * 'scaled': executionReports arrive as {@link ScaledExecutionReport} (scaled integers, no text),
+   * and while no buffer or other listener wants the wire form, its strings are not built. The
+   * listener is then a {@link ScaledEngineListener}. Default 'wire'.
+   */
+  readonly reports?: 'wire' | 'scaled';
+}
+
+/** {@link SubscribeOptions} of a listener that takes scaled executionReports. */
+export interface ScaledSubscribeOptions extends SubscribeOptions {
+  readonly reports: 'scaled';
+}
+
+/** {@link SubscribeOptions} of a listener that takes wire executionReports (the default). */
+export interface WireSubscribeOptions extends SubscribeOptions {
+  readonly reports?: 'wire';
 }

@@ -328,6 +328,18 @@ export class Ord implements Resting {
     return this.cold === null ? BigInt(this.cumN) : whole(this.cold.cumB, this.cumN);
   }
   /**
+   * {@link cumQuote} as a number while it is a safe integer (every report reads it; a bigint per
+   * report was an allocation for nothing), a bigint otherwise.
+   */
+  get cumQuoteAmount(): number | bigint {
+    if ((this.bits & FILLED_OFF_PRICE) === 0) {
+      const n = this.price * this.filled;
+      // A double product below 2^53 is the exact one (rounding is monotonic).
+      return n <= MAX_SAFE ? n : BigInt(this.price) * BigInt(this.filled);
+    }
+    return this.cold === null || this.cold.cumB === 0n ? this.cumN : whole(this.cold.cumB, this.cumN);
+  }
+  /**
    * Records a fill of `q` at `price` in the cumulative quote, after `filled` was raised by `q`;
    * `pq` is price x q when that is a safe integer, else -1 (then `quote` is the exact product).
    * Fills at the order's own price store nothing; the first at another price stores what the

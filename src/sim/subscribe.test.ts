@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import type { BookLevel } from '../core/types.js';
 import type { MatchingEngine } from './engine.js';
-import type { EngineEvent } from './events.js';
+import type { EngineEvent, ScaledEngineEvent } from './events.js';
 import { makeEngine, place } from './testkit.js';
+import { wireReport } from './views.js';
 
 const lv = (p: string, q: string): BookLevel => ({ price: new Decimal(p), qty: new Decimal(q) });
 const ACCOUNT_KINDS = new Set(['executionReport', 'outboundAccountPosition', 'listStatus']);
@@ -105,5 +106,51 @@ describe('subscribe with accountPositions: false', () => {
     script(e);
     expect(JSON.stringify(e.takeEvents())).toBe(JSON.stringify(all));
     expect(JSON.stringify(got)).toBe(JSON.stringify(reportsOnly));
+  });
+});
+
+describe("subscribe with reports: 'scaled'", () => {
+  const full = makeEngine();
+  script(full);
+  const all = full.takeEvents();
+  const accountOnly = all.filter((ev) => ACCOUNT_KINDS.has(ev.type));
+  /** A scaled listener's stream with its reports formatted back to the wire form. */
+  const asWire = (events: readonly ScaledEngineEvent[]): EngineEvent[] => events.map((ev) => (ev.type === 'scaledExecutionReport' ? wireReport(ev) : ev));
+
+  it('delivers the same events, executionReports in scaled form (formatted, the wire reports exactly)', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    const got: ScaledEngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { reports: 'scaled' });
+    script(e);
+    expect(got.filter((ev) => ev.type === 'scaledExecutionReport').length).toBe(all.filter((ev) => ev.type === 'executionReport').length);
+    expect(got.some((ev) => (ev.type as string) === 'executionReport')).toBe(false);
+    expect(JSON.stringify(asWire(got))).toBe(JSON.stringify(all));
+  });
+
+  it('combines with marketData and accountPositions false, next to a wire listener and the buffer', () => {
+    const e = makeEngine();
+    const scaled: ScaledEngineEvent[] = [];
+    const wire: EngineEvent[] = [];
+    e.subscribe((ev) => scaled.push(ev), { marketData: false, accountPositions: false, reports: 'scaled' });
+    e.subscribe((ev) => wire.push(ev), { marketData: false });
+    script(e);
+    expect(JSON.stringify(e.takeEvents())).toBe(JSON.stringify(all));
+    expect(JSON.stringify(wire)).toBe(JSON.stringify(accountOnly));
+    expect(JSON.stringify(asWire(scaled))).toBe(JSON.stringify(all.filter((ev) => ev.type === 'executionReport' || ev.type === 'listStatus')));
+  });
+
+  it('a fill report carries the scaled amounts and their scales', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    const got: ScaledEngineEvent[] = [];
+    e.subscribe((ev) => got.push(ev), { reports: 'scaled' });
+    script(e);
+    const fill = got.find((ev) => ev.type === 'scaledExecutionReport' && ev.x === 'TRADE');
+    expect(fill?.type).toBe('scaledExecutionReport');
+    if (fill?.type !== 'scaledExecutionReport') return;
+    const w = wireReport(fill);
+    expect(Number(w.l)).toBe(fill.l / 10 ** fill.qtyScale);
+    expect(Number(w.L)).toBe(fill.L / 10 ** fill.priceScale);
+    expect(fill.feeScale).toBeGreaterThan(0);
+    expect(fill.t).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 /** Builds the public views (orders, trades, execution reports) from internal scaled state. */
 import type { ExecutionTypeName, RejectReasonName } from '../core/enums.js';
 import type { AccountTrade } from '../core/types.js';
-import type { ExecutionReportEvent } from './events.js';
+import type { ExecutionReportEvent, ScaledAmount, ScaledExecutionReport } from './events.js';
 import { fmt, fmtBig } from './scaled.js';
 import { dec, type Ord, type Sym, type TradeRec } from './state.js';
 import type { SimOrder } from './types.js';
@@ -67,12 +67,19 @@ export function tradeView(s: Sym, t: TradeRec, feeScale: number): AccountTrade {
 export interface FillInfo {
   readonly qty: number;
   readonly price: number;
-  readonly quote: bigint;
-  readonly fee: bigint;
+  /** price x qty at notional scale. */
+  readonly quote: ScaledAmount;
+  /** Commission at `feeScale`. */
+  readonly fee: ScaledAmount;
   readonly feeAsset: string;
   readonly feeScale: number;
   readonly tradeId: number;
   readonly isMaker: boolean;
+}
+
+/** fmt of a scaled amount, either kind. */
+function fmtAmount(v: ScaledAmount, scale: number): string {
+  return typeof v === 'number' ? fmt(v, scale) : fmtBig(v, scale);
 }
 
 /** An executionReport for the order's current state. */
@@ -103,16 +110,100 @@ export function executionReport(o: Ord, x: ExecutionTypeName, now: number, fill:
     l: fill ? fmt(fill.qty, s.qd) : '0',
     z: fmt(o.filled, s.qd),
     L: fill ? fmt(fill.price, s.pd) : '0',
-    n: fill ? fmtBig(fill.fee, fill.feeScale) : '0',
+    n: fill ? fmtAmount(fill.fee, fill.feeScale) : '0',
     N: fill ? fill.feeAsset : null,
     T: now,
     t: fill ? fill.tradeId : -1,
     w: o.working,
     m: fill ? fill.isMaker : false,
     O: o.createTime,
-    Z: fmtBig(o.cumQuote, ns),
-    Y: fill ? fmtBig(fill.quote, ns) : '0',
+    Z: fmtAmount(o.cumQuoteAmount, ns),
+    Y: fill ? fmtAmount(fill.quote, ns) : '0',
     eR: o.expiryReason,
     g: o.list?.id ?? -1,
+  };
+}
+
+/**
+ * {@link executionReport} in scaled form (the same fields and values, decimals as scaled integers):
+ * no text at all, for listeners subscribed with `{ reports: 'scaled' }`.
+ */
+export function scaledExecutionReport(o: Ord, x: ExecutionTypeName, now: number, fill: FillInfo | null, r: RejectReasonName = 'NONE'): ScaledExecutionReport {
+  const s = o.sym;
+  return {
+    type: 'scaledExecutionReport',
+    accountId: o.acct.id,
+    E: now,
+    s: s.name,
+    c: o.clientId,
+    S: o.isBuy ? 'BUY' : 'SELL',
+    o: o.type,
+    f: o.tif,
+    priceScale: s.pd,
+    qtyScale: s.qd,
+    feeScale: fill ? fill.feeScale : 0,
+    q: o.qty,
+    p: o.price,
+    P: o.stopPrice,
+    F: o.icebergQty,
+    C: x === 'CANCELED' ? o.clientId : '',
+    x,
+    X: o.status,
+    r,
+    i: o.idStr,
+    l: fill ? fill.qty : 0,
+    z: o.filled,
+    L: fill ? fill.price : 0,
+    n: fill ? fill.fee : 0,
+    N: fill ? fill.feeAsset : null,
+    T: now,
+    t: fill ? fill.tradeId : -1,
+    w: o.working,
+    m: fill ? fill.isMaker : false,
+    O: o.createTime,
+    Z: o.cumQuoteAmount,
+    Y: fill ? fill.quote : 0,
+    eR: o.expiryReason,
+    g: o.list?.id ?? -1,
+  };
+}
+
+/** The wire executionReport of a scaled one: exactly what the engine builds for a wire listener. */
+export function wireReport(r: ScaledExecutionReport): ExecutionReportEvent {
+  const ps = r.priceScale;
+  const qs = r.qtyScale;
+  return {
+    type: 'executionReport',
+    accountId: r.accountId,
+    e: 'executionReport',
+    E: r.E,
+    s: r.s,
+    c: r.c,
+    S: r.S,
+    o: r.o,
+    f: r.f,
+    q: fmt(r.q, qs),
+    p: fmt(r.p, ps),
+    P: fmt(r.P, ps),
+    F: fmt(r.F, qs),
+    C: r.C,
+    x: r.x,
+    X: r.X,
+    r: r.r,
+    i: r.i,
+    l: fmt(r.l, qs),
+    z: fmt(r.z, qs),
+    L: fmt(r.L, ps),
+    n: fmtAmount(r.n, r.feeScale),
+    N: r.N,
+    T: r.T,
+    t: r.t,
+    w: r.w,
+    m: r.m,
+    O: r.O,
+    Z: fmtAmount(r.Z, ps + qs),
+    Y: fmtAmount(r.Y, ps + qs),
+    eR: r.eR,
+    g: r.g,
   };
 }

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../core/decimal.js';
 import { MatchingEngine } from '../engine.js';
-import type { EngineEvent } from '../events.js';
+import type { EngineEvent, ScaledExecutionReport } from '../events.js';
 import { account, symbolInfo } from '../fixtures.js';
 import { RefEngine, type RefRequest } from './refEngine.js';
+import { wireReport } from '../views.js';
 import { mulberry32 } from '../../core/random.js';
 
 const OPS = 100_000;
@@ -94,6 +95,11 @@ function runDifferential(mk: Market): void {
         balances: { USDT: new Decimal(balances.USDT), BTC: new Decimal(balances.BTC) },
       })),
     });
+    // A scaled-report listener next to the buffer: each of its reports, formatted, must be the
+    // buffered wire report (both forms are built from the same state; the wide market's amounts
+    // pass 2^53, so the bigint forms are compared too).
+    const scaled: ScaledExecutionReport[] = [];
+    eng.subscribe((e) => void (e.type === 'scaledExecutionReport' && scaled.push(e)), { marketData: false, accountPositions: false, reports: 'scaled' });
     const r = mulberry32(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
     const tick = new Decimal(mk.tick);
@@ -210,7 +216,11 @@ function runDifferential(mk: Market): void {
           counts.accepted++;
         } else counts.rejected++;
       }
-      const mine = asLog(eng.takeEvents());
+      const events = eng.takeEvents();
+      const wire = JSON.stringify(events.filter((e) => e.type === 'executionReport'));
+      const formatted = JSON.stringify(scaled.splice(0).map(wireReport));
+      if (wire !== formatted) expect(formatted, `scaled reports of op ${i}`).toBe(wire);
+      const mine = asLog(events);
       const theirs = ref.log.splice(0);
       counts.trades += theirs.filter((l) => l.startsWith('T')).length;
       if (mine.length !== theirs.length || mine.some((m, j) => m !== theirs[j])) expect(mine, `op ${i}: ${what()}`).toEqual(theirs);
