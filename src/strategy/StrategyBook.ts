@@ -25,18 +25,25 @@ interface OwnOrder extends OwnOrderView {
   readonly stopPrice: Decimal | undefined;
 }
 
-/** The assets of a symbol (`quote` is '' for a symbol without BASE_QUOTE form) and the keys of its sides. */
+/**
+ * The assets of a symbol (`quote` is '' for a symbol without BASE_QUOTE form) and the keys of its
+ * sides; and, once a fill has asked for them, the running amounts it moves (the same objects as in
+ * the book's maps, which never replace one), so a fill looks them up once per symbol, not per fill.
+ */
 interface Assets {
   readonly base: string;
   readonly quote: string;
   readonly buyKey: string;
   readonly sellKey: string;
+  position: RunningAmount | undefined;
+  baseCash: RunningAmount | undefined;
+  quoteCash: RunningAmount | undefined;
 }
 
 function assets(symbol: string): Assets {
   // Symbols are BASE_QUOTE; anything else has no asset split and only counts orders.
   const { base, quote } = isBaseQuote(symbol) ? splitSymbol(symbol) : { base: symbol, quote: '' };
-  return { base, quote, buyKey: sideKey(symbol, 'BUY'), sellKey: sideKey(symbol, 'SELL') };
+  return { base, quote, buyKey: sideKey(symbol, 'BUY'), sellKey: sideKey(symbol, 'SELL'), position: undefined, baseCash: undefined, quoteCash: undefined };
 }
 
 /** Key of a symbol's side in the unfilled-quantity sums. */
@@ -190,14 +197,15 @@ export class StrategyBook {
 
   /** Applies a fill: position, cash and commission. */
   fill(e: FillEvent): void {
-    const { base, quote } = this.#assetsOf(e.symbol);
+    const as = this.#assetsOf(e.symbol);
+    const { base, quote } = as;
     // plus/minus of the amount itself rather than of amount x (+1/-1): the same value (multiplying
     // by one or minus one only rounds an amount of more than 40 digits, which fills never have:
     // the venues' amounts are exchange decimals and their 40-digit products). Running sums: a
     // fill builds no Decimal (see RunningAmount).
     const buy = e.side === 'BUY';
-    const pos = amountOf(this.#positions, base);
-    const held = amountOf(this.#cash, base);
+    const pos = (as.position ??= amountOf(this.#positions, base));
+    const held = (as.baseCash ??= amountOf(this.#cash, base));
     if (buy) {
       pos.add(e.qty);
       held.add(e.qty);
@@ -206,17 +214,18 @@ export class StrategyBook {
       held.sub(e.qty);
     }
     if (quote !== '') {
-      const q = amountOf(this.#cash, quote);
+      const q = (as.quoteCash ??= amountOf(this.#cash, quote));
       if (buy) q.sub(e.quoteQty);
       else q.add(e.quoteQty);
     }
-    if (e.commissionAsset && !e.commission.isZero()) {
-      amountOf(this.#cash, e.commissionAsset).sub(e.commission);
+    const fee = e.commissionAsset;
+    if (fee && !e.commission.isZero()) {
+      (fee === base ? held : fee === quote ? (as.quoteCash as RunningAmount) : amountOf(this.#cash, fee)).sub(e.commission);
       // A commission taken from the base asset leaves the account that much less of it (the
       // engine and the exchange charge a buy's in the base asset received), so the position is
       // net of it: selling the whole position must never ask for more than is held. A commission
       // in the quote or a third asset is a cost in cash, not part of any position.
-      if (e.commissionAsset === base) pos.sub(e.commission);
+      if (fee === base) pos.sub(e.commission);
     }
   }
 
