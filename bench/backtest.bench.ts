@@ -302,10 +302,12 @@
  *    repeated marks): equity 1.0 -> 0.6 ms a run under the profiler. (5) Equity rows kept at their
  *    exact length, each strategy's curve read from them at the end: #takeSample's sampled
  *    survivors ~213 -> ~131 kB a run. Heap sampling: the collector's bigints ~4.6 -> ~3.4 MB a run
- *    (the whole run 24.4 -> 21.2 MB, with the day's other changes). Whole run, the tree without
- *    (1)-(5) against with them (10 process pairs of 12 runs): with orders paired 0.931 of medians,
- *    0.968 of mins (median 89.0 -> 81.8 ms); no orders (8 pairs of 16) 1.074 / 0.964, noise: that
- *    path only gains (3) and an allocation-free equity sample.
+ *    (the whole run 24.4 -> 21.2 MB, with the day's other changes). Together the components say
+ *    ~1 ms a run (~1.5 %), under what whole runs resolve at this load: the tree without (1)-(5)
+ *    against with them, 10 process pairs of 12 runs, twice (load average 5.5-7): with orders
+ *    paired 0.931 of medians and 0.968 of mins (89.0 -> 81.8 ms), then 1.050 and 1.022 (74.9 ->
+ *    77.2); no orders (8 pairs of 16) 1.074 / 0.964. unpackDecimal alone (320k calls of fill-like
+ *    values, alternated 40 times in one process): 4.8 -> 4.4 ms.
  *  - Measured or analysed, not taken: a smaller fill-text cache (256 Decimals instead of 4,096):
  *    615 more toFixed a run for ~50 kB less promoted per scavenge, pauses unchanged within noise.
  *    Position quantities as safe-integer numbers with a bigint fallback: the average price and
