@@ -30,6 +30,23 @@ describe('bigDecimal', () => {
     expect(text(bigDiv(bigOf(new Decimal(-1)), bigOf(new Decimal(3))))).toBe(new Decimal(-1).div(3).toString());
   });
 
+  it('differential at any length: operands of up to 260 digits (products past the 400-digit power table), both signs', () => {
+    const arbLong = fc
+      .tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 40, maxLength: 260 }), fc.integer({ min: -300, max: 300 }))
+      .map(([neg, l, ds, e]) => new Decimal(`${neg ? '-' : ''}${l}${ds.join('')}e${e}`));
+    fc.assert(
+      fc.property(arbLong, arbLong, (x, y) => {
+        const bx = bigOf(x);
+        const by = bigOf(y);
+        expect(text(bigPlus(bx, by))).toBe(x.plus(y).toString());
+        expect(text(bigMinus(bx, by))).toBe(x.minus(y).toString());
+        expect(text(bigTimes(bx, by))).toBe(x.times(y).toString());
+        expect(text(bigDiv(bx, by))).toBe(x.dividedBy(y).toString());
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('differential: plus, minus, times, dividedBy, cmp and toNumber equal decimal.js in value and digits', () => {
     fc.assert(
       fc.property(arbAny, arbAny, (x, y) => {
