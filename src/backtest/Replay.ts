@@ -18,7 +18,7 @@ import { parseDepthSides, reserveLevels, scaledLevels, type ScaledLevels } from 
 import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BookSync } from '../exchange/book/book-sync.js';
-import { rawDepthLevels, scaledDepthSides, type RawDepthLevels, type ScaledDepthSides } from '../record/depth-diff.js';
+import { flatDepthLevels, rawDepthLevels, scaledDepthSides, type RawDepthLevels, type ScaledDepthSides } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
 import { rawTrade } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
@@ -255,6 +255,14 @@ export class Replay {
         // A binary recording's diff: the sides are scaled already, at the smallest exact scales;
         // brought to the scales the parse above would have reached, nothing is parsed.
         if (raw === undefined && sync.isNext(e.firstUpdateId, e.finalUpdateId)) {
+          // At the book's scales already (nearly every diff): the levels as the reader left them,
+          // both sides in one buffer whose place the diff's state holds, not read through the
+          // ScaledLevels objects and array views (cache misses a diff on a pre-loaded recording).
+          const flat = flatDepthLevels(e);
+          if (flat !== undefined && flat.priceScale === sync.book.priceScale && flat.qtyScale === sync.book.qtyScale) {
+            if (sync.applyNextFlat(e.firstUpdateId, e.finalUpdateId, e.E, flat)) o.engine?.applyDepthDiffFlat(e.symbol, flat, e.E);
+            return;
+          }
           const pre = scaledDepthSides(e);
           const sides = pre && this.#atBookScales(pre, sync.book.priceScale, sync.book.qtyScale);
           if (sides !== undefined) {

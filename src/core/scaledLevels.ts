@@ -36,6 +36,30 @@ export interface ScaledLevels {
   qtyScale: number;
 }
 
+/**
+ * Both sides of a depth update where they lie in one buffer (a binary recording's level pool):
+ * `buf` is the whole buffer and the other fields index into it; both sides are at
+ * `priceScale`/`qtyScale`. A binary recording's diffs carry them (record/depth-diff's
+ * flatDepthLevels).
+ *
+ * Why: a replay reading the sides as ScaledLevels goes event -> state -> sides -> ScaledLevels ->
+ * array views, and on a pre-loaded recording the ScaledLevels and their views (made by the reader,
+ * between everything else it allocated) are cache misses a diff each. These fields sit in the
+ * state the replay reads anyway, and `buf` is shared by hundreds of diffs.
+ */
+export interface FlatDepthLevels {
+  readonly buf: Float64Array;
+  /** Index in buf of the first bid price; the bid quantities, ask prices and ask quantities as well. */
+  readonly bidPrices: number;
+  readonly bidQtys: number;
+  readonly nBids: number;
+  readonly askPrices: number;
+  readonly askQtys: number;
+  readonly nAsks: number;
+  readonly priceScale: number;
+  readonly qtyScale: number;
+}
+
 /** Empty reusable levels with room for `capacity` entries. */
 export function scaledLevels(capacity = 64): ScaledLevels {
   return { n: 0, prices: new Float64Array(capacity), qtys: new Float64Array(capacity), priceScale: 0, qtyScale: 0 };

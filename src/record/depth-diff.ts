@@ -12,7 +12,7 @@
 import type { DepthDiffEvent } from '../core/marketEvents.js';
 import type { BookLevel } from '../core/types.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
-import type { ScaledLevels } from '../core/scaledLevels.js';
+import type { FlatDepthLevels, ScaledLevels } from '../core/scaledLevels.js';
 import { scaledText } from './binary/format.js';
 
 /** Wire levels: `[price, qty]` plain non-negative decimal strings. */
@@ -81,15 +81,78 @@ function scaledBookLevels(l: ScaledLevels, cache: DecimalTextCache): BookLevel[]
 
 /**
  * What a lazy diff keeps besides its plain fields: the wire levels (text recordings) or the scaled
- * sides (binary recordings), the cache, and the Decimal levels once built.
+ * sides (binary recordings) with, when they share one buffer, where they lie in it (the flat
+ * fields; `buf` is empty otherwise), the cache, and the Decimal levels once built.
  */
-interface LazyDepthState {
+interface LazyDepthState extends FlatDepthLevels {
   readonly raw: RawDepthLevels | undefined;
   readonly scaled: ScaledDepthSides | undefined;
   readonly cache: DecimalTextCache;
   bids: BookLevel[] | undefined;
   asks: BookLevel[] | undefined;
 }
+
+export type { FlatDepthLevels };
+
+/** Whole-buffer views by buffer (the last one: a reader's diffs come pool by pool). */
+let lastBuffer: ArrayBufferLike | undefined;
+let lastWhole: Float64Array = new Float64Array(0);
+
+/** A view of the whole of `a`'s buffer (the last one reused). */
+function wholeOf(a: Float64Array): Float64Array {
+  if (a.buffer !== lastBuffer) {
+    lastBuffer = a.buffer;
+    lastWhole = new Float64Array(a.buffer, 0, a.buffer.byteLength >> 3);
+  }
+  return lastWhole;
+}
+
+/** The state of a diff; flat fields from `bids`/`asks` when both lie in one buffer at one pair of scales. */
+function depthState(raw: RawDepthLevels | undefined, bids: ScaledLevels | undefined, asks: ScaledLevels | undefined, cache: DecimalTextCache): LazyDepthState {
+  let buf: Float64Array = EMPTY;
+  let bp = 0;
+  let bq = 0;
+  let ap = 0;
+  let aq = 0;
+  let nb = 0;
+  let na = 0;
+  let ps = 0;
+  let qs = 0;
+  if (bids !== undefined && asks !== undefined) {
+    const b = bids.prices.buffer;
+    if (bids.qtys.buffer === b && asks.prices.buffer === b && asks.qtys.buffer === b && bids.priceScale === asks.priceScale && bids.qtyScale === asks.qtyScale && b.byteLength % 8 === 0) {
+      buf = wholeOf(bids.prices);
+      bp = bids.prices.byteOffset >> 3;
+      bq = bids.qtys.byteOffset >> 3;
+      ap = asks.prices.byteOffset >> 3;
+      aq = asks.qtys.byteOffset >> 3;
+      nb = bids.n;
+      na = asks.n;
+      ps = bids.priceScale;
+      qs = bids.qtyScale;
+    }
+  }
+  // The fields a replay reads first, next to the object's header (one cache line with it).
+  const state = {
+    buf,
+    bidPrices: bp,
+    bidQtys: bq,
+    nBids: nb,
+    askPrices: ap,
+    askQtys: aq,
+    nAsks: na,
+    priceScale: ps,
+    qtyScale: qs,
+    raw,
+    scaled: bids !== undefined && asks !== undefined ? { bids, asks } : undefined,
+    cache,
+    bids: undefined,
+    asks: undefined,
+  };
+  return state;
+}
+
+const EMPTY = new Float64Array(0);
 
 /**
  * Key of a lazy diff's state: a non-enumerable own property, so JSON, spread, Object.keys and deep
@@ -132,7 +195,7 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
 export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, rawBids: RawLevels, rawAsks: RawLevels, cache: DecimalTextCache): DepthDiffEvent {
   const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
   Object.defineProperties(ev, LEVEL_GETTERS);
-  const state: LazyDepthState = { raw: { bids: rawBids, asks: rawAsks }, scaled: undefined, cache, bids: undefined, asks: undefined };
+  const state = depthState({ bids: rawBids, asks: rawAsks }, undefined, undefined, cache);
   Object.defineProperty(ev, STATE, { value: state });
   return ev as LazyDepthDiff;
 }
@@ -150,7 +213,7 @@ export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
 export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, bids: ScaledLevels, asks: ScaledLevels, cache: DecimalTextCache): DepthDiffEvent {
   const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
   Object.defineProperties(ev, LEVEL_GETTERS);
-  const state: LazyDepthState = { raw: undefined, scaled: { bids, asks }, cache, bids: undefined, asks: undefined };
+  const state = depthState(undefined, bids, asks, cache);
   Object.defineProperty(ev, STATE, { value: state });
   return ev as LazyDepthDiff;
 }
@@ -158,4 +221,13 @@ export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number
 /** The scaled sides of a diff made by {@link scaledDepthDiff} (undefined for any other diff). */
 export function scaledDepthSides(e: DepthDiffEvent): ScaledDepthSides | undefined {
   return (e as Partial<LazyDepthDiff>)[STATE]?.scaled;
+}
+
+/**
+ * Where the scaled sides of a diff made by {@link scaledDepthDiff} lie, when they share one buffer
+ * at one pair of scales (a binary recording's diffs do); undefined otherwise.
+ */
+export function flatDepthLevels(e: DepthDiffEvent): FlatDepthLevels | undefined {
+  const s = (e as Partial<LazyDepthDiff>)[STATE];
+  return s !== undefined && s.buf.length > 0 ? s : undefined;
 }

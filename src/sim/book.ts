@@ -592,8 +592,10 @@ export class BookSide {
    * Why: ~92 % of a replayed BTCUSDT diff's levels are this case, and as a loop over locals they
    * need none of the per-level calls (setExt, setPlain, seek, setExtAt, removeAt or fillHole) and
    * field reloads; the ladder ends up exactly as with setPlain per level (same slots, counts, ends).
+   * Level i's quantity is `qtys[i + dq]` (a binary recording's pool holds a side's prices and
+   * quantities in one buffer).
    */
-  applyWindow(prices: Float64Array, qtys: Float64Array, from: number, n: number, cross: number): number {
+  applyWindow(prices: Float64Array, qtys: Float64Array, from: number, n: number, cross: number, dq = 0): number {
     if (!this.dense) return from;
     const qx = this.qx;
     const isBid = this.isBid;
@@ -606,7 +608,7 @@ export class BookSide {
     let i = from;
     for (; i < n; i++) {
       const p = prices[i]!;
-      let q = qtys[i]!;
+      let q = qtys[i + dq]!;
       if (!(p >= 0 && p <= Number.MAX_SAFE_INTEGER && q >= 0 && q <= Number.MAX_SAFE_INTEGER && Math.floor(p) === p && Math.floor(q) === q)) break;
       // As the engine's small-integer conversion (it also turns a -0 into 0).
       if (q <= 0x7fffffff) q |= 0;

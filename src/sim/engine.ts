@@ -9,7 +9,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { ExpiryReasonName, OrderTypeName, StpModeName } from '../core/enums.js';
 import type { ExchangeFilters } from '../core/filters.js';
-import type { ScaledLevels } from '../core/scaledLevels.js';
+import type { FlatDepthLevels, ScaledLevels } from '../core/scaledLevels.js';
 import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
 import { CHANGED, type BookSide, type Level } from './book.js';
 import { OrderColumns } from './columns.js';
@@ -1565,6 +1565,20 @@ export class MatchingEngine {
     this.end();
   }
 
+  /**
+   * applyDepthDiffScaled for a binary recording's diff levels where its reader left them (both
+   * sides in one buffer, see core/scaledLevels' FlatDepthLevels): same effect and events, without
+   * reading them through ScaledLevels objects and array views.
+   */
+  applyDepthDiffFlat(symbol: string, f: FlatDepthLevels, now: number): void {
+    const s = this.needSym(symbol);
+    this.now = now;
+    this.applyScaledRun(s, f.buf, f.bidPrices, f.buf, f.bidQtys, f.nBids, f.priceScale, f.qtyScale, s.bids, s.asks);
+    this.applyScaledRun(s, f.buf, f.askPrices, f.buf, f.askQtys, f.nAsks, f.priceScale, f.qtyScale, s.asks, s.bids);
+    this.uncross(s);
+    this.end();
+  }
+
   private needSym(symbol: string): Sym {
     const s = this.sym(symbol);
     if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
@@ -1589,8 +1603,17 @@ export class MatchingEngine {
 
   /** applySide for levels already parsed to scaled integers, converted exactly to the symbol's scales. */
   private applyScaledSide(s: Sym, levels: ScaledLevels, side: BookSide, other: BookSide): void {
-    const { prices, qtys, priceScale, qtyScale } = levels;
-    const n = levels.n;
+    this.applyScaledRun(s, levels.prices, 0, levels.qtys, 0, levels.n, levels.priceScale, levels.qtyScale, side, other);
+  }
+
+  /**
+   * applyScaledSide for `n` levels with prices from `prices[pi]` and quantities from `qtys[qi]` (a
+   * binary recording's level pool as its reader left it, or a ScaledLevels' arrays from 0).
+   */
+  private applyScaledRun(s: Sym, prices: Float64Array, pi: number, qtys: Float64Array, qi: number, count: number, priceScale: number, qtyScale: number, side: BookSide, other: BookSide): void {
+    // Level k is prices[pi + k] with qtys[pi + k + dq]: the loop runs over price indices.
+    const n = pi + count;
+    const dq = qi - pi;
     const pd = s.pd;
     const qd = s.qd;
     if (priceScale === pd && qtyScale === qd) {
@@ -1598,13 +1621,13 @@ export class MatchingEngine {
       // that each value is a non-negative safe integer, as rescale does. With nobody listening for
       // market data (no touched prices to list), the side applies the run of plain window levels
       // itself and hands back each level that needs the full step below (see BookSide.applyWindow).
-      for (let i = 0; i < n; i++) {
+      for (let i = pi; i < n; i++) {
         if (!this.mev) {
-          i = side.applyWindow(prices, qtys, i, n, other.hi > other.lo ? other.px[other.hi - 1]! : NaN);
+          i = side.applyWindow(prices, qtys, i, n, other.hi > other.lo ? other.px[other.hi - 1]! : NaN, dq);
           if (i >= n) break;
         }
         const p = prices[i]!;
-        const q = qtys[i]!;
+        const q = qtys[i + dq]!;
         if (!(p >= 0 && p <= Number.MAX_SAFE_INTEGER && q >= 0 && q <= Number.MAX_SAFE_INTEGER && Math.floor(p) === p && Math.floor(q) === q)) {
           throw levelMisfit(s, fmt(p, priceScale), fmt(q, qtyScale));
         }
@@ -1613,10 +1636,10 @@ export class MatchingEngine {
       }
       return;
     }
-    for (let i = 0; i < n; i++) {
+    for (let i = pi; i < n; i++) {
       const p = rescale(prices[i]!, priceScale, pd);
-      const q = rescale(qtys[i]!, qtyScale, qd);
-      if (p < 0 || q < 0) throw levelMisfit(s, fmt(prices[i]!, priceScale), fmt(qtys[i]!, qtyScale));
+      const q = rescale(qtys[i + dq]!, qtyScale, qd);
+      if (p < 0 || q < 0) throw levelMisfit(s, fmt(prices[i]!, priceScale), fmt(qtys[i + dq]!, qtyScale));
       this.applyLevel(s, side, other, p, q);
     }
   }

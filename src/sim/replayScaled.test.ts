@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
-import { FLOW_PD, FLOW_QD, applyFlowOp, flowEngine, replayFlow } from './replayFlow.js';
+import { scaledLevels, type FlatDepthLevels, type ScaledLevels } from '../core/scaledLevels.js';
+import { FLOW_PD, FLOW_QD, applyFlowOp, flowEngine, flowScaled, replayFlow } from './replayFlow.js';
 import { book, makeEngine } from './testkit.js';
 
 const levels = (priceScale: number, qtyScale: number, rows: [number, number][]): ScaledLevels => {
@@ -16,6 +16,19 @@ const levels = (priceScale: number, qtyScale: number, rows: [number, number][]):
   return l;
 };
 const none = levels(2, 3, []);
+/** Both sides laid out in one buffer as a binary recording's pool holds them (after some padding). */
+const flatOf = (bids: ScaledLevels, asks: ScaledLevels): FlatDepthLevels => {
+  const buf = new Float64Array(3 + 2 * (bids.n + asks.n));
+  const at = (l: ScaledLevels, from: number): void => {
+    for (let i = 0; i < l.n; i++) {
+      buf[from + i] = l.prices[i]!;
+      buf[from + l.n + i] = l.qtys[i]!;
+    }
+  };
+  at(bids, 3);
+  at(asks, 3 + 2 * bids.n);
+  return { buf, bidPrices: 3, bidQtys: 3 + bids.n, nBids: bids.n, askPrices: 3 + 2 * bids.n, askQtys: 3 + 2 * bids.n + asks.n, nAsks: asks.n, priceScale: bids.priceScale, qtyScale: bids.qtyScale };
+};
 
 describe('applyDepthDiffScaled', () => {
   it('acts exactly as applyDepthDiff with the same levels as strings, on randomized flows with own orders resting', () => {
@@ -46,6 +59,32 @@ describe('applyDepthDiffScaled', () => {
       expect(viaScaled.events).toEqual(viaStrings.events);
       expect(book(viaScaled.engine)).toEqual(book(viaStrings.engine));
       expect(viaScaled.engine.balances('a')).toEqual(viaStrings.engine.balances('a'));
+    }
+  });
+
+  it('applyDepthDiffFlat (both sides in one buffer at offsets) acts exactly as applyDepthDiffScaled, with and without a listener', () => {
+    for (const seed of [1, 2]) {
+      for (const listener of [false, true]) {
+        const run = (flat: boolean): { events: string[]; engine: ReturnType<typeof flowEngine> } => {
+          const engine = flowEngine(listener ? { bufferEvents: false } : {});
+          const events: string[] = [];
+          if (listener) engine.subscribe((ev) => events.push(JSON.stringify(ev)), { marketData: false });
+          replayFlow(seed, 1200).forEach((op, i) => {
+            const sides = op.k === 'diff' ? [flowScaled(op.bids, op.extraScale), flowScaled(op.asks, op.extraScale)] : [];
+            const [b, a] = sides;
+            // Flat levels share one pair of scales (a binary diff's always do).
+            if (flat && b !== undefined && a !== undefined && b.priceScale === a.priceScale && b.qtyScale === a.qtyScale) engine.applyDepthDiffFlat('BTC_USDT', flatOf(b, a), i + 1);
+            else applyFlowOp(engine, op, i + 1, true);
+            if (!listener) events.push(JSON.stringify(engine.takeEvents()));
+          });
+          return { events, engine };
+        };
+        const viaScaled = run(false);
+        const viaFlat = run(true);
+        expect(viaFlat.events).toEqual(viaScaled.events);
+        expect(book(viaFlat.engine)).toEqual(book(viaScaled.engine));
+        expect(viaFlat.engine.balances('a')).toEqual(viaScaled.engine.balances('a'));
+      }
     }
   });
 

@@ -8,7 +8,7 @@
  * The owner (LiveOrderBook live, the replayer in backtests) supplies snapshots and timing.
  */
 import type { BookStatusEvent } from '../../core/marketEvents.js';
-import type { ScaledLevels } from '../../core/scaledLevels.js';
+import type { FlatDepthLevels, ScaledLevels } from '../../core/scaledLevels.js';
 import { type LevelsInput, OrderBook, type OrderBookOptions } from './order-book.js';
 
 /** A diff as the synchroniser needs it: first/final update id and absolute levels. */
@@ -136,6 +136,17 @@ export class BookSync {
     if (!this.isNext(U, u)) throw new Error(`applyNextScaled: diff U=${U} u=${u} is not the next one (state ${this.#state}, lastUpdateId ${this.book.lastUpdateId})`);
     try {
       this.book.applyScaled(bids, asks);
+    } catch (err) {
+      return this.#rejected(U, u, E, err);
+    }
+    return this.#applied(u);
+  }
+
+  /** {@link applyNextScaled} for a binary recording's diff levels as its reader left them (see OrderBook.applyFlat). */
+  applyNextFlat(U: number, u: number, E: number, f: FlatDepthLevels): boolean {
+    if (!this.isNext(U, u)) throw new Error(`applyNextFlat: diff U=${U} u=${u} is not the next one (state ${this.#state}, lastUpdateId ${this.book.lastUpdateId})`);
+    try {
+      this.book.applyFlat(f);
     } catch (err) {
       return this.#rejected(U, u, E, err);
     }

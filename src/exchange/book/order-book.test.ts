@@ -104,13 +104,14 @@ describe('OrderBook', () => {
     );
   });
 
-  it('applyScaled (levels parsed once) gives the book applyLevels gives on the strings, at the book scales or coarser ones', () => {
+  it('applyScaled (levels parsed once) and applyFlat (the same in one buffer) give the book applyLevels gives on the strings, at the book scales or coarser ones', () => {
     const level = fc.tuple(decStr(200, 4), fc.oneof(decStr(50, 6), fc.constant('0'), fc.constant('0.000')));
     const diff = fc.tuple(fc.array(level, { maxLength: 12 }), fc.array(level, { maxLength: 12 }), fc.boolean());
     fc.assert(
       fc.property(fc.array(diff, { minLength: 1, maxLength: 60 }), (diffs) => {
         const byStrings = new OrderBook('X');
         const byScaled = new OrderBook('X');
+        const byFlat = new OrderBook('X');
         const ref = new ReferenceBook();
         const bids = scaledLevels(2);
         const asks = scaledLevels(2);
@@ -120,11 +121,18 @@ describe('OrderBook', () => {
           // be coarser than the book and are converted on the way in.
           parseDepthSides(rb, ra, bids, asks, coarse ? 0 : byScaled.priceScale, coarse ? 0 : byScaled.qtyScale);
           byScaled.applyScaled(bids, asks);
+          // The same levels as a binary recording's pool holds them: one buffer, sides at offsets.
+          const buf = new Float64Array(1 + 2 * (bids.n + asks.n));
+          for (let i = 0; i < bids.n; i++) [buf[1 + i], buf[1 + bids.n + i]] = [bids.prices[i]!, bids.qtys[i]!];
+          const ap = 1 + 2 * bids.n;
+          for (let i = 0; i < asks.n; i++) [buf[ap + i], buf[ap + asks.n + i]] = [asks.prices[i]!, asks.qtys[i]!];
+          byFlat.applyFlat({ buf, bidPrices: 1, bidQtys: 1 + bids.n, nBids: bids.n, askPrices: ap, askQtys: ap + asks.n, nAsks: asks.n, priceScale: bids.priceScale, qtyScale: bids.qtyScale });
           for (const [p, q] of rb) ref.apply('b', p, q);
           for (const [p, q] of ra) ref.apply('a', p, q);
           expect([byScaled.priceScale, byScaled.qtyScale]).toEqual([byStrings.priceScale, byStrings.qtyScale]);
         }
         expect(byScaled.wireLevels()).toEqual(byStrings.wireLevels());
+        expect(byFlat.wireLevels()).toEqual(byStrings.wireLevels());
         const t = byScaled.top(1000);
         expect(t.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('b', 1000));
         expect(t.asks.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ref.top('a', 1000));

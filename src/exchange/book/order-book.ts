@@ -6,7 +6,7 @@ import type { BookView, FillCost } from '../../core/bookView.js';
 import { Decimal, ZERO } from '../../core/decimal.js';
 import { scaledOfDecimal } from '../../core/decimalScaled.js';
 import type { OrderSideName } from '../../core/enums.js';
-import { fractionDigitsOf, reserveLevels, type ScaledLevels } from '../../core/scaledLevels.js';
+import { fractionDigitsOf, reserveLevels, type FlatDepthLevels, type ScaledLevels } from '../../core/scaledLevels.js';
 import type { BookLevel } from '../../core/types.js';
 import { BookSide } from './book-side.js';
 import { decimalToScaledRounded, pow10, scaledMidToDecimal, scaledToDecimal, scaledToString, toScaled } from './scaled.js';
@@ -150,25 +150,33 @@ export class OrderBook implements BookView {
    * left unchanged, like applyLevels; the synchroniser then invalidates the book).
    */
   applyScaled(bids: ScaledLevels, asks: ScaledLevels): void {
-    this.#applyScaledSide(this.bids, bids);
-    this.#applyScaledSide(this.asks, asks);
+    this.#applyScaledSide(this.bids, bids.prices, 0, bids.qtys, 0, bids.n, bids.priceScale, bids.qtyScale);
+    this.#applyScaledSide(this.asks, asks.prices, 0, asks.qtys, 0, asks.n, asks.priceScale, asks.qtyScale);
   }
 
-  #applyScaledSide(side: BookSide, l: ScaledLevels): void {
-    if (l.priceScale > this.#priceScale || l.qtyScale > this.#qtyScale) this.#rescale(Math.max(l.priceScale, this.#priceScale), Math.max(l.qtyScale, this.#qtyScale));
-    const n = l.n;
-    const prices = l.prices;
-    const qtys = l.qtys;
-    if (l.priceScale === this.#priceScale && l.qtyScale === this.#qtyScale) {
-      side.setMany(prices, qtys, n);
+  /**
+   * {@link applyScaled} for a diff's levels where a binary recording's reader left them (both
+   * sides in one buffer, see record/depth-diff's FlatDepthLevels): same effect, without reading
+   * them through ScaledLevels objects and array views.
+   */
+  applyFlat(f: FlatDepthLevels): void {
+    this.#applyScaledSide(this.bids, f.buf, f.bidPrices, f.buf, f.bidQtys, f.nBids, f.priceScale, f.qtyScale);
+    this.#applyScaledSide(this.asks, f.buf, f.askPrices, f.buf, f.askQtys, f.nAsks, f.priceScale, f.qtyScale);
+  }
+
+  /** One side's `n` levels: prices from `prices[pi]`, quantities from `qtys[qi]`, at `priceScale`/`qtyScale`. */
+  #applyScaledSide(side: BookSide, prices: Float64Array, pi: number, qtys: Float64Array, qi: number, n: number, priceScale: number, qtyScale: number): void {
+    if (priceScale > this.#priceScale || qtyScale > this.#qtyScale) this.#rescale(Math.max(priceScale, this.#priceScale), Math.max(qtyScale, this.#qtyScale));
+    if (priceScale === this.#priceScale && qtyScale === this.#qtyScale) {
+      side.setMany(prices, qtys, n, pi, qi);
       return;
     }
     // Coarser levels (parsed before this book's scale grew): exact conversion, refused past 2^53.
-    const pf = pow10(this.#priceScale - l.priceScale);
-    const qf = pow10(this.#qtyScale - l.qtyScale);
+    const pf = pow10(this.#priceScale - priceScale);
+    const qf = pow10(this.#qtyScale - qtyScale);
     for (let i = 0; i < n; i++) {
-      const p = (prices[i] as number) * pf;
-      const q = (qtys[i] as number) * qf;
+      const p = (prices[pi + i] as number) * pf;
+      const q = (qtys[qi + i] as number) * qf;
       if (p > Number.MAX_SAFE_INTEGER || q > Number.MAX_SAFE_INTEGER) throw new RangeError('level beyond safe-integer range after rescale');
       side.set(p, q);
     }

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../backtest/Backtest.js';
 import { parseBacktestConfig } from '../../backtest/config.js';
 import { Decimal } from '../../core/decimal.js';
-import { rawDepthLevels, scaledDepthSides } from '../depth-diff.js';
+import { flatDepthLevels, rawDepthLevels, scaledDepthSides } from '../depth-diff.js';
 import { readLines } from '../line-reader.js';
 import { type ReadStats, type RecordedItem, readRecording } from '../reader.js';
 import { rawTrade } from '../trade.js';
@@ -85,6 +85,18 @@ describe('binary recordings', () => {
           expect(new Decimal(scaledText(sides.bids.prices[j] as number, sides.bids.priceScale)).eq(lv[0])).toBe(true);
           expect(new Decimal(scaledText(sides.bids.qtys[j] as number, sides.bids.qtyScale)).eq(lv[1])).toBe(true);
         });
+        // Where the reader left them (one pool): the same levels, read by the replay without the sides' objects.
+        const flat = flatDepthLevels(eb);
+        expect(flat).toBeDefined();
+        expect(flatDepthLevels(ea)).toBeUndefined();
+        if (flat !== undefined) {
+          const at = (from: number, n: number): number[] => Array.from(flat.buf.subarray(from, from + n));
+          expect([flat.nBids, flat.nAsks, flat.priceScale, flat.qtyScale]).toEqual([sides.bids.n, sides.asks.n, sides.bids.priceScale, sides.bids.qtyScale]);
+          expect(at(flat.bidPrices, flat.nBids)).toEqual(Array.from(sides.bids.prices.subarray(0, sides.bids.n)));
+          expect(at(flat.bidQtys, flat.nBids)).toEqual(Array.from(sides.bids.qtys.subarray(0, sides.bids.n)));
+          expect(at(flat.askPrices, flat.nAsks)).toEqual(Array.from(sides.asks.prices.subarray(0, sides.asks.n)));
+          expect(at(flat.askQtys, flat.nAsks)).toEqual(Array.from(sides.asks.qtys.subarray(0, sides.asks.n)));
+        }
         expect(eb.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`)).toEqual(ea.bids.map((l) => `${l.price.toFixed()}@${l.qty.toFixed()}`));
         expect(eb.asks).toEqual(ea.asks);
       }

@@ -218,6 +218,8 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const nb = c.u32();
     const na = c.u32();
     if (c.pos + (nb + na) * 16 !== end) c.fail(`length does not match ${nb} + ${na} levels`);
+    // Both sides from one pool, so the diff's levels lie in one buffer (see FlatDepthLevels).
+    reservePool(2 * (nb + na));
     const bids = levelsOf(c, nb, priceScale, qtyScale);
     const asks = levelsOf(c, na, priceScale, qtyScale);
     out.push({ kind: 'market', recvTime, stream, event: scaledDepthDiff(E, symbol, U, u, bids, asks, ctx.decimals) });
@@ -260,11 +262,16 @@ const POOL = 1 << 15;
 let pool = new Float64Array(POOL);
 let poolUsed = 0;
 
-function levelsOf(c: Cursor, n: number, priceScale: number, qtyScale: number): ScaledLevels {
-  if (poolUsed + 2 * n > pool.length) {
-    pool = new Float64Array(Math.max(POOL, 2 * n));
+/** Makes room for `n` entries in the current pool (a new pool when it has not). */
+function reservePool(n: number): void {
+  if (poolUsed + n > pool.length) {
+    pool = new Float64Array(Math.max(POOL, n));
     poolUsed = 0;
   }
+}
+
+function levelsOf(c: Cursor, n: number, priceScale: number, qtyScale: number): ScaledLevels {
+  reservePool(2 * n);
   const prices = pool.subarray(poolUsed, poolUsed + n);
   const qtys = pool.subarray(poolUsed + n, poolUsed + 2 * n);
   poolUsed += 2 * n;
