@@ -5,6 +5,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { DecimalInput } from '../core/newOrder.js';
+import { scaledOfDecimal } from '../core/decimalScaled.js';
 import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import { NEEDS_SCALE, NOT_PLAIN, scaledDecimal } from '../core/scaledLevels.js';
 
@@ -36,9 +37,16 @@ export function parseScaled(s: string, scale: number): number {
   return v <= 0x7fffffff ? v | 0 : v;
 }
 
-/** Converts a DecimalInput to a scaled integer (same error codes as parseScaled). */
+/**
+ * Converts a DecimalInput to a scaled integer (same error codes as parseScaled). A Decimal that fits
+ * is read from its digit words (core/decimalScaled's scaledOfDecimal, exact, no text: an order entry
+ * from a strategy's intent spent ~0.3 us a field in `toFixed()` and the parse back); anything it
+ * refuses (negative, too many decimals, too large, not finite) takes the text path for its code.
+ */
 export function toScaled(v: DecimalInput, scale: number): number {
   if (typeof v === 'string') return parseScaled(v, scale);
+  const f = scaledOfDecimal(v, scale);
+  if (f >= 0) return f <= 0x7fffffff ? f | 0 : f;
   if (v.isNegative() || !v.isFinite()) return -1;
   return parseScaled(v.toFixed(), scale);
 }
