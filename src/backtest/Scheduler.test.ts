@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../core/clock.js';
 import { VirtualScheduler, WallScheduler } from './Scheduler.js';
 
 describe('VirtualScheduler', () => {
@@ -68,6 +70,69 @@ describe('VirtualScheduler', () => {
     s.drain();
     expect(out).toHaveLength(500);
     for (let i = 1; i < out.length; i++) expect(out[i]!).toBeGreaterThanOrEqual(out[i - 1]!);
+  });
+
+  it('differential: schedules (also from callbacks), cancels, runs and pending match a linear-scan reference', () => {
+    /** The plainest scheduler: a list, the earliest (time, sequence) found by scanning it. */
+    class Reference {
+      readonly clock = new VirtualClock();
+      readonly #list: { at: number; seq: number; fn: () => void }[] = [];
+      #seq = 0;
+      get pending(): number {
+        return this.#list.length;
+      }
+      schedule(d: number, fn: () => void): number {
+        this.#list.push({ at: this.clock.now() + Math.max(0, d), seq: ++this.#seq, fn });
+        return this.#seq;
+      }
+      cancel(id: number): void {
+        const i = this.#list.findIndex((e) => e.seq === id);
+        if (i >= 0) this.#list.splice(i, 1);
+      }
+      runUntil(t: number): void {
+        for (;;) {
+          let best = -1;
+          this.#list.forEach((e, i) => {
+            const b = this.#list[best];
+            if (e.at <= t && (b === undefined || e.at < b.at || (e.at === b.at && e.seq < b.seq))) best = i;
+          });
+          if (best < 0) break;
+          const [e] = this.#list.splice(best, 1);
+          this.clock.advanceTo(e!.at);
+          e!.fn();
+        }
+        this.clock.advanceTo(t);
+      }
+    }
+    const arbOp = fc.record({ op: fc.integer({ min: 0, max: 9 }), d: fc.integer({ min: 0, max: 12 }), k: fc.nat(), nested: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(arbOp, { maxLength: 150 }), (ops) => {
+        const drive = (s: VirtualScheduler | Reference): string[] => {
+          const log: string[] = [];
+          let label = 0;
+          const add = (d: number, nested: boolean): number => {
+            const l = label++;
+            return s.schedule(d, () => {
+              log.push(`${l}@${s.clock.now()}`);
+              // Work scheduled from a callback, due now or later (a venue's acknowledgement).
+              if (nested) add(l % 3, false);
+            });
+          };
+          const ids: number[] = [];
+          for (const o of ops) {
+            if (o.op <= 5) ids.push(add(o.d, o.nested));
+            else if (o.op <= 7 && ids.length > 0) s.cancel(ids[o.k % ids.length] as number);
+            else s.runUntil(s.clock.now() + o.d);
+            log.push(`pending ${s.pending}`);
+          }
+          s.runUntil(s.clock.now() + 100);
+          log.push(`pending ${s.pending} at ${s.clock.now()}`);
+          return log;
+        };
+        expect(drive(new VirtualScheduler())).toEqual(drive(new Reference()));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

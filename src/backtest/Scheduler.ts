@@ -19,22 +19,26 @@ export interface Scheduler {
   cancel(id: ScheduledId): void;
 }
 
-interface Entry {
-  at: number;
-  seq: number;
-  fn: (() => void) | undefined;
-}
-
 /**
  * Deterministic scheduler on a {@link VirtualClock}. Ties at the same time run in the order they
  * were scheduled, which keeps byte-identical results for the same inputs.
+ *
+ * The queue is a binary heap kept in three parallel arrays (time, sequence, callback) rather than
+ * an entry object per callback: a backtest schedules one per order entry, cancel and report
+ * (~6,900 in the bench's with-orders run), and the heap moves numbers instead of pointers to
+ * objects that would each be allocated, compared through a property load and collected.
  */
 export class VirtualScheduler implements Scheduler {
   readonly clock: VirtualClock;
-  readonly #heap: Entry[] = [];
-  /** Callbacks waiting (cancelled ones stay in the heap, without a function, until they surface). */
+  /** Heap order by (#at, #seq); slots at and past #n are free (their callback cleared). */
+  readonly #at: number[] = [];
+  readonly #seq: number[] = [];
+  /** Callbacks; undefined for a cancelled one, which stays in the heap until it surfaces. */
+  readonly #fn: ((() => void) | undefined)[] = [];
+  #n = 0;
+  /** Callbacks waiting (not cancelled). */
   #live = 0;
-  #seq = 0;
+  #lastSeq = 0;
 
   constructor(clock: VirtualClock = new VirtualClock()) {
     this.clock = clock;
@@ -48,14 +52,31 @@ export class VirtualScheduler implements Scheduler {
   /** Time of the earliest waiting callback, or undefined. */
   nextAt(): number | undefined {
     this.#dropCancelledTop();
-    return this.#heap[0]?.at;
+    return this.#n > 0 ? this.#at[0] : undefined;
   }
 
   schedule(delayMs: number, fn: () => void): ScheduledId {
-    const e: Entry = { at: this.clock.now() + Math.max(0, delayMs), seq: ++this.#seq, fn };
-    this.#push(e);
+    const at = this.clock.now() + Math.max(0, delayMs);
+    const seq = ++this.#lastSeq;
+    const A = this.#at;
+    const S = this.#seq;
+    const F = this.#fn;
+    // Sift up from the new last slot.
+    let i = this.#n++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pa = A[p] as number;
+      if (pa < at || (pa === at && (S[p] as number) < seq)) break;
+      A[i] = pa;
+      S[i] = S[p] as number;
+      F[i] = F[p];
+      i = p;
+    }
+    A[i] = at;
+    S[i] = seq;
+    F[i] = fn;
     this.#live++;
-    return e.seq;
+    return seq;
   }
 
   /**
@@ -63,9 +84,9 @@ export class VirtualScheduler implements Scheduler {
    * of the waiting entries here rather than an id map kept up to date on every schedule and run.
    */
   cancel(id: ScheduledId): void {
-    for (const e of this.#heap) {
-      if (e.seq === id && e.fn !== undefined) {
-        e.fn = undefined;
+    for (let i = 0; i < this.#n; i++) {
+      if (this.#seq[i] === id && this.#fn[i] !== undefined) {
+        this.#fn[i] = undefined;
         this.#live--;
         return;
       }
@@ -79,20 +100,19 @@ export class VirtualScheduler implements Scheduler {
   runUntil(t: number): void {
     // Most calls (two per replayed event) find nothing queued or nothing due yet: no loop. A top
     // without a function (cancelled) takes the loop, which drops it.
-    const first = this.#heap[0];
-    if (first === undefined || (first.at > t && first.fn !== undefined)) {
+    if (this.#n === 0 || ((this.#at[0] as number) > t && this.#fn[0] !== undefined)) {
       this.clock.advanceTo(t);
       return;
     }
     for (;;) {
       this.#dropCancelledTop();
-      const top = this.#heap[0];
-      if (top === undefined || top.at > t) break;
+      if (this.#n === 0) break;
+      const at = this.#at[0] as number;
+      if (at > t) break;
+      const fn = this.#fn[0];
       this.#pop();
-      const fn = top.fn;
       this.#live--;
-      top.fn = undefined;
-      this.clock.advanceTo(top.at);
+      this.clock.advanceTo(at);
       fn?.();
     }
     this.clock.advanceTo(t);
@@ -105,44 +125,42 @@ export class VirtualScheduler implements Scheduler {
   }
 
   #dropCancelledTop(): void {
-    while (this.#heap.length > 0 && this.#heap[0]?.fn === undefined) this.#pop();
+    while (this.#n > 0 && this.#fn[0] === undefined) this.#pop();
   }
 
-  #less(a: Entry, b: Entry): boolean {
-    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-  }
-
-  #push(e: Entry): void {
-    const h = this.#heap;
-    h.push(e);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const pe = h[p] as Entry;
-      if (!this.#less(e, pe)) break;
-      h[i] = pe;
-      i = p;
-    }
-    h[i] = e;
-  }
-
+  /** Removes the top: the last slot sifts down from the root. */
   #pop(): void {
-    const h = this.#heap;
-    const last = h.pop();
-    if (last === undefined || h.length === 0) return;
+    const A = this.#at;
+    const S = this.#seq;
+    const F = this.#fn;
+    const n = --this.#n;
+    const la = A[n] as number;
+    const ls = S[n] as number;
+    const lf = F[n];
+    // The vacated slot keeps no callback alive.
+    F[n] = undefined;
+    if (n === 0) return;
     let i = 0;
-    const n = h.length;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       const r = l + 1;
-      const c = r < n && this.#less(h[r] as Entry, h[l] as Entry) ? r : l;
-      const ce = h[c] as Entry;
-      if (!this.#less(ce, last)) break;
-      h[i] = ce;
+      let c = l;
+      if (r < n) {
+        const ra = A[r] as number;
+        const lla = A[l] as number;
+        if (ra < lla || (ra === lla && (S[r] as number) < (S[l] as number))) c = r;
+      }
+      const ca = A[c] as number;
+      if (!(ca < la || (ca === la && (S[c] as number) < ls))) break;
+      A[i] = ca;
+      S[i] = S[c] as number;
+      F[i] = F[c];
       i = c;
     }
-    h[i] = last;
+    A[i] = la;
+    S[i] = ls;
+    F[i] = lf;
   }
 }
 
