@@ -358,7 +358,7 @@ import { lazyDepthDiff, rawDepthLevels, scaledDepthDiff, scaledDepthSides } from
 import { writeBinaryRecording } from '../src/record/binary/writer.js';
 import { readLines } from '../src/record/line-reader.js';
 import { readRecording, type RecordedItem } from '../src/record/reader.js';
-import { lazyTrade, rawTrade } from '../src/record/trade.js';
+import { lazyTrade, rawTrade, scaledTradeOf } from '../src/record/trade.js';
 import { fmtRate, fmtRatio, type BenchReport } from './report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -424,7 +424,8 @@ function fresh(items: readonly Item[]): Item[] {
     }
     if (e.type === 'trade') {
       const raw = rawTrade(e);
-      return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyTrade(e, raw.price, raw.qty, cache) } };
+      // A binary recording's trade also carries its scaled integers, as its reader made it.
+      return raw === undefined ? x : { t: x.t, item: { ...x.item, event: lazyTrade(e, raw.price, raw.qty, cache, scaledTradeOf(e)) } };
     }
     return x;
   });

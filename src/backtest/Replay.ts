@@ -20,7 +20,7 @@ import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEven
 import { BookSync } from '../exchange/book/book-sync.js';
 import { flatDepthLevels, rawDepthLevels, scaledDepthSides, type RawDepthLevels, type ScaledDepthSides } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
-import { rawTrade } from '../record/trade.js';
+import { rawTrade, scaledTradeOf } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import { BarBook } from './BarBook.js';
 import type { CandleVenue } from './CandleVenue.js';
@@ -278,11 +278,16 @@ export class Replay {
         if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, e, e.E);
         return;
       }
-      case 'trade':
+      case 'trade': {
         this.#lastPrice.set(e.symbol, e);
-        // Wire strings when the reader kept them: the engine scales them directly.
-        o.engine?.applyTrade(e.symbol, rawTrade(e) ?? e, e.E);
+        const engine = o.engine;
+        if (engine === undefined) return;
+        // Scaled integers when the reader had them (a binary recording: no string is read), else
+        // wire strings when the reader kept them, which the engine scales directly.
+        const st = scaledTradeOf(e);
+        if (st === undefined || !engine.applyTradeScaled(e.symbol, st.scaledPrice, st.priceScale, st.scaledQty, st.qtyScale, st.isBuyerMaker, e.E)) engine.applyTrade(e.symbol, rawTrade(e) ?? e, e.E);
         return;
+      }
       case 'aggTrade':
         this.#lastPrice.set(e.symbol, e);
         return;

@@ -25,6 +25,18 @@ export interface RawTrade {
   readonly isBuyerMaker: boolean;
 }
 
+/**
+ * A trade's price and quantity as scaled integers (`price` x 10^-priceScale), as a binary recording
+ * holds them; read through {@link scaledTradeOf}.
+ */
+export interface ScaledTrade {
+  readonly scaledPrice: number;
+  readonly priceScale: number;
+  readonly scaledQty: number;
+  readonly qtyScale: number;
+  readonly isBuyerMaker: boolean;
+}
+
 /** The fields of a trade event other than its decimals. */
 export interface TradeFields {
   readonly E: number;
@@ -38,7 +50,7 @@ export interface TradeFields {
 }
 
 /** What a lazy trade keeps besides its plain fields: the wire strings, the cache, the id, and the Decimals and id text once built. */
-interface LazyTradeState {
+interface LazyTradeState extends ScaledTrade {
   readonly raw: RawTrade;
   readonly cache: DecimalTextCache;
   readonly id: TradeId | number;
@@ -89,8 +101,10 @@ const LAZY_GETTERS: PropertyDescriptorMap = {
 /**
  * A trade whose Decimals are built on first access from validated plain decimal strings, through
  * `cache`. Keys are in the eager parser's order (buyer/seller ids present even when undefined).
+ * `scaled`: the same price and quantity as scaled integers when the reader has them (see
+ * {@link scaledTradeOf}); only its numbers are kept.
  */
-export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalTextCache): TradeEvent {
+export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalTextCache, scaled?: ScaledTrade): TradeEvent {
   const ev: Record<string | symbol, unknown> = { type: 'trade', E: f.E, symbol: f.symbol };
   Object.defineProperties(ev, LAZY_GETTERS);
   ev.buyerOrderId = f.buyerOrderId;
@@ -98,7 +112,20 @@ export function lazyTrade(f: TradeFields, price: string, qty: string, cache: Dec
   ev.tradeTime = f.tradeTime;
   ev.isBuyerMaker = f.isBuyerMaker;
   const id = f.tradeId;
-  const state: LazyTradeState = { raw: { price, qty, isBuyerMaker: f.isBuyerMaker }, cache, id, tradeId: typeof id === 'string' ? id : undefined, price: undefined, qty: undefined };
+  // The scaled values first, next to the object's header: the replay reads them and nothing else.
+  const state: LazyTradeState = {
+    scaledPrice: scaled === undefined ? -1 : scaled.scaledPrice,
+    priceScale: scaled === undefined ? 0 : scaled.priceScale,
+    scaledQty: scaled === undefined ? -1 : scaled.scaledQty,
+    qtyScale: scaled === undefined ? 0 : scaled.qtyScale,
+    isBuyerMaker: f.isBuyerMaker,
+    raw: { price, qty, isBuyerMaker: f.isBuyerMaker },
+    cache,
+    id,
+    tradeId: typeof id === 'string' ? id : undefined,
+    price: undefined,
+    qty: undefined,
+  };
   Object.defineProperty(ev, STATE, { value: state });
   return ev as unknown as LazyTrade;
 }
@@ -133,4 +160,14 @@ export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string
 /** The wire strings of a trade made by {@link lazyTrade} (a copy keeps none: spread or JSON give Decimal fields). */
 export function rawTrade(e: TradeEvent): RawTrade | undefined {
   return (e as Partial<LazyTrade>)[STATE]?.raw;
+}
+
+/**
+ * A trade's price and quantity as scaled integers when its reader had them (a binary recording:
+ * {@link lazyTrade} given `scaled`, which must equal the strings), else undefined. The replay
+ * hands them to the matching engine without reading the strings (cold on a pre-loaded recording).
+ */
+export function scaledTradeOf(e: TradeEvent): ScaledTrade | undefined {
+  const s = (e as Partial<LazyTrade>)[STATE];
+  return s !== undefined && s.scaledPrice >= 0 ? s : undefined;
 }

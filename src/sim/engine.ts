@@ -1746,10 +1746,34 @@ export class MatchingEngine {
     const s = this.needSym(symbol);
     this.now = now;
     const p = toScaled(trade.price, s.pd);
-    let q = toScaled(trade.qty, s.qd);
+    const q = toScaled(trade.qty, s.qd);
     if (p <= 0 || q <= 0) throw new RangeError(`${s.name} replayed trade ${String(trade.price)} x ${String(trade.qty)} does not fit the symbol's scales`);
-    this.recordPublic(s, this.nextTradeId++, p, q, 0, 0, trade.isBuyerMaker);
-    const side = trade.isBuyerMaker ? s.bids : s.asks;
+    this.replayTrade(s, p, q, trade.isBuyerMaker);
+  }
+
+  /**
+   * applyTrade for a trade whose price and quantity are scaled integers already (`price` x
+   * 10^-priceScale; a binary recording holds them so), converted exactly to the symbol's scales:
+   * same effect and events as applyTrade with their decimal strings. Returns false, having done
+   * nothing, when they do not fit the symbol's scales (the caller then hands the strings, whose
+   * parse reports it as before). Why: the replay need not read the trade's strings at all (cache
+   * misses on a pre-loaded recording).
+   */
+  applyTradeScaled(symbol: string, price: number, priceScale: number, qty: number, qtyScale: number, isBuyerMaker: boolean, now: number): boolean {
+    const s = this.needSym(symbol);
+    const p = rescale(price, priceScale, s.pd);
+    const q = rescale(qty, qtyScale, s.qd);
+    if (p <= 0 || q <= 0) return false;
+    this.now = now;
+    this.replayTrade(s, p, q, isBuyerMaker);
+    return true;
+  }
+
+  /** A replayed trade at scaled price `p` and quantity `q` (both > 0, at the symbol's scales). */
+  private replayTrade(s: Sym, p: number, qty: number, isBuyerMaker: boolean): void {
+    let q = qty;
+    this.recordPublic(s, this.nextTradeId++, p, q, 0, 0, isBuyerMaker);
+    const side = isBuyerMaker ? s.bids : s.asks;
     while (q > 0) {
       const lv = firstOwn(side);
       if (lv === undefined || (side.isBid ? lv.price < p : lv.price > p)) break;

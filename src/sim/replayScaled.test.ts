@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { scaledLevels, type FlatDepthLevels, type ScaledLevels } from '../core/scaledLevels.js';
+import { fractionDigitsOf, scaledDecimal, scaledLevels, type FlatDepthLevels, type ScaledLevels } from '../core/scaledLevels.js';
 import { FLOW_PD, FLOW_QD, applyFlowOp, flowEngine, flowScaled, replayFlow } from './replayFlow.js';
 import { book, makeEngine } from './testkit.js';
 
@@ -86,6 +86,37 @@ describe('applyDepthDiffScaled', () => {
         expect(viaFlat.engine.balances('a')).toEqual(viaScaled.engine.balances('a'));
       }
     }
+  });
+
+  it('applyTradeScaled acts exactly as applyTrade with the same values as strings, and refuses what does not fit', () => {
+    for (const seed of [3, 4]) {
+      const run = (scaled: boolean): { events: string; engine: ReturnType<typeof flowEngine> } => {
+        const engine = flowEngine();
+        const events: string[] = [];
+        replayFlow(seed, 1500).forEach((op, i) => {
+          if (scaled && op.k === 'trade') {
+            // At the string's own decimals plus one (a trailing zero), converted by the engine.
+            const ps = fractionDigitsOf(op.price) + 1;
+            const qs = fractionDigitsOf(op.qty) + 1;
+            expect(engine.applyTradeScaled('BTC_USDT', scaledDecimal(op.price, ps), ps, scaledDecimal(op.qty, qs), qs, op.m, i + 1)).toBe(true);
+          } else applyFlowOp(engine, op, i + 1, true);
+          events.push(JSON.stringify(engine.takeEvents()));
+        });
+        return { events: events.join('\n'), engine };
+      };
+      const viaStrings = run(false);
+      const viaScaled = run(true);
+      expect(viaScaled.events).toBe(viaStrings.events);
+      expect(book(viaScaled.engine)).toEqual(book(viaStrings.engine));
+      expect(viaScaled.engine.balances('a')).toEqual(viaStrings.engine.balances('a'));
+    }
+    const e = makeEngine();
+    // More price decimals than the symbol's (100.001), a zero quantity, a fraction: refused, nothing recorded.
+    expect(e.applyTradeScaled('BTC_USDT', 100_001, 3, 1, 0, false, 1)).toBe(false);
+    expect(e.applyTradeScaled('BTC_USDT', 100, 0, 0, 0, false, 1)).toBe(false);
+    expect(e.applyTradeScaled('BTC_USDT', 100.5, 0, 1, 0, false, 1)).toBe(false);
+    expect(e.takeEvents()).toEqual([]);
+    expect(e.applyTradeScaled('BTC_USDT', 10_000, 2, 1, 0, true, 2)).toBe(true);
   });
 
   it('applyDepthSnapshotScaled acts exactly as applyDepthSnapshot with the same levels as strings, with own orders resting', () => {

@@ -8,7 +8,7 @@ import { Decimal } from '../../core/decimal.js';
 import { flatDepthLevels, rawDepthLevels, scaledDepthSides } from '../depth-diff.js';
 import { readLines } from '../line-reader.js';
 import { type ReadStats, type RecordedItem, readRecording } from '../reader.js';
-import { rawTrade } from '../trade.js';
+import { rawTrade, scaledTradeOf } from '../trade.js';
 import { exactScaled, scaledText } from './format.js';
 import { countLines } from '../../backtest/progress.js';
 import { recordCommand } from '../cli.js';
@@ -103,6 +103,10 @@ describe('binary recordings', () => {
       if (ea.type === 'trade' && eb.type === 'trade') {
         expect(rawTrade(eb)).toEqual(rawTrade(ea));
         expect(eb.tradeId).toBe(ea.tradeId);
+        // The binary trade also carries its values as scaled integers, equal to the strings.
+        const st = scaledTradeOf(eb);
+        expect(scaledTradeOf(ea)).toBeUndefined();
+        expect(st === undefined ? undefined : [scaledText(st.scaledPrice, st.priceScale), scaledText(st.scaledQty, st.qtyScale), st.isBuyerMaker]).toEqual([rawTrade(ea)?.price, rawTrade(ea)?.qty, ea.isBuyerMaker]);
       }
       expect(eb).toEqual(ea);
     }

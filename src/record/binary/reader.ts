@@ -230,11 +230,13 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const flags = c.u8();
     const b = c.u53();
     const a = c.u53();
-    const price = scaledText(...pair(c));
-    const qty = scaledText(...pair(c));
+    const [scaledPrice, priceScale] = pair(c);
+    const [scaledQty, qtyScale] = pair(c);
     const isBuyerMaker = (flags & 1) !== 0;
     const fields = { E, symbol, tradeId: t, buyerOrderId: (flags & 2) !== 0 ? String(b) : undefined, sellerOrderId: (flags & 4) !== 0 ? String(a) : undefined, tradeTime: T, isBuyerMaker };
-    out.push({ kind: 'market', recvTime, stream, event: lazyTrade(fields, price, qty, ctx.decimals) });
+    // The integers too, so the replay scales nothing (record/trade's scaledTradeOf).
+    const scaled = { scaledPrice, priceScale, scaledQty, qtyScale, isBuyerMaker };
+    out.push({ kind: 'market', recvTime, stream, event: lazyTrade(fields, scaledText(scaledPrice, priceScale), scaledText(scaledQty, qtyScale), ctx.decimals, scaled) });
   } else {
     const E = c.u53();
     const u = c.u53();
