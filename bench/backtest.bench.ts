@@ -343,6 +343,45 @@
  *    ~0.6 ms a run (scaledExecutionReport); SimVenue's decoding is the same order as before
  *    (text cache + parse ~1.2 ms then, decimalOf ~1.4 ms without a cache: decimal.js's constructor
  *    copies the digit words, ~70-120 ns a Decimal against ~8 ns for a map hit, hence the cache).
+ *
+ * 2026-11-26, session 5, strategy side (the strategy runner, its StrategyBook and the risk gate on
+ * the binary form with orders). Method: the run's strategy-book calls and gate checks recorded
+ * once (10,352 calls: 1,699 checks, 1,320 placements, ~5,200 order updates, 2,160 fills) and
+ * replayed into fresh books and gates, old and new bundles in alternated processes (8 pairs, median
+ * of 60-200 replays each, CPU with process.cpuUsage); whole runs as the current tree against the
+ * same tree with this pass's four commits reverted, 16 process pairs of 12 runs; CPU profiles at
+ * 0.25 ms sampling counted by samples (under the machine's load a sample's time delta absorbs
+ * preemption, which inflated some self times 2-3x). Load average 5-7.
+ *  - Where it went (samples x 0.25 ms per run, a run ~54 of them): the strategy side 7.2 (13 %):
+ *    the gate 2.2 (free balances 0.5: StrategyBook.free built cash.minus(locked) per check, and
+ *    the quote cash, 1e6 USDT moved by fees of 10-13 decimals, had left DecimalSum's integer form,
+ *    so each fill added to it with decimal.js and each check compared through its truncation), the
+ *    book's placements and updates 1.7 (0.6 of it a hold's price.mul(quantity) and
+ *    quantity.minus(cumQty) per placement and partial fill), fills 0.45, SimVenue's submit 0.7, the
+ *    plugin and the runner's plumbing the rest. After: 5.65 of ~65 (9 %; gate 1.1, placements 0.3,
+ *    updates 0.7, fills 0.4).
+ *  - Landed: (1) the balance check reads floor(free x 10^scale) from the strategy's integers
+ *    (RiskAccountView.freeUnits, optional, through riskGate and the runner's strategy state;
+ *    StrategyBook.freeUnits; DecimalSum.floorDiff), the Decimal only for a refusal's message, and
+ *    DecimalSum keeps sums past 2^53 as a bigint of at most 40 digits (exact where decimal.js's
+ *    loop is, back to numbers when they fit; decimalOfBig cuts the digit words without a parse):
+ *    replay paired 0.834 of medians, 0.866 of mins. (2) A hold's amount and unfilled quantity as
+ *    m x 10^k when the decimals are short (HeldSums.addUnits): 0.821 / 0.877, the book's calls
+ *    alone 0.762 / 0.797. (3) place() copies the request once (no object rest): ~310 -> ~140 ns a
+ *    place. (4) A fill reaches its running amounts through the symbol's Assets entry: fills alone
+ *    0.872 / 0.878. Differential tests against decimal.js for each (wide form, floorDiff,
+ *    decimalOfBig, addUnits, freeUnits through fills and orders; half the checker differential's
+ *    contexts answer freeUnits). All four: replay 0.580 of medians and 0.578 of mins against the
+ *    session's start (~4.3 -> ~2.5 ms, medians; with the day's unpackDecimal change); whole runs
+ *    paired 0.933 of medians (~79.8 -> ~75.4 ms), 0.960 of mins (~55 -> ~53 ms); cachegrind (as
+ *    above, runs 7 minus 4): 1.314 -> 1.292 G instructions a run (0.983; a second round had one
+ *    process 1 G below its twin, GC timing, so not usable). Hashes unchanged.
+ *  - Left: the gate's remaining ~1.1 (samples) is spread over its fixed per-check work (shape, grids,
+ *    counts, the slot); reading the position and open quantity as integers too would save the two
+ *    Decimals a check builds (~0.3 MB a run) for another optional account method each. The
+ *    plugin's touch.price.minus(offset) is decimal.js in the plugin's own code (~0.3 ms): only a
+ *    faster Decimal arithmetic would help it, i.e. patching decimal.js's shared prototype. The
+ *    quote cash's wide form allocates ~3 bigints a fill (~0.4 MB a run).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
