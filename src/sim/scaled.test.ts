@@ -49,6 +49,17 @@ describe('scaled integers', () => {
         expect(rescale(v, from, to)).toBe(parseScaled(fmt(v, from), to));
       }),
     );
+    // Dividing anywhere in the safe-integer range: exact, refused exactly when digits would be cut.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 1, max: 16 }), fc.boolean(), (x, k, divisible) => {
+        const f = 10n ** BigInt(k);
+        const v = divisible ? Number((BigInt(x) / f) * f) : x;
+        const want = BigInt(v) % f === 0n ? Number(BigInt(v) / f) : -2;
+        expect(rescale(v, k, 0)).toBe(want <= 0x7fffffff && want >= 0 ? want | 0 : want);
+      }),
+    );
+    expect(rescale(0, 30, 0)).toBe(0);
+    expect(rescale(5, 30, 0)).toBe(-2);
   });
 
   it('floorDiv is exact floor division of safe integers, up to 2^53', () => {

@@ -103,10 +103,18 @@ describe('binary recordings', () => {
       if (ea.type === 'trade' && eb.type === 'trade') {
         expect(rawTrade(eb)).toEqual(rawTrade(ea));
         expect(eb.tradeId).toBe(ea.tradeId);
-        // The binary trade also carries its values as scaled integers, equal to the strings.
+        // The binary trade also carries its values as scaled integers at their smallest exact
+        // scales, equal to the strings.
         const st = scaledTradeOf(eb);
         expect(scaledTradeOf(ea)).toBeUndefined();
-        expect(st === undefined ? undefined : [scaledText(st.scaledPrice, st.priceScale), scaledText(st.scaledQty, st.qtyScale), st.isBuyerMaker]).toEqual([rawTrade(ea)?.price, rawTrade(ea)?.qty, ea.isBuyerMaker]);
+        const raw = rawTrade(ea);
+        expect(st).toBeDefined();
+        if (st !== undefined && raw !== undefined) {
+          expect(new Decimal(scaledText(st.scaledPrice, st.priceScale)).eq(raw.price) && new Decimal(scaledText(st.scaledQty, st.qtyScale)).eq(raw.qty)).toBe(true);
+          expect(st.scaledPrice % 10 !== 0 || st.priceScale === 0).toBe(true);
+          expect(st.scaledQty % 10 !== 0 || st.qtyScale === 0).toBe(true);
+          expect(st.isBuyerMaker).toBe(ea.isBuyerMaker);
+        }
       }
       expect(eb).toEqual(ea);
     }

@@ -8,6 +8,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { POW10 } from '../../core/pow10.js';
 import type { ScaledLevels } from '../../core/scaledLevels.js';
 import { lazyBookTicker } from '../book-ticker.js';
 import { scaledDepthDiff } from '../depth-diff.js';
@@ -230,13 +231,17 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const flags = c.u8();
     const b = c.u53();
     const a = c.u53();
-    const [scaledPrice, priceScale] = pair(c);
-    const [scaledQty, qtyScale] = pair(c);
+    const [p, ps] = pair(c);
+    const [q, qs] = pair(c);
     const isBuyerMaker = (flags & 1) !== 0;
     const fields = { E, symbol, tradeId: t, buyerOrderId: (flags & 2) !== 0 ? String(b) : undefined, sellerOrderId: (flags & 4) !== 0 ? String(a) : undefined, tradeTime: T, isBuyerMaker };
-    // The integers too, so the replay scales nothing (record/trade's scaledTradeOf).
-    const scaled = { scaledPrice, priceScale, scaledQty, qtyScale, isBuyerMaker };
-    out.push({ kind: 'market', recvTime, stream, event: lazyTrade(fields, scaledText(scaledPrice, priceScale), scaledText(scaledQty, qtyScale), ctx.decimals, scaled) });
+    // The integers too, so the replay parses nothing (record/trade's scaledTradeOf), at their
+    // smallest exact scales: the file keeps the wire's decimals (8 on Binance, for the strings),
+    // and a symbol's scales are usually smaller, which the engine reaches by multiplying.
+    const pt = trailingZeros(p, ps);
+    const qt = trailingZeros(q, qs);
+    const scaled = { scaledPrice: p / POW10[pt]!, priceScale: ps - pt, scaledQty: q / POW10[qt]!, qtyScale: qs - qt, isBuyerMaker };
+    out.push({ kind: 'market', recvTime, stream, event: lazyTrade(fields, scaledText(p, ps), scaledText(q, qs), ctx.decimals, scaled) });
   } else {
     const E = c.u53();
     const u = c.u53();
@@ -247,6 +252,13 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     out.push({ kind: 'market', recvTime, stream, event: ev });
   }
   if (c.pos !== end) c.fail(`length ${end - pos - RECORD_HEAD} does not match its fields`);
+}
+
+/** How many trailing decimal zeros of `v` (a safe integer at `scale`) lie within its fraction digits. */
+function trailingZeros(v: number, scale: number): number {
+  let k = 0;
+  while (k < scale && k < 22 && v % POW10[k + 1]! === 0 && v !== 0) k++;
+  return k;
 }
 
 function pair(c: Cursor): [number, number] {
