@@ -382,6 +382,51 @@
  *    plugin's touch.price.minus(offset) is decimal.js in the plugin's own code (~0.3 ms): only a
  *    faster Decimal arithmetic would help it, i.e. patching decimal.js's shared prototype. The
  *    quote cash's wide form allocates ~3 bigints a fill (~0.4 MB a run).
+ *
+ * 2026-11-26, session 5, market data (the binary form without orders; CPU per run with
+ * process.cpuUsage over pre-loaded items, the harness bundled with esbuild; old and new bundles in
+ * alternated processes, 8-10 pairs of 16 runs, paired ratios of each process's median and min; and
+ * in-process toggles, a switch flipped in 8-run blocks ABBABAAB over 48 runs, whose A/A read
+ * 1.00-1.04 at the min while its medians were biased, so only its mins count; line-level CPU
+ * profiles; minor page faults with process.resourceUsage. Load average 4-8 on the 2 cores, so
+ * whole-run ratios within ~4 % are noise.)
+ *  - Where it went (profile, 30 runs, ~25 ms a run): the local book ~7 ms (setMany's slot loads
+ *    ~3.2), the engine's depth ~10 (applyWindow's slot loads ~3.4; the far ladder and new best
+ *    prices ~5: seekSparse 1.8, removeAt 1.1, rebuild 0.8), trades ~3 (toScaled 2: the strings'
+ *    cache misses), the snapshot ~2.5, a diff's first read of its ScaledLevels ~1.5-1.9 (the
+ *    reader's objects, far from the event's), bus, runner and collector ~2.5. Minor page faults
+ *    ~1,100 a run (~1.3-3.5 us each here, so ~2 ms), ~450 of them at the snapshot (fresh windows).
+ *  - Landed: (1) sim/book removeAt walks down to the next live slot after a removed best price
+ *    (~19 slots on average, ~280k a run) over locals: profile 1.07 -> 0.64 ms. (2) The engine
+ *    window's slot prices are written up to the best price at layout and beyond only as reached
+ *    (coverTo): page faults a run 1,117-1,147 -> 960-1,050 (medians), ~60k fewer writes. (3) A
+ *    binary diff's levels are read where the reader left them (core/scaledLevels FlatDepthLevels:
+ *    pool, offsets, counts and scales in the diff's state; BookSync.applyNextFlat,
+ *    OrderBook.applyFlat, BookSide.setMany with offsets; the engine's applyDepthDiffFlat and
+ *    applyWindow with a quantity offset), no ScaledLevels or array view per diff: toggle mins
+ *    0.955 / 0.903 / 0.924, process pairs CPU median 0.965, min 0.966. (4) A binary trade's scaled
+ *    integers go to the engine (record/trade scaledTradeOf, engine applyTradeScaled), no string is
+ *    read: toggle mins 0.914 / 0.915 / 0.964, process pairs median 0.932, min 0.962. (5) Those
+ *    integers at their smallest exact scales (the file keeps the wire's 8 decimals), and sim/scaled
+ *    rescale tests divisibility without a floating-point remainder: the profile's 1.25 ms at the
+ *    remainder gone; whole runs at the noise. Tests compare each new path with the old one
+ *    (property test for applyFlat, random engine flows for applyDepthDiffFlat and
+ *    applyTradeScaled, the reader's flat levels and integers against its sides and strings).
+ *  - Together (the tree at this pass's start against main after it, which also holds the other
+ *    helpers' work of the same hour; 10 process pairs of 16 runs): no orders paired CPU median
+ *    0.927, min 0.839 (median of mins 27.3 -> 22.6 ms, best 23.9 -> 20.0 ms: ~1.3M events/s per
+ *    CPU second); with orders (5 pairs of 10) min 0.785 (68.6 -> 52.5 ms). Hashes unchanged.
+ *  - Did not help: touching a diff's local-book slots in a first loop so that their misses overlap
+ *    (the misses moved into that loop: paired 1.06); the flat levels copied into the replay's own
+ *    buffers instead of passed by offset (toggle ~1.0: the copy cost what the misses saved).
+ *    Measured, not taken: Int32 slots in the local book (setMany ~0.5 ms less in profiles, but exact
+ *    only below 2^31 units without an escape path).
+ *  - Left: the ladder slots' misses (~3 ms each in the local book and the engine), the engine's
+ *    far ladder (~7 % of levels: binary searches bound by mispredicts), the snapshot's Decimal
+ *    levels (scaledOfDecimal ~0.7 ms; a binary snapshot record with scaled levels would remove it),
+ *    ~1,000 page faults a run (every run lays out fresh windows), one cold object a diff and a trade
+ *    (the event's state), and the diffs buffered before the first snapshot, which build Decimal
+ *    levels (~0.3 ms).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
