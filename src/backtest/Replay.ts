@@ -83,7 +83,11 @@ export class Replay {
   readonly stats: ReplayStats = { events: 0, snapshots: 0, firstTime: undefined, lastTime: undefined, warmUpItems: 0, liveTime: undefined };
   readonly #o: ReplayOptions;
   readonly #syncs = new Map<string, BookSync>();
-  readonly #lastPrice = new Map<string, PriceSource>();
+  /** Last price source per symbol, in a holder so that a trade updates it without a map write. */
+  readonly #lastPrice = new Map<string, { src: PriceSource }>();
+  /** The symbol and holder of the last update (a recording's events nearly all share one symbol). */
+  #lastSym: string | undefined;
+  #lastHolder: { src: PriceSource } | undefined;
   readonly #barBooks = new Map<string, BarBook>();
   /** A diff's sides parsed once for the local book and the engine (reused buffers, see #parseDiff). */
   readonly #bids = scaledLevels();
@@ -129,7 +133,7 @@ export class Replay {
 
   /** Last trade price (or bar close) of a symbol. */
   lastPrice(symbol: string): Decimal | undefined {
-    const src = this.#lastPrice.get(symbol);
+    const src = this.#lastPrice.get(symbol)?.src;
     return src === undefined ? undefined : priceOf(src);
   }
 
@@ -279,7 +283,7 @@ export class Replay {
         return;
       }
       case 'trade': {
-        this.#lastPrice.set(e.symbol, e);
+        this.#setLastPrice(e.symbol, e);
         const engine = o.engine;
         if (engine === undefined) return;
         // Scaled integers when the reader had them (a binary recording: no string is read), else
@@ -289,10 +293,10 @@ export class Replay {
         return;
       }
       case 'aggTrade':
-        this.#lastPrice.set(e.symbol, e);
+        this.#setLastPrice(e.symbol, e);
         return;
       case 'kline': {
-        this.#lastPrice.set(e.symbol, e);
+        this.#setLastPrice(e.symbol, e);
         if (e.closed && !this.#syncs.has(e.symbol)) {
           let bb = this.#barBooks.get(e.symbol);
           if (!bb) this.#barBooks.set(e.symbol, (bb = new BarBook(e.symbol)));
@@ -314,6 +318,22 @@ export class Replay {
         throw new Error(`unhandled market event ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * Records `src` as the last price source of `symbol`: the holder of the previous update's symbol
+   * is written directly (~20k trades a run, each a Map.set before), any other goes through the map.
+   */
+  #setLastPrice(symbol: string, src: PriceSource): void {
+    if (symbol === this.#lastSym) {
+      (this.#lastHolder as { src: PriceSource }).src = src;
+      return;
+    }
+    let h = this.#lastPrice.get(symbol);
+    if (h === undefined) this.#lastPrice.set(symbol, (h = { src }));
+    else h.src = src;
+    this.#lastSym = symbol;
+    this.#lastHolder = h;
   }
 
   /**
