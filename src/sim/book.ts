@@ -841,7 +841,13 @@ export class BookSide {
 
   /** Slot of the best price with replayed quantity (scan from the touch), or -1. */
   firstExtSlot(): number {
-    for (let i = this.hi - 1; i >= this.lo; i--) if (this.extAt(i) > 0) return i;
+    // Holes are skipped on qx alone: an own order resting beyond the replayed touch can sit over
+    // hundreds of window holes, and the engine asks this after every replayed diff while it does.
+    const qx = this.qx;
+    for (let i = this.hi - 1; i >= this.lo; i--) {
+      const q = qx[i]!;
+      if (q > 0 || (q === OWN_LEVEL && this.cached(this.px[i]!)!.ext > 0)) return i;
+    }
     return -1;
   }
 

@@ -1621,6 +1621,7 @@ export class MatchingEngine {
       // that each value is a non-negative safe integer, as rescale does. With nobody listening for
       // market data (no touched prices to list), the side applies the run of plain window levels
       // itself and hands back each level that needs the full step below (see BookSide.applyWindow).
+      let cleared = NaN;
       for (let i = pi; i < n; i++) {
         if (!this.mev) {
           i = side.applyWindow(prices, qtys, i, n, other.hi > other.lo ? other.px[other.hi - 1]! : NaN, dq);
@@ -1632,26 +1633,39 @@ export class MatchingEngine {
           throw levelMisfit(s, fmt(p, priceScale), fmt(q, qtyScale));
         }
         // As rescale: small integers as such (also turns a -0 into 0).
-        this.applyLevel(s, side, other, p <= 0x7fffffff ? p | 0 : p, q <= 0x7fffffff ? q | 0 : q);
+        cleared = this.applyLevel(s, side, other, p <= 0x7fffffff ? p | 0 : p, q <= 0x7fffffff ? q | 0 : q, cleared);
       }
       return;
     }
+    let cleared = NaN;
     for (let i = pi; i < n; i++) {
       const p = rescale(prices[i]!, priceScale, pd);
       const q = rescale(qtys[i + dq]!, qtyScale, qd);
       if (p < 0 || q < 0) throw levelMisfit(s, fmt(prices[i]!, priceScale), fmt(qtys[i + dq]!, qtyScale));
-      this.applyLevel(s, side, other, p, q);
+      cleared = this.applyLevel(s, side, other, p, q, cleared);
     }
   }
 
-  /** One replayed level: its external quantity, then whatever it makes stale on the other side. */
-  private applyLevel(s: Sym, side: BookSide, other: BookSide, p: number, q: number): void {
+  /**
+   * One replayed level: its external quantity, then whatever it makes stale on the other side.
+   * `cleared` (NaN: none) is the most aggressive price of `side` whose stale quantity on `other` an
+   * earlier level of the same run of one side's levels dropped; returns it updated. Within such a
+   * run `other` changes only by those drops (setExt and BookSide.applyWindow touch `side` alone),
+   * so a level no more aggressive than `cleared` finds nothing left to drop. Why: a diff lists a
+   * side best first, so when an own order rests beyond the replayed touch (a fast market) every
+   * crossing level after the first walked the same stretch of the other side again.
+   */
+  private applyLevel(s: Sym, side: BookSide, other: BookSide, p: number, q: number, cleared = NaN): number {
     this.setExt(s, side, p, q);
     if (q > 0 && other.hi > other.lo) {
       // Only when p reaches the other side's best can anything there be stale (see dropStaleCrossing).
       const top = other.px[other.hi - 1]!;
-      if (other.isBid ? top >= p : top <= p) this.dropStaleCrossing(s, other, p);
+      if ((other.isBid ? top >= p : top <= p) && !(side.isBid ? p <= cleared : p >= cleared)) {
+        this.dropStaleCrossing(s, other, p);
+        return p;
+      }
     }
+    return cleared;
   }
 
   /**
@@ -1661,8 +1675,17 @@ export class MatchingEngine {
   private dropStaleCrossing(s: Sym, other: BookSide, p: number): void {
     // Best prices sit at the top of the ladder: walk down from it. A removal may move either end of
     // the ladder, so after one the walk finds its place again by price.
+    // Holes (qx 0) are skipped without reading their prices: the ladder is sorted, so the first live
+    // slot after them crosses `p` only if they all did, and a hole has nothing to drop. Why: an own
+    // order left above the replayed touch in a fast market (the replay's levels reach it only later)
+    // tops the ladder over hundreds of window holes, and a diff's every crossing level walked them
+    // (~570k slots a run on the BTCUSDT recording with periodic orders).
     let i = other.hi - 1;
-    while (i >= other.lo) {
+    const lo = other.lo;
+    while (i >= lo) {
+      const qx = other.qx;
+      while (i >= lo && qx[i] === 0) i--;
+      if (i < lo) break;
       const price = other.px[i]!;
       if (!(other.isBid ? price >= p : price <= p)) break;
       if (other.extAt(i) > 0) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fractionDigitsOf, scaledDecimal, scaledLevels, type FlatDepthLevels, type ScaledLevels } from '../core/scaledLevels.js';
-import { FLOW_PD, FLOW_QD, applyFlowOp, flowEngine, flowScaled, replayFlow } from './replayFlow.js';
+import { FLOW_PD, FLOW_QD, applyFlowOp, flowEngine, flowScaled, replayFlow, type FlowOp } from './replayFlow.js';
 import { book, makeEngine } from './testkit.js';
 
 const levels = (priceScale: number, qtyScale: number, rows: [number, number][]): ScaledLevels => {
@@ -86,6 +86,31 @@ describe('applyDepthDiffScaled', () => {
         expect(viaFlat.engine.balances('a')).toEqual(viaScaled.engine.balances('a'));
       }
     }
+  });
+
+  it('drops stale levels exactly as applyDepthDiff when own orders rest beyond the replayed touch and many levels cross them', () => {
+    // An own BUY at 100.50 tops the bids after the replayed bids fell away; then diffs bring asks
+    // below it best first, worst first and mixed, with replayed bids between them (stale: dropped).
+    const lv = (p: number, q: number): { price: string; qty: string; p: number; q: number } => ({ p, q, price: fmt2(p), qty: (q / 1e5).toFixed(5) });
+    const fmt2 = (p: number): string => (p / 100).toFixed(2);
+    const asks = (ps: number[]): ReturnType<typeof lv>[] => ps.map((p, i) => lv(p, 1000 + i));
+    const ops: FlowOp[] = [
+      { k: 'snapshot', bids: [lv(10050, 5000), lv(10040, 5000)], asks: [lv(10060, 5000), lv(10070, 5000)], extraScale: 0 },
+      { k: 'limit', acct: 'a', side: 'BUY', price: '100.50', qty: '1.00000', tif: 'GTC', ice: false },
+      { k: 'diff', bids: [lv(10050, 0), lv(10040, 0), lv(9990, 700), lv(9980, 800), lv(9970, 900)], asks: [], extraScale: 0 },
+      { k: 'diff', bids: [], asks: asks([9985, 9987, 9995, 10010, 10060]), extraScale: 0 },
+      { k: 'diff', bids: [lv(9960, 100), lv(9950, 100)], asks: asks([9999, 9975, 9965, 9955]), extraScale: 1 },
+      { k: 'diff', bids: [lv(9940, 100), lv(9930, 100), lv(9920, 100)], asks: asks([9935, 9921, 9945, 9925]), extraScale: -1 },
+    ];
+    const viaStrings = flowEngine();
+    const viaScaled = flowEngine();
+    ops.forEach((op, i) => {
+      applyFlowOp(viaStrings, op, i + 1, false);
+      applyFlowOp(viaScaled, op, i + 1, true);
+      expect(JSON.stringify(viaScaled.takeEvents()), `step ${i} ${op.k}`).toBe(JSON.stringify(viaStrings.takeEvents()));
+      expect(book(viaScaled), `step ${i}`).toEqual(book(viaStrings));
+    });
+    expect(viaScaled.balances('a')).toEqual(viaStrings.balances('a'));
   });
 
   it('applyTradeScaled acts exactly as applyTrade with the same values as strings, and refuses what does not fit', () => {
