@@ -233,6 +233,13 @@ describe('DecimalSum', () => {
       }),
       { numRuns: 20_000 },
     );
+    // Every word count (1 to 4 words: 16 digits with the last word holding one) at every alignment.
+    for (const m of [7, 1_234_567, 12_345_678, 98_765_432_109_876, 2 ** 53 - 1, -(2 ** 53 - 1), 1_000_000_000_000_001])
+      for (let k = -14; k <= 14; k++) {
+        const got = decimalOf(m, k);
+        const want = new Decimal(`${m}e${k}`);
+        expect([got.s, got.e, got.d], `${m}e${k}`).toEqual([want.s, want.e, want.d]);
+      }
   });
 
   it('differential: decimalOfBig(u, k) is the parsed Decimal of `${u}e${k}` (sign, exponent and digit words)', () => {

@@ -45,17 +45,36 @@ export function decimalOf(m: number, k: number): Decimal {
   // The last word's place 10^(7q), and how far its units sit below m's last digit.
   const q = Math.floor(k / LOG_BASE);
   const r = k - LOG_BASE * q;
-  const words: number[] = [];
   let p = POW10[LOG_BASE - r] as number;
   let rest = u % p;
-  words.push(rest * (POW10[r] as number));
+  const w0 = rest * (POW10[r] as number);
   u = (u - rest) / p;
-  while (u > 0) {
+  // A safe integer has at most 16 digits, so at most 3 more words: cut into locals and laid out as
+  // an array literal of exact length, most significant first (the constructor copies it). Why: a
+  // growing push array reserves 17 slots, and this runs for every Decimal built from integers
+  // (touch reads, fills' amounts): ~150 bytes less garbage each.
+  let words: number[];
+  if (u === 0) words = [w0];
+  else {
     rest = u % 1e7;
-    words.push(rest);
+    const w1 = rest;
     u = (u - rest) / 1e7;
+    if (u === 0) words = [w1, w0];
+    else {
+      rest = u % 1e7;
+      const w2 = rest;
+      u = (u - rest) / 1e7;
+      if (u === 0) words = [w2, w1, w0];
+      else {
+        words = [w2, w1, w0];
+        while (u > 0) {
+          rest = u % 1e7;
+          words.unshift(rest);
+          u = (u - rest) / 1e7;
+        }
+      }
+    }
   }
-  words.reverse();
   const lead = words[0] as number;
   let digits = 1;
   for (p = 10; p <= lead; p *= 10) digits++;
