@@ -25,6 +25,13 @@ const BIG_2_52 = 2n ** 52n;
 const DECIMAL_TAG = '[object Decimal]';
 /** Digits per word of decimal.js's digit array. */
 const LOG_BASE = 7;
+/**
+ * decimalOf's argument to the constructor, reused: the constructor copies s and e and slices d, so
+ * neither the object nor its words need to be new (a Decimal per fill amount is built this way).
+ */
+const SCRATCH = { toStringTag: DECIMAL_TAG, s: 1, e: 0, d: [0] };
+/** decimalOf's word arrays by length (1 to 4), filled in place; index 0 unused. */
+const WORDS: readonly number[][] = [[], [0], [0, 0], [0, 0, 0], [0, 0, 0, 0]];
 
 /**
  * new Decimal(`${m}e${k}`) for a non-zero safe integer m, without writing and parsing the text.
@@ -36,6 +43,7 @@ const LOG_BASE = 7;
  * Decimal (applying its exponent limits). A differential test compares s, e and d with the parser's.
  */
 export function decimalOf(m: number, k: number): Decimal {
+  const k0 = k;
   let u = Math.abs(m);
   // Trailing zero digits go to the exponent: the last word then ends in a non-zero digit.
   while (u % 10 === 0) {
@@ -45,41 +53,57 @@ export function decimalOf(m: number, k: number): Decimal {
   // The last word's place 10^(7q), and how far its units sit below m's last digit.
   const q = Math.floor(k / LOG_BASE);
   const r = k - LOG_BASE * q;
-  let p = POW10[LOG_BASE - r] as number;
-  let rest = u % p;
+  const p = POW10[LOG_BASE - r] as number;
+  const rest = u % p;
   const w0 = rest * (POW10[r] as number);
   u = (u - rest) / p;
-  // A safe integer has at most 16 digits, so at most 3 more words: cut into locals and laid out as
-  // an array literal of exact length, most significant first (the constructor copies it). Why: a
-  // growing push array reserves 17 slots, and this runs for every Decimal built from integers
-  // (touch reads, fills' amounts): ~150 bytes less garbage each.
-  let words: number[];
-  if (u === 0) words = [w0];
-  else {
-    rest = u % 1e7;
-    const w1 = rest;
-    u = (u - rest) / 1e7;
-    if (u === 0) words = [w1, w0];
-    else {
-      rest = u % 1e7;
-      const w2 = rest;
-      u = (u - rest) / 1e7;
-      if (u === 0) words = [w2, w1, w0];
-      else {
-        words = [w2, w1, w0];
-        while (u > 0) {
-          rest = u % 1e7;
-          words.unshift(rest);
-          u = (u - rest) / 1e7;
-        }
-      }
+  // The words above the last, least significant first: a safe integer (< 10^16) spans at most four
+  // (the last holds at least one of its digits, two more hold seven each, the fourth what is left).
+  let n = 1;
+  let w1 = 0;
+  let w2 = 0;
+  if (u > 0) {
+    w1 = u % 1e7;
+    u = (u - w1) / 1e7;
+    n = 2;
+    if (u > 0) {
+      w2 = u % 1e7;
+      u = (u - w2) / 1e7;
+      n = 3;
+      // Past 4 words only if m was not a safe integer: the parser then (not exact, as it never was).
+      if (u >= 1e7) return new Decimal(`${m}e${k0}`);
+      if (u > 0) n = 4;
     }
   }
-  const lead = words[0] as number;
+  // Most significant first, in the scratch array of that length: the constructor copies it, and
+  // builds no Decimal from an array it did not copy. Neither the argument object nor the words are
+  // new per call (a literal and an exact-length array were ~70 bytes of garbage per Decimal; a
+  // push-grown array before them ~150), and this runs for every Decimal built from integers (touch
+  // reads, SimVenue's fill amounts, marks).
+  const words = WORDS[n] as number[];
+  let lead: number;
+  if (n === 1) {
+    words[0] = lead = w0;
+  } else if (n === 2) {
+    words[0] = lead = w1;
+    words[1] = w0;
+  } else if (n === 3) {
+    words[0] = lead = w2;
+    words[1] = w1;
+    words[2] = w0;
+  } else {
+    words[0] = lead = u;
+    words[1] = w2;
+    words[2] = w1;
+    words[3] = w0;
+  }
   let digits = 1;
-  for (p = 10; p <= lead; p *= 10) digits++;
-  const e = LOG_BASE * (q + words.length - 1) + digits - 1;
-  return new Decimal({ toStringTag: DECIMAL_TAG, s: m < 0 ? -1 : 1, e, d: words } as unknown as Decimal);
+  for (let t = 10; t <= lead; t *= 10) digits++;
+  const x = SCRATCH;
+  x.s = m < 0 ? -1 : 1;
+  x.e = LOG_BASE * (q + n - 1) + digits - 1;
+  x.d = words;
+  return new Decimal(x as unknown as Decimal);
 }
 
 /**
