@@ -58,6 +58,24 @@ describe('VirtualScheduler', () => {
     expect(s.nextAt()).toBeUndefined();
   });
 
+  it('the argument form calls fn(arg), in the same (time, insertion) order as the plain form, and cancels alike', () => {
+    const s = new VirtualScheduler();
+    const seen: string[] = [];
+    const log = (x: string): void => {
+      seen.push(`${x}@${s.clock.now()}`);
+    };
+    s.schedule(3, log, 'b');
+    s.schedule(1, () => log('a'));
+    s.schedule(3, () => log('c'));
+    const id = s.schedule(2, log, 'dropped');
+    s.schedule(3, log, 'd');
+    s.cancel(id);
+    expect(s.pending).toBe(4);
+    s.drain();
+    expect(seen).toEqual(['a@1', 'b@3', 'c@3', 'd@3']);
+    expect(s.pending).toBe(0);
+  });
+
   it('keeps order for many random entries (heap property)', () => {
     const s = new VirtualScheduler();
     const out: number[] = [];
@@ -110,13 +128,18 @@ describe('VirtualScheduler', () => {
         const drive = (s: VirtualScheduler | Reference): string[] => {
           const log: string[] = [];
           let label = 0;
+          const fire = (l: number, nested: boolean): void => {
+            log.push(`${l}@${s.clock.now()}`);
+            // Work scheduled from a callback, due now or later (a venue's acknowledgement).
+            if (nested) add(l % 3, false);
+          };
+          const fireNested = (l: number): void => fire(l, true);
+          const fireFlat = (l: number): void => fire(l, false);
           const add = (d: number, nested: boolean): number => {
             const l = label++;
-            return s.schedule(d, () => {
-              log.push(`${l}@${s.clock.now()}`);
-              // Work scheduled from a callback, due now or later (a venue's acknowledgement).
-              if (nested) add(l % 3, false);
-            });
+            // Every other entry of the heap in the argument form (one function, the label as its argument).
+            if (s instanceof VirtualScheduler && l % 2 === 0) return s.schedule(d, nested ? fireNested : fireFlat, l);
+            return s.schedule(d, () => fire(l, nested));
           };
           const ids: number[] = [];
           for (const o of ops) {
@@ -142,6 +165,7 @@ describe('WallScheduler', () => {
     const done = new Promise<number>((resolve) => s.schedule(1, () => resolve(1)));
     const never = s.schedule(10_000, () => undefined);
     expect(await done).toBe(1);
+    expect(await new Promise<string>((resolve) => s.schedule(1, resolve, 'arg'))).toBe('arg');
     s.cancel(never);
     s.schedule(10_000, () => undefined);
     s.cancelAll();

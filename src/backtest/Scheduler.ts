@@ -15,6 +15,11 @@ export interface Scheduler {
   readonly clock: Clock;
   /** Runs `fn` at `clock.now() + delayMs` (delay 0: after the current event, never synchronously). */
   schedule(delayMs: number, fn: () => void): ScheduledId;
+  /**
+   * Runs `fn(arg)` at `clock.now() + delayMs`: a caller with one function made once and the varying
+   * part as `arg` (a venue publishing each report) allocates no closure per call.
+   */
+  schedule<A>(delayMs: number, fn: (arg: A) => void, arg: A): ScheduledId;
   /** Cancels a scheduled callback; unknown or already-run ids are ignored. */
   cancel(id: ScheduledId): void;
 }
@@ -23,8 +28,8 @@ export interface Scheduler {
  * Deterministic scheduler on a {@link VirtualClock}. Ties at the same time run in the order they
  * were scheduled, which keeps byte-identical results for the same inputs.
  *
- * The queue is a binary heap kept in three parallel arrays (time, sequence, callback) rather than
- * an entry object per callback: a backtest schedules one per order entry, cancel and report
+ * The queue is a binary heap kept in parallel arrays (time, sequence, callback, argument) rather
+ * than an entry object per callback: a backtest schedules one per order entry, cancel and report
  * (~6,900 in the bench's with-orders run), and the heap moves numbers instead of pointers to
  * objects that would each be allocated, compared through a property load and collected.
  */
@@ -34,7 +39,9 @@ export class VirtualScheduler implements Scheduler {
   readonly #at: number[] = [];
   readonly #seq: number[] = [];
   /** Callbacks; undefined for a cancelled one, which stays in the heap until it surfaces. */
-  readonly #fn: ((() => void) | undefined)[] = [];
+  readonly #fn: (((arg: unknown) => void) | undefined)[] = [];
+  /** Each callback's argument (undefined for the no-argument form). */
+  readonly #arg: unknown[] = [];
   #n = 0;
   /** Callbacks waiting (not cancelled). */
   #live = 0;
@@ -55,12 +62,15 @@ export class VirtualScheduler implements Scheduler {
     return this.#n > 0 ? this.#at[0] : undefined;
   }
 
-  schedule(delayMs: number, fn: () => void): ScheduledId {
+  schedule(delayMs: number, fn: () => void): ScheduledId;
+  schedule<A>(delayMs: number, fn: (arg: A) => void, arg: A): ScheduledId;
+  schedule(delayMs: number, fn: (arg: unknown) => void, arg?: unknown): ScheduledId {
     const at = this.clock.now() + Math.max(0, delayMs);
     const seq = ++this.#lastSeq;
     const A = this.#at;
     const S = this.#seq;
     const F = this.#fn;
+    const X = this.#arg;
     // Sift up from the new last slot.
     let i = this.#n++;
     while (i > 0) {
@@ -70,11 +80,13 @@ export class VirtualScheduler implements Scheduler {
       A[i] = pa;
       S[i] = S[p] as number;
       F[i] = F[p];
+      X[i] = X[p];
       i = p;
     }
     A[i] = at;
     S[i] = seq;
     F[i] = fn;
+    X[i] = arg;
     this.#live++;
     return seq;
   }
@@ -87,6 +99,7 @@ export class VirtualScheduler implements Scheduler {
     for (let i = 0; i < this.#n; i++) {
       if (this.#seq[i] === id && this.#fn[i] !== undefined) {
         this.#fn[i] = undefined;
+        this.#arg[i] = undefined;
         this.#live--;
         return;
       }
@@ -110,10 +123,11 @@ export class VirtualScheduler implements Scheduler {
       const at = this.#at[0] as number;
       if (at > t) break;
       const fn = this.#fn[0];
+      const arg = this.#arg[0];
       this.#pop();
       this.#live--;
       this.clock.advanceTo(at);
-      fn?.();
+      fn?.(arg);
     }
     this.clock.advanceTo(t);
   }
@@ -133,12 +147,15 @@ export class VirtualScheduler implements Scheduler {
     const A = this.#at;
     const S = this.#seq;
     const F = this.#fn;
+    const X = this.#arg;
     const n = --this.#n;
     const la = A[n] as number;
     const ls = S[n] as number;
     const lf = F[n];
-    // The vacated slot keeps no callback alive.
+    const lx = X[n];
+    // The vacated slot keeps no callback or argument alive.
     F[n] = undefined;
+    X[n] = undefined;
     if (n === 0) return;
     let i = 0;
     for (;;) {
@@ -156,11 +173,13 @@ export class VirtualScheduler implements Scheduler {
       A[i] = ca;
       S[i] = S[c] as number;
       F[i] = F[c];
+      X[i] = X[c];
       i = c;
     }
     A[i] = la;
     S[i] = ls;
     F[i] = lf;
+    X[i] = lx;
   }
 }
 
@@ -174,11 +193,13 @@ export class WallScheduler implements Scheduler {
     this.clock = clock;
   }
 
-  schedule(delayMs: number, fn: () => void): ScheduledId {
+  schedule(delayMs: number, fn: () => void): ScheduledId;
+  schedule<A>(delayMs: number, fn: (arg: A) => void, arg: A): ScheduledId;
+  schedule(delayMs: number, fn: (arg: unknown) => void, arg?: unknown): ScheduledId {
     const id = ++this.#seq;
     const t = setTimeout(() => {
       this.#timers.delete(id);
-      fn();
+      fn(arg);
     }, Math.max(0, delayMs));
     this.#timers.set(id, t);
     return id;

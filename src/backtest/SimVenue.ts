@@ -122,6 +122,12 @@ export class SimVenue implements Venue {
   #disposed = false;
   /** Decimals of fill prices, sizes and a buy's fees, which repeat; a Decimal is immutable. */
   readonly #decimals = new ScaledDecimalCache();
+  /**
+   * #place and #cancel as scheduler callbacks, made once: the order or intent is the scheduler's
+   * argument, so submit makes no closure (nor a context for it) per intent.
+   */
+  readonly #placeLater = (o: VenueOrder): void => this.#place(o);
+  readonly #cancelLater = (c: CancelIntent): void => this.#cancel(c);
 
   constructor(opts: SimVenueOptions) {
     this.#o = opts;
@@ -152,13 +158,19 @@ export class SimVenue implements Venue {
   #detachWhenIdle(): void {
     if (this.#o.emit === 'userData' || this.#orders.size > 0 || this.#detachScheduled || this.#unsubscribe === undefined) return;
     this.#detachScheduled = true;
-    this.#o.scheduler.schedule(0, () => {
-      this.#detachScheduled = false;
-      if (this.#orders.size > 0 || this.#o.emit === 'userData') return;
-      this.#unsubscribe?.();
-      this.#unsubscribe = undefined;
-    });
+    this.#o.scheduler.schedule(0, this.#detachLater);
   }
+
+  /**
+   * #detachWhenIdle's scheduled part, made once: a closure there would make V8 allocate its context
+   * on every call (once per finished order), not only when it schedules.
+   */
+  readonly #detachLater = (): void => {
+    this.#detachScheduled = false;
+    if (this.#orders.size > 0 || this.#o.emit === 'userData') return;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+  };
 
   /** Orders this venue has seen that are not final yet (for reconciliation and tests). */
   openOrders(): VenueOrder[] {
@@ -179,16 +191,18 @@ export class SimVenue implements Venue {
         this.#count(intent, 1);
         this.#used.add(intent.clientId);
         if (this.#o.emit !== 'userData') this.#later(0, orderUpdateOf(o, s.clock.now()));
-        s.schedule(this.#lat.entryMs, () => this.#place(o));
+        s.schedule(this.#lat.entryMs, this.#placeLater, o);
         return;
       }
       case 'cancel':
-        s.schedule(this.#lat.cancelMs, () => this.#cancel(intent));
+        s.schedule(this.#lat.cancelMs, this.#cancelLater, intent);
         return;
       case 'cancelAll': {
         // Per strategy (the account may be shared): cancel each of its orders, as the router does live.
-        const mine = this.openOrders().filter((o) => o.intent.strategy === intent.strategy && (intent.symbol === undefined || o.intent.symbol === intent.symbol));
-        for (const o of mine) s.schedule(this.#lat.cancelMs, () => this.#cancel({ kind: 'cancel', strategy: intent.strategy, intentId: intent.intentId, symbol: o.intent.symbol, clientId: o.intent.clientId }));
+        for (const o of this.openOrders()) {
+          if (o.intent.strategy !== intent.strategy || (intent.symbol !== undefined && o.intent.symbol !== intent.symbol)) continue;
+          s.schedule(this.#lat.cancelMs, this.#cancelLater, { kind: 'cancel', strategy: intent.strategy, intentId: intent.intentId, symbol: o.intent.symbol, clientId: o.intent.clientId });
+        }
         return;
       }
       default: {
@@ -374,15 +388,13 @@ export class SimVenue implements Venue {
       // The fee is in the asset received: a buy's (base, size x rate) repeats as sizes do; a sell's
       // (quote, price x size x rate) is nearly always new, so built like the quote amounts.
       const commission = r.S === 'BUY' && typeof r.n === 'number' ? dec.get(r.n, r.feeScale) : decimalOfScaled(r.n, r.feeScale);
-      // One scheduler entry for both events: with the same delay they would run back to back
-      // anyway (same time, consecutive sequence numbers).
-      const fill = fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission, commissionAsset: r.N, isMaker: r.m });
-      const update = orderUpdateOf(o, E); // a new event with the fields as they are now
+      // Two scheduler entries with the same delay run back to back (same time, consecutive
+      // sequence numbers: anything the fill causes is scheduled after the update), and hand the
+      // events to publish without a closure per report.
+      const s = this.#o.scheduler;
       const publish = this.#o.publish;
-      this.#o.scheduler.schedule(this.#lat.ackMs, () => {
-        publish(fill);
-        publish(update);
-      });
+      s.schedule(this.#lat.ackMs, publish, fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission, commissionAsset: r.N, isMaker: r.m }));
+      s.schedule(this.#lat.ackMs, publish, orderUpdateOf(o, E)); // a new event with the fields as they are now
       if (isTerminalState(state)) this.#finished(o);
       return;
     }
@@ -398,7 +410,8 @@ export class SimVenue implements Venue {
     this.#detachWhenIdle();
   }
 
+  /** Publishes `e` after `delay`: the event is the scheduler's argument, so no closure per report. */
   #later(delay: number, e: BusEvent): void {
-    this.#o.scheduler.schedule(delay, () => this.#o.publish(e));
+    this.#o.scheduler.schedule(delay, this.#o.publish, e);
   }
 }
