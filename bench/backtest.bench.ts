@@ -317,7 +317,8 @@
  *    realized PnL are 40-digit values after the first add to a position (a 40-digit division),
  *    so only the quantity's own steps would leave bigints (~20 % of move) and the products with
  *    the average price need the quantity as a bigint again. The closure per scheduled report is
- *    SimVenue's (#later, ~0.3 MB a run), made before the queue sees it. Dropping the first update
+ *    SimVenue's (#later, ~0.3 MB a run), made before the queue sees it (later removed: "order
+ *    events" below). Dropping the first update
  *    an order track keeps (~90 kB a run retained): the earlier pass measured finished tracks
  *    dropped at ~0.15 MB less promoted per scavenge and no CPU change.
  *
@@ -466,6 +467,41 @@
  *    sharing the integers would need the intent to carry them (src/risk, src/strategy, the Venue
  *    interface). The engine is the exchange and checks every filter itself, so the two validations
  *    stay; each is now a few hundred ns a place.
+ *
+ * 2026-11-26, session 5, order events (an order event's path from the engine's scaled report through
+ * SimVenue, the virtual scheduler and the bus to the collector, the strategy runner and its book;
+ * the binary form with orders: ~1,320 places, ~2,160 fills, ~7,300 order events a run). Method: heap
+ * sampling with the objects minor and major GCs collect (2 kB interval, 6 runs); CPU profiles with
+ * line ticks (esbuild bundle, 0.25 ms sampling, 20 runs); scavenges counted with --trace-gc; CPU as
+ * old and new bundles in alternated processes (12 pairs of 16 runs, paired medians) and as an
+ * in-process toggle (old and new code ABBA, 6 processes of 40 runs); instruction counts under
+ * cachegrind were tried and dropped: two identical processes differed by 2-8 % a run (GC and heap
+ * sizing), more than the effect. Load average 1-8 on the 2 cores.
+ *  - Where it goes: the path is cheap in CPU (profile, per run: SimVenue's #applyReport ~0.8 ms self,
+ *    the queue's sift-down ~1, the bus and its listener ~1.1; the consumers' work, the collector's
+ *    fill accounting ~6.4 and the strategy book's updates ~3.5, is theirs) and heavy in garbage: it
+ *    allocated ~3.8 MB of the run's ~19.4 (the engine's report objects another ~1.6, upstream).
+ *    Per report a closure and its context (#later, and one per fill for its two events), per place
+ *    two closures and a context in submit, per finished order a context (#detachWhenIdle's rarely
+ *    made closure makes V8 allocate its context on every call), and per fill amount decimalOf's
+ *    argument object and word array besides the Decimal and its copy of the words.
+ *  - Landed: (1) VirtualScheduler.schedule(delay, fn, arg) (the argument in a fourth parallel array;
+ *    WallScheduler passes it to setTimeout); SimVenue publishes through it (a fill and its update as
+ *    two entries of consecutive sequence numbers: same order), and #place, #cancel and the detach
+ *    callback are functions made once. (2) decimalOf fills one scratch argument object and one word
+ *    array per length (1-4) in place; decimal.js's constructor copies them. Heap sampling: SimVenue's
+ *    side ~3.8 -> ~2.0 MB a run, decimalOf's own ~1.5 -> ~0.5 MB (over the exact-length literal
+ *    another helper landed meanwhile), the whole run ~19.4 -> ~16.6 MB. Scavenges over a process
+ *    (23 runs and the load) 82-83 -> 78. CPU at the noise: process pairs 0.979 of medians, 0.987 of
+ *    mins (67.2 -> 67.7 ms median of medians, 44.5 -> 42.5 min); the toggle 0.99-1.01 (one heap, so
+ *    the saved collections are shared); decimalOf micro 0.98-1.00 against the literal. Hashes
+ *    unchanged.
+ *  - Left: the engine's ScaledExecutionReport (~220 bytes, ~1.6 MB a run) could be one reused
+ *    object for a listener that reads it synchronously (SimVenue does), with a fresh one for a
+ *    nested report; that is the engine's contract (src/sim), not changed here. The fill and
+ *    update events themselves (~0.7 MB a run, their times are heap numbers past 2^31) are what the
+ *    consumers receive and the collector keeps. CandleVenue has the same closures (#later, one per
+ *    fill); it is not on this bench's path and was left.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
