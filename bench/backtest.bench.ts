@@ -495,13 +495,18 @@
  *    (23 runs and the load) 82-83 -> 78. CPU at the noise: process pairs 0.979 of medians, 0.987 of
  *    mins (67.2 -> 67.7 ms median of medians, 44.5 -> 42.5 min); the toggle 0.99-1.01 (one heap, so
  *    the saved collections are shared); decimalOf micro 0.98-1.00 against the literal. Hashes
- *    unchanged.
- *  - Left: the engine's ScaledExecutionReport (~220 bytes, ~1.6 MB a run) could be one reused
- *    object for a listener that reads it synchronously (SimVenue does), with a fresh one for a
- *    nested report; that is the engine's contract (src/sim), not changed here. The fill and
- *    update events themselves (~0.7 MB a run, their times are heap numbers past 2^31) are what the
- *    consumers receive and the collector keeps. CandleVenue has the same closures (#later, one per
- *    fill); it is not on this bench's path and was left.
+ *    unchanged. (3) The engine's ScaledExecutionReport (~220 bytes, ~1.6 MB a run) is one reused
+ *    object for listeners that subscribe with transientReports (they read a report during the call
+ *    and keep nothing; SimVenue), a new one for a report made inside another's delivery: heap
+ *    sampling ~16.6 -> ~14.9 MB a run; 12 process pairs of 16 runs paired 0.992 of medians, 0.966
+ *    of mins (best min 42.7 -> 37.0 ms); a first cut (the object reused unconditionally) 0.983 /
+ *    0.960. Hashes unchanged.
+ *  - Left: the fill and update events themselves (~0.7 MB a run, their times heap numbers past
+ *    2^31) are what the consumers receive and the collector keeps; a fill's argument object to
+ *    fillOf is already gone (escape analysis: written out, the same allocation). The path's CPU is
+ *    spread below ~0.5 ms a line under the profiler (the submit's first lookup of a fresh clientId,
+ *    the bus's listener loop). CandleVenue has the same closures (#later, one per fill); it is not on
+ *    this bench's path and was left.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -147,8 +147,10 @@ export class SimVenue implements Venue {
     // Reports only (and account positions in userData mode, which forwards them): the engine then
     // builds no market-data events and, in orderEvents mode, no account positions either. Reports
     // in scaled form: the Decimals are built from the engine's integers, and no report text is
-    // written (nor parsed back) unless another listener wants it.
-    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e), { marketData: false, accountPositions: this.#o.emit === 'userData', reports: 'scaled' });
+    // written (nor parsed back) unless another listener wants it. Transient: #onEngine reads a
+    // report during the call and keeps nothing of it (it builds its own events), so the engine may
+    // hand out one report object again.
+    if (!this.#disposed) this.#unsubscribe ??= this.#o.engine.subscribe((e) => this.#onEngine(e), { marketData: false, accountPositions: this.#o.emit === 'userData', reports: 'scaled', transientReports: true });
   }
 
   /**

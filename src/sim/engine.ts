@@ -14,7 +14,7 @@ import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../cor
 import { CHANGED, type BookSide, type Level } from './book.js';
 import { OrderColumns } from './columns.js';
 import { DraftBuf, reject, validateNew, type AvgPrice, type Draft, type EntryContext } from './entry.js';
-import type { EngineEvent, EngineListener, ExecutionReportEvent, NonReportEvent, ScaledEngineListener, ScaledSubscribeOptions, SubscribeOptions, TradeEvent, WireSubscribeOptions } from './events.js';
+import type { EngineEvent, EngineListener, ExecutionReportEvent, NonReportEvent, ScaledEngineListener, ScaledExecutionReport, ScaledSubscribeOptions, SubscribeOptions, TradeEvent, WireSubscribeOptions } from './events.js';
 import { floorDiv, fmt, fmtBig, mul3, mul3n, mulBig, rescale, toScaled } from './scaled.js';
 import { Acct, Ord, OrderList, Sym, dec, idOfGeneratedClientId, p10, scaleExact, scaleExactBig, type Bal, type PubTrade } from './state.js';
 import type {
@@ -34,7 +34,7 @@ import type {
   SimOrder,
   TradeQuery,
 } from './types.js';
-import { executionReport, orderView, scaledExecutionReport, tradeView, type FillInfo } from './views.js';
+import { executionReport, orderView, scaledExecutionReport, tradeView, writeScaledExecutionReport, type FillInfo } from './views.js';
 
 /** 2^53: below it a double holds every integer exactly. */
 const TWO53 = 9007199254740992;
@@ -46,8 +46,8 @@ const MAX_SAFE_N = BigInt(Number.MAX_SAFE_INTEGER);
  * for one that wants no account positions, `scaled` for one that takes scaled executionReports.
  */
 type Listener =
-  | { readonly scaled: false; readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean }
-  | { readonly scaled: true; readonly fn: ScaledEngineListener; readonly market: boolean; readonly positions: boolean };
+  | { readonly scaled: false; readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: false }
+  | { readonly scaled: true; readonly fn: ScaledEngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: boolean };
 
 /** How many public trades recentTrades can return. */
 const RECENT_TRADES = 1000;
@@ -108,6 +108,12 @@ export class MatchingEngine {
   private wev: boolean;
   /** True when scaled executionReports are built: a listener with `reports: 'scaled'`. */
   private sev = false;
+  /** True when every scaled listener takes transient reports (the report object may be reused). */
+  private tev = false;
+  /** The reused scaled report (transientReports), made at the first report. */
+  private flyReport: ScaledExecutionReport | null = null;
+  /** Reports being delivered (more than one: a listener called back into the engine). */
+  private reporting = 0;
   /** True when market-data events (trade, depthUpdate, referencePrice) are built: a buffer or a listener that wants them. */
   private mev: boolean;
   /** True when outboundAccountPosition events are built: a buffer or a listener that wants them. */
@@ -198,7 +204,10 @@ export class MatchingEngine {
     const market = options?.marketData !== false;
     const positions = options?.accountPositions !== false;
     // The overloads pair a scaled listener with reports: 'scaled' and a wire listener with the rest.
-    const entry: Listener = options?.reports === 'scaled' ? { scaled: true, fn: listener as ScaledEngineListener, market, positions } : { scaled: false, fn: listener as EngineListener, market, positions };
+    const entry: Listener =
+      options?.reports === 'scaled'
+        ? { scaled: true, fn: listener as ScaledEngineListener, market, positions, transient: (options as ScaledSubscribeOptions).transientReports === true }
+        : { scaled: false, fn: listener as EngineListener, market, positions, transient: false };
     this.listeners.push(entry);
     this.wants();
     return () => {
@@ -213,6 +222,7 @@ export class MatchingEngine {
     this.ev = this.bufferOn || this.listeners.length > 0;
     this.wev = this.bufferOn || this.listeners.some((l) => !l.scaled);
     this.sev = this.listeners.some((l) => l.scaled);
+    this.tev = this.sev && this.listeners.every((l) => !l.scaled || l.transient);
     this.mev = this.bufferOn || this.listeners.some((l) => l.market);
     this.pev = this.bufferOn || this.listeners.some((l) => l.positions);
   }
@@ -335,14 +345,25 @@ export class MatchingEngine {
   private report(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null = null): void {
     if (!this.ev) return;
     const wire = this.wev ? executionReport(o, x, this.now, fill) : null;
-    const scaled = this.sev ? scaledExecutionReport(o, x, this.now, fill) : null;
+    // The reused object only outside another report's delivery (whose listeners may still read it).
+    const scaled = !this.sev ? null : this.tev && this.reporting === 0 ? this.reuseReport(o, x, fill) : scaledExecutionReport(o, x, this.now, fill);
     if (this.bufferOn && wire !== null) this.buffer.push(wire);
+    // Not decremented when a listener throws: the engine then keeps building new reports (safe).
+    this.reporting++;
     for (const l of this.listeners) {
       // null only for a listener subscribed during this delivery, after the report was built.
       if (l.scaled) {
         if (scaled !== null) l.fn(scaled);
       } else if (wire !== null) l.fn(wire);
     }
+    this.reporting--;
+  }
+
+  /** The order's scaled report in the reused object (every scaled listener takes transient reports). */
+  private reuseReport(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null): ScaledExecutionReport {
+    const r = this.flyReport;
+    if (r === null) return (this.flyReport = scaledExecutionReport(o, x, this.now, fill));
+    return writeScaledExecutionReport(r, o, x, this.now, fill);
   }
 
   // ---------------------------------------------------------------- helpers

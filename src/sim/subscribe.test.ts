@@ -139,6 +139,56 @@ describe("subscribe with reports: 'scaled'", () => {
     expect(JSON.stringify(asWire(scaled))).toBe(JSON.stringify(all.filter((ev) => ev.type === 'executionReport' || ev.type === 'listStatus')));
   });
 
+  it('transientReports: the same reports read during each call, in one reused object; a plain scaled listener beside it gets new ones', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    const copies: ScaledEngineEvent[] = [];
+    const objects = new Set<ScaledEngineEvent>();
+    e.subscribe(
+      (ev) => {
+        copies.push({ ...ev });
+        if (ev.type === 'scaledExecutionReport') objects.add(ev);
+      },
+      { reports: 'scaled', transientReports: true },
+    );
+    script(e);
+    expect(JSON.stringify(asWire(copies))).toBe(JSON.stringify(all));
+    expect(objects.size).toBe(1);
+    // Not every scaled listener says transient: no reuse (the other may keep its reports).
+    const e2 = makeEngine({ config: { bufferEvents: false } });
+    const kept: ScaledEngineEvent[] = [];
+    const seen = new Set<ScaledEngineEvent>();
+    e2.subscribe((ev) => ev.type === 'scaledExecutionReport' && seen.add(ev), { reports: 'scaled', transientReports: true });
+    e2.subscribe((ev) => kept.push(ev), { reports: 'scaled' });
+    script(e2);
+    expect(JSON.stringify(asWire(kept))).toBe(JSON.stringify(all));
+    expect(seen.size).toBe(kept.filter((ev) => ev.type === 'scaledExecutionReport').length);
+  });
+
+  it('transientReports: a report made while another is delivered is a new object, and the outer one is intact after it', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    e.applyDepthSnapshot('BTC_USDT', { bids: [lv('99', '2')], asks: [lv('101', '1')] }, 1);
+    const seen: { c: string; x: string; after?: string }[] = [];
+    let nested = false;
+    e.subscribe(
+      (ev) => {
+        if (ev.type !== 'scaledExecutionReport') return;
+        const row: { c: string; x: string; after?: string } = { c: ev.c, x: ev.x };
+        seen.push(row);
+        if (!nested) {
+          nested = true;
+          // A listener calling back into the engine: its report is delivered inside this call.
+          place(e, 'b', 'BUY', { price: '98', quantity: '1' }, 2);
+        }
+        row.after = `${ev.c}/${ev.x}`;
+      },
+      { reports: 'scaled', transientReports: true },
+    );
+    place(e, 'a', 'BUY', { price: '97', quantity: '1' }, 2);
+    expect(seen.length).toBe(2);
+    for (const r of seen) expect(r.after).toBe(`${r.c}/${r.x}`);
+    expect(seen[0]?.c).not.toBe(seen[1]?.c);
+  });
+
   it('a fill report carries the scaled amounts and their scales', () => {
     const e = makeEngine({ config: { bufferEvents: false } });
     const got: ScaledEngineEvent[] = [];

@@ -7,6 +7,9 @@ import { dec, type Ord, type Sym, type TradeRec } from './state.js';
 import type { SimOrder } from './types.js';
 import { ZERO } from '../core/decimal.js';
 
+/** T with its readonly fields writable. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** The public view of an order. */
 export function orderView(o: Ord): SimOrder {
   const s = o.sym;
@@ -166,6 +169,49 @@ export function scaledExecutionReport(o: Ord, x: ExecutionTypeName, now: number,
     eR: o.expiryReason,
     g: o.list?.id ?? -1,
   };
+}
+
+/**
+ * {@link scaledExecutionReport} written into `w`, an earlier report of it (the engine's reused
+ * report for listeners with transientReports): the same fields, assigned in the literal's order.
+ */
+export function writeScaledExecutionReport(w: Writable<ScaledExecutionReport>, o: Ord, x: ExecutionTypeName, now: number, fill: FillInfo | null, r: RejectReasonName = 'NONE'): ScaledExecutionReport {
+  const s = o.sym;
+  w.type = 'scaledExecutionReport';
+  w.accountId = o.acct.id;
+  w.E = now;
+  w.s = s.name;
+  w.c = o.clientId;
+  w.S = o.isBuy ? 'BUY' : 'SELL';
+  w.o = o.type;
+  w.f = o.tif;
+  w.priceScale = s.pd;
+  w.qtyScale = s.qd;
+  w.feeScale = fill ? fill.feeScale : 0;
+  w.q = o.qty;
+  w.p = o.price;
+  w.P = o.stopPrice;
+  w.F = o.icebergQty;
+  w.C = x === 'CANCELED' ? o.clientId : '';
+  w.x = x;
+  w.X = o.status;
+  w.r = r;
+  w.i = o.idStr;
+  w.l = fill ? fill.qty : 0;
+  w.z = o.filled;
+  w.L = fill ? fill.price : 0;
+  w.n = fill ? fill.fee : 0;
+  w.N = fill ? fill.feeAsset : null;
+  w.T = now;
+  w.t = fill ? fill.tradeId : -1;
+  w.w = o.working;
+  w.m = fill ? fill.isMaker : false;
+  w.O = o.createTime;
+  w.Z = o.cumQuoteAmount;
+  w.Y = fill ? fill.quote : 0;
+  w.eR = o.expiryReason;
+  w.g = o.list?.id ?? -1;
+  return w;
 }
 
 /** The wire executionReport of a scaled one: exactly what the engine builds for a wire listener. */
