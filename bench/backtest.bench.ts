@@ -501,6 +501,13 @@
  *    sampling ~16.6 -> ~14.9 MB a run; 12 process pairs of 16 runs paired 0.992 of medians, 0.966
  *    of mins (best min 42.7 -> 37.0 ms); a first cut (the object reused unconditionally) 0.983 /
  *    0.960. Hashes unchanged.
+ *  - Together (the tree before (1)-(3), i.e. main with them reverted, against main with them; old and
+ *    new bundles in 12 alternated process pairs of 24 runs, load average ~2.6): paired 0.912 of
+ *    medians, 0.892 of mins, 0.961 of the second half's medians; 11 of 12 pairs favour the new tree
+ *    (median of medians 66.4 -> 59.6 ms, best min 44.4 -> 38.8). The same with 16 runs a process
+ *    (14 pairs) read 1.041 of medians and 0.888 of mins: a process's first ~8 timed runs are 60-90 ms
+ *    (warm-up) against ~40-50 later, so a 16-run median moves with the warm-up; the mins and the
+ *    longer processes are the better guide here.
  *  - Left: the fill and update events themselves (~0.7 MB a run, their times heap numbers past
  *    2^31) are what the consumers receive and the collector keeps; a fill's argument object to
  *    fillOf is already gone (escape analysis: written out, the same allocation). The path's CPU is
