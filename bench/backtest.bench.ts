@@ -514,6 +514,54 @@
  *    spread below ~0.5 ms a line under the profiler (the submit's first lookup of a fresh clientId,
  *    the bus's listener loop). CandleVenue has the same closures (#later, one per fill); it is not on
  *    this bench's path and was left.
+ *
+ * 2026-11-26, session 5, own orders and touch (the binary form with orders against without: the
+ * engine's handling of own resting orders against replayed depth and trades, the local book's touch
+ * reads, the strategy host's dispatch and the plugin's context; allocation). Method: line-level CPU
+ * profiles of the esbuild-bundled harness (0.25 ms sampling, 20-24 runs each, counted by samples),
+ * EVERY=20 minus EVERY=1e9 per function; counters patched into a copy of the bundle; heap sampling
+ * with the objects minor and major GCs collect; old and new bundles in alternated processes (8-12
+ * pairs of 12 runs, paired ratios of medians and mins) and, because whole-run ratios within ~5 %
+ * were noise at load average 1.6-3.6, instruction counts under cachegrind (`valgrind
+ * --tool=cachegrind --cache-sim=no node --single-threaded`, a process of 4 runs minus one of 1, per
+ * run; GC and JIT timing move one process by ~2-3 %). The harness must hand the binary trades'
+ * scaled integers on as this file does (lazyTrade(..., scaledTradeOf(e))): without them every trade
+ * takes the engine's string path, which put ~2.3 ms a run of toScaled into the with-orders profile.
+ *  - Where the order flow went (~42 vs ~23 ms a run under the profiler): spread thin. The engine's
+ *    depth step looks costlier with orders only because applyWindow inlines differently (its slot
+ *    loads are the same cache misses, colder); the one algorithmic item was dropStaleCrossing,
+ *    ~1.1 ms a run (0.1 without orders): an own order left beyond the replayed touch in a fast
+ *    market (the plugin's BUY at the touch, the asks falling through it before it fills) tops its
+ *    side over hundreds of window holes, and every crossing level of a diff walked them again from
+ *    the top: 8,860 walks and 2.28 M slots in 4 runs, against 1,456 walks and 12k slots without
+ *    orders. The rest with orders: GC (~1.5-2.5 scavenges a run, ~3 ms each), the collector's
+ *    bigint positions (~3.3 MB a run, heap sampling), the engine's scaled reports (1.6 MB) and
+ *    SimVenue's Decimals (helper F's), the strategy book (~1.4 MB), each engine order ~300 bytes.
+ *    The touch reads (1,320 a run, a cached price Decimal when it repeats) and the host's dispatch
+ *    (StrategyRunner ~0.5 ms, CappedOrders.settle ~0.2 ms a run) are small.
+ *  - Landed: (1) a replayed level skips the stale-crossing walk when an earlier level of the same
+ *    side's run already cleared a more aggressive price (within such a run the other side changes
+ *    only by those drops; a diff lists a side best first), and the walk and firstExtSlot skip holes
+ *    on qx alone: 2,040 walks and 347k slots in 4 runs, dropStaleCrossing 1.11 -> 0.29 ms a run in
+ *    the profile; randomized flows against the string path (which walks every time) and a focused
+ *    test that fails with the memo inverted. Process pairs (8, load 1.6): CPU min paired 0.945, wall
+ *    min 0.929 (45.4 -> 42.8 ms), medians 0.987 / 0.985; cachegrind 942 -> 919 M instructions a
+ *    run. (2) core/decimalSum's decimalOf (every Decimal built from scaled integers: touch reads,
+ *    SimVenue's amounts, marks) lays its digit words out as an array literal of exact length instead
+ *    of push (17 reserved slots) and reverse: micro (12k values x10, alternated 30 times in one
+ *    process) paired 0.937 / 0.927 (~121 -> ~113 ns), heap sampling 19.5 -> 18.4 MB a run; whole
+ *    runs at the noise (10 pairs: CPU min 1.000, wall min 0.978). The order-events pass above then
+ *    reused the argument object and word arrays (d46614a).
+ *  - Together (the tree before (1) against after (2)): cachegrind 942 -> 888 and 947 -> 902 M
+ *    instructions a run (0.943, 0.952; a third round's new 1-run process was 0.85 G above its
+ *    twins: not usable); 12 process pairs at load 3.5: CPU medians 0.973, wall mins 0.954, CPU mins
+ *    1.002; no orders (6 pairs) CPU min 0.944, cachegrind 625 -> 635 M (noise: neither change is on
+ *    that path beyond marks). Hashes unchanged.
+ *  - Not done: own-order slots stop BookSide.applyWindow's loop (7,300 of a run's 42,800 slow-path
+ *    levels; ~75 ns each through setExt's Map lookup and the queue-position update): handling them
+ *    inside the window loop is the depth-window code. The touch's unread quantity Decimal (a lazy
+ *    getter would drop it from spreads and JSON of BookLevel, a public plugin type). Positions'
+ *    40-digit bigint steps and the engine's report objects are the largest allocations left.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
