@@ -353,7 +353,11 @@ export class MatchingEngine {
     for (const l of this.listeners) {
       // null only for a listener subscribed during this delivery, after the report was built.
       if (l.scaled) {
-        if (scaled !== null) l.fn(scaled);
+        if (scaled === null) continue;
+        // A listener that keeps reports, subscribed during this delivery, is handed the reused
+        // object: it is then that listener's, never written again (a new one is made next time).
+        if (!l.transient && scaled === this.flyReport) this.flyReport = null;
+        l.fn(scaled);
       } else if (wire !== null) l.fn(wire);
     }
     this.reporting--;

@@ -189,6 +189,27 @@ describe("subscribe with reports: 'scaled'", () => {
     expect(seen[0]?.c).not.toBe(seen[1]?.c);
   });
 
+  it('transientReports: a keeping listener subscribed during a delivery of the reused report keeps what it got', () => {
+    const e = makeEngine({ config: { bufferEvents: false } });
+    e.applyDepthSnapshot('BTC_USDT', { bids: [lv('99', '2')], asks: [lv('101', '1')] }, 1);
+    const kept: ScaledEngineEvent[] = [];
+    let stop: (() => void) | undefined;
+    e.subscribe(
+      (ev) => {
+        // Subscribed inside this delivery: the loop hands it the report being delivered.
+        if (ev.type === 'scaledExecutionReport' && stop === undefined) stop = e.subscribe((k) => k.type === 'scaledExecutionReport' && kept.push(k), { reports: 'scaled' });
+      },
+      { reports: 'scaled', transientReports: true },
+    );
+    place(e, 'a', 'BUY', { price: '97', quantity: '1' }, 2);
+    expect(kept.length).toBe(1);
+    const before = JSON.stringify(kept[0]);
+    // Once it leaves, every scaled listener is transient again and the engine reuses its object.
+    stop?.();
+    place(e, 'b', 'BUY', { price: '98', quantity: '2' }, 3);
+    expect(JSON.stringify(kept[0])).toBe(before);
+  });
+
   it('a fill report carries the scaled amounts and their scales', () => {
     const e = makeEngine({ config: { bufferEvents: false } });
     const got: ScaledEngineEvent[] = [];
