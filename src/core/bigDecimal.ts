@@ -11,6 +11,7 @@
  * a negative zero as "0" in toString and toFixed, and a sum with a zero term is the other term.
  */
 import { Decimal } from './decimal.js';
+import { decimalOfBig } from './decimalSum.js';
 
 /** m x 10^e; results of this module's operations have at most 40 digits in |m|. */
 export interface BigDec {
@@ -116,9 +117,9 @@ export function bigOf(x: Decimal): BigDec {
   return { m: x.s < 0 ? -m : m, e };
 }
 
-/** The Decimal of a value (exact: its digits are at most what decimal.js keeps of a parsed text). */
+/** The Decimal of a value (exact: the constructor keeps every digit, as of a parsed text). */
 export function bigToDecimal(x: BigDec): Decimal {
-  return x.m === 0n ? new Decimal(0) : new Decimal(`${x.m}e${x.e}`);
+  return x.m === 0n ? new Decimal(0) : decimalOfBig(x.m, x.e);
 }
 
 /** x.plus(y) of decimal.js. */

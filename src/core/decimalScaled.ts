@@ -4,9 +4,9 @@
  * per price and quantity cost ~0.3 µs a level (a 1,000-level snapshot side ~0.6 ms of a replay);
  * a simulated venue turns the matching engine's scaled fills into Decimals.
  */
-import { Decimal, ZERO } from './decimal.js';
+import { type Decimal, ZERO } from './decimal.js';
 import { UNPACKED, unpackDecimal } from './decimalNumber.js';
-import { decimalOf } from './decimalSum.js';
+import { decimalOf, decimalOfBig } from './decimalSum.js';
 import { POW10 as CORE_POW10 } from './pow10.js';
 
 /** Core's powers of ten under a local const, which V8 folds into the compiled code (see core/pow10.ts). */
@@ -41,13 +41,13 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * The exact Decimal of `v` x 10^-scale, equal (value, and decimal.js's s, e and d) to parsing the
  * value's text. A safe integer, as number or bigint, takes core/decimalSum's decimalOf (digit
- * words cut from the integer, no text); a larger bigint is parsed from its digits with the
- * exponent (exact: decimal.js's constructor does not round). `scale` 0..22, as the engine's.
+ * words cut from the integer, no text); a larger bigint takes decimalOfBig (the words cut from
+ * its digits; exact: decimal.js's constructor does not round). `scale` 0..22, as the engine's.
  * Throws a RangeError for a number that is not a safe integer (it would not be exact).
  */
 export function decimalOfScaled(v: number | bigint, scale: number): Decimal {
   if (typeof v === 'bigint') {
-    if (v > MAX_SAFE_BIG || v < -MAX_SAFE_BIG) return new Decimal(`${v.toString()}e-${scale}`);
+    if (v > MAX_SAFE_BIG || v < -MAX_SAFE_BIG) return decimalOfBig(v, -scale);
     v = Number(v);
   } else if (!Number.isSafeInteger(v)) throw new RangeError(`scaled value ${v} is not a safe integer`);
   return v === 0 ? ZERO : decimalOf(v, -scale);
