@@ -104,6 +104,12 @@ export class RunSession {
   readonly #runner: StrategyRunner;
   readonly #strategyNames: readonly string[];
   readonly #timers: NodeJS.Timeout[] = [];
+  /**
+   * The one ref'd handle of a running session. Every other timer is unref'd, so when the exchange
+   * drops every socket at once nothing else keeps the event loop alive and Node would exit (code
+   * 13) with orders resting and nobody managing them; this holds the process until stop.
+   */
+  readonly #hold = setInterval(() => undefined, 3_600_000);
   readonly #subs: { unsubscribe(): void }[] = [];
   /** Positions of this run's strategies, kept from fill events (each is a new ledger fill). */
   readonly #books = new Map<string, SymbolBook>();
@@ -413,7 +419,7 @@ export class RunSession {
    * for the answers, then close streams and flush the ledger. Idempotent.
    */
   stop(reason: string): Promise<RunSummary> {
-    this.#stopped ??= this.#stop(reason);
+    this.#stopped ??= this.#stop(reason).finally(() => clearInterval(this.#hold));
     return this.#stopped;
   }
 
