@@ -6,11 +6,11 @@
  * config's backtest.output). With --sweep, runs the grid on all cores and writes sweep.md/json.
  * A command module is CLI edge code, so it lives in src/cli (backtest never imports cli).
  */
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
+import { outputDirProblem } from './outputDir.js';
 import { KancilError } from '../core/errors.js';
 import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
@@ -77,8 +77,9 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const cfg = loadBacktestConfig(positionals[0] as string);
     const out = values.out !== undefined ? path.resolve(values.out) : (cfg.backtest.output ?? path.resolve('reports', cfg.name));
     // Found out before the run, not when its reports cannot be written at the end of it.
-    if (existsSync(out) && !statSync(out).isDirectory()) {
-      io.stderr(`${values.out !== undefined ? `--out=${values.out}` : `backtest.output=${out}`}: exists and is not a folder\n${values.out !== undefined ? `\n${USAGE}\n` : ''}`);
+    const problem = outputDirProblem(out);
+    if (problem !== undefined) {
+      io.stderr(`${values.out !== undefined ? `--out=${values.out}` : `backtest.output=${out}`}: ${problem}\n${values.out !== undefined ? `\n${USAGE}\n` : ''}`);
       return values.out !== undefined ? ExitCode.USAGE : ExitCode.FAILED;
     }
     if (values.sweep !== undefined) {
@@ -100,7 +101,14 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const progress = values.quiet ? undefined : createProgress(total, { isTTY: process.stderr.isTTY, write: (s: string) => io.stderr(s) });
     const result = await runBacktest(cfg, { writeOutput: false, onProgress: progress ? (st) => progress.update(st.events + st.snapshots) : undefined });
     progress?.stop(total);
-    const written = writeReports(out, result);
+    let written: { json: string; html: string };
+    try {
+      written = writeReports(out, result);
+    } catch (err) {
+      // Checked before the run; a disk that filled up (or a folder removed) meanwhile still gets a sentence, not a trace.
+      io.stderr(`backtest: cannot write the reports to ${out}: ${(err as Error).message}\n`);
+      return ExitCode.FAILED;
+    }
     io.stdout(values.json ? `${JSON.stringify(result)}\n` : `${summary(result)}wrote ${written.json} and ${written.html}\n`);
     // A strategy that threw was stopped; the report says so, and so does the exit code.
     if (result.failures.length > 0) {

@@ -3,6 +3,7 @@
  * npm script runs `tsx src/cli/main.ts`), against a loopback server for the exchange calls.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,13 @@ afterAll(async () => {
 });
 
 describe('kancil CLI', () => {
+  it('--version prints the package version and exits 0', async () => {
+    const r = await run([bin, '--version']);
+    expect(r.code).toBe(0);
+    const pkg = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    expect(r.stdout).toBe(`kancil ${pkg.version}\n`);
+  });
+
   it('--help prints usage listing the commands and exits 0', async () => {
     const r = await run([bin, '--help']);
     expect(r.code).toBe(0);

@@ -3,11 +3,16 @@
  * usage text; failed operations exit 1 with the error message (never a secret: commands only
  * ever see credentials through the environment and do not print them).
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, KancilError, ValidationError } from '../core/index.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { commands } from './commands.js';
+
+/** kancil's version, from its package.json. */
+export function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 /** Top-level usage, listing every registered command. */
 export function usage(): string {
@@ -17,7 +22,7 @@ export function usage(): string {
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
-Run \`kancil <command> --help\` for the options of a command.
+Run \`kancil <command> --help\` for the options of a command; \`kancil --version\` prints the version.
 Environment: KANCIL_BASE_URL, KANCIL_MARKET_URL, KANCIL_DEPTH_URL, KANCIL_API_KEY, KANCIL_API_SECRET,
 KANCIL_LEGACY_BASE_URL, KANCIL_LEGACY_API_KEY, KANCIL_LEGACY_API_SECRET.
 `;
@@ -39,6 +44,10 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       return name === undefined ? ExitCode.USAGE : ExitCode.OK;
     }
     return runCli([target, '--help'], io);
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout(`kancil ${version()}\n`);
+    return ExitCode.OK;
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {

@@ -35,6 +35,13 @@ describe('loadYamlFile (recorder config, sweep grid)', () => {
     expect(e.message).toMatch(/\(line 7, column \d+\)$/);
   });
 
+  it('a recorder config refuses an unknown key, at any level', () => {
+    const base = 'urls:\n  base_url: https://a.test\n  market_url: https://b.test\n  depth_url: https://c.test\n  stream_url: wss://d.test\nsymbols:\n  - { symbol: BTC_IDR, type: 1 }\n';
+    expect(errorOf(() => loadRecordConfig(file('rec-top.yaml', `${base}snapshots: { everyMs: 1000 }\n`))).path).toBe('snapshots');
+    expect(errorOf(() => loadRecordConfig(file('rec-nested.yaml', `${base}rotate: { maxByte: 10 }\n`))).path).toBe('rotate.maxByte');
+    expect(loadRecordConfig(file('rec-ok.yaml', base)).symbols).toEqual([{ symbol: 'BTC_IDR', type: 1 }]);
+  });
+
   it('a grid error names the path and the value; a missing file names the file', () => {
     const f = file('grid.yaml', 'params:\n  spreadBps: []\nrankBy: netPnl\n');
     const e = errorOf(() => loadGrid(f));

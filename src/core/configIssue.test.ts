@@ -28,6 +28,13 @@ describe('configIssue', () => {
     expect(firstIssuePlace([])).toEqual({ path: [], rule: 'invalid configuration' });
   });
 
+  it('tells to quote a decimal that YAML read as a number', () => {
+    const r = z.object({ qty: z.string() }).safeParse({ qty: 0.001 });
+    expect(firstIssuePlace(r.error?.issues ?? []).rule).toMatch(/expected string, received number \(a decimal must be quoted in YAML, e\.g\. "0\.001"/);
+    const other = z.object({ qty: z.string() }).safeParse({ qty: true });
+    expect(firstIssuePlace(other.error?.issues ?? []).rule).not.toMatch(/quoted/);
+  });
+
   it('makes a ConfigError naming the file, the path and the value found there', () => {
     const schema = z.object({ symbols: z.array(z.object({ type: z.union([z.literal(1), z.literal(2)]) })) });
     const doc = { symbols: [{ type: 1 }, { type: 7 }] };

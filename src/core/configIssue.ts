@@ -36,6 +36,8 @@ export interface SchemaIssue {
   readonly message: string;
   /** Set on `unrecognized_keys` issues. */
   readonly keys?: readonly string[];
+  /** The type expected, on `invalid_type` issues. */
+  readonly expected?: string;
 }
 
 /** Where a document breaks which rule; an unknown key is named at its own place (`key`, under `path`). */
@@ -51,7 +53,17 @@ export function issuePlace(issue: SchemaIssue): IssuePlace {
     const key = issue.keys?.[0] ?? '';
     return { path: issue.path, rule: `unknown key "${key}"`, key };
   }
-  return { path: issue.path, rule: issue.code === 'invalid_union' ? 'invalid value' : issue.message };
+  return { path: issue.path, rule: issue.code === 'invalid_union' ? 'invalid value' : `${issue.message}${quoteHint(issue)}` };
+}
+
+/**
+ * YAML reads an unquoted 0.001 as a number (a binary float, or 1e-7 once printed) where kancil
+ * wants the decimal's text: the fix is to quote it, which a bare "expected string" does not say.
+ */
+function quoteHint(issue: SchemaIssue): string {
+  const numberForString = issue.code === 'invalid_type' && issue.expected === 'string' && /received number/.test(issue.message);
+  const exponent = /exponent/.test(issue.message);
+  return numberForString || exponent ? ' (a decimal must be quoted in YAML, e.g. "0.001": unquoted, it is read as a binary float)' : '';
 }
 
 /** The place and rule of the first issue. */

@@ -10,6 +10,8 @@ import { Recorder } from './recorder.js';
 import { readLines } from './line-reader.js';
 import { writeBinaryRecording } from './binary/writer.js';
 import type { Command } from '../cli/command.js';
+import { outputDirProblem } from '../cli/outputDir.js';
+import path from 'node:path';
 
 /** Usage text. */
 export const RECORD_USAGE = [
@@ -62,6 +64,9 @@ async function importCommand(argv: readonly string[]): Promise<number> {
   const source = opts.get('source');
   const licence = opts.get('licence');
   if (out === undefined || source === undefined || licence === undefined || inputs.length === 0) return usage('--out, --source, --licence and at least one input are required');
+  const outDir = path.dirname(path.resolve(out));
+  const problem = outputDirProblem(outDir);
+  if (problem !== undefined) return usage(`--out=${out}: its folder ${outDir} ${problem}`);
   const symbol = opts.get('symbol');
   let lines: AsyncIterable<string>;
   switch (from) {

@@ -33,6 +33,7 @@ describe('kancil backtest: bad input', () => {
     ['unknown-strategy', (t) => t.replace('plugin: sma-crossover', 'plugin: sma-crosover'), /unknown-strategy\.yaml: strategies\[0\]\.plugin="sma-crosover": no plugin module/],
     ['unknown-param', (t) => t.replace('quantity: "0.1" }', 'quantity: "0.1", qty: "1" }'), /unknown-param\.yaml: strategies\[0\]\.params\.qty="1": unknown key "qty"/],
     ['wrong-type', (t) => t.replace('fast: 10', 'fast: "10"'), /wrong-type\.yaml: strategies\[0\]\.params\.fast="10": .*expected number/],
+    ['unquoted-decimal', (t) => t.replace('quantity: "0.1"', 'quantity: 0.1'), /unquoted-decimal\.yaml: strategies\[0\]\.params\.quantity=0\.1: .*expected string, received number \(a decimal must be quoted in YAML/],
     ['refused-param', (t) => t.replace('fast: 10', 'fast: 80'), /refused-param\.yaml: strategies\[0\]\.params\.fast=80: fast must be smaller than slow/],
     ['missing-data', (t) => t.replace('btcusdt-1m-sample.csv.gz]', 'btcusdt-1m-missing.csv.gz]'), /missing-data\.yaml: backtest\.candles\[0\]\.files\[0\]=".*btcusdt-1m-missing\.csv\.gz": no such file/],
     ['data-is-folder', (t) => t.replace('/btcusdt-1m-sample.csv.gz]', ']'), /data-is-folder\.yaml: backtest\.candles\[0\]\.files\[0\]=".*backtest-data": not a file/],
@@ -75,6 +76,16 @@ describe('kancil backtest: bad input', () => {
     expect(r.err).toContain(`--out=${file}: exists and is not a folder`);
     expect(r.err).toContain('Usage: kancil backtest <config.yaml>');
     expect(r.err).not.toMatch(/replayed/);
+  });
+
+  it('an --out below a file is refused before the run, with the usage', async () => {
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const r = await run([path.join(root, 'config/sma-crossover.yaml'), '--out', path.join(file, 'reports'), '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--out=${path.join(file, 'reports')}: ${file} is not a folder`);
+    expect(r.err).not.toMatch(/\n\s+at /);
+    expect(r.out).toBe('');
   });
 
   it.each(usage)('bad arguments %j print what is wrong and the usage, exit 2', async (args, want) => {
