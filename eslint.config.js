@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', 'reports/**', 'var/**', 'backtest-data/**', 'bin/**'] },
+  { ignores: ['node_modules/**', 'coverage/**', 'reports/**', 'var/**', 'backtest-data/**', 'bin/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

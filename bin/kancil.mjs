@@ -1,8 +1,47 @@
 #!/usr/bin/env node
-// Entry of `npx kancil`: registers tsx so the TypeScript sources run as they are (no build step),
-// then hands the arguments to src/cli/main.ts.
-import { register } from 'tsx/esm/api';
+// Entry of `npx kancil`: runs the compiled JavaScript in dist/ (`npm run build`, which `npm ci` and
+// `npm install` run as the prepare step), so a start compiles nothing. In a checkout where dist/
+// is missing or a source is newer than the last build, it registers tsx and runs the TypeScript
+// sources instead (slower to start, never stale). KANCIL_FROM_SOURCE=1 forces the sources.
+import { readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
-process.exitCode = await runCli(process.argv.slice(2));
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Newest modification time (ms) of the .ts files under `dir`, 0 when there are none. */
+function newestSource(dir) {
+  let newest = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function builtIsFresh() {
+  if (process.env.KANCIL_FROM_SOURCE === '1') return false;
+  let built;
+  try {
+    built = statSync(`${root}dist/BUILT`).mtimeMs;
+  } catch {
+    return false;
+  }
+  return newestSource(`${root}src`) <= built && newestSource(`${root}strategies`) <= built;
+}
+
+let main;
+if (builtIsFresh()) {
+  main = await import('../dist/src/cli/main.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  main = await import('../src/cli/main.ts');
+}
+process.exitCode = await main.runCli(process.argv.slice(2));

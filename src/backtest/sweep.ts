@@ -101,8 +101,9 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
     // and is replaced while points remain: one bad point never takes the others with it.
     const start = (): void => {
       alive++;
-      // `execArgv: ['--import', 'tsx']` does not reach worker threads on Node 20: the entry registers tsx itself.
-      const worker = new Worker(new URL('./sweepWorkerEntry.mjs', import.meta.url));
+      // Compiled (dist/): the worker's JavaScript. From the sources: `execArgv: ['--import', 'tsx']`
+      // does not reach worker threads on Node 20, so the .mjs entry registers tsx itself.
+      const worker = new Worker(new URL(import.meta.url.endsWith('.js') ? './sweepWorker.js' : './sweepWorkerEntry.mjs', import.meta.url));
       let current: number | undefined;
       let crashed = false;
       const feed = (): void => {

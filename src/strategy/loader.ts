@@ -39,12 +39,27 @@ export function plainErrorAt(file: string): ErrorAt {
   return (p, rule, value) => new ConfigError(file, formatDocPath(p), value, rule);
 }
 
+let tsxRegistered = false;
+
+/**
+ * Registers tsx before a TypeScript plugin is imported by the compiled CLI (dist/, plain Node):
+ * only then, so a run of compiled plugins compiles nothing. Under tsx (tests, a dev checkout)
+ * this module is itself TypeScript and TypeScript imports already work.
+ */
+async function typeScriptLoaderFor(file: string): Promise<void> {
+  if (tsxRegistered || !/\.[mc]?ts$/.test(file) || !import.meta.url.endsWith('.js')) return;
+  const { register } = await import('tsx/esm/api');
+  register();
+  tsxRegistered = true;
+}
+
 /** Imports a plugin and checks its default export. `where` is its path in the configuration. */
 export async function loadPlugin(ref: string, configDir: string, errorAt: ErrorAt, where: readonly PropertyKey[]): Promise<StrategyPlugin> {
   const file = resolvePlugin(ref, configDir);
   if (!existsSync(file)) throw errorAt([...where, 'plugin'], `no plugin module at ${file}`, ref);
   let mod: { default?: unknown };
   try {
+    await typeScriptLoaderFor(file);
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {
     throw errorAt([...where, 'plugin'], `cannot import ${file}: ${(err as Error).message}`, ref);
