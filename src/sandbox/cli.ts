@@ -62,6 +62,9 @@ export const sandboxCommand = {
       return 0;
     }
     const config = loadSandboxConfig(values.config ?? 'config/sandbox.yaml');
+    if (config.exposed) {
+      io.stderr(`kancil sandbox: WARNING: listening on ${config.host} (server.exposed: true): anyone who reaches this address can trade the test accounts, read their keys' balances and stream their orders; the admin API stays on 127.0.0.1\n`);
+    }
     const sandbox = await startSandbox(config);
     io.stdout(`${JSON.stringify({ ...sandbox.urls, accounts: sandbox.accounts })}\n`);
     const why = await untilStopped(signal);

@@ -26,6 +26,16 @@ describe('sandbox config', () => {
     expect(c.websocket.connectionLifetimeMs).toBe(86_400_000);
   });
 
+  it('refuses a non-loopback server.host unless server.exposed is true', () => {
+    const doc = { ...testSandboxDocument(), server: { host: '0.0.0.0' } };
+    const e = errorOf(() => resolveSandboxConfig(doc, 's.yaml', '.'));
+    expect([e.path, e.value]).toEqual(['server.host', '0.0.0.0']);
+    expect(e.message).toMatch(/server\.exposed: true/);
+    const exposed = resolveSandboxConfig({ ...testSandboxDocument(), server: { host: '0.0.0.0', exposed: true } }, 's.yaml', '.');
+    expect(exposed.exposed).toBe(true);
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) expect(resolveSandboxConfig({ ...testSandboxDocument(), server: { host } }, 's.yaml', '.').exposed).toBe(false);
+  });
+
   it('errors name the file, the path in the document and the value', () => {
     const doc = testSandboxDocument();
     (doc.symbols[1] as { type: number }).type = 7;

@@ -124,9 +124,11 @@ export const sandboxConfigSchema = z.object({
   server: z
     .object({
       host: z.string().default('127.0.0.1'),
+      /** Must be true to bind a host other than loopback (the config holds credentials; the sandbox checks nothing else). */
+      exposed: z.boolean().default(false),
       ports: portsSchema.default(portsSchema.parse({})),
     })
-    .default({ host: '127.0.0.1', ports: portsSchema.parse({}) }),
+    .default({ host: '127.0.0.1', exposed: false, ports: portsSchema.parse({}) }),
   websocket: z
     .object({
       pingIntervalMs: z.number().int().positive().default(180_000),
@@ -142,6 +144,8 @@ export const sandboxConfigSchema = z.object({
         { intervalNum: 1, intervalLetter: 'D', limit: 200_000 },
       ]),
       banBaseSec: z.number().int().positive().default(120),
+      /** After a 429, requests arriving within this many ms still get 429 (they were in flight), later ones a 418 ban. */
+      banGraceMs: z.number().int().nonnegative().default(1000),
       legacyPerEndpointPerMinute: z.number().int().positive().default(60),
       maxWsApiSubscriptions: z.number().int().positive().default(1000),
     })
@@ -152,6 +156,7 @@ export const sandboxConfigSchema = z.object({
         { intervalNum: 1, intervalLetter: 'D', limit: 200_000 },
       ],
       banBaseSec: 120,
+      banGraceMs: 1000,
       legacyPerEndpointPerMinute: 60,
       maxWsApiSubscriptions: 1000,
     }),
@@ -209,6 +214,8 @@ export type MarketActivity =
 /** The resolved sandbox configuration. */
 export interface SandboxConfig {
   readonly host: string;
+  /** True when the host is not a loopback address (allowed only with `server.exposed: true`). */
+  readonly exposed: boolean;
   readonly ports: Raw['server']['ports'];
   readonly websocket: Raw['websocket'];
   readonly limits: Raw['limits'];
@@ -311,7 +318,16 @@ export function resolveSandboxConfig(doc: unknown, file: string, baseDir: string
   const exchangeFilters: { maxNumOrders?: number; maxNumAlgoOrders?: number } = {};
   if (raw.exchangeFilters.maxNumOrders !== undefined) exchangeFilters.maxNumOrders = raw.exchangeFilters.maxNumOrders;
   if (raw.exchangeFilters.maxNumAlgoOrders !== undefined) exchangeFilters.maxNumAlgoOrders = raw.exchangeFilters.maxNumAlgoOrders;
-  return { host: raw.server.host, ports: raw.server.ports, websocket: raw.websocket, limits: raw.limits, exchangeFilters, symbols, accounts, market };
+  const exposed = !isLoopbackHost(raw.server.host);
+  if (exposed && !raw.server.exposed) {
+    throw new ConfigError(file, 'server.host', raw.server.host, 'not a loopback address: the sandbox would serve its test accounts, their keys and balances to the network; set server.exposed: true to bind it anyway');
+  }
+  return { host: raw.server.host, exposed, ports: raw.server.ports, websocket: raw.websocket, limits: raw.limits, exchangeFilters, symbols, accounts, market };
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost: the addresses nothing outside this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** Reads, parses and validates a sandbox YAML file. */

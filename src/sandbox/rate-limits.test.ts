@@ -35,6 +35,29 @@ describe('WeightLimiter', () => {
     expect(l.take('ip', 1).ok).toBe(true);
   });
 
+  it('a forced 429 answers 429 with Retry-After (requests in flight too), and only a client that keeps sending past the grace is banned', () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 30));
+    const l = new WeightLimiter({ weightLimits: [{ intervalNum: 1, intervalLetter: 'M', limit: 100 }], banBaseSec: 120, banGraceMs: 1000 }, clock);
+    l.force('ip', 429, 30);
+    const first = l.take('ip', 1);
+    if (first.ok) throw new Error('expected 429');
+    expect([first.status, first.retryAfterSec]).toEqual([429, 30]);
+    clock.advance(400);
+    const inFlight = l.take('ip', 1);
+    expect(inFlight.ok ? 200 : inFlight.status).toBe(429);
+    clock.advance(1000);
+    const banned = l.take('ip', 1);
+    expect(banned.ok ? 200 : banned.status).toBe(418);
+
+    // One that waits for Retry-After is served.
+    l.reset();
+    l.force('ip', 429, 5);
+    const told = l.take('ip', 1);
+    if (told.ok) throw new Error('expected 429');
+    clock.advance(told.retryAfterSec * 1000);
+    expect(l.take('ip', 1).ok).toBe(true);
+  });
+
   it('ban length doubles for repeat offenders', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const l = new WeightLimiter({ weightLimits: [{ intervalNum: 1, intervalLetter: 'M', limit: 1 }], banBaseSec: 120 }, clock);
@@ -43,6 +66,7 @@ describe('WeightLimiter', () => {
       clock.t = Date.UTC(2026, 0, 1, i, 0, 0);
       l.take('ip', 1);
       l.take('ip', 1);
+      clock.advance(1000); // past the grace for requests in flight
       const b = l.take('ip', 1);
       if (!b.ok) bans.push(b.retryAfterSec);
     }

@@ -67,8 +67,10 @@ export type LimitVerdict =
 
 interface IpState {
   readonly counters: FixedWindowCounter[];
-  /** While set, the IP has been told 429 and must wait until this time. */
+  /** While set, the IP is over a limit and must wait until this time. */
   blockedUntil: number;
+  /** When the IP was first answered 429 for the current block (0: not yet told). */
+  toldAt: number;
   bannedUntil: number;
   banCount: number;
   /** While set, the web application firewall refuses the IP with 403 (fault injection only). */
@@ -80,6 +82,11 @@ export interface WeightLimiterOptions {
   readonly weightLimits: readonly IntervalLimit[];
   /** First ban length; doubles for repeat offenders up to 3 days, as the spec's scale says. */
   readonly banBaseSec: number;
+  /**
+   * Requests arriving this long after the first 429 of a block still get 429, not a ban: they were
+   * on the wire when it was sent and no client can recall them (default 1000 ms).
+   */
+  readonly banGraceMs?: number;
 }
 
 const MAX_BAN_SEC = 3 * 86_400;
@@ -95,7 +102,7 @@ export class WeightLimiter {
   #state(ip: string): IpState {
     let s = this.#ips.get(ip);
     if (!s) {
-      s = { counters: this.options.weightLimits.map((l) => new FixedWindowCounter(l)), blockedUntil: 0, bannedUntil: 0, banCount: 0, firewallUntil: 0 };
+      s = { counters: this.options.weightLimits.map((l) => new FixedWindowCounter(l)), blockedUntil: 0, toldAt: 0, bannedUntil: 0, banCount: 0, firewallUntil: 0 };
       this.#ips.set(ip, s);
     }
     return s;
@@ -115,6 +122,10 @@ export class WeightLimiter {
     if (now < s.firewallUntil) return { ok: false, status: 403, retryAfterSec: Math.ceil((s.firewallUntil - now) / 1000), headers: this.#headers(s, now) };
     if (now < s.bannedUntil) return { ok: false, status: 418, retryAfterSec: Math.ceil((s.bannedUntil - now) / 1000), headers: this.#headers(s, now) };
     if (now < s.blockedUntil) {
+      if (s.toldAt === 0 || now - s.toldAt < (this.options.banGraceMs ?? 1000)) {
+        if (s.toldAt === 0) s.toldAt = now;
+        return { ok: false, status: 429, retryAfterSec: Math.max(1, Math.ceil((s.blockedUntil - now) / 1000)), headers: this.#headers(s, now) };
+      }
       // Kept going after a 429: ban, growing for repeat offenders.
       const banSec = Math.min(MAX_BAN_SEC, this.options.banBaseSec * 2 ** s.banCount);
       s.banCount++;
@@ -129,18 +140,27 @@ export class WeightLimiter {
     }
     if (worst > 0) {
       s.blockedUntil = now + worst;
+      s.toldAt = now;
       return { ok: false, status: 429, retryAfterSec: Math.max(1, Math.ceil(worst / 1000)), headers: this.#headers(s, now) };
     }
     return { ok: true, headers: this.#headers(s, now) };
   }
 
-  /** Forces a 429, a 418 ban or a 403 firewall block on `ip` for `seconds`; used by fault injection. */
+  /**
+   * Forces a block on `ip` for `seconds`; used by fault injection. 429: the next request is
+   * answered 429 with Retry-After (the rest of the block), and only a client that keeps sending
+   * past the grace is banned (418), as with a limit broken for real. 418: banned at once. 403:
+   * the firewall refuses every request.
+   */
   force(ip: string, status: ForcedStatus, seconds: number): void {
     const s = this.#state(ip);
     const until = this.clock.now() + seconds * 1000;
     if (status === 418) s.bannedUntil = until;
     else if (status === 403) s.firewallUntil = until;
-    else s.blockedUntil = until;
+    else {
+      s.blockedUntil = until;
+      s.toldAt = 0;
+    }
   }
 
   /** Forces the state on every IP seen so far and on IPs seen later (the sandbox serves loopback only). */

@@ -114,7 +114,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   const state = new ExchangeState(config, clock);
   const faults = new FaultController();
   const registry = new UserStreamRegistry(clock);
-  const weights = new WeightLimiter({ weightLimits: config.limits.requestWeight, banBaseSec: config.limits.banBaseSec }, clock);
+  const weights = new WeightLimiter({ weightLimits: config.limits.requestWeight, banBaseSec: config.limits.banBaseSec, banGraceMs: config.limits.banGraceMs }, clock);
   const orderCounter = new OrderCounter(config.limits.orders, clock);
   const legacyLimiter = new LegacyLimiter(config.limits.legacyPerEndpointPerMinute, clock);
   const waiter = createWaiter();

@@ -4,9 +4,13 @@
  * config/sandbox.yaml, which replays the bundled recording: nothing depends on ../shared.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { sandboxCommand } from '../../src/sandbox/index.js';
+import { testSandboxDocument } from '../../src/sandbox/test-config.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const URL_KEYS = ['base_url', 'market_url', 'depth_url', 'stream_url', 'stream_url_next', 'stream_url_new', 'ws_api_url', 'legacy_base_url', 'admin_url'];
@@ -30,6 +34,29 @@ describe('kancil sandbox', () => {
     ctl.abort();
     expect(await run).toBe(0);
     expect(out).toHaveLength(1);
+  });
+
+  it('refuses to bind a non-loopback host without server.exposed, and warns loudly with it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kancil-sbx-'));
+    try {
+      const file = path.join(dir, 'sbx.yaml');
+      const doc = { ...testSandboxDocument(), server: { host: '0.0.0.0' } };
+      writeFileSync(file, stringify(doc));
+      const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
+      await expect(sandboxCommand.run(['--config', file], io)).rejects.toThrow(/server\.host="0\.0\.0\.0".*server\.exposed: true/);
+      writeFileSync(file, stringify({ ...doc, server: { host: '0.0.0.0', exposed: true } }));
+      const err: string[] = [];
+      const ctl = new AbortController();
+      let ready: () => void = () => undefined;
+      const started = new Promise<void>((r) => (ready = r));
+      const run = sandboxCommand.run(['--config', file], { stdout: () => ready(), stderr: (t) => err.push(t), env: {} }, ctl.signal);
+      await started;
+      ctl.abort();
+      expect(await run).toBe(0);
+      expect(err.join('')).toMatch(/WARNING: listening on 0\.0\.0\.0/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--help prints usage', async () => {
