@@ -12,4 +12,8 @@ export const commands: readonly CommandEntry[] = [
   { name: 'backtest', summary: 'replay recorded streams or candles through the same pipeline with simulated execution', load: () => import('./backtest.js') },
   { name: 'record', summary: 'record market streams to backtest-data/, or import the shared recording formats', load: () => import('../record/cli.js') },
   { name: 'run', summary: 'run strategies live or on paper from a YAML config (Ctrl-C stops)', load: () => import('./run.js') },
+  { name: 'status', summary: "a run's ledger at a glance: last run, open orders, positions, balances, events", load: () => import('./status.js') },
+  { name: 'orders', summary: "the orders in a run's ledger (--open: only live ones)", load: () => import('./orders.js') },
+  { name: 'trades', summary: "the fills in a run's ledger", load: () => import('./trades.js') },
+  { name: 'profit', summary: "profit and loss from a run's ledger, per strategy or per day (--by day)", load: () => import('./profit.js') },
 ];

@@ -3,6 +3,7 @@ import type { SymbolInfo } from '../core/index.js';
 import { EXCHANGE_OPTIONS_USAGE } from './args.js';
 import { ExitCode } from './command.js';
 import { exchangeCommand } from './openClientFromArgs.js';
+import { formatTable } from './table.js';
 
 /** Wire-like JSON of one symbol: decimals as strings, so nothing is rounded on the way out. */
 function toJson(s: SymbolInfo): Record<string, unknown> {
@@ -35,9 +36,7 @@ ${EXCHANGE_OPTIONS_USAGE}`,
       return ExitCode.OK;
     }
     const header = ['symbol', 'type', 'tickSize', 'stepSize', 'minNotional', 'trading'];
-    const table = [header, ...rows.map((r) => [r.symbol, r.type, r.tickSize ?? '-', r.stepSize ?? '-', r.minNotional ?? '-', r.spotTradingEnable ? 'yes' : 'no'].map(String))];
-    const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
-    for (const row of table) io.stdout(`${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}\n`);
+    io.stdout(formatTable(header, rows.map((r) => [r.symbol, r.type, r.tickSize ?? '-', r.stepSize ?? '-', r.minNotional ?? '-', r.spotTradingEnable ? 'yes' : 'no'].map(String))));
     io.stdout(`${rows.length} symbols\n`);
     return ExitCode.OK;
   },

@@ -1,0 +1,65 @@
+/**
+ * `kancil status`: what a run's ledger says now: the last run (running, stopped, or ended without
+ * a stop line), orders by state and the open ones, positions and PnL per strategy, balances,
+ * rejections by reason, and the latest operator commands, state changes and strategy failures.
+ */
+import { profitByStrategy } from '../console/profit.js';
+import type { JournalEntry } from '../store/LedgerReader.js';
+import { ExitCode } from './command.js';
+import { LEDGER_OPTIONS_USAGE, ledgerCommand, printJson } from './ledgerCommand.js';
+import { ORDER_HEADER, orderCells } from './orders.js';
+import { formatTable, timeCell } from './table.js';
+
+const USAGE = `Usage: kancil status [config.yaml] [--ledger PATH] [--json]
+
+Summarises a run's ledger (also while the run is going): the last run and whether it is still
+running, orders by state and the open ones, positions and PnL per strategy (marked at the last
+fill price), the latest balances, rejections by reason, and the latest operator commands,
+trading-state changes and strategy failures.
+${LEDGER_OPTIONS_USAGE}`;
+
+/** Journal kinds an operator wants to see in a status. */
+const EVENTS = ['operator', 'console', 'tradingState', 'strategyFailed'];
+
+/** Whether the process of a run is alive (signal 0 checks without sending; EPERM: alive, not ours). */
+function alive(pid: unknown): boolean {
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The last run of the ledger and how it ended. */
+function lastRun(starts: readonly JournalEntry[], stops: readonly JournalEntry[]): Record<string, unknown> | undefined {
+  const start = starts.at(-1);
+  if (!start) return undefined;
+  const data = (start.data ?? {}) as Record<string, unknown>;
+  const stop = stops.at(-1);
+  const stopped = stop !== undefined && stop.id > start.id;
+  const state = stopped ? 'stopped' : alive(data.pid) ? 'running' : 'ended without a stop line (killed or crashed; the next start reconciles)';
+  return { ...data, startedAt: start.ts, state, ...(stopped ? { stoppedAt: stop.ts, stopReason: (stop.data as { reason?: unknown } | null)?.reason } : {}) };
+}
+
+/** The `status` command. */
+export const command = ledgerCommand(USAGE, {}, ({ reader, query, json, io }) => {
+  const run = lastRun(reader.journal(['start'], 1), reader.journal(['stop'], 1));
+  const open = reader.orders({ ...query, open: true });
+  const positions = profitByStrategy(reader.fills({ ...query, limit: undefined }));
+  const balances = reader.latestBalances();
+  const events = reader.journal(EVENTS, query.limit ?? 10);
+  const status = { run, runs: reader.journal(['start'], 1_000_000).length, orders: reader.orderCounts(), openOrders: open, positions, balances, rejections: reader.rejectionCounts(), events };
+  if (json) return printJson(io, status);
+  if (run) io.stdout(`last run: ${String(run.name ?? '?')} (${String(run.mode ?? '?')}) started ${timeCell(run.startedAt as number)}, ${String(run.state)}${run.stoppedAt !== undefined ? ` at ${timeCell(run.stoppedAt as number)} (${String(run.stopReason)})` : ''}; ${status.runs} runs in this ledger\n`);
+  else io.stdout('no run has started on this ledger\n');
+  io.stdout(`orders: ${Object.entries(status.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}\n`);
+  if (open.length > 0) io.stdout(`\nopen orders\n${formatTable(ORDER_HEADER, open.map(orderCells))}`);
+  if (positions.length > 0) io.stdout(`\npositions (marked at the last fill price)\n${formatTable(['strategy', 'symbol', 'fills', 'position', 'mark', 'pnl'], positions.map((p) => [p.strategy, p.symbol, String(p.fills), p.position, p.mark ?? '-', `${p.pnl} ${p.quote}`]))}`);
+  if (balances.length > 0) io.stdout(`\nbalances (latest recorded)\n${formatTable(['asset', 'free', 'locked'], balances.map((b) => [b.asset, b.free.toFixed(), b.locked.toFixed()]))}`);
+  const rejections = Object.entries(status.rejections);
+  if (rejections.length > 0) io.stdout(`\nrejected intents: ${rejections.map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+  if (events.length > 0) io.stdout(`\nlatest events\n${formatTable(['time (UTC)', 'kind', 'detail'], events.map((e) => [timeCell(e.ts), e.kind, JSON.stringify(e.data)]))}`);
+  return ExitCode.OK;
+});
