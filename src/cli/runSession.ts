@@ -1,5 +1,5 @@
 /**
- * One `kancil run` session, live or paper, composed from the same pieces a backtest uses:
+ * One `kancil run`, live or paper, composed from the same pieces a backtest uses:
  * bus, strategy runner, risk gate, pipeline, venue, ledger. Live: the order router over the open
  * API (legacy fallback) with the user data stream; paper: the matching engine following the live
  * books through the simulated venue. Both keep the ledger and the tracker, so a paper run's
@@ -63,7 +63,7 @@ export interface RunCredentials {
   readonly legacySecret?: string;
 }
 
-/** Options of a session. */
+/** Options of a run. */
 export interface RunSessionOptions {
   readonly config: RunConfig;
   readonly endpoints: RunEndpoints;
@@ -85,7 +85,7 @@ export interface RunSessionOptions {
 
 const PAPER_ACCOUNT = 'paper';
 
-/** A running session. */
+/** A running bot (live or paper). */
 export class RunSession {
   readonly ledger: Ledger;
   readonly bus: Bus;

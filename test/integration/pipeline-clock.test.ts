@@ -2,7 +2,7 @@
  * The server-time offset is measured again while a live run goes on: after the exchange's clock
  * and ours move apart (an NTP step, a suspended VM), signed orders are accepted again within a
  * resync period instead of being refused as outside the recvWindow until the bot is restarted.
- * The sandbox's clock is shifted under a running session.
+ * The sandbox's clock is shifted under a running bot.
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ const place = placeIntents('idle', (n) => ({ intentId: `clk-${n}`, clientId: `cl
 describe('server time offset during a run', () => {
   it('orders are accepted again after the exchange clock moved 20 s away from ours', async () => {
     const router = session.router;
-    if (!router) throw new Error('live session without a router');
+    if (!router) throw new Error('live run without a router');
     shiftMs = 20_000;
     // Within a few resync periods the signed timestamp follows the exchange's clock again.
     const states: string[] = [];

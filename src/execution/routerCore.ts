@@ -1,0 +1,170 @@
+/**
+ * What the parts of the order router share: its settings, the per-order call chains (calls for
+ * one order are serialised: a cancel waits for its placement's outcome), the open-API circuit
+ * breaker and the calls that feed it, and the handful of operations one part asks of another.
+ * The parts (submission, unknown-outcome resolution, legacy fallback, reconciliation, fills) hold
+ * no reference to each other: they reach each other through {@link RouterOps}, wired by the router.
+ */
+import { ExchangeError, NetworkError, UnknownOutcomeError } from '../core/errors.js';
+import type { Order } from '../core/types.js';
+import type { OrderRecord } from '../store/records.js';
+import { CircuitBreaker, type BreakerFailure } from './CircuitBreaker.js';
+import type { LegacyOrderPort, OpenOrderPort } from './ports.js';
+import type { OrderTracker } from './OrderTracker.js';
+import type { OrderRouterOptions, RouterStats } from './routerOptions.js';
+
+/** The operations one part of the router asks of another. */
+export interface RouterOps {
+  /** Sends a PENDING order (submission). */
+  place(clientId: string): Promise<void>;
+  /** Cancels a live order, resolving it first when it cannot be named yet (submission). */
+  cancel(clientId: string): Promise<void>;
+  /** Finds out what happened to a PENDING/UNKNOWN order (unknown-outcome resolution). */
+  resolve(clientId: string, mayRetry: boolean): Promise<void>;
+  /** Refreshes a known order over REST. */
+  refreshOrder(o: OrderRecord): Promise<void>;
+  /** Applies an order snapshot from REST and watches its fills (fills). */
+  applyRest(x: Order, source: string): void;
+}
+
+/** The state and plumbing shared by the router's parts. */
+export class RouterCore {
+  readonly o: OrderRouterOptions;
+  readonly open: OpenOrderPort;
+  readonly legacy: LegacyOrderPort | undefined;
+  readonly tracker: OrderTracker;
+  readonly breaker: CircuitBreaker;
+  readonly settleMs: number;
+  readonly maxRetryAgeMs: number;
+  /** The tail of each order's call chain; present while a call for the order is queued or running. */
+  readonly chains = new Map<string, Promise<void>>();
+  readonly #inflight = new Set<Promise<void>>();
+  /** Orders a cancel was asked for and has not settled yet. */
+  readonly cancelWanted = new Set<string>();
+  /** When the last cancel request of an order went out (retry pacing). */
+  readonly cancelTried = new Map<string, number>();
+  /** Orders of an earlier run, loaded at start-up: never sent again, whatever a lookup shows. */
+  readonly earlierRun = new Set<string>();
+  readonly stats: RouterStats = { openRequests: 0, legacyRequests: 0, reconciliations: 0, retries: 0 };
+  stopped = false;
+  #ops: RouterOps | undefined;
+
+  constructor(o: OrderRouterOptions) {
+    this.o = o;
+    this.open = o.open;
+    this.legacy = o.legacy;
+    this.tracker = o.tracker;
+    this.settleMs = o.settleMs ?? 6000;
+    this.maxRetryAgeMs = o.maxRetryAgeMs ?? 10_000;
+    this.breaker = new CircuitBreaker(o.clock, o.breaker, (s, why) => {
+      o.log.warn({ breaker: s, why }, `open API circuit ${s}`);
+      o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
+      o.onBreaker?.(s, why);
+    });
+  }
+
+  /** The operations of the other parts (wired once by the router). */
+  get ops(): RouterOps {
+    if (!this.#ops) throw new Error('router parts not wired');
+    return this.#ops;
+  }
+
+  set ops(ops: RouterOps) {
+    this.#ops = ops;
+  }
+
+  /** The run's clock, now. */
+  now(): number {
+    return this.o.clock.now();
+  }
+
+  /** A local timestamp on the exchange's clock. */
+  exchangeTime(local: number): number {
+    return local + (this.o.timeOffsetMs?.() ?? 0);
+  }
+
+  /** Sends the half-open probe; its answer closes or reopens the breaker. */
+  async probe(): Promise<void> {
+    try {
+      await this.open.time();
+      this.breaker.recordSuccess();
+      this.o.log.info({}, 'open API answered the probe; back to the open API');
+    } catch (err) {
+      this.noteOpenFailure(err, true);
+    }
+  }
+
+  /** Feeds an open-API failure to the breaker. A 4XX refusal proves the server is up. */
+  noteOpenFailure(err: unknown, probe = false): void {
+    const kind = breakerFailure(err);
+    if (kind) this.breaker.recordFailure(kind);
+    else if (!probe && err instanceof ExchangeError) this.breaker.recordSuccess();
+  }
+
+  /** Runs an open-API read, feeding the breaker. */
+  async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      const r = await fn();
+      this.breaker.recordSuccess();
+      return r;
+    } catch (err) {
+      this.noteOpenFailure(err);
+      throw err;
+    }
+  }
+
+  /** Queues `fn` behind the order's earlier calls and tracks it until done. */
+  enqueue(clientId: string, fn: () => Promise<void>): void {
+    this.track(this.serialised(clientId, fn));
+  }
+
+  /** Runs `fn` after every earlier call for the same order; errors are logged, never thrown. */
+  serialised(clientId: string, fn: () => Promise<void>): Promise<void> {
+    const prev = this.chains.get(clientId) ?? Promise.resolve();
+    const next = prev.then(fn).catch((err: unknown) => this.o.log.error({ clientId, err: errInfo(err) }, 'order task failed'));
+    this.chains.set(clientId, next);
+    void next.then(() => {
+      if (this.chains.get(clientId) === next) this.chains.delete(clientId);
+    });
+    return next;
+  }
+
+  /** Keeps `p` among the calls {@link idle} waits for. */
+  track(p: Promise<void>): void {
+    this.#inflight.add(p);
+    void p.finally(() => this.#inflight.delete(p));
+  }
+
+  /** Resolves when every queued call has finished. */
+  async idle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  /** A cancel settled (done, or nothing left to cancel): no more retries for it. */
+  cancelDone(clientId: string): void {
+    this.cancelWanted.delete(clientId);
+    this.cancelTried.delete(clientId);
+  }
+}
+
+/** Waits `ms` of wall time. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Breaker classification of an open-API error; undefined when it is not a server-side failure. */
+function breakerFailure(err: unknown): BreakerFailure | undefined {
+  if (err instanceof UnknownOutcomeError) {
+    if (err.httpStatus === 503) return 'maintenance';
+    return err.httpStatus === undefined ? 'timeout' : 'server';
+  }
+  if (err instanceof ExchangeError && err.httpStatus >= 500) return err.httpStatus === 503 ? 'maintenance' : 'server';
+  if (err instanceof NetworkError) return 'network';
+  return undefined;
+}
+
+/** Error summary for logs: never the request itself (it may carry signed parameters). */
+export function errInfo(err: unknown): { name: string; message: string } {
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: 'unknown', message: String(err) };
+}
