@@ -1,4 +1,4 @@
-/** Recording format, streaming reader, writer, recorder, importers and the record command. */
+/** Recording format, streaming reader, writer, recorder and importers (the `record` command is cli/record.ts). */
 export * from './format.js';
 export * from './reader.js';
 export * from './line-reader.js';
@@ -6,4 +6,3 @@ export * from './writer.js';
 export * from './recorder.js';
 export * from './importers.js';
 export * from './config.js';
-export { recordCommand, RECORD_USAGE } from './cli.js';

@@ -1,6 +1,6 @@
 /**
- * A recording line's items: the text reader's conversion of one parsed line into typed items,
- * shared with the binary reader (record/binary/reader.ts), which stores lines it cannot hold as
+ * A recording's items (the types both readers yield) and the text reader's conversion of one
+ * parsed line into them, shared with the binary reader (record/binary/reader.ts), which stores lines it cannot hold as
  * numbers as their text and reads them back through here.
  */
 import type { MarketEvent } from '../core/marketEvents.js';
@@ -12,7 +12,32 @@ import { DecimalTextCache } from '../core/decimalText.js';
 import { lazyDepthDiff, plainLevels } from './depth-diff.js';
 import { lazyTradeOf } from './trade.js';
 import { type RecordLine, SNAPSHOT_SUFFIX } from './format.js';
-import type { RecordedItem } from './reader.js';
+
+/** A market event with where and when it was received. */
+export interface RecordedMarket {
+  readonly kind: 'market';
+  readonly recvTime: number;
+  readonly stream: string | undefined;
+  readonly event: MarketEvent;
+}
+
+/** A REST depth snapshot that was recorded in the stream of lines. */
+export interface RecordedSnapshot {
+  readonly kind: 'snapshot';
+  readonly recvTime: number;
+  readonly symbol: string;
+  readonly snapshot: OrderBookSnapshot;
+}
+
+/** One item of a recording. */
+export type RecordedItem = RecordedMarket | RecordedSnapshot;
+
+/** Counters of a read. */
+export interface ReadStats {
+  lines: number;
+  items: number;
+  malformed: number;
+}
 
 /** State of one read across its lines and files: symbol mapping, the last stream symbol, the Decimal cache. */
 export interface ItemContext {

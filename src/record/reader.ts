@@ -5,38 +5,12 @@
  * The backtester and the sandbox replay read recordings through this module.
  */
 import { pino } from 'pino';
-import type { MarketEvent } from '../core/marketEvents.js';
-import type { OrderBookSnapshot } from '../core/types.js';
 import { type RecordLine, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
 import { isBinaryRecording, readBinaryBatches } from './binary/reader.js';
-import { itemContext, toItems } from './items.js';
+import { type ReadStats, type RecordedItem, itemContext, toItems } from './items.js';
 
-/** A market event with where and when it was received. */
-export interface RecordedMarket {
-  readonly kind: 'market';
-  readonly recvTime: number;
-  readonly stream: string | undefined;
-  readonly event: MarketEvent;
-}
-
-/** A REST depth snapshot that was recorded in the stream of lines. */
-export interface RecordedSnapshot {
-  readonly kind: 'snapshot';
-  readonly recvTime: number;
-  readonly symbol: string;
-  readonly snapshot: OrderBookSnapshot;
-}
-
-/** One item of a recording. */
-export type RecordedItem = RecordedMarket | RecordedSnapshot;
-
-/** Counters of a read. */
-export interface ReadStats {
-  lines: number;
-  items: number;
-  malformed: number;
-}
+export type { ReadStats, RecordedItem, RecordedMarket, RecordedSnapshot } from './items.js';
 
 /** Options of a read. */
 export interface ReadOptions {

@@ -11,7 +11,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { ceilProduct, cmpWithUnpacked, floorProduct, floorSum3, unpack, unpacked } from './scaled.js';
-import type { RiskContext, UserLimits } from './types.js';
+import type { UserLimits } from './limits.js';
 
 /** A multiplier or filter parameter as mantissa * 10^exp (structurally rules.ts's ScaledFactor). */
 interface Factor {
@@ -75,8 +75,8 @@ export class SideBounds {
 
 /** Bounds of one (context, symbol) pair. Fields are public for the checker's hot path. */
 export class BoundsSlot {
-  /** The context this slot was made for (slot choice only; see the module comment). */
-  ctx: RiskContext;
+  /** The context this slot was made for, by identity only (slot choice; see the module comment). */
+  ctx: object;
   readonly buy = new SideBounds();
   readonly sell = new SideBounds();
 
@@ -108,7 +108,7 @@ export class BoundsSlot {
   lossLimit: Decimal | null = null;
   lossCmp = NaN;
 
-  constructor(ctx: RiskContext) {
+  constructor(ctx: object) {
     this.ctx = ctx;
   }
 
@@ -174,7 +174,7 @@ export class SymbolSlots {
   #next = 0;
 
   /** The slot of `ctx`: a scan of a few identities, no hashing. */
-  of(ctx: RiskContext): BoundsSlot {
+  of(ctx: object): BoundsSlot {
     const a = this.#slots;
     for (let i = 0; i < a.length; i++) {
       const s = a[i] as BoundsSlot;

@@ -9,23 +9,12 @@ import type { BookView } from '../core/bookView.js';
 import type { TradingStateName } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import type { RiskRules } from './rules.js';
+import type { UserLimits } from './limits.js';
+
+export type { UserLimits } from './limits.js';
 
 /** Per-strategy choice for prices off tick and quantities off step: refuse, or round toward the safe side. */
 export type RiskMode = 'reject' | 'adjust';
-
-/** User limits of one strategy (or of the whole run). Absent means unlimited. */
-export interface UserLimits {
-  /** Maximum notional (quote asset) of one order. */
-  readonly maxOrderNotional?: Decimal;
-  /** Maximum absolute net position per base asset, counting open orders on the same side. */
-  readonly maxPosition?: Readonly<Record<string, Decimal>>;
-  /** Maximum number of the strategy's own open orders. */
-  readonly maxOpenOrders?: number;
-  /** At most `count` placements within any `windowMs` sliding window. */
-  readonly maxOrderRate?: { readonly count: number; readonly windowMs: number };
-  /** Loss (positive quote amount) after which only exposure-reducing orders pass until the day rolls over. */
-  readonly dailyLossLimit?: Decimal;
-}
 
 /** Open order counts on one symbol (account-wide, as the exchange counts them for its filters). */
 export interface OpenOrderCounts {

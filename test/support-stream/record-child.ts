@@ -1,5 +1,5 @@
 /** Runs `kancil record` in a child process for the SIGINT flush test. */
-import { recordCommand } from '../../src/record/cli.js';
+import { recordCommand } from '../../src/cli/record.js';
 
 recordCommand(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -11,7 +11,7 @@ import { type ReadStats, type RecordedItem, readRecording } from '../reader.js';
 import { rawTrade, scaledTradeOf } from '../trade.js';
 import { exactScaled, scaledText } from './format.js';
 import { countLines } from '../../backtest/progress.js';
-import { recordCommand } from '../cli.js';
+import { recordCommand } from '../../cli/record.js';
 import { BinaryRecordingError, isBinaryRecording, readBinaryHeader } from './reader.js';
 import { writeBinaryRecording } from './writer.js';
 

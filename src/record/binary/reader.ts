@@ -13,8 +13,7 @@ import type { ScaledLevels } from '../../core/scaledLevels.js';
 import { lazyBookTicker } from '../book-ticker.js';
 import { scaledDepthDiff } from '../depth-diff.js';
 import { parseRecordLine } from '../format.js';
-import { type ItemContext, toItems } from '../items.js';
-import type { ReadStats, RecordedItem } from '../reader.js';
+import { type ItemContext, type ReadStats, type RecordedItem, toItems } from '../items.js';
 import { lazyTrade } from '../trade.js';
 import { type BinaryHeader, KIND_BOOK_TICKER, KIND_DEPTH, KIND_LINE, KIND_STRING, KIND_TRADE, MAGIC, RECORD_HEAD, VERSION, scaledText } from './format.js';
 

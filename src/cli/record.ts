@@ -1,16 +1,16 @@
 /**
  * `kancil record --config <yaml>`: records streams until SIGINT/SIGTERM, then flushes every
- * buffered line and exits 0. Registered in the CLI by src/cli.
+ * buffered line and exits 0. Registered in cli/commands.ts.
  */
 import { pino } from 'pino';
 import { OpenClient } from '../exchange/open/OpenClient.js';
-import { loadRecordConfig } from './config.js';
-import { convertCryptofeed, convertKlineCsv, convertNsLines, writeRecording } from './importers.js';
-import { Recorder } from './recorder.js';
-import { readLines } from './line-reader.js';
-import { writeBinaryRecording } from './binary/writer.js';
-import type { Command } from '../cli/command.js';
-import { outputDirProblem } from '../cli/outputDir.js';
+import { loadRecordConfig } from '../record/config.js';
+import { convertCryptofeed, convertKlineCsv, convertNsLines, writeRecording } from '../record/importers.js';
+import { Recorder } from '../record/recorder.js';
+import { readLines } from '../record/line-reader.js';
+import { writeBinaryRecording } from '../record/binary/writer.js';
+import type { Command } from './command.js';
+import { outputDirProblem } from './outputDir.js';
 import path from 'node:path';
 
 /** Usage text. */
