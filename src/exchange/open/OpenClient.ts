@@ -86,6 +86,9 @@ export interface OpenClientOptions {
 /** Listen-key paths by symbol type (type 3 lives under private-n). */
 const LISTEN_KEY_PATH = { 1: '/open/v1/user-data-stream', 3: '/open/v1/private-n/user-data-stream' } as const;
 
+/** Least time between two offset measurements caused by timestamp refusals. */
+export const RESYNC_MIN_INTERVAL_MS = 1_000;
+
 /** Maximum listen-token validity: 24 hours. */
 export const MAX_LISTEN_TOKEN_VALIDITY_MS = 86_400_000;
 
@@ -102,6 +105,9 @@ export class OpenClient {
   readonly #ownsTransport: boolean;
   readonly #clock: Clock;
   #timeOffset = 0;
+  /** When the offset was last measured (local ms; 0: never), and the measurement under way. */
+  #syncedAt = 0;
+  #syncing: Promise<number> | undefined;
 
   constructor(options: OpenClientOptions) {
     for (const k of ['baseUrl', 'marketUrl', 'depthUrl'] as const) {
@@ -123,6 +129,7 @@ export class OpenClient {
       clock: this.#clock,
       rateLimits: this.rateLimits,
       timeOffset: () => this.#timeOffset,
+      resync: (preparedAt) => this.#resyncAfterRefusal(preparedAt),
     });
     this.#adapter = new RestAdapter({ transport: this.#transport, profile, timeoutMs, clock: this.#clock, ...(options.retry ? { retry: options.retry } : {}), ...(options.logger ? { logger: options.logger } : {}) });
   }
@@ -149,11 +156,33 @@ export class OpenClient {
    * The midpoint of the request is taken as the moment the server read its clock.
    */
   async syncTime(): Promise<number> {
-    const t0 = this.#clock.now();
-    const server = await this.time();
-    const t1 = this.#clock.now();
-    this.#timeOffset = Math.round(server - (t0 + t1) / 2);
-    return this.#timeOffset;
+    // Concurrent callers (several orders refused by one clock step) share one measurement.
+    this.#syncing ??= (async () => {
+      const t0 = this.#clock.now();
+      const server = await this.time();
+      const t1 = this.#clock.now();
+      this.#timeOffset = Math.round(server - (t0 + t1) / 2);
+      this.#syncedAt = t1;
+      return this.#timeOffset;
+    })().finally(() => (this.#syncing = undefined));
+    return this.#syncing;
+  }
+
+  /**
+   * After a timestamp refusal (the local clock stepped, or drifted past the recvWindow): a request
+   * signed before the last measurement is simply sent again with the newer offset; otherwise the
+   * offset is measured again, at most once per {@link RESYNC_MIN_INTERVAL_MS}, so a server that
+   * refuses every timestamp costs one time request per interval and not one per order.
+   */
+  async #resyncAfterRefusal(preparedAt: number): Promise<boolean> {
+    if (this.#syncedAt > preparedAt) return true;
+    if (this.#syncing === undefined && this.#syncedAt !== 0 && this.#clock.now() - this.#syncedAt < RESYNC_MIN_INTERVAL_MS) return false;
+    try {
+      await this.syncTime();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** GET /open/v1/common/symbols. */

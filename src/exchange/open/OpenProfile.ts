@@ -3,7 +3,7 @@
  * `X-MBX-APIKEY`, the server-time offset for `timestamp`, and per-host blocking after
  * 429/418 so a rate-limited host is never hammered into a ban.
  */
-import { RateLimitedError, ValidationError, signOpen, type Clock } from '../../core/index.js';
+import { type ExchangeError, RateLimitedError, ValidationError, signOpen, type Clock } from '../../core/index.js';
 import type { HttpResponse } from '../transport/HttpTransport.js';
 import { type RateLimitState, parseRetryAfterMs } from '../transport/RateLimitState.js';
 import type { CallSpec, InterfaceProfile, PreparedRequest } from '../transport/RestAdapter.js';
@@ -32,6 +32,24 @@ export interface OpenProfileOptions {
   readonly rateLimits: RateLimitState;
   /** Current server-time offset in ms (server - local). */
   readonly timeOffset: () => number;
+  /**
+   * Measures the offset again after a timing-window refusal of a request signed at `preparedAt`;
+   * resolves false when it will not (bounded), and then the refusal stands.
+   */
+  readonly resync?: (preparedAt: number) => Promise<boolean>;
+}
+
+/**
+ * A refusal of a SIGNED request for its timestamp. The spec: such a request "is processed only
+ * when timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow; otherwise it is
+ * rejected", so it was never processed and sending it again is safe even for a new order. Its
+ * numeric code is "not shown": -1021 is the conventional one; a message naming the timestamp and
+ * the recvWindow is taken too, so a gateway's wording alone still counts.
+ */
+export function isTimestampRefusal(e: ExchangeError): boolean {
+  if (e.httpStatus >= 500) return false;
+  if (e.exchangeCode === -1021 || e.exchangeCode === '-1021') return true;
+  return /timestamp/i.test(e.exchangeMsg) && /recvwindow|ahead of|server time/i.test(e.exchangeMsg);
 }
 
 /** Signing and rate-limit policy of the open API. */
@@ -72,6 +90,12 @@ export class OpenProfile implements InterfaceProfile {
     }
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     return { path: `${basePath}${call.path}${query ? `?${query}` : ''}`, headers, ...(body !== undefined ? { body } : {}) };
+  }
+
+  /** After a timestamp refusal of a SIGNED call: measure the offset again (bounded) and send it once more. */
+  async recover(call: CallSpec, error: ExchangeError, preparedAt: number): Promise<boolean> {
+    if (call.auth !== 'signed' || !this.o.resync || !isTimestampRefusal(error)) return false;
+    return this.o.resync(preparedAt);
   }
 
   observe(_call: CallSpec, origin: string, response: HttpResponse): void {

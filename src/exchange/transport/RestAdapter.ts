@@ -64,6 +64,13 @@ export interface InterfaceProfile {
   observe(call: CallSpec, origin: string, response: HttpResponse): void;
   /** A RateLimitedError when the response says a limit was hit (after recording any block), else undefined. */
   rateLimited(call: CallSpec, origin: string, response: HttpResponse, body: unknown): RateLimitedError | undefined;
+  /**
+   * Asked once per call when the server refused it with an ExchangeError: true when the profile
+   * repaired the cause (e.g. measured the clock offset again) and the refusal was definite, so the
+   * same call may be sent once more, freshly prepared. `preparedAt` is when the refused attempt
+   * was signed. Optional; without it nothing is retried.
+   */
+  recover?(call: CallSpec, error: ExchangeError, preparedAt: number): Promise<boolean>;
 }
 
 /** Bounded exponential backoff for idempotent calls. */
@@ -116,11 +123,12 @@ export class RestAdapter {
     const origin = url.origin;
     const basePath = url.pathname.replace(/\/+$/, '');
     const attempts = call.idempotent ? Math.max(1, this.#retry.attempts) : 1;
+    let recovered = false;
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= attempts;
       this.#o.profile.admit(call, origin);
-      const prepared = this.#o.profile.prepare(call, basePath);
       const started = this.#clock.now();
+      const prepared = this.#o.profile.prepare(call, basePath);
       const sent = await this.#o.transport.send({
         method: call.method,
         origin,
@@ -163,10 +171,20 @@ export class RestAdapter {
         }
         throw new ExchangeError(res.status, failureCode(body), failureMessage(body) || res.body.slice(0, 200), call.endpoint);
       }
-      if (res.status < 200 || res.status >= 300) {
-        throw new ExchangeError(res.status, failureCode(body), failureMessage(body) || res.body.slice(0, 200), call.endpoint);
+      try {
+        if (res.status < 200 || res.status >= 300) {
+          throw new ExchangeError(res.status, failureCode(body), failureMessage(body) || res.body.slice(0, 200), call.endpoint);
+        }
+        return this.#finish(call, res.status, body, jsonError, parse);
+      } catch (e) {
+        // One repaired retry per call, whatever the idempotency: the profile says yes only to a
+        // refusal that proves nothing was done.
+        if (recovered || !(e instanceof ExchangeError) || !this.#o.profile.recover) throw e;
+        recovered = true;
+        if (!(await this.#o.profile.recover(call, e, started))) throw e;
+        this.#o.logger?.warn({ endpoint: call.endpoint, code: e.exchangeCode }, 'refused for a cause now repaired; sending once more');
+        attempt--;
       }
-      return this.#finish(call, res.status, body, jsonError, parse);
     }
   }
 
