@@ -49,6 +49,8 @@ export default defineStrategy({
   name: 'grid-trader',
   description: 'Buys at grid levels below mid, sells one level up after each buy fills, and re-buys after each sell',
   params: gridTraderParams,
+  // Starts on the first depth diff with a ready book; afterwards it reads only its own orders.
+  marketEvents: ['depthDiff'],
   create(ctx) {
     const p = ctx.params;
     const symbol = ctx.symbols[0];
@@ -73,7 +75,7 @@ export default defineStrategy({
     return {
       onEvent(e: BusEvent): void {
         if (!started) {
-          if ((e.type === 'depthDiff' || e.type === 'bookTicker') && e.symbol === symbol) {
+          if (e.type === 'depthDiff' && e.symbol === symbol) {
             const book = ctx.book(symbol);
             const bb = book?.bestBid();
             const ba = book?.bestAsk();

@@ -73,6 +73,9 @@ export default defineStrategy({
   name: 'market-maker',
   description: 'Quotes a bid and an ask around mid with inventory skew and a maximum position (post-only)',
   params: marketMakerParams,
+  // Quotes come from the depth book: a depth diff or a trade is the cue to look again (a book
+  // ticker repeats the book's top and is not read, so a backtest skips those lines unread).
+  marketEvents: ['depthDiff', 'trade'],
   create(ctx) {
     const p = ctx.params;
     const symbol = ctx.symbols[0];
@@ -124,7 +127,7 @@ export default defineStrategy({
 
     return {
       onEvent(e: BusEvent): void {
-        if (e.type !== 'depthDiff' && e.type !== 'bookTicker' && e.type !== 'trade' && e.type !== 'fill') return;
+        if (e.type !== 'depthDiff' && e.type !== 'trade' && e.type !== 'fill') return;
         if (e.symbol !== symbol) return;
         const now = ctx.clock.now();
         if (e.type !== 'fill' && now - lastRefresh < p.refreshMs) return;

@@ -28,6 +28,7 @@ export default defineStrategy({
   name: 'periodic-orders',
   description: 'Places a passive LIMIT order every N market events and cancels the oldest beyond a maximum (load generator)',
   params: periodicOrdersParams,
+  marketEvents: ['depthDiff', 'trade'],
   create(ctx) {
     const p = ctx.params;
     const symbol = ctx.symbols[0];

@@ -48,6 +48,7 @@ export default defineStrategy({
   name: 'sma-crossover',
   description: 'Long while the fast moving average is above the slow one (trading-signals), market orders on closed candles',
   params: smaCrossoverParams,
+  marketEvents: ['kline'],
   create(ctx) {
     const p = ctx.params;
     const symbol = ctx.symbols[0];

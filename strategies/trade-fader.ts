@@ -30,6 +30,7 @@ export default defineStrategy({
   name: 'trade-fader',
   description: 'Rests a small passive order against each large aggressive trade (content-driven; parity probe)',
   params: tradeFaderParams,
+  marketEvents: ['trade'],
   create(ctx) {
     const p = ctx.params;
     const symbol = ctx.symbols[0];

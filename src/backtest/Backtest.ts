@@ -13,6 +13,8 @@ import { parseExchangeFilters, parseSymbolFilters, type WireFilter } from '../co
 import type { KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
 import { readRecording, type RecordedItem } from '../record/reader.js';
+import { SKIPPABLE_EVENTS } from '../record/skipStreams.js';
+import type { MarketEvent } from '../core/marketEvents.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
@@ -101,6 +103,8 @@ export interface PreparedRun {
   readonly replay: Replay;
   readonly runner: StrategyRunner;
   readonly bus: Bus;
+  /** Market event types no strategy reads and the replay does without: pass them to {@link sourcesOf}. */
+  readonly unread: ReadonlySet<MarketEvent['type']>;
   /** Replays one item at time t. */
   step(t: number, item: RecordedItem): void;
   /** Stops the strategies, delivers what is in flight and builds the result. */
@@ -110,7 +114,7 @@ export interface PreparedRun {
 /** Runs a backtest over the config's files. */
 export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): Promise<BacktestResult> {
   const run = await prepareRun(cfg, opts);
-  await run.replay.run(sourcesOf(cfg), opts.onProgress);
+  await run.replay.run(sourcesOf(cfg, run.unread), opts.onProgress);
   const result = run.finish();
   if (cfg.backtest.output !== undefined && opts.writeOutput !== false) writeReports(cfg.backtest.output, result);
   return result;
@@ -233,6 +237,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     replay,
     runner,
     bus,
+    unread: unreadEvents(strategies.map((s) => s.plugin)),
     step: (t, item) => replay.step(t, item),
     finish: () => {
       runner.stop();
@@ -282,15 +287,28 @@ function quoteOf(symbol: string): string {
   return symbol.slice(symbol.indexOf('_') + 1);
 }
 
-/** The sources of a config, merged in event-time order. */
-export function sourcesOf(cfg: BacktestConfig): AsyncIterable<{ t: number; item: RecordedItem }> {
+/**
+ * The skippable market event types (record/skipStreams) that none of `plugins` reads; none when
+ * a plugin does not name the types it reads.
+ */
+export function unreadEvents(plugins: readonly StrategyPlugin[]): ReadonlySet<MarketEvent['type']> {
+  const unread = new Set(SKIPPABLE_EVENTS);
+  for (const p of plugins) {
+    if (p.marketEvents === undefined) return new Set();
+    for (const t of p.marketEvents) unread.delete(t);
+  }
+  return unread;
+}
+
+/** The sources of a config, merged in event-time order; lines of the `skip` event types are dropped unread. */
+export function sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>): AsyncIterable<{ t: number; item: RecordedItem }> {
   const bt = cfg.backtest;
   const wireToSymbol = new Map<string, string>();
   for (const s of Object.keys(cfg.symbols)) wireToSymbol.set(s.replace('_', ''), s);
   for (const r of bt.recordings) wireToSymbol.set(r.symbol.replace('_', ''), r.symbol);
   const symbolOf = (wire: string): string => wireToSymbol.get(wire.toUpperCase()) ?? wire;
   const sources: AsyncIterable<RecordedItem>[] = [
-    ...bt.recordings.map((r) => readRecording(r.files, { symbolOf, snapshotSymbol: r.symbol.replace('_', '') })),
+    ...bt.recordings.map((r) => readRecording(r.files, { symbolOf, snapshotSymbol: r.symbol.replace('_', ''), skip })),
     ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName)),
   ];
   const merged = mergeByTime(

@@ -5,10 +5,12 @@
  * The backtester and the sandbox replay read recordings through this module.
  */
 import { pino } from 'pino';
+import type { MarketEvent } from '../core/marketEvents.js';
 import { type RecordLine, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
 import { isBinaryRecording, readBinaryBatches } from './binary/reader.js';
 import { type ReadStats, type RecordedItem, itemContext, toItems } from './items.js';
+import { lineStream, streamSkipper } from './skipStreams.js';
 
 export type { ReadStats, RecordedItem, RecordedMarket, RecordedSnapshot } from './items.js';
 
@@ -22,19 +24,31 @@ export interface ReadOptions {
   readonly onMalformed?: (err: Error, file: string, lineNo: number) => void;
   /** Filled while reading. */
   readonly stats?: ReadStats;
+  /**
+   * Event types to drop unread (of record/skipStreams' SKIPPABLE_EVENTS): their lines count in
+   * `stats.lines` but are neither parsed nor yielded.
+   */
+  readonly skip?: ReadonlySet<MarketEvent['type']>;
+}
+
+/** Options of a raw-line read. */
+export interface LineReadOptions extends Pick<ReadOptions, 'onMalformed' | 'stats'> {
+  /** Drops, before parsing, the lines of the streams it returns true for. */
+  readonly skipStream?: (stream: string) => boolean;
 }
 
 const log = pino({ name: 'kancil.record.reader' });
 
 /** Raw lines of the given files in order (comments and blank lines skipped). */
-export async function* readRecordLines(paths: string | readonly string[], opts: Pick<ReadOptions, 'onMalformed' | 'stats'> = {}): AsyncGenerator<RecordLine & { readonly file: string; readonly lineNo: number }> {
+export async function* readRecordLines(paths: string | readonly string[], opts: LineReadOptions = {}): AsyncGenerator<RecordLine & { readonly file: string; readonly lineNo: number }> {
   for await (const batch of readRecordLineBatches(paths, opts)) yield* batch;
 }
 
 /** Raw lines in batches (one per decompressed chunk): the cheapest way to stream a recording. */
-export async function* readRecordLineBatches(paths: string | readonly string[], opts: Pick<ReadOptions, 'onMalformed' | 'stats'> = {}): AsyncGenerator<(RecordLine & { readonly file: string; readonly lineNo: number })[]> {
+export async function* readRecordLineBatches(paths: string | readonly string[], opts: LineReadOptions = {}): AsyncGenerator<(RecordLine & { readonly file: string; readonly lineNo: number })[]> {
   const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
   const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
+  const skipStream = opts.skipStream;
   for (const file of typeof paths === 'string' ? [paths] : paths) {
     let lineNo = 0;
     for await (const lines of readLineBatches(file)) {
@@ -42,6 +56,10 @@ export async function* readRecordLineBatches(paths: string | readonly string[], 
       for (const line of lines) {
         lineNo++;
         stats.lines++;
+        if (skipStream !== undefined) {
+          const stream = lineStream(line);
+          if (stream !== undefined && skipStream(stream)) continue;
+        }
         let rec: RecordLine | undefined;
         try {
           rec = parseRecordLine(line);
@@ -67,13 +85,14 @@ export async function* readRecordingBatches(paths: string | readonly string[], o
   const stats = opts.stats ?? { lines: 0, items: 0, malformed: 0 };
   const onMalformed = opts.onMalformed ?? ((err, file, lineNo) => log.warn({ file, lineNo, err: err.message }, 'malformed recording line skipped'));
   const ctx = itemContext(opts.symbolOf, opts.snapshotSymbol);
+  const skipStream = opts.skip !== undefined && opts.skip.size > 0 ? streamSkipper(opts.skip) : undefined;
   for (const file of typeof paths === 'string' ? [paths] : paths) {
     // A binary recording (record/binary) yields the same items from its numbers.
     if (await isBinaryRecording(file)) {
-      yield* readBinaryBatches(file, ctx, stats, onMalformed);
+      yield* readBinaryBatches(file, ctx, stats, onMalformed, skipStream);
       continue;
     }
-    for await (const batch of readRecordLineBatches(file, { onMalformed, stats })) {
+    for await (const batch of readRecordLineBatches(file, { onMalformed, stats, skipStream })) {
       const out: RecordedItem[] = [];
       for (const rec of batch) {
         try {

@@ -65,6 +65,22 @@ describe('StrategyRunner', () => {
     expect(seen.get('b')?.map((e) => `${e.type}@${e.E}`)).toEqual(['trade@2', 'orderUpdate@3', 'timer@4']);
   });
 
+  it('delivers only the market event types a plugin names (book status, own orders and timers always)', () => {
+    const picky = { ...echo, marketEvents: ['depthDiff'] as const };
+    const { bus, runner } = setup([spec('p', ['BTC_IDR'], picky), spec('all', ['BTC_IDR'])]);
+    runner.start();
+    const ticker = { type: 'bookTicker', E: 2, symbol: 'BTC_IDR', updateId: 1, bidPrice: D('1'), bidQty: D('1'), askPrice: D('2'), askQty: D('1') } as BusEvent;
+    const diff = { type: 'depthDiff', E: 3, symbol: 'BTC_IDR', firstUpdateId: 1, finalUpdateId: 2, bids: [], asks: [] } as BusEvent;
+    bus.publish(trade('BTC_IDR', '100', 1));
+    bus.publish(ticker);
+    bus.publish(diff);
+    bus.publish({ type: 'bookStatus', E: 4, symbol: 'BTC_IDR', ready: true, reason: 'test' });
+    bus.publish(update('p', 'p-1', 'NEW', 5));
+    bus.publish({ type: 'timer', E: 6 });
+    expect(seen.get('p')?.map((e) => e.type)).toEqual(['depthDiff', 'bookStatus', 'orderUpdate', 'timer']);
+    expect(seen.get('all')?.map((e) => e.type)).toEqual(['trade', 'bookTicker', 'depthDiff', 'bookStatus', 'timer']);
+  });
+
   it('emits intents with deterministic clientIds, and the same events give the same intents', () => {
     const run = (): Intent[] => {
       const { bus, intents, runner } = setup([spec('mm', ['BTC_IDR'], echo, { qty: '0.002' })], { runTag: 'r7' });

@@ -5,7 +5,8 @@
  * throws is stopped, logged and reported, its open orders are cancelled (by default), and the
  * others keep running.
  *
- * Routing: market events and book status of the strategy's symbols (BTC_IDR, BTCIDR and btcidr
+ * Routing: market events (of the types the plugin names in `marketEvents`, default all) and book
+ * status of the strategy's symbols (BTC_IDR, BTCIDR and btcidr
  * name the same symbol); its own orderUpdate, fill and intentRejected events; timers and
  * trading-state changes. Nothing else, so a strategy cannot observe another strategy's orders.
  *
@@ -115,6 +116,8 @@ class Running implements StrategyState {
   readonly spelled: ReadonlyMap<string, string>;
   readonly book: StrategyBook;
   readonly ids: ClientIdSequence;
+  /** Event types delivered by symbol when the plugin names its market events (book status always); undefined: all. */
+  readonly reads: ReadonlySet<string> | undefined;
   handlers: StrategyHandlers | undefined;
   failed = false;
   intentSeq = 0;
@@ -128,6 +131,8 @@ class Running implements StrategyState {
     this.spelled = new Map([...this.symbols.values()].map((sym) => [sym, sym]));
     this.book = new StrategyBook(spec.budget);
     this.ids = new ClientIdSequence(spec.name, runTag);
+    const wanted = spec.plugin.marketEvents;
+    this.reads = wanted === undefined ? undefined : new Set<string>([...wanted, 'bookStatus']);
   }
 
   position(asset: string): Decimal {
@@ -326,7 +331,11 @@ export class StrategyRunner {
   /** Delivers a market event or book status to the strategies trading its symbol. */
   #toSymbol(symbol: string, e: BusEvent): void {
     const l = this.#bySymbol.get(symbol) ?? this.#bySymbol.get(symbolKey(symbol));
-    if (l) for (let i = 0; i < l.length; i++) this.#deliver(l[i] as Running, e);
+    if (l === undefined) return;
+    for (let i = 0; i < l.length; i++) {
+      const r = l[i] as Running;
+      if (r.reads === undefined || r.reads.has(e.type)) this.#deliver(r, e);
+    }
   }
 
   /** Keeps the strategy's own state current before its handler sees the event. */

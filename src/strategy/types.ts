@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { BookView } from '../core/bookView.js';
 import type { BusEvent, OrderUpdateEvent } from '../bus/events.js';
+import type { MarketEvent } from '../core/marketEvents.js';
 import type { PlaceIntent } from '../bus/intents.js';
 
 /** Minimal logger a strategy gets (pino-compatible). */
@@ -76,6 +77,12 @@ export interface StrategyPlugin<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   /** zod schema of the parameters from YAML; errors name the path and value. */
   readonly params: S;
+  /**
+   * The market event types the strategy reads (default: all). Others are not delivered to it,
+   * live or not, and a backtest skips them in the recording unread when no strategy and nothing
+   * of the replay needs them (book tickers: most lines of a recording).
+   */
+  readonly marketEvents?: readonly MarketEvent['type'][];
   create(ctx: StrategyContext<z.infer<S>>): StrategyHandlers;
 }
 

@@ -13,6 +13,7 @@ import type { ScaledLevels } from '../../core/scaledLevels.js';
 import { lazyBookTicker } from '../book-ticker.js';
 import { scaledDepthDiff } from '../depth-diff.js';
 import { parseRecordLine } from '../format.js';
+import { lineStream } from '../skipStreams.js';
 import { type ItemContext, type ReadStats, type RecordedItem, toItems } from '../items.js';
 import { lazyTrade } from '../trade.js';
 import { type BinaryHeader, KIND_BOOK_TICKER, KIND_DEPTH, KIND_LINE, KIND_STRING, KIND_TRADE, MAGIC, RECORD_HEAD, VERSION, scaledText } from './format.js';
@@ -83,6 +84,9 @@ interface BinaryState {
   readonly strings: string[];
   /** Per string id: the symbol a stream name sets as the reader's last symbol (null: none). */
   readonly streamSymbols: (string | null)[];
+  /** Per string id: true when the read drops that stream's records unread. */
+  readonly skipped: boolean[];
+  readonly skipStream: ((stream: string) => boolean) | undefined;
 }
 
 /** Reads the header of a binary recording (throws BinaryRecordingError when it is not one). */
@@ -134,9 +138,9 @@ function parseHeader(file: string, body: Buffer): BinaryHeader {
  * `stats`; a text record that does not parse is reported through `onMalformed` with the record's
  * byte offset in place of a line number, and skipped, as the text reader skips a bad line.
  */
-export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void): AsyncGenerator<RecordedItem[]> {
+export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void, skipStream?: (stream: string) => boolean): AsyncGenerator<RecordedItem[]> {
   const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
-  const st: BinaryState = { strings: [], streamSymbols: [] };
+  const st: BinaryState = { strings: [], streamSymbols: [], skipped: [], skipStream };
   let rest: Buffer | undefined;
   /** File offset of the first byte of `rest` (or of the next chunk). */
   let base = 0;
@@ -186,10 +190,15 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     st.strings.push(text);
     const at = text.indexOf('@');
     st.streamSymbols.push(at > 0 && !text.startsWith('!') ? text.slice(0, at).toUpperCase() : null);
+    st.skipped.push(st.skipStream?.(text) === true);
     return;
   }
   stats.lines++;
   if (kind === KIND_LINE) {
+    if (st.skipStream !== undefined) {
+      const name = lineStream(buf.toString('utf8', c.pos, Math.min(end, c.pos + 200)));
+      if (name !== undefined && st.skipStream(name)) return;
+    }
     try {
       const rec = parseRecordLine(buf.toString('utf8', c.pos, end));
       if (rec !== undefined) toItems(rec, ctx, out);
@@ -200,6 +209,7 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     return;
   }
   if (kind !== KIND_DEPTH && kind !== KIND_TRADE && kind !== KIND_BOOK_TICKER) throw new BinaryRecordingError(file, offset, `unknown record kind ${kind}`);
+  if (st.skipStream !== undefined && st.skipped[buf.readUInt32LE(pos + RECORD_HEAD + 13)] === true) return;
   const recvTime = c.recvTime();
   const streamId = c.u32();
   const symbolId = c.u32();
