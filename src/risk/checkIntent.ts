@@ -9,15 +9,18 @@
  * place on a grid (more decimals than any filter allows with the filter disabled, digits beyond a
  * safe integer) take the decimal path; `riskPathStats` counts how often.
  */
-import { Decimal } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
 import { checkCounts } from './counts.js';
 import { mayTake } from './mayTake.js';
 import * as m from './messages.js';
 import { quoteBuyMostQty } from './quoteBuyQty.js';
 import { checkIntentReference } from './reference/checkIntentReference.js';
-import { T_MARKET, T_PRICED, T_STOP, type ScaledLot, type ScaledSymbol, type SymbolRules } from './rules.js';
-import { cmpProducts, cmpSum3, cmpWithUnpacked, multipleOf, pow10, unpack, unpacked } from './scaled.js';
+import { decCmp, exceedsExactly, reducesExactly, valueDecimal } from './exactCompare.js';
+import { BAIL as NO_VERDICT, G as GRID, fromScaled, snap, toStep } from './grid.js';
+import { lotCheck, lotOk, priceCheck, priceOk } from './gridFilters.js';
+import { T_MARKET, T_PRICED, T_STOP, type ScaledSymbol, type SymbolRules } from './rules.js';
+import { cmpProducts, cmpWithUnpacked, unpack, unpacked } from './scaled.js';
 import { checkShape, shapeState } from './shape.js';
 import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from './types.js';
 
@@ -26,10 +29,7 @@ import { ACCEPT, type RiskContext, type RiskDecision, type RiskReject } from './
 const U = unpacked;
 const unpackX = unpack;
 const cmpP = cmpProducts;
-const cmpS = cmpSum3;
 const cmpU = cmpWithUnpacked;
-const pow10X = pow10;
-const multipleX = multipleOf;
 const shapeX = checkShape;
 const SHAPE_STATE = shapeState;
 const countsX = checkCounts;
@@ -38,6 +38,19 @@ const quoteBuyMost = quoteBuyMostQty;
 const PRICED = T_PRICED;
 const MARKET = T_MARKET;
 const STOP = T_STOP;
+const G = GRID;
+const BAIL = NO_VERDICT;
+const snapX = snap;
+const toStepX = toStep;
+const fromScaledX = fromScaled;
+const priceOkX = priceOk;
+const priceCheckX = priceCheck;
+const lotOkX = lotOk;
+const lotCheckX = lotCheck;
+const decCmpX = decCmp;
+const valueDecimalX = valueDecimal;
+const reducesX = reducesExactly;
+const exceedsX = exceedsExactly;
 
 /** How many place checks took the scaled path and how many fell back to decimals (for tests and the bench). */
 export const riskPathStats = { fast: 0, fallback: 0 };
@@ -48,169 +61,6 @@ export const riskPathStats = { fast: 0, fallback: 0 };
  */
 export const boundFallbacks = { reduce: 0, percentPrice: 0, notional: 0, priceRange: 0, maxNotional: 0, maxPosition: 0, balance: 0 };
 const BF = boundFallbacks;
-
-/**
- * Result of `grid` / `snap`: the value lies in [lo, hi] units of the grid (lo === hi when it is on
- * the grid); `moved` tells whether `snap` rounded it.
- */
-const G = { lo: 0, hi: 0, moved: false };
-
-/** Places `x` on a 10^-scale grid (floor and ceil). False when it cannot be done exactly with safe integers. */
-function grid(x: Decimal, scale: number): boolean {
-  const d = x.d;
-  let mant: number;
-  let e: number;
-  const n = d.length;
-  if (n <= 2) {
-    // One or two words (nearly every price and quantity), read in place as `unpack` reads them:
-    // saves the call. A zero is one word 0.
-    const k = Math.floor(x.e / 7);
-    mant = n === 1 ? (d[0] as number) : (d[0] as number) * 1e7 + (d[1] as number);
-    e = n === 1 ? 7 * k : 7 * (k - 1);
-    if (x.s < 0) mant = -mant;
-  } else {
-    if (!unpackX(x)) return false;
-    mant = U.m;
-    e = U.e;
-  }
-  if (mant === 0) {
-    G.lo = G.hi = 0;
-    return true;
-  }
-  const shift = e + scale;
-  if (shift >= 0) {
-    if (shift > 22) return false;
-    const v = mant * pow10X(shift);
-    if (Math.abs(v) >= 2 ** 52) return false;
-    G.lo = G.hi = v;
-    return true;
-  }
-  // Below 2^52 the float quotient floors exactly (see multipleOf); past it the decimal path decides.
-  if (-shift > 22 || mant >= 2 ** 52 || mant <= -(2 ** 52)) return false;
-  const p = pow10X(-shift);
-  const q = Math.floor(mant / p);
-  G.lo = q;
-  // Off the grid: floor and ceil differ by one unit.
-  G.hi = q * p === mant ? q : q + 1;
-  return true;
-}
-
-function fromScaled(v: number, scale: number): Decimal {
-  return new Decimal(`${v}e-${scale}`);
-}
-
-/**
- * Floors (`up` false) or ceils a grid interval onto base + k*step (step > 0). A step of one grid
- * unit (the usual case: the grid is chosen from the step's decimals) needs no division.
- */
-function toStep(lo: number, hi: number, base: number, step: number, up: boolean): number {
-  if (step === 1) return up ? hi : lo;
-  return up ? base + Math.ceil((hi - base) / step) * step : base + Math.floor((lo - base) / step) * step;
-}
-
-/** `grid`, then (step > 0) rounds onto base + k*step, down or `up`. False when `grid` fails. */
-function snap(x: Decimal, scale: number, step: number, base: number, up: boolean): boolean {
-  if (!grid(x, scale)) return false;
-  G.moved = false;
-  if (step > 0) {
-    const t = toStep(G.lo, G.hi, base, step, up);
-    G.moved = t !== G.lo || G.lo !== G.hi;
-    G.lo = G.hi = t;
-  }
-  return true;
-}
-
-/** BAIL: the decimal path must decide. */
-const BAIL = null;
-
-/** PRICE_FILTER on a grid interval; BAIL when the value is off-grid and no tick rule decides. */
-function priceCheck(field: string, v: Decimal, lo: number, hi: number, sym: SymbolRules, sc: ScaledSymbol): RiskReject | undefined | null {
-  const pf = sym.info.filters.priceFilter;
-  if (!pf) return lo === hi ? undefined : BAIL;
-  // v < min <=> floor(v) < min and v > max <=> ceil(v) > max, because min and max lie on the grid.
-  if (sc.minPrice > 0 && lo < sc.minPrice) return m.belowMin('PRICE_FILTER', field, v, 'minPrice', pf.minPrice);
-  if (sc.maxPrice > 0 && hi > sc.maxPrice) return m.aboveMax('PRICE_FILTER', field, v, 'maxPrice', pf.maxPrice);
-  if (sc.tick > 0) {
-    if (lo !== hi || !multipleX(lo - sc.minPrice, sc.tick)) return m.offStep('PRICE_FILTER', field, v, 'minPrice', pf.minPrice, 'tickSize', pf.tickSize);
-  } else if (lo !== hi) return BAIL;
-  return undefined;
-}
-
-/**
- * True when a price on the grid passes PRICE_FILTER: a sufficient condition for `priceCheck` to
- * pass, small enough to inline; anything else asks priceCheck for the verdict.
- */
-function priceOk(lo: number, hi: number, sc: ScaledSymbol): boolean {
-  // Grid values are integers, so a tick of one unit (the usual case) admits every one of them.
-  return lo === hi && lo >= sc.minPrice && lo <= sc.priceCap && (sc.tick === 0 || sc.tick === 1 || multipleX(lo - sc.minPrice, sc.tick));
-}
-
-/** True when a quantity on the grid passes the lot filter (a sufficient condition for `lotCheck`, as priceOk). */
-function lotOk(lo: number, hi: number, lot: ScaledLot): boolean {
-  return lo === hi && lo >= lot.min && lo <= lot.cap && (lot.step === 0 || lot.step === 1 || multipleX(lo - lot.min, lot.step));
-}
-
-/** LOT_SIZE / MARKET_LOT_SIZE on a grid interval. */
-function lotCheck(field: string, v: Decimal, lo: number, hi: number, lot: ScaledLot, sym: SymbolRules, name: 'LOT_SIZE' | 'MARKET_LOT_SIZE'): RiskReject | undefined | null {
-  const f = name === 'LOT_SIZE' ? sym.info.filters.lotSize : sym.info.filters.marketLotSize;
-  if (!f) return undefined;
-  if (lot.min > 0 && lo < lot.min) return m.belowMin(name, field, v, 'minQty', f.minQty);
-  if (lot.max > 0 && hi > lot.max) return m.aboveMax(name, field, v, 'maxQty', f.maxQty);
-  if (lot.step > 0) {
-    if (lo !== hi || !multipleX(lo - lot.min, lot.step)) return m.offStep(name, field, v, 'minQty', f.minQty, 'stepSize', f.stepSize);
-  } else if (lo !== hi) return BAIL;
-  return undefined;
-}
-
-/**
- * Sign of a - b. Through the digits when both unpack exactly (decimal.js's own cmp copies its
- * argument into a new Decimal on every call), otherwise decimal.js decides.
- */
-function decCmp(a: Decimal, b: Decimal): number {
-  if (unpackX(a)) {
-    const am = U.m;
-    const ae = U.e;
-    if (unpackX(b)) return cmpP(am, 1, ae, U.m, 1, U.e);
-  }
-  return a.cmp(b);
-}
-
-/** The order value as a Decimal, for messages only (the checks compare scaled integers). */
-function valueDecimal(marketValue: Decimal | undefined, intent: PlaceIntent, unitPrice: Decimal | undefined, qty: Decimal | undefined): Decimal {
-  return marketValue ?? intent.quoteOrderQty ?? (unitPrice as Decimal).mul(qty as Decimal);
-}
-
-/**
- * Whether q (grid interval [qLo, qHi] of `qs` decimals, or its own digits when off the grid)
- * reduces the position: BUY q + open + pos <= 0, SELL q + open - pos <= 0. BAIL when a value
- * does not unpack exactly.
- */
-function reducesExactly(qty: Decimal, qLo: number, qHi: number, qs: number, buy: boolean, pos: Decimal, open: Decimal): boolean | null {
-  let qM = qLo;
-  let qE = -qs;
-  if (qLo !== qHi) {
-    if (!unpackX(qty)) return BAIL;
-    qM = U.m;
-    qE = U.e;
-  }
-  if (!unpackX(pos)) return BAIL;
-  const pM = buy ? U.m : -U.m;
-  const pE = U.e;
-  if (!unpackX(open)) return BAIL;
-  return cmpS(qM, qE, U.m, U.e, pM, pE, 0, 0) <= 0;
-}
-
-/** Whether Q (grid units) takes the position past `max`: BUY q + open + pos > max, SELL q + open - pos > max. */
-function exceedsExactly(Q: number, qs: number, buy: boolean, pos: Decimal, open: Decimal, max: Decimal): boolean | null {
-  if (!unpackX(pos)) return BAIL;
-  const pM = buy ? U.m : -U.m;
-  const pE = U.e;
-  if (!unpackX(open)) return BAIL;
-  const oM = U.m;
-  const oE = U.e;
-  if (!unpackX(max)) return BAIL;
-  return cmpS(Q, -qs, oM, oE, pM, pE, U.m, U.e) > 0;
-}
 
 /** Checks one intent: accept, accept with rounding (mode 'adjust'), or reject with a reason. Pure. */
 export function checkIntent(intent: Intent, ctx: RiskContext): RiskDecision {
@@ -232,6 +82,7 @@ export function checkIntent(intent: Intent, ctx: RiskContext): RiskDecision {
   return checkIntentReference(intent, ctx);
 }
 
+/** The fast path of a place intent whose shape passed; BAIL when the decimal path must decide. */
 function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx: RiskContext): RiskDecision | null {
   const f = sym.info.filters;
   const type = intent.orderType;
@@ -251,11 +102,11 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   let pLo = 0;
   let pHi = 0;
   if (price !== undefined) {
-    if (!snap(price, ps, adjust ? sc.tick : 0, sc.minPrice, !buy)) return BAIL;
+    if (!snapX(price, ps, adjust ? sc.tick : 0, sc.minPrice, !buy)) return BAIL;
     pLo = G.lo;
     pHi = G.hi;
     if (G.moved) {
-      price = fromScaled(pLo, ps);
+      price = fromScaledX(pLo, ps);
       (fields ??= []).push('price');
     }
   }
@@ -263,11 +114,11 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   let sLo = 0;
   let sHi = 0;
   if (stop !== undefined) {
-    if (!snap(stop, ps, adjust ? sc.tick : 0, sc.minPrice, !buy)) return BAIL;
+    if (!snapX(stop, ps, adjust ? sc.tick : 0, sc.minPrice, !buy)) return BAIL;
     sLo = G.lo;
     sHi = G.hi;
     if (G.moved) {
-      stop = fromScaled(sLo, ps);
+      stop = fromScaledX(sLo, ps);
       (fields ??= []).push('stopPrice');
     }
   }
@@ -275,17 +126,17 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   let qLo = 0;
   let qHi = 0;
   if (qty !== undefined) {
-    if (!snap(qty, qs, adjust && sc.lot ? sc.lot.step : 0, sc.lot?.min ?? 0, false)) return BAIL;
+    if (!snapX(qty, qs, adjust && sc.lot ? sc.lot.step : 0, sc.lot?.min ?? 0, false)) return BAIL;
     let moved = G.moved;
     if (adjust && marketType && sc.marketLot && sc.marketLot.step > 0) {
-      const t = toStep(G.lo, G.hi, sc.marketLot.min, sc.marketLot.step, false);
+      const t = toStepX(G.lo, G.hi, sc.marketLot.min, sc.marketLot.step, false);
       moved ||= t !== G.lo || G.lo !== G.hi;
       G.lo = G.hi = t;
     }
     qLo = G.lo;
     qHi = G.hi;
     if (moved) {
-      qty = fromScaled(qLo, qs);
+      qty = fromScaledX(qLo, qs);
       (fields ??= []).push('quantity');
     }
   }
@@ -293,11 +144,11 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   let iLo = 0;
   let iHi = 0;
   if (ice !== undefined) {
-    if (!snap(ice, qs, adjust && sc.lot ? sc.lot.step : 0, sc.lot?.min ?? 0, false)) return BAIL;
+    if (!snapX(ice, qs, adjust && sc.lot ? sc.lot.step : 0, sc.lot?.min ?? 0, false)) return BAIL;
     iLo = G.lo;
     iHi = G.hi;
     if (G.moved) {
-      ice = fromScaled(iLo, qs);
+      ice = fromScaledX(iLo, qs);
       (fields ??= []).push('icebergQty');
     }
   }
@@ -324,19 +175,19 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     else {
       // Off-grid quantity (reject mode) or a bound numbers cannot give: the exact comparison.
       BF.reduce++;
-      const r = reducesExactly(qty as Decimal, qLo, qHi, qs, buy, posDec, openDec as Decimal);
+      const r = reducesX(qty as Decimal, qLo, qHi, qs, buy, posDec, openDec as Decimal);
       if (r === BAIL) return BAIL;
       reducing = r;
     }
   }
   if (SHAPE_STATE.value === 'REDUCING' && !reducing) return m.notReducing(intent.side, qty, sym.base, posDec);
 
-  if (price !== undefined && !priceOk(pLo, pHi, sc)) {
-    const r = priceCheck('price', price, pLo, pHi, sym, sc);
+  if (price !== undefined && !priceOkX(pLo, pHi, sc)) {
+    const r = priceCheckX('price', price, pLo, pHi, sym, sc);
     if (r !== undefined) return r;
   }
-  if (stop !== undefined && !priceOk(sLo, sHi, sc)) {
-    const r = priceCheck('stopPrice', stop, sLo, sHi, sym, sc);
+  if (stop !== undefined && !priceOkX(sLo, sHi, sc)) {
+    const r = priceCheckX('stopPrice', stop, sLo, sHi, sym, sc);
     if (r !== undefined) return r;
   }
 
@@ -371,17 +222,17 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   }
 
   if (sc.lot) {
-    if (qty !== undefined && !lotOk(qLo, qHi, sc.lot)) {
-      const r = lotCheck('quantity', qty, qLo, qHi, sc.lot, sym, 'LOT_SIZE');
+    if (qty !== undefined && !lotOkX(qLo, qHi, sc.lot)) {
+      const r = lotCheckX('quantity', qty, qLo, qHi, sc.lot, sym, 'LOT_SIZE');
       if (r !== undefined) return r;
     }
-    if (ice !== undefined && !lotOk(iLo, iHi, sc.lot)) {
-      const r = lotCheck('icebergQty', ice, iLo, iHi, sc.lot, sym, 'LOT_SIZE');
+    if (ice !== undefined && !lotOkX(iLo, iHi, sc.lot)) {
+      const r = lotCheckX('icebergQty', ice, iLo, iHi, sc.lot, sym, 'LOT_SIZE');
       if (r !== undefined) return r;
     }
   }
-  if (marketType && qty !== undefined && sc.marketLot && !lotOk(qLo, qHi, sc.marketLot)) {
-    const r = lotCheck('quantity', qty, qLo, qHi, sc.marketLot, sym, 'MARKET_LOT_SIZE');
+  if (marketType && qty !== undefined && sc.marketLot && !lotOkX(qLo, qHi, sc.marketLot)) {
+    const r = lotCheckX('quantity', qty, qLo, qHi, sc.marketLot, sym, 'MARKET_LOT_SIZE');
     if (r !== undefined) return r;
   }
   // Every check from here on needs exact values: off-grid values that no filter refused are rare.
@@ -493,7 +344,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   } else {
     const q = qty as Decimal;
     const cost = ctx.market.book(intent.symbol)?.costToFill(intent.side, q);
-    if (cost === undefined || decCmp(cost.filledQty, q) < 0) return m.noLiquidity(q, intent.side);
+    if (cost === undefined || decCmpX(cost.filledQty, q) < 0) return m.noLiquidity(q, intent.side);
     // A book walk sums products of arbitrary decimals: compared as a Decimal (no allocation).
     marketValue = cost.quoteQty;
     v1 = 0;
@@ -509,14 +360,14 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
   if (maxNotional !== undefined) {
     let over: boolean;
     const t = slot.notionalMax;
-    if (marketValue !== undefined) over = decCmp(marketValue, maxNotional) > 0;
+    if (marketValue !== undefined) over = decCmpX(marketValue, maxNotional) > 0;
     else if (onGrid && t === t) over = vg > t;
     else {
       BF.maxNotional++;
       if (!unpackX(maxNotional)) return BAIL;
       over = cmpP(v1, v2, ve, U.m, 1, U.e) > 0;
     }
-    if (over) return m.overNotionalLimit(valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
+    if (over) return m.overNotionalLimit(valueDecimalX(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
   }
 
   if (maxPos !== undefined) {
@@ -534,7 +385,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       if (room === room) over = Q > room;
       else {
         BF.maxPosition++;
-        const r = exceedsExactly(Q, qs, buy, posDec, openDec as Decimal, maxPos);
+        const r = exceedsX(Q, qs, buy, posDec, openDec as Decimal, maxPos);
         if (r === BAIL) return BAIL;
         over = r;
       }
@@ -562,7 +413,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
     if (u === u) c = vg > u ? 1 : 0;
     else {
       free = acct.free(sym.quote);
-      if (marketValue !== undefined) c = decCmp(marketValue, free);
+      if (marketValue !== undefined) c = decCmpX(marketValue, free);
       else {
         if (free !== slot.freeQuote) slot.updateFreeQuote(free, ns);
         const t = slot.quoteMax;
@@ -575,7 +426,7 @@ function checkPlace(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx
       }
     }
     if (c !== c) return BAIL;
-    if (c > 0) return m.insufficient(true, valueDecimal(marketValue, intent, priced ? price : stop, qty), sym.quote, free ?? acct.free(sym.quote));
+    if (c > 0) return m.insufficient(true, valueDecimalX(marketValue, intent, priced ? price : stop, qty), sym.quote, free ?? acct.free(sym.quote));
   } else if (qty !== undefined) {
     let free: Decimal | undefined;
     let c: number;
