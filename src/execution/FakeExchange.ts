@@ -26,7 +26,7 @@ export type CancelFault = 'timeout' | 'cancelThen5xx';
 export class FakeExchange {
   readonly orders = new Map<string, Mutable<Order>>();
   readonly trades: AccountTrade[] = [];
-  readonly requests = { newOrder: 0, cancel: 0, legacyCreate: 0, legacyCancel: 0, reads: 0 };
+  readonly requests = { newOrder: 0, cancel: 0, legacyCreate: 0, legacyCancel: 0, reads: 0, legacyReads: 0 };
   /** Open-API calls by endpoint name (newOrder, orderDetail, allOrders, accountTrades, ...). */
   readonly calls = new Map<string, number>();
   /** Every executionReport the exchange would push on the user stream. */
@@ -142,8 +142,12 @@ export class FakeExchange {
       this.requests.legacyCancel++;
       for (const o of this.orders.values()) if (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') this.#setStatus(o, 'CANCELED');
     },
-    activeOrders: async () => [...this.orders.values()].filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED').map((o) => legacyView(o, this.legacyLiveStatus)),
+    activeOrders: async () => {
+      this.requests.legacyReads++;
+      return [...this.orders.values()].filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED')      .map((o) => legacyView(o, this.legacyLiveStatus));
+    },
     getOrder: async (orderId) => {
+      this.requests.legacyReads++;
       const o = this.orders.get(orderId);
       if (!o) throw new ExchangeError(404, undefined, 'order not found', 'GET /v1/order/get');
       return legacyView(o, this.legacyLiveStatus);

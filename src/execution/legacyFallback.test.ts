@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import { legacyEligible } from './OrderRouter.js';
-import { setup, place } from './routerTestSetup.js';
+import { setup, place, passes } from './routerTestSetup.js';
 
 describe('OrderRouter legacy fallback', () => {
   it('settles a legacy cancel refused because the order filled meanwhile, and does not send it again', async () => {
@@ -127,6 +127,47 @@ describe('OrderRouter legacy fallback', () => {
     expect(ledger.order(a.clientId)?.state).toBe('PARTIALLY_FILLED');
     expect(ledger.order(a.clientId)?.cumQty.toFixed()).toBe('0.0004');
     expect(ledger.order(b.clientId)?.state).toBe('NEW');
+  });
+
+
+  it('a legacy order answered 5XX after it filled at once: its lookups back off while the open API is down, then it is found by shape, linked and its fills recorded', async () => {
+    const s = setup();
+    const { router, ledger, ex, events } = s;
+    ex.maintenance = true;
+    router.submit(place());
+    await router.idle();
+    ex.legacyFaults.push('acceptThen5xx');
+    const lost = place({ price: new Decimal('900000007') });
+    router.submit(lost);
+    await router.idle();
+    expect(ledger.order(lost.clientId)?.state).toBe('UNKNOWN');
+    const onExchange = [...ex.orders.values()].find((o) => o.price.eq('900000007'));
+    if (!onExchange) throw new Error('the legacy order did not reach the exchange');
+    // Filled before anyone looked: the legacy active orders never list it.
+    ex.fill(onExchange.orderId, '0.001');
+    const before = ex.requests.legacyReads;
+    await passes(s, 120);
+    // A minute of passes every 500 ms: a handful of paced lookups, not 120 (/v1 allows 60 a minute).
+    const reads = ex.requests.legacyReads - before;
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect(reads).toBeLessThanOrEqual(12);
+    expect(ledger.order(lost.clientId)?.state).toBe('UNKNOWN');
+
+    ex.maintenance = false;
+    await passes(s, 1, 60_000);
+    await passes(s, 1, 0);
+    const o = ledger.order(lost.clientId);
+    expect(o?.orderId).toBe(onExchange.orderId);
+    expect(o?.state).toBe('FILLED');
+    expect(ledger.transitions(lost.clientId).map((t) => t.source)).toContain('legacy-link');
+    await router.fetchFills(lost.clientId);
+    expect(ledger.fills(lost.clientId).map((f) => f.qty.toFixed())).toEqual(['0.001']);
+    expect(events.filter((e) => e.type === 'fill' && e.clientId === lost.clientId)).toHaveLength(1);
+    // Settled: further passes look nothing up for it.
+    const reads2 = ex.requests.reads;
+    await passes(s, 10);
+    expect(ex.requests.reads).toBe(reads2);
+    expect(ex.requests.legacyCreate).toBe(1);
   });
 
   it('decides legacy eligibility from what /v1 can express', () => {

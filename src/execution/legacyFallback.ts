@@ -78,11 +78,15 @@ export async function findLegacyActive(core: RouterCore, o: OrderRecord): Promis
         !core.tracker.byOrderId(v.orderId),
     );
     if (match) {
+      core.lookups.settled(o.clientId);
       core.tracker.attachOrderId(o.clientId, match.orderId, 'legacy-reconcile');
       core.tracker.applyOrder(orderOfLegacy(match, o), 'legacy-reconcile');
+    } else {
+      core.lookupUnsettled(o.clientId);
     }
   } catch (err) {
     core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'legacy active-order lookup failed');
+    core.lookupUnsettled(o.clientId, err);
   }
 }
 

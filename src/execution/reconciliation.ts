@@ -104,7 +104,9 @@ export class Reconciler {
       if (unknown.length === 0 || core.now() >= deadline) return unknown;
       await sleep(Math.min(250, Math.max(1, deadline - core.now())));
       if (core.breaker.state === 'halfOpen') await core.probe();
-      for (const o of unknown) await core.serialised(o.clientId, () => core.ops.resolve(o.clientId, false));
+      for (const o of unknown) {
+        if (core.lookups.due(o.clientId, core.now())) await core.serialised(o.clientId, () => core.ops.resolve(o.clientId, false));
+      }
     }
   }
 
@@ -135,9 +137,12 @@ export class Reconciler {
         const ids = new Set(live.map((o) => o.clientId));
         for (const id of this.#polledAt.keys()) if (!ids.has(id)) this.#polledAt.delete(id);
       }
+      if (core.lookups.size > 0) core.lookups.keepOnly(new Set(live.filter((o) => o.state === 'UNKNOWN').map((o) => o.clientId)));
       for (const o of live) {
         if (core.chains.has(o.clientId)) continue;
-        if (o.state === 'UNKNOWN') core.enqueue(o.clientId, () => core.ops.resolve(o.clientId, true));
+        if (o.state === 'UNKNOWN') {
+          if (core.lookups.due(o.clientId, now)) core.enqueue(o.clientId, () => core.ops.resolve(o.clientId, true));
+        }
         else if (core.cancelWanted.has(o.clientId) && now >= (core.cancelTried.get(o.clientId) ?? 0) + cancelRetryMs) {
           core.enqueue(o.clientId, () => core.ops.cancel(o.clientId));
         } else if (o.orderId !== undefined && !this.#listing.has(o.symbol)) {

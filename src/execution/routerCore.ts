@@ -5,10 +5,11 @@
  * The parts (submission, unknown-outcome resolution, legacy fallback, reconciliation, fills) hold
  * no reference to each other: they reach each other through {@link RouterOps}, wired by the router.
  */
-import { ExchangeError, NetworkError, UnknownOutcomeError } from '../core/errors.js';
+import { ExchangeError, NetworkError, RateLimitedError, UnknownOutcomeError } from '../core/errors.js';
 import type { Order } from '../core/types.js';
 import type { OrderRecord } from '../store/records.js';
 import { CircuitBreaker, type BreakerFailure } from './CircuitBreaker.js';
+import { LookupBackoff } from './lookupBackoff.js';
 import type { LegacyOrderPort, OpenOrderPort } from './ports.js';
 import type { OrderTracker } from './OrderTracker.js';
 import type { OrderRouterOptions, RouterStats } from './routerOptions.js';
@@ -45,6 +46,8 @@ export class RouterCore {
   readonly cancelTried = new Map<string, number>();
   /** Orders of an earlier run, loaded at start-up: never sent again, whatever a lookup shows. */
   readonly earlierRun = new Set<string>();
+  /** Pacing of the repeated lookups of orders whose outcome is unknown. */
+  readonly lookups: LookupBackoff;
   readonly stats: RouterStats = { openRequests: 0, legacyRequests: 0, reconciliations: 0, retries: 0 };
   stopped = false;
   #ops: RouterOps | undefined;
@@ -56,6 +59,7 @@ export class RouterCore {
     this.tracker = o.tracker;
     this.settleMs = o.settleMs ?? 6000;
     this.maxRetryAgeMs = o.maxRetryAgeMs ?? 10_000;
+    this.lookups = new LookupBackoff(o.lookupBackoff);
     this.breaker = new CircuitBreaker(o.clock, o.breaker, (s, why) => {
       o.log.warn({ breaker: s, why }, `open API circuit ${s}`);
       o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
@@ -138,6 +142,11 @@ export class RouterCore {
   /** Resolves when every queued call has finished. */
   async idle(): Promise<void> {
     while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  /** A lookup of an order settled nothing: the next one waits (at least a rate limit's Retry-After). */
+  lookupUnsettled(clientId: string, err?: unknown): void {
+    this.lookups.unsettled(clientId, this.now(), err instanceof RateLimitedError ? err.retryAfterMs : 0);
   }
 
   /** A cancel settled (done, or nothing left to cancel): no more retries for it. */

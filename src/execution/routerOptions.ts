@@ -6,6 +6,7 @@ import type { Ledger } from '../store/Ledger.js';
 import type { OrderRecord } from '../store/records.js';
 import type { BreakerOptions, BreakerState } from './CircuitBreaker.js';
 import type { ExecLogger } from './log.js';
+import type { LookupBackoffOptions } from './lookupBackoff.js';
 import type { LegacyOrderPort, OpenOrderPort } from './ports.js';
 import type { OrderTracker } from './OrderTracker.js';
 
@@ -56,6 +57,8 @@ export interface OrderRouterOptions {
    * lookups filter on the exchange's createTime, so their windows must be in exchange time.
    */
   readonly timeOffsetMs?: () => number;
+  /** Pacing of the repeated lookups of an order whose outcome is unknown (defaults: 250 ms doubling to 30 s). */
+  readonly lookupBackoff?: LookupBackoffOptions;
   /** Called with every balance snapshot fetched from the exchange. */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */

@@ -60,3 +60,12 @@ export async function placedThenCancelFails(fault: CancelFault) {
   await s.router.idle();
   return { ...s, intent };
 }
+
+/** Runs `n` passes of the background loop, the virtual clock advanced `stepMs` before each. */
+export async function passes(s: { router: OrderRouter; clock: VirtualClock }, n: number, stepMs = 500): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    s.clock.advanceTo(s.clock.now() + stepMs);
+    await s.router.tick();
+    await s.router.idle();
+  }
+}

@@ -6,6 +6,11 @@
  * "Not placed" is concluded only when the order is absent after the settle time: a signed open
  * API request older than its recvWindow is refused by the server, so once `sentAt + settleMs` has
  * passed (settleMs > recvWindow) an absent order can no longer appear.
+ *
+ * A legacy order (no clientId on /v1) found by shape over the open API is linked to our order
+ * (its exchange orderId attached and journalled) before its snapshot is applied: unlinked, its
+ * fills had no order to land on and it stayed UNKNOWN, looked up again on every pass. Repeated
+ * lookups that settle nothing back off (lookupBackoff.ts).
  */
 import type { Order } from '../core/types.js';
 import type { OrderRecord } from '../store/records.js';
@@ -38,12 +43,18 @@ export async function resolve(core: RouterCore, clientId: string, mayRetry: bool
   const found = await findByClientId(core, o);
   if (found === 'error') return;
   if (found) {
+    core.lookups.settled(clientId);
+    if (found.clientId !== o.clientId) linkLegacy(core, o, found);
     core.ops.applyRest(found, 'reconcile');
     if (core.cancelWanted.has(clientId)) await core.ops.cancel(clientId);
     return;
   }
   const now = core.now();
-  if (now < o.sentAt + core.settleMs) return; // may still appear; checked again later
+  if (now < o.sentAt + core.settleMs) {
+    core.lookupUnsettled(clientId); // may still appear; checked again later
+    return;
+  }
+  core.lookups.settled(clientId);
   // Legacy requests carry a nonce, not a timestamp window: absence is not proof enough to re-send.
   // An earlier run's order is not sent again either: the strategy instance that wanted it is gone,
   // and the new one (which cannot see it) places its own orders.
@@ -79,8 +90,16 @@ async function findByClientId(core: RouterCore, o: OrderRecord): Promise<Order |
     );
   } catch (err) {
     core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'lookup by clientId failed; will retry');
+    core.lookupUnsettled(o.clientId, err);
     return 'error';
   }
+}
+
+/** Links a legacy order found by shape to ours: its exchange orderId, journalled, so its reports and fills land on it. */
+function linkLegacy(core: RouterCore, o: OrderRecord, x: Order): void {
+  core.o.ledger.journal(core.now(), 'legacyLink', { clientId: o.clientId, orderId: x.orderId });
+  core.o.log.info({ clientId: o.clientId, orderId: x.orderId, status: x.status }, 'legacy order found by shape; linked to our order');
+  core.tracker.attachOrderId(o.clientId, x.orderId, 'legacy-link');
 }
 
 /** Refreshes a known order from the open API (or the legacy one while the breaker is open). */

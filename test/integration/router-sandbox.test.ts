@@ -18,7 +18,7 @@ import { placeIntents } from '../../src/execution/testIntents.js';
 import { TimeNonceStore } from '../../src/exchange/legacy/NonceStore.js';
 import { resolveSandboxConfig, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { Ledger } from '../../src/store/Ledger.js';
-import { ALICE, countingProxy, sandboxDoc, waitFor, type CountingProxy } from './pipeline-harness.js';
+import { ALICE, BOB, countingProxy, sandboxDoc, waitFor, type CountingProxy } from './pipeline-harness.js';
 
 let sandbox: RunningSandbox;
 let proxy: CountingProxy;
@@ -190,6 +190,38 @@ describe('router against the sandbox', () => {
       sandbox.faults.setMaintenance(undefined);
       sandbox.faults.clear();
     }
+  });
+
+  it('a legacy order answered 503 after the exchange accepted and filled it: linked to our order once the open API is back, its fills recorded, and no lookups after', async () => {
+    const { router, ledger } = makeRouter();
+    const price = new Decimal('900000003');
+    // Bob's resting sell fills our legacy buy on arrival, so the legacy active orders never list it.
+    sandbox.state.exec((e, now) => e.placeOrder({ accountId: BOB.id, symbol: 'BTC_IDR', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price, quantity: new Decimal('0.001') }, now));
+    sandbox.faults.setMaintenance('open');
+    router.breaker.recordFailure('maintenance');
+    sandbox.faults.failOrders('after', { status: 503, scope: 'legacy' });
+    const i = intent({ price });
+    try {
+      router.submit(i);
+      await router.idle();
+      expect(ledger.order(i.clientId)?.venue).toBe('legacy');
+      expect(ledger.order(i.clientId)?.state).toBe('UNKNOWN');
+      await new Promise((r) => setTimeout(r, 400));
+    } finally {
+      sandbox.faults.setMaintenance(undefined);
+    }
+    const onExchange = sandbox.engine.allOrders(ALICE.id, 'BTC_IDR').filter((o) => o.price.eq(price));
+    expect(onExchange.map((o) => o.status)).toEqual(['FILLED']);
+    expect(await waitFor(() => ledger.order(i.clientId)?.state === 'FILLED' && ledger.fills(i.clientId).length > 0, 6000)).toBe(true);
+    const o = ledger.order(i.clientId);
+    expect(o?.orderId).toBe(onExchange[0]?.orderId);
+    expect(o?.cumQty.toFixed()).toBe('0.001');
+    expect(ledger.fills(i.clientId).reduce((a, f) => a.plus(f.qty), new Decimal(0)).toFixed()).toBe('0.001');
+    expect(ledger.transitions(i.clientId).some((t) => t.source === 'legacy-link')).toBe(true);
+    // Settled: the router no longer looks it up.
+    const lookups = proxy.count('GET', '/open/v1/orders');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(proxy.count('GET', '/open/v1/orders')).toBe(lookups);
   });
 
   it('a 418 ban: the intent is rejected with a RATE_LIMITED reason, the next ones are refused locally until Retry-After, then trading resumes', async () => {
