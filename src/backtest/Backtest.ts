@@ -12,9 +12,10 @@ import { Decimal } from '../core/decimal.js';
 import { parseExchangeFilters, parseSymbolFilters, type WireFilter } from '../core/filters.js';
 import type { KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
-import { readRecording, type RecordedItem } from '../record/reader.js';
+import { readRecording, type ReadStats, type RecordedItem } from '../record/reader.js';
 import { SKIPPABLE_EVENTS } from '../record/skipStreams.js';
 import type { MarketEvent } from '../core/marketEvents.js';
+import { ConfigError } from '../core/errors.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
@@ -114,7 +115,9 @@ export interface PreparedRun {
 /** Runs a backtest over the config's files. */
 export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): Promise<BacktestResult> {
   const run = await prepareRun(cfg, opts);
-  await run.replay.run(sourcesOf(cfg, run.unread), opts.onProgress);
+  const read: ReadStats = { lines: 0, items: 0, malformed: 0 };
+  await run.replay.run(sourcesOf(cfg, run.unread, read), opts.onProgress);
+  noEventsCheck(cfg, run.replay.stats, read, run.unread);
   const result = run.finish();
   if (cfg.backtest.output !== undefined && opts.writeOutput !== false) writeReports(cfg.backtest.output, result);
   return result;
@@ -288,6 +291,20 @@ function quoteOf(symbol: string): string {
 }
 
 /**
+ * A run whose data gave no market event is refused rather than reported as an empty result: the
+ * files are not what the config says (a wrong format, every line malformed, or the window misses them).
+ */
+function noEventsCheck(cfg: BacktestConfig, replayed: ReplayStats, read: ReadStats, skipped: ReadonlySet<MarketEvent['type']>): void {
+  if (replayed.events > 0) return;
+  const bt = cfg.backtest;
+  const field = bt.recordings.length > 0 ? 'backtest.recordings' : 'backtest.candles';
+  const files = [...bt.recordings.flatMap((r) => r.files), ...bt.candles.flatMap((c) => c.files)];
+  const detail = bt.recordings.length > 0 ? `: ${read.lines} lines read, ${read.malformed} malformed, ${read.items} items` : '';
+  const unread = skipped.size > 0 ? ` (lines of ${[...skipped].join(', ')} were left unread: no strategy reads them)` : '';
+  throw new ConfigError(cfg.file, field, files, `no market event in the data${detail}${unread}; check the files' format (kancil record import writes valid recordings)${bt.end !== undefined ? ' and backtest.end' : ''}`);
+}
+
+/**
  * The skippable market event types (record/skipStreams) that none of `plugins` reads; none when
  * a plugin does not name the types it reads.
  */
@@ -300,15 +317,18 @@ export function unreadEvents(plugins: readonly StrategyPlugin[]): ReadonlySet<Ma
   return unread;
 }
 
-/** The sources of a config, merged in event-time order; lines of the `skip` event types are dropped unread. */
-export function sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>): AsyncIterable<{ t: number; item: RecordedItem }> {
+/**
+ * The sources of a config, merged in event-time order; lines of the `skip` event types are dropped
+ * unread; `stats` (optional) counts the recordings' lines.
+ */
+export function sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats): AsyncIterable<{ t: number; item: RecordedItem }> {
   const bt = cfg.backtest;
   const wireToSymbol = new Map<string, string>();
   for (const s of Object.keys(cfg.symbols)) wireToSymbol.set(s.replace('_', ''), s);
   for (const r of bt.recordings) wireToSymbol.set(r.symbol.replace('_', ''), r.symbol);
   const symbolOf = (wire: string): string => wireToSymbol.get(wire.toUpperCase()) ?? wire;
   const sources: AsyncIterable<RecordedItem>[] = [
-    ...bt.recordings.map((r) => readRecording(r.files, { symbolOf, snapshotSymbol: r.symbol.replace('_', ''), skip })),
+    ...bt.recordings.map((r) => readRecording(r.files, { symbolOf, snapshotSymbol: r.symbol.replace('_', ''), skip, ...(stats ? { stats } : {}) })),
     ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName)),
   ];
   const merged = mergeByTime(

@@ -5,9 +5,9 @@
 import { pino } from 'pino';
 import { OpenClient } from '../exchange/open/OpenClient.js';
 import { loadRecordConfig } from '../record/config.js';
-import { convertCryptofeed, convertKlineCsv, convertNsLines, writeRecording } from '../record/importers.js';
+import { rmSync } from 'node:fs';
+import { convertCryptofeed, convertKlineCsv, convertNsLines, noEvents, recordingLines, writeRecording } from '../record/importers.js';
 import { Recorder } from '../record/recorder.js';
-import { readLines } from '../record/line-reader.js';
 import { writeBinaryRecording } from '../record/binary/writer.js';
 import type { Command } from './command.js';
 import { outputDirProblem } from './outputDir.js';
@@ -78,7 +78,7 @@ async function importCommand(argv: readonly string[]): Promise<number> {
       lines = convertCryptofeed(inputs[0] as string);
       break;
     case 'recording':
-      lines = linesOf(inputs);
+      lines = recordingLines(inputs);
       break;
     case 'kline-csv':
       if (symbol === undefined || inputs.length !== 1) return usage('kline-csv takes --symbol and one input');
@@ -89,7 +89,17 @@ async function importCommand(argv: readonly string[]): Promise<number> {
   }
   const to = opts.get('to') ?? 'text';
   if (to === 'binary') {
-    const st = await writeBinaryRecording(out, { source, licence, importedFrom: inputs }, lines);
+    let st;
+    try {
+      st = await writeBinaryRecording(out, { source, licence, importedFrom: inputs }, lines);
+    } catch (e) {
+      rmSync(out, { force: true });
+      throw e;
+    }
+    if (st.lines === 0) {
+      rmSync(out, { force: true });
+      throw noEvents(inputs);
+    }
     process.stdout.write(`${JSON.stringify({ out, lines: st.lines, numeric: st.numeric, text: st.text, bytes: st.bytes })}\n`);
     return 0;
   }
@@ -97,11 +107,6 @@ async function importCommand(argv: readonly string[]): Promise<number> {
   const n = await writeRecording(out, { source, licence, importedFrom: inputs }, lines);
   process.stdout.write(`${JSON.stringify({ out, lines: n })}\n`);
   return 0;
-}
-
-/** The lines of kancil text recordings, in file order. */
-async function* linesOf(files: readonly string[]): AsyncGenerator<string> {
-  for (const f of files) yield* readLines(f);
 }
 
 function usage(problem: string): number {

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { convertCryptofeed, convertKlineCsv, convertNsLines, secondsToNs, writeRecording } from './importers.js';
+import { existsSync } from 'node:fs';
+import { ParseError } from '../core/errors.js';
+import { convertCryptofeed, convertKlineCsv, convertNsLines, recordingLines, secondsToNs, writeRecording } from './importers.js';
 import { type RecordedItem, readRecording } from './reader.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kancil-import-'));
@@ -13,6 +15,54 @@ async function collect(file: string): Promise<RecordedItem[]> {
   for await (const it of readRecording(file, { onMalformed: (e) => { throw e; } })) out.push(it);
   return out;
 }
+
+const TRADE = (n: number): string => `170000000000000000${n} {"stream":"btcusdt@trade","data":{"e":"trade","E":${n},"s":"BTCUSDT","t":${n},"p":"1.10","q":"2","T":${n},"m":true,"M":true}}`;
+
+describe('--from recording', () => {
+  it('writes one line per event (each terminated) and reads back every event', async () => {
+    const src = path.join(dir, 'rec.txt');
+    writeFileSync(src, `# {"format":"kancil-recording","version":1}\n${[1, 2, 3].map(TRADE).join('\n')}`);
+    const out = path.join(dir, 'rec.rec.gz');
+    expect(await writeRecording(out, { source: 't', licence: 'MIT' }, recordingLines([src]))).toBe(3);
+    expect((await collect(out)).map((i) => (i.kind === 'market' ? i.event.E : -1))).toEqual([1, 2, 3]);
+  });
+
+  it('a raw <ns> <json> file (bare snapshot line included) is written one line per event and reads back whole', async () => {
+    const src = path.join(dir, 'raw.txt');
+    writeFileSync(src, `${TRADE(1)}\n1700000000000000002 {"lastUpdateId":9,"bids":[["1.00","3"]],"asks":[["1.20","4"]]}\n${TRADE(3)}\n`);
+    const out = path.join(dir, 'raw.rec.gz');
+    expect(await writeRecording(out, { source: 't', licence: 'MIT' }, recordingLines([src]))).toBe(3);
+    expect((await collect(out)).map((i) => i.kind)).toEqual(['market', 'snapshot', 'market']);
+  });
+
+  it('a line that is not <time> <json> is refused naming the file and the line; nothing is written', async () => {
+    const src = path.join(dir, 'bad.txt');
+    writeFileSync(src, `${TRADE(1)}\n${TRADE(2)}${TRADE(3)}\n`);
+    const out = path.join(dir, 'bad.rec.gz');
+    const err = await writeRecording(out, { source: 't', licence: 'MIT' }, recordingLines([src])).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ParseError);
+    expect((err as Error).message).toContain(`${src}:2`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('zero events is an error and leaves no file', async () => {
+    const src = path.join(dir, 'empty.txt');
+    writeFileSync(src, '# only a comment\n\n');
+    const out = path.join(dir, 'empty.rec.gz');
+    await expect(writeRecording(out, { source: 't', licence: 'MIT', importedFrom: [src] }, recordingLines([src]))).rejects.toThrow(/no data line to import/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('lines handed over without their newline are still written one per line', async () => {
+    async function* bare(): AsyncGenerator<string> {
+      yield TRADE(1);
+      yield TRADE(2);
+    }
+    const out = path.join(dir, 'bare.rec.gz');
+    expect(await writeRecording(out, { source: 't', licence: 'MIT' }, bare())).toBe(2);
+    expect(await collect(out)).toHaveLength(2);
+  });
+});
 
 describe('importers', () => {
   it('seconds to ns exactly', () => {

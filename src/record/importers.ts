@@ -6,7 +6,7 @@
  *  - kline CSV (12 columns, no header): one closed-kline event per row.
  * All stream with flat memory, reading line by line and writing through gzip.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -20,7 +20,11 @@ export interface ImportProvenance {
   readonly licence: string;
 }
 
-/** Writes header + lines to a gzip file; resolves with the number of data lines. */
+/**
+ * Writes header + lines to a gzip file; resolves with the number of data lines. Each line is
+ * terminated (one without its newline would run into the next). No data line at all is an error
+ * and leaves no file: a recording that replays nothing is worse than none.
+ */
 export async function writeRecording(out: string, header: Omit<RecordingHeader, 'format' | 'version'>, lines: AsyncIterable<string>): Promise<number> {
   let n = 0;
   async function* all(): AsyncGenerator<string> {
@@ -28,7 +32,7 @@ export async function writeRecording(out: string, header: Omit<RecordingHeader, 
     let chunk = formatHeaderLine({ format: 'kancil-recording', version: 1, ...header });
     for await (const l of lines) {
       n++;
-      chunk += l;
+      chunk += l.endsWith('\n') ? l : `${l}\n`;
       if (chunk.length >= 65_536) {
         yield chunk;
         chunk = '';
@@ -36,8 +40,44 @@ export async function writeRecording(out: string, header: Omit<RecordingHeader, 
     }
     if (chunk.length > 0) yield chunk;
   }
-  await pipeline(Readable.from(all()), createGzip(), createWriteStream(out));
+  try {
+    await pipeline(Readable.from(all()), createGzip(), createWriteStream(out));
+  } catch (e) {
+    rmSync(out, { force: true });
+    throw e;
+  }
+  if (n === 0) {
+    rmSync(out, { force: true });
+    throw noEvents(header.importedFrom);
+  }
   return n;
+}
+
+/** The error of an import that found no data line; `inputs` names the files. */
+export function noEvents(inputs: unknown): ParseError {
+  return new ParseError('inputs', inputs, 'no data line to import (empty, or only comments); nothing was written');
+}
+
+/**
+ * Lines of kancil text recordings (`--from recording`; raw `<ns> <json>` files are such recordings,
+ * their bare snapshot lines included), each checked: a line that does not parse refuses the import
+ * naming the file and line, instead of writing a file that replays nothing. Header and comment
+ * lines are left out (the import writes its own header).
+ */
+export async function* recordingLines(inputs: readonly string[]): AsyncGenerator<string> {
+  for (const file of inputs) {
+    let lineNo = 0;
+    for await (const line of readLines(file)) {
+      lineNo++;
+      let rec;
+      try {
+        rec = parseRecordLine(line);
+      } catch (e) {
+        throw new ParseError(`${file}:${lineNo}`, line.slice(0, 80), `not a kancil recording line: ${(e as Error).message}`);
+      }
+      if (rec !== undefined) yield `${line}\n`;
+    }
+  }
 }
 
 /** Seconds with a fraction (`1617566591.326123`) to an integer ns string, exactly. */

@@ -49,6 +49,20 @@ describe('kancil backtest: bad input', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a recording with no readable event (lines run together) is refused naming backtest.recordings, exit 1, no report', async () => {
+    const bad = path.join(dir, 'run-together.rec');
+    // What an importer that dropped the newlines wrote: the header, then every line run into one.
+    const lines = ['1723161254087896568 {"stream":"btcusdt@trade","data":{"e":"trade","E":1723161255343,"s":"BTCUSDT","t":1,"p":"61837.63","q":"0.02","T":1723161255342,"m":true,"M":true}}', '1723161254087896569 {"stream":"btcusdt@trade","data":{"e":"trade","E":1723161255344,"s":"BTCUSDT","t":2,"p":"61837.63","q":"0.02","T":1723161255343,"m":true,"M":true}}'];
+    writeFileSync(bad, `# {"format":"kancil-recording","version":1}\n${lines.join('')}`);
+    const file = path.join(dir, 'run-together.yaml');
+    writeFileSync(file, readFileSync(path.join(root, 'config/market-maker.yaml'), 'utf8').replace('../backtest-data/btcusdt-sample.ndjson.gz', bad));
+    const out = path.join(dir, 'out-run-together');
+    const r = await run([file, '--out', out, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/run-together\.yaml: backtest\.recordings=.*no market event in the data: 2 lines read, 1 malformed, 0 items/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   const usage: [string[], RegExp][] = [
     [['--bogus'], /Unknown option '--bogus'/],
     [['--out'], /--out/],
