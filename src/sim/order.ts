@@ -7,32 +7,21 @@
  * only for those; the account's per-symbol balances, counters and history sit behind one shared
  * `Pos` reference. Accessors keep the old field names, so the engine reads them as before.
  */
-import { OrderStatus, OrderType, StpMode, TimeInForce, type ExpiryReasonName, type OrderStatusName, type OrderTypeName, type StpModeName, type TimeInForceName } from '../core/enums.js';
+import { type ExpiryReasonName, type OrderStatusName, type OrderTypeName, type StpModeName, type TimeInForceName } from '../core/enums.js';
 import { addSafe, whole } from './amount.js';
 import { MAX_SAFE, mul3n } from './scaled.js';
 import type { Level, Resting } from './book.js';
 import type { OrderColumns } from './columns.js';
-import type { Acct, Bal, History, OpenCounts, OrderList, Sym } from './state.js';
+import type { Acct as AcctOf, History, OpenCounts, Pos as PosOf } from './account.js';
+import type { Bal } from './amount.js';
+import type { Sym as SymOf } from './symbol.js';
+import { BUY, COUNTED, EVICTED, FILLED_OFF_PRICE, LOCK_DERIVED, LOCK_RELEASED, NEW_CODE, PARTIAL_CODE, STATUS_MASK, STATUS_NAMES, STATUS_SHIFT, STP_NAMES, TIF_NAMES, TYPE_NAMES, WORKING, fixedBits, generatedClientId, statusCode } from './orderBits.js';
 
+/** The account and symbol of an order (state.ts exports the same types). */
+type Acct = AcctOf<Ord>;
+type Sym = SymOf<Ord>;
 /** What one account has on one symbol, shared by all its orders there (looked up once per order). */
-export class Pos {
-  readonly baseBal: Bal;
-  readonly quoteBal: Bal;
-  readonly counts: OpenCounts;
-  readonly hist: History;
-  /** The engine's lock and cumulative-quote columns (the symbol's, shared by all symbols). */
-  readonly cols: OrderColumns;
-  constructor(
-    readonly acct: Acct,
-    readonly sym: Sym,
-  ) {
-    this.cols = sym.cols;
-    this.baseBal = acct.b(sym.base);
-    this.quoteBal = acct.b(sym.quote);
-    this.counts = acct.counts(sym.name);
-    this.hist = acct.history(sym.name);
-  }
-}
+export type Pos = PosOf<Ord>;
 
 /** The fields most orders never set (defaults: none, 0, 0n, null, 'NONE'). */
 class OrdCold {
@@ -60,94 +49,6 @@ function coldOf(givenClientId: string | null, stopPrice: number, quoteQty: bigin
   c.quoteQty = quoteQty;
   c.icebergQty = icebergQty;
   return c;
-}
-
-/**
- * Layout of `Ord.bits`, one small integer: four booleans (bits 0-3), the status (core code + 2,
- * bits 4-7), and what is fixed at entry: side (bit 8), type (9-11), timeInForce (12-14) and STP
- * mode (15-17), as core codes; bit 18 once the order filled at a price other than its own (a taker
- * fill: only then is its cumulative quote stored, see cumQuote), bit 20 while the lock is derived from the remaining quantity (deriveLock;
- * bit 2 once such a lock was released).
- */
-const WORKING = 1;
-const COUNTED = 2;
-const LOCK_RELEASED = 4;
-const EVICTED = 8;
-const STATUS_SHIFT = 4;
-const STATUS_OFFSET = 2;
-const STATUS_MASK = 15 << STATUS_SHIFT;
-const BUY = 1 << 8;
-const FILLED_OFF_PRICE = 1 << 18;
-const LOCK_DERIVED = 1 << 20;
-const NEW_CODE = OrderStatus.NEW + STATUS_OFFSET;
-const PARTIAL_CODE = OrderStatus.PARTIALLY_FILLED + STATUS_OFFSET;
-const FILLED_CODE = OrderStatus.FILLED + STATUS_OFFSET;
-const CANCELED_CODE = OrderStatus.CANCELED + STATUS_OFFSET;
-const EXPIRED_CODE = OrderStatus.EXPIRED + STATUS_OFFSET;
-
-/** Names by the core's codes (plus an offset), for decoding `Ord.bits`. */
-const TYPE_NAMES: readonly OrderTypeName[] = byCode(OrderType, 0);
-const TIF_NAMES: readonly TimeInForceName[] = byCode(TimeInForce, 0);
-const STP_NAMES: readonly StpModeName[] = byCode(StpMode, 0);
-const STATUS_NAMES: readonly OrderStatusName[] = byCode(OrderStatus, STATUS_OFFSET);
-/**
- * OrderStatus[v] + STATUS_OFFSET. A switch rather than the keyed load: the setter sees five or more
- * status names, which makes `OrderStatus[v]` a megamorphic keyed load (a stub-cache probe per call).
- */
-function statusCode(v: OrderStatusName): number {
-  switch (v) {
-    case 'NEW':
-      return NEW_CODE;
-    case 'PARTIALLY_FILLED':
-      return PARTIAL_CODE;
-    case 'FILLED':
-      return FILLED_CODE;
-    case 'CANCELED':
-      return CANCELED_CODE;
-    case 'EXPIRED':
-      return EXPIRED_CODE;
-    default:
-      return OrderStatus[v] + STATUS_OFFSET;
-  }
-}
-/**
- * Side, type, timeInForce and STP mode as `Ord.bits` holds them. Switches rather than
- * `OrderType[type]` and the like: the order-creating path inlines these loads, and keyed loads by
- * varying names there went megamorphic (a stub-cache probe each, ~1 % of the matching bench).
- */
-function fixedBits(isBuy: boolean, type: OrderTypeName, tif: TimeInForceName, stp: StpModeName): number {
-  let t: number;
-  switch (type) {
-    case 'LIMIT':
-      t = OrderType.LIMIT;
-      break;
-    case 'MARKET':
-      t = OrderType.MARKET;
-      break;
-    default:
-      t = OrderType[type];
-  }
-  const f = tif === 'GTC' ? TimeInForce.GTC : TimeInForce[tif];
-  let m: number;
-  switch (stp) {
-    case 'EXPIRE_MAKER':
-      m = StpMode.EXPIRE_MAKER;
-      break;
-    case 'EXPIRE_TAKER':
-      m = StpMode.EXPIRE_TAKER;
-      break;
-    case 'EXPIRE_BOTH':
-      m = StpMode.EXPIRE_BOTH;
-      break;
-    default:
-      m = StpMode[stp];
-  }
-  return (isBuy ? BUY : 0) | (t << 9) | (f << 12) | (m << 15);
-}
-function byCode<K extends string>(codes: Readonly<Record<K, number>>, offset: number): K[] {
-  const out: K[] = [];
-  for (const k of Object.keys(codes) as K[]) out[codes[k] + offset] = k;
-  return out;
 }
 
 /** An order. Quantities are integers at the symbol's quantity scale, prices at its price scale. */
@@ -542,7 +443,20 @@ export class Ord implements Resting {
 
 const MAX_SAFE_N = BigInt(MAX_SAFE);
 
-/** The clientId the engine gives an order sent without one. */
-export function generatedClientId(id: number): string {
-  return `sim-${id}`;
+
+/** An OCO list. */
+export class OrderList {
+  done = false;
+  updateTime: number;
+  constructor(
+    readonly id: number,
+    readonly clientId: string,
+    readonly symbol: string,
+    readonly acct: Acct,
+    readonly createTime: number,
+    public limitLeg: Ord,
+    public stopLeg: Ord,
+  ) {
+    this.updateTime = createTime;
+  }
 }

@@ -1,0 +1,230 @@
+/**
+ * The engine's state and lookups: symbols, accounts, the order id index, event flags and the
+ * operation clock. The layers above (events, balances, matching, stops, placing, queries, replayed
+ * liquidity) are the engine's methods grouped by job; MatchingEngine (engine.ts) is the last of
+ * them.
+ */
+import { Decimal } from '../core/decimal.js';
+import type { ExchangeFilters } from '../core/filters.js';
+import { OrderColumns } from './columns.js';
+import { type AvgPrice, DraftBuf, type EntryContext } from './entry.js';
+import type { EngineEvent, EngineListener, ScaledEngineListener, ScaledExecutionReport } from './events.js';
+import { mulBig } from './scaled.js';
+import { Acct, type Ord, type OrderList, p10, scaleExact, scaleExactBig, Sym } from './state.js';
+import type { EngineConfig } from './types.js';
+
+/** 2^53: below it a double holds every integer exactly. */
+export const TWO53 = 9007199254740992;
+export const MAX_SAFE_N = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A subscribed listener: `market` false for one that wants account events only, `positions` false
+ * for one that wants no account positions, `scaled` for one that takes scaled executionReports.
+ */
+export type Listener =
+  | { readonly scaled: false; readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: false }
+  | { readonly scaled: true; readonly fn: ScaledEngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: boolean };
+
+/** How many public trades recentTrades can return. */
+export const RECENT_TRADES = 1000;
+
+/** The engine's state and lookups. */
+export abstract class EngineBase {
+  protected readonly syms = new Map<string, Sym>();
+  protected readonly accts = new Map<string, Acct>();
+  /** What `sym` and `acct` found last (both maps are fixed at construction). */
+  protected lastSym: Sym | null = null;
+  protected lastAcct: Acct | null = null;
+  /** The account `acct` found before `lastAcct` (two accounts trading with each other alternate). */
+  protected prevAcct: Acct | null = null;
+  /**
+   * The id index: orders by id − cols.first (undefined once the history bound dropped one), and
+   * with it the columns. Invariants: cols.first + orders.length === nextOrderId; every slot below
+   * `held` is undefined (its order was dropped); `held` is the slot of the oldest order still held
+   * (open or in history), or orders.length. Once the dead prefix below `held` is at least half
+   * the index (and 1024 slots), both drop it (`dropDeadPrefix`), so with a finite historyLimit
+   * they span the ids from the oldest held order on, not every id ever issued.
+   */
+  protected orders: (Ord | undefined)[] = [];
+  protected held = 0;
+  /** Lock and cumulative-quote number parts of the orders of the id index (columns.ts). */
+  protected readonly cols: OrderColumns;
+  protected readonly lists = new Map<number, OrderList>();
+  protected readonly assetScale = new Map<string, number>();
+  protected readonly exchange: ExchangeFilters;
+  protected readonly rateScale: number;
+  protected nextOrderId: number;
+  protected nextTradeId: number;
+  protected nextListId: number;
+  protected readonly bufferOn: boolean;
+  protected buffer: EngineEvent[] = [];
+  /** Listeners in subscription order. */
+  protected readonly listeners: Listener[] = [];
+  /** True when account events are built at all (a buffer or any listener wants them). */
+  protected ev: boolean;
+  /** True when wire executionReports are built: a buffer or a listener without `reports: 'scaled'`. */
+  protected wev: boolean;
+  /** True when scaled executionReports are built: a listener with `reports: 'scaled'`. */
+  protected sev = false;
+  /** True when every scaled listener takes transient reports (the report object may be reused). */
+  protected tev = false;
+  /** The reused scaled report (transientReports), made at the first report. */
+  protected flyReport: ScaledExecutionReport | null = null;
+  /** Reports being delivered (more than one: a listener called back into the engine). */
+  protected reporting = 0;
+  /** True when market-data events (trade, depthUpdate, referencePrice) are built: a buffer or a listener that wants them. */
+  protected mev: boolean;
+  /** True when outboundAccountPosition events are built: a buffer or a listener that wants them. */
+  protected pev: boolean;
+  protected readonly touchedSyms: Sym[] = [];
+  /** Sequence number of the operation whose depth diff is being collected (Level.mark). */
+  protected opSeq = 0;
+  protected readonly dirtyAccts: Acct[] = [];
+  /** Time of the operation in progress. */
+  protected now = 0;
+  protected readonly ctx: EntryContext;
+  /** placeOrder's draft, reused: it is fully read before the call can emit (and so re-enter). */
+  protected readonly draft = new DraftBuf();
+
+  constructor(config: EngineConfig) {
+    this.exchange = config.exchangeFilters ?? {};
+    this.nextOrderId = config.firstOrderId ?? 1;
+    this.cols = new OrderColumns(this.nextOrderId);
+    this.nextTradeId = config.firstTradeId ?? 1;
+    // Trade ids are numbers here (exact below 2^53, which counting from a safe start never leaves in
+    // practice); the public views spell them as strings (core/tradeId.ts).
+    if (!Number.isSafeInteger(this.nextTradeId) || this.nextTradeId < 0) throw new RangeError(`firstTradeId ${this.nextTradeId} must be a non-negative safe integer`);
+    this.nextListId = config.firstOrderListId ?? 1;
+    this.bufferOn = config.bufferEvents !== false;
+    this.ev = this.bufferOn;
+    this.wev = this.bufferOn;
+    this.mev = this.bufferOn;
+    this.pev = this.bufferOn;
+    const historyLimit = config.historyLimit ?? Infinity;
+    if (!(historyLimit === Infinity || (Number.isSafeInteger(historyLimit) && historyLimit >= 0))) {
+      throw new RangeError(`historyLimit ${historyLimit} must be a non-negative integer or Infinity`);
+    }
+    this.rateScale = Math.max(0, ...config.accounts.flatMap((a) => [a.makerCommission.decimalPlaces(), a.takerCommission.decimalPlaces()]));
+    const rd = this.rateScale;
+    const need = (asset: string, scale: number): void => {
+      this.assetScale.set(asset, Math.max(this.assetScale.get(asset) ?? 0, scale));
+    };
+    for (const sc of config.symbols) {
+      const s = new Sym(sc.info, sc.priceRange, this.cols, { price: sc.priceDecimals, quantity: sc.quantityDecimals });
+      if (this.syms.has(s.name)) throw new RangeError(`symbol ${s.name} is configured twice`);
+      s.updateId = (config.firstUpdateId ?? 1) - 1;
+      this.syms.set(s.name, s);
+      need(s.base, s.qd + rd);
+      need(s.quote, s.pd + s.qd + rd);
+      if (sc.lastPrice !== undefined) s.last = scaleExact(sc.lastPrice, s.pd, `${s.name} lastPrice`);
+      if (sc.referencePrice) this.setRef(s, sc.referencePrice);
+    }
+    for (const a of config.accounts) {
+      for (const [asset, v] of Object.entries(a.balances ?? {})) need(asset, Math.max(v.decimalPlaces(), this.assetScale.has(asset) ? 0 : 8));
+    }
+    for (const s of this.syms.values()) {
+      const bs = this.assetScale.get(s.base)!;
+      const qs = this.assetScale.get(s.quote)!;
+      s.baseF = p10(bs - s.qd);
+      s.quoteF = p10(qs - s.pd - s.qd);
+      s.feeBaseF = p10(bs - s.qd - rd);
+      s.feeQuoteF = p10(qs - s.pd - s.qd - rd);
+      s.baseFn = Number(s.baseF);
+      s.quoteFn = Number(s.quoteF);
+      s.feeBaseFn = Number(s.feeBaseF);
+      s.feeQuoteFn = Number(s.feeQuoteF);
+    }
+    for (const a of config.accounts) {
+      if (this.accts.has(a.id)) throw new RangeError(`account ${a.id} is configured twice`);
+      const acct = new Acct(a.id, a.tradeGroupId, scaleExact(a.makerCommission, rd, 'makerCommission'), scaleExact(a.takerCommission, rd, 'takerCommission'), a.makerCommission, a.takerCommission, a.canTrade !== false, historyLimit);
+      for (const [asset, v] of Object.entries(a.balances ?? {})) {
+        if (v.isNegative()) throw new RangeError(`account ${a.id} balance ${asset} ${v.toFixed()} is negative`);
+        acct.b(asset).free = scaleExactBig(v, this.assetScale.get(asset)!, `account ${a.id} balance ${asset}`);
+      }
+      this.accts.set(a.id, acct);
+    }
+    this.ctx = { exchange: this.exchange, avg: (s, mins) => this.avg(s, mins) };
+  }
+
+  protected scaleOf(asset: string): number {
+    return this.assetScale.get(asset) ?? 8;
+  }
+
+  /** The symbol by name; the last one found is kept, so a run of orders on one symbol does one compare instead of a map lookup. */
+  protected sym(name: string): Sym | undefined {
+    const last = this.lastSym;
+    if (last !== null && last.name === name) return last;
+    const s = this.syms.get(name);
+    if (s !== undefined) this.lastSym = s;
+    return s;
+  }
+
+  /**
+   * The account by id, remembering the last two found (a backtest or a single client sends from one
+   * account; a market maker and a taker, or a buyer and a seller, alternate between two): a hit is
+   * one or two compares instead of a map lookup.
+   */
+  protected acct(id: string): Acct | undefined {
+    const last = this.lastAcct;
+    if (last !== null && last.id === id) return last;
+    const prev = this.prevAcct;
+    if (prev !== null && prev.id === id) {
+      this.prevAcct = last;
+      this.lastAcct = prev;
+      return prev;
+    }
+    const a = this.accts.get(id);
+    if (a !== undefined) {
+      this.prevAcct = last;
+      this.lastAcct = a;
+    }
+    return a;
+  }
+
+  protected needSym(symbol: string): Sym {
+    const s = this.sym(symbol);
+    if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
+    return s;
+  }
+
+  protected setRef(s: Sym, price: Decimal | null): void {
+    s.ref = price;
+    const r = s.priceRange;
+    // The PRICE_RANGE rule applies to symbol type 1 only and needs a reference price.
+    if (price === null || r === undefined || s.info.type !== 1) {
+      s.range = null;
+      return;
+    }
+    const scale = new Decimal(10).pow(s.pd);
+    const hi = (m: Decimal | undefined): number => (m === undefined ? Infinity : price.mul(m).mul(scale).floor().toNumber());
+    const lo = (m: Decimal | undefined): number => (m === undefined ? -Infinity : price.mul(m).mul(scale).ceil().toNumber());
+    s.range = { bidMax: hi(r.bidLimitMultUp), bidMin: lo(r.bidLimitMultDown), askMax: hi(r.askLimitMultUp), askMin: lo(r.askLimitMultDown) };
+  }
+
+  /** Average price at price scale as an exact fraction over `mins` minutes (0: last price). */
+  protected avg(s: Sym, mins: number): AvgPrice | null {
+    if (mins > 0) {
+      const from = this.now - mins * 60_000;
+      let num = 0n;
+      let den = 0n;
+      const h = s.hist;
+      for (let i = h.length - 1; i >= s.histStart; i--) {
+        const t = h[i]!;
+        if (t.t <= from) break;
+        num += mulBig(t.p, t.q);
+        den += BigInt(t.q);
+      }
+      if (den > 0n) return { num, den };
+    }
+    return s.last >= 0 ? { num: BigInt(s.last), den: 1n } : null;
+  }
+
+  /** An open order by id (open orders are never dropped from the index): for the accounts' open sets. */
+  protected readonly openById = (id: number): Ord => this.orders[id - this.cols.first]!;
+
+  protected orderById(id: number): Ord | undefined {
+    // An id below the index (dropped with its prefix) is unknown, as a dropped order's slot is.
+    const i = id - this.cols.first;
+    return Number.isSafeInteger(id) && i >= 0 ? this.orders[i] : undefined;
+  }
+}
