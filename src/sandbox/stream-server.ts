@@ -17,18 +17,16 @@
  *   gets it (the spec does not split it).
  * - Lifetime end closes with code 1000 and reason "connection lifetime reached"; a missed pong
  *   terminates the socket.
- * - Diff depth batches merge the engine's updates per interval: U of the first, u of the last,
- *   the latest quantity per level. A gap fault drops the pending batch and the next update, so
- *   the next message's U is beyond the previous u + 1 (detectable, never silently merged).
+ * - Diff depth is sent in batches per interval (depth-batches.ts).
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, KlineIntervalName, SymbolTypeCode } from '../core/index.js';
-import type { DepthDiffEvent } from '../sim/index.js';
 import type { SandboxSymbol } from './config.js';
 import type { EventBatch, ExchangeState } from './exchange-state.js';
 import type { FaultController } from './faults.js';
+import { DepthBatches } from './depth-batches.js';
 import { candleStart } from './market-data.js';
 import { accountPositionPayload, aggTradePayload, executionReportPayload, klinePayload, miniTickerPayload, payloadSymbol, tradePayload } from './stream-payloads.js';
 import { parseStreamName, type StreamName } from './stream-names.js';
@@ -61,13 +59,6 @@ interface StreamHost {
   readonly wss: WebSocketServer;
 }
 
-interface DepthBuffer {
-  U: number;
-  u: number;
-  readonly b: Map<string, string>;
-  readonly a: Map<string, string>;
-}
-
 const TICK_MS = 100;
 const TEXT = { binary: false } as const;
 /** A subscriber this far behind (bytes queued) is disconnected rather than buffered without bound. */
@@ -91,8 +82,7 @@ export class StreamServer {
   /** Stream name -> connections subscribed to it, per host. */
   readonly #index = new Map<string, Set<Conn>>();
   readonly #hosts: StreamHost[] = [];
-  readonly #fast = new Map<string, DepthBuffer>();
-  readonly #slow = new Map<string, DepthBuffer>();
+  readonly #depth: DepthBatches;
   readonly #lastKlineStart = new Map<string, number>();
   #nextId = 1;
   #ticks = 0;
@@ -106,6 +96,7 @@ export class StreamServer {
     readonly clock: Clock,
     readonly timing: StreamTiming,
   ) {
+    this.#depth = new DepthBatches(faults);
     this.#unsubscribe = state.onBatch((b) => this.#onBatch(b));
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
   }
@@ -261,7 +252,7 @@ export class StreamServer {
           break;
         }
         case 'depthUpdate':
-          this.#bufferDepth(ev);
+          this.#depth.add(ev);
           break;
         case 'executionReport': {
           const s = this.state.symbols.get(ev.s);
@@ -335,25 +326,10 @@ export class StreamServer {
     return () => this.#userListeners.delete(listener);
   }
 
-  #bufferDepth(ev: DepthDiffEvent): void {
-    if (this.faults.takeDepthGap(ev.symbol)) {
-      this.#fast.delete(ev.symbol);
-      this.#slow.delete(ev.symbol);
-      return;
-    }
-    for (const buffers of [this.#fast, this.#slow]) {
-      let buf = buffers.get(ev.symbol);
-      if (!buf) buffers.set(ev.symbol, (buf = { U: ev.U, u: ev.u, b: new Map(), a: new Map() }));
-      buf.u = ev.u;
-      for (const [p, q] of ev.b) buf.b.set(p, q);
-      for (const [p, q] of ev.a) buf.a.set(p, q);
-    }
-  }
-
-  /** Sends the merged batches; `names` are the stream spellings of that speed (suffixes after @depth). */
-  #flushDepth(buffers: Map<string, DepthBuffer>, suffixes: readonly string[]): void {
+  /** Sends the merged batches of one speed; `suffixes` are its stream spellings after @depth. */
+  #flushDepth(fast: boolean, suffixes: readonly string[]): void {
     const now = this.clock.now();
-    for (const [symbol, buf] of buffers) {
+    for (const [symbol, buf] of this.#depth.drain(fast)) {
       const s = this.state.symbols.get(symbol);
       if (!s) continue;
       let payload: Record<string, unknown> | undefined;
@@ -364,7 +340,6 @@ export class StreamServer {
         this.#publish(s.info.type, name, payload);
       }
     }
-    buffers.clear();
   }
 
   #partialDepth(fast: boolean): void {
@@ -453,11 +428,11 @@ export class StreamServer {
     this.#ticks++;
     this.state.flush();
     if (this.#held.length > 0) this.#releaseHeld();
-    this.#flushDepth(this.#fast, ['@100ms']);
+    this.#flushDepth(true, ['@100ms']);
     this.#partialDepth(true);
     if (this.#ticks % 10 === 0) {
       // `<symbol>@depth` is the 1000 ms stream; '@1000ms' is accepted as the explicit spelling.
-      this.#flushDepth(this.#slow, ['', '@1000ms']);
+      this.#flushDepth(false, ['', '@1000ms']);
       this.#partialDepth(false);
       this.#tickers();
     }

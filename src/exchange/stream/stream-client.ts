@@ -15,11 +15,12 @@
 import { type Logger, pino } from 'pino';
 import { Subject, type Observable } from 'rxjs';
 import WebSocket from 'ws';
-import { NetworkError, StateError, StreamError } from '../../core/errors.js';
+import { StateError, StreamError } from '../../core/errors.js';
 import type { ConnectionStatusEvent, DepthDiffEvent, MarketEvent } from '../../core/marketEvents.js';
 import { type DroppedPayload, attributeDropped } from './dropped-depth.js';
 import { type SequenceKey, keyAfter, sequenceKeyOf, streamKeyOf } from './event-key.js';
 import { closeSocket } from './close-socket.js';
+import { ControlRequests } from './control-requests.js';
 import { parseMarketPayload } from './parse-market.js';
 import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './timing.js';
@@ -78,13 +79,6 @@ interface Conn {
   ageTimer: TimerHandle | undefined;
 }
 
-interface Pending {
-  readonly resolve: (v: unknown) => void;
-  readonly reject: (e: Error) => void;
-  readonly timer: TimerHandle;
-  readonly gen: number;
-}
-
 interface Rotation {
   readonly next: Conn;
   held: { stream: string | undefined; events: MarketEvent[]; text: string }[];
@@ -102,12 +96,11 @@ export class StreamClient {
   readonly #combined: boolean;
   readonly #t: ReturnType<typeof timing>;
   readonly #log: Logger;
-  readonly #pending = new Map<number, Pending>();
+  readonly #requests: ControlRequests;
   readonly #lastKey = new Map<string, SequenceKey>();
   #conn: Conn | undefined;
   #rotation: Rotation | undefined;
   #gen = 0;
-  #nextId = 1;
   #attempt = 0;
   #reconnectTimer: TimerHandle | undefined;
   #closed = false;
@@ -120,6 +113,7 @@ export class StreamClient {
     this.#combined = opts.combined ?? true;
     this.#t = timing(opts);
     this.#log = opts.logger ?? pino({ name: 'kancil.stream' });
+    this.#requests = new ControlRequests(this.#t.timers, opts.requestTimeoutMs ?? 10_000, this.#log);
   }
 
   /** Typed market events, in arrival order per stream, without duplicates. */
@@ -201,11 +195,7 @@ export class StreamClient {
     if (this.#rotation?.grace !== undefined) this.#t.timers.clearTimeout(this.#rotation.grace);
     this.#rotation = undefined;
     this.#conn = undefined;
-    for (const [id, p] of this.#pending) {
-      this.#t.timers.clearTimeout(p.timer);
-      p.reject(new StateError('stream client closed'));
-      this.#pending.delete(id);
-    }
+    this.#requests.failAll();
     await Promise.all(conns.map((c) => this.#shut(c)));
     this.#events.complete();
     this.#status.complete();
@@ -232,7 +222,7 @@ export class StreamClient {
       this.stats.connects++;
       this.#armHeartbeat(conn);
       this.#armAge(conn);
-      if (rest.length > 0) this.#sendRequest(conn, 'SUBSCRIBE', rest).catch((err: Error) => this.#log.error({ err: err.message }, 'resubscribe failed'));
+      if (rest.length > 0) this.#requests.send(conn.ws, conn.gen, 'SUBSCRIBE', rest).catch((err: Error) => this.#log.error({ err: err.message }, 'resubscribe failed'));
       if (forRotation) this.#onRotationOpen(conn);
       else this.#onPrimaryOpen();
     });
@@ -319,7 +309,7 @@ export class StreamClient {
     if (rot.next.open) this.#armAge(rot.next);
     for (const h of rot.held) this.#deliver(h.stream, h.events, h.text);
     if (old !== undefined) {
-      this.#failPending(old.gen, 'connection rotated');
+      this.#requests.failConnection(old.gen, 'connection rotated');
       void this.#shut(old);
     }
     if (!rot.next.open) {
@@ -332,7 +322,7 @@ export class StreamClient {
     const wasOpen = conn.open;
     conn.open = false;
     this.#clearConnTimers(conn);
-    this.#failPending(conn.gen, reason);
+    this.#requests.failConnection(conn.gen, reason);
     if (this.#closed) return;
     const rot = this.#rotation;
     if (rot?.next === conn) {
@@ -385,33 +375,11 @@ export class StreamClient {
     return closeSocket(conn.ws);
   }
 
-  #failPending(gen: number, reason: string): void {
-    for (const [id, p] of this.#pending) {
-      if (p.gen !== gen) continue;
-      this.#t.timers.clearTimeout(p.timer);
-      this.#pending.delete(id);
-      p.reject(new NetworkError('stream control', reason));
-    }
-  }
-
   #request(method: string, params: unknown): Promise<unknown> {
     const conn = this.#conn;
     if (this.#closed) return Promise.reject(new StateError('stream client is closed'));
     if (conn === undefined || !conn.open) return Promise.reject(new StateError('stream not connected'));
-    return this.#sendRequest(conn, method, params);
-  }
-
-  #sendRequest(conn: Conn, method: string, params: unknown): Promise<unknown> {
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = this.#t.timers.setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new NetworkError('stream control', `${method} id ${id}: no reply within timeout`));
-      }, this.opts.requestTimeoutMs ?? 10_000);
-      this.#pending.set(id, { resolve, reject, timer, gen: conn.gen });
-      const msg = params === undefined ? { method, id } : { method, params, id };
-      conn.ws.send(JSON.stringify(msg));
-    });
+    return this.#requests.send(conn.ws, conn.gen, method, params);
   }
 
   #onMessage(conn: Conn, text: string): void {
@@ -427,7 +395,7 @@ export class StreamClient {
     if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
       const o = doc as Record<string, unknown>;
       if (!('stream' in o) && !('e' in o) && ('result' in o || 'error' in o || 'code' in o)) {
-        this.#onReply(o);
+        this.#requests.onReply(o);
         return;
       }
     }
@@ -476,21 +444,6 @@ export class StreamClient {
     this.stats.events++;
     this.#events.next(out);
     return true;
-  }
-
-  #onReply(o: Record<string, unknown>): void {
-    const id = typeof o.id === 'number' ? o.id : undefined;
-    const p = id === undefined ? undefined : this.#pending.get(id);
-    if (p === undefined || id === undefined) {
-      this.#log.warn({ reply: o }, 'stream control reply without a matching request');
-      return;
-    }
-    this.#pending.delete(id);
-    this.#t.timers.clearTimeout(p.timer);
-    // Error replies are `{code, msg, id}` on this exchange; `{error: {code, msg}, id}` is accepted too.
-    const err = typeof o.error === 'object' && o.error !== null ? (o.error as Record<string, unknown>) : 'code' in o ? o : undefined;
-    if (err !== undefined) p.reject(new StreamError(typeof err.code === 'number' ? err.code : -1, typeof err.msg === 'string' ? err.msg : JSON.stringify(err)));
-    else p.resolve(o.result);
   }
 
   /** `data` is the parsed payload (undefined when the text was not JSON), `stream` its stream when known. */
