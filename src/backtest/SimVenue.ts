@@ -19,6 +19,7 @@ import type { Venue } from '../bus/venue.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { ALGO_ORDER_TYPES } from '../core/enums.js';
 import type { AccountPositionEvent, ExecutionReportEvent } from '../core/marketEvents.js';
+import type { Balance } from '../core/types.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { ScaledEngineEvent, ScaledExecutionReport } from '../sim/events.js';
 import { decimalOfScaled, ScaledDecimalCache } from '../core/decimalScaled.js';
@@ -175,6 +176,11 @@ export class SimVenue implements Venue {
   };
 
   /** Orders this venue has seen that are not final yet (for reconciliation and tests). */
+  /** The simulated account's balances (what a paper run's console shows). */
+  balances(): Balance[] {
+    return this.#o.engine.balances(this.#o.accountId);
+  }
+
   openOrders(): VenueOrder[] {
     return [...this.#orders.values()].filter((o) => !isTerminalState(o.state));
   }

@@ -16,13 +16,19 @@ import { ExitCode, type CliIO, type Command } from './command.js';
 import { SECRET_ENV, loadRunConfig, type RunConfig } from './runConfig.js';
 import { RunSession, type RunCredentials, type RunEndpoints } from './runSession.js';
 import { formatSummary } from './runStatus.js';
+import { consoleSettings, consoleToken, startRunConsole } from './runConsole.js';
+import { CONSOLE_TOKEN_ENV } from '../console/auth.js';
+import { LogTap } from '../console/logTap.js';
 
-const USAGE = `Usage: kancil run <config.yaml> [--duration <seconds>]
+const USAGE = `Usage: kancil run <config.yaml> [--duration <seconds>] [--console]
 
 Runs the strategies of a config in mode live or paper (see config/default.yaml).
   --duration S   stop after S seconds (overrides run.durationSec; 0 = until SIGINT/SIGTERM)
                  An in-process sandbox replaying a recording once (loop: false) also stops
                  the run when the replay ends.
+  --console      serve the operator's console (dashboard, control API, /metrics) as the
+                 config's console: block says, or on 127.0.0.1:8321; commands need
+                 ${CONSOLE_TOKEN_ENV} (a bearer token), so does any bind beyond loopback
   -h, --help     this text
 
 Credentials (live mode) come from the environment only:
@@ -33,11 +39,19 @@ A config with an in-process sandbox uses the sandbox's test account instead.`;
 /** Log fields that must never carry a value (pino redaction, at any depth we use). */
 export const REDACT_PATHS = ['apiKey', 'apiSecret', 'secret', 'legacyKey', 'legacySecret', 'credentials', '*.apiKey', '*.apiSecret', '*.secret', '*.legacyKey', '*.legacySecret', '*.credentials', 'headers["x-mbx-apikey"]', 'headers["x-tc-apikey"]'];
 
-/** The run logger: pretty when `logging.pretty` says so, else when the output is a terminal; JSON lines otherwise. */
-export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout, pretty?: boolean): Logger {
+/**
+ * The run logger: pretty when `logging.pretty` says so, else when the output is a terminal; JSON
+ * lines otherwise. `tap` also receives every (redacted) JSON line: the console's log tail.
+ */
+export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout, pretty?: boolean, tap?: NodeJS.WritableStream): Logger {
   const tty = pretty ?? (stream as NodeJS.WriteStream).isTTY === true;
   const opts = { name: 'kancil', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
-  if (tty) return pino({ ...opts, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' } } });
+  const prettyOptions = { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' };
+  if (tap) {
+    const dest = tty ? pino.transport({ target: 'pino-pretty', options: prettyOptions }) : stream;
+    return pino(opts, pino.multistream([{ level: 'trace', stream: dest }, { level: 'trace', stream: tap }]));
+  }
+  if (tty) return pino({ ...opts, transport: { target: 'pino-pretty', options: prettyOptions } });
   return pino(opts, stream);
 }
 
@@ -90,7 +104,7 @@ function durationOption(v: string | undefined, fallback: number): number {
  * external exchange, or a sandbox whose market never ends (looped or synthetic), has no
  * `marketEnded` and stops as before. Leaves no listener or timer behind.
  */
-async function stopReason(durationSec: number, marketEnded: Promise<void> | undefined, log: Logger): Promise<string> {
+async function stopReason(durationSec: number, marketEnded: Promise<void> | undefined, log: Logger, operator: Promise<string>): Promise<string> {
   let onSignal: ((sig: NodeJS.Signals) => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -99,6 +113,7 @@ async function stopReason(durationSec: number, marketEnded: Promise<void> | unde
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       if (durationSec > 0) timer = setTimeout(() => resolve(`duration ${durationSec} s`), durationSec * 1000).unref();
+      void operator.then(resolve);
       void marketEnded?.then(() => {
         log.info('the sandbox replay played its last event: stopping the run');
         resolve('replay ended');
@@ -115,7 +130,7 @@ async function stopReason(durationSec: number, marketEnded: Promise<void> | unde
 
 /** Runs a session until a signal, the duration or the end of the sandbox's replay; returns the exit code. */
 export async function runCommand(argv: readonly string[], io: CliIO, logStream: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { duration: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const, true);
+  const { values, positionals } = parseCommandArgs(argv, { duration: { type: 'string' }, console: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const, true);
   if (values.help) {
     io.stdout(`${USAGE}\n`);
     return ExitCode.OK;
@@ -124,7 +139,11 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   if (file === undefined || positionals.length > 1) throw new ValidationError('config', positionals.join(' '), 'give exactly one config file');
   const cfg = loadRunConfig(path.resolve(file));
   const durationSec = durationOption(values.duration, cfg.run.durationSec);
-  const log = runLogger(cfg.logging.level, logStream, cfg.logging.pretty);
+  // The console is checked before anything connects: an unsafe one refuses the run.
+  const consoleCfg = consoleSettings(cfg, values.console === true);
+  const token = consoleCfg ? consoleToken(cfg, consoleCfg, io.env) : undefined;
+  const tap = consoleCfg ? new LogTap() : undefined;
+  const log = runLogger(cfg.logging.level, logStream, cfg.logging.pretty, tap?.stream);
   const plugins = await loadPlugins(cfg);
   const target = await connectTarget(cfg, io.env, log);
   let session: RunSession;
@@ -134,8 +153,13 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
     await target.sandbox?.stop();
     throw err;
   }
-  const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log);
+  let requestStop: (reason: string) => void = () => undefined;
+  const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));
+  const consoleHandle = consoleCfg ? await startRunConsole(session, { settings: consoleCfg, token, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
+  if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/api\n`);
+  const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log, operatorStop);
   const summary = await session.stop(reason);
+  await consoleHandle?.close();
   await target.sandbox?.stop();
   log.info({ summary }, 'summary');
   log.flush?.();

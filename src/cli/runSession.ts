@@ -40,6 +40,7 @@ import { WallScheduler } from '../backtest/Scheduler.js';
 import { checkBudgets } from './budgets.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
+import type { RunParts } from './runParts.js';
 import { runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { userStream, type UserStream } from './userStream.js';
 
@@ -401,6 +402,11 @@ export class RunSession {
   /** The router (live mode), for tests and the status line. */
   get router(): OrderRouter | undefined {
     return this.#router;
+  }
+
+  /** The run's parts, for the operator's console (src/cli/runConsole.ts): read, and commanded through their own methods. */
+  get parts(): RunParts {
+    return { config: this.#o.config, tracker: this.#tracker, market: this.#market, router: this.#router, sim: this.#sim?.venue, states: this.#states, runner: this.#runner, pipeline: this.#pipeline, books: this.#books, rateLimits: this.#open.rateLimits };
   }
 
   /** Operator command: sets the trading state floor (HALTED: only cancels pass; REDUCING: only exposure-reducing orders). */

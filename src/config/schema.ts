@@ -127,6 +127,32 @@ export const loggingSchema = z.strictObject({
   pretty: z.boolean().optional().describe('human-readable output (default: when the output is a terminal)'),
 });
 
+/** Notifications of a running bot (the console sends them; credentials come from the environment). */
+export const notifySchema = z.strictObject({
+  webhook: z.boolean().default(false).describe('POST each notification as JSON to the URL in KANCIL_WEBHOOK_URL'),
+  telegram: z
+    .strictObject({
+      chatId: z.union([z.string().min(1), z.number().int()]).transform(String).describe('chat to send to (the bot token comes from KANCIL_TELEGRAM_TOKEN)'),
+      baseUrl: url.default('https://api.telegram.org').describe('Telegram Bot API address (a test points it at a local fake)'),
+    })
+    .optional(),
+  events: z
+    .array(z.enum(['fill', 'failure', 'state', 'reconnects', 'rejections', 'daily']))
+    .default(['fill', 'failure', 'state', 'reconnects', 'rejections', 'daily'])
+    .describe('what is sent: fills, strategy failures, trading-state changes, reconnect storms, rejection bursts, the daily summary'),
+  maxPerMinute: z.number().int().positive().default(20).describe('messages per minute per channel; the rest are counted and summarised'),
+  reconnectStorm: z.strictObject({ count: z.number().int().positive(), windowSec: z.number().positive() }).default({ count: 5, windowSec: 60 }).describe('this many stream disconnects within the window is a storm'),
+  rejectionBurst: z.strictObject({ count: z.number().int().positive(), windowSec: z.number().positive() }).default({ count: 20, windowSec: 60 }).describe('this many refused intents within the window is a burst'),
+});
+
+/** The operator's console of `kancil run`: HTTP control API, dashboard, /metrics, notifications. */
+export const consoleSchema = z.strictObject({
+  enabled: z.boolean().default(true).describe('serve the console (the --console flag also turns it on)'),
+  host: z.string().min(1).default('127.0.0.1').describe('address to listen on; any other than loopback needs KANCIL_CONSOLE_TOKEN'),
+  port: z.number().int().min(0).max(65_535).default(8321).describe('port (0: any free port)'),
+  notify: notifySchema.optional(),
+});
+
 /** The whole document. */
 export const configSchema = z.strictObject({
   $schema: z.string().optional().describe('path of config/schema.json, for editors'),
@@ -143,6 +169,7 @@ export const configSchema = z.strictObject({
   run: runSchema.default({ durationSec: 0, statusIntervalSec: 10, timerMs: 1000, cancelOnShutdown: true }),
   paper: paperSchema.default({ makerBps: 10, takerBps: 10, latencyMs: 0 }),
   backtest: backtestSchema.optional(),
+  console: consoleSchema.optional(),
 });
 
 /** A validated configuration (before paths are made absolute). */

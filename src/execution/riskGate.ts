@@ -155,7 +155,8 @@ export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy)
         get now() {
           return d.now();
         },
-        stateFor: (symbol) => d.states.stateFor(symbol),
+        // The strategy's own operator floor (a per-strategy halt or reduce) joins the run's state.
+        stateFor: (symbol) => d.states.stateFor(symbol, strategy),
         mode: c.mode,
         rules,
         limits: userLimits(c),

@@ -24,6 +24,26 @@ describe('TradingStateMachine', () => {
     ]);
   });
 
+  it('a strategy floor applies to that strategy only, and the most severe state still wins', () => {
+    const seen: TradingStateEvent[] = [];
+    const m = new TradingStateMachine({ onChange: (e) => seen.push(e) });
+    m.commandStrategy('mm', 'HALTED', 'console: halt mm');
+    expect(m.stateFor('BTC_IDR', 'mm')).toBe('HALTED');
+    expect(m.stateFor('BTC_IDR', 'grid')).toBe('ACTIVE');
+    expect(m.stateFor('BTC_IDR')).toBe('ACTIVE');
+    expect(m.strategyFloor('mm')).toEqual({ state: 'HALTED', reason: 'operator: console: halt mm' });
+    m.commandStrategy('grid', 'REDUCING', 'console');
+    m.command('HALTED', 'all', 1);
+    expect(m.stateFor('BTC_IDR', 'grid')).toBe('HALTED');
+    m.command('ACTIVE', 'resume all', 2);
+    expect(m.stateFor('BTC_IDR', 'grid')).toBe('REDUCING');
+    m.commandStrategy('mm', 'ACTIVE', 'resume mm');
+    expect(m.stateFor('BTC_IDR', 'mm')).toBe('ACTIVE');
+    expect(m.strategyFloor('mm').state).toBe('ACTIVE');
+    // A strategy's floor is not the run's state: only the global commands were published.
+    expect(seen.map((e) => e.state)).toEqual(['HALTED', 'ACTIVE']);
+  });
+
   it('halts everything while a user stream resyncs or a reconcile is pending', () => {
     const m = new TradingStateMachine();
     m.onEvent({ type: 'connection', E: 1, connection: 'market:type1', status: 'down' });

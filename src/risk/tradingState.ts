@@ -29,6 +29,8 @@ export class TradingStateMachine {
   readonly #userDown = new Map<string, string>();
   #reconcileReason: string | undefined;
   readonly #booksNotReady = new Map<string, string>();
+  /** Operator floors of single strategies (absent: ACTIVE); they never change the global state. */
+  readonly #strategyFloors = new Map<string, { state: TradingStateName; reason: string }>();
   #last: TradingStateName = 'ACTIVE';
   /** Cached global state; recomputed only after an input changed (stateFor is on the risk hot path). */
   #cached: { state: TradingStateName; reason: string } | undefined;
@@ -50,10 +52,27 @@ export class TradingStateMachine {
     return this.#compute().reason;
   }
 
-  /** State for one symbol: the global state, or HALTED while that symbol's book resyncs. */
-  stateFor(symbol: string): TradingStateName {
+  /**
+   * State for one symbol: the global state, or HALTED while that symbol's book resyncs; with
+   * `strategy`, that strategy's operator floor too (the most severe wins).
+   */
+  stateFor(symbol: string, strategy?: string): TradingStateName {
     if (this.#booksNotReady.size > 0 && this.#booksNotReady.has(symbol)) return 'HALTED';
-    return this.#compute().state;
+    const state = this.#compute().state;
+    if (strategy === undefined || this.#strategyFloors.size === 0) return state;
+    const floor = this.#strategyFloors.get(strategy);
+    return floor === undefined ? state : worst(state, floor.state);
+  }
+
+  /** Operator command for one strategy: its floor state (ACTIVE lifts it). Other strategies and the global state are untouched. */
+  commandStrategy(strategy: string, state: TradingStateName, reason: string): void {
+    if (state === 'ACTIVE') this.#strategyFloors.delete(strategy);
+    else this.#strategyFloors.set(strategy, { state, reason: `operator: ${reason}` });
+  }
+
+  /** A strategy's operator floor and why (ACTIVE when none is set). */
+  strategyFloor(strategy: string): { state: TradingStateName; reason: string } {
+    return this.#strategyFloors.get(strategy) ?? { state: 'ACTIVE', reason: 'active' };
   }
 
   /** Operator command (CLI, signal): sets the operator's floor state. */

@@ -1,0 +1,117 @@
+/**
+ * The operator's console of `kancil run`: builds the console's view of a session (src/console
+ * declares what it reads; the session's own parts answer) and starts the server, the live feed,
+ * the metrics and the notifications. The console is a bystander: if it cannot start (the port
+ * is taken) the run trades on and says so; only a console that would be unsafe (listening beyond
+ * loopback without a token) refuses the run, before anything connects.
+ */
+import type { Logger } from 'pino';
+import { consoleSchema } from '../config/schema.js';
+import { ConfigError } from '../core/errors.js';
+import { CONSOLE_TOKEN_ENV, MIN_TOKEN_LENGTH, isLoopbackHost } from '../console/auth.js';
+import { RunFeed } from '../console/feed.js';
+import type { LogTap } from '../console/logTap.js';
+import { ConsoleServer } from '../console/server.js';
+import type { CommandScope, ConsoleRun } from '../console/source.js';
+import type { RunConfig } from './runConfig.js';
+import type { RunSession } from './runSession.js';
+
+/** The console section of a run config, with the --console flag applied. */
+export type ConsoleSettings = NonNullable<RunConfig['console']>;
+
+/** The console settings of a run: its `console:` block when enabled, or the defaults when only --console asks for one. */
+export function consoleSettings(cfg: RunConfig, flag: boolean): ConsoleSettings | undefined {
+  const c = cfg.console ?? (flag ? consoleSchema.parse({}) : undefined);
+  if (c === undefined || !(flag || c.enabled)) return undefined;
+  return { ...c, enabled: true };
+}
+
+/**
+ * Refuses an unsafe console before the run starts: any bind beyond loopback needs the token, and
+ * a token must be long enough to be one. Returns the token (undefined: read-only on loopback).
+ */
+export function consoleToken(cfg: RunConfig, settings: ConsoleSettings, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const token = env[CONSOLE_TOKEN_ENV];
+  if (token !== undefined && token !== '' && token.length < MIN_TOKEN_LENGTH) throw new ConfigError(cfg.file, `env ${CONSOLE_TOKEN_ENV}`, `(${token.length} characters)`, `the console token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  const t = token === '' ? undefined : token;
+  if (t === undefined && !isLoopbackHost(settings.host)) throw new ConfigError(cfg.file, 'console.host', settings.host, `a console listening beyond loopback needs ${CONSOLE_TOKEN_ENV} set in the environment`);
+  return t;
+}
+
+/** A started console. */
+export interface RunConsole {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The console's view of a session: its own parts, read live. */
+export function consoleRunOf(session: RunSession, requestStop: (reason: string) => void): ConsoleRun {
+  const p = session.parts;
+  const cfg = p.config;
+  const symbols = [...new Set(cfg.strategies.flatMap((s) => s.symbols))];
+  const now = (): number => Date.now();
+  return {
+    name: cfg.name,
+    mode: cfg.mode,
+    startedAt: session.startedAt,
+    events$: session.bus.events$,
+    strategies: () =>
+      cfg.strategies.map((s) => {
+        const floor = p.states.strategyFloor(s.name);
+        const f = p.runner.failures.find((x) => x.strategy === s.name);
+        return { name: s.name, symbols: s.symbols, state: floor.state, reason: floor.reason, failure: f ? { error: f.error, phase: f.phase, t: f.t } : undefined };
+      }),
+    tradingState: () => ({ state: p.states.state, reason: p.states.reason }),
+    positions: () => [...p.books].map(([key, b]) => ({ strategy: key.slice(0, key.indexOf(' ')), symbol: b.symbol, position: b.position, cash: b.cash, fills: b.fills, volume: b.volume, mark: p.market.mark(b.symbol) })),
+    balances: () => (p.router ? p.router.balances : (p.sim?.balances() ?? [])),
+    openOrders: () => p.tracker.liveOrders(),
+    recentFills: (limit) => session.ledger.fills().filter((f) => f.time >= session.startedAt).slice(-limit),
+    bookTops: () =>
+      symbols.map((symbol) => {
+        const b = p.market.book(symbol);
+        return { symbol, ready: b?.ready ?? false, bid: b?.bestBid(), ask: b?.bestAsk() };
+      }),
+    intentStats: () => ({ ...p.pipeline.stats }),
+    weights: () => p.rateLimits.snapshot().flatMap((h) => Object.entries(h.usedWeight).map(([interval, used]) => ({ host: h.host, interval, used }))),
+    journal: (kind, data) => session.ledger.journal(now(), kind, data),
+    setState: (scope: CommandScope, state, reason) => {
+      if (scope.strategy === undefined) return session.setTradingState(state, reason);
+      p.states.commandStrategy(scope.strategy, state, reason);
+      session.ledger.journal(now(), 'operator', { strategy: scope.strategy, state, reason });
+    },
+    cancelAll: (scope: CommandScope) => {
+      const live = p.tracker.liveOrders(scope.strategy === undefined ? {} : { strategy: scope.strategy });
+      if (p.router) p.router.cancelAll(scope.strategy === undefined ? {} : { strategy: scope.strategy });
+      else for (const o of live) p.pipeline.venue.submit({ kind: 'cancel', strategy: o.strategy, intentId: `console:${o.clientId}:${now()}`, symbol: o.symbol, clientId: o.clientId });
+      return live.length;
+    },
+    stop: requestStop,
+  };
+}
+
+/** Starts the console of a session; undefined (logged) when it cannot start: the run goes on without it. */
+export async function startRunConsole(session: RunSession, o: { settings: ConsoleSettings; token: string | undefined; log: Logger; tap?: LogTap; requestStop: (reason: string) => void }): Promise<RunConsole | undefined> {
+  const log = o.log.child({ part: 'console' });
+  const run = consoleRunOf(session, o.requestStop);
+  const feed = new RunFeed(run);
+  o.tap?.attach((line) => feed.log(line));
+  feed.start();
+  let server: ConsoleServer;
+  try {
+    server = await ConsoleServer.start({ run, feed, host: o.settings.host, port: o.settings.port, token: o.token, log });
+  } catch (err) {
+    feed.stop();
+    o.tap?.attach(undefined);
+    log.error({ err: err instanceof Error ? err.message : String(err), host: o.settings.host, port: o.settings.port }, 'the console could not start; the run goes on without it');
+    return undefined;
+  }
+  log.info({ url: server.url, commands: o.token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})` }, 'console listening');
+  return {
+    url: server.url,
+    close: async () => {
+      o.tap?.attach(undefined);
+      feed.stop();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/** The parts of a running session the operator's console reads (see RunSession.parts). */
+import type { SimVenue } from '../backtest/SimVenue.js';
+import type { Pipeline } from '../execution/pipeline.js';
+import type { OrderRouter } from '../execution/OrderRouter.js';
+import type { OrderTracker } from '../execution/OrderTracker.js';
+import type { SymbolBook } from '../execution/dailyPnl.js';
+import type { RateLimitState } from '../exchange/transport/RateLimitState.js';
+import type { TradingStateMachine } from '../risk/tradingState.js';
+import type { StrategyRunner, StrategyState } from '../strategy/StrategyRunner.js';
+import type { RunConfig } from './runConfig.js';
+import type { RunMarket } from './runMarket.js';
+
+/** What RunSession.parts gives the console: the run's own objects, not copies. */
+export interface RunParts {
+  readonly config: RunConfig;
+  readonly tracker: OrderTracker;
+  readonly market: RunMarket;
+  readonly router: OrderRouter | undefined;
+  readonly sim: SimVenue | undefined;
+  readonly states: TradingStateMachine;
+  readonly runner: StrategyRunner;
+  readonly pipeline: Pipeline<StrategyState>;
+  /** Positions of this run's strategies by `strategy symbol`, kept from fills. */
+  readonly books: ReadonlyMap<string, SymbolBook>;
+  readonly rateLimits: RateLimitState;
+}
