@@ -17,26 +17,7 @@
  * result JSON must be identical across repetitions, before any rate counts. grademark's bars are
  * built per repetition before its timer and dropped after it, so our timed runs do not mark them
  * in every major collection (about 10-20 ms of collector pauses per run).
- *
- * Where the time goes (CPU profiles of our side, 2026-11-21, after the per-fill work below; about
- * 1.0-1.3 s CPU for the 1.03M bars on a loaded 2-core machine, against 1.1-1.5 s before it, and
- * 6.9-8.2x grademark by CPU time in four runs of this benchmark, against 5.5-6.5x before;
- * shares of the timed region, approximate: V8 inlines across these lines and the profiler books
- * inlined callees, this file's time-shifted views included, to their caller): the strategy host
- * ~20% (almost all of it routing each bar to the plugin; its own book is ~2%); the candle venue
- * and bar book ~15%; the result collector and positions ~15% (per-event dispatch, fills listed as
- * strings, hourly equity samples); the replay loop and Backtest wiring ~15%; the trading-signals
- * SMA updates ~13% (grademark's side pays the same library per bar); the risk gate and pipeline
- * ~6%; the plugin ~5%; the scheduler ~3%; daily PnL and the bus under 1% each; garbage
- * collection ~10-12% of the process on top. Per fill, only the Decimal operations whose results
- * are read are done: the strategy book adds signed amounts with plus/minus (no x(+1/-1)), splits
- * a symbol's assets once, answers a free balance without locks with the cash itself and computes
- * each open order's hold once per order state; the daily PnL queues fills and folds them when a
- * daily loss limit asks (never, without one); the candle venue publishes a fill and its
- * orderUpdate from one scheduler entry. Fill accounting and equity samples build almost no
- * Decimal: their running sums and samples use exact safe-integer forms that fall back to
- * decimal.js (src/backtest/decimalSum.ts, decimalNumber.ts, with differential tests on both
- * sides of the fallback).
+ * Measured history and where the time goes: docs/performance.md.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -5,23 +5,7 @@
  * user limit configured). Verdicts must be identical intent by intent before any timing counts.
  * Rates are given per wall-clock second and per CPU second of this process (the machine is shared,
  * so CPU time is the steadier measure). Goal: >= 2,000,000 checks per second.
- *
- * Where the time goes (measured 2026-11-21, 2 shared cores; node --cpu-prof on the timed loop,
- * plus early returns placed section by section on a 1,000-intent copy of the flow):
- * - 1.13-1.30M checks per CPU second before this round, 1.99-2.38M after (the two versions run
- *   in turn, six times each, load average 6-9 on the 2 cores: the goal holds with little margin
- *   while the other cores' work competes for the caches; wall rates swing with the load).
- *   The difference: every bound that depends only on context values (PERCENT_PRICE and PRICE_RANGE
- *   bands, free balances, position room, order-notional and loss limits) is an integer on the
- *   symbol's grid kept per (context, symbol) and keyed by the identity of its Decimals
- *   (src/risk/boundsCache.ts), so an accepted limit order compares integers instead of unpacking
- *   and multiplying; prices and quantities of one or two decimal.js words are read in place.
- * - What remains is spread thin: reading the intent and its Decimals for the first time (the
- *   100k-intent flow does not fit in cache: the same loop over 1,000 intents runs 15-20% faster;
- *   the misses show up in checkShape and the symbol lookup, ~20% of the time), placing price and
- *   quantity on their grids (~15%, divisions in snap/toStep), the context's own accessors (map
- *   reads in StaticRiskContext, ~12%), the count checks (~5%), GC (~5-8%, most of it the adjusted
- *   market orders: a new Decimal per rounded quantity, and the book walk for it).
+ * Measured history and where the time goes: docs/performance.md.
  */
 import { checkIntent, riskPathStats } from '../src/risk/checkIntent.js';
 import { checkIntentReference } from '../src/risk/reference/checkIntentReference.js';

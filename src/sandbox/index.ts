@@ -1,4 +1,4 @@
-/** Sandbox exchange (issue 4): a local exchange server over the matching engine, speaking both interfaces. */
+/** Sandbox exchange: a local exchange server over the matching engine, speaking both interfaces. */
 export { startSandbox } from './sandbox.js';
 export type { RunningSandbox, SandboxCredentials, SandboxOptions, SandboxUrls } from './sandbox.js';
 export { loadSandboxConfig, resolveSandboxConfig, sandboxConfigSchema } from './config.js';

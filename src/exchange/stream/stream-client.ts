@@ -357,7 +357,7 @@ export class StreamClient {
     this.#reconnectTimer = this.#t.timers.setTimeout(() => {
       this.#reconnectTimer = undefined;
       if (this.#closed) return;
-      // Per-stream ordering state is from the previous session; a reconnect has no overlap.
+      // Per-stream ordering state is from the previous connection; a reconnect has no overlap.
       this.#lastKey.clear();
       this.#connect(false);
     }, delay);
