@@ -10,6 +10,7 @@ import { consoleSchema } from '../config/schema.js';
 import { ConfigError } from '../core/errors.js';
 import { CONSOLE_TOKEN_ENV, MIN_TOKEN_LENGTH, isLoopbackHost } from '../console/auth.js';
 import { RunFeed } from '../console/feed.js';
+import { RunMetrics } from '../console/metrics.js';
 import type { LogTap } from '../console/logTap.js';
 import { ConsoleServer } from '../console/server.js';
 import type { CommandScope, ConsoleRun } from '../console/source.js';
@@ -96,11 +97,14 @@ export async function startRunConsole(session: RunSession, o: { settings: Consol
   const feed = new RunFeed(run);
   o.tap?.attach((line) => feed.log(line));
   feed.start();
+  const metrics = new RunMetrics(run);
+  metrics.start();
   let server: ConsoleServer;
   try {
-    server = await ConsoleServer.start({ run, feed, host: o.settings.host, port: o.settings.port, token: o.token, log });
+    server = await ConsoleServer.start({ run, feed, host: o.settings.host, port: o.settings.port, token: o.token, log, metrics });
   } catch (err) {
     feed.stop();
+    metrics.stop();
     o.tap?.attach(undefined);
     log.error({ err: err instanceof Error ? err.message : String(err), host: o.settings.host, port: o.settings.port }, 'the console could not start; the run goes on without it');
     return undefined;
@@ -111,6 +115,7 @@ export async function startRunConsole(session: RunSession, o: { settings: Consol
     close: async () => {
       o.tap?.attach(undefined);
       feed.stop();
+      metrics.stop();
       await server.close();
     },
   };

@@ -80,6 +80,14 @@ describe('console control API on a paper run against the sandbox', () => {
       expect(((await get('/api/balances')) as { asset: string }[]).map((b) => b.asset).sort()).toEqual(['BTC', 'USDT']);
       expect((await get('/api/pnl')) as { total: Record<string, string> }).toHaveProperty('total.USDT');
       expect(((await get('/api/intents')) as { stats: { intents: number } }).stats.intents).toBeGreaterThan(0);
+      const metrics = await call(`${base}/metrics`, 'GET');
+      responses.push(metrics.text);
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).toMatch(/kancil_orders_total\{strategy="mm",symbol="BTC_USDT",side="(BUY|SELL)",type="(LIMIT_MAKER|LIMIT)"[^}]*\} [1-9]/);
+      expect(metrics.text).toMatch(/kancil_fills_total\{strategy="mm"[^}]*\} [1-9]/);
+      expect(metrics.text).toMatch(/kancil_order_roundtrip_seconds_count\{[^}]*\} [1-9]/);
+      expect(metrics.text).toMatch(/kancil_position\{strategy="mm",symbol="BTC_USDT"/);
+      expect(metrics.text).toContain('kancil_process_cpu_seconds_total');
 
       // Commands: no token, a wrong token, an unknown strategy, an unknown command.
       expect((await call(`${base}/api/halt`, 'POST')).status).toBe(401);

@@ -1,0 +1,50 @@
+/** A ConsoleRun for the console's unit tests: a Subject as the bus, state the test sets, commands recorded. */
+import { Subject } from 'rxjs';
+import type { BusEvent, TradingStateName } from '../bus/events.js';
+import type { ConsoleRun, PositionView, StrategyView, WeightView } from './source.js';
+import type { OrderRecord } from '../store/records.js';
+
+/** The fake run and what the test can change or inspect. */
+export interface TestRun extends ConsoleRun {
+  readonly bus: Subject<BusEvent>;
+  readonly commands: unknown[];
+  readonly journalled: { kind: string; data: unknown }[];
+  state: { state: TradingStateName; reason: string };
+  strategyList: StrategyView[];
+  positionList: PositionView[];
+  orders: OrderRecord[];
+  weightList: WeightView[];
+}
+
+/** A fake run with one strategy `mm` on BTC_USDT. */
+export function testRun(): TestRun {
+  const bus = new Subject<BusEvent>();
+  const run: TestRun = {
+    name: 'test',
+    mode: 'paper',
+    startedAt: 0,
+    bus,
+    events$: bus.asObservable(),
+    commands: [],
+    journalled: [],
+    state: { state: 'ACTIVE', reason: 'active' },
+    strategyList: [{ name: 'mm', symbols: ['BTC_USDT'], state: 'ACTIVE', reason: 'active' }],
+    positionList: [],
+    orders: [],
+    weightList: [],
+    strategies: () => run.strategyList,
+    tradingState: () => run.state,
+    positions: () => run.positionList,
+    balances: () => [],
+    openOrders: () => run.orders,
+    recentFills: () => [],
+    bookTops: () => [],
+    intentStats: () => ({ intents: 3, accepted: 2, adjusted: 0, rejected: 1 }),
+    weights: () => run.weightList,
+    journal: (kind, data) => void run.journalled.push({ kind, data }),
+    setState: (scope, state, reason) => void run.commands.push({ scope, state, reason }),
+    cancelAll: (scope) => (run.commands.push({ cancelAll: scope }), 0),
+    stop: (reason) => void run.commands.push({ stop: reason }),
+  };
+  return run;
+}
