@@ -12,7 +12,7 @@ import { Decimal } from '../core/decimal.js';
 import { parseExchangeFilters, parseSymbolFilters, type WireFilter } from '../core/filters.js';
 import type { KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
-import { readRecording, type ReadStats, type RecordedItem } from '../record/reader.js';
+import { readRecording, readRecordingBatches, type ReadStats, type RecordedItem } from '../record/reader.js';
 import { SKIPPABLE_EVENTS } from '../record/skipStreams.js';
 import type { MarketEvent } from '../core/marketEvents.js';
 import { ConfigError } from '../core/errors.js';
@@ -31,6 +31,8 @@ import { Replay, type ReplayStats } from './Replay.js';
 import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
+import { latencyModel } from './latency.js';
+import { receiveTimes, type FeedTimeStats } from './feedTime.js';
 import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 // The same risk gate and daily PnL as `kancil run`: one composition of the risk checker.
@@ -161,7 +163,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       exchangeFilters,
       bufferEvents: false,
     });
-    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: bt.latency });
+    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency) });
   }
 
   const bookSymbols = bt.recordings.map((r) => r.symbol);
@@ -318,25 +320,55 @@ export function unreadEvents(plugins: readonly StrategyPlugin[]): ReadonlySet<Ma
 }
 
 /**
- * The sources of a config, merged in event-time order; lines of the `skip` event types are dropped
- * unread; `stats` (optional) counts the recordings' lines.
+ * The sources of a config, merged in replay-time order: with `backtest.feed.time` receive (the
+ * default) each recorded item at its receive time on the exchange's clock (./feedTime.ts), with
+ * exchange at its event time. Candles have no receive time: at their event time either way. Lines
+ * of the `skip` event types are dropped unread; `stats` (optional) counts the recordings' lines;
+ * `feedStats` (optional) reports the clock offsets estimated.
  */
-export function sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats): AsyncIterable<{ t: number; item: RecordedItem }> {
+export function sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncIterable<{ t: number; item: RecordedItem }> {
   const bt = cfg.backtest;
   const wireToSymbol = new Map<string, string>();
   for (const s of Object.keys(cfg.symbols)) wireToSymbol.set(s.replace('_', ''), s);
   for (const r of bt.recordings) wireToSymbol.set(r.symbol.replace('_', ''), r.symbol);
   const symbolOf = (wire: string): string => wireToSymbol.get(wire.toUpperCase()) ?? wire;
-  const sources: AsyncIterable<RecordedItem>[] = [
-    ...bt.recordings.map((r) => readRecording(r.files, { symbolOf, snapshotSymbol: r.symbol.replace('_', ''), skip, ...(stats ? { stats } : {}) })),
-    ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName)),
-  ];
-  const merged = mergeByTime(
-    sources,
-    (it) => (it.kind === 'market' ? it.event.E : undefined),
-    (it) => Math.floor(it.recvTime),
-  );
+  const opts = (r: { symbol: string }) => ({ symbolOf, snapshotSymbol: r.symbol.replace('_', ''), skip, ...(stats ? { stats } : {}) });
+  let merged: AsyncIterable<{ t: number; item: RecordedItem }>;
+  if (bt.feed.time === 'receive') {
+    const timed = [
+      ...bt.recordings.map((r) => receiveTimes(readRecordingBatches(r.files, opts(r)), { windowMs: bt.feed.windowMs, offsetMs: bt.feed.offsetMs, stats: feedStats })),
+      ...bt.candles.map((c) => atEventTime(klineItems(c.files, c.symbol, c.interval as KlineIntervalName))),
+    ];
+    // One recording (the usual case) needs no merge, only the clamp that keeps its clock from going back.
+    merged = timed.length === 1 ? nonDecreasing(timed[0] as AsyncIterable<{ t: number; item: RecordedItem }>) : unwrap(mergeByTime(timed, (x) => x.t, (x) => x.t));
+  } else {
+    merged = mergeByTime(
+      [...bt.recordings.map((r) => readRecording(r.files, opts(r))), ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName))],
+      (it) => (it.kind === 'market' ? it.event.E : undefined),
+      (it) => Math.floor(it.recvTime),
+    );
+  }
   return bt.end === undefined ? merged : until(merged, timeBoundMs(bt.end));
+}
+
+/** Candle items timed at their event time. */
+async function* atEventTime(items: AsyncIterable<RecordedItem>): AsyncGenerator<{ t: number; item: RecordedItem }> {
+  for await (const it of items) yield { t: it.kind === 'market' ? it.event.E : Math.floor(it.recvTime), item: it };
+}
+
+/** A source's timed items with times clamped non-decreasing, as mergeByTime does. */
+async function* nonDecreasing(items: AsyncIterable<{ t: number; item: RecordedItem }>): AsyncGenerator<{ t: number; item: RecordedItem }> {
+  let last = -Infinity;
+  for await (const x of items) {
+    if (x.t < last) yield { t: last, item: x.item };
+    else yield x;
+    if (x.t > last) last = x.t;
+  }
+}
+
+/** The merged timed items with the merge's (per-source non-decreasing) time. */
+async function* unwrap(merged: AsyncIterable<{ t: number; item: { t: number; item: RecordedItem } }>): AsyncGenerator<{ t: number; item: RecordedItem }> {
+  for await (const x of merged) yield { t: x.t, item: x.item.item };
 }
 
 /** The items up to `end` (ms); stopping early closes the files. */

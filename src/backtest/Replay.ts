@@ -1,6 +1,6 @@
 /**
- * The replay loop: feeds recorded market data, in event-time order, into the same bus that a
- * live run uses, on a virtual clock. For each item at time t it first runs everything the
+ * The replay loop: feeds recorded market data, in replay-time order (when the recorder received
+ * it, by default; see feedTime.ts), into the same bus that a live run uses, on a virtual clock. For each item at time t it first runs everything the
  * scheduler has due up to t (venue acknowledgements, fills, timers), then updates the matching
  * engine's replayed liquidity and the local books, then publishes the event, then runs the work
  * that event caused at the same instant. Nothing can observe data later than the clock.

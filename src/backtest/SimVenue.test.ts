@@ -191,3 +191,24 @@ describe('SimVenue', () => {
     expect(() => setup({ entryMs: -1, cancelMs: 0, ackMs: 0 })).toThrow(/latency.entryMs/);
   });
 });
+
+describe('SimVenue with drawn latencies', () => {
+  /** A model whose draws come from fixed lists (one per latency), to force a draw that would overtake. */
+  const scripted = (entry: number[], cancel: number[], ack: number[]) => ({ entry: () => entry.shift() ?? 0, cancel: () => cancel.shift() ?? 0, ack: () => ack.shift() ?? 0 });
+
+  it('requests reach the engine in the order they were sent, reports the bus in the order the engine made them', () => {
+    const engine = new MatchingEngine({ symbols: [{ info: symbolInfoOf('BTC_USDT', FILTERS) }], accounts: [{ id: 'bt', makerCommission: d('0'), takerCommission: d('0'), balances: { USDT: d('100000'), BTC: d('10') } }], bufferEvents: false });
+    engine.applyDepthSnapshot('BTC_USDT', { bids: [{ price: d('99'), qty: d('1') }], asks: [{ price: d('101'), qty: d('0.5') }] }, 0);
+    const s = new VirtualScheduler();
+    const events: { at: number; e: BusEvent }[] = [];
+    // Entry of a: 30 ms; of b: 5 ms; the cancel of a: 1 ms. Reports: a's ack 20 ms, b's 2 ms.
+    const venue = new SimVenue({ engine, accountId: 'bt', scheduler: s, publish: (e) => events.push({ at: s.clock.now(), e }), latency: scripted([30, 5], [1], [20, 2, 0, 0]) });
+    venue.submit(place('a'));
+    venue.submit(place('b', { price: d('98') }));
+    venue.submit({ kind: 'cancel', strategy: 'st', intentId: 'c', symbol: 'BTC_USDT', clientId: 'a' });
+    s.drain();
+    const seen = events.map(show).filter((x) => !x.includes('PENDING'));
+    // b and the cancel wait behind a (all at 30); b's report waits behind a's (at 50); the cancel found a resting.
+    expect(seen).toEqual(['50 a NEW 0', '50 b NEW 0', '50 a CANCELED 0']);
+  });
+});

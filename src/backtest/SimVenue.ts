@@ -4,6 +4,8 @@
  * Latency is modelled on an injectable {@link Scheduler}: an accepted place intent reaches the
  * engine `entryMs` after it was submitted, a cancel `cancelMs` after, and every engine report
  * (acknowledgement, fill, cancel, expiry) reaches the bus `ackMs` after the engine produced it.
+ * Each is a constant or a seeded draw (./latency.ts); requests reach the engine in the order they
+ * were sent and reports the bus in the order the engine made them (one connection each way).
  * With a {@link VirtualScheduler} (backtests) this is a deterministic event queue on the virtual
  * clock; with a {@link WallScheduler} (paper mode) the same code runs on the wall clock. Fees are
  * the engine account's maker/taker commission rates; queue position, partial fills, market orders
@@ -28,6 +30,7 @@ import type { OpenOrderCounts } from '../risk/types.js';
 import { stateOfStatus } from '../execution/orderState.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
+import { latencyModel, type LatencyModel } from './latency.js';
 
 /** Latencies in ms of the run's clock. */
 export interface LatencyConfig {
@@ -56,7 +59,8 @@ export interface SimVenueOptions {
   readonly accountId: string;
   readonly scheduler: Scheduler;
   readonly publish: (e: BusEvent) => void;
-  readonly latency?: LatencyConfig;
+  /** Constant latencies, or a model drawing them (default: none at all). */
+  readonly latency?: LatencyConfig | LatencyModel;
   readonly emit?: 'orderEvents' | 'userData';
 }
 
@@ -105,7 +109,10 @@ const NO_ORDERS: OpenOrderCounts = Object.freeze({ total: 0, algo: 0, iceberg: 0
 export class SimVenue implements Venue {
   readonly name = 'sim';
   readonly #o: SimVenueOptions;
-  readonly #lat: LatencyConfig;
+  readonly #lat: LatencyModel;
+  /** When the last request reaches the engine, and the last report the bus (their order is kept). */
+  #lastRequestAt = -Infinity;
+  #lastReportAt = -Infinity;
   /** Orders not final yet, by clientId; finished ones are dropped so memory stays flat. */
   readonly #orders = new Map<string, VenueOrder>();
   /**
@@ -132,8 +139,8 @@ export class SimVenue implements Venue {
 
   constructor(opts: SimVenueOptions) {
     this.#o = opts;
-    this.#lat = opts.latency ?? ZERO_LATENCY;
-    for (const [k, v] of Object.entries(this.#lat)) if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`latency.${k} must be a non-negative number, got ${String(v)}`);
+    const lat = opts.latency ?? ZERO_LATENCY;
+    this.#lat = 'entry' in lat ? lat : latencyModel(lat);
     // userData mode forwards every account position of the account, so it listens throughout.
     if (opts.emit === 'userData') this.#attach();
   }
@@ -199,17 +206,17 @@ export class SimVenue implements Venue {
         this.#count(intent, 1);
         this.#used.add(intent.clientId);
         if (this.#o.emit !== 'userData') this.#later(0, orderUpdateOf(o, s.clock.now()));
-        s.schedule(this.#lat.entryMs, this.#placeLater, o);
+        s.schedule(this.#requestDelay(this.#lat.entry()), this.#placeLater, o);
         return;
       }
       case 'cancel':
-        s.schedule(this.#lat.cancelMs, this.#cancelLater, intent);
+        s.schedule(this.#requestDelay(this.#lat.cancel()), this.#cancelLater, intent);
         return;
       case 'cancelAll': {
         // Per strategy (the account may be shared): cancel each of its orders, as the router does live.
         for (const o of this.openOrders()) {
           if (o.intent.strategy !== intent.strategy || (intent.symbol !== undefined && o.intent.symbol !== intent.symbol)) continue;
-          s.schedule(this.#lat.cancelMs, this.#cancelLater, { kind: 'cancel', strategy: intent.strategy, intentId: intent.intentId, symbol: o.intent.symbol, clientId: o.intent.clientId });
+          s.schedule(this.#requestDelay(this.#lat.cancel()), this.#cancelLater, { kind: 'cancel', strategy: intent.strategy, intentId: intent.intentId, symbol: o.intent.symbol, clientId: o.intent.clientId });
         }
         return;
       }
@@ -334,12 +341,13 @@ export class SimVenue implements Venue {
     if (!res.ok) {
       // A refused request emits nothing from the engine: answer like a REST error would, stamped
       // like every other report with the time it reaches the bus.
-      const E = now + this.#lat.ackMs;
+      const d = this.#reportDelay();
+      const E = now + d;
       o.state = 'REJECTED';
       this.#drop(i.clientId);
       this.#detachWhenIdle();
-      if (this.#o.emit === 'userData') this.#later(this.#lat.ackMs, { type: 'intentRejected', E, strategy: i.strategy, intent: i, reason: res.reason, message: res.message });
-      else this.#later(this.#lat.ackMs, orderUpdateOf(o, E, `${res.reason}: ${res.message}`));
+      if (this.#o.emit === 'userData') this.#later(d, { type: 'intentRejected', E, strategy: i.strategy, intent: i, reason: res.reason, message: res.message });
+      else this.#later(d, orderUpdateOf(o, E, `${res.reason}: ${res.message}`));
     }
   }
 
@@ -349,7 +357,8 @@ export class SimVenue implements Venue {
     const res = o && o.intent.strategy === c.strategy ? this.#o.engine.cancelOrder({ accountId: this.#o.accountId, symbol: c.symbol, clientId: c.clientId }, now) : undefined;
     if (res === undefined || !res.ok) {
       const reason = res === undefined ? 'UNKNOWN_ORDER' : res.reason;
-      this.#later(this.#lat.ackMs, { type: 'intentRejected', E: now + this.#lat.ackMs, strategy: c.strategy, intent: c, reason, message: res === undefined ? `no order with clientId ${c.clientId} for ${c.strategy}` : res.message });
+      const d = this.#reportDelay();
+      this.#later(d, { type: 'intentRejected', E: now + d, strategy: c.strategy, intent: c, reason, message: res === undefined ? `no order with clientId ${c.clientId} for ${c.strategy}` : res.message });
     }
   }
 
@@ -359,8 +368,8 @@ export class SimVenue implements Venue {
       const o = this.#orders.get(e.c) ?? (e.C !== '' ? this.#orders.get(e.C) : undefined);
       if (o === undefined) return; // not a strategy order (e.g. placed directly on the engine)
       if (this.#o.emit === 'userData') {
-        const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
-        this.#later(this.#lat.ackMs, toExecutionReport(e, E));
+        const d = this.#reportDelay();
+        this.#later(d, toExecutionReport(e, this.#o.scheduler.clock.now() + d));
         o.orderId = e.i;
         o.state = stateOfStatus(e.X);
         if (isTerminalState(o.state)) this.#drop(o.intent.clientId);
@@ -369,14 +378,15 @@ export class SimVenue implements Venue {
       this.#applyReport(o, e);
     } else if (e.type === 'outboundAccountPosition' && this.#o.emit === 'userData') {
       if (e.accountId !== this.#o.accountId) return;
-      const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
-      const ev: AccountPositionEvent = { type: 'accountPosition', E, lastUpdateTime: e.u, balances: e.B.map((b) => ({ asset: b.a, free: new Decimal(b.f), locked: new Decimal(b.l) })) };
-      this.#later(this.#lat.ackMs, ev);
+      const d = this.#reportDelay();
+      const ev: AccountPositionEvent = { type: 'accountPosition', E: this.#o.scheduler.clock.now() + d, lastUpdateTime: e.u, balances: e.B.map((b) => ({ asset: b.a, free: new Decimal(b.f), locked: new Decimal(b.l) })) };
+      this.#later(d, ev);
     }
   }
 
   #applyReport(o: VenueOrder, r: ScaledExecutionReport): void {
-    const E = this.#o.scheduler.clock.now() + this.#lat.ackMs;
+    const d = this.#reportDelay();
+    const E = this.#o.scheduler.clock.now() + d;
     o.orderId = r.i;
     const state = stateOfStatus(r.X);
     if (r.x === 'TRADE') {
@@ -401,15 +411,31 @@ export class SimVenue implements Venue {
       // events to publish without a closure per report.
       const s = this.#o.scheduler;
       const publish = this.#o.publish;
-      s.schedule(this.#lat.ackMs, publish, fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission, commissionAsset: r.N, isMaker: r.m }));
-      s.schedule(this.#lat.ackMs, publish, orderUpdateOf(o, E)); // a new event with the fields as they are now
+      s.schedule(d, publish, fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission, commissionAsset: r.N, isMaker: r.m }));
+      s.schedule(d, publish, orderUpdateOf(o, E)); // a new event with the fields as they are now
       if (isTerminalState(state)) this.#finished(o);
       return;
     }
     o.state = state;
     if (isTerminalState(state)) this.#finished(o);
     const reason = r.x === 'EXPIRED' && r.eR !== 'NONE' ? r.eR : r.x === 'REJECTED' ? r.r : undefined;
-    this.#later(this.#lat.ackMs, orderUpdateOf(o, E, reason));
+    this.#later(d, orderUpdateOf(o, E, reason));
+  }
+
+  /** Delay of a request drawn as `drawn` ms, raised so that it reaches the engine after the previous one. */
+  #requestDelay(drawn: number): number {
+    const now = this.#o.scheduler.clock.now();
+    const at = Math.max(now + drawn, this.#lastRequestAt);
+    this.#lastRequestAt = at;
+    return at - now;
+  }
+
+  /** Delay of the next report: an ack latency draw, raised so that it reaches the bus after the previous report. */
+  #reportDelay(): number {
+    const now = this.#o.scheduler.clock.now();
+    const at = Math.max(now + this.#lat.ack(), this.#lastReportAt);
+    this.#lastReportAt = at;
+    return at - now;
   }
 
   /** Drops a final order (memory stays flat) and stops listening when it was the last one. */

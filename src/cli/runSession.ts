@@ -36,6 +36,7 @@ import { Ledger } from '../store/Ledger.js';
 import type { StrategyPlugin } from '../strategy/types.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { SimVenue } from '../backtest/SimVenue.js';
+import { latencyModel } from '../backtest/latency.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
 import { checkBudgets } from './budgets.js';
 import type { RunConfig } from './runConfig.js';
@@ -247,8 +248,7 @@ export class RunSession {
           bufferEvents: false,
         });
         const scheduler = new WallScheduler(clock);
-        const latency = cfg.paper.latencyMs;
-        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: { entryMs: latency, cancelMs: latency, ackMs: latency } });
+        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: latencyModel(cfg.paper.latency) });
         sim = { venue, scheduler };
         cleanup.push(() => scheduler.cancelAll());
       }

@@ -116,7 +116,34 @@ backtest:
       '/bt/x.yaml',
     );
     expect(config.backtest?.recordings[0]?.files).toEqual([path.resolve('/bt/data/a.gz')]);
-    expect(config.backtest?.latency).toEqual({ entryMs: 20, cancelMs: 0, ackMs: 0 });
+    expect(config.backtest?.latency).toEqual({ entryMs: 20, cancelMs: 4, ackMs: 4, seed: 1 });
+  });
+
+  it('order latencies: drawn ones checked, latency files resolved, the paper shorthand, not both', () => {
+    const paper = (section: string) => `mode: paper
+sandbox: { config: sb.yaml }
+strategies: [{ name: s, plugin: grid-trader, symbols: [BTC_USDT] }]
+${section}`;
+    const cfg = (text: string) => parseConfig(text, '/p/x.yaml').config;
+    expect(cfg(paper('')).paper.latency).toEqual({ entryMs: 4, cancelMs: 4, ackMs: 4, seed: 1 });
+    expect(cfg(paper('paper: { latencyMs: 15 }')).paper.latency).toEqual({ entryMs: 15, cancelMs: 15, ackMs: 15, seed: 1 });
+    expect(cfg(paper('paper: { latency: { entryMs: { median: 3, p99: 30 }, ackMs: { file: lat/ack.txt }, seed: 9 } }')).paper.latency).toEqual({
+      entryMs: { median: 3, p99: 30 },
+      cancelMs: 4,
+      ackMs: { file: path.resolve('/p/lat/ack.txt') },
+      seed: 9,
+    });
+    const fails = (text: string) => {
+      try {
+        parseConfig(text, '/p/x.yaml');
+      } catch (e) {
+        return (e as ConfigError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(fails(paper('paper: { latencyMs: 5, latency: { entryMs: 5 } }'))).toMatch(/paper\.latencyMs=5: give either paper\.latencyMs .* or paper\.latency, not both/);
+    expect(fails(paper('paper: { latency: { entryMs: { median: 9, p99: 3 } } }'))).toMatch(/paper\.latency\.entryMs/);
+    expect(fails(paper('paper: { latency: { cancelMs: { mean: 3 } } }'))).toMatch(/paper\.latency\.cancelMs/);
   });
 });
 

@@ -75,6 +75,9 @@ function validate(source: ConfigSource, file: string, opts: ConfigOptions): Load
   if (cfg.mode === 'live' || cfg.mode === 'paper') {
     if (!cfg.exchange && !cfg.sandbox) throw source.error(['exchange'], `mode ${cfg.mode} needs exchange URLs or a sandbox to start`, { value: undefined });
   }
+  if (source.valueAt(['paper', 'latencyMs']) !== undefined && source.valueAt(['paper', 'latency']) !== undefined) {
+    throw source.error(['paper', 'latencyMs'], 'give either paper.latencyMs (one constant for all) or paper.latency, not both');
+  }
   if (cfg.mode === 'live' && !cfg.storage) throw source.error(['storage'], 'mode live needs storage.path (the ledger)', { value: undefined });
   if (cfg.mode === 'backtest') {
     const bt = cfg.backtest;
@@ -95,8 +98,12 @@ function validate(source: ConfigSource, file: string, opts: ConfigOptions): Load
 
   const dir = path.dirname(path.resolve(file));
   const abs = (f: string): string => path.resolve(dir, f);
+  // A recorded latency file resolves like the data files; the paper shorthand sets all three.
+  const latencyFiles = <L extends Record<string, unknown>>(l: L): L => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, typeof v === 'object' && v !== null && 'file' in v ? { file: abs(String(v.file)) } : v])) as L;
+  const paperLatency = cfg.paper.latencyMs === undefined ? latencyFiles(cfg.paper.latency) : { entryMs: cfg.paper.latencyMs, cancelMs: cfg.paper.latencyMs, ackMs: cfg.paper.latencyMs, seed: cfg.paper.latency.seed };
   const config: RunConfiguration = {
     ...cfg,
+    paper: { ...cfg.paper, latency: paperLatency },
     strategies: cfg.strategies.map((s) => (isPluginPath(s.plugin) ? { ...s, plugin: abs(s.plugin) } : s)),
     ...(cfg.storage ? { storage: { path: cfg.storage.path === ':memory:' ? ':memory:' : abs(cfg.storage.path) } } : {}),
     ...(cfg.sandbox ? { sandbox: { ...cfg.sandbox, config: abs(cfg.sandbox.config) } } : {}),
@@ -106,6 +113,7 @@ function validate(source: ConfigSource, file: string, opts: ConfigOptions): Load
             ...cfg.backtest,
             recordings: cfg.backtest.recordings.map((x) => ({ ...x, files: x.files.map(abs) })),
             candles: cfg.backtest.candles.map((x) => ({ ...x, files: x.files.map(abs) })),
+            latency: latencyFiles(cfg.backtest.latency),
             ...(cfg.backtest.output !== undefined ? { output: abs(cfg.backtest.output) } : {}),
           },
         }

@@ -77,10 +77,32 @@ export const strategySchema = z.strictObject({
   risk: z.strictObject({ mode: riskModeSchema.optional(), ...limitsShape }).optional().describe('per-strategy risk mode and limits'),
 });
 
-const latencySchema = z.strictObject({
-  entryMs: z.number().min(0).default(0).describe('order entry latency'),
-  cancelMs: z.number().min(0).default(0).describe('cancel latency'),
-  ackMs: z.number().min(0).default(0).describe('acknowledgement latency'),
+/** One latency: ms, a seeded log-normal by its median and 99th percentile, or a file of recorded ms (src/backtest/latency.ts). */
+const latencySpec = z.union([
+  z.number().min(0),
+  z
+    .strictObject({ median: z.number().positive().describe('median ms'), p99: z.number().positive().describe('99th percentile ms') })
+    .refine((v) => v.p99 >= v.median, 'p99 must not be below median'),
+  z.strictObject({ file: z.string().min(1).describe('text file of recorded ms, one a line (drawn from, seeded)') }),
+]);
+/** Default of each order latency (ms): the recordings' median one-way feed latency (src/backtest/README.md, "Latency"). */
+const DEFAULT_ORDER_LATENCY_MS = 4;
+/** Order latencies of the simulated venue (backtest and paper). */
+export const latencySchema = z.strictObject({
+  entryMs: latencySpec.default(DEFAULT_ORDER_LATENCY_MS).describe('order sent -> order reaches the engine'),
+  cancelMs: latencySpec.default(DEFAULT_ORDER_LATENCY_MS).describe('cancel sent -> cancel reaches the engine'),
+  ackMs: latencySpec.default(DEFAULT_ORDER_LATENCY_MS).describe('engine report -> the strategy sees it'),
+  seed: z.number().int().default(1).describe('seed of the drawn latencies'),
+});
+const latencyDefaults = { entryMs: DEFAULT_ORDER_LATENCY_MS, cancelMs: DEFAULT_ORDER_LATENCY_MS, ackMs: DEFAULT_ORDER_LATENCY_MS, seed: 1 };
+/** When strategies see recorded data (src/backtest/feedTime.ts). */
+const feedSchema = z.strictObject({
+  time: z
+    .enum(['receive', 'exchange'])
+    .default('receive')
+    .describe("receive: each item when the recorder received it, on the exchange's clock (feed latency); exchange: at its event time (none)"),
+  offsetMs: z.number().optional().describe('receive clock minus exchange clock (ms); default: estimated per window from the fastest depth diff or trade'),
+  windowMs: z.number().int().positive().default(30_000).describe('receive time over which one clock offset is estimated'),
 });
 const feesSchema = z.strictObject({ makerBps: z.number().min(0).default(10), takerBps: z.number().min(0).default(10) });
 /** A time bound: ISO 8601 text or epoch ms. */
@@ -93,7 +115,8 @@ export const backtestSchema = z.strictObject({
     .array(z.strictObject({ symbol: symbolName, interval: z.enum(['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']), files: z.array(z.string().min(1)).min(1) }))
     .default([])
     .describe('candle mode: kline files'),
-  latency: latencySchema.default({ entryMs: 0, cancelMs: 0, ackMs: 0 }),
+  latency: latencySchema.default(latencyDefaults),
+  feed: feedSchema.default({ time: 'receive', windowMs: 30_000 }),
   fees: feesSchema.default({ makerBps: 10, takerBps: 10 }),
   balances: z.record(z.string(), decimalValue).optional().describe("engine balances; default: the sum of the strategies' budgets"),
   start: timeBound
@@ -110,7 +133,8 @@ export const paperSchema = z.strictObject({
   balances: z.record(z.string(), decimalValue).optional().describe('simulated account balances'),
   makerBps: z.number().min(0).default(10),
   takerBps: z.number().min(0).default(10),
-  latencyMs: z.number().int().min(0).default(0),
+  latency: latencySchema.default(latencyDefaults).describe('order latencies of the paper venue, as in a backtest'),
+  latencyMs: z.number().min(0).optional().describe('shorthand: one constant latency for entry, cancel and report (not with latency)'),
 });
 
 /** Run control. */
@@ -167,7 +191,7 @@ export const configSchema = z.strictObject({
   storage: z.strictObject({ path: z.string().min(1).describe("SQLite ledger file (':memory:' for none)") }).optional(),
   logging: loggingSchema.default({ level: 'info' }),
   run: runSchema.default({ durationSec: 0, statusIntervalSec: 10, timerMs: 1000, cancelOnShutdown: true }),
-  paper: paperSchema.default({ makerBps: 10, takerBps: 10, latencyMs: 0 }),
+  paper: paperSchema.default({ makerBps: 10, takerBps: 10, latency: latencyDefaults }),
   backtest: backtestSchema.optional(),
   console: consoleSchema.optional(),
 });

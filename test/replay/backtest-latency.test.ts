@@ -16,6 +16,7 @@ import { loadBacktestConfig, type BacktestConfig } from '../../src/backtest/conf
 import { Decimal } from '../../src/core/decimal.js';
 import { defineStrategy, type StrategyContext, type StrategyPlugin } from '../../src/strategy/types.js';
 import marketMaker from '../../strategies/market-maker.js';
+import { z } from 'zod';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const LAT = { entryMs: 20, cancelMs: 30, ackMs: 10 };
@@ -159,5 +160,43 @@ describe('own orders over the bundled recording: latency and prices', () => {
     expect(takerFills).toBeGreaterThan(3);
     // The case the cancel latency is about did occur in this run.
     expect(afterCancelSent).toBeGreaterThan(0);
+  });
+});
+
+describe('feed latency over the bundled recording', () => {
+  /** now - E of every depth diff and trade a strategy is shown, with backtest.feed as given. */
+  async function lateness(feed: Record<string, unknown>): Promise<{ depth: number[]; trade: number[] }> {
+    const cfg = loadBacktestConfig(path.join(repoRoot, 'config/market-maker.yaml'));
+    const seen = { depth: [] as number[], trade: [] as number[] };
+    const spy = defineStrategy({
+      name: 'spy',
+      description: 'records when each market event arrives',
+      params: z.object({}),
+      create: (ctx) => ({
+        onEvent(e: BusEvent) {
+          if (e.type === 'depthDiff') seen.depth.push(ctx.clock.now() - e.E);
+          if (e.type === 'trade') seen.trade.push(ctx.clock.now() - e.E);
+        },
+      }),
+    });
+    const c = { ...cfg, strategies: [{ ...cfg.strategies[0]!, plugin: 'spy', params: {} }], backtest: { ...cfg.backtest, output: undefined, feed: { ...cfg.backtest.feed, ...feed } } } as BacktestConfig;
+    await runBacktest(c, { plugins: { spy }, writeOutput: false });
+    return seen;
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+  it('a strategy sees each event when the recorder received it (on the exchange clock), or at its event time with feed.time exchange', async () => {
+    const received = await lateness({});
+    expect(received.depth.length).toBeGreaterThan(1000);
+    expect(received.trade.length).toBeGreaterThan(1000);
+    expect([...received.depth, ...received.trade].every((x) => x >= 0)).toBe(true);
+    // This recording: depth diffs 2.6 ms after their event time at the median, trades 2 ms (src/backtest/README.md).
+    expect(median(received.depth)).toBeGreaterThanOrEqual(2);
+    expect(median(received.trade)).toBeGreaterThanOrEqual(1);
+    const exchange = await lateness({ time: 'exchange' });
+    expect(exchange.depth.length).toBe(received.depth.length);
+    // At the event time (an item whose time steps back in the file waits for the one before it: the merge's clamp).
+    expect(median(exchange.depth)).toBe(0);
+    expect(median(exchange.trade)).toBe(0);
   });
 });

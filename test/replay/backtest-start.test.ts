@@ -20,7 +20,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 /** First item of the bundled recording; its only snapshot is 200 ms later. */
 const FIRST = 1723161255208;
 const SNAPSHOT = 1723161255408;
-const LAST = 1723161375164;
+/** The last item (event time 1723161375164) as the recorder received it, on the exchange's clock: the replay's last instant (backtest.feed). */
+const LAST_RECEIVED = 1723161375167;
 /** About the middle of the 120 s recording. */
 const START = 1723161315000;
 
@@ -161,10 +162,10 @@ describe('backtest.start over the bundled recording', () => {
   });
 
   it('refuses a start after the end of the data, naming backtest.start and the value', async () => {
-    const start = new Date(LAST + 1).toISOString();
+    const start = new Date(LAST_RECEIVED + 1).toISOString();
     const err = await runBacktest(tickConfig({ start }), { writeOutput: false }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as Error).message).toMatch(/backtest\.start="2024-08-08T23:56:15\.165Z": after the end of the data \(last event at 2024-08-08T23:56:15\.164Z\)/);
+    expect((err as Error).message).toMatch(/backtest\.start="2024-08-08T23:56:15\.168Z": after the end of the data \(last event at 2024-08-08T23:56:15\.167Z\)/);
   });
 });
 
