@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, ZERO } from '../src/core/decimal.js';
-import type { OrderUpdateEvent } from '../src/bus/events.js';
+import { Decimal, ZERO, type OrderUpdateEvent } from 'kancil';
+import { fakeContext, fixedBook } from 'kancil/testing';
 import plugin, { gridPrices, gridTraderParams } from './grid-trader.js';
-import { fakeContext, fixedBook } from './testing/fakeContext.js';
 
 const d = (x: string | number) => new Decimal(x);
 function filled(clientId: string, side: 'BUY' | 'SELL'): OrderUpdateEvent {

@@ -12,12 +12,7 @@
  * `quantity` (base per order), `tickSize` (grid prices are floored to it), `stepSize` (a sell is capped
  * by the free base balance, floored to it: base-asset commissions leave slightly less than was bought).
  */
-import { z } from 'zod';
-import { Decimal, floorToStep } from '../src/core/decimal.js';
-import { splitSymbol } from '../src/core/symbols.js';
-import { positiveDecimalParam } from '../src/strategy/params.js';
-import { defineStrategy } from '../src/strategy/types.js';
-import type { BusEvent } from '../src/bus/events.js';
+import { z, Decimal, floorToStep, splitSymbol, positiveDecimalParam, defineStrategy, type BusEvent } from 'kancil';
 
 /** Parameters of the grid trader. */
 export const gridTraderParams = z

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../src/core/decimal.js';
-import type { DepthDiffEvent } from '../src/core/marketEvents.js';
+import { Decimal, type DepthDiffEvent } from 'kancil';
+import { fakeContext, fixedBook, openOrder } from 'kancil/testing';
 import plugin, { marketMakerParams, quotePrices } from './market-maker.js';
-import { fakeContext, fixedBook, openOrder } from './testing/fakeContext.js';
 
 const d = (x: string | number) => new Decimal(x);
 const diff = (E: number): DepthDiffEvent => ({ type: 'depthDiff', E, symbol: 'BTC_USDT', firstUpdateId: E, finalUpdateId: E, bids: [], asks: [] });

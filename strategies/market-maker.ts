@@ -25,13 +25,7 @@
  * quote), `maxPosition` (base), `tickSize`, `stepSize`, `minQuantity` (base, default 0: any
  * quantity of at least one step), `refreshMs`, `requoteTicks`, `allowShort`.
  */
-import { z } from 'zod';
-import { Decimal, ceilToStep, floorToStep } from '../src/core/decimal.js';
-import { splitSymbol } from '../src/core/symbols.js';
-import type { OrderSideName } from '../src/core/enums.js';
-import { decimalParam, positiveDecimalParam } from '../src/strategy/params.js';
-import { defineStrategy } from '../src/strategy/types.js';
-import type { BusEvent } from '../src/bus/events.js';
+import { z, Decimal, ceilToStep, floorToStep, splitSymbol, decimalParam, positiveDecimalParam, defineStrategy, type OrderSideName, type BusEvent } from 'kancil';
 
 /** Parameters of the market maker. */
 export const marketMakerParams = z.object({

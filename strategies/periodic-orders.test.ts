@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TradeEvent } from '../src/core/marketEvents.js';
-import { Decimal } from '../src/core/decimal.js';
+import { Decimal, type TradeEvent } from 'kancil';
+import { fakeContext, fixedBook } from 'kancil/testing';
 import plugin, { periodicOrdersParams } from './periodic-orders.js';
-import { fakeContext, fixedBook } from './testing/fakeContext.js';
 
 const trade = (i: number): TradeEvent => ({ type: 'trade', E: i, symbol: 'BTC_USDT', tradeId: String(i), price: new Decimal(100), qty: new Decimal(1), tradeTime: i, isBuyerMaker: true });
 

@@ -7,12 +7,7 @@
  *
  * Parameters: `every` (events), `quantity`, `tickSize`, `offsetTicks`, `maxOpen`.
  */
-import { z } from 'zod';
-import { Decimal } from '../src/core/decimal.js';
-import { decimalParam } from '../src/strategy/params.js';
-import { defineStrategy } from '../src/strategy/types.js';
-import type { BusEvent } from '../src/bus/events.js';
-import { CappedOrders } from '../src/strategy/cappedOrders.js';
+import { z, Decimal, decimalParam, defineStrategy, CappedOrders, type BusEvent } from 'kancil';
 
 /** Parameters of the periodic-orders load generator. */
 export const periodicOrdersParams = z.object({

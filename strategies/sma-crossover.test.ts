@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SMA } from 'trading-signals';
-import { Decimal } from '../src/core/decimal.js';
-import type { KlineEvent } from '../src/core/marketEvents.js';
+import { Decimal, type KlineEvent } from 'kancil';
+import { fakeContext } from 'kancil/testing';
 import plugin, { smaCrossoverParams } from './sma-crossover.js';
-import { fakeContext } from './testing/fakeContext.js';
 
 function bar(i: number, close: number): KlineEvent {
   const c = new Decimal(close);

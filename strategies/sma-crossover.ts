@@ -15,20 +15,15 @@
  * - `quantity`: base quantity bought on entry (decimal string); the exit sells the whole position,
  *   which is net of the buy's commission when the venue charges it in the base asset (the engine,
  *   the candle venue and the exchange do), so it sells exactly what is held.
- * - `stepSize`: the exchange's LOT_SIZE step (default 0: no rounding). The exit sells the position
- *   floored to it, and a remainder below one step (what a base-asset fee can leave) counts as flat:
- *   it cannot be sold, and must not keep the strategy from entering again.
+ * - `stepSize`: the LOT_SIZE step (default: the symbol's own, from `ctx.rules`; 0 when the run has
+ *   no filters for it: no rounding). The exit sells the position floored to it, and a remainder
+ *   below one step (what a base-asset fee can leave) counts as flat: it cannot be sold, and must
+ *   not keep the strategy from entering again.
  *
  * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
  */
-import { z } from 'zod';
+import { z, Decimal, floorToStep, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, type BusEvent } from 'kancil';
 import { EMA, SMA } from 'trading-signals';
-import { Decimal, floorToStep } from '../src/core/decimal.js';
-import { splitSymbol } from '../src/core/symbols.js';
-import { decimalParam, positiveDecimalParam } from '../src/strategy/params.js';
-import { isKlineInterval } from '../src/core/enums.js';
-import { defineStrategy } from '../src/strategy/types.js';
-import type { BusEvent } from '../src/bus/events.js';
 
 /** Parameters of the crossover strategy. */
 export const smaCrossoverParams = z
@@ -39,7 +34,7 @@ export const smaCrossoverParams = z
     // A spelling no exchange interval has ('1min') would never match a kline: the strategy would never trade.
     interval: z.string().refine(isKlineInterval, 'not a kline interval (1s, 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d, 3d, 1w, 1M)').default('1m'),
     quantity: positiveDecimalParam.default('0.01'),
-    stepSize: decimalParam.default('0'),
+    stepSize: decimalParam.optional(),
   })
   .refine((p) => p.fast < p.slow, { message: 'fast must be smaller than slow', path: ['fast'] });
 
@@ -55,7 +50,7 @@ export default defineStrategy({
     if (symbol === undefined) throw new RangeError('sma-crossover needs one symbol');
     const { base } = splitSymbol(symbol);
     const qty = new Decimal(p.quantity);
-    const step = new Decimal(p.stepSize);
+    const step = p.stepSize === undefined ? ctx.rules(symbol).stepSize : new Decimal(p.stepSize);
     const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
     const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);
     let busyUntilBarAfter = -Infinity;
@@ -73,6 +68,9 @@ export default defineStrategy({
         const f = fast.update(close, false);
         const s = slow.update(close, false);
         if (f === null || s === null || !slow.isStable) return;
+        // Drawn over the price in the backtest report.
+        ctx.plot(`${p.kind}(${p.fast})`, f);
+        ctx.plot(`${p.kind}(${p.slow})`, s);
         if (ctx.openOrders(symbol).length > 0 || busyUntilBarAfter >= e.openTime) return;
         // What can be sold: the position on the step grid (the position itself without a step).
         const pos = step.isZero() ? ctx.position(base) : floorToStep(ctx.position(base), step);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../src/core/decimal.js';
-import type { TradeEvent } from '../src/core/marketEvents.js';
+import { Decimal, type TradeEvent } from 'kancil';
+import { fakeContext } from 'kancil/testing';
 import plugin, { tradeFaderParams } from './trade-fader.js';
-import { fakeContext } from './testing/fakeContext.js';
 
 const t = (price: string, qty: string, isBuyerMaker: boolean): TradeEvent => ({ type: 'trade', E: 1, symbol: 'BTC_USDT', tradeId: '1', price: new Decimal(price), qty: new Decimal(qty), tradeTime: 1, isBuyerMaker });
 

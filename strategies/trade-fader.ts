@@ -9,12 +9,7 @@
  * Parameters: `minQty` (a trade at least this large triggers), `quantity`, `offsetTicks`, `tickSize`,
  * `maxOpen`.
  */
-import { z } from 'zod';
-import { Decimal } from '../src/core/decimal.js';
-import { decimalParam } from '../src/strategy/params.js';
-import { defineStrategy } from '../src/strategy/types.js';
-import type { BusEvent } from '../src/bus/events.js';
-import { CappedOrders } from '../src/strategy/cappedOrders.js';
+import { z, Decimal, decimalParam, defineStrategy, CappedOrders, type BusEvent } from 'kancil';
 
 /** Parameters of the trade fader. */
 export const tradeFaderParams = z.object({

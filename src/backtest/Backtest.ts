@@ -28,6 +28,7 @@ import { renderHtmlReport } from './htmlReport.js';
 import { readKlineCsv } from './klineCsv.js';
 import { mergeByTime } from './merge.js';
 import { Replay, type ReplayStats } from './Replay.js';
+import { virtualTimeLog } from './runLog.js';
 import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
@@ -46,6 +47,7 @@ export const BACKTEST_ACCOUNT = 'backtest';
 export interface RunOptions {
   /** Risk gate in front of the venue; default: the risk checker with the config's risk section (as live). */
   readonly gate?: IntentGate;
+  /** Where strategies' `ctx.log` lines go (with the virtual time as `at`); default: nowhere. */
   readonly log?: StrategyLogger;
   /** Parameter overrides per strategy name (sweeps). */
   readonly paramOverrides?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -130,7 +132,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const bt = cfg.backtest;
   const candleMode = bt.candles.length > 0;
   if (candleMode && bt.recordings.length > 0) throw new RangeError(`${cfg.file}: backtest: use either recordings or candles, not both`);
-  const log = opts.log ?? silentLogger;
+  const late0: { clock?: VirtualClock } = {};
+  const log = opts.log === undefined ? silentLogger : virtualTimeLog(opts.log, () => late0.clock?.now() ?? 0);
 
   const errorAt = plainErrorAt(cfg.file);
   checkDataFiles(cfg);
@@ -143,6 +146,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   }
 
   const clock = new VirtualClock(0);
+  late0.clock = clock;
   const scheduler = new VirtualScheduler(clock);
   const bus = new Bus();
   const makerFee = bpsToRate(bt.fees.makerBps);
@@ -167,6 +171,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   }
 
   const bookSymbols = bt.recordings.map((r) => r.symbol);
+
   // The collector marks through the replay's books; the replay samples the collector.
   const late: { replay?: Replay; runner?: StrategyRunner } = {};
   const collector = new ResultCollector(
@@ -229,7 +234,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const pipeline = createPipeline({ bus, venue, risk: gate, clock, log });
   pipeline.start();
   // No run tag: a backtest's clientIds are the same on every run (determinism).
-  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log });
+  const filtersOf = new Map(symbols.map((i) => [i.symbol, i.filters]));
+  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s) });
   late.runner = runner;
   // A bad parameter must stop the run before any data is read (the runner starts only when the
   // replay goes live, possibly after a long warm-up): named by the config file and its path there.

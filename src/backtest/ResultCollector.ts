@@ -10,109 +10,12 @@ import { decimalToNumber } from '../core/decimalNumber.js';
 import { DecimalSum } from '../core/decimalSum.js';
 import { applyFill, netPnlBig, newPosition, unrealized, type PositionState } from './positions.js';
 import { bigOf, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js';
-import { maxDrawdown, riskRatios, roundStat, type EquityPoint, type RiskRatios } from './metrics.js';
+import { maxDrawdown, riskRatios, roundStat, type EquityPoint } from './metrics.js';
+import { Rejections } from './rejections.js';
 
-/** Metrics of one strategy, or of the total. Money values are exact decimal strings in the quote currency. */
-export interface StrategyMetrics {
-  readonly quoteAsset: string;
-  readonly initialEquity: string;
-  readonly finalEquity: string;
-  readonly realizedPnl: string;
-  readonly unrealizedPnl: string;
-  readonly fees: string;
-  readonly netPnl: string;
-  readonly returnPct: number;
-  readonly maxDrawdown: string;
-  readonly maxDrawdownPct: number;
-  /**
-   * Sharpe and Sortino (risk-free 0) per equity sampling period and annualised (365-day year);
-   * null when unavailable, with the reason in `ratioNotes` (rule: metrics.ts riskRatios).
-   */
-  readonly sharpePerPeriod: number | null;
-  readonly sortinoPerPeriod: number | null;
-  readonly sharpe: number | null;
-  readonly sortino: number | null;
-  /** The period returns the ratios come from: count, period (ms) and time spanned (ms). */
-  readonly ratioSample: RiskRatios['sample'];
-  /** Why each null ratio is null; only unavailable ones appear. */
-  readonly ratioNotes: RiskRatios['notes'];
-  /** Sum of traded notional. */
-  readonly turnover: string;
-  /** Turnover divided by initial equity. */
-  readonly turnoverRatio: number;
-  readonly orders: number;
-  readonly ordersFilled: number;
-  readonly ordersCanceled: number;
-  readonly ordersRejected: number;
-  /** Orders not final at the end of the run (neither filled, cancelled, expired nor rejected): listed in `openOrders`. */
-  readonly ordersOpen: number;
-  readonly riskRejections: number;
-  readonly trades: number;
-  /** Orders with at least one fill / orders the venue accepted or rejected. */
-  readonly fillRatio: number;
-  /** Filled quantity / ordered quantity over orders that stated a quantity. */
-  readonly qtyFillRatio: number;
-  /** Open positions at the end, base quantity per symbol, net of commissions charged in the base asset (what the account holds). */
-  readonly positions: Readonly<Record<string, string>>;
-}
+import type { BacktestResult, ReportFill, ReportOpenOrder, StrategyMetrics } from './result.js';
 
-/** One fill as the report lists it. */
-export interface ReportFill {
-  readonly t: number;
-  readonly strategy: string;
-  readonly symbol: string;
-  readonly side: 'BUY' | 'SELL';
-  readonly price: string;
-  readonly qty: string;
-  /** Commission of the fill, in `feeAsset` (the engine and the candle venue charge a buy's in the base asset, a sell's in the quote asset). */
-  readonly fee: string;
-  readonly feeAsset: string | null;
-  readonly maker: boolean;
-}
-
-/**
- * An order still open when the run ended: a backtest does not cancel it (live, shutdown would), so
- * it is reported rather than left out of the counts.
- */
-export interface ReportOpenOrder {
-  readonly strategy: string;
-  readonly clientId: string;
-  readonly symbol: string;
-  readonly side: 'BUY' | 'SELL';
-  readonly orderType: string;
-  readonly state: string;
-  /** Limit price, or undefined for a market order. */
-  readonly price: string | undefined;
-  readonly quantity: string | undefined;
-  readonly filledQty: string;
-  /** Time of its first order update (when it was submitted). */
-  readonly since: number;
-}
-
-/** The whole result of a backtest (serialized as report JSON). */
-export interface BacktestResult {
-  readonly name: string;
-  readonly start: number;
-  readonly end: number;
-  readonly events: number;
-  readonly equityIntervalMs: number;
-  readonly strategies: Readonly<Record<string, StrategyMetrics>>;
-  /** Sum over strategies; undefined when strategies use different quote currencies. */
-  readonly total: StrategyMetrics | undefined;
-  /** Equity samples: t and one value per strategy (same order as `strategies`) plus total last. */
-  readonly equity: readonly { t: number; v: readonly number[] }[];
-  /** Mark price samples per symbol. */
-  readonly prices: Readonly<Record<string, readonly { t: number; p: number }[]>>;
-  readonly fills: readonly ReportFill[];
-  /** Orders still open at the end, by strategy (in name order), then in submission order. */
-  readonly openOrders: readonly ReportOpenOrder[];
-  /**
-   * Strategies stopped by an error of their own (thrown by the plugin), in the order they failed:
-   * their figures after that time are those of a strategy that did nothing more. Empty when
-   * every strategy ran to the end.
-   */
-  readonly failures: readonly StrategyFailure[];
-}
+export type { StrategyMetrics, ReportFill, ReportOpenOrder, BacktestResult } from './result.js';
 
 /** What the collector needs to know about each strategy. */
 export interface CollectorStrategy {
@@ -137,7 +40,7 @@ export class ResultCollector {
   /** #positionsOf's answers, kept until a position is added (equity is sampled far more often). */
   readonly #positionsByStrategy = new Map<string, readonly PositionState[]>();
   readonly #orders = new Map<string, Map<string, OrderTrack>>();
-  readonly #riskRejections = new Map<string, number>();
+  readonly #rejections = new Rejections();
   readonly #marks = new Map<string, Decimal>();
   /**
    * Equity samples, one value per strategy (in #strategies order) and the total last: the result's
@@ -187,7 +90,6 @@ export class ResultCollector {
     this.#interval = equityIntervalMs;
     for (const s of this.#strategies) {
       this.#orders.set(s.name, new Map());
-      this.#riskRejections.set(s.name, 0);
       for (const sym of s.symbols) {
         this.#positions.set(`${s.name}\u0000${sym}`, newPosition(s.name, sym));
         if (!this.#prices.has(sym)) {
@@ -218,6 +120,7 @@ export class ResultCollector {
         const m = this.#orders.get(e.strategy);
         if (!m) break;
         const o = m.get(e.clientId);
+        if (e.state === 'REJECTED' && o?.state !== 'REJECTED') this.#rejections.add(e.strategy, 'venue', e.reason ?? 'REJECTED', e.reason ?? 'rejected by the venue');
         if (o) {
           o.state = e.state;
           o.cumQty = e.cumQty;
@@ -226,7 +129,7 @@ export class ResultCollector {
         break;
       }
       case 'intentRejected':
-        this.#riskRejections.set(e.strategy, (this.#riskRejections.get(e.strategy) ?? 0) + 1);
+        this.#rejections.add(e.strategy, 'risk', e.reason, e.message);
         break;
       default:
         break;
@@ -367,7 +270,7 @@ export class ResultCollector {
       const pos = this.#positionsOf(s.name);
       const orders = [...(this.#orders.get(s.name)?.values() ?? [])];
       const curve = this.#equity.map((e) => ({ t: e.t, equity: e.v[i] ?? 0 }));
-      const risk = this.#riskRejections.get(s.name) ?? 0;
+      const risk = this.#rejections.count(s.name, 'risk');
       strategies[s.name] = this.#metrics(pos, curve, s.initialEquity, orders, risk);
       all.push({ pos, curve, init: s.initialEquity, orders, risk });
     }
@@ -409,6 +312,7 @@ export class ResultCollector {
       prices,
       fills: this.#fills,
       openOrders,
+      rejections: Object.fromEntries(this.#strategies.map((s) => [s.name, this.#rejections.of(s.name)])),
       failures: [...failures],
     };
   }

@@ -21,6 +21,14 @@ function narrow({ config, source }: LoadedConfig): BacktestConfig {
   if (config.mode !== 'backtest' || !config.backtest) throw source.error(['backtest'], 'mode backtest needs a backtest section', { value: undefined });
   // A backtest without a name is called "backtest" in reports (the schema's default is "run").
   const name = source.valueAt(['name']) === undefined ? 'backtest' : config.name;
+  // A strategy on a symbol without data would run, never trade and exit 0, as if it had found nothing to do.
+  const bt = config.backtest;
+  const withData = new Set([...bt.recordings.map((r) => r.symbol), ...bt.candles.map((c) => c.symbol)]);
+  config.strategies.forEach((s, i) =>
+    s.symbols.forEach((sym, j) => {
+      if (!withData.has(sym)) throw source.error(['strategies', i, 'symbols', j], `no data for this symbol: backtest.${bt.candles.length > 0 ? 'candles' : 'recordings'} has ${[...withData].join(', ') || 'none'}`);
+    }),
+  );
   return { ...config, name, mode: 'backtest', backtest: config.backtest };
 }
 

@@ -154,6 +154,13 @@ function openOrdersTable(r: BacktestResult): string {
   return `<h2>Orders open at the end</h2><table>${head}${rows.join('')}</table>`;
 }
 
+/** Refused intents (risk) and orders (venue) by strategy and reason, or nothing when none was refused. */
+function rejectionsTable(r: BacktestResult): string {
+  const rows = Object.entries(r.rejections).flatMap(([n, counts]) => counts.map((c) => `<tr>${[n, c.source, c.reason, String(c.count), c.example].map((v) => `<td>${escapeHtml(v)}</td>`).join('')}</tr>`));
+  if (rows.length === 0) return '';
+  return `<h2>Rejections by reason</h2><table id="rejections"><tr><th>strategy</th><th>by</th><th>reason</th><th>count</th><th>first message</th></tr>${rows.join('')}</table>`;
+}
+
 /** The strategies an error of their own stopped, or nothing when none failed. */
 function failuresBox(r: BacktestResult): string {
   if (r.failures.length === 0) return '';
@@ -175,6 +182,7 @@ ${failuresBox(r)}
 ${metricsTable(r)}
 ${ratioNote(r)}
 ${openOrdersTable(r)}
+${rejectionsTable(r)}
 <h2>Equity</h2><div class="chart" id="equity"></div>
 <h2>Prices</h2><div id="prices"></div>
 <script>${chartsBundle()}</script>

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
 import { outputDirProblem } from './outputDir.js';
+import { createLogger } from '../config/logger.js';
 import { KancilError } from '../core/errors.js';
 import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
@@ -21,6 +22,7 @@ import { loadGrid } from '../backtest/sweepGrid.js';
 import { ratioText } from '../backtest/ratioText.js';
 import { failureText } from '../backtest/failureText.js';
 import { positionsText } from '../backtest/positionsText.js';
+import { rejectionsText } from '../backtest/rejections.js';
 
 const USAGE = `Usage: kancil backtest <config.yaml> [options]
 
@@ -42,6 +44,7 @@ function summary(r: BacktestResult): string {
   for (const [n, m] of rows) {
     lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, position ${positionsText(m)}, max DD ${m.maxDrawdownPct}%, Sharpe per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sharpePerPeriod')}, annualised ${ratioText(m, 'sharpe')}, Sortino per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sortinoPerPeriod')}, annualised ${ratioText(m, 'sortino')}, orders ${m.orders} (${m.ordersOpen} open at the end), trades ${m.trades}, fill ratio ${m.fillRatio}`);
   }
+  for (const [n, counts] of Object.entries(r.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of r.failures) lines.push(`  FAILED and stopped: ${failureText(f)}`);
   return `${lines.join('\n')}\n`;
 }
@@ -99,7 +102,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const files = [...cfg.backtest.recordings.flatMap((r) => r.files), ...cfg.backtest.candles.flatMap((c) => c.files)];
     const total = values.quiet ? 0 : await countLines(files);
     const progress = values.quiet ? undefined : createProgress(total, { isTTY: process.stderr.isTTY, write: (s: string) => io.stderr(s) });
-    const result = await runBacktest(cfg, { writeOutput: false, onProgress: progress ? (st) => progress.update(st.events + st.snapshots) : undefined });
+    // Strategy logs at the config's level, on stderr (stdout carries the summary or --json).
+    const pretty = cfg.logging.pretty ?? Boolean(process.stderr.isTTY);
+    const log = createLogger({ level: cfg.logging.level, pretty, destination: pretty ? process.stderr : ({ write: (s: string) => (io.stderr(s), true) } as unknown as NodeJS.WritableStream) });
+    const result = await runBacktest(cfg, { writeOutput: false, log, onProgress: progress ? (st) => progress.update(st.events + st.snapshots) : undefined });
     progress?.stop(total);
     let written: { json: string; html: string };
     try {

@@ -11,7 +11,15 @@ import { commands } from './commands.js';
 
 /** kancil's version, from its package.json. */
 export function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  // src/cli/ in a checkout, dist/src/cli/ when compiled: the nearest package.json above is kancil's.
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { version: string }).version;
+    } catch {
+      // not at this level
+    }
+  }
+  return 'unknown';
 }
 
 /** Top-level usage, listing every registered command. */

@@ -342,6 +342,7 @@ export class RunSession {
         venue: pipeline.venue,
         books: (s) => market.book(s),
         gate: pipeline.gate,
+        symbolFilters: (s) => symbols.find((i) => i.symbol === s)?.filters,
         runTag,
         log: log.child({ part: 'strategy' }),
         onFailure: (name, err) => ledger.journal(clock.now(), 'strategyFailed', { strategy: name, err: err instanceof Error ? err.message : String(err) }),

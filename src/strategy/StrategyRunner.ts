@@ -26,6 +26,8 @@ import type { BookView } from '../core/bookView.js';
 import type { Clock } from '../core/clock.js';
 import { formatDocPath } from '../core/configIssue.js';
 import type { Decimal } from '../core/decimal.js';
+import type { SymbolFilters } from '../core/filters.js';
+import { symbolRules, type SymbolRules } from './symbolRules.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
 import { StrategyBook } from './StrategyBook.js';
@@ -90,6 +92,10 @@ export interface StrategyRunnerOptions {
   readonly books: (symbol: string) => BookView | undefined;
   readonly gate: IntentGate;
   readonly log: StrategyLogger;
+  /** The exchange filters of a symbol (for `ctx.rules`); a symbol without any gets rules that round nothing. */
+  readonly symbolFilters?: (symbol: string) => SymbolFilters | undefined;
+  /** Takes the values strategies plot (`ctx.plot`): a backtest charts them; live and paper runs drop them. */
+  readonly plot?: (strategy: string, symbol: string, name: string, value: number) => void;
   /** Called once when a plugin throws and is stopped. */
   readonly onFailure?: (strategy: string, err: unknown) => void;
   /** Cancel a failed strategy's open orders (default true): nobody manages them any more. */
@@ -403,12 +409,21 @@ export class StrategyRunner {
     const check = (): void => {
       if (r.failed) throw new Error(`strategy ${name} is stopped`);
     };
+    const rules = new Map<string, SymbolRules>();
     return {
       name,
       params,
       symbols: r.spec.symbols,
       clock: o.clock,
-      log: o.log,
+      log: strategyLog(o.log, name),
+      plot: (series, value) => o.plot?.(name, r.spec.symbols[0] ?? '', series, value),
+      rules: (symbol) => {
+        const own = r.symbolOf(symbol);
+        if (own === undefined) throw new RangeError(`strategy ${name} does not trade ${symbol}`);
+        let x = rules.get(own);
+        if (x === undefined) rules.set(own, (x = symbolRules(own, o.symbolFilters?.(own))));
+        return x;
+      },
       book: (symbol) => {
         const own = r.symbolOf(symbol);
         return own === undefined ? undefined : o.books(own);
@@ -442,4 +457,17 @@ export class StrategyRunner {
       },
     };
   }
+}
+
+/** The run's logger with the strategy's name on every line (pino's child when it is one). */
+function strategyLog(log: StrategyLogger, strategy: string): StrategyLogger {
+  const child = (log as { child?: (b: object) => StrategyLogger }).child;
+  if (typeof child === 'function') return child.call(log, { strategy });
+  const tag = (obj: object | string): object => (typeof obj === 'string' ? { strategy, msg: obj } : { strategy, ...obj });
+  return {
+    info: (obj, msg) => log.info(tag(obj), msg),
+    warn: (obj, msg) => log.warn(tag(obj), msg),
+    error: (obj, msg) => log.error(tag(obj), msg),
+    debug: (obj, msg) => log.debug(tag(obj), msg),
+  };
 }

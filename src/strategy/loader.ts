@@ -4,7 +4,8 @@
  * The default export must be a StrategyPlugin (defineStrategy); its parameters are validated with
  * its own schema, and errors name `strategies[i].params.<path>` and the value.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatDocPath } from '../core/configIssue.js';
@@ -12,10 +13,18 @@ import { ConfigError } from '../core/errors.js';
 import { Decimal } from '../core/decimal.js';
 import { validateParams } from './params.js';
 import type { StrategyPlugin } from './types.js';
+import { PLUGIN_HOOKS_URL } from './pluginHooks.js';
 import type { StrategySpec } from './StrategyRunner.js';
 
 /** The project root (the folder with package.json). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** kancil's package folder (with package.json): PROJECT_ROOT, or above it when running compiled from dist/. */
+export const PACKAGE_ROOT = ((): string => {
+  for (let dir = PROJECT_ROOT; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) || path.dirname(dir) === dir) return dir;
+  }
+})();
 
 /** True when `x` has the shape of a StrategyPlugin. */
 export function isStrategyPlugin(x: unknown): x is StrategyPlugin {
@@ -26,7 +35,7 @@ export function isStrategyPlugin(x: unknown): x is StrategyPlugin {
 
 /** File of a plugin reference (does not check that it exists). */
 export function resolvePlugin(ref: string, configDir: string, root = PROJECT_ROOT): string {
-  if (ref.includes('/') || ref.includes('\\') || /\.(ts|js|mjs)$/.test(ref)) return path.resolve(configDir, ref);
+  if (ref.includes('/') || ref.includes('\\') || /\.(ts|mts|js|mjs)$/.test(ref)) return path.resolve(configDir, ref);
   const ts = path.join(root, 'strategies', `${ref}.ts`);
   return existsSync(ts) ? ts : path.join(root, 'strategies', `${ref}.js`);
 }
@@ -53,16 +62,55 @@ async function typeScriptLoaderFor(file: string): Promise<void> {
   tsxRegistered = true;
 }
 
+let hooksRegistered = false;
+
+/**
+ * Lets a plugin outside the project import `kancil` and kancil's dependencies, and any plugin of a
+ * compiled kancil import the compiled `kancil` (pluginHooks.ts); once per thread, and only then, so
+ * in-tree runs from the sources keep Node's plain resolution.
+ */
+function allowOutOfTree(file: string): void {
+  const compiled = import.meta.url.endsWith('.js');
+  if (hooksRegistered || (!compiled && !path.relative(PACKAGE_ROOT, file).startsWith('..'))) return;
+  hooksRegistered = true;
+  const data = {
+    root: pathToFileURL(path.join(PACKAGE_ROOT, 'package.json')).href,
+    ...(compiled ? { compiled: { kancil: new URL('../index.js', import.meta.url).href, 'kancil/testing': new URL('../testing.js', import.meta.url).href } } : {}),
+  };
+  register(PLUGIN_HOOKS_URL, { data });
+}
+
+/**
+ * A TypeScript plugin in a folder whose package.json does not say `"type": "module"` (or that has
+ * none) is compiled as CommonJS, which cannot import kancil's ES modules: say so.
+ */
+function moduleHint(file: string): string {
+  if (!/\.ts$/.test(file)) return '';
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { type?: unknown }).type === 'module') return '';
+      } catch {
+        return '';
+      }
+      return ` (${pkg} does not say "type": "module": a TypeScript plugin importing kancil must be an ES module; add it, or name the file .mts)`;
+    }
+    if (path.dirname(dir) === dir) return ` (no package.json with "type": "module" above ${file}: a TypeScript plugin importing kancil must be an ES module; add one, or name the file .mts)`;
+  }
+}
+
 /** Imports a plugin and checks its default export. `where` is its path in the configuration. */
 export async function loadPlugin(ref: string, configDir: string, errorAt: ErrorAt, where: readonly PropertyKey[]): Promise<StrategyPlugin> {
   const file = resolvePlugin(ref, configDir);
   if (!existsSync(file)) throw errorAt([...where, 'plugin'], `no plugin module at ${file}`, ref);
   let mod: { default?: unknown };
+  allowOutOfTree(file);
   try {
     await typeScriptLoaderFor(file);
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {
-    throw errorAt([...where, 'plugin'], `cannot import ${file}: ${(err as Error).message}`, ref);
+    throw errorAt([...where, 'plugin'], `cannot import ${file}: ${(err as Error).message}${moduleHint(file)}`, ref);
   }
   if (!isStrategyPlugin(mod.default)) throw errorAt([...where, 'plugin'], `${file} has no default export made with defineStrategy (name, description, params schema, create)`, ref);
   return mod.default;

@@ -10,6 +10,7 @@ import type { BookView } from '../core/bookView.js';
 import type { BusEvent, OrderUpdateEvent } from '../bus/events.js';
 import type { MarketEvent } from '../core/marketEvents.js';
 import type { PlaceIntent } from '../bus/intents.js';
+import type { SymbolRules } from './symbolRules.js';
 
 /** Minimal logger a strategy gets (pino-compatible). */
 export interface StrategyLogger {
@@ -38,7 +39,18 @@ export interface StrategyContext<P> {
   /** Symbols (BASE_QUOTE) this strategy trades. */
   readonly symbols: readonly string[];
   readonly clock: Clock;
+  /** Log lines of this strategy (tagged with its name; in backtests at the config's logging.level, with the run's virtual time). */
   readonly log: StrategyLogger;
+  /**
+   * The exchange rules of a symbol the strategy trades (tick size, step size, min notional...) and
+   * exact rounding onto them; a symbol it does not trade throws.
+   */
+  rules(symbol: string): SymbolRules;
+  /**
+   * Adds a value to a named series drawn over the strategy's first symbol in the backtest report
+   * (an average, a band, a signal), at the current time; live and paper runs ignore it.
+   */
+  plot(series: string, value: number): void;
   /** Local book of a symbol; undefined when none is maintained. */
   book(symbol: string): BookView | undefined;
   /** The strategy's own open orders. */

@@ -35,6 +35,7 @@ describe('kancil backtest: bad input', () => {
     ['wrong-type', (t) => t.replace('fast: 10', 'fast: "10"'), /wrong-type\.yaml: strategies\[0\]\.params\.fast="10": .*expected number/],
     ['unquoted-decimal', (t) => t.replace('quantity: "0.1"', 'quantity: 0.1'), /unquoted-decimal\.yaml: strategies\[0\]\.params\.quantity=0\.1: .*expected string, received number \(a decimal must be quoted in YAML/],
     ['refused-param', (t) => t.replace('fast: 10', 'fast: 80'), /refused-param\.yaml: strategies\[0\]\.params\.fast=80: fast must be smaller than slow/],
+    ['no-data-for-symbol', (t) => t.replace('symbols: [BTC_USDT]', 'symbols: [ETH_USDT]'), /no-data-for-symbol\.yaml: strategies\[0\]\.symbols\[0\]="ETH_USDT": no data for this symbol: backtest\.candles has BTC_USDT/],
     ['missing-data', (t) => t.replace('btcusdt-1m-sample.csv.gz]', 'btcusdt-1m-missing.csv.gz]'), /missing-data\.yaml: backtest\.candles\[0\]\.files\[0\]=".*btcusdt-1m-missing\.csv\.gz": no such file/],
     ['data-is-folder', (t) => t.replace('/btcusdt-1m-sample.csv.gz]', ']'), /data-is-folder\.yaml: backtest\.candles\[0\]\.files\[0\]=".*backtest-data": not a file/],
   ];
@@ -107,6 +108,26 @@ describe('kancil backtest: bad input', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(want);
     expect(r.err).toContain('Usage: kancil backtest <config.yaml>');
+  });
+
+  it("shows the strategy's log at the config's level, and its refusals by reason in the summary and the report", async () => {
+    const plugin = path.join(root, 'src/strategy/test-plugins/talker.ts');
+    const file = config('talker', (t) =>
+      t
+        .replace('plugin: sma-crossover', `plugin: ${JSON.stringify(plugin)}`)
+        .replace(/params: \{.*\}/, 'params: {}')
+        .replace('mode: backtest', 'mode: backtest\nlogging: { level: info, pretty: false }\nsymbols:\n  BTC_USDT:\n    filters:\n      - { filterType: LOT_SIZE, minQty: "0.00001", maxQty: "9000", stepSize: "0.00001" }'),
+    );
+    const out = path.join(dir, 'out-talker');
+    const r = await run([file, '--out', out, '--quiet']);
+    expect(r.code).toBe(0);
+    const logged = r.err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged).toEqual([expect.objectContaining({ level: 30, strategy: 'sma', step: '0.00001', msg: 'talker started', at: expect.stringMatching(/^2024-08-0\dT/) as string })]);
+    expect(r.err).not.toContain('talker debug line');
+    expect(r.out).toMatch(/\n {2}sma refused: LOT_SIZE 1 \(first: .*0\.0000001/);
+    const json = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as { rejections: Record<string, { source: string; reason: string; count: number }[]> };
+    expect(json.rejections.sma).toEqual([expect.objectContaining({ source: 'risk', reason: 'LOT_SIZE', count: 1 })]);
+    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toMatch(/<h2>Rejections by reason<\/h2><table id="rejections">.*<td>sma<\/td><td>risk<\/td><td>LOT_SIZE<\/td><td>1<\/td>/);
   });
 
   it('a strategy that throws is stopped, the report says so and the command exits 1', async () => {

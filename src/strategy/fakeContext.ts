@@ -1,11 +1,14 @@
 /**
- * A minimal in-memory StrategyContext for unit tests of example strategies: records intents,
- * keeps a settable book, clock, positions and open orders. Not used at run time.
+ * A minimal in-memory StrategyContext for unit tests of strategies (`import { fakeContext } from
+ * 'kancil/testing'`): records intents and log lines, keeps a settable book, clock, positions,
+ * open orders and symbol filters. Not used at run time.
  */
-import type { BookView } from '../../src/core/bookView.js';
-import { Decimal, ZERO } from '../../src/core/decimal.js';
-import type { BookLevel } from '../../src/core/types.js';
-import type { OwnOrderView, PlaceRequest, StrategyContext } from '../../src/strategy/types.js';
+import type { BookView } from '../core/bookView.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { BookLevel } from '../core/types.js';
+import type { SymbolFilters } from '../core/filters.js';
+import { symbolRules } from './symbolRules.js';
+import type { OwnOrderView, PlaceRequest, StrategyContext } from './types.js';
 
 /** A recorded intent. */
 export type RecordedIntent = { kind: 'place'; clientId: string; req: PlaceRequest } | { kind: 'cancel'; symbol: string; clientId: string } | { kind: 'cancelAll'; symbol: string | undefined };
@@ -33,6 +36,12 @@ export interface FakeContext<P> extends StrategyContext<P> {
   books: Map<string, BookView>;
   positions: Map<string, Decimal>;
   orders: OwnOrderView[];
+  /** Filters by symbol that `rules()` reads (none: rules that round nothing). */
+  filters: Map<string, SymbolFilters>;
+  /** What the strategy logged, level and line. */
+  readonly logged: { level: string; obj: object | string; msg?: string }[];
+  /** What the strategy plotted. */
+  readonly plotted: { series: string; value: number }[];
 }
 
 /** Builds a fake context for `params` trading `symbols`. */
@@ -47,8 +56,18 @@ export function fakeContext<P>(params: P, symbols: readonly string[] = ['BTC_USD
     books: new Map(),
     positions: new Map(),
     orders: [],
+    filters: new Map(),
+    logged: [],
+    plotted: [],
     clock: { now: () => ctx.now },
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
+    log: {
+      info: (obj, msg) => void ctx.logged.push({ level: 'info', obj, msg }),
+      warn: (obj, msg) => void ctx.logged.push({ level: 'warn', obj, msg }),
+      error: (obj, msg) => void ctx.logged.push({ level: 'error', obj, msg }),
+      debug: (obj, msg) => void ctx.logged.push({ level: 'debug', obj, msg }),
+    },
+    rules: (s) => symbolRules(s, ctx.filters.get(s)),
+    plot: (series, value) => void ctx.plotted.push({ series, value }),
     book: (s) => ctx.books.get(s),
     openOrders: (s) => ctx.orders.filter((o) => s === undefined || o.symbol === s),
     balance: () => ({ free: new Decimal(1_000_000), locked: ZERO }),

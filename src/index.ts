@@ -1,0 +1,23 @@
+/**
+ * kancil's public entry for strategy authors: `import { defineStrategy, z, Decimal } from 'kancil'`,
+ * in this repository or in a strategy's own folder (the plugin loader resolves `kancil` and its
+ * dependencies for a plugin outside the project). Everything a plugin needs and nothing of the
+ * runtime's internals, so this surface stays stable while the internals move.
+ */
+export { z } from 'zod';
+export { defineStrategy } from './strategy/types.js';
+export type { StrategyPlugin, StrategyContext, StrategyHandlers, StrategyLogger, PlaceRequest, OwnOrderView } from './strategy/types.js';
+export { symbolRules, type SymbolRules, type RoundMode, type DecimalInput } from './strategy/symbolRules.js';
+export { decimalParam, positiveDecimalParam } from './strategy/params.js';
+export { CappedOrders } from './strategy/cappedOrders.js';
+export { Decimal, ZERO, floorToStep, ceilToStep, isMultipleOf, parseDecimal } from './core/decimal.js';
+export { splitSymbol } from './core/symbols.js';
+export { parseSymbolFilters, type SymbolFilters, type WireFilter } from './core/filters.js';
+export { isKlineInterval, KlineInterval, type KlineIntervalName, type OrderTypeName, type OrderSideName, type TimeInForceName } from './core/enums.js';
+export { compareTradeIds, type TradeId } from './core/tradeId.js';
+export type { BookView } from './core/bookView.js';
+export type { BookLevel } from './core/types.js';
+export type * from './core/marketEvents.js';
+export { isTerminalState, assertNever } from './bus/events.js';
+export type * from './bus/events.js';
+export type { PlaceIntent, Intent } from './bus/intents.js';
