@@ -385,12 +385,13 @@ describe('market data routing by symbol type', () => {
 
 describe('request-weight limits', () => {
   it('429 with Retry-After when exceeded, 418 with Retry-After when the client keeps going', async () => {
+    const clock = new ManualClock();
     const tight = await startSandbox(
       testSandboxConfig((d) => {
         d.limits = { requestWeight: [{ intervalNum: 1, intervalLetter: 'M', limit: 3 }], banBaseSec: 120 };
       }),
-      // A clock that stands still keeps every request in one weight window.
-      { quiet: true, clock: new ManualClock() },
+      // A clock that moves only when told keeps every request in one weight window.
+      { quiet: true, clock },
     );
     try {
       const url = `${tight.urls.base_url}/open/v1/common/time`;
@@ -403,6 +404,9 @@ describe('request-weight limits', () => {
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(Number(r?.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(r?.body.code).toBe(-1003);
+      // Within the grace after the 429 a request was already on the wire: 429 again, no ban.
+      expect((await call('GET', url)).status).toBe(429);
+      clock.advance(1_500);
       const banned = await call('GET', url);
       expect(banned.status).toBe(418);
       expect(banned.headers.get('retry-after')).toBe('120');
