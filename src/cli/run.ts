@@ -16,7 +16,7 @@ import { ExitCode, type CliIO, type Command } from './command.js';
 import { SECRET_ENV, loadRunConfig, type RunConfig } from './runConfig.js';
 import { RunSession, type RunCredentials, type RunEndpoints } from './runSession.js';
 import { formatSummary } from './runStatus.js';
-import { consoleSettings, consoleToken, startRunConsole } from './runConsole.js';
+import { planConsole, startRunConsole } from './runConsole.js';
 import { CONSOLE_TOKEN_ENV } from '../console/auth.js';
 import { LogTap } from '../console/logTap.js';
 
@@ -29,6 +29,7 @@ Runs the strategies of a config in mode live or paper (see config/default.yaml).
   --console      serve the operator's console (dashboard, control API, /metrics) as the
                  config's console: block says, or on 127.0.0.1:8321; commands need
                  ${CONSOLE_TOKEN_ENV} (a bearer token), so does any bind beyond loopback
+                 Notifications (console.notify) read KANCIL_WEBHOOK_URL, KANCIL_TELEGRAM_TOKEN
   -h, --help     this text
 
 Credentials (live mode) come from the environment only:
@@ -140,9 +141,8 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   const cfg = loadRunConfig(path.resolve(file));
   const durationSec = durationOption(values.duration, cfg.run.durationSec);
   // The console is checked before anything connects: an unsafe one refuses the run.
-  const consoleCfg = consoleSettings(cfg, values.console === true);
-  const token = consoleCfg ? consoleToken(cfg, consoleCfg, io.env) : undefined;
-  const tap = consoleCfg ? new LogTap() : undefined;
+  const consolePlan = planConsole(cfg, values.console === true, io.env);
+  const tap = consolePlan ? new LogTap() : undefined;
   const log = runLogger(cfg.logging.level, logStream, cfg.logging.pretty, tap?.stream);
   const plugins = await loadPlugins(cfg);
   const target = await connectTarget(cfg, io.env, log);
@@ -155,7 +155,7 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   }
   let requestStop: (reason: string) => void = () => undefined;
   const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));
-  const consoleHandle = consoleCfg ? await startRunConsole(session, { settings: consoleCfg, token, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
+  const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
   if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/api\n`);
   const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log, operatorStop);
   const summary = await session.stop(reason);

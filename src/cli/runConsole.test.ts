@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
 import { parseRunConfig } from './runConfig.js';
-import { consoleSettings, consoleToken } from './runConsole.js';
+import { consoleSettings, consoleToken, planConsole } from './runConsole.js';
 
 const base = { mode: 'paper', sandbox: { config: 'x.yaml' }, strategies: [{ name: 'mm', plugin: 'market-maker', symbols: ['BTC_USDT'] }], storage: { path: ':memory:' } };
 
@@ -36,5 +36,14 @@ describe('console settings', () => {
   it('names a bad console field', () => {
     expect(() => parseRunConfig({ ...base, console: { port: 70000 } }, 'a.yaml')).toThrow(/console\.port/);
     expect(() => parseRunConfig({ ...base, console: { prot: 1 } }, 'a.yaml')).toThrow(/console/);
+  });
+
+  it('needs the notification credentials from the environment, naming the setting and the variable', () => {
+    const cfg = parseRunConfig({ ...base, console: { notify: { webhook: true, telegram: { chatId: -100200, baseUrl: 'http://127.0.0.1:9' } } } }, 'a.yaml');
+    expect(() => planConsole(cfg, false, {})).toThrow(/console\.notify\.webhook.*KANCIL_WEBHOOK_URL/);
+    expect(() => planConsole(cfg, false, { KANCIL_WEBHOOK_URL: 'http://127.0.0.1:9/h' })).toThrow(/console\.notify\.telegram.*KANCIL_TELEGRAM_TOKEN/);
+    const plan = planConsole(cfg, false, { KANCIL_WEBHOOK_URL: 'http://127.0.0.1:9/h', KANCIL_TELEGRAM_TOKEN: '1:abc' });
+    expect(plan?.channels.map((c) => c.name)).toEqual(['webhook', 'telegram']);
+    expect(plan?.settings.notify?.telegram?.chatId).toBe('-100200');
   });
 });

@@ -13,6 +13,8 @@ import { RunFeed } from '../console/feed.js';
 import { RunMetrics } from '../console/metrics.js';
 import type { LogTap } from '../console/logTap.js';
 import { ConsoleServer } from '../console/server.js';
+import { telegramChannel, webhookChannel, type Channel } from '../console/notify/channels.js';
+import { Notifier } from '../console/notify/Notifier.js';
 import type { CommandScope, ConsoleRun } from '../console/source.js';
 import type { RunConfig } from './runConfig.js';
 import type { RunSession } from './runSession.js';
@@ -37,6 +39,41 @@ export function consoleToken(cfg: RunConfig, settings: ConsoleSettings, env: Rea
   const t = token === '' ? undefined : token;
   if (t === undefined && !isLoopbackHost(settings.host)) throw new ConfigError(cfg.file, 'console.host', settings.host, `a console listening beyond loopback needs ${CONSOLE_TOKEN_ENV} set in the environment`);
   return t;
+}
+
+/** Environment variables of the notification channels' credentials. */
+export const NOTIFY_ENV = { webhookUrl: 'KANCIL_WEBHOOK_URL', telegramToken: 'KANCIL_TELEGRAM_TOKEN' } as const;
+
+/** The notification channels a config asks for, with their credentials from the environment. */
+export function notifyChannels(cfg: RunConfig, settings: ConsoleSettings, env: Readonly<Record<string, string | undefined>>): Channel[] {
+  const n = settings.notify;
+  if (n === undefined) return [];
+  const out: Channel[] = [];
+  if (n.webhook) {
+    const url = env[NOTIFY_ENV.webhookUrl];
+    if (url === undefined || !/^https?:\/\/\S+$/.test(url)) throw new ConfigError(cfg.file, 'console.notify.webhook', true, `needs ${NOTIFY_ENV.webhookUrl} set to an http(s) URL in the environment`);
+    out.push(webhookChannel(url));
+  }
+  if (n.telegram) {
+    const token = env[NOTIFY_ENV.telegramToken];
+    if (token === undefined || token === '') throw new ConfigError(cfg.file, 'console.notify.telegram', n.telegram.chatId, `needs the bot token in ${NOTIFY_ENV.telegramToken} in the environment`);
+    out.push(telegramChannel(n.telegram.baseUrl, token, n.telegram.chatId));
+  }
+  return out;
+}
+
+/** Everything the console of a run needs, checked before the run starts. */
+export interface ConsolePlan {
+  readonly settings: ConsoleSettings;
+  readonly token: string | undefined;
+  readonly channels: readonly Channel[];
+}
+
+/** The console plan of a run, or undefined when it has no console; a ConfigError when it would be unsafe or incomplete. */
+export function planConsole(cfg: RunConfig, flag: boolean, env: Readonly<Record<string, string | undefined>>): ConsolePlan | undefined {
+  const settings = consoleSettings(cfg, flag);
+  if (settings === undefined) return undefined;
+  return { settings, token: consoleToken(cfg, settings, env), channels: notifyChannels(cfg, settings, env) };
 }
 
 /** A started console. */
@@ -91,7 +128,8 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
 }
 
 /** Starts the console of a session; undefined (logged) when it cannot start: the run goes on without it. */
-export async function startRunConsole(session: RunSession, o: { settings: ConsoleSettings; token: string | undefined; log: Logger; tap?: LogTap; requestStop: (reason: string) => void }): Promise<RunConsole | undefined> {
+export async function startRunConsole(session: RunSession, o: { plan: ConsolePlan; log: Logger; tap?: LogTap; requestStop: (reason: string) => void }): Promise<RunConsole | undefined> {
+  const { settings, token, channels } = o.plan;
   const log = o.log.child({ part: 'console' });
   const run = consoleRunOf(session, o.requestStop);
   const feed = new RunFeed(run);
@@ -101,19 +139,23 @@ export async function startRunConsole(session: RunSession, o: { settings: Consol
   metrics.start();
   let server: ConsoleServer;
   try {
-    server = await ConsoleServer.start({ run, feed, host: o.settings.host, port: o.settings.port, token: o.token, log, metrics });
+    server = await ConsoleServer.start({ run, feed, host: settings.host, port: settings.port, token, log, metrics });
   } catch (err) {
     feed.stop();
     metrics.stop();
     o.tap?.attach(undefined);
-    log.error({ err: err instanceof Error ? err.message : String(err), host: o.settings.host, port: o.settings.port }, 'the console could not start; the run goes on without it');
+    log.error({ err: err instanceof Error ? err.message : String(err), host: settings.host, port: settings.port }, 'the console could not start; the run goes on without it');
     return undefined;
   }
-  log.info({ url: server.url, commands: o.token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})` }, 'console listening');
+  const n = settings.notify;
+  const notifier = n && channels.length > 0 ? new Notifier({ run, feed, channels, events: n.events, maxPerMinute: n.maxPerMinute, reconnectStorm: n.reconnectStorm, rejectionBurst: n.rejectionBurst, log }) : undefined;
+  notifier?.start();
+  log.info({ url: server.url, commands: token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})`, notify: channels.map((c) => c.name) }, 'console listening');
   return {
     url: server.url,
     close: async () => {
       o.tap?.attach(undefined);
+      await notifier?.stop();
       feed.stop();
       metrics.stop();
       await server.close();
