@@ -110,7 +110,8 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
         return { symbol, ready: b?.ready ?? false, bid: b?.bestBid(), ask: b?.bestAsk() };
       }),
     intentStats: () => ({ ...p.pipeline.stats }),
-    weights: () => p.rateLimits.snapshot().flatMap((h) => Object.entries(h.usedWeight).map(([interval, used]) => ({ host: h.host, interval, used }))),
+    // The exchange limits per IP: one figure for every host of the open API.
+    weights: () => Object.entries(p.rateLimits.snapshot().usedWeight).map(([interval, used]) => ({ host: 'ip', interval, used })),
     journal: (kind, data) => session.ledger.journal(now(), kind, data),
     setState: (scope: CommandScope, state, reason) => {
       if (scope.strategy === undefined) return session.setTradingState(state, reason);

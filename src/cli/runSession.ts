@@ -175,6 +175,7 @@ export class RunSession {
         ...(cr.apiSecret !== undefined ? { apiSecret: cr.apiSecret } : {}),
         recvWindow: cfg.exchange?.recvWindow ?? 5000,
         timeoutMs: cfg.exchange?.timeoutMs ?? 10_000,
+        ...(cfg.exchange?.weightLimits ? { weightLimits: cfg.exchange.weightLimits } : {}),
       });
       cleanup.push(() => open.close());
       await open.syncTime();

@@ -30,6 +30,10 @@ export const exchangeSchema = z.strictObject({
   legacy_base_url: url.optional().describe('first-generation /v1 REST host (fallback for order entry)'),
   recvWindow: z.number().int().positive().max(60_000).default(5000).describe('signed request window in ms (max 60000)'),
   timeoutMs: z.number().int().positive().default(10_000).describe('HTTP request timeout in ms'),
+  weightLimits: z
+    .record(z.string().regex(/^\d+[smhdSMHD]$/), z.number().int().positive())
+    .optional()
+    .describe("the IP's request-weight limits per interval (e.g. { 1M: 6000 }; the spec does not show them): normal requests stop 10% short, the rest is kept for cancels and reconciliation"),
   referencePriceRefreshMs: z.number().int().positive().default(10_000).describe('how often the PRICE_RANGE reference price is polled (ms)'),
   referencePriceMaxAgeMs: z.number().int().positive().default(30_000).describe('a reference price older than this is not used: PRICE_RANGE is then left to the exchange'),
 });

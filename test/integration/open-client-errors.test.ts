@@ -14,14 +14,13 @@ import { ok, wireAccount, wireNewOrder, wireOrderDetail } from '../support/openW
 const f = openClientFixture();
 
 describe('rate limits', () => {
-  it('records X-MBX-USED-WEIGHT-* and X-MBX-ORDER-COUNT-* per host', async () => {
+  it('records X-MBX-USED-WEIGHT-* and X-MBX-ORDER-COUNT-* of the IP', async () => {
     f.server.on('POST', '/open/v1/orders', signed(() => ({ headers: { 'X-MBX-USED-WEIGHT-1M': '12', 'x-mbx-used-weight-1h': '40', 'X-MBX-ORDER-COUNT-10S': '3' }, json: ok(wireNewOrder, 'message') })));
     await f.client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1' });
-    const origin = new URL(f.server.url).origin;
-    expect(f.client.rateLimits.usedWeight(origin, '1M')).toBe(12);
-    expect(f.client.rateLimits.usedWeight(origin, '1H')).toBe(40);
-    expect(f.client.rateLimits.orderCount(origin, '10S')).toBe(3);
-    expect(f.client.rateLimits.host(origin)).toMatchObject({ usedWeight: { '1M': 12, '1H': 40 }, orderCount: { '10S': 3 }, blockedUntil: undefined });
+    expect(f.client.rateLimits.usedWeight('1M')).toBe(12);
+    expect(f.client.rateLimits.usedWeight('1H')).toBe(40);
+    expect(f.client.rateLimits.orderCount('10S')).toBe(3);
+    expect(f.client.rateLimits.snapshot()).toMatchObject({ usedWeight: { '1M': 12, '1H': 40 }, orderCount: { '10S': 3 }, blockedUntil: undefined });
   });
 
   it('429 with Retry-After: RateLimitedError, then local refusal without a request until it passes', async () => {
@@ -31,9 +30,8 @@ describe('rate limits', () => {
     expect(err).toBeInstanceOf(RateLimitedError);
     expect(err).toMatchObject({ httpStatus: 429, retryAfterMs: 7_000, bannedUntil: undefined });
     expect(f.server.requests).toHaveLength(1);
-    const origin = new URL(f.server.url).origin;
-    expect(f.client.rateLimits.host(origin)).toMatchObject({ blockedUntil: f.clock.t + 7_000, blockedBy: 429 });
-    // Every path on the same host is refused locally; the server sees nothing.
+    expect(f.client.rateLimits.snapshot()).toMatchObject({ blockedUntil: f.clock.t + 7_000, blockedBy: 429 });
+    // Every path is refused locally; the server sees nothing.
     const local = await f.client.symbols().catch((e: unknown) => e);
     expect(local).toBeInstanceOf(RateLimitedError);
     expect(local).toMatchObject({ httpStatus: undefined, retryAfterMs: 7_000 });
@@ -60,7 +58,7 @@ describe('rate limits', () => {
     expect(await f.client.time()).toBe(1);
   });
 
-  it('418 ban: bannedUntil set, only that host refused', async () => {
+  it('418 ban from one host: the whole IP is refused, every host (the spec limits per IP)', async () => {
     const other = await LoopbackServer.start();
     try {
       const c = new OpenClient({ baseUrl: f.server.url, marketUrl: other.url, depthUrl: other.url, clock: f.clock, retry: FAST_RETRY });
@@ -69,12 +67,52 @@ describe('rate limits', () => {
       const err = await c.time().catch((e: unknown) => e);
       expect(err).toMatchObject({ httpStatus: 418, retryAfterMs: 120_000, bannedUntil: f.clock.t + 120_000 });
       await expect(c.time()).rejects.toMatchObject({ bannedUntil: f.clock.t + 120_000, httpStatus: undefined });
+      await expect(c.depth({ symbol: 'BTC_IDR', symbolType: 1 })).rejects.toMatchObject({ bannedUntil: f.clock.t + 120_000, httpStatus: undefined });
       expect(f.server.requests).toHaveLength(1);
+      expect(other.requests).toHaveLength(0);
+      expect(c.rateLimits.bannedUntil()).toBe(f.clock.t + 120_000);
+      f.clock.t += 120_000;
       await expect(c.depth({ symbol: 'BTC_IDR', symbolType: 1 })).resolves.toMatchObject({ lastUpdateId: 1 });
-      expect(c.rateLimits.bannedUntil(new URL(f.server.url).origin)).toBe(f.clock.t + 120_000);
       await c.close();
     } finally {
       await other.close();
+    }
+  });
+
+  it('order-count 429 (-1015): new orders wait out Retry-After; cancels and account reads go on', async () => {
+    f.server.on('POST', '/open/v1/orders', { status: 429, headers: { 'Retry-After': '10', 'X-MBX-USED-WEIGHT-1M': '5' }, json: { code: -1015, msg: 'Too many new orders; retry after 10 s.' } });
+    f.server.on('POST', '/open/v1/orders/cancel', signed(() => ({ json: ok(wireOrderDetail, 'message') })));
+    f.server.on('GET', '/open/v1/account/spot', signed(() => ({ json: ok(wireAccount) })));
+    f.server.on('GET', '/open/v1/orders/detail', signed(() => ({ json: ok(wireOrderDetail, 'message') })));
+    const first = await f.client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-1015' }).catch((e: unknown) => e);
+    expect(first).toMatchObject({ httpStatus: 429, retryAfterMs: 10_000 });
+    await expect(f.client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-1015b' })).rejects.toMatchObject({ httpStatus: undefined, retryAfterMs: 10_000 });
+    expect(f.server.requests.filter((r) => r.path === '/open/v1/orders')).toHaveLength(1);
+    await f.client.cancelOrder({ clientId: 'c-old' });
+    await f.client.account();
+    await f.client.orderDetail({ orderId: '1', clientId: 'c-old' });
+    expect(f.client.rateLimits.snapshot()).toMatchObject({ blockedUntil: undefined, ordersBlockedUntil: f.clock.t + 10_000 });
+    f.clock.t += 10_000;
+    await f.client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-1015c' }).catch(() => undefined);
+    expect(f.server.requests.filter((r) => r.path === '/open/v1/orders')).toHaveLength(2);
+  });
+
+  it('throttles ahead of a known weight limit from the headers, keeping the last tenth for cancels', async () => {
+    const c = f.makeClient({ weightLimits: { '1M': 100 } });
+    try {
+      f.server.on('GET', '/open/v1/common/time', { headers: { 'X-MBX-USED-WEIGHT-1M': '90' }, json: { code: 0, msg: '', timestamp: 1 } });
+      f.server.on('POST', '/open/v1/orders/cancel', signed(() => ({ headers: { 'X-MBX-USED-WEIGHT-1M': '91' }, json: ok(wireOrderDetail, 'message') })));
+      expect(await c.time()).toBe(1);
+      const refused = await c.time().catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RateLimitedError);
+      expect((refused as RateLimitedError).httpStatus).toBeUndefined();
+      expect((refused as RateLimitedError).retryAfterMs).toBe(60_000 - (f.clock.t % 60_000));
+      await c.cancelOrder({ clientId: 'c-old' });
+      expect(f.server.requests).toHaveLength(2);
+      f.clock.t += 60_000 - (f.clock.t % 60_000);
+      expect(await c.time()).toBe(1);
+    } finally {
+      await c.close();
     }
   });
 });

@@ -77,8 +77,10 @@ export interface OpenClientOptions {
   readonly logger?: TransportLogger;
   /** Retry policy for idempotent calls (GET); non-idempotent calls are never retried. */
   readonly retry?: RetryPolicy;
-  /** Shared rate-limit state (one per IP is the natural scope); a new one by default. */
+  /** Shared rate-limit state: one per IP, given to every client on that IP; a new one by default. */
   readonly rateLimits?: RateLimitState;
+  /** Request-weight limits per interval (`{ '1M': 6000 }`) for a new rate-limit state; the spec does not show them. */
+  readonly weightLimits?: Readonly<Record<string, number>>;
   /** Shared transport; when given, {@link OpenClient.close} leaves it open. */
   readonly transport?: HttpTransport;
 }
@@ -97,7 +99,7 @@ export const MAX_LISTEN_TOKEN_VALIDITY_MS = 86_400_000;
  * rejected promise with one of the core error classes; nothing is thrown synchronously.
  */
 export class OpenClient {
-  /** Rate-limit state per host: used weights, order counts, blocks. */
+  /** Rate-limit state of the IP across every host: used weights, order counts, blocks. */
   readonly rateLimits: RateLimitState;
   readonly #hosts: OpenHosts;
   readonly #adapter: RestAdapter;
@@ -119,7 +121,7 @@ export class OpenClient {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new ValidationError('timeoutMs', timeoutMs, 'must be a positive integer');
     this.#hosts = { baseUrl: options.baseUrl, marketUrl: options.marketUrl, depthUrl: options.depthUrl };
     this.#clock = options.clock ?? systemClock;
-    this.rateLimits = options.rateLimits ?? new RateLimitState(this.#clock);
+    this.rateLimits = options.rateLimits ?? new RateLimitState(this.#clock, options.weightLimits);
     this.#transport = options.transport ?? new HttpTransport();
     this.#ownsTransport = options.transport === undefined;
     const profile = new OpenProfile({

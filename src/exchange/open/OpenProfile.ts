@@ -1,11 +1,12 @@
 /**
  * The open API's part of the request template: HMAC-SHA256 signing over totalParams,
- * `X-MBX-APIKEY`, the server-time offset for `timestamp`, and per-host blocking after
- * 429/418 so a rate-limited host is never hammered into a ban.
+ * `X-MBX-APIKEY`, the server-time offset for `timestamp`, and the IP's request budget (weight
+ * headers, 429/418/403 blocks of the whole IP, order-count blocks of new orders only) so the
+ * IP is never hammered into a ban and a cancel is never refused for an order-count limit.
  */
 import { type ExchangeError, RateLimitedError, ValidationError, signOpen, type Clock } from '../../core/index.js';
 import type { HttpResponse } from '../transport/HttpTransport.js';
-import { type RateLimitState, parseRetryAfterMs } from '../transport/RateLimitState.js';
+import { type RateLimitState, type RequestClass, parseRetryAfterMs } from '../transport/RateLimitState.js';
 import type { CallSpec, InterfaceProfile, PreparedRequest } from '../transport/RestAdapter.js';
 import { encodeForm } from '../transport/wire.js';
 import { failureMessage } from '../transport/envelope.js';
@@ -16,6 +17,27 @@ export const MAX_RECV_WINDOW = 60_000;
 /** Without a Retry-After header: wait a minute after 429, and the minimum ban (2 min) after 418. */
 const FALLBACK_429_MS = 60_000;
 const FALLBACK_418_MS = 120_000;
+
+/** Paths whose calls place new orders (they spend the account's order count). */
+const ORDER_PATHS = new Set(['/open/v1/orders', '/open/v1/orders/oco']);
+/** Calls that must get through when the budget is short: cancels and the reads reconciliation makes. */
+const CRITICAL = new Set(['POST /open/v1/orders/cancel', 'GET /open/v1/orders/detail', 'GET /open/v1/orders', 'GET /open/v1/orders/trades', 'GET /open/v1/account/spot']);
+
+/** How a call uses the IP's budget (see RateLimitState). */
+export function requestClass(call: CallSpec): RequestClass {
+  if (call.method === 'POST' && ORDER_PATHS.has(call.path)) return 'order';
+  return CRITICAL.has(`${call.method} ${call.path}`) ? 'critical' : 'normal';
+}
+
+/**
+ * A 429 for the account's order rate rather than the IP's weight. Numeric codes are "not shown":
+ * -1015 is the conventional one; a message about too many orders on an order call counts too.
+ */
+export function isOrderCountRefusal(call: CallSpec, body: unknown): boolean {
+  if (requestClass(call) !== 'order') return false;
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  return code === -1015 || code === '-1015' || /too many (new )?orders|order count|order rate/i.test(failureMessage(body));
+}
 
 /** Throws ValidationError unless `v` is an integer in 1..60000. */
 export function checkRecvWindow(v: number): number {
@@ -56,11 +78,10 @@ export function isTimestampRefusal(e: ExchangeError): boolean {
 export class OpenProfile implements InterfaceProfile {
   constructor(private readonly o: OpenProfileOptions) {}
 
-  admit(call: CallSpec, origin: string): void {
-    const block = this.o.rateLimits.activeBlock(origin);
-    if (!block) return;
-    const wait = block.until - this.o.clock.now();
-    throw new RateLimitedError(call.endpoint, wait, block.status === 418 ? block.until : undefined, undefined, `host ${origin} refused locally after HTTP ${block.status}`);
+  /** Refuses locally (RateLimitedError, nothing sent) what the IP's budget does not allow now. */
+  admit(call: CallSpec): void {
+    const refusal = this.o.rateLimits.admit(requestClass(call));
+    if (refusal) throw new RateLimitedError(call.endpoint, refusal.waitMs, refusal.bannedUntil, undefined, refusal.reason);
   }
 
   /**
@@ -98,8 +119,8 @@ export class OpenProfile implements InterfaceProfile {
     return this.o.resync(preparedAt);
   }
 
-  observe(_call: CallSpec, origin: string, response: HttpResponse): void {
-    this.o.rateLimits.recordHeaders(origin, response.headers);
+  observe(_call: CallSpec, _origin: string, response: HttpResponse): void {
+    this.o.rateLimits.recordHeaders(response.headers);
   }
 
   /**
@@ -107,12 +128,16 @@ export class OpenProfile implements InterfaceProfile {
    * violated", a limit like the others. Refused as a definite failure and sent again at once, it
    * kept hitting the firewall with every intent; it now blocks the host like a 429.
    */
-  rateLimited(call: CallSpec, origin: string, response: HttpResponse, body: unknown): RateLimitedError | undefined {
+  rateLimited(call: CallSpec, _origin: string, response: HttpResponse, body: unknown): RateLimitedError | undefined {
     const status = response.status;
     if (status !== 429 && status !== 418 && status !== 403) return undefined;
     const now = this.o.clock.now();
     const waitMs = parseRetryAfterMs(response.headers['retry-after'], now, status === 418 ? FALLBACK_418_MS : FALLBACK_429_MS);
-    this.o.rateLimits.block(origin, now + waitMs, status);
+    if (status === 429 && isOrderCountRefusal(call, body)) this.o.rateLimits.blockOrders(now + waitMs);
+    else {
+      if (status === 429) this.o.rateLimits.learnLimit(response.headers);
+      this.o.rateLimits.block(now + waitMs, status);
+    }
     return new RateLimitedError(call.endpoint, waitMs, status === 418 ? now + waitMs : undefined, status, failureMessage(body));
   }
 }
