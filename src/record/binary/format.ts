@@ -1,5 +1,5 @@
 /**
- * The binary recording format (see backtest-data/README.md, "Binary recordings"): a recording
+ * The binary recording format (backtest-data/README.md says how to make and use one): a recording
  * converted once, with the bulk of its events (depth diffs, trades, book tickers) stored as exact
  * scaled integers, so a replay reads numbers instead of parsing JSON and decimal text every run.
  *
@@ -10,7 +10,16 @@
  *    a chunk and report a truncated file at the offset where its last record starts.
  * Integer fields are "u53": a non-negative safe integer as u32 low word then u32 high word, read
  * as high * 2^32 + low (exact integer arithmetic). Nothing is rounded: a line whose values do not
- * fit is stored as its text ({@link KIND_LINE}) and read back by the text reader's own code.
+ * fit (past a safe integer at its scale, an id past 2^53, a negative time or id, a decimal written
+ * `.5` or `5.`) is stored as its text ({@link KIND_LINE}) and read back by the text reader's code.
+ *
+ * A record's time (the receive time) is u8 form, u53, u32: form 1 is nanoseconds as a ms part and
+ * a sub-millisecond part (read as ms + sub / 1e6, the text reader's own computation), form 0 whole
+ * ms. A value is an integer count of 10^-scale units. A depth diff's levels share one price and one
+ * qty scale: their significant fraction digits, raised to the largest scales the symbol's earlier
+ * diffs were written at (so a replay's local book, which keeps its largest scales, takes them
+ * without a copy); readers take any scale. A trade's or ticker's decimal keeps the scale of its
+ * text, trailing zeros included, so the text is spelled back byte for byte.
  */
 
 /** First 8 bytes of every binary recording. */
@@ -24,11 +33,24 @@ export const BINARY_EXTENSION = '.krb';
 export const KIND_STRING = 1;
 /** A recorded line kept as text (snapshots, klines, anything not stored as numbers). */
 export const KIND_LINE = 2;
-/** A depth diff with both sides as scaled integers. */
+/**
+ * A depth diff with both sides as scaled integers: time, stream id u32, symbol id u32, E u53, U u53,
+ * u u53, price scale u8, qty scale u8, bid count u32, ask count u32, then per level price u53 and
+ * qty u53 (bids, then asks).
+ */
 export const KIND_DEPTH = 3;
-/** A trade with price and quantity as scaled integers that spell the wire text exactly. */
+/**
+ * A trade with price and quantity as scaled integers that spell the wire text exactly: time, stream
+ * id, symbol id, E u53, trade id u53, trade time u53, flags u8 (1 buyer is maker, 2 buyer order id
+ * present, 4 seller order id present), buyer order id u53, seller order id u53, price scale u8,
+ * price u53, qty scale u8, qty u53.
+ */
 export const KIND_TRADE = 4;
-/** A book ticker with its four decimals as scaled integers that spell the wire text exactly. */
+/**
+ * A book ticker with its four decimals as scaled integers that spell the wire text exactly: time,
+ * stream id, symbol id, E u53 (the receive time's ms when the payload has none, as the text reader
+ * takes it), update id u53, then bid price, bid qty, ask price, ask qty, each scale u8 and value u53.
+ */
 export const KIND_BOOK_TICKER = 5;
 
 /** Bytes before a record's body: kind and body length. */
