@@ -1,7 +1,7 @@
 /**
  * The import graph of src/ stays a one-way tree: no import circle anywhere (type-only imports
  * count), and each folder imports only the folders the dependency rule of docs/architecture.md
- * allows (CONVENTIONS.md). dpdm parses the imports with the TypeScript compiler, so the check sees what tsc sees.
+ * allows. dpdm parses the imports with the TypeScript compiler, so the check sees what tsc sees.
  */
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
