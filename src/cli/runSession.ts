@@ -43,7 +43,7 @@ import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
 import { runSummary, statusLine, type RunSummary } from './runStatus.js';
-import { userStream, type UserStream } from './userStream.js';
+import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
 
 /** Exchange addresses of a run (the spec's placeholder names). */
 export interface RunEndpoints {
@@ -100,7 +100,7 @@ export class RunSession {
   readonly #tracker: OrderTracker;
   readonly #router: OrderRouter | undefined;
   readonly #sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
-  readonly #user: UserStream | undefined;
+  readonly #user: readonly UserStream[];
   readonly #states: TradingStateMachine;
   readonly #pipeline: Pipeline<StrategyState>;
   readonly #runner: StrategyRunner;
@@ -127,7 +127,7 @@ export class RunSession {
     tracker: OrderTracker;
     router: OrderRouter | undefined;
     sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
-    user: UserStream | undefined;
+    user: readonly UserStream[];
     states: TradingStateMachine;
     pipeline: Pipeline<StrategyState>;
     runner: StrategyRunner;
@@ -206,7 +206,7 @@ export class RunSession {
       let router: OrderRouter | undefined;
       let legacy: LegacyClient | undefined;
       let sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
-      let user: UserStream | undefined;
+      let user: readonly UserStream[] = [];
 
       if (cfg.mode === 'live') {
         if (!cr.apiKey || !cr.apiSecret) throw new ConfigError(cfg.file, 'mode', 'live', 'live mode needs KANCIL_API_KEY and KANCIL_API_SECRET in the environment');
@@ -215,10 +215,12 @@ export class RunSession {
           const l = legacy;
           cleanup.push(() => l.close());
         }
-        const stream = userStream(ep, open, symbols, log);
-        user = stream.stream;
+        // The WebSocket API address the exchange publishes, when the config names none.
+        const wsApiUrl = ep.ws_api_url ?? (symbols.some((s) => s.type === 1) ? await discoverWsApiUrl(open, log) : undefined);
+        const chosen = userStreams({ ...ep, ...(wsApiUrl !== undefined ? { ws_api_url: wsApiUrl } : {}) }, open, symbols, log);
+        user = chosen.streams;
         // Orders of the other symbol types (type 2 has no user stream at all) are polled instead.
-        const unstreamed = symbols.filter((s) => s.type !== stream.covers).map((s) => s.symbol);
+        const unstreamed = symbols.filter((s) => !chosen.covers.has(s.type as 1 | 3)).map((s) => s.symbol);
         if (unstreamed.length > 0) log.info({ symbols: unstreamed }, 'no user data stream reports these symbols; their orders are polled');
         router = new OrderRouter({
           open: openPort(open),
@@ -235,8 +237,10 @@ export class RunSession {
           ...optional('pollMs', o.router?.pollMs),
           ...optional('cancelRetryMs', o.router?.cancelRetryMs),
         });
-        bus.attach(user.events$);
-        bus.attach(user.status$);
+        for (const u of user) {
+          bus.attach(u.events$);
+          bus.attach(u.status$);
+        }
       } else {
         engine = new MatchingEngine({
           symbols: symbols.map((info) => {
@@ -266,7 +270,7 @@ export class RunSession {
       });
       cleanup.push(() => market.close());
       market.start();
-      user?.start();
+      for (const u of user) u.start();
 
       // Daily PnL for the loss limit, from every new fill (the tracker emits each fill once).
       const daily = new DailyPnl();
@@ -462,7 +466,7 @@ export class RunSession {
     this.#pipeline.stop();
     await this.#router?.stop();
     for (const s of this.#subs) s.unsubscribe();
-    await this.#user?.close();
+    for (const u of this.#user) await u.close();
     this.#refs.stop();
     await this.#market.close();
     this.#sim?.scheduler.cancelAll();
