@@ -156,7 +156,7 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   let requestStop: (reason: string) => void = () => undefined;
   const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));
   const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
-  if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/api\n`);
+  if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/ (dashboard; API ${consoleHandle.url}/api, metrics ${consoleHandle.url}/metrics)\n`);
   const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log, operatorStop);
   const summary = await session.stop(reason);
   await consoleHandle?.close();

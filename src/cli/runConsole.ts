@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { consoleSchema } from '../config/schema.js';
 import { ConfigError } from '../core/errors.js';
 import { CONSOLE_TOKEN_ENV, MIN_TOKEN_LENGTH, isLoopbackHost } from '../console/auth.js';
+import { dashboardPage } from '../console/dashboard.js';
 import { RunFeed } from '../console/feed.js';
 import { RunMetrics } from '../console/metrics.js';
 import type { LogTap } from '../console/logTap.js';
@@ -140,7 +141,7 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
   metrics.start();
   let server: ConsoleServer;
   try {
-    server = await ConsoleServer.start({ run, feed, host: settings.host, port: settings.port, token, log, metrics });
+    server = await ConsoleServer.start({ run, feed, host: settings.host, port: settings.port, token, log, metrics, page: dashboardPage });
   } catch (err) {
     feed.stop();
     metrics.stop();

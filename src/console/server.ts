@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TradingStateName } from '../bus/events.js';
 import { checkBearer, isLoopbackHost, CONSOLE_TOKEN_ENV } from './auth.js';
+import { DASHBOARD_CSP } from './dashboard.js';
 import type { FeedMessage, RunFeed } from './feed.js';
 import type { ConsoleRun } from './source.js';
 import { bookJson, orderJson, pnlByQuote, positionJson } from './views.js';
@@ -133,6 +134,7 @@ export class ConsoleServer {
     if (!this.#authorised(req, path, false)) return this.#refuse(req, res, path, false);
     if (path === '/') {
       if (!this.#o.page) throw new HttpError(404, 'no dashboard page in this build; see /api');
+      res.setHeader('content-security-policy', DASHBOARD_CSP);
       return send(res, 200, 'text/html; charset=utf-8', this.#o.page());
     }
     if (path === '/metrics') {

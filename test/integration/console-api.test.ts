@@ -47,8 +47,8 @@ describe('console control API on a paper run against the sandbox', () => {
     const logs: string[] = [];
     const done = runCommand([file, '--duration', '120'], { stdout: (t) => (out += t), stderr: (t) => (out += t), env: { KANCIL_CONSOLE_TOKEN: TOKEN } }, logSink(logs));
     try {
-      expect(await waitFor(() => /console: (http:\/\/127\.0\.0\.1:\d+)\/api/.test(out), 20_000), out).toBe(true);
-      const base = /console: (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(out)?.[1] ?? '';
+      expect(await waitFor(() => /console: (http:\/\/127\.0\.0\.1:\d+)\/ \(dashboard/.test(out), 20_000), out).toBe(true);
+      const base = /console: (http:\/\/127\.0\.0\.1:\d+)\/ \(dashboard/.exec(out)?.[1] ?? '';
       const responses: string[] = [];
       const get = async (p: string): Promise<unknown> => {
         const r = await call(`${base}${p}`, 'GET');

@@ -34,7 +34,7 @@ describe('paper mode (npm start configuration)', () => {
     // The default config, with its ledger moved to a temporary folder.
     const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
     const file = path.join(dir, 'paper.yaml');
-    writeFileSync(file, stringify({ ...doc, sandbox: { config: path.join(repoRoot, 'config/paper-sandbox.yaml') }, storage: { path: path.join(dir, 'paper.db') }, logging: { level: 'info' } }));
+    writeFileSync(file, stringify({ ...doc, sandbox: { config: path.join(repoRoot, 'config/paper-sandbox.yaml') }, storage: { path: path.join(dir, 'paper.db') }, logging: { level: 'info' }, console: { port: 0 } }));
     const { code, out, logs } = await run(file, '5');
     expect(code, out + logs).toBe(0);
     expect(out).toMatch(/run stopped \(duration 5 s\)/);
@@ -67,7 +67,7 @@ describe('paper mode (npm start configuration)', () => {
     writeFileSync(sbxFile, stringify(sbx));
     const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
     const file = path.join(dir, 'once.yaml');
-    writeFileSync(file, stringify({ ...doc, sandbox: { config: sbxFile }, storage: { path: path.join(dir, 'once.db') }, logging: { level: 'info' } }));
+    writeFileSync(file, stringify({ ...doc, sandbox: { config: sbxFile }, storage: { path: path.join(dir, 'once.db') }, logging: { level: 'info' }, console: { port: 0 } }));
     const { code, out, logs } = await run(file, '3600');
     expect(code, out + logs).toBe(0);
     expect(out).toMatch(/run stopped \(replay ended\)/);
