@@ -10,7 +10,9 @@
  * after it subscribed, errors its callback throws are reported by RxJS (not to the publisher),
  * and it completes when the bus closes.
  */
-import { Observable, type Subscriber, type Subscription } from 'rxjs';
+// The Observable module alone: the package's index loads all ~220 CommonJS modules of RxJS at start.
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber, Subscription } from 'rxjs';
 import type { BusEvent } from './events.js';
 
 /** A consumer called synchronously with each published event. */
