@@ -12,6 +12,7 @@ import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
 import { outputDirProblem } from './outputDir.js';
 import { createLogger } from '../config/logger.js';
+import { limitHeapGrowth } from './heapGrowth.js';
 import { KancilError } from '../core/errors.js';
 import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
@@ -50,6 +51,7 @@ function summary(r: BacktestResult): string {
 }
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  limitHeapGrowth();
   let values: { sweep?: string; out?: string; workers?: string; json?: boolean; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
