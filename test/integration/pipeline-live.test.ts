@@ -3,8 +3,14 @@
  * stream, strategy runner, risk gate, ledger and order router, composed by RunSession exactly as
  * `kancil run` composes it. A strategy places, gets filled and cancels; a filter violation is
  * refused before any request reaches the exchange (counted at the network); a failing plugin is
- * stopped while the other keeps trading; no secret reaches a log line.
+ * stopped while the other keeps trading; no secret reaches a log line, nor the operator's console
+ * (its page, API, live feed and metrics) or its notifications (webhook and Telegram, faked on loopback).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { planConsole, startRunConsole, type RunConsole } from '../../src/cli/runConsole.js';
+import { LogTap } from '../../src/console/logTap.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { BusEvent } from '../../src/bus/events.js';
@@ -64,10 +70,28 @@ let proxy: CountingProxy;
 let session: RunSession;
 let summary: RunSummary;
 const logText: string[] = [];
+/** Everything the console served and every notification body, for the secret scan. */
+const consoleText: string[] = [];
+const notified: string[] = [];
+const CONSOLE_TOKEN = 'pipeline-live-console-token-0123456789';
+const TG_TOKEN = '987654:pipeline-live-telegram-token-xyz';
+let hooks: http.Server;
+let consoleH: RunConsole | undefined;
 
 beforeAll(async () => {
   sandbox = await startSandbox(resolveSandboxConfig(sandboxDoc({ synthetic: true }), 'pipeline-live', process.cwd()));
   proxy = await countingProxy(sandbox.urls.base_url);
+  // One loopback server stands for the webhook receiver and the Telegram Bot API.
+  hooks = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      notified.push(body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"result":{}}');
+    });
+  });
+  await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+  const hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
   const config = parseRunConfig(
     {
       mode: 'live',
@@ -80,9 +104,13 @@ beforeAll(async () => {
       storage: { path: ':memory:' },
       run: { timerMs: 100, statusIntervalSec: 1, cancelOnShutdown: true },
       logging: { level: 'debug' },
+      console: { port: 0, notify: { webhook: true, telegram: { chatId: '42', baseUrl: hookUrl }, maxPerMinute: 100, rejectionBurst: { count: 1, windowSec: 60 } } },
     },
     'pipeline-live.yaml',
   );
+  const plan = planConsole(config, false, { KANCIL_CONSOLE_TOKEN: CONSOLE_TOKEN, KANCIL_WEBHOOK_URL: `${hookUrl}/hook/secret-part`, KANCIL_TELEGRAM_TOKEN: TG_TOKEN });
+  if (!plan) throw new Error('no console plan');
+  const tap = new LogTap();
   session = await RunSession.start({
     config,
     endpoints: { ...sandbox.urls, base_url: proxy.url },
@@ -91,14 +119,23 @@ beforeAll(async () => {
       ['trader', trader],
       ['broken', broken],
     ]),
-    log: runLogger('debug', logSink(logText)),
+    log: runLogger('debug', logSink(logText), undefined, tap.stream),
     bookReadyTimeoutMs: 5000,
   });
+  consoleH = await startRunConsole(session, { plan, log: runLogger('debug', logSink(logText)), tap, requestStop: () => undefined });
   await waitFor(() => ids.resting !== undefined && seen.some((e) => e.type === 'orderUpdate' && e.clientId === ids.resting && e.state === 'CANCELED') && seen.some((e) => e.type === 'fill'), 10_000);
+  await waitFor(() => notified.some((n) => n.includes('"kind":"fill"')) && notified.filter((n) => n.includes('FAILED and was stopped')).length === 2, 5000);
+  for (const p of ['/', '/api/snapshot', '/api/status', '/api/orders', '/api/fills', '/api/intents', '/api/balances', '/metrics']) {
+    const r = await request(`${consoleH?.url ?? ''}${p}`, { headers: { authorization: `Bearer ${CONSOLE_TOKEN}` } });
+    consoleText.push(`${r.statusCode} ${p} ${await r.body.text()}`);
+  }
   summary = await session.stop('test done');
+  await consoleH?.close();
 }, 30_000);
 
 afterAll(async () => {
+  await consoleH?.close();
+  await new Promise((r) => hooks.close(r));
   await proxy.close();
   await sandbox.stop();
 });
@@ -140,5 +177,19 @@ describe('live pipeline against the sandbox', () => {
     expect(all.length).toBeGreaterThan(1000);
     expect(all).not.toContain(ALICE.secret);
     expect(all).not.toContain(ALICE.apiKey);
+  });
+
+  it("never puts a secret, a key or a token in the console's page, API, metrics or notifications", () => {
+    expect(consoleText.every((t) => t.startsWith('200 '))).toBe(true);
+    const served = consoleText.join('\n');
+    expect(served).toContain('kancil_fills_total');
+    expect(served).toContain('kancil_request_weight_used');
+    expect(served).toContain('"strategy":"trader"');
+    // Webhook and Telegram both got the fill, the failure and the rejection.
+    expect(notified.filter((n) => n.includes('FAILED and was stopped: plugin bug')).length).toBe(2);
+    expect(notified.some((n) => n.includes('"chat_id":"42"') && n.includes('trader BUY'))).toBe(true);
+    expect(notified.some((n) => n.includes('rejection burst'))).toBe(true);
+    const all = served + notified.join('\n') + logText.join('');
+    for (const secret of [ALICE.secret, ALICE.apiKey, CONSOLE_TOKEN, TG_TOKEN, 'secret-part']) expect(all).not.toContain(secret);
   });
 });
