@@ -10,7 +10,7 @@ import { Bus } from '../bus/Bus.js';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import { parseExchangeFilters, parseSymbolFilters, type WireFilter } from '../core/filters.js';
-import type { KlineIntervalName } from '../core/enums.js';
+import { KlineInterval, type KlineIntervalName } from '../core/enums.js';
 import type { SymbolInfo } from '../core/types.js';
 import { readRecording, readRecordingBatches, type ReadStats, type RecordedItem } from '../record/reader.js';
 import { SKIPPABLE_EVENTS } from '../record/skipStreams.js';
@@ -29,6 +29,7 @@ import { readKlineCsv } from './klineCsv.js';
 import { mergeByTime } from './merge.js';
 import { Replay, type ReplayStats } from './Replay.js';
 import { virtualTimeLog } from './runLog.js';
+import { ChartSeries } from './chartSeries.js';
 import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
@@ -171,12 +172,15 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   }
 
   const bookSymbols = bt.recordings.map((r) => r.symbol);
+  // Sampled per bar by default on candles: a second's samples of minute bars repeat one value 60 times (and Sharpe "per second" of minute data means nothing).
+  const equityMs = bt.equityIntervalMs ?? (candleMode ? Math.min(...bt.candles.map((c) => KlineInterval[c.interval as KlineIntervalName])) : 1000);
+  const chart = new ChartSeries(equityMs);
 
   // The collector marks through the replay's books; the replay samples the collector.
   const late: { replay?: Replay; runner?: StrategyRunner } = {};
   const collector = new ResultCollector(
     strategies.map((s) => ({ name: s.name, symbols: s.symbols, initialEquity: budgetQuote(s.budget, quoteOf(s.symbols[0] ?? '')) })),
-    bt.equityIntervalMs,
+    equityMs,
     (sym) => late.replay?.mark(sym),
   );
   const replay = new Replay({
@@ -209,6 +213,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   // every replayed event reaches it, and one call per event costs less than three.
   bus.listen((e) => {
     collector.onEvent(e);
+    if (e.type === 'kline') chart.kline(e);
     states.onEvent(e);
     if (e.type === 'fill' && dailyAsked) daily.add(clock.now(), e);
   });
@@ -235,7 +240,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   pipeline.start();
   // No run tag: a backtest's clientIds are the same on every run (determinism).
   const filtersOf = new Map(symbols.map((i) => [i.symbol, i.filters]));
-  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s) });
+  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v) => chart.plot(strategy, symbol, name, clock.now(), v) });
   late.runner = runner;
   // A bad parameter must stop the run before any data is read (the runner starts only when the
   // replay goes live, possibly after a long warm-up): named by the config file and its path there.
@@ -261,7 +266,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
         if (venue instanceof SimVenue) venue.dispose();
         bus.close();
       }
-      return collector.finish(cfg.name, runner.failures);
+      return collector.finish(cfg.name, runner.failures, chart.finish());
     },
   };
 }

@@ -12,6 +12,9 @@ import { applyFill, netPnlBig, newPosition, unrealized, type PositionState } fro
 import { bigOf, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js';
 import { maxDrawdown, riskRatios, roundStat, type EquityPoint } from './metrics.js';
 import { Rejections } from './rejections.js';
+import { roundTrips } from './roundTrips.js';
+import { tradeStats } from './tearsheet.js';
+import type { Bar, PlotSeries } from './chartSeries.js';
 
 import type { BacktestResult, ReportFill, ReportOpenOrder, StrategyMetrics } from './result.js';
 
@@ -260,7 +263,7 @@ export class ResultCollector {
   }
 
   /** Builds the result; takes a final sample at the last time seen so the curve ends at the end. */
-  finish(name: string, failures: readonly StrategyFailure[] = []): BacktestResult {
+  finish(name: string, failures: readonly StrategyFailure[] = [], chart: { bars: Record<string, Bar[]>; plots: PlotSeries[] } = { bars: {}, plots: [] }): BacktestResult {
     const end = this.#last;
     const lastSample = this.#equity[this.#equity.length - 1];
     if (this.#first !== undefined && (lastSample === undefined || lastSample.t < end)) this.#takeSample(end);
@@ -300,6 +303,11 @@ export class ResultCollector {
     }
     const prices: Record<string, { t: number; p: number }[]> = {};
     for (const sym of [...this.#prices.keys()].sort()) prices[sym] = this.#prices.get(sym) ?? [];
+    const trips = roundTrips(this.#fills);
+    const span = { start: this.#first ?? 0, end };
+    const tearsheet = Object.fromEntries(
+      this.#strategies.map((s) => [s.name, tradeStats(trips.filter((t) => t.strategy === s.name), this.#fills.filter((f) => f.strategy === s.name), strategies[s.name] as StrategyMetrics, span, s.symbols[0], prices)]),
+    );
     return {
       name,
       start: this.#first ?? 0,
@@ -314,6 +322,9 @@ export class ResultCollector {
       openOrders,
       rejections: Object.fromEntries(this.#strategies.map((s) => [s.name, this.#rejections.of(s.name)])),
       failures: [...failures],
+      roundTrips: trips,
+      tearsheet,
+      ...chart,
     };
   }
 

@@ -10,6 +10,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { MIN_RATIO_RETURNS, type RatioField } from './metrics.js';
 import { ratioSampleText, ratioText } from './ratioText.js';
+import { chartData } from './reportData.js';
+import { REPORT_CLIENT } from './reportClient.js';
+import { escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
+
+export { escapeHtml };
 import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
 
 let bundle: string | undefined;
@@ -22,11 +27,6 @@ function chartsBundle(): string {
     bundle = readFileSync(path.join(path.dirname(pkg), 'dist', 'lightweight-charts.standalone.production.js'), 'utf8');
   }
   return bundle;
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
 /** JSON that is safe inside a <script> element (no `</script>` or `<!--` can appear). */
@@ -86,65 +86,6 @@ function ratioNote(r: BacktestResult): string {
   return `<p id="ratio-note">Sharpe and Sortino: risk-free rate 0, from the returns between equity samples one interval apart (${r.equityIntervalMs} ms). Per period: over one such interval. Annualised: the per-period figure times &radic;(periods in a 365-day year), given only when the returns span at least a day. Neither is estimated from fewer than ${MIN_RATIO_RETURNS} returns; n/a gives the reason.</p>`;
 }
 
-// Browser-side script: draws the charts from the inlined JSON and exposes counts for tests.
-const CLIENT = String.raw`
-(function () {
-  var R = JSON.parse(document.getElementById('result').textContent);
-  var LC = window.LightweightCharts;
-  var names = Object.keys(R.strategies).concat(['TOTAL']);
-  var colors = ['#2962FF', '#E91E63', '#FF9800', '#4CAF50', '#9C27B0', '#00BCD4'];
-  function secondsSeries(points) {
-    // lightweight-charts needs strictly increasing whole-second times: keep the last value per second.
-    var out = [];
-    for (var i = 0; i < points.length; i++) {
-      var t = Math.floor(points[i].t / 1000);
-      if (out.length && out[out.length - 1].time === t) out[out.length - 1].value = points[i].v;
-      else out.push({ time: t, value: points[i].v });
-    }
-    return out;
-  }
-  var status = { equityPoints: 0, priceCharts: 0, pricePoints: 0, markers: 0 };
-  var eqChart = LC.createChart(document.getElementById('equity'), { height: 320, timeScale: { timeVisible: true, secondsVisible: true } });
-  names.forEach(function (n, i) {
-    var s = eqChart.addSeries(LC.LineSeries, { color: colors[i % colors.length], lineWidth: n === 'TOTAL' ? 3 : 1, title: n });
-    var data = secondsSeries(R.equity.map(function (e) { return { t: e.t, v: e.v[i] }; }));
-    s.setData(data);
-    status.equityPoints += data.length;
-  });
-  eqChart.timeScale().fitContent();
-  var holder = document.getElementById('prices');
-  Object.keys(R.prices).forEach(function (sym) {
-    var div = document.createElement('div');
-    div.className = 'chart';
-    div.id = 'price-' + sym;
-    var h = document.createElement('h3');
-    h.textContent = sym + ' mark price and fills';
-    holder.appendChild(h);
-    holder.appendChild(div);
-    var chart = LC.createChart(div, { height: 320, timeScale: { timeVisible: true, secondsVisible: true } });
-    var s = chart.addSeries(LC.LineSeries, { color: '#455A64', lineWidth: 1, title: sym });
-    var data = secondsSeries(R.prices[sym].map(function (p) { return { t: p.t, v: p.p }; }));
-    s.setData(data);
-    var markers = [];
-    R.fills.forEach(function (f) {
-      if (f.symbol !== sym || data.length === 0) return;
-      var t = Math.floor(f.t / 1000);
-      // snap to the last sample at or before the fill so the marker sits on the line
-      var lo = 0, hi = data.length - 1;
-      while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (data[mid].time <= t) lo = mid; else hi = mid - 1; }
-      markers.push({ time: data[lo].time, position: f.side === 'BUY' ? 'belowBar' : 'aboveBar', color: f.side === 'BUY' ? '#26a69a' : '#ef5350', shape: f.side === 'BUY' ? 'arrowUp' : 'arrowDown', text: f.side[0] + ' ' + f.qty + '@' + f.price });
-    });
-    LC.createSeriesMarkers(s, markers);
-    chart.timeScale().fitContent();
-    status.priceCharts++;
-    status.pricePoints += data.length;
-    status.markers += markers.length;
-  });
-  status.ready = true;
-  window.__kancilReport = status;
-})();
-`;
-
 /** The orders still open at the end (a backtest does not cancel them), or nothing when there are none. */
 function openOrdersTable(r: BacktestResult): string {
   if (r.openOrders.length === 0) return '';
@@ -168,26 +109,29 @@ function failuresBox(r: BacktestResult): string {
   return `<div class="failed"><h2>Strategies stopped by an error</h2><p>Their figures after that time are those of a strategy that did nothing more.</p><ul>${items.join('')}</ul></div>`;
 }
 
-/** Renders a backtest result as one self-contained HTML document. */
+/** Renders a backtest result as one self-contained HTML document (the charts' data inlined, bounded: see reportData.ts). */
 export function renderHtmlReport(r: BacktestResult): string {
   const title = `kancil backtest: ${r.name}`;
   const period = `${new Date(r.start).toISOString()} to ${new Date(r.end).toISOString()}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.chart{width:100%;height:320px}.failed{border:2px solid #c62828;background:#fdecea;padding:4px 12px;margin:12px 0}</style>
+<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.chart{width:100%;height:320px}#underwater{height:200px}.failed{border:2px solid #c62828;background:#fdecea;padding:4px 12px;margin:12px 0}tr.loss td{color:#b71c1c}.cols{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start}#tip{position:absolute;display:none;white-space:pre;background:#fff;border:1px solid #888;padding:4px 8px;font:12px monospace;pointer-events:none;z-index:10;box-shadow:0 2px 6px rgba(0,0,0,.2)}</style>
 </head><body>
 <h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${r.fills.length} fills &middot; equity sampled every ${r.equityIntervalMs} ms</p>
+<p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${r.fills.length} fills &middot; ${r.roundTrips.length} round trips &middot; equity sampled every ${r.equityIntervalMs} ms</p>
 ${failuresBox(r)}
-${metricsTable(r)}
+<div class="cols">${metricsTable(r)}${tradeStatsTable(r)}</div>
 ${ratioNote(r)}
-${openOrdersTable(r)}
-${rejectionsTable(r)}
 <h2>Equity</h2><div class="chart" id="equity"></div>
+<h2>Underwater (drawdown of the total from its peak, %)</h2><div class="chart" id="underwater"></div>
 <h2>Prices</h2><div id="prices"></div>
+${rejectionsTable(r)}
+${openOrdersTable(r)}
+${roundTripsTable(r)}
+<div id="tip"></div>
 <script>${chartsBundle()}</script>
-<script type="application/json" id="result">${scriptJson(r)}</script>
-<script>${CLIENT}</script>
+<script type="application/json" id="chart-data">${scriptJson(chartData(r))}</script>
+<script>${REPORT_CLIENT}</script>
 </body></html>
 `;
 }

@@ -1,10 +1,14 @@
 /**
  * The result of a backtest as it is serialized (result.json) and rendered (report.html): per
- * strategy metrics, the sampled curves, the fills, and what was left open or refused.
+ * strategy metrics, the sampled curves, the fills, what was left open or refused, and the
+ * tearsheet over round trips.
  */
 import type { StrategyFailure } from '../strategy/StrategyRunner.js';
 import type { RiskRatios } from './metrics.js';
 import type { RejectionCount } from './rejections.js';
+import type { RoundTrip } from './roundTrips.js';
+import type { TradeStats } from './tearsheet.js';
+import type { Bar, PlotSeries } from './chartSeries.js';
 
 
 /** Metrics of one strategy, or of the total. Money values are exact decimal strings in the quote currency. */
@@ -109,5 +113,13 @@ export interface BacktestResult {
    * every strategy ran to the end.
    */
   readonly failures: readonly StrategyFailure[];
+  /** Closed round trips (FIFO), in closing order. */
+  readonly roundTrips: readonly RoundTrip[];
+  /** Trade statistics per strategy (by name). */
+  readonly tearsheet: Readonly<Record<string, TradeStats>>;
+  /** Candles per symbol of bar data (bounded for the chart; empty for tick data). */
+  readonly bars: Readonly<Record<string, readonly Bar[]>>;
+  /** Series strategies plotted with ctx.plot (bounded for the chart). */
+  readonly plots: readonly PlotSeries[];
 }
 

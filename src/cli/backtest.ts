@@ -45,6 +45,9 @@ function summary(r: BacktestResult): string {
   for (const [n, m] of rows) {
     lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, position ${positionsText(m)}, max DD ${m.maxDrawdownPct}%, Sharpe per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sharpePerPeriod')}, annualised ${ratioText(m, 'sharpe')}, Sortino per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sortinoPerPeriod')}, annualised ${ratioText(m, 'sortino')}, orders ${m.orders} (${m.ordersOpen} open at the end), trades ${m.trades}, fill ratio ${m.fillRatio}`);
   }
+  for (const [n, t] of Object.entries(r.tearsheet)) {
+    lines.push(`  ${n} round trips ${t.roundTrips}: win rate ${t.winRatePct ?? 'n/a'}%, profit factor ${t.profitFactor ?? 'n/a'}, expectancy ${t.expectancy ?? 'n/a'}, exposure ${t.exposurePct}%, CAGR ${t.cagrPct === null ? 'n/a' : `${t.cagrPct}%`}, buy and hold ${t.buyHoldReturnPct ?? 'n/a'}%`);
+  }
   for (const [n, counts] of Object.entries(r.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of r.failures) lines.push(`  FAILED and stopped: ${failureText(f)}`);
   return `${lines.join('\n')}\n`;

@@ -127,7 +127,7 @@ export const backtestSchema = z.strictObject({
     .optional()
     .describe('deliver from this time (ISO 8601 or epoch ms, inclusive); earlier data only warms up books, engine and prices, unseen by strategies; books must be synchronised by then'),
   end: timeBound.optional().describe('replay until this time (inclusive; not before start)'),
-  equityIntervalMs: z.number().int().positive().default(1000),
+  equityIntervalMs: z.number().int().positive().optional().describe("equity sampling period (ms) of metrics and charts; default: the candles' shortest interval, else 1000"),
   timerMs: z.number().int().min(0).default(0),
   output: z.string().optional().describe('report folder'),
 });

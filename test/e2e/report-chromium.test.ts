@@ -7,10 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { Decimal } from '../../src/core/decimal.js';
 import { ResultCollector } from '../../src/backtest/ResultCollector.js';
 import { renderHtmlReport } from '../../src/backtest/htmlReport.js';
+import { runBacktest } from '../../src/backtest/Backtest.js';
+import { loadBacktestConfig } from '../../src/backtest/config.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(executablePath);
@@ -30,6 +34,20 @@ function sampleResult() {
   return c.finish('chromium <check>');
 }
 
+/** Opens a report file and waits for its charts; the counts it exposes, the page errors and any non-file request. */
+async function openReport(page: Page, file: string): Promise<{ status: Record<string, number>; errors: string[]; requests: string[] }> {
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:')) requests.push(r.url());
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => (globalThis as unknown as { __kancilReport?: { ready?: boolean } }).__kancilReport?.ready === true, undefined, { timeout: 20_000 });
+  const status = await page.evaluate(() => (globalThis as unknown as { __kancilReport: Record<string, number> }).__kancilReport);
+  return { status, errors, requests };
+}
+
 describe.skipIf(!haveChromium)(`HTML report in headless Chromium (${haveChromium ? executablePath : `skipped: no chromium binary at ${executablePath}; install the Debian 'chromium' package or set CHROMIUM_PATH`})`, () => {
   it('renders offline, with an equity chart and a price chart with fill markers', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-report-'));
@@ -41,15 +59,7 @@ describe.skipIf(!haveChromium)(`HTML report in headless Chromium (${haveChromium
     });
     try {
       const page = await browser.newPage();
-      const requests: string[] = [];
-      page.on('request', (r) => {
-        if (!r.url().startsWith('file:')) requests.push(r.url());
-      });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(String(e)));
-      await page.goto(pathToFileURL(file).href);
-      await page.waitForFunction(() => (globalThis as unknown as { __kancilReport?: { ready?: boolean } }).__kancilReport?.ready === true, undefined, { timeout: 20_000 });
-      const status = await page.evaluate(() => (globalThis as unknown as { __kancilReport: Record<string, number> }).__kancilReport);
+      const { status, errors, requests } = await openReport(page, file);
       expect(errors).toEqual([]);
       expect(requests).toEqual([]);
       expect(status.equityPoints).toBe(2 * 61); // strategy + total, one point per second
@@ -61,6 +71,49 @@ describe.skipIf(!haveChromium)(`HTML report in headless Chromium (${haveChromium
       expect(canvases).toBeGreaterThan(1);
       expect(await page.title()).toBe('kancil backtest: chromium <check>');
       expect(await page.textContent('#metrics')).toContain('Net PnL');
+      expect(status.benchmarkPoints).toBe(61);
+      expect(status.underwaterPoints).toBe(61);
+      expect(await page.textContent('#trade-stats')).toMatch(/Round trips3.*Win rate/);
+      expect(await page.locator('#round-trips tr').count()).toBe(4);
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a candle backtest: candles, plotted averages, the whole run in view, fill details on hover; a screenshot', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-report-'));
+    const cfg = loadBacktestConfig(path.join(root, 'config/sma-crossover.yaml'));
+    const r = await runBacktest({ ...cfg, backtest: { ...cfg.backtest, output: undefined } }, { writeOutput: false });
+    const file = path.join(dir, 'report.html');
+    writeFileSync(file, renderHtmlReport(r));
+    const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const { status, errors, requests } = await openReport(page, file);
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([]);
+      expect(status.candles).toBe(r.bars.BTC_USDT?.length);
+      expect(status.candles).toBeGreaterThan(3000);
+      expect(status.plots).toBe(2);
+      expect(status.markers).toBe(r.fills.length);
+      // The whole run is in view: the visible range spans the first to the last candle.
+      const visible = await page.evaluate(() => (globalThis as unknown as { __kancilVisible: () => { from: number; to: number } }).__kancilVisible());
+      expect(visible.from).toBeLessThanOrEqual(status.firstTime as number);
+      expect(visible.to).toBeGreaterThanOrEqual(status.lastTime as number);
+      // Hovering along the price chart finds a fill marker and shows its details.
+      await page.locator('#prices .chart').first().scrollIntoViewIfNeeded();
+      const box = await page.locator('#prices .chart').first().boundingBox();
+      if (box === null) throw new Error('no price chart');
+      let tip = '';
+      for (let x = 5; x < box.width - 80 && tip === ''; x += 2) {
+        await page.mouse.move(box.x + x, box.y + box.height / 2);
+        tip = (await page.locator('#tip').isVisible()) ? ((await page.textContent('#tip')) ?? '') : '';
+      }
+      expect(tip).toMatch(/^2024-08-0\dT\S+ sma (BUY|SELL) 0\.\d+ @ \d+(\.\d+)?, fee /);
+      const shot = process.env.KANCIL_REPORT_SCREENSHOT ?? path.join(dir, 'report.png');
+      await page.screenshot({ path: shot, fullPage: false });
+      expect(existsSync(shot)).toBe(true);
     } finally {
       await browser.close();
       rmSync(dir, { recursive: true, force: true });

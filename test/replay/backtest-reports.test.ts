@@ -53,9 +53,9 @@ describe('reports of the bundled backtest configs', () => {
     expect(badDecimals(r)).toEqual([]);
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
     const html = renderHtmlReport(r);
-    // Nothing fetched: no script, style or image from elsewhere, the result inline.
+    // Nothing fetched: no script, style or image from elsewhere, the chart data inline.
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|<img[^>]+src=|@import/i);
-    expect(html).toContain('<script type="application/json" id="result">');
+    expect(html).toContain('<script type="application/json" id="chart-data">');
   });
 
   it('a strategy without quote budget (initial equity 0) still reports plain numbers', async () => {

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import { ChartSeries, mergeBars, thin } from './chartSeries.js';
+import { fillMarkers, underwater } from './reportData.js';
+
+describe('chart series for the report', () => {
+  it('thins a long series to its bound, keeping first, last and every bucket extreme', () => {
+    const pts = Array.from({ length: 100_000 }, (_, i) => ({ t: i, v: Math.sin(i / 1000) + (i === 54_321 ? -50 : 0) }));
+    const out = thin(pts, (p) => p.v, 4000);
+    expect(out.length).toBeLessThanOrEqual(4000);
+    expect(out[0]).toBe(pts[0]);
+    expect(out[out.length - 1]).toBe(pts[pts.length - 1]);
+    expect(out.some((p) => p.t === 54_321)).toBe(true);
+    expect(out.every((p, i) => i === 0 || p.t > (out[i - 1] as { t: number }).t)).toBe(true);
+  });
+
+  it('merges candles into wider ones: open of the first, close of the last, extremes of all', () => {
+    const bars = Array.from({ length: 10 }, (_, i) => ({ t: i * 60_000, o: i, h: i + 5, l: i - 5, c: i + 1 }));
+    expect(mergeBars(bars, 4)).toEqual([
+      { t: 0, o: 0, h: 7, l: -5, c: 3 },
+      { t: 180_000, o: 3, h: 10, l: -2, c: 6 },
+      { t: 360_000, o: 6, h: 13, l: 1, c: 9 },
+      { t: 540_000, o: 9, h: 14, l: 4, c: 10 },
+    ]);
+  });
+
+  it('keeps closed klines of the shortest interval, and one plotted value per sampling interval', () => {
+    const c = new ChartSeries(60_000);
+    const k = (interval: '1m' | '5m', openTime: number, closed = true) => {
+      const d = new Decimal(openTime / 60_000 + 1);
+      return { type: 'kline' as const, E: openTime, symbol: 'BTC_USDT', interval, openTime, closeTime: openTime + 59_999, firstTradeId: undefined, lastTradeId: undefined, open: d, high: d, low: d, close: d, volume: d, quoteVolume: d, trades: 1, takerBuyBaseVolume: d, takerBuyQuoteVolume: d, closed };
+    };
+    c.kline(k('5m', 0));
+    c.kline(k('1m', 0));
+    c.kline(k('1m', 60_000, false));
+    c.kline(k('5m', 300_000));
+    c.kline(k('1m', 60_000));
+    c.plot('s', 'BTC_USDT', 'avg', 1_000, 1);
+    c.plot('s', 'BTC_USDT', 'avg', 59_000, 2);
+    c.plot('s', 'BTC_USDT', 'avg', 61_000, 3);
+    c.plot('s', 'BTC_USDT', 'avg', 62_000, Number.NaN);
+    const out = c.finish();
+    expect(out.bars.BTC_USDT?.map((b) => b.t)).toEqual([0, 60_000]);
+    expect(out.plots).toEqual([{ strategy: 's', name: 'avg', symbol: 'BTC_USDT', points: [{ t: 0, v: 2 }, { t: 60_000, v: 3 }] }]);
+  });
+
+  it('groups fills into one marker per time bucket and side past the bound, and draws the drawdown', () => {
+    const fills = Array.from({ length: 5000 }, (_, i) => ({ t: i * 1000, strategy: 's', symbol: 'BTC_USDT', side: i % 2 === 0 ? ('BUY' as const) : ('SELL' as const), price: '100', qty: '1', fee: '0', feeAsset: null, maker: true }));
+    expect(fillMarkers(fills.slice(0, 3), 0, 5_000_000)[0]?.text).toMatch(/^1970-01-01T00:00:00\.000Z s BUY 1 @ 100, fee 0, maker$/);
+    const grouped = fillMarkers(fills, 0, 5_000_000, 100);
+    expect(grouped.length).toBeLessThanOrEqual(100);
+    expect(grouped[0]?.text).toMatch(/^\d+ buys from .*: \d+ at 100 on average$/);
+    expect(underwater([{ t: 0, v: 100 }, { t: 1, v: 90 }, { t: 2, v: 120 }, { t: 3, v: 108 }]).map((p) => p.v)).toEqual([0, -10, 0, -10]);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * The trade statistics of a tearsheet, per strategy: from its round trips (win rate, profit factor,
+ * expectancy, average win and loss, the longest losing streak, holding time), its fills (exposure:
+ * the share of the run it held a position) and its equity (CAGR where the run is long enough to
+ * compound), with buy-and-hold of its first symbol over the same span as the benchmark. Descriptive
+ * floats over exact amounts; a figure that cannot be had is null with its reason, never 0.
+ */
+import { Decimal, ZERO } from '../core/decimal.js';
+import { roundStat } from './metrics.js';
+import { amountText, type RoundTrip } from './roundTrips.js';
+import type { ReportFill, StrategyMetrics } from './result.js';
+
+/** Shortest run whose CAGR is given: compounding a few days' return to a year says nothing. */
+export const MIN_CAGR_SPAN_MS = 30 * 86_400_000;
+
+const YEAR_MS = 365 * 86_400_000;
+
+/** The tearsheet figures of one strategy. */
+export interface TradeStats {
+  readonly roundTrips: number;
+  readonly wins: number;
+  readonly losses: number;
+  /** Winning round trips / all, percent; null without round trips. */
+  readonly winRatePct: number | null;
+  /** Gross profit of winners / gross loss of losers; null without a loss (or without trips). */
+  readonly profitFactor: number | null;
+  /** Mean PnL per round trip (quote); null without round trips. */
+  readonly expectancy: string | null;
+  readonly avgWin: string | null;
+  readonly avgLoss: string | null;
+  readonly largestWin: string | null;
+  readonly largestLoss: string | null;
+  readonly maxConsecutiveLosses: number;
+  /** Mean time from entry to exit (ms); null without round trips. */
+  readonly avgHoldingMs: number | null;
+  /** Share of the run with a position open (any symbol), percent. */
+  readonly exposurePct: number;
+  /** Compound annual growth of equity, percent; null for a run under MIN_CAGR_SPAN_MS (see cagrNote). */
+  readonly cagrPct: number | null;
+  readonly cagrNote?: string;
+  /** Buy-and-hold of the first symbol from the run's first to its last mark, percent (fees not counted). */
+  readonly buyHoldReturnPct: number | null;
+  readonly buyHoldSymbol: string | undefined;
+}
+
+function mean(xs: readonly Decimal[]): string | null {
+  return xs.length === 0 ? null : amountText(xs.reduce((a, b) => a.plus(b), ZERO).div(xs.length));
+}
+
+/** Time (ms) within [start, end] that the strategy held a non-zero position in some symbol. */
+export function exposureMs(fills: readonly ReportFill[], start: number, end: number): number {
+  const pos = new Map<string, Decimal>();
+  let open = 0;
+  let since = start;
+  let total = 0;
+  for (const f of fills) {
+    const base = f.symbol.slice(0, f.symbol.indexOf('_'));
+    let q = new Decimal(f.qty);
+    if (f.side === 'BUY' && f.feeAsset === base) q = q.minus(f.fee);
+    const before = pos.get(f.symbol) ?? ZERO;
+    const after = f.side === 'BUY' ? before.plus(q) : before.minus(q);
+    pos.set(f.symbol, after);
+    const wasOpen = open > 0;
+    if (before.isZero() && !after.isZero()) open++;
+    else if (!before.isZero() && after.isZero()) open--;
+    if (!wasOpen && open > 0) since = f.t;
+    else if (wasOpen && open === 0) total += f.t - since;
+  }
+  if (open > 0) total += end - since;
+  return total;
+}
+
+/** The figures of one strategy. */
+export function tradeStats(
+  trips: readonly RoundTrip[],
+  fills: readonly ReportFill[],
+  m: StrategyMetrics,
+  span: { start: number; end: number },
+  firstSymbol: string | undefined,
+  prices: Readonly<Record<string, readonly { t: number; p: number }[]>>,
+): TradeStats {
+  const pnls = trips.map((t) => new Decimal(t.pnl));
+  const wins = pnls.filter((p) => p.gt(0));
+  const losses = pnls.filter((p) => p.lt(0));
+  const grossWin = wins.reduce((a, b) => a.plus(b), ZERO);
+  const grossLoss = losses.reduce((a, b) => a.plus(b), ZERO).abs();
+  let streak = 0;
+  let maxStreak = 0;
+  for (const p of pnls) {
+    streak = p.lt(0) ? streak + 1 : 0;
+    if (streak > maxStreak) maxStreak = streak;
+  }
+  const ms = span.end - span.start;
+  const init = new Decimal(m.initialEquity);
+  const fin = new Decimal(m.finalEquity);
+  let cagrPct: number | null = null;
+  let cagrNote: string | undefined;
+  if (ms < MIN_CAGR_SPAN_MS) cagrNote = `run spans ${(ms / 86_400_000).toFixed(1)} days, under ${MIN_CAGR_SPAN_MS / 86_400_000}: not compounded to a year`;
+  else if (!init.gt(0) || !fin.gt(0)) cagrNote = 'equity not positive at the start or the end';
+  else cagrPct = roundStat((Math.pow(fin.div(init).toNumber(), YEAR_MS / ms) - 1) * 100);
+  const px = firstSymbol === undefined ? undefined : prices[firstSymbol];
+  const first = px?.[0]?.p;
+  const last = px?.[px.length - 1]?.p;
+  return {
+    roundTrips: trips.length,
+    wins: wins.length,
+    losses: losses.length,
+    winRatePct: trips.length === 0 ? null : roundStat((wins.length / trips.length) * 100),
+    profitFactor: grossLoss.isZero() ? null : roundStat(grossWin.div(grossLoss).toNumber()),
+    expectancy: mean(pnls),
+    avgWin: mean(wins),
+    avgLoss: mean(losses),
+    largestWin: wins.length === 0 ? null : wins.reduce((a, b) => (b.gt(a) ? b : a)).toFixed(),
+    largestLoss: losses.length === 0 ? null : losses.reduce((a, b) => (b.lt(a) ? b : a)).toFixed(),
+    maxConsecutiveLosses: maxStreak,
+    avgHoldingMs: trips.length === 0 ? null : Math.round(trips.reduce((a, t) => a + (t.exitT - t.entryT), 0) / trips.length),
+    exposurePct: ms <= 0 ? 0 : roundStat((exposureMs(fills, span.start, span.end) / ms) * 100),
+    cagrPct,
+    ...(cagrNote !== undefined ? { cagrNote } : {}),
+    buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
+    buyHoldSymbol: firstSymbol,
+  };
+}
