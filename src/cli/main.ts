@@ -32,7 +32,8 @@ ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Run \`kancil <command> --help\` for the options of a command; \`kancil --version\` prints the version.
 Environment: KANCIL_BASE_URL, KANCIL_MARKET_URL, KANCIL_DEPTH_URL, KANCIL_API_KEY, KANCIL_API_SECRET,
-KANCIL_LEGACY_BASE_URL, KANCIL_LEGACY_API_KEY, KANCIL_LEGACY_API_SECRET.
+KANCIL_LEGACY_BASE_URL, KANCIL_LEGACY_API_KEY, KANCIL_LEGACY_API_SECRET; for the run's console:
+KANCIL_CONSOLE_TOKEN, KANCIL_WEBHOOK_URL, KANCIL_TELEGRAM_TOKEN.
 `;
 }
 
