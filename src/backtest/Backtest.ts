@@ -25,6 +25,7 @@ import type { StrategyLogger, StrategyPlugin } from '../strategy/types.js';
 import { CandleVenue, bpsToRate } from './CandleVenue.js';
 import type { BacktestConfig } from './config.js';
 import { renderHtmlReport } from './htmlReport.js';
+import { writeJsonFile } from './jsonFile.js';
 import { readKlineCsv } from './klineCsv.js';
 import { mergeByTime } from './merge.js';
 import { Replay, type ReplayStats } from './Replay.js';
@@ -399,7 +400,7 @@ export function writeReports(dir: string, result: BacktestResult): { json: strin
   mkdirSync(dir, { recursive: true });
   const json = path.join(dir, 'result.json');
   const html = path.join(dir, 'report.html');
-  writeFileSync(json, `${JSON.stringify(result, null, 2)}\n`);
+  writeJsonFile(json, result);
   writeFileSync(html, renderHtmlReport(result));
   return { json, html };
 }
