@@ -44,6 +44,7 @@ import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
 import { runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
+import { retryStartup } from './startupRetry.js';
 
 /** Exchange addresses of a run (the spec's placeholder names). */
 export interface RunEndpoints {
@@ -178,8 +179,10 @@ export class RunSession {
         ...(cfg.exchange?.weightLimits ? { weightLimits: cfg.exchange.weightLimits } : {}),
       });
       cleanup.push(() => open.close());
-      await open.syncTime();
-      const symbols = await strategySymbols(open, cfg);
+      // A start during a ban, a maintenance or a lost answer waits it out (bounded) instead of exiting at once.
+      const onRetry = (what: string, err: Error, waitMs: number): void => log.warn({ err: err.message, waitMs }, `start-up: ${what} failed for now; asking again`);
+      await retryStartup('server time', () => open.syncTime(), { onRetry });
+      const symbols = await retryStartup('symbols', () => strategySymbols(open, cfg), { onRetry });
       // Trade and reference-price times are the exchange's: windows and ages are measured on its clock.
       const exchangeNow = (): number => clock.now() + open.timeOffsetMs;
       let engine: MatchingEngine | undefined;

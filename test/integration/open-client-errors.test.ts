@@ -118,6 +118,16 @@ describe('rate limits', () => {
 });
 
 describe('error paths', () => {
+  it('a GET whose 2XX body was spoiled on the way is asked again; a POST stays of unknown outcome', async () => {
+    let n = 0;
+    f.server.on('GET', '/open/v1/common/time', () => (++n === 1 ? { text: '{"code":0,"msg":"suc' } : { json: { code: 0, msg: '', timestamp: 5 } }));
+    expect(await f.client.time()).toBe(5);
+    expect(f.server.requests).toHaveLength(2);
+    f.server.on('POST', '/open/v1/orders', { text: '{"code":0,"mess' });
+    await expect(f.client.newOrder({ symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', clientId: 'c-cut' })).rejects.toBeInstanceOf(UnknownOutcomeError);
+    expect(f.server.requests).toHaveLength(3);
+  });
+
   it('401 -> AuthenticationError', async () => {
     f.server.on('GET', '/open/v1/account/spot', { status: 401, json: { code: -2015, msg: 'Invalid API-key' } });
     const err = await f.client.account().catch((e: unknown) => e);

@@ -162,6 +162,13 @@ export class RestAdapter {
       }
       const limited = this.#o.profile.rateLimited(call, origin, res, body);
       if (limited) throw limited;
+      // A 2XX whose body is not JSON was spoiled on the way (a proxy, a cut connection): an
+      // idempotent call is asked again like after a 5XX; for the others the outcome is unknown.
+      if (jsonError && call.idempotent && !last && res.status >= 200 && res.status < 300) {
+        this.#o.logger?.warn({ endpoint: call.endpoint, attempt }, 'unreadable response body; asking again');
+        await this.#backoff(attempt);
+        continue;
+      }
       if (res.status === 401) throw new AuthenticationError(401, call.endpoint, failureMessage(body) || res.body.slice(0, 200));
       if (res.status >= 500) {
         if (!call.idempotent) throw new UnknownOutcomeError(call.endpoint, `HTTP ${res.status}`, call.clientId, res.status);

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, ExchangeError, NetworkError, RateLimitedError } from '../core/errors.js';
+import { retryStartup } from './startupRetry.js';
+
+function clock(): { now: () => number; sleep: (ms: number) => Promise<void>; slept: number[] } {
+  let t = 0;
+  const slept: number[] = [];
+  return { now: () => t, sleep: (ms) => ((t += ms), slept.push(ms), Promise.resolve()), slept };
+}
+
+describe('retryStartup', () => {
+  it('waits out a 418 for its Retry-After and a 503 maintenance with a growing delay, then succeeds', async () => {
+    const c = clock();
+    const errors = [new RateLimitedError('GET /t', 2_000, 2_000, 418), new ExchangeError(503, -1016, 'maintenance', 'GET /t'), new NetworkError('GET /t', 'ECONNRESET')];
+    const got = await retryStartup('time', () => (errors.length > 0 ? Promise.reject(errors.shift() as Error) : Promise.resolve(42)), c);
+    expect(got).toBe(42);
+    expect(c.slept).toEqual([2_000, 1_000, 2_000]);
+  });
+
+  it('gives up at the bound with the last error, and at once on an error that will not pass', async () => {
+    const c = clock();
+    const err = await retryStartup('time', () => Promise.reject(new ExchangeError(503, -1016, 'maintenance', 'GET /t')), { ...c, boundMs: 10_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExchangeError);
+    expect(c.slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10_000);
+    const c2 = clock();
+    await expect(retryStartup('account', () => Promise.reject(new AuthenticationError(401, 'GET /a', 'bad key')), c2)).rejects.toBeInstanceOf(AuthenticationError);
+    expect(c2.slept).toEqual([]);
+  });
+});

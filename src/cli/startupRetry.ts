@@ -1,0 +1,43 @@
+/**
+ * Start-up reads of a live run (server time, symbols, reference prices) asked again while the
+ * exchange is briefly unable to answer: a 418/429/403 is waited out for its Retry-After, a 5XX
+ * (maintenance), a lost connection or a spoiled body is retried with a growing delay. All within a
+ * bound: past it the error stands and the run exits non-zero for its supervisor, rather than
+ * exiting at the first transient refusal or waiting for ever.
+ */
+import { ExchangeError, NetworkError, ParseError, RateLimitedError } from '../core/errors.js';
+
+/** Settings of {@link retryStartup}. */
+export interface StartupRetryOptions {
+  /** Longest total wait before giving up (default 90 s). */
+  readonly boundMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+  readonly onRetry?: (what: string, err: Error, waitMs: number) => void;
+}
+
+/** The wait before trying again after `err`, or undefined when it is not a transient failure. */
+export function transientWaitMs(err: unknown, attempt: number): number | undefined {
+  if (err instanceof RateLimitedError) return Math.max(err.retryAfterMs, 100);
+  const backoff = Math.min(8_000, 500 * 2 ** attempt);
+  if (err instanceof ExchangeError) return err.httpStatus >= 500 ? backoff : undefined;
+  if (err instanceof NetworkError || err instanceof ParseError) return backoff;
+  return undefined;
+}
+
+/** Runs `fn` until it succeeds, a non-transient error, or the bound (then the last error is thrown). */
+export async function retryStartup<T>(what: string, fn: () => Promise<T>, o: StartupRetryOptions = {}): Promise<T> {
+  const now = o.now ?? Date.now;
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = now() + (o.boundMs ?? 90_000);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const wait = transientWaitMs(err, attempt);
+      if (wait === undefined || now() + wait > deadline) throw err;
+      o.onRetry?.(what, err as Error, wait);
+      await sleep(wait);
+    }
+  }
+}
