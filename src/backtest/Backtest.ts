@@ -168,6 +168,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       accounts: [{ id: BACKTEST_ACCOUNT, makerCommission: makerFee, takerCommission: takerFee, balances }],
       exchangeFilters,
       bufferEvents: false,
+      fillModel: bt.fillModel,
+      queueModel: bt.queueModel,
     });
     venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency) });
   }

@@ -289,7 +289,7 @@ export class Replay {
         // Scaled integers when the reader had them (a binary recording: no string is read), else
         // wire strings when the reader kept them, which the engine scales directly.
         const st = scaledTradeOf(e);
-        if (st === undefined || !engine.applyTradeScaled(e.symbol, st.scaledPrice, st.priceScale, st.scaledQty, st.qtyScale, st.isBuyerMaker, e.E)) engine.applyTrade(e.symbol, rawTrade(e) ?? e, e.E);
+        if (st === undefined || !engine.applyTradeScaled(e.symbol, st.scaledPrice, st.priceScale, st.scaledQty, st.qtyScale, st.isBuyerMaker, e.E, e.tradeTime)) engine.applyTrade(e.symbol, rawTrade(e) ?? e, e.E, e.tradeTime);
         return;
       }
       case 'aggTrade':

@@ -141,7 +141,7 @@ export class RunMarket {
     if (ev.type === 'trade') {
       this.#lastPrice.set(ev.symbol, ev.price);
       o.averages?.onTrade(ev);
-      engine?.applyTrade(ev.symbol, ev, ev.E);
+      engine?.applyTrade(ev.symbol, ev, ev.E, ev.tradeTime);
     } else if (ev.type === 'depthDiff' && engine) {
       const b = this.#books.get(ev.symbol);
       // Only diffs the synchronised book really applied move the engine (as in a backtest replay).

@@ -129,6 +129,14 @@ export const backtestSchema = z.strictObject({
   end: timeBound.optional().describe('replay until this time (inclusive; not before start)'),
   equityIntervalMs: z.number().int().positive().optional().describe("equity sampling period (ms) of metrics and charts; default: the candles' shortest interval, else 1000"),
   timerMs: z.number().int().min(0).default(0),
+  fillModel: z
+    .enum(['kancil', 'hftbacktest'])
+    .default('kancil')
+    .describe('kancil: replayed trades use up replayed liquidity and a trade a diff reflects counts once; hftbacktest: the replayed book stays as it is after a trade (as hftbacktest and Nautilus Trader), for comparing results (src/sim/README.md)'),
+  queueModel: z
+    .discriminatedUnion('type', [z.strictObject({ type: z.literal('riskAverse') }), z.strictObject({ type: z.literal('powerProb'), power: z.number().int().min(1).max(10).default(2) })])
+    .default({ type: 'riskAverse' })
+    .describe("an own order's queue position when its level shrinks: riskAverse (cancels come from behind it) or powerProb (hftbacktest's power-prob family, f(x) = x^power)"),
   output: z.string().optional().describe('report folder'),
 });
 

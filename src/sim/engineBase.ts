@@ -85,6 +85,10 @@ export abstract class EngineBase {
   protected readonly ctx: EntryContext;
   /** placeOrder's draft, reused: it is fully read before the call can emit (and so re-enter). */
   protected readonly draft = new DraftBuf();
+  /** The kancil fill model: replayed trades use up replayed liquidity, reflected trades count once. */
+  protected readonly consume: boolean;
+  /** The powerProb queue model's exponent; 0 for riskAverse. */
+  protected readonly queuePower: number;
 
   constructor(config: EngineConfig) {
     this.exchange = config.exchangeFilters ?? {};
@@ -104,6 +108,15 @@ export abstract class EngineBase {
     if (!(historyLimit === Infinity || (Number.isSafeInteger(historyLimit) && historyLimit >= 0))) {
       throw new RangeError(`historyLimit ${historyLimit} must be a non-negative integer or Infinity`);
     }
+    const fm = config.fillModel ?? 'kancil';
+    if (fm !== 'kancil' && fm !== 'hftbacktest') throw new RangeError(`fillModel ${String(fm)} must be kancil or hftbacktest`);
+    this.consume = fm === 'kancil';
+    const qm = config.queueModel ?? { type: 'riskAverse' };
+    if (qm.type === 'powerProb') {
+      if (!(Number.isInteger(qm.power) && qm.power >= 1 && qm.power <= 10)) throw new RangeError(`queueModel power ${qm.power} must be an integer from 1 to 10`);
+      this.queuePower = qm.power;
+    } else if (qm.type === 'riskAverse') this.queuePower = 0;
+    else throw new RangeError(`queueModel type ${String((qm as { type: unknown }).type)} must be riskAverse or powerProb`);
     this.rateScale = Math.max(0, ...config.accounts.flatMap((a) => [a.makerCommission.decimalPlaces(), a.takerCommission.decimalPlaces()]));
     const rd = this.rateScale;
     const need = (asset: string, scale: number): void => {

@@ -32,6 +32,8 @@ class OrdCold {
   prevented = 0;
   /** Replayed quantity queued ahead at the order's level (0 unless replayed liquidity is there). */
   ahead = 0;
+  /** Queue ahead that replayed diffs removed and no reflected trade has accounted for yet (replayed.ts). */
+  credit = 0;
   list: OrderList | null = null;
   expiryReason: ExpiryReasonName = 'NONE';
   fixedStrings: readonly [string, string, string, string] | null = null;
@@ -168,6 +170,13 @@ export class Ord implements Resting {
   }
   set ahead(v: number) {
     if (v !== 0 || this.cold !== null) this.c().ahead = v;
+  }
+  /** Queue ahead that diffs removed and reflected trades have not yet accounted for. */
+  get credit(): number {
+    return this.cold === null ? 0 : this.cold.credit;
+  }
+  set credit(v: number) {
+    if (v !== 0 || this.cold !== null) this.c().credit = v;
   }
 
   /**

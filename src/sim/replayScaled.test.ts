@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fractionDigitsOf, scaledDecimal, scaledLevels, type FlatDepthLevels, type ScaledLevels } from '../core/scaledLevels.js';
 import { FLOW_PD, FLOW_QD, applyFlowOp, flowEngine, flowScaled, replayFlow, type FlowOp } from './replayFlow.js';
 import { book, makeEngine } from './testkit.js';
+import type { FillModelName } from './types.js';
 
 const levels = (priceScale: number, qtyScale: number, rows: [number, number][]): ScaledLevels => {
   const l = scaledLevels(Math.max(1, rows.length));
@@ -208,14 +209,16 @@ describe('applyDepthDiffScaled', () => {
 });
 
 /**
- * Event sequences of seeded flows, hashed: recorded from the engine before its replayed depth moved
- * to the price ladder, so any change of the replay's events (buffered, or only the account events a
- * marketData: false listener gets with no buffer) shows up here.
+ * Event sequences of seeded flows, hashed, so any change of the replay's events (buffered, or only
+ * the account events a marketData: false listener gets with no buffer) shows up here. GOLDEN was
+ * recorded from the engine before its replayed depth moved to the price ladder and holds in the
+ * anchor-compatible fill model; GOLDEN_KANCIL pins the default model (replayed trades use up
+ * replayed liquidity).
  */
 describe('replay event sequences', () => {
-  const hash = (seed: number, n: number, accountOnly: boolean): string => {
+  const hash = (seed: number, n: number, accountOnly: boolean, fillModel: FillModelName): string => {
     const h = createHash('sha256');
-    const e = flowEngine(accountOnly ? { bufferEvents: false } : {});
+    const e = flowEngine(accountOnly ? { bufferEvents: false, fillModel } : { fillModel });
     if (accountOnly) e.subscribe((ev) => h.update(JSON.stringify(ev)), { marketData: false });
     replayFlow(seed, n).forEach((op, i) => {
       applyFlowOp(e, op, i + 1, i % 2 === 0);
@@ -225,7 +228,8 @@ describe('replay event sequences', () => {
     return h.digest('hex');
   };
   it('are unchanged', () => {
-    expect([hash(11, 3000, false), hash(12, 3000, false), hash(13, 3000, true)]).toEqual(GOLDEN);
+    expect([hash(11, 3000, false, 'hftbacktest'), hash(12, 3000, false, 'hftbacktest'), hash(13, 3000, true, 'hftbacktest')]).toEqual(GOLDEN);
+    expect([hash(11, 3000, false, 'kancil'), hash(12, 3000, false, 'kancil'), hash(13, 3000, true, 'kancil')]).toEqual(GOLDEN_KANCIL);
   });
 });
 
@@ -233,4 +237,10 @@ const GOLDEN = [
   '0e18e83a662ff35f43d266e1b5f99cc1d78b443f83e0e7ca720c4ff5835d0614',
   '7e0773916ce6c752d447ea2954a19e128a32f1e354827f279a0f56250da2ced5',
   '5ece9acbd9aee788bd930a1dc05353c1f7935091c7ccce31b3dca0daec638d16',
+];
+
+const GOLDEN_KANCIL = [
+  '1ecb4606168d67b46b0ee14d76fd2fd23daf847090787d76295e4495eecbc096',
+  '1a5738c1cde612f5b558bde729b0d5fb37530d108777852cca168c224d0a4bf6',
+  'ce78df1292f42374b0a4573b6e6a7e9c20abbf4e7cdbe52a8d579bd1e0bba82e',
 ];

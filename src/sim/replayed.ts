@@ -5,6 +5,7 @@
  */
 import type { FlatDepthLevels, ScaledLevels } from '../core/scaledLevels.js';
 import { type BookSide, CHANGED, type Level } from './book.js';
+import { aheadAfterShrink } from './queueModel.js';
 import { fmt, rescale, toScaled } from './scaled.js';
 import type { Ord, Sym } from './state.js';
 import type { ExternalDepth, ExternalTrade } from './types.js';
@@ -16,8 +17,9 @@ export abstract class EngineReplayed extends EngineQueries {
   applyDepthSnapshot(symbol: string, snapshot: ExternalDepth, now: number): void {
     const s = this.needSym(symbol);
     this.now = now;
+    s.bookTime = now;
     for (const side of [s.bids, s.asks]) {
-      for (const p of side.extPrices()) this.setExt(s, side, p, 0);
+      for (const p of side.extPrices()) this.setExt(s, side, p, 0, false);
     }
     this.applyLevels(s, snapshot);
     this.end();
@@ -34,8 +36,9 @@ export abstract class EngineReplayed extends EngineQueries {
     const s = this.needSym(symbol);
     if (!fitsScales(bids, s.pd, s.qd) || !fitsScales(asks, s.pd, s.qd)) return false;
     this.now = now;
+    s.bookTime = now;
     for (const side of [s.bids, s.asks]) {
-      for (const p of side.extPrices()) this.setExt(s, side, p, 0);
+      for (const p of side.extPrices()) this.setExt(s, side, p, 0, false);
     }
     this.applyScaledSide(s, bids, s.bids, s.asks);
     this.applyScaledSide(s, asks, s.asks, s.bids);
@@ -48,6 +51,7 @@ export abstract class EngineReplayed extends EngineQueries {
   applyDepthDiff(symbol: string, diff: ExternalDepth, now: number): void {
     const s = this.needSym(symbol);
     this.now = now;
+    s.bookTime = now;
     this.applyLevels(s, diff);
     this.end();
   }
@@ -62,6 +66,7 @@ export abstract class EngineReplayed extends EngineQueries {
   applyDepthDiffScaled(symbol: string, bids: ScaledLevels, asks: ScaledLevels, now: number): void {
     const s = this.needSym(symbol);
     this.now = now;
+    s.bookTime = now;
     this.applyScaledSide(s, bids, s.bids, s.asks);
     this.applyScaledSide(s, asks, s.asks, s.bids);
     this.uncross(s);
@@ -76,6 +81,7 @@ export abstract class EngineReplayed extends EngineQueries {
   applyDepthDiffFlat(symbol: string, f: FlatDepthLevels, now: number): void {
     const s = this.needSym(symbol);
     this.now = now;
+    s.bookTime = now;
     this.applyScaledRun(s, f.buf, f.bidPrices, f.buf, f.bidQtys, f.nBids, f.priceScale, f.qtyScale, s.bids, s.asks);
     this.applyScaledRun(s, f.buf, f.askPrices, f.buf, f.askQtys, f.nAsks, f.priceScale, f.qtyScale, s.asks, s.bids);
     this.uncross(s);
@@ -153,7 +159,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * crossing level after the first walked the same stretch of the other side again.
    */
   protected applyLevel(s: Sym, side: BookSide, other: BookSide, p: number, q: number, cleared = NaN): number {
-    this.setExt(s, side, p, q);
+    this.setExt(s, side, p, q, true);
     if (q > 0 && other.hi > other.lo) {
       // Only when p reaches the other side's best can anything there be stale (see dropStaleCrossing).
       const top = other.px[other.hi - 1]!;
@@ -186,15 +192,19 @@ export abstract class EngineReplayed extends EngineQueries {
       const price = other.px[i]!;
       if (!(other.isBid ? price >= p : price <= p)) break;
       if (other.extAt(i) > 0) {
-        this.setExt(s, other, price, 0);
+        this.setExt(s, other, price, 0, false);
         const j = other.seek(price);
         i = (j >= 0 ? j : ~j) - 1;
       } else i--;
     }
   }
 
-  /** Sets a level's replayed quantity; own orders keep their queue place but never wait behind more than is there. */
-  protected setExt(s: Sym, side: BookSide, p: number, q: number): void {
+  /**
+   * Sets a level's replayed quantity; own orders keep their queue place but never wait behind more
+   * than is there. `diff`: the replay's diff set it, so the queue model decides how far own orders
+   * there move up (and, in the kancil fill model, the move is credited against reflected trades).
+   */
+  protected setExt(s: Sym, side: BookSide, p: number, q: number, diff: boolean): void {
     const i = side.setPlain(p, q);
     if (i < 0) {
       if (i === CHANGED) this.touchPrice(s, side.isBid, p);
@@ -202,11 +212,26 @@ export abstract class EngineReplayed extends EngineQueries {
     }
     const lv = side.levels.get(p)!;
     if (lv.ext === q) return;
-    if (q < lv.ext) for (let r = lv.head; r !== null; r = r.next) if (r.ahead > q) r.ahead = q;
+    if (q < lv.ext) {
+      if (diff) this.shrinkQueue(lv, q);
+      else for (let r = lv.head; r !== null; r = r.next) if (r.ahead > q) r.ahead = q;
+    }
     lv.ext = q;
     this.touch(s, side.isBid, lv);
     // A Level with no own orders goes back to a plain ladder slot (or away when q is 0).
     if (lv.head === null) side.demote(lv, i);
+  }
+
+  /** A replayed diff shrank `lv` to `q`: moves its own orders up by the queue model. */
+  protected shrinkQueue(lv: Level, q: number): void {
+    const prev = lv.ext;
+    for (let r = lv.head as Ord | null; r !== null; r = r.next as Ord | null) {
+      const a = r.ahead;
+      const n = aheadAfterShrink(a, prev, q, this.queuePower);
+      if (n === a) continue;
+      r.ahead = n;
+      if (this.consume) r.credit += a - n;
+    }
   }
 
   /**
@@ -237,7 +262,7 @@ export abstract class EngineReplayed extends EngineQueries {
     const m = ownLv.head as Ord;
     const q = Math.min(m.visible, extSide.extAt(extSide.seek(extPrice)));
     this.makerFill(m, ownSide, ownLv, q);
-    this.setExt(s, extSide, extPrice, extSide.extAt(extSide.seek(extPrice)) - q);
+    this.setExt(s, extSide, extPrice, extSide.extAt(extSide.seek(extPrice)) - q, false);
   }
 
   /** An own resting order filled as maker by replayed flow, at its own price. */
@@ -261,14 +286,17 @@ export abstract class EngineReplayed extends EngineQueries {
    * Own orders it proves would have traded are filled as makers at their own price: first those at
    * better prices than the trade (the real taker would have reached them first), then at the trade
    * price the trade quantity first consumes the replayed quantity queued ahead of each own order.
+   * In the kancil fill model a trade the book does not reflect yet also takes what it traded off
+   * the replayed book (takeReplayed), and one it reflects counts once (fillLevelFromTrade).
+   * `time`: the trade's exchange time (default `trade.time`; see ExternalTrade.time).
    */
-  applyTrade(symbol: string, trade: ExternalTrade, now: number): void {
+  applyTrade(symbol: string, trade: ExternalTrade, now: number, time = trade.time ?? Infinity): void {
     const s = this.needSym(symbol);
     this.now = now;
     const p = toScaled(trade.price, s.pd);
     const q = toScaled(trade.qty, s.qd);
     if (p <= 0 || q <= 0) throw new RangeError(`${s.name} replayed trade ${String(trade.price)} x ${String(trade.qty)} does not fit the symbol's scales`);
-    this.replayTrade(s, p, q, trade.isBuyerMaker);
+    this.replayTrade(s, p, q, trade.isBuyerMaker, time);
   }
 
   /**
@@ -277,37 +305,74 @@ export abstract class EngineReplayed extends EngineQueries {
    * same effect and events as applyTrade with their decimal strings. Returns false, having done
    * nothing, when they do not fit the symbol's scales (the caller then hands the strings, whose
    * parse reports it as before). Why: the replay need not read the trade's strings at all (cache
-   * misses on a pre-loaded recording).
+   * misses on a pre-loaded recording). `time`: the trade's exchange time (ExternalTrade.time).
    */
-  applyTradeScaled(symbol: string, price: number, priceScale: number, qty: number, qtyScale: number, isBuyerMaker: boolean, now: number): boolean {
+  applyTradeScaled(symbol: string, price: number, priceScale: number, qty: number, qtyScale: number, isBuyerMaker: boolean, now: number, time = Infinity): boolean {
     const s = this.needSym(symbol);
     const p = rescale(price, priceScale, s.pd);
     const q = rescale(qty, qtyScale, s.qd);
     if (p <= 0 || q <= 0) return false;
     this.now = now;
-    this.replayTrade(s, p, q, isBuyerMaker);
+    this.replayTrade(s, p, q, isBuyerMaker, time);
     return true;
   }
 
-  /** A replayed trade at scaled price `p` and quantity `q` (both > 0, at the symbol's scales). */
-  protected replayTrade(s: Sym, p: number, qty: number, isBuyerMaker: boolean): void {
+  /**
+   * A replayed trade at scaled price `p` and quantity `q` (both > 0, at the symbol's scales) at
+   * exchange time `time`: reflected (kancil) when the last applied diff is no older than it.
+   */
+  protected replayTrade(s: Sym, p: number, qty: number, isBuyerMaker: boolean, time: number): void {
     let q = qty;
     this.recordPublic(s, this.nextTradeId++, p, q, 0, 0, isBuyerMaker);
     const side = isBuyerMaker ? s.bids : s.asks;
+    const reflected = this.consume && time <= s.bookTime;
     while (q > 0) {
       const lv = firstOwn(side);
       if (lv === undefined || (side.isBid ? lv.price < p : lv.price > p)) break;
-      q = this.fillLevelFromTrade(side, lv, q, lv.price !== p);
+      q = this.fillLevelFromTrade(side, lv, q, lv.price !== p, reflected);
       if (lv.price === p) break;
     }
+    if (this.consume && !reflected) this.takeReplayed(s, side, p, qty);
     this.checkStops(s);
     this.end();
   }
 
-  /** Fills own orders of one level from a replayed trade; `better` skips the replayed queue ahead. Returns what is left of the trade. */
-  protected fillLevelFromTrade(side: BookSide, lv: Level, q: number, better: boolean): number {
+  /**
+   * The kancil fill model: a trade not yet in the book takes `qty` off the replayed quantity at its
+   * price `p` on the maker side, and removes the replayed quantity at better prices there (the
+   * taker would have reached it first: it is gone, or stale). A later diff restates those levels.
+   */
+  protected takeReplayed(s: Sym, side: BookSide, p: number, qty: number): void {
+    if (side.hi > side.lo) {
+      const top = side.px[side.hi - 1]!;
+      if (side.isBid ? top > p : top < p) this.dropStaleCrossing(s, side, side.isBid ? p + 1 : p - 1);
+    }
+    const i = side.seek(p);
+    if (i < 0) return;
+    const ext = side.extAt(i);
+    if (ext > 0) this.setExt(s, side, p, ext > qty ? ext - qty : 0, false);
+  }
+
+  /**
+   * Fills own orders of one level from a replayed trade; `better` skips the replayed queue ahead.
+   * Returns what is left of the trade. A `reflected` trade (kancil) first uses up the queue the
+   * diffs already removed ahead of the level's first own order (its credit) without moving anyone
+   * up again; only the rest consumes the queue ahead and fills.
+   */
+  protected fillLevelFromTrade(side: BookSide, lv: Level, q: number, better: boolean, reflected: boolean): number {
     let used = 0;
     let m = lv.head as Ord | null;
+    if (reflected && !better && m !== null) {
+      const c = m.credit;
+      const skip = c < q ? c : q;
+      if (skip > 0) {
+        q -= skip;
+        for (let r: Ord | null = m; r !== null; r = r.next as Ord | null) {
+          const rc = r.credit;
+          r.credit = rc > skip ? rc - skip : 0;
+        }
+      }
+    }
     while (q > 0 && m !== null) {
       const next = m.next as Ord | null;
       if (!better) {

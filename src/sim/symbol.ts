@@ -66,6 +66,8 @@ export class Sym<O = unknown> {
   readonly recent: PubTrade[] = [];
   recentNext = 0;
   ref: Decimal | null = null;
+  /** Time of the last replayed diff or snapshot: trades at or before it are reflected in the book. */
+  bookTime = -Infinity;
   /** u of the last emitted depth diff. */
   updateId = 0;
   range: RangeBounds | null = null;

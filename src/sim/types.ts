@@ -73,7 +73,29 @@ export interface EngineConfig {
    * placed; beyond it the oldest ended orders and trades are unknown to queries.
    */
   readonly historyLimit?: number;
+  /**
+   * How replayed trades and diffs fill own orders (README: the fill model). `kancil` (default): a
+   * replayed trade uses up the replayed liquidity it took, and a trade a diff already reflects does
+   * not shrink the queue again. `hftbacktest`: the replayed book is left as it is after a trade and
+   * every trade shrinks the queue, as hftbacktest and Nautilus Trader do (results comparable to them).
+   */
+  readonly fillModel?: FillModelName;
+  /** How a shrinking replayed level moves an own order's queue position (default riskAverse). */
+  readonly queueModel?: QueueModelConfig;
 }
+
+/** Fill models of the engine (see EngineConfig.fillModel). */
+export const FillModel = { kancil: 'kancil', hftbacktest: 'hftbacktest' } as const;
+/** A fill model's name. */
+export type FillModelName = keyof typeof FillModel;
+
+/**
+ * Queue position models. `riskAverse`: a level that shrinks takes the decrease from behind an own
+ * order first (its queue ahead only falls to the new level quantity). `powerProb`: the decrease
+ * comes from ahead of it with probability f(ahead) / (f(ahead) + f(behind)), f(x) = x^power
+ * (hftbacktest's power-prob family); `power` an integer 1..10.
+ */
+export type QueueModelConfig = { readonly type: 'riskAverse' } | { readonly type: 'powerProb'; readonly power: number };
 
 /**
  * A new order: the parameters of POST /open/v1/orders. Numbers are Decimals or plain decimal
@@ -194,6 +216,12 @@ export interface ExternalTrade {
   readonly qty: DecimalInput;
   /** True when the buyer was the maker (a seller hit the bids). */
   readonly isBuyerMaker: boolean;
+  /**
+   * The trade's exchange time (ms), on the clock of the diffs' `now`: a trade at or before the last
+   * applied diff is already reflected in the replayed book (README: the fill model). Absent: newer
+   * than every diff applied so far.
+   */
+  readonly time?: number;
 }
 
 /** Best bid and ask (null when that side is empty). */
