@@ -4,9 +4,7 @@
  * round-trip list shows its first and last MAX_TRIP_ROWS / 2 rows (all of them are in result.json).
  */
 import { spanText } from './metrics.js';
-import type { BacktestResult } from './result.js';
-import type { RoundTrip } from './roundTrips.js';
-import type { TradeStats } from './tearsheet.js';
+import type { BacktestResult, RoundTrip, TradeStats } from './result.js';
 
 /** Most round-trip rows the HTML table shows. */
 export const MAX_TRIP_ROWS = 1000;

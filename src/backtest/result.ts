@@ -6,8 +6,6 @@
 import type { StrategyFailure } from '../strategy/StrategyRunner.js';
 import type { RiskRatios } from './metrics.js';
 import type { RejectionCount } from './rejections.js';
-import type { RoundTrip } from './roundTrips.js';
-import type { TradeStats } from './tearsheet.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 
 
@@ -123,3 +121,49 @@ export interface BacktestResult {
   readonly plots: readonly PlotSeries[];
 }
 
+/** One closed round trip. */
+export interface RoundTrip {
+  readonly strategy: string;
+  readonly symbol: string;
+  /** LONG: bought then sold; SHORT: sold then bought back. */
+  readonly side: 'LONG' | 'SHORT';
+  /** Time of the oldest entry fill it closes, and of the closing fill (ms). */
+  readonly entryT: number;
+  readonly exitT: number;
+  readonly qty: string;
+  readonly entryPrice: string;
+  readonly exitPrice: string;
+  /** Profit in the quote asset after the fees of both legs. */
+  readonly pnl: string;
+  readonly fees: string;
+  /** pnl / entry notional, in percent. */
+  readonly returnPct: number;
+}
+
+/** The tearsheet figures of one strategy. */
+export interface TradeStats {
+  readonly roundTrips: number;
+  readonly wins: number;
+  readonly losses: number;
+  /** Winning round trips / all, percent; null without round trips. */
+  readonly winRatePct: number | null;
+  /** Gross profit of winners / gross loss of losers; null without a loss (or without trips). */
+  readonly profitFactor: number | null;
+  /** Mean PnL per round trip (quote); null without round trips. */
+  readonly expectancy: string | null;
+  readonly avgWin: string | null;
+  readonly avgLoss: string | null;
+  readonly largestWin: string | null;
+  readonly largestLoss: string | null;
+  readonly maxConsecutiveLosses: number;
+  /** Mean time from entry to exit (ms); null without round trips. */
+  readonly avgHoldingMs: number | null;
+  /** Share of the run with a position open (any symbol), percent. */
+  readonly exposurePct: number;
+  /** Compound annual growth of equity, percent; null for a run under tearsheet.ts's MIN_CAGR_SPAN_MS (see cagrNote). */
+  readonly cagrPct: number | null;
+  readonly cagrNote?: string;
+  /** Buy-and-hold of the first symbol from the run's first to its last mark, percent (fees not counted). */
+  readonly buyHoldReturnPct: number | null;
+  readonly buyHoldSymbol: string | undefined;
+}

@@ -8,26 +8,7 @@
  * Decimals; the statistics over them (win rate, profit factor...) are descriptive floats.
  */
 import { Decimal, ZERO } from '../core/decimal.js';
-import type { ReportFill } from './result.js';
-
-/** One closed round trip. */
-export interface RoundTrip {
-  readonly strategy: string;
-  readonly symbol: string;
-  /** LONG: bought then sold; SHORT: sold then bought back. */
-  readonly side: 'LONG' | 'SHORT';
-  /** Time of the oldest entry fill it closes, and of the closing fill (ms). */
-  readonly entryT: number;
-  readonly exitT: number;
-  readonly qty: string;
-  readonly entryPrice: string;
-  readonly exitPrice: string;
-  /** Profit in the quote asset after the fees of both legs. */
-  readonly pnl: string;
-  readonly fees: string;
-  /** pnl / entry notional, in percent. */
-  readonly returnPct: number;
-}
+import type { ReportFill, RoundTrip } from './result.js';
 
 interface Lot {
   readonly t: number;

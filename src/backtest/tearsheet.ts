@@ -7,41 +7,13 @@
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import { roundStat } from './metrics.js';
-import { amountText, type RoundTrip } from './roundTrips.js';
-import type { ReportFill, StrategyMetrics } from './result.js';
+import { amountText } from './roundTrips.js';
+import type { ReportFill, RoundTrip, StrategyMetrics, TradeStats } from './result.js';
 
 /** Shortest run whose CAGR is given: compounding a few days' return to a year says nothing. */
 export const MIN_CAGR_SPAN_MS = 30 * 86_400_000;
 
 const YEAR_MS = 365 * 86_400_000;
-
-/** The tearsheet figures of one strategy. */
-export interface TradeStats {
-  readonly roundTrips: number;
-  readonly wins: number;
-  readonly losses: number;
-  /** Winning round trips / all, percent; null without round trips. */
-  readonly winRatePct: number | null;
-  /** Gross profit of winners / gross loss of losers; null without a loss (or without trips). */
-  readonly profitFactor: number | null;
-  /** Mean PnL per round trip (quote); null without round trips. */
-  readonly expectancy: string | null;
-  readonly avgWin: string | null;
-  readonly avgLoss: string | null;
-  readonly largestWin: string | null;
-  readonly largestLoss: string | null;
-  readonly maxConsecutiveLosses: number;
-  /** Mean time from entry to exit (ms); null without round trips. */
-  readonly avgHoldingMs: number | null;
-  /** Share of the run with a position open (any symbol), percent. */
-  readonly exposurePct: number;
-  /** Compound annual growth of equity, percent; null for a run under MIN_CAGR_SPAN_MS (see cagrNote). */
-  readonly cagrPct: number | null;
-  readonly cagrNote?: string;
-  /** Buy-and-hold of the first symbol from the run's first to its last mark, percent (fees not counted). */
-  readonly buyHoldReturnPct: number | null;
-  readonly buyHoldSymbol: string | undefined;
-}
 
 function mean(xs: readonly Decimal[]): string | null {
   return xs.length === 0 ? null : amountText(xs.reduce((a, b) => a.plus(b), ZERO).div(xs.length));
