@@ -7,6 +7,8 @@
  */
 import type { Subscription } from 'rxjs';
 import type { BusEvent, TradingStateName } from '../bus/events.js';
+import type { FillEvent } from '../bus/events.js';
+import type { FillRecord } from '../store/records.js';
 import type { ConsoleRun } from './source.js';
 import { bookJson, fillJson, orderUpdateJson, pnlByQuote, positionJson, rejectionJson, type BookJson, type FillJson, type OrderJson, type PositionJson, type RejectionJson } from './views.js';
 
@@ -48,16 +50,27 @@ export interface FeedOptions {
   readonly now?: () => number;
 }
 
-/** A bounded list keeping the newest items. */
-class Ring<T> {
-  readonly #items: T[] = [];
-  constructor(readonly size: number) {}
-  push(x: T): void {
-    this.#items.push(x);
-    if (this.#items.length > this.size) this.#items.splice(0, this.#items.length - this.size);
+/** A bounded list keeping the newest items (a circular buffer); items are turned into their JSON shape only when read. */
+class Ring<T, J = T> {
+  readonly #items: (T | undefined)[];
+  #next = 0;
+  #count = 0;
+  constructor(
+    readonly size: number,
+    readonly map: (x: T) => J = (x) => x as unknown as J,
+  ) {
+    this.#items = new Array<T | undefined>(size);
   }
-  list(): readonly T[] {
-    return this.#items;
+  push(x: T): void {
+    this.#items[this.#next] = x;
+    this.#next = (this.#next + 1) % this.size;
+    if (this.#count < this.size) this.#count++;
+  }
+  /** Oldest first. */
+  list(): J[] {
+    const out: J[] = [];
+    for (let i = this.#count; i > 0; i--) out.push(this.map(this.#items[(this.#next - i + this.size) % this.size] as T));
+    return out;
   }
 }
 
@@ -65,8 +78,7 @@ const PINO_LEVELS: Readonly<Record<number, string>> = { 10: 'trace', 20: 'debug'
 
 /** The live feed of one run. */
 export class RunFeed {
-  readonly fills: Ring<FillJson>;
-  readonly orders: Ring<OrderJson>;
+  readonly fills: Ring<FillEvent | FillRecord, FillJson>;
   readonly rejections: Ring<RejectionJson>;
   readonly events: Ring<FeedMessage>;
   readonly logs: Ring<LogLine>;
@@ -87,15 +99,14 @@ export class RunFeed {
   constructor(run: ConsoleRun, o: FeedOptions = {}) {
     this.#run = run;
     const keep = o.keep ?? 200;
-    this.fills = new Ring(keep);
-    this.orders = new Ring(keep);
+    this.fills = new Ring(keep, fillJson);
     this.rejections = new Ring(keep);
     this.events = new Ring(keep);
     this.logs = new Ring(keep);
     this.equity = new Ring(o.equityPoints ?? 7200);
     this.#now = o.now ?? Date.now;
     this.#tickMs = o.tickMs ?? 1000;
-    for (const f of run.recentFills(keep)) this.fills.push(fillJson(f));
+    for (const f of run.recentFills(keep)) this.fills.push(f);
   }
 
   /** Starts listening to the bus and ticking. */
@@ -141,7 +152,7 @@ export class RunFeed {
     const { level, time, msg, pid: _pid, hostname: _host, name: _name, ...rest } = o;
     const line: LogLine = { t: typeof time === 'number' ? time : this.#now(), level: PINO_LEVELS[Number(level)] ?? String(level), msg: typeof msg === 'string' ? msg : '', detail: Object.keys(rest).length > 0 ? JSON.stringify(rest).slice(0, 2000) : '' };
     this.logs.push(line);
-    this.#emit({ type: 'log', line });
+    this.#emit(() => ({ type: 'log', line }));
   }
 
   /** Samples positions, books and PnL; notices strategy failures and floor changes. Runs every tick. */
@@ -161,29 +172,25 @@ export class RunFeed {
     const positions = this.#run.positions();
     const pnl = pnlByQuote(positions);
     this.equity.push({ t, pnl });
-    this.#emit({ type: 'tick', t, positions: positions.map(positionJson), books: this.#run.bookTops().map(bookJson), pnl });
+    this.#emit(() => ({ type: 'tick', t, positions: positions.map(positionJson), books: this.#run.bookTops().map(bookJson), pnl }));
   }
 
   #onEvent(e: BusEvent): void {
     const t = this.#now();
     switch (e.type) {
-      case 'fill': {
-        const fill = fillJson(e);
-        this.fills.push(fill);
-        this.#emit({ type: 'fill', fill });
+      case 'fill':
+        this.fills.push(e);
+        this.#emit(() => ({ type: 'fill', fill: fillJson(e) }));
         return;
-      }
-      case 'orderUpdate': {
-        const order = orderUpdateJson(e, t);
-        this.orders.push(order);
-        this.#emit({ type: 'order', order });
+      case 'orderUpdate':
+        // Open orders are read from the run; the feed only passes changes on to whoever listens.
+        this.#emit(() => ({ type: 'order', order: orderUpdateJson(e, t) }));
         return;
-      }
       case 'intentRejected': {
         const rejection = rejectionJson(e, t);
         this.rejections.push(rejection);
         this.rejectionCounts.set(rejection.reason, (this.rejectionCounts.get(rejection.reason) ?? 0) + 1);
-        this.#emit({ type: 'rejection', rejection });
+        this.#emit(() => ({ type: 'rejection', rejection }));
         return;
       }
       case 'tradingState':
@@ -203,10 +210,13 @@ export class RunFeed {
   /** Keeps a notable event in the event list and emits it. */
   #push(m: FeedMessage): void {
     this.events.push(m);
-    this.#emit(m);
+    this.#emit(() => m);
   }
 
-  #emit(m: FeedMessage): void {
+  /** Builds the message only when someone listens (the JSON shapes cost Decimal formatting). */
+  #emit(make: () => FeedMessage): void {
+    if (this.#listeners.size === 0) return;
+    const m = make();
     for (const fn of this.#listeners) {
       try {
         fn(m);

@@ -29,6 +29,9 @@ export class RunMetrics {
   readonly #sent = new Map<string, number>();
   readonly #down = new Set<string>();
   #sub: Subscription | undefined;
+  /** Labelled children by their label values (prom-client hashes a label object on every inc). */
+  readonly #children = new Map<string, { inc(): void }>();
+  readonly #latencyByType = new Map<string, { observe(v: number): void }>();
   readonly #orders: Counter<'strategy' | 'symbol' | 'side' | 'type'>;
   readonly #states: Counter<'state'>;
   readonly #fills: Counter<'strategy' | 'symbol' | 'side' | 'role'>;
@@ -87,10 +90,10 @@ export class RunMetrics {
   #onEvent(e: BusEvent): void {
     switch (e.type) {
       case 'orderUpdate': {
-        this.#states.inc({ state: e.state });
+        this.#child(this.#states, 's', e.state).inc();
         if (e.state === 'PENDING') {
           if (!this.#sent.has(e.clientId)) {
-            this.#orders.inc({ strategy: e.strategy, symbol: e.symbol, side: e.side, type: e.orderType });
+            this.#child(this.#orders, 'o', e.strategy, e.symbol, e.side, e.orderType).inc();
             if (this.#sent.size >= PENDING_LIMIT) this.#sent.clear();
             this.#sent.set(e.clientId, this.#now());
           }
@@ -99,16 +102,18 @@ export class RunMetrics {
         const t = this.#sent.get(e.clientId);
         if (t !== undefined) {
           this.#sent.delete(e.clientId);
-          this.#latency.observe({ type: e.orderType }, (this.#now() - t) / 1000);
+          let h = this.#latencyByType.get(e.orderType);
+          if (h === undefined) this.#latencyByType.set(e.orderType, (h = this.#latency.labels(e.orderType)));
+          h.observe((this.#now() - t) / 1000);
         }
         if (e.state === 'UNKNOWN') this.#unknown.inc();
         return;
       }
       case 'fill':
-        this.#fills.inc({ strategy: e.strategy, symbol: e.symbol, side: e.side, role: e.isMaker ? 'maker' : 'taker' });
+        this.#child(this.#fills, 'f', e.strategy, e.symbol, e.side, e.isMaker ? 'maker' : 'taker').inc();
         return;
       case 'intentRejected':
-        this.#rejections.inc({ strategy: e.strategy, reason: String(e.reason) });
+        this.#child(this.#rejections, 'r', e.strategy, String(e.reason)).inc();
         return;
       case 'connection':
         if (e.status === 'up') {
@@ -124,6 +129,14 @@ export class RunMetrics {
       default:
         return;
     }
+  }
+
+  /** The child of `counter` with these label values (in its labelNames order), made once. */
+  #child(counter: Counter<string>, tag: string, ...values: string[]): { inc(): void } {
+    const key = `${tag}\u0000${values.join('\u0000')}`;
+    let c = this.#children.get(key);
+    if (c === undefined) this.#children.set(key, (c = counter.labels(...values)));
+    return c;
   }
 
   /** Gauges read from the run at scrape time. */
