@@ -153,6 +153,13 @@ export class Replay {
       }
       this.#goLive(t);
     }
+    // Equity samples due before t see every event up to their time and nothing later: which
+    // streams a run reads (or skips unread) cannot change what a sample saw.
+    const c = o.collector;
+    if (c) for (let due = c.nextDue(); due !== undefined && due < t; due = c.nextDue()) {
+      s.runUntil(due);
+      c.sample(due);
+    }
     s.runUntil(t);
     this.stats.lastTime = t;
     if (item.kind === 'snapshot') {
@@ -165,7 +172,7 @@ export class Replay {
     this.#apply(e);
     this.stats.events++;
     o.bus.publish(e);
-    o.collector?.sample(t);
+    c?.observe(t);
     s.runUntil(t);
     o.afterEvent?.();
   }

@@ -155,15 +155,28 @@ export class ResultCollector {
 
   /** Records equity and price samples for every interval boundary passed up to time `t`. */
   sample(t: number): void {
-    if (this.#first === undefined) {
-      this.#first = t;
-      this.#nextSample = t;
-    }
-    this.#last = t;
+    this.observe(t);
     while (this.#nextSample !== undefined && t >= this.#nextSample) {
       this.#takeSample(this.#nextSample);
       this.#nextSample += this.#interval;
     }
+  }
+
+  /** Time of the next equity sample due, once the first event has been observed. */
+  nextDue(): number | undefined {
+    return this.#nextSample;
+  }
+
+  /**
+   * Notes that the run has reached `t` without sampling: the first call starts the sample grid
+   * there. Samples due at `t` are taken later, once every event at `t` has been applied.
+   */
+  observe(t: number): void {
+    if (this.#first === undefined) {
+      this.#first = t;
+      this.#nextSample = t;
+    }
+    if (t > this.#last) this.#last = t;
   }
 
   #takeSample(t: number): void {

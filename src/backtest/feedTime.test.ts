@@ -31,9 +31,9 @@ describe('receive times on the exchange clock', () => {
   });
 
   it('follows a drifting recorder clock window by window', async () => {
-    // The recorder's clock loses 0.1 ms a second; each message has 3 ms of latency.
+    // The recorder's clock is 1 s ahead and loses 0.1 ms a second; each message has 3 ms of latency.
     const xs: RecordedItem[] = [];
-    for (let E = 0; E < 60_000; E += 100) xs.push(item(E + 3 - 1000 - E / 10_000, E));
+    for (let E = 0; E < 60_000; E += 100) xs.push(item(E + 3 + 1000 - E / 10_000, E));
     const lateness = (ts: number[]): number[] => ts.map((t, i) => t - (xs[i] as unknown as { event: { E: number } }).event.E);
     // Windows of 10 s: the drift inside one is under 1 ms, so each message keeps 0 to 1 ms of it.
     const windowed = lateness(await timed(xs, 10_000));
@@ -59,8 +59,10 @@ describe('receive times on the exchange clock', () => {
     expect(n).toBeGreaterThan(3000);
     // Windows change the offset by a fraction of a ms: a rare step back, clamped later by the merge.
     expect(back).toBeLessThan(5);
-    expect(stats.windows).toBe(4);
-    expect(stats.firstOffsetMs).toBeCloseTo(-1273.56, 1);
+    // About two minutes of data over 30 s windows on a fixed grid of receive time.
+    expect(stats.windows).toBe(5);
+    expect(stats.firstOffsetMs).toBeGreaterThan(-1274);
+    expect(stats.firstOffsetMs).toBeLessThan(-1273);
     depth.sort((a, b) => a - b);
     expect(depth[Math.floor(depth.length / 2)]).toBeGreaterThanOrEqual(2);
     expect(depth[Math.floor(depth.length / 2)]).toBeLessThanOrEqual(4);

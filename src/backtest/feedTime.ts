@@ -64,23 +64,34 @@ export async function* receiveTimes(batches: AsyncIterable<readonly RecordedItem
   const stats = o.stats;
   /** Times the held items at this window's offset (the previous one when it had no depth or trade). */
   function* release(): Generator<Timed<RecordedItem>> {
+    const before = offset;
     if (min !== Infinity) offset = min;
     if (offset === undefined) return;
+    // The previous window's items all map below its end at its offset: a larger offset here must
+    // not place this window's first items before them. The bound depends on the grid and the
+    // offsets alone, so items that are skipped unread cannot change another item's time.
+    const lowest = before === undefined || windowStart === undefined ? -Infinity : Math.round(windowStart - before);
     if (stats) {
       stats.windows++;
       stats.firstOffsetMs ??= offset;
       stats.lastOffsetMs = offset;
     }
-    for (const it of held) yield { t: timeOf(it, offset), item: it };
+    for (const it of held) {
+      const t = timeOf(it, offset);
+      yield { t: t < lowest ? lowest : t, item: it };
+    }
     held = [];
     min = Infinity;
   }
   for await (const batch of batches) {
     for (const it of batch) {
-      windowStart ??= it.recvTime;
-      if (it.recvTime >= windowStart + o.windowMs && (min !== Infinity || offset !== undefined)) {
+      // Windows lie on a fixed grid of receive time, so which streams were read (or skipped
+      // unread) cannot move their bounds and with them the offsets.
+      const cell = Math.floor(it.recvTime / o.windowMs) * o.windowMs;
+      windowStart ??= cell;
+      if (cell > windowStart && (min !== Infinity || offset !== undefined)) {
         yield* release();
-        windowStart = it.recvTime;
+        windowStart = cell;
       }
       held.push(it);
       const E = eventTimeOf(it);
