@@ -109,6 +109,12 @@ export class UserStreamRegistry {
     return { token, expirationTime };
   }
 
+  /** Every valid token of an account (admin and tests: a fault can then expire the one in use). */
+  tokensOf(account: string): string[] {
+    const now = this.clock.now();
+    return [...this.#tokens.values()].filter((t) => t.account === account && !t.expired && t.expirationTime > now).map((t) => t.token);
+  }
+
   /** A valid token's account and expiry, or undefined. */
   tokenInfo(token: string): { account: string; expirationTime: number } | undefined {
     const t = this.#tokens.get(token);

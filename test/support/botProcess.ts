@@ -1,22 +1,26 @@
 /**
  * `kancil run` as a child process (the way an operator or a supervisor runs it), for tests that
- * kill, restart or starve it: its exit code, its output, and a wait for a line in that output.
+ * kill, restart or starve it: its exit code, the tail of its output, and a wait for a line in it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Output kept per process: the tail, so a long soak does not hold every log line. */
+const KEEP_CHARS = 1_000_000;
 
 /** A started bot. */
 export interface BotProcess {
   readonly child: ChildProcess;
   /** Resolves with the exit code (null when killed by a signal). */
   readonly exit: Promise<number | null>;
-  /** Everything written to stdout and stderr so far. */
+  /** The last megabyte written to stdout and stderr. */
   output(): string;
   /** True while the process runs. */
   alive(): boolean;
+  /** Resolves true when a chunk of output matches `re` (from now on), false after `ms` or at exit. */
+  waitForOutput(re: RegExp, ms: number): Promise<boolean>;
 }
 
 /** Starts `kancil run <configFile>` with the given environment added to this process's. */
@@ -27,8 +31,33 @@ export function startBot(configFile: string, env: Record<string, string>, extra:
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const watchers = new Set<(chunk: string) => void>();
+  const onData = (c: Buffer): void => {
+    const text = c.toString();
+    out += text;
+    if (out.length > 2 * KEEP_CHARS) out = out.slice(-KEEP_CHARS);
+    for (const w of watchers) w(text);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
   const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, exit, output: () => out, alive: () => child.exitCode === null && child.signalCode === null };
+  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
+  const waitForOutput = (re: RegExp, ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const done = (v: boolean): void => {
+        watchers.delete(watch);
+        clearTimeout(timer);
+        resolve(v);
+      };
+      // Chunks are joined (a line may be cut between two), keeping a tail long enough for one line.
+      let seen = '';
+      const watch = (chunk: string): void => {
+        seen = (seen + chunk).slice(-65_536);
+        if (re.test(seen)) done(true);
+      };
+      const timer = setTimeout(() => done(false), ms);
+      watchers.add(watch);
+      void exit.then(() => done(false));
+    });
+  return { child, exit, output: () => out, alive, waitForOutput };
 }
