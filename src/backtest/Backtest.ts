@@ -35,6 +35,7 @@ import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
 import { latencyModel } from './latency.js';
+import { booksWithOwnOrders } from './OwnOrdersBook.js';
 import { receiveTimes, type FeedTimeStats } from './feedTime.js';
 import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
@@ -243,7 +244,9 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   pipeline.start();
   // No run tag: a backtest's clientIds are the same on every run (determinism).
   const filtersOf = new Map(symbols.map((i) => [i.symbol, i.filters]));
-  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books: (s) => replay.book(s), gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v) => chart.plot(strategy, symbol, name, clock.now(), v) });
+  // Strategies read the replayed book with the account's own resting orders in it, as live (OwnOrdersBook.ts).
+  const books = booksWithOwnOrders((s) => replay.book(s), () => late.runner);
+  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books, gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v) => chart.plot(strategy, symbol, name, clock.now(), v) });
   late.runner = runner;
   // A bad parameter must stop the run before any data is read (the runner starts only when the
   // replay goes live, possibly after a long warm-up): named by the config file and its path there.

@@ -118,8 +118,8 @@ export class Replay {
   }
 
   /**
-   * The local book of a symbol (what strategies see: market data only, never own orders); in
-   * candle mode a {@link BarBook} at the last close.
+   * The local book of a symbol: the replayed market data only (strategies read it with the
+   * account's resting orders added, OwnOrdersBook.ts); in candle mode a {@link BarBook} at the last close.
    */
   book(symbol: string): BookView | undefined {
     return this.#syncs.get(symbol)?.book ?? this.#barBooks.get(symbol);

@@ -37,6 +37,7 @@ import type { StrategyPlugin } from '../strategy/types.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { latencyModel } from '../backtest/latency.js';
+import { booksWithOwnOrders } from '../backtest/OwnOrdersBook.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
 import { checkBudgets } from './budgets.js';
 import type { RunConfig } from './runConfig.js';
@@ -344,17 +345,20 @@ export class RunSession {
         if (!plugin) throw new ConfigError(cfg.file, 'strategies', s.name, 'plugin not loaded');
         return { name: s.name, plugin, params: s.params, symbols: s.symbols, budget: Object.fromEntries(Object.entries(s.budget).map(([k, v]) => [k, new Decimal(v)])) };
       });
+      const late: { runner?: StrategyRunner } = {};
       const runner = new StrategyRunner(specs, {
         bus,
         clock,
         venue: pipeline.venue,
-        books: (s) => market.book(s),
+        // Paper: the engine holds our orders, the streamed book does not; live, the exchange's does.
+        books: cfg.mode === 'paper' ? booksWithOwnOrders((s) => market.book(s), () => late.runner) : (s) => market.book(s),
         gate: pipeline.gate,
         symbolFilters: (s) => symbols.find((i) => i.symbol === s)?.filters,
         runTag,
         log: log.child({ part: 'strategy' }),
         onFailure: (name, err) => ledger.journal(clock.now(), 'strategyFailed', { strategy: name, err: err instanceof Error ? err.message : String(err) }),
       });
+      late.runner = runner;
       // Live: each strategy starts from what its earlier runs left on the account (the same name
       // across restarts): their fills in its position and budget, their live orders as its own.
       // Starting flat, an inventory-limited strategy would buy its inventory again after every

@@ -128,7 +128,7 @@ export const backtestSchema = z.strictObject({
     .describe('deliver from this time (ISO 8601 or epoch ms, inclusive); earlier data only warms up books, engine and prices, unseen by strategies; books must be synchronised by then'),
   end: timeBound.optional().describe('replay until this time (inclusive; not before start)'),
   equityIntervalMs: z.number().int().positive().optional().describe("equity sampling period (ms) of metrics and charts; default: the candles' shortest interval, else 1000"),
-  timerMs: z.number().int().min(0).default(0),
+  timerMs: z.number().int().min(0).default(1000).describe('timer event period for strategies (0: none); the same default as run.timerMs'),
   fillModel: z
     .enum(['kancil', 'hftbacktest'])
     .default('kancil')

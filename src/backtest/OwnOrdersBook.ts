@@ -1,0 +1,185 @@
+/**
+ * The book a strategy reads on paper and in a backtest: the local book of the market data plus the
+ * account's own resting orders. Live, the exchange's book holds our orders and the depth stream
+ * shows them, so `ctx.book()` includes them; the simulated venues keep them in the matching engine,
+ * out of the replayed or streamed market data, so this view adds them back: the same world in every
+ * mode (src/backtest/README.md, "One world in every mode").
+ *
+ * An order counts from the acknowledgement the strategies received (state NEW or PARTIALLY_FILLED)
+ * with its unfilled quantity at its limit price, until a final state: LIMIT and LIMIT_MAKER orders
+ * only (a stop or take-profit order rests in no book until triggered; a market order never rests).
+ * Live shows it a little later, when the next depth diff after the exchange booked it arrives.
+ */
+import type { BookView, FillCost } from '../core/bookView.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { OrderSideName } from '../core/enums.js';
+import type { BookLevel } from '../core/types.js';
+import type { OwnOrderView } from '../strategy/types.js';
+
+/** Open orders of the account on a symbol, as the strategies know them. */
+export type OwnOrdersOf = (symbol: string) => Iterable<OwnOrderView>;
+
+/** Whether an order rests in the exchange's book (see the header), and its unfilled quantity. */
+function restingQty(o: OwnOrderView): Decimal | undefined {
+  if ((o.state !== 'NEW' && o.state !== 'PARTIALLY_FILLED') || (o.orderType !== 'LIMIT' && o.orderType !== 'LIMIT_MAKER')) return undefined;
+  if (o.price === undefined || o.quantity === undefined) return undefined;
+  const left = o.quantity.minus(o.cumQty);
+  return left.gt(0) ? left : undefined;
+}
+
+/** Own resting levels of one side, best first (price-aggregated). */
+function ownLevels(orders: Iterable<OwnOrderView>, side: OrderSideName): BookLevel[] {
+  const by = new Map<string, BookLevel>();
+  for (const o of orders) {
+    const left = o.side === side ? restingQty(o) : undefined;
+    if (left === undefined) continue;
+    const price = o.price as Decimal;
+    const k = price.toFixed();
+    const l = by.get(k);
+    by.set(k, { price, qty: l === undefined ? left : l.qty.plus(left) });
+  }
+  const out = [...by.values()];
+  return out.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)));
+}
+
+/** Merges two sides' levels, best first (bids: `desc`), summing equal prices. */
+function mergeLevels(market: readonly BookLevel[], own: readonly BookLevel[], desc: boolean): BookLevel[] {
+  const out: BookLevel[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < market.length || j < own.length) {
+    const m = market[i];
+    const o = own[j];
+    if (o === undefined || (m !== undefined && (desc ? m.price.gt(o.price) : m.price.lt(o.price)))) {
+      out.push(m as BookLevel);
+      i++;
+    } else if (m === undefined || !m.price.eq(o.price)) {
+      out.push(o);
+      j++;
+    } else {
+      out.push({ price: m.price, qty: m.qty.plus(o.qty) });
+      i++;
+      j++;
+    }
+  }
+  return out;
+}
+
+/** A book view over `market` with the resting orders of `own` added. */
+export class OwnOrdersBook implements BookView {
+  constructor(
+    readonly market: BookView,
+    readonly own: OwnOrdersOf,
+  ) {}
+
+  get symbol(): string {
+    return this.market.symbol;
+  }
+
+  get ready(): boolean {
+    return this.market.ready;
+  }
+
+  get lastUpdateId(): number {
+    return this.market.lastUpdateId;
+  }
+
+  bestBid(): BookLevel | undefined {
+    return this.#best('BUY', this.market.bestBid());
+  }
+
+  bestAsk(): BookLevel | undefined {
+    return this.#best('SELL', this.market.bestAsk());
+  }
+
+  top(n: number): { bids: BookLevel[]; asks: BookLevel[] } {
+    const t = this.market.top(n);
+    const orders = [...this.own(this.symbol)];
+    if (orders.length === 0) return t;
+    return { bids: mergeLevels(t.bids, ownLevels(orders, 'BUY'), true).slice(0, n), asks: mergeLevels(t.asks, ownLevels(orders, 'SELL'), false).slice(0, n) };
+  }
+
+  band(low: Decimal, high: Decimal): { bids: BookLevel[]; asks: BookLevel[] } {
+    const b = this.market.band(low, high);
+    const orders = [...this.own(this.symbol)];
+    if (orders.length === 0) return b;
+    const inBand = (l: BookLevel): boolean => l.price.gte(low) && l.price.lte(high);
+    return { bids: mergeLevels(b.bids, ownLevels(orders, 'BUY').filter(inBand), true), asks: mergeLevels(b.asks, ownLevels(orders, 'SELL').filter(inBand), false) };
+  }
+
+  /** Walks the opposite side with our orders in it (live, the exchange's book would show them too). */
+  costToFill(side: OrderSideName, qty: Decimal): FillCost {
+    const opposite: OrderSideName = side === 'BUY' ? 'SELL' : 'BUY';
+    const own = ownLevels(this.own(this.symbol), opposite);
+    if (own.length === 0) return this.market.costToFill(side, qty);
+    // Enough market levels to fill qty on their own suffice: ours only add to them.
+    for (let n = 64; ; n *= 4) {
+      const t = this.market.top(n);
+      const market = side === 'BUY' ? t.asks : t.bids;
+      const r = walk(mergeLevels(market, own, opposite === 'BUY'), qty);
+      if (r.filledQty.gte(qty) || market.length < n) return r;
+    }
+  }
+
+  /** The better of the market's best level and ours (one pass over the orders: read on every event by quoting strategies). */
+  #best(side: OrderSideName, market: BookLevel | undefined): BookLevel | undefined {
+    let own: BookLevel | undefined;
+    for (const o of this.own(this.symbol)) {
+      const left = o.side === side ? restingQty(o) : undefined;
+      if (left === undefined) continue;
+      const price = o.price as Decimal;
+      if (own === undefined || (side === 'BUY' ? price.gt(own.price) : price.lt(own.price))) own = { price, qty: left };
+      else if (price.eq(own.price)) own = { price, qty: own.qty.plus(left) };
+    }
+    if (own === undefined) return market;
+    if (market === undefined) return own;
+    if (market.price.eq(own.price)) return { price: market.price, qty: market.qty.plus(own.qty) };
+    return (side === 'BUY' ? own.price.gt(market.price) : own.price.lt(market.price)) ? own : market;
+  }
+}
+
+/** The cost of taking `qty` from `levels`, best first. */
+function walk(levels: readonly BookLevel[], qty: Decimal): FillCost {
+  let filled = ZERO;
+  let quote = ZERO;
+  let worst: Decimal | undefined;
+  for (const l of levels) {
+    if (filled.gte(qty)) break;
+    const take = Decimal.min(l.qty, qty.minus(filled));
+    filled = filled.plus(take);
+    quote = quote.plus(take.mul(l.price));
+    worst = l.price;
+  }
+  return { filledQty: filled, quoteQty: quote, avgPrice: filled.isZero() ? undefined : quote.div(filled), worstPrice: worst };
+}
+
+/** What a strategy runner exposes of its strategies' open orders. */
+export interface OwnOrdersSource {
+  readonly names: readonly string[];
+  book(name: string): { openCount(): number; openOrders(symbol?: string): OwnOrderView[] };
+}
+
+/**
+ * The books strategies read on paper and in a backtest: `market`'s book of each symbol with the
+ * open orders of every strategy of `runner` added (one account, as live). One view per market book.
+ */
+export function booksWithOwnOrders(market: (symbol: string) => BookView | undefined, runner: () => OwnOrdersSource | undefined): (symbol: string) => BookView | undefined {
+  const views = new WeakMap<BookView, OwnOrdersBook>();
+  const own: OwnOrdersOf = (symbol) => {
+    const r = runner();
+    const out: OwnOrderView[] = [];
+    if (r === undefined) return out;
+    for (const n of r.names) {
+      const b = r.book(n);
+      if (b.openCount() > 0) for (const o of b.openOrders(symbol)) out.push(o);
+    }
+    return out;
+  };
+  return (symbol) => {
+    const m = market(symbol);
+    if (m === undefined) return undefined;
+    let v = views.get(m);
+    if (v === undefined) views.set(m, (v = new OwnOrdersBook(m, own)));
+    return v;
+  };
+}
