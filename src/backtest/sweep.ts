@@ -14,18 +14,23 @@ import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
 import { RATIO_FIELDS, type RatioField } from './metrics.js';
 import { ratioText } from './ratioText.js';
 import { compareRank, gridPoints, rankValue, type SweepGrid } from './sweepGrid.js';
+import { paramValues, randomPoints } from './sweepSpace.js';
 import { formatDocPath } from '../core/configIssue.js';
+import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
 import type { SweepAnswer, SweepJob } from './sweepWorker.js';
+import { renderSweepHtml } from './sweepReport.js';
 
 /** One ranked row. */
 export interface SweepRow {
   readonly rank: number;
   readonly index: number;
   readonly params: Record<string, unknown>;
-  /** The strategy's figures; undefined when the point's run failed before it had any. */
+  /** The strategy's figures (in-sample with an out-of-sample split); undefined when the point's run failed before it had any. */
   readonly metrics: StrategyMetrics | undefined;
+  /** With an out-of-sample split: the same point's figures on the data from the split on. */
+  readonly outOfSample?: StrategyMetrics;
   /**
    * Why the point failed: its run threw (a worker error included), or the strategy threw and was
    * stopped part-way (its metrics are then those of a truncated run). Failed points rank last.
@@ -42,6 +47,10 @@ export interface SweepResult {
   readonly results: readonly (BacktestResult | undefined)[];
   /** Number of failed points (rows with an error). */
   readonly failed: number;
+  /** Points the strategy refused, not run. */
+  readonly skipped: readonly SkippedPoint[];
+  /** The out-of-sample split (ms), when the grid has one. */
+  readonly split?: number;
 }
 
 /** Which strategy a grid applies to. */
@@ -54,46 +63,65 @@ export function sweepStrategy(cfg: BacktestConfig, grid: SweepGrid): string {
   return (cfg.strategies[0] as { name: string }).name;
 }
 
+/** A grid point the strategy's schema refuses: skipped, and listed with the reason. */
+export interface SkippedPoint {
+  readonly params: Record<string, unknown>;
+  readonly reason: string;
+}
+
 /**
- * Checks every grid point with the strategy's own parameter schema before anything runs, so a value
- * it refuses (or a parameter it does not have) stops the sweep with an error naming the grid file,
- * the parameter, its position in the list and the value, not one failed run among many.
+ * The points to run: the grid's (or a random draw of them), each checked with the strategy's own
+ * parameter schema before anything runs. A point it refuses (a cross-field rule such as fast <
+ * slow, a value out of its range) is skipped and listed, not fatal; a parameter the strategy does
+ * not have at all is an error of the grid file, naming the parameter.
  */
-export async function checkGrid(cfg: BacktestConfig, grid: SweepGrid, strategy: string, gridFile = 'grid'): Promise<void> {
+export async function planSweep(cfg: BacktestConfig, grid: SweepGrid, strategy: string, gridFile = 'grid'): Promise<{ points: Record<string, unknown>[]; skipped: SkippedPoint[] }> {
   const i = cfg.strategies.findIndex((s) => s.name === strategy);
   const spec = cfg.strategies[i];
   if (spec === undefined) throw new RangeError(`grid strategy ${JSON.stringify(strategy)} is not in ${cfg.file}`);
   const plugin = await loadPlugin(spec.plugin, cfg.dir, plainErrorAt(cfg.file), ['strategies', i]);
   const errorAt = plainErrorAt(gridFile);
-  for (const point of gridPoints(grid)) {
+  const values = Object.entries(grid.params).map(([k, spec]) => {
+    try {
+      return [k, paramValues(spec)] as const;
+    } catch (err) {
+      throw errorAt(['params', k], (err as Error).message, spec);
+    }
+  });
+  const candidates = grid.search === 'random' ? randomPoints(values, grid.samples ?? 1, grid.seed) : gridPoints(grid);
+  const points: Record<string, unknown>[] = [];
+  const skipped: SkippedPoint[] = [];
+  for (const point of candidates) {
     const v = validateParams(plugin, { ...spec.params, ...point });
     const issue = v.ok ? undefined : v.issues[0];
-    if (issue === undefined) continue;
-    const key = issue.path[0];
-    const values = typeof key === 'string' && Object.hasOwn(grid.params, key) ? grid.params[key] : undefined;
-    if (typeof key === 'string' && values !== undefined) {
-      const at = values.findIndex((x) => x === point[key]);
-      throw errorAt(['params', key, at, ...issue.path.slice(1)], `${issue.message} (${spec.plugin}, at grid point ${JSON.stringify(point)})`, issue.value);
+    if (issue === undefined) {
+      points.push(point);
+      continue;
     }
-    // The issue is on a parameter of the config that this point's values make invalid (a cross-field rule).
-    throw errorAt(['params'], `grid point ${JSON.stringify(point)} is refused by ${spec.plugin}: ${formatDocPath(issue.path)}=${JSON.stringify(issue.value)}: ${issue.message}`, point);
+    if (/^unknown key/.test(issue.message)) throw errorAt(['params', ...issue.path], `${issue.message}: ${spec.plugin} has no such parameter`, issue.value);
+    skipped.push({ params: point, reason: `${formatDocPath(issue.path)}=${JSON.stringify(issue.value)}: ${issue.message}` });
   }
+  if (points.length === 0) throw errorAt(['params'], `every point is refused by ${spec.plugin}, e.g. ${JSON.stringify(skipped[0]?.params)}: ${skipped[0]?.reason ?? ''}`, grid.params);
+  return { points, skipped };
 }
 
 /** Runs the grid on `workers` threads (default: all cores); the grid is checked first (checkGrid). */
 export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { workers?: number; gridFile?: string; onDone?: (done: number, total: number) => void } = {}): Promise<SweepResult> {
   const strategy = sweepStrategy(cfg, grid);
   checkDataFiles(cfg);
-  await checkGrid(cfg, grid, strategy, opts.gridFile);
-  const points = gridPoints(grid);
-  const n = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), points.length));
-  const answers: (SweepAnswer | undefined)[] = points.map(() => undefined);
+  const { points, skipped } = await planSweep(cfg, grid, strategy, opts.gridFile);
+  // With an out-of-sample split, each point runs twice: before the split (ranked) and from it.
+  const split = grid.outOfSample === undefined ? undefined : timeBoundMs(grid.outOfSample);
+  const windows: (SweepJob['window'] | undefined)[] = split === undefined ? [undefined] : [{ end: split - 1 }, { start: split }];
+  const jobs: SweepJob[] = points.flatMap((params, p) => windows.map((window, w) => ({ index: p * windows.length + w, configFile: cfg.file, strategy, params, ...(window !== undefined ? { window } : {}) })));
+  const n = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), jobs.length));
+  const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
   let next = 0;
   let done = 0;
   const answer = (a: SweepAnswer): void => {
     if (answers[a.index] !== undefined) return;
     answers[a.index] = a;
-    opts.onDone?.(++done, points.length);
+    opts.onDone?.(++done, jobs.length);
   };
   await new Promise<void>((resolve) => {
     let alive = 0;
@@ -107,14 +135,13 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
       let current: number | undefined;
       let crashed = false;
       const feed = (): void => {
-        if (next >= points.length) {
+        if (next >= jobs.length) {
           current = undefined;
           worker.postMessage(null);
           return;
         }
         current = next++;
-        const job: SweepJob = { index: current, configFile: cfg.file, strategy, params: points[current] as Record<string, unknown> };
-        worker.postMessage(job);
+        worker.postMessage(jobs[current]);
       };
       worker.on('message', (a: SweepAnswer) => {
         answer(a);
@@ -128,56 +155,72 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
       worker.on('exit', (code) => {
         if (current !== undefined) answer({ index: current, ok: false, error: `worker exited with code ${code}` });
         alive--;
-        if ((crashed || code !== 0) && next < points.length) start();
+        if ((crashed || code !== 0) && next < jobs.length) start();
         else if (alive === 0) resolve();
       });
       feed();
     };
     for (let w = 0; w < n; w++) start();
   });
-  const results = answers.map((a) => (a?.ok ? (JSON.parse(a.result) as BacktestResult) : undefined));
+  const all = answers.map((a) => (a?.ok ? (JSON.parse(a.result) as BacktestResult) : undefined));
+  const errorOf = (j: number): string | undefined => {
+    const a = answers[j];
+    const r = all[j];
+    return a === undefined ? 'no answer' : !a.ok ? a.error : r !== undefined && r.failures.length > 0 ? r.failures.map(failureText).join('; ') : undefined;
+  };
+  const w = windows.length;
   const rows = points
     .map((params, index) => {
-      const a = answers[index];
-      const r = results[index];
-      const metrics = r?.strategies[strategy];
-      const error = a === undefined ? 'no answer' : !a.ok ? a.error : r !== undefined && r.failures.length > 0 ? r.failures.map(failureText).join('; ') : undefined;
+      const metrics = all[index * w]?.strategies[strategy];
+      const errors = windows.map((_, k) => errorOf(index * w + k)).filter((e) => e !== undefined);
+      const error = errors.length === 0 ? undefined : errors.join('; ');
+      const outOfSample = w > 1 ? all[index * w + 1]?.strategies[strategy] : undefined;
       const value = error !== undefined || metrics === undefined ? null : rankValue(metrics, grid.rankBy);
-      return { index, params, metrics, error, value, failed: error !== undefined };
+      return { index, params, metrics, outOfSample, error, value, failed: error !== undefined };
     })
     .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)))
-    .map(({ index, params, metrics, error }, i) => ({ rank: i + 1, index, params, metrics, ...(error !== undefined ? { error } : {}) }));
-  return { strategy, rankBy: grid.rankBy, rows, results, failed: rows.filter((r) => r.error !== undefined).length };
+    .map(({ index, params, metrics, outOfSample, error }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}) }));
+  const results = points.map((_, p) => all[p * w]);
+  return { strategy, rankBy: grid.rankBy, rows, results, failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}) };
 }
 
 /** The ranked table as Markdown. */
 export function sweepTable(s: SweepResult): string {
   const keys = Object.keys(s.rows[0]?.params ?? {});
   const cols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'sortinoPerPeriod', 'fees', 'trades', 'fillRatio'] as const;
-  const head = `| rank | ${keys.join(' | ')} | ${cols.join(' | ')} |`;
-  const sep = `|${' --- |'.repeat(1 + keys.length + cols.length)}`;
+  const outHead = s.split !== undefined ? ['oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos sharpe'] : [];
+  const head = `| rank | ${keys.join(' | ')} | ${[...cols, ...outHead].join(' | ')} |`;
+  const sep = `|${' --- |'.repeat(1 + keys.length + cols.length + outHead.length)}`;
   const cell = (m: StrategyMetrics, c: (typeof cols)[number]): string => (isRatio(c) ? ratioText(m, c) : String(m[c]));
+  const oos = s.split !== undefined;
+  const oosCols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe'] as const;
   const body = s.rows.map((r) => {
     const m = r.metrics;
     const figures = r.error !== undefined ? [`FAILED: ${r.error.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`, ...cols.slice(1).map(() => '')] : m === undefined ? cols.map(() => '') : cols.map((c) => cell(m, c));
-    return `| ${r.rank} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${figures.join(' | ')} |`;
+    const o = r.outOfSample;
+    const outFigures = !oos ? [] : oosCols.map((c) => (o === undefined ? '' : cell(o, c)));
+    return `| ${r.rank} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${[...figures, ...outFigures].join(' | ')} |`;
   });
   const first = s.rows.find((r) => r.metrics !== undefined)?.metrics?.ratioSample;
   const note = first === undefined ? '' : `\nsharpe, sortino: annualised (365-day year, risk-free 0), only over returns spanning at least a day; sharpePerPeriod, sortinoPerPeriod: per ${first.intervalMs} ms equity period. n/a: not estimated (reason given); ranked last when ranking by it.\n`;
   const failed = s.failed > 0 ? `\n${s.failed} of ${s.rows.length} points failed (ranked last, error in the first figure column).\n` : '';
-  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}`;
+  const skipped = s.skipped.length === 0 ? '' : `\n${s.skipped.length} points skipped (refused by the strategy):\n${s.skipped.map((p) => `- ${JSON.stringify(p.params)}: ${p.reason}`).join('\n')}\n`;
+  const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
+  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}`;
 }
 
 function isRatio(c: string): c is RatioField {
   return (RATIO_FIELDS as readonly string[]).includes(c);
 }
 
-/** Writes sweep.md and sweep.json into `dir`. */
-export function writeSweep(dir: string, s: SweepResult): { md: string; json: string } {
+/** Writes sweep.md, sweep.json and sweep.html into `dir`. */
+export function writeSweep(dir: string, s: SweepResult): { md: string; json: string; html: string } {
   mkdirSync(dir, { recursive: true });
   const md = path.join(dir, 'sweep.md');
   const json = path.join(dir, 'sweep.json');
+  const html = path.join(dir, 'sweep.html');
   writeFileSync(md, sweepTable(s));
-  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, rows: s.rows }, null, 2)}\n`);
-  return { md, json };
+  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, ...(s.split !== undefined ? { split: s.split } : {}), rows: s.rows }, null, 2)}\n`);
+  writeFileSync(html, renderSweepHtml(s));
+  return { md, json, html };
 }

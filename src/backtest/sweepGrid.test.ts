@@ -48,7 +48,7 @@ describe('sweep ranking', () => {
 
   it('the table prints n/a with the reason and says what the ratios are', () => {
     const metrics = shortRun();
-    const md = sweepTable({ strategy: 's', rankBy: 'sharpe', rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics }], results: [], failed: 0 });
+    const md = sweepTable({ strategy: 's', rankBy: 'sharpe', rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics }], results: [], skipped: [], failed: 0 });
     expect(md).toContain('| n/a (5 returns, fewer than 30) |');
     expect(md).not.toMatch(/\| null \|/);
     expect(md).toMatch(/sharpe, sortino: annualised .*per 1000 ms equity period/);

@@ -1,28 +1,45 @@
 /**
- * Parameter grids for sweeps (YAML):
+ * Parameter grids for sweeps (YAML); config/sma-crossover.grid.yaml is an example:
  *
  *   strategy: mm            # which strategy of the config the parameters belong to (default: the only one)
- *   params:                 # each key a list of values; the grid is their cartesian product
+ *   params:                 # each key a list of values, or a range; the grid is their cartesian product
  *     spreadBps: [1, 2, 4]
- *     skewBps: [0, 1]
+ *     skewBps: { from: 0, to: 2, step: 0.5 }   # inclusive; exact decimal steps (quoted bounds give decimal strings)
  *   rankBy: netPnl          # metric of the strategy to rank by (default netPnl), highest first;
  *                           # points where it is unavailable (a null ratio) rank last, in grid order
+ *   search: random          # grid (default: every point) or random: `samples` distinct points of the grid
+ *   samples: 20
+ *   seed: 1                 # of the random draw (default 1), so a random search is reproducible
+ *   outOfSample: "2024-08-04T00:00:00Z"   # optional split: points run (and rank) on the data before it,
+ *                                         # and are run again on the data from it, reported side by side
  *
  * Points are enumerated in a fixed order (keys as written, values as listed, last key fastest),
- * so a sweep is reproducible.
+ * so a sweep is reproducible. A point the strategy's own schema refuses (fast >= slow) is skipped
+ * and listed; a parameter the strategy does not have is an error of the grid.
  */
 import { z } from 'zod';
 import { loadYamlFile } from '../config/yamlFile.js';
 import type { StrategyMetrics } from './ResultCollector.js';
+import { paramValues } from './sweepSpace.js';
 
 const RANKABLE = ['netPnl', 'returnPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'sortinoPerPeriod', 'finalEquity', 'maxDrawdownPct', 'fillRatio', 'trades', 'realizedPnl'] as const;
 
 /** Schema of a grid file. */
-export const gridSchema = z.object({
+const bound = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal')]);
+
+/** A range of values: from, from + step, ... up to `to` inclusive. */
+export const rangeSchema = z.strictObject({ from: bound, to: bound, step: bound });
+
+/** Schema of a grid file. */
+export const gridSchema = z.strictObject({
   strategy: z.string().optional(),
-  params: z.record(z.string(), z.array(z.unknown()).min(1)).refine((p) => Object.keys(p).length > 0, 'at least one parameter'),
+  params: z.record(z.string(), z.union([z.array(z.unknown()).min(1), rangeSchema])).refine((p) => Object.keys(p).length > 0, 'at least one parameter'),
   rankBy: z.enum(RANKABLE).default('netPnl'),
-});
+  search: z.enum(['grid', 'random']).default('grid'),
+  samples: z.number().int().positive().optional(),
+  seed: z.number().int().default(1),
+  outOfSample: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).optional(),
+}).refine((g) => g.search !== 'random' || g.samples !== undefined, { message: 'search: random needs samples', path: ['samples'] });
 
 /** A parsed grid. */
 export type SweepGrid = z.infer<typeof gridSchema>;
@@ -32,10 +49,13 @@ export function loadGrid(file: string): SweepGrid {
   return loadYamlFile(file, gridSchema);
 }
 
-/** Every point of the grid, in order. */
+/** Every point of the grid (ranges expanded), in order. */
 export function gridPoints(grid: SweepGrid): Record<string, unknown>[] {
   let points: Record<string, unknown>[] = [{}];
-  for (const [k, values] of Object.entries(grid.params)) points = points.flatMap((p) => values.map((v) => ({ ...p, [k]: v })));
+  for (const [k, spec] of Object.entries(grid.params)) {
+    const values = paramValues(spec);
+    points = points.flatMap((p) => values.map((v) => ({ ...p, [k]: v })));
+  }
   return points;
 }
 

@@ -31,7 +31,9 @@ Replays recorded market data (or kline files) through the strategies, the risk c
 simulated venue on a virtual clock, and writes result.json and a self-contained report.html.
 
 Options:
-  --sweep FILE   run a parameter grid (YAML) on all cores and write a ranked table
+  --sweep FILE   run a parameter grid (YAML: lists, ranges, random search, an out-of-sample
+                 split; see config/sma-crossover.grid.yaml) on all cores and write a ranked
+                 table (sweep.md, sweep.json) and sweep.html (sortable table, heatmap)
   --out DIR      output folder (default: backtest.output of the config, else reports/<name>)
   --workers N    sweep worker threads (default: all cores)
   --json         print the result JSON instead of a summary
@@ -94,7 +96,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       const grid = loadGrid(values.sweep);
       const s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`) });
       const files = writeSweep(out, s);
-      io.stdout(values.json ? `${JSON.stringify(s.rows)}\n` : `${sweepTable(s)}\nwrote ${files.md} and ${files.json}\n`);
+      io.stdout(values.json ? `${JSON.stringify(s.rows)}\n` : `${sweepTable(s)}\nwrote ${files.md}, ${files.json} and ${files.html}\n`);
       // The other points' results are written; the exit code still says that some failed.
       if (s.failed > 0) {
         io.stderr(`sweep: ${s.failed} of ${s.rows.length} points failed:\n${s.rows.flatMap((r) => (r.error !== undefined ? [`  point ${r.index} ${JSON.stringify(r.params)}: ${r.error}`] : [])).join('\n')}\n`);

@@ -13,6 +13,8 @@ import { ResultCollector } from '../../src/backtest/ResultCollector.js';
 import { renderHtmlReport } from '../../src/backtest/htmlReport.js';
 import { runBacktest } from '../../src/backtest/Backtest.js';
 import { loadBacktestConfig } from '../../src/backtest/config.js';
+import { renderSweepHtml } from '../../src/backtest/sweepReport.js';
+import type { StrategyMetrics } from '../../src/backtest/result.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -114,6 +116,42 @@ describe.skipIf(!haveChromium)(`HTML report in headless Chromium (${haveChromium
       const shot = process.env.KANCIL_REPORT_SCREENSHOT ?? path.join(dir, 'report.png');
       await page.screenshot({ path: shot, fullPage: false });
       expect(existsSync(shot)).toBe(true);
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('the sweep page sorts by a clicked column and maps a metric over two parameters', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-page-'));
+    const m = (net: number) => ({ netPnl: String(net), returnPct: net / 100, maxDrawdownPct: 1, sharpe: net / 10, sortino: null, sharpePerPeriod: null, fees: '1', trades: 3, fillRatio: 1 }) as unknown as StrategyMetrics;
+    const rows = [
+      [5, 30, 12],
+      [5, 60, -4],
+      [10, 30, 7],
+      [10, 60, 20],
+    ].map(([fast, slow, net], i) => ({ rank: i + 1, params: { fast, slow }, metrics: m(net as number) }));
+    const file = path.join(dir, 'sweep.html');
+    writeFileSync(file, renderSweepHtml({ strategy: 's', rankBy: 'netPnl', rows, skipped: [{ params: { fast: 60, slow: 30 }, reason: 'fast must be smaller than slow' }] }));
+    const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForFunction(() => (globalThis as unknown as { __kancilSweep?: unknown }).__kancilSweep !== undefined);
+      expect(errors).toEqual([]);
+      const firstNet = async (): Promise<string> => (await page.locator('#points tr:nth-child(2) td:nth-child(4)').textContent()) ?? '';
+      expect(await firstNet()).toBe('12');
+      await page.click('#points th:has-text("netPnl")');
+      expect(await firstNet()).toBe('20');
+      await page.click('#points th:has-text("netPnl")');
+      expect(await firstNet()).toBe('-4');
+      // slow down, fast across: the cells hold each point's netPnl
+      expect(await page.locator('#heatmap').innerText()).toMatch(/slow \\ fast\s+5\s+10\s+30\s+12\s+7\s+60\s+-4\s+20/);
+      await page.selectOption('#hm', 'sharpe');
+      expect(await page.locator('#heatmap').innerText()).toMatch(/30\s+1\.2\s+0\.7/);
+      expect(await page.textContent('body')).toContain('Skipped (1, refused by the strategy)');
     } finally {
       await browser.close();
       rmSync(dir, { recursive: true, force: true });

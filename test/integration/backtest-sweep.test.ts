@@ -54,14 +54,17 @@ describe('backtest sweeps', () => {
     }
   }, 120_000);
 
-  it('a grid value the strategy refuses, or a parameter it does not have, stops the sweep before any point runs, naming the grid file, key, position and value', async () => {
+  it('a grid error or a parameter the strategy does not have stops the sweep before any point runs, naming the grid file and key', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-bad-'));
     try {
       const cfgFile = path.join(root, 'config/sma-crossover.yaml');
       const cases: [string, RegExp][] = [
-        ['params:\n  fast: [5, 60]\n', /bad\.yaml: params\.fast\[1\]=60: fast must be smaller than slow/],
-        ['params:\n  fast: [5]\n  fastt: [1]\n', /bad\.yaml: params\.fastt\[0\]=1: unknown key "fastt"/],
-        ['params:\n  kind: [SMA, WMA]\n', /bad\.yaml: params\.kind\[1\]="WMA": /],
+        ['params:\n  fast: [5]\n  fastt: [1]\n', /bad\.yaml: params\.fastt=1: unknown key "fastt": sma-crossover has no such parameter/],
+        ['params:\n  fast: [60, 70]\n', /bad\.yaml: params=\{"fast":\[60,70\]\}: every point is refused by sma-crossover, e\.g\. \{"fast":60\}: fast=60: fast must be smaller than slow/],
+        ['params:\n  fast: { from: 5, to: 1, step: 1 }\n', /bad\.yaml: params\.fast=\{"from":5,"to":1,"step":1\}: from 5 is above to 1/],
+        ['params:\n  fast: { from: 1, to: 5, step: 0 }\n', /bad\.yaml: params\.fast=\{.*\}: step 0 must be above 0/],
+        ['params:\n  fast: { from: 1, to: 5 }\n', /bad\.yaml.*params\.fast/],
+        ['params:\n  fast: [5]\nsearch: random\n', /bad\.yaml: samples.*search: random needs samples/],
         ['params:\n  fast: []\n', /bad\.yaml.*params\.fast/],
         ['params: {}\n', /bad\.yaml.*params/],
         ['params:\n  fast: [5]\nrankBy: profit\n', /bad\.yaml.*rankBy.*"profit"/],
@@ -78,6 +81,36 @@ describe('backtest sweeps', () => {
         expect(err.join(''), text).not.toMatch(/sweep \d+\/\d+/);
         expect(existsSync(out), text).toBe(false);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('ranges, skipped points and an out-of-sample split: in-sample and out-of-sample runs equal single runs on each part', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-oos-'));
+    try {
+      const cfgFile = path.join(root, 'config/sma-crossover.yaml');
+      const gridFile = path.join(dir, 'grid.yaml');
+      writeFileSync(gridFile, 'params:\n  fast: { from: 20, to: 40, step: 20 }\n  slow: [30]\nrankBy: netPnl\noutOfSample: "2024-08-04T00:00:00Z"\n');
+      const out: string[] = [];
+      const code = await command.run([cfgFile, '--sweep', gridFile, '--out', dir, '--workers', '2', '--quiet'], { stdout: (t) => out.push(t), stderr: (t) => out.push(t), env: {} });
+      expect(code).toBe(0);
+      const json = JSON.parse(readFileSync(path.join(dir, 'sweep.json'), 'utf8')) as { split: number; skipped: { params: unknown; reason: string }[]; rows: { params: Record<string, unknown>; metrics: { netPnl: string }; outOfSample: { netPnl: string } }[] };
+      expect(json.skipped).toEqual([{ params: { fast: 40, slow: 30 }, reason: 'fast=40: fast must be smaller than slow' }]);
+      expect(json.rows.map((r) => r.params)).toEqual([{ fast: 20, slow: 30 }]);
+      const cfg = loadBacktestConfig(cfgFile);
+      const split = Date.parse('2024-08-04T00:00:00Z');
+      const inSample = await runBacktest({ ...cfg, backtest: { ...cfg.backtest, end: split - 1 } }, { paramOverrides: { sma: { fast: 20, slow: 30 } }, writeOutput: false });
+      const outOfSample = await runBacktest({ ...cfg, backtest: { ...cfg.backtest, start: split } }, { paramOverrides: { sma: { fast: 20, slow: 30 } }, writeOutput: false });
+      expect(json.rows[0]?.metrics.netPnl).toBe(inSample.strategies.sma?.netPnl);
+      expect(json.rows[0]?.outOfSample.netPnl).toBe(outOfSample.strategies.sma?.netPnl);
+      expect(json.rows[0]?.metrics.netPnl).not.toBe(json.rows[0]?.outOfSample.netPnl);
+      const md = readFileSync(path.join(dir, 'sweep.md'), 'utf8');
+      expect(md).toMatch(/in sample \(before 2024-08-04T00:00:00\.000Z\).*\n\n\| rank \| fast \| slow \| netPnl .* \| oos netPnl \| oos returnPct/);
+      expect(md).toMatch(/1 points skipped \(refused by the strategy\):\n- \{"fast":40,"slow":30\}: fast=40/);
+      const html = readFileSync(path.join(dir, 'sweep.html'), 'utf8');
+      expect(html).toContain('<table id="heatmap">');
+      expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

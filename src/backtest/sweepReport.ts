@@ -1,0 +1,135 @@
+/**
+ * The sweep as one self-contained HTML page (sweep.html): the ranked points in a table sortable by
+ * any column (click its header), and a heatmap of any metric over any two parameters (chosen in the
+ * page; a cell shows the best value among the points sharing those two values). Out-of-sample
+ * figures, when the grid has a split, sit beside the in-sample ones and can be mapped too. Skipped
+ * and failed points are listed. No library, nothing fetched.
+ */
+import type { StrategyMetrics } from './result.js';
+import { escapeHtml } from './reportTables.js';
+
+/** What the page needs of a sweep (sweep.ts's SweepResult has it). */
+export interface SweepPage {
+  readonly strategy: string;
+  readonly rankBy: string;
+  readonly split?: number;
+  readonly rows: readonly { rank: number; params: Record<string, unknown>; metrics: StrategyMetrics | undefined; outOfSample?: StrategyMetrics; error?: string }[];
+  readonly skipped: readonly { params: Record<string, unknown>; reason: string }[];
+}
+
+/** Metrics shown and mappable (higher is better except drawdown). */
+const METRICS = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'fees', 'trades', 'fillRatio'] as const;
+
+function figures(m: StrategyMetrics | undefined): (number | null)[] {
+  return METRICS.map((k) => {
+    const v = m?.[k];
+    const n = v === null || v === undefined ? NaN : Number(v);
+    return Number.isFinite(n) ? n : null;
+  });
+}
+
+/** JSON safe inside a <script> element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+const CLIENT = String.raw`
+(function () {
+  var D = JSON.parse(document.getElementById('sweep-data').textContent);
+  var cols = ['rank'].concat(D.keys).concat(D.metrics).concat(D.oos ? D.metrics.map(function (m) { return 'oos ' + m; }) : []);
+  var rows = D.rows.map(function (r) {
+    return { rank: r.rank, cells: [r.rank].concat(D.keys.map(function (k) { return r.params[k]; })).concat(r.in).concat(D.oos ? r.out : []), error: r.error };
+  });
+  var sortCol = 0, sortDir = 1;
+  function fmt(v) { return v === null || v === undefined ? 'n/a' : typeof v === 'number' ? String(Number(v.toPrecision(8))) : typeof v === 'string' ? v : JSON.stringify(v); }
+  function cmp(a, b) {
+    if (a === b) return 0;
+    if (a === null || a === undefined) return 1;
+    if (b === null || b === undefined) return -1;
+    return a < b ? -1 : 1;
+  }
+  var table = document.getElementById('points');
+  function draw() {
+    var sorted = rows.slice().sort(function (x, y) { var c = cmp(x.cells[sortCol], y.cells[sortCol]); return c === 0 ? x.rank - y.rank : (x.cells[sortCol] === null ? c : c * sortDir); });
+    var h = '<tr>' + cols.map(function (c, i) { return '<th data-i="' + i + '">' + c + (i === sortCol ? (sortDir > 0 ? ' \u25B2' : ' \u25BC') : '') + '</th>'; }).join('') + '</tr>';
+    table.innerHTML = h + sorted.map(function (r) {
+      return '<tr' + (r.error ? ' class="failed" title="' + r.error.replace(/"/g, '&quot;').replace(/</g, '&lt;') + '"' : '') + '>' + r.cells.map(function (v) { return '<td>' + String(fmt(v)).replace(/</g, '&lt;') + '</td>'; }).join('') + '</tr>';
+    }).join('');
+    Array.prototype.forEach.call(table.querySelectorAll('th'), function (th) {
+      th.onclick = function () { var i = Number(th.getAttribute('data-i')); if (i === sortCol) sortDir = -sortDir; else { sortCol = i; sortDir = i === 0 ? 1 : -1; } draw(); };
+    });
+  }
+  draw();
+  var sx = document.getElementById('hx'), sy = document.getElementById('hy'), sm = document.getElementById('hm');
+  function opt(sel, values, chosen) { sel.innerHTML = values.map(function (v) { return '<option' + (v === chosen ? ' selected' : '') + '>' + v + '</option>'; }).join(''); }
+  opt(sx, D.keys, D.keys[0]);
+  opt(sy, D.keys, D.keys[1] || D.keys[0]);
+  opt(sm, D.metrics.concat(D.oos ? D.metrics.map(function (m) { return 'oos ' + m; }) : []), D.rankBy);
+  function uniq(k) {
+    var seen = [], out = [];
+    D.rows.forEach(function (r) { var v = JSON.stringify(r.params[k]); if (seen.indexOf(v) < 0) { seen.push(v); out.push(r.params[k]); } });
+    return out.sort(function (a, b) { return typeof a === 'number' && typeof b === 'number' ? a - b : cmp(JSON.stringify(a), JSON.stringify(b)); });
+  }
+  var heat = document.getElementById('heatmap');
+  function drawHeat() {
+    var kx = sx.value, ky = sy.value, m = sm.value;
+    var oos = m.indexOf('oos ') === 0, name = oos ? m.slice(4) : m, mi = D.metrics.indexOf(name), lower = name === 'maxDrawdownPct';
+    var xs = uniq(kx), ys = uniq(ky), cell = {}, lo = Infinity, hi = -Infinity;
+    D.rows.forEach(function (r) {
+      var v = (oos ? r.out : r.in)[mi];
+      if (v === null || v === undefined || r.error) return;
+      var key = JSON.stringify(r.params[kx]) + '|' + JSON.stringify(r.params[ky]);
+      if (cell[key] === undefined || (lower ? v < cell[key] : v > cell[key])) cell[key] = v;
+    });
+    Object.keys(cell).forEach(function (k) { lo = Math.min(lo, cell[k]); hi = Math.max(hi, cell[k]); });
+    var html = '<tr><th>' + ky + ' \\ ' + kx + '</th>' + xs.map(function (x) { return '<th>' + fmt(x) + '</th>'; }).join('') + '</tr>';
+    html += ys.map(function (y) {
+      return '<tr><th>' + fmt(y) + '</th>' + xs.map(function (x) {
+        var v = cell[JSON.stringify(x) + '|' + JSON.stringify(y)];
+        if (v === undefined) return '<td class="empty">-</td>';
+        var f = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+        if (lower) f = 1 - f;
+        return '<td style="background:hsl(' + Math.round(f * 120) + ',65%,' + (75 - Math.round(15 * f)) + '%)">' + fmt(v) + '</td>';
+      }).join('') + '</tr>';
+    }).join('');
+    heat.innerHTML = html;
+    window.__kancilSweep = { cells: Object.keys(cell).length, rows: rows.length, x: kx, y: ky, metric: m };
+  }
+  [sx, sy, sm].forEach(function (s) { s.onchange = drawHeat; });
+  drawHeat();
+})();
+`;
+
+/** The page. */
+export function renderSweepHtml(s: SweepPage): string {
+  const keys = Object.keys(s.rows[0]?.params ?? s.skipped[0]?.params ?? {});
+  const data = {
+    keys,
+    metrics: METRICS,
+    rankBy: s.rankBy,
+    oos: s.split !== undefined,
+    rows: s.rows.map((r) => ({ rank: r.rank, params: r.params, in: figures(r.metrics), out: figures(r.outOfSample), ...(r.error !== undefined ? { error: r.error } : {}) })),
+  };
+  const title = `kancil sweep: ${s.strategy}`;
+  const split = s.split === undefined ? '' : ` In sample: before ${new Date(s.split).toISOString()} (ranked); out of sample (oos): from then on.`;
+  const skipped = s.skipped.length === 0 ? '' : `<h2>Skipped (${s.skipped.length}, refused by the strategy)</h2><ul>${s.skipped.map((p) => `<li>${escapeHtml(JSON.stringify(p.params))}: ${escapeHtml(p.reason)}</li>`).join('')}</ul>`;
+  const failed = s.rows.filter((r) => r.error !== undefined);
+  const failedList = failed.length === 0 ? '' : `<h2>Failed (${failed.length})</h2><ul>${failed.map((r) => `<li>${escapeHtml(JSON.stringify(r.params))}: ${escapeHtml(r.error ?? '')}</li>`).join('')}</ul>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}#points th{cursor:pointer;background:#f4f4f4}tr.failed td{color:#b71c1c}#heatmap td{min-width:60px}#heatmap .empty{color:#aaa;text-align:center}select{margin:0 12px 0 4px}</style>
+</head><body>
+<h1>${escapeHtml(title)}</h1>
+<p>${s.rows.length} points run, ranked by ${escapeHtml(s.rankBy)} (click a column header to sort by it).${escapeHtml(split)}</p>
+<h2>Heatmap</h2>
+<p>x <select id="hx"></select> y <select id="hy"></select> metric <select id="hm"></select> (each cell: the best value among the points with those two values)</p>
+<table id="heatmap"></table>
+<h2>Points</h2>
+<table id="points"></table>
+${skipped}
+${failedList}
+<script type="application/json" id="sweep-data">${scriptJson(data)}</script>
+<script>${CLIENT}</script>
+</body></html>
+`;
+}
