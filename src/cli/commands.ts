@@ -11,6 +11,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'sandbox', summary: 'start the local sandbox exchange (both REST APIs, streams, WebSocket API) from a YAML config', load: () => import('../sandbox/cli.js') },
   { name: 'backtest', summary: 'replay recorded streams or candles through the same pipeline with simulated execution', load: () => import('./backtest.js') },
   { name: 'record', summary: 'record market streams to backtest-data/, or import the shared recording formats', load: () => import('./record.js') },
+  { name: 'download', summary: 'download klines or aggregate trades from the exchange REST into backtest data files (resumable)', load: () => import('./download.js') },
   { name: 'new', summary: 'write a new strategy, its test and a backtest config to start from (new strategy NAME)', load: () => import('./new.js') },
   { name: 'strategies', summary: 'list the strategies with their descriptions and parameters (defaults)', load: () => import('./strategies.js') },
   { name: 'run', summary: 'run strategies live or on paper from a YAML config (Ctrl-C stops)', load: () => import('./run.js') },
