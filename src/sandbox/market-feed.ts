@@ -150,15 +150,17 @@ class ReplayFeed implements MarketFeed {
     const q = this.#q;
     switch (ev.kind) {
       case 'snapshot':
-        engine.applyDepthSnapshot(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks) }, now);
+        // The recording's exchange times decide which trades a diff already reflects (src/sim/README.md, the
+        // fill model); a snapshot carries none, so a looped replay starts that ordering afresh.
+        engine.applyDepthSnapshot(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks), time: -Infinity }, now);
         this.#lastUpdateId = ev.lastUpdateId;
         this.#synced = true;
         return;
       case 'diff':
-        if (this.#synced && ev.u > this.#lastUpdateId) engine.applyDepthDiff(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks) }, now);
+        if (this.#synced && ev.u > this.#lastUpdateId) engine.applyDepthDiff(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks), time: ev.E }, now);
         return;
       case 'trade':
-        engine.applyTrade(this.symbol, { price: q.price(ev.price), qty: q.qty(ev.qty), isBuyerMaker: ev.isBuyerMaker }, now);
+        engine.applyTrade(this.symbol, { price: q.price(ev.price), qty: q.qty(ev.qty), isBuyerMaker: ev.isBuyerMaker, time: ev.T }, now);
         return;
       default: {
         const never: never = ev;

@@ -12,8 +12,8 @@ import type { BookLevel } from '../core/types.js';
 /** One replayable message, with its receive time in ms. */
 export type RecordedEvent =
   | { readonly kind: 'snapshot'; readonly ms: number; readonly lastUpdateId: number; readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] }
-  | { readonly kind: 'diff'; readonly ms: number; readonly U: number; readonly u: number; readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] }
-  | { readonly kind: 'trade'; readonly ms: number; readonly price: Decimal; readonly qty: Decimal; readonly isBuyerMaker: boolean };
+  | { readonly kind: 'diff'; readonly ms: number; readonly E: number; readonly U: number; readonly u: number; readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] }
+  | { readonly kind: 'trade'; readonly ms: number; readonly T: number; readonly price: Decimal; readonly qty: Decimal; readonly isBuyerMaker: boolean };
 
 function levels(field: string, v: unknown): BookLevel[] {
   if (!Array.isArray(v)) throw new TypeError(`${field} is not an array`);
@@ -34,8 +34,8 @@ export function parseRecordingLine(line: string, symbol: string): RecordedEvent 
   if ('lastUpdateId' in doc) return { kind: 'snapshot', ms, lastUpdateId: Number(doc.lastUpdateId), bids: levels('bids', doc.bids), asks: levels('asks', doc.asks) };
   const data = doc.data as Record<string, unknown> | undefined;
   if (!data || data.s !== symbol) return undefined;
-  if (data.e === 'depthUpdate') return { kind: 'diff', ms, U: Number(data.U), u: Number(data.u), bids: levels('b', data.b), asks: levels('a', data.a) };
-  if (data.e === 'trade') return { kind: 'trade', ms, price: parseDecimal('p', data.p), qty: parseDecimal('q', data.q), isBuyerMaker: data.m === true };
+  if (data.e === 'depthUpdate') return { kind: 'diff', ms, E: Number(data.E), U: Number(data.U), u: Number(data.u), bids: levels('b', data.b), asks: levels('a', data.a) };
+  if (data.e === 'trade') return { kind: 'trade', ms, T: Number(data.T), price: parseDecimal('p', data.p), qty: parseDecimal('q', data.q), isBuyerMaker: data.m === true };
   return undefined;
 }
 

@@ -78,9 +78,12 @@ describe('replayed trades use up replayed liquidity (kancil)', () => {
     // A trade newer than the diff takes its quantity.
     e.applyTrade('BTC_USDT', T('100', '1', true, 1101), 1101);
     expect(book(e).asks).toEqual(['100x1']);
-    // Without a time a trade counts as newer than every diff.
+    // Without a time a trade happened when it is applied: after the diff here, before it next.
     e.applyTrade('BTC_USDT', T('100', '1', true), 1102);
     expect(book(e).asks).toEqual([]);
+    e.applyDepthDiff('BTC_USDT', { bids: [], asks: [lv('100', '4')] }, 1200);
+    e.applyTrade('BTC_USDT', T('100', '1', true), 1200);
+    expect(book(e).asks).toEqual(['100x4']);
   });
 
   it('the scaled trade entry applies the same rule', () => {

@@ -17,7 +17,7 @@ export abstract class EngineReplayed extends EngineQueries {
   applyDepthSnapshot(symbol: string, snapshot: ExternalDepth, now: number): void {
     const s = this.needSym(symbol);
     this.now = now;
-    s.bookTime = now;
+    s.bookTime = snapshot.time ?? now;
     for (const side of [s.bids, s.asks]) {
       for (const p of side.extPrices()) this.setExt(s, side, p, 0, false);
     }
@@ -51,7 +51,7 @@ export abstract class EngineReplayed extends EngineQueries {
   applyDepthDiff(symbol: string, diff: ExternalDepth, now: number): void {
     const s = this.needSym(symbol);
     this.now = now;
-    s.bookTime = now;
+    s.bookTime = diff.time ?? now;
     this.applyLevels(s, diff);
     this.end();
   }
@@ -290,7 +290,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * the replayed book (takeReplayed), and one it reflects counts once (fillLevelFromTrade).
    * `time`: the trade's exchange time (default `trade.time`; see ExternalTrade.time).
    */
-  applyTrade(symbol: string, trade: ExternalTrade, now: number, time = trade.time ?? Infinity): void {
+  applyTrade(symbol: string, trade: ExternalTrade, now: number, time = trade.time ?? now): void {
     const s = this.needSym(symbol);
     this.now = now;
     const p = toScaled(trade.price, s.pd);
@@ -307,7 +307,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * parse reports it as before). Why: the replay need not read the trade's strings at all (cache
    * misses on a pre-loaded recording). `time`: the trade's exchange time (ExternalTrade.time).
    */
-  applyTradeScaled(symbol: string, price: number, priceScale: number, qty: number, qtyScale: number, isBuyerMaker: boolean, now: number, time = Infinity): boolean {
+  applyTradeScaled(symbol: string, price: number, priceScale: number, qty: number, qtyScale: number, isBuyerMaker: boolean, now: number, time = now): boolean {
     const s = this.needSym(symbol);
     const p = rescale(price, priceScale, s.pd);
     const q = rescale(qty, qtyScale, s.qd);

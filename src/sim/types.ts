@@ -208,6 +208,11 @@ export interface ExternalLevel {
 export interface ExternalDepth {
   readonly bids: readonly ExternalLevel[];
   readonly asks: readonly ExternalLevel[];
+  /**
+   * The exchange time the book reflects (a diff's event time E), on the clock of the trades'
+   * `time`: trades at or before it count as reflected (README: the fill model). Absent: `now`.
+   */
+  readonly time?: number;
 }
 
 /** A replayed public trade (Decimals or plain decimal strings). */
@@ -218,8 +223,8 @@ export interface ExternalTrade {
   readonly isBuyerMaker: boolean;
   /**
    * The trade's exchange time (ms), on the clock of the diffs' `now`: a trade at or before the last
-   * applied diff is already reflected in the replayed book (README: the fill model). Absent: newer
-   * than every diff applied so far.
+   * applied diff is already reflected in the replayed book (README: the fill model). Absent: the
+   * `now` it is applied at.
    */
   readonly time?: number;
 }
