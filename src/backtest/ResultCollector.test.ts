@@ -154,6 +154,28 @@ describe('ResultCollector', () => {
     );
   });
 
+  it('sampleBefore takes the boundaries before t at the state before the item at t: no look-ahead', () => {
+    const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') }], 1000);
+    c.mark('BTC_USDT', d('100'));
+    c.sample(0);
+    c.onEvent(fill('a', 0, 'BUY', '100', '1', '0'));
+    // The next item comes at 2500: the boundaries 1000 and 2000 show the mark before it.
+    c.sampleBefore(2500);
+    c.mark('BTC_USDT', d('110'));
+    c.sample(2500);
+    // At 3000 exactly: that boundary is not before the item, so the item's state counts.
+    c.sampleBefore(3000);
+    c.mark('BTC_USDT', d('90'));
+    c.sample(3000);
+    const r = c.finish('t');
+    expect(r.equity.map((e) => [e.t, e.v[0]])).toEqual([
+      [0, 1000],
+      [1000, 1000],
+      [2000, 1000],
+      [3000, 990],
+    ]);
+  });
+
   it('refuses a non-positive sampling interval', () => {
     expect(() => new ResultCollector([], 0)).toThrow(RangeError);
   });
