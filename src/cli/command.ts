@@ -7,8 +7,13 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** Process exit codes: 0 success, 1 the operation failed, 2 the command line was wrong. */
-export const ExitCode = { OK: 0, FAILED: 1, USAGE: 2 } as const;
+/**
+ * Process exit codes (README "Exit codes"): 0 success; 1 the operation failed (for `run`: it could
+ * not start safely, or a strategy failed); 2 the command line or the config was wrong (starting
+ * again cannot help); 3 `run` stopped with orders of its own still live or unresolved on the
+ * exchange (the next start reconciles and adopts them: a supervisor should start it again).
+ */
+export const ExitCode = { OK: 0, FAILED: 1, USAGE: 2, ORDERS_LEFT: 3 } as const;
 
 /** A subcommand. */
 export interface Command {

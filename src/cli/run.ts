@@ -164,7 +164,8 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   log.info({ summary }, 'summary');
   log.flush?.();
   io.stdout(formatSummary(summary));
-  return summary.failures.length > 0 ? ExitCode.FAILED : ExitCode.OK;
+  if (summary.failures.length > 0) return ExitCode.FAILED;
+  return summary.ordersLeft > 0 ? ExitCode.ORDERS_LEFT : ExitCode.OK;
 }
 
 /** The `run` subcommand. */

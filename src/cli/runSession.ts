@@ -15,7 +15,7 @@ import { systemClock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { parseExchangeFilters } from '../core/filters.js';
 import type { SymbolInfo } from '../core/types.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, StateError } from '../core/errors.js';
 import { LegacyClient } from '../exchange/legacy/LegacyClient.js';
 import { TimeNonceStore } from '../exchange/legacy/NonceStore.js';
 import { OpenClient } from '../exchange/open/OpenClient.js';
@@ -45,7 +45,7 @@ import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
 import { runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
-import { retryStartup } from './startupRetry.js';
+import { retryStartup, transientWaitMs } from './startupRetry.js';
 
 /** Exchange addresses of a run (the spec's placeholder names). */
 export interface RunEndpoints {
@@ -182,8 +182,15 @@ export class RunSession {
       cleanup.push(() => open.close());
       // A start during a ban, a maintenance or a lost answer waits it out (bounded) instead of exiting at once.
       const onRetry = (what: string, err: Error, waitMs: number): void => log.warn({ err: err.message, waitMs }, `start-up: ${what} failed for now; asking again`);
-      await retryStartup('server time', () => open.syncTime(), { onRetry });
-      const symbols = await retryStartup('symbols', () => strategySymbols(open, cfg), { onRetry });
+      // One bound (run.startupWaitSec) for every start-up step; past it the run fails naming the step.
+      const startDeadline = clock.now() + cfg.run.startupWaitSec * 1000;
+      const step = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
+        retryStartup(what, fn, { onRetry, boundMs: Math.max(0, startDeadline - clock.now()) }).catch((err: unknown) => {
+          if (transientWaitMs(err, 0) === undefined) throw err;
+          throw new StateError(`could not start: ${what} still failing after ${Math.round((clock.now() - startedAt) / 1000)} s of retries (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+        });
+      await step('server time', () => open.syncTime());
+      const symbols = await step('symbols', () => strategySymbols(open, cfg));
       // Trade and reference-price times are the exchange's: windows and ages are measured on its clock.
       const exchangeNow = (): number => clock.now() + open.timeOffsetMs;
       let engine: MatchingEngine | undefined;
@@ -240,6 +247,11 @@ export class RunSession {
           timeOffsetMs: () => open.timeOffsetMs,
           ...optional('pollMs', o.router?.pollMs),
           ...optional('cancelRetryMs', o.router?.cancelRetryMs),
+        });
+        const r = router;
+        const streams = user;
+        cleanup.push(() => r.stop(), async () => {
+          for (const u of streams) await u.close();
         });
         for (const u of user) {
           bus.attach(u.events$);
@@ -317,11 +329,12 @@ export class RunSession {
       const stateSub = bus.events$.subscribe((e) => {
         if (e.type !== 'tradingState') states.onEvent(e);
       });
-      cleanup.push(() => stateSub.unsubscribe());
+      cleanup.push(() => stateSub.unsubscribe(), () => pipeline.stop());
       pipeline.start();
 
       if (router) {
-        const unknown = await router.recover();
+        const r = router;
+        const unknown = await step('start-up reconciliation', () => r.recover());
         const earlier = tracker.liveOrders();
         if (earlier.length > 0) {
           // Adopted below by the strategy of the same name (its own book shows them); an order of a
@@ -447,6 +460,7 @@ export class RunSession {
     log.info({ reason }, 'stopping');
     for (const t of this.#timers) clearInterval(t);
     this.#runner.stop();
+    let ordersLeft = 0;
     if (cfg.run.cancelOnShutdown) {
       // Every live order in this ledger is the bot's, including orders of earlier runs that
       // start-up reconciliation found still open.
@@ -456,6 +470,7 @@ export class RunSession {
         if (this.#router) {
           // Long enough for an UNKNOWN order to be proven absent or found (and then cancelled).
           const left = await this.#router.cancelAllAndWait(Math.max(3000, settleMsOf(cfg) + 2000));
+          ordersLeft = left.length;
           if (left.length > 0) log.warn({ orders: left.map((o) => ({ clientId: o.clientId, state: o.state })) }, 'orders still live or unresolved at shutdown; the next start reconciles them');
         } else {
           for (const o of live) this.#pipeline.venue.submit({ kind: 'cancel', strategy: o.strategy, intentId: `shutdown:${o.clientId}`, symbol: o.symbol, clientId: o.clientId });
@@ -469,7 +484,7 @@ export class RunSession {
     } catch (err) {
       log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not fetch missing fills at shutdown; the next start reconciles them');
     }
-    const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures);
+    const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures, ordersLeft);
     this.#pipeline.stop();
     await this.#router?.stop();
     for (const s of this.#subs) s.unsubscribe();

@@ -49,6 +49,8 @@ export interface RunSummary {
     readonly mark: string | undefined;
   }[];
   readonly failures: readonly { strategy: string; error: string }[];
+  /** Orders of the bot still live or unresolved on the exchange when it stopped although it was to cancel them. */
+  readonly ordersLeft: number;
 }
 
 /**
@@ -64,6 +66,7 @@ export function runSummary(
   startedAt: number,
   endedAt: number,
   failures: readonly { strategy: string; error: string }[],
+  ordersLeft = 0,
 ): RunSummary {
   const orders: Record<string, number> = {};
   const mine = new Set<string>();
@@ -79,7 +82,7 @@ export function runSummary(
     const m = mark(b.symbol);
     return { strategy: key.split(' ')[0] ?? key, symbol: b.symbol, fills: b.fills, position: b.position.toFixed(), volume: b.volume.toFixed(), pnl: pnl(b, m).toFixed(), mark: m?.toFixed() };
   });
-  return { reason, durationSec: Math.round((endedAt - startedAt) / 100) / 10, orders, fills, strategies: rows, failures };
+  return { reason, durationSec: Math.round((endedAt - startedAt) / 100) / 10, orders, fills, strategies: rows, failures, ordersLeft };
 }
 
 /** Human-readable summary lines. */
@@ -87,5 +90,6 @@ export function formatSummary(s: RunSummary): string {
   const lines = [`run stopped (${s.reason}) after ${s.durationSec} s`, `orders: ${Object.entries(s.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; fills: ${s.fills}`];
   for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${r.fills} fills, position ${r.position}, volume ${r.volume}, PnL ${r.pnl}${r.mark ? ` (mark ${r.mark})` : ''}`);
   for (const f of s.failures) lines.push(`  strategy ${f.strategy} FAILED: ${f.error}`);
+  if (s.ordersLeft > 0) lines.push(`  ${s.ordersLeft} order(s) still live or unresolved on the exchange: start again to reconcile them`);
   return `${lines.join('\n')}\n`;
 }
