@@ -212,7 +212,8 @@ export class RunSession {
       const exchangeFilters = parseExchangeFilters(cfg.exchangeFilters, 'exchangeFilters');
       const averages = new AveragePrices({ symbols, source: open, now: exchangeNow, log: log.child({ part: 'avgPrice' }) });
 
-      const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e) });
+      const infoOf = new Map(symbols.map((s) => [s.symbol, s]));
+      const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e), symbolInfo: (s) => infoOf.get(s), log: log.child({ part: 'tracker' }) });
       const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
       let router: OrderRouter | undefined;
       let legacy: LegacyClient | undefined;

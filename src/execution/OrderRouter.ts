@@ -40,6 +40,7 @@ export class OrderRouter implements Venue {
   readonly #fills: FillWatch;
   readonly #reconciler: Reconciler;
   #timer: NodeJS.Timeout | undefined;
+  readonly #unsubscribe: () => void;
 
   constructor(o: OrderRouterOptions) {
     const core = new RouterCore(o);
@@ -56,6 +57,16 @@ export class OrderRouter implements Venue {
     this.#reconciler = new Reconciler(core, fills);
     this.breaker = core.breaker;
     this.stats = core.stats;
+    // A quarantined fill is never taken as truth: the order and its trades are read again over REST.
+    this.#unsubscribe = o.tracker.onQuarantine(({ clientId }) => {
+      if (core.stopped) return;
+      core.enqueue(clientId, async () => {
+        const order = core.tracker.get(clientId);
+        if (!order) return;
+        await core.ops.refreshOrder(order);
+        await fills.fetchFills(clientId);
+      });
+    });
   }
 
   /** Last balances fetched from the exchange. */
@@ -84,6 +95,7 @@ export class OrderRouter implements Venue {
   /** Stops the poll loop and waits for requests in flight. */
   async stop(): Promise<void> {
     this.#core.stopped = true;
+    this.#unsubscribe();
     if (this.#timer) clearInterval(this.#timer);
     this.#fills.clearTimers();
     this.#timer = undefined;

@@ -5,15 +5,21 @@
  *
  * Idempotent: duplicated or reordered reports never move an order backwards, cumulative quantities
  * only grow, and a fill is counted once per (orderId, tradeId) whichever path reported it.
+ *
+ * An exchange fill that contradicts itself, its order or its symbol (fillCheck.ts) is quarantined:
+ * kept in the ledger's quarantine table, counted, logged and announced to `onQuarantine`
+ * listeners (the router reconciles the order over REST), never stored as a fill or published.
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
-import type { AccountTrade, Order } from '../core/types.js';
+import type { AccountTrade, Order, SymbolInfo } from '../core/types.js';
 import type { FillEvent, OrderUpdateEvent, TrackedOrderStateName } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import type { Ledger, OrderPatch } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord, OrderVenueName } from '../store/records.js';
+import { fillProblem } from './fillCheck.js';
+import type { ExecLogger } from './log.js';
 import { isTerminal, nextState, stateOfStatus } from './orderState.js';
 
 /** What the tracker publishes. */
@@ -42,6 +48,25 @@ export function newOrderOf(intent: PlaceIntent, venue: OrderVenueName): NewOrder
   };
 }
 
+/** A quarantined fill, as announced to listeners. */
+export interface QuarantinedFill {
+  readonly clientId: string;
+  readonly orderId: string;
+  readonly tradeId: string;
+  readonly source: string;
+  readonly reason: string;
+}
+
+/** Options of the tracker beyond its ledger, clock and event sink. */
+export interface TrackerOptions {
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+  readonly emit: (e: TrackerEvent) => void;
+  /** Exchange info of a symbol, when known: fills are checked against its tick and step. */
+  readonly symbolInfo?: (symbol: string) => SymbolInfo | undefined;
+  readonly log?: ExecLogger;
+}
+
 /** Reports for an orderId we cannot attribute yet (a legacy ack still in flight); bounded. */
 const MAX_ORPHANS = 1000;
 
@@ -54,11 +79,24 @@ export class OrderTracker {
   readonly #live = new Map<string, OrderRecord>();
   readonly #byOrderId = new Map<string, string>();
   readonly #orphans = new Map<string, ExecutionReportEvent[]>();
+  readonly #symbolInfo: ((symbol: string) => SymbolInfo | undefined) | undefined;
+  readonly #log: ExecLogger | undefined;
+  readonly #quarantineListeners = new Set<(q: QuarantinedFill) => void>();
+  /** Counters for the status line and tests. */
+  readonly stats = { quarantined: 0 };
 
-  constructor(opts: { ledger: Ledger; clock: Clock; emit: (e: TrackerEvent) => void }) {
+  constructor(opts: TrackerOptions) {
     this.#ledger = opts.ledger;
     this.#clock = opts.clock;
     this.#emit = opts.emit;
+    this.#symbolInfo = opts.symbolInfo;
+    this.#log = opts.log;
+  }
+
+  /** Calls `listener` for every fill quarantined from now on; returns the unsubscribe. */
+  onQuarantine(listener: (q: QuarantinedFill) => void): () => void {
+    this.#quarantineListeners.add(listener);
+    return () => this.#quarantineListeners.delete(listener);
   }
 
   /** Loads the ledger's non-terminal orders (start-up after a crash or a clean stop). Returns them. */
@@ -194,7 +232,7 @@ export class OrderTracker {
       return;
     }
     if (er.executionType === 'TRADE' && er.tradeId !== undefined) {
-      this.#fill(o, {
+      const ok = this.#fill(o, {
         orderId: er.orderId,
         tradeId: er.tradeId,
         price: er.lastPrice,
@@ -205,7 +243,9 @@ export class OrderTracker {
         isMaker: er.isMaker,
         time: er.transactionTime,
         source: 'stream',
-      });
+      }, { qty: er.cumQty, quoteQty: er.cumQuoteQty });
+      // Its totals are as doubtful as the fill: the order waits for REST to say where it stands.
+      if (!ok) return;
     }
     const reason = er.executionType === 'REJECTED' ? er.rejectReason : er.expiryReason;
     this.#advance(o, stateOfStatus(er.status), er.cumQty, er.cumQuoteQty, er.orderId, 'stream', reason);
@@ -268,10 +308,27 @@ export class OrderTracker {
     this.#patch(o.clientId, patch, source);
   }
 
-  #fill(o: OrderRecord, f: Omit<FillRecord, 'clientId' | 'strategy' | 'symbol' | 'side'>): void {
+  /** Records and publishes a new fill; false when it was quarantined instead. */
+  #fill(o: OrderRecord, f: Omit<FillRecord, 'clientId' | 'strategy' | 'symbol' | 'side'>, cum?: { qty: Decimal; quoteQty: Decimal }): boolean {
     const rec: FillRecord = { ...f, clientId: o.clientId, strategy: o.strategy, symbol: o.symbol, side: o.side };
-    if (!this.#ledger.recordFill(rec)) return;
-    this.#emit(fillEventOf(rec));
+    if (f.source !== 'sim') {
+      const recorded = this.#ledger.fills(o.clientId).filter((r) => !(r.orderId === f.orderId && r.tradeId === f.tradeId));
+      const problem = fillProblem(rec, { order: o, recorded, info: this.#symbolInfo?.(o.symbol), ...(cum ? { cum } : {}) });
+      if (problem !== undefined) {
+        this.#quarantine(rec, problem);
+        return false;
+      }
+    }
+    if (this.#ledger.recordFill(rec)) this.#emit(fillEventOf(rec));
+    return true;
+  }
+
+  #quarantine(f: FillRecord, reason: string): void {
+    if (!this.#ledger.quarantineFill(this.#clock.now(), f, reason)) return;
+    this.stats.quarantined++;
+    this.#log?.warn({ clientId: f.clientId, orderId: f.orderId, tradeId: f.tradeId, source: f.source, reason }, 'inconsistent fill quarantined; reconciling the order over REST');
+    const q: QuarantinedFill = { clientId: f.clientId, orderId: f.orderId, tradeId: f.tradeId, source: f.source, reason };
+    for (const l of this.#quarantineListeners) l(q);
   }
 
   #patch(clientId: string, patch: OrderPatch, source: string): void {

@@ -16,7 +16,7 @@ import { StateError } from '../core/errors.js';
 import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
-import type { FillRecord, OrderRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
+import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { migrateLedger } from './migrate.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
@@ -53,6 +53,8 @@ export class Ledger {
     transitions: Statement;
     fill: Statement;
     fillsOf: Statement;
+    quarantine: Statement;
+    quarantined: Statement;
     allFills: Statement;
     balance: Statement;
     latestBalances: Statement;
@@ -96,6 +98,8 @@ export class Ledger {
         commission, commission_asset, is_maker, time, source) VALUES (@client_id, @strategy, @order_id, @symbol, @side, @trade_id,
         @price, @qty, @quote_qty, @commission, @commission_asset, @is_maker, @time, @source)`),
       fillsOf: db.prepare('SELECT * FROM fills WHERE client_id = ? ORDER BY id'),
+      quarantine: db.prepare('INSERT OR IGNORE INTO quarantine (ts, client_id, order_id, trade_id, source, reason, data) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      quarantined: db.prepare('SELECT * FROM quarantine ORDER BY id'),
       allFills: db.prepare('SELECT * FROM fills ORDER BY id'),
       balance: db.prepare('INSERT INTO balances (ts, source, asset, free, locked) VALUES (?, ?, ?, ?, ?)'),
       latestBalances: db.prepare(
@@ -183,6 +187,18 @@ export class Ledger {
     return r.changes > 0;
   }
 
+  /** Keeps an inconsistent fill out of the fills (see {@link QuarantineRecord}); false when this exact one was kept already. */
+  quarantineFill(ts: number, f: FillRecord, reason: string): boolean {
+    const data = { price: f.price.toString(), qty: f.qty.toString(), quoteQty: f.quoteQty.toString(), commission: f.commission.toString(), commissionAsset: f.commissionAsset, isMaker: f.isMaker, time: f.time };
+    return this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, reason, JSON.stringify(data)).changes > 0;
+  }
+
+  /** The quarantined fills, oldest first. */
+  quarantined(): QuarantineRecord[] {
+    const rows = this.#st.quarantined.all() as { ts: number; client_id: string; order_id: string; trade_id: string; source: string; reason: string; data: string }[];
+    return rows.map((r) => ({ ts: r.ts, clientId: r.client_id, orderId: r.order_id, tradeId: r.trade_id, source: r.source, reason: r.reason, data: JSON.parse(r.data) as QuarantineRecord['data'] }));
+  }
+
   /** Records a balance snapshot (from the exchange, an account stream update or the simulator). */
   recordBalances(ts: number, source: string, balances: readonly Balance[]): void {
     this.#db.transaction(() => {
@@ -245,7 +261,7 @@ export class Ledger {
   }
 
   /** Number of rows in a ledger table (reports and tests). */
-  count(table: 'intents' | 'risk_decisions' | 'orders' | 'order_transitions' | 'fills' | 'balances' | 'journal'): number {
+  count(table: 'intents' | 'risk_decisions' | 'orders' | 'order_transitions' | 'fills' | 'balances' | 'journal' | 'quarantine'): number {
     const r = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
     return r.n;
   }

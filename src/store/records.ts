@@ -60,6 +60,24 @@ export interface FillRecord {
   readonly source: string;
 }
 
+/**
+ * A fill kept out of the fills table because it contradicts itself, its order or its symbol (a
+ * price of 1e29, a negative fee, more filled than ordered). Never delivered to a strategy; the
+ * order is reconciled over REST, and the exchange's true version of the trade, once it arrives,
+ * is recorded in fills (its key there is still free).
+ */
+export interface QuarantineRecord {
+  readonly ts: number;
+  readonly clientId: string;
+  readonly orderId: string;
+  readonly tradeId: string;
+  /** Where the fill came from: 'stream', 'rest'. */
+  readonly source: string;
+  readonly reason: string;
+  /** The fill's values as received (decimal strings). */
+  readonly data: Readonly<Record<string, string | number | boolean | null>>;
+}
+
 /** A risk decision on one intent. */
 export interface RiskDecisionRecord {
   readonly intentId: string;

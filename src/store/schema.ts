@@ -107,6 +107,17 @@ CREATE TABLE IF NOT EXISTS order_transitions (
 CREATE INDEX IF NOT EXISTS order_transitions_client ON order_transitions(client_id);
 ${fillsTable('fills')}
 ${FILLS_INDEX}
+CREATE TABLE IF NOT EXISTS quarantine (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts INTEGER NOT NULL,
+  client_id TEXT NOT NULL,
+  order_id TEXT NOT NULL,
+  trade_id TEXT NOT NULL,
+  source TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  data TEXT NOT NULL,
+  UNIQUE (order_id, trade_id, source, data)
+);
 CREATE TABLE IF NOT EXISTS balances (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   ts INTEGER NOT NULL,

@@ -2,7 +2,7 @@
  * Generic field readers for wire payloads: each names the field path on failure so a bad
  * payload says exactly what was wrong. Shared by the REST parsers and the stream side.
  */
-import { ParseError } from '../../core/index.js';
+import { Decimal, ParseError } from '../../core/index.js';
 
 /** A JSON object from the wire. */
 export type WireObject = Readonly<Record<string, unknown>>;
@@ -116,4 +116,30 @@ export function isoTime(o: WireObject, key: string, where: string): number {
 /** True for a plain JSON object (non-throwing {@link asObject}). */
 export function isObjectLike(v: unknown): v is Readonly<Record<string, unknown>> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Plain non-negative decimal: no sign, no exponent, below 1e18, at most 18 decimals. */
+const AMOUNT_RE = /^\d{1,18}(?:\.\d{1,18})?$/;
+
+/**
+ * An exchange amount (price, quantity, fee, balance) validated at the edge: non-negative, written
+ * plainly (a JSON number is read through its shortest text, so 1e-7 or 1e+21 are refused), below
+ * 1e18 and with at most 18 decimals. A fill at price 1e29 or a trade at 1e-400 once passed the
+ * plain decimal reader and was stored; it now fails here, naming the field and the value.
+ */
+export function amountValue(field: string, v: unknown): Decimal {
+  const s = typeof v === 'number' && Number.isFinite(v) ? v.toString() : v;
+  if (typeof s !== 'string' || !AMOUNT_RE.test(s)) throw new ParseError(field, v, 'expected a non-negative plain decimal below 1e18 with at most 18 decimals');
+  return new Decimal(s);
+}
+
+/** A required amount field (see {@link amountValue}). */
+export function amount(o: WireObject, key: string, where: string): Decimal {
+  return amountValue(`${where}.${key}`, o[key]);
+}
+
+/** An optional amount field: absent, null or "" give undefined. */
+export function optAmount(o: WireObject, key: string, where: string): Decimal | undefined {
+  const v = o[key];
+  return v === undefined || v === null || v === '' ? undefined : amountValue(`${where}.${key}`, v);
 }

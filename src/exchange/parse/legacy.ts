@@ -3,8 +3,8 @@
  * string holding JSON, order status is `Status` in lists and `status` in detail, and the
  * order book has no envelope.
  */
-import { ParseError, parseDecimal, type BookLevel, type Decimal } from '../../core/index.js';
-import { asArray, asObject, flag, int, isoTime, listOf, optStr, str, type WireObject } from './fields.js';
+import { ParseError, type BookLevel, type Decimal } from '../../core/index.js';
+import { amountValue, asArray, asObject, flag, int, isoTime, listOf, optStr, str, type WireObject } from './fields.js';
 import { parseLevels } from './marketData.js';
 
 /** Transaction history record. */
@@ -117,7 +117,7 @@ export interface LegacyOrderBook {
 }
 
 function dec(o: WireObject, key: string, where: string): Decimal {
-  return parseDecimal(`${where}.${key}`, o[key]);
+  return amountValue(`${where}.${key}`, o[key]);
 }
 
 function nullableStr(o: WireObject, key: string, where: string): string | null {

@@ -1,13 +1,13 @@
 /** Market data parsing: order book snapshots, public trades, aggregate trades, klines. */
-import { ParseError, parseDecimal, parseTradeId, type AggTrade, type BookLevel, type Kline, type KlineIntervalName, type OrderBookSnapshot, type PublicTrade } from '../../core/index.js';
-import { asArray, asObject, flag, int, intValue, listOf, optFlag } from './fields.js';
+import { ParseError, parseTradeId, type AggTrade, type BookLevel, type Kline, type KlineIntervalName, type OrderBookSnapshot, type PublicTrade } from '../../core/index.js';
+import { amountValue, asArray, asObject, flag, int, intValue, listOf, optFlag } from './fields.js';
 
 /** Parses `[price, quantity]` levels (strings on the open API, numbers on the legacy one). */
 export function parseLevels(where: string, v: unknown): BookLevel[] {
   return asArray(where, v).map((lvl, i) => {
     const pair = asArray(`${where}[${i}]`, lvl);
     if (pair.length < 2) throw new ParseError(`${where}[${i}]`, lvl, 'expected [price, quantity]');
-    return { price: parseDecimal(`${where}[${i}][0]`, pair[0]), qty: parseDecimal(`${where}[${i}][1]`, pair[1]) };
+    return { price: amountValue(`${where}[${i}][0]`, pair[0]), qty: amountValue(`${where}[${i}][1]`, pair[1]) };
   });
 }
 
@@ -22,8 +22,8 @@ export function parsePublicTrade(v: unknown, where = 'trade'): PublicTrade {
   const o = asObject(where, v);
   return {
     id: parseTradeId(`${where}.id`, o.id),
-    price: parseDecimal(`${where}.price`, o.price),
-    qty: parseDecimal(`${where}.qty`, o.qty),
+    price: amountValue(`${where}.price`, o.price),
+    qty: amountValue(`${where}.qty`, o.qty),
     time: int(o, 'time', where),
     isBuyerMaker: flag(o, 'isBuyerMaker', where),
     // isBestMatch is missing from some market-host answers; it carries no trading meaning.
@@ -41,8 +41,8 @@ export function parseAggTrade(v: unknown, where = 'aggTrade'): AggTrade {
   const o = asObject(where, v);
   return {
     aggId: parseTradeId(`${where}.a`, o.a),
-    price: parseDecimal(`${where}.p`, o.p),
-    qty: parseDecimal(`${where}.q`, o.q),
+    price: amountValue(`${where}.p`, o.p),
+    qty: amountValue(`${where}.q`, o.q),
     firstTradeId: parseTradeId(`${where}.f`, o.f),
     lastTradeId: parseTradeId(`${where}.l`, o.l),
     time: int(o, 'T', where),
@@ -63,16 +63,16 @@ export function parseKline(v: unknown, where = 'kline', interval?: KlineInterval
   if (a.length < 11) throw new ParseError(where, v, 'expected a kline array of 12 positions');
   return {
     openTime: intValue(`${where}[0]`, a[0]),
-    open: parseDecimal(`${where}[1]`, a[1]),
-    high: parseDecimal(`${where}[2]`, a[2]),
-    low: parseDecimal(`${where}[3]`, a[3]),
-    close: parseDecimal(`${where}[4]`, a[4]),
-    volume: parseDecimal(`${where}[5]`, a[5]),
+    open: amountValue(`${where}[1]`, a[1]),
+    high: amountValue(`${where}[2]`, a[2]),
+    low: amountValue(`${where}[3]`, a[3]),
+    close: amountValue(`${where}[4]`, a[4]),
+    volume: amountValue(`${where}[5]`, a[5]),
     closeTime: intValue(`${where}[6]`, a[6]),
-    quoteVolume: parseDecimal(`${where}[7]`, a[7]),
+    quoteVolume: amountValue(`${where}[7]`, a[7]),
     trades: intValue(`${where}[8]`, a[8]),
-    takerBuyBaseVolume: parseDecimal(`${where}[9]`, a[9]),
-    takerBuyQuoteVolume: parseDecimal(`${where}[10]`, a[10]),
+    takerBuyBaseVolume: amountValue(`${where}[9]`, a[9]),
+    takerBuyQuoteVolume: amountValue(`${where}[10]`, a[10]),
     ...(interval ? { interval } : {}),
   };
 }

@@ -7,17 +7,16 @@ import {
   SymbolType,
   TimeInForce,
   ZERO,
-  parseOptionalDecimal,
   type Decimal,
   type Order,
   type SymbolTypeCode,
 } from '../../core/index.js';
-import { asArray, asObject, enumName, id, int, optFlag, optId, optStr, str, type WireObject } from './fields.js';
+import { asArray, asObject, enumName, id, int, optAmount, optFlag, optId, optStr, str, type WireObject } from './fields.js';
 import type { OcoOrderList } from './records.js';
 
 function dec(o: WireObject, key: string, where: string): Decimal {
   // Absent amounts (e.g. stopPrice of a LIMIT order) mean zero on this interface.
-  return parseOptionalDecimal(`${where}.${key}`, o[key]) ?? ZERO;
+  return optAmount(o, key, where) ?? ZERO;
 }
 
 /** Parses an order object of any REST response (new, detail, cancel, list, OCO legs). */
@@ -30,7 +29,7 @@ export function parseOrder(v: unknown, where = 'order'): Order {
   const tif = o.timeInForce;
   const isWorking = optFlag(o, 'isWorking', where);
   const expiry = o.expiryReason;
-  const taxFee = parseOptionalDecimal(`${where}.taxFee`, o.taxFee);
+  const taxFee = optAmount(o, 'taxFee', where);
   const taxFeeAsset = optStr(o, 'taxFeeAsset', where);
   return {
     orderId: id(o, 'orderId', where),

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../core/errors.js';
+import { parseAccountTrade } from './account.js';
+import { amountValue } from './fields.js';
+import { parsePublicTrade } from './marketData.js';
+import { parseOrder } from './order.js';
+
+describe('exchange amounts at the edge', () => {
+  it('accepts plain non-negative decimals, as strings or JSON numbers', () => {
+    expect(amountValue('p', '0.001').toFixed()).toBe('0.001');
+    expect(amountValue('p', '1500000000').toFixed()).toBe('1500000000');
+    expect(amountValue('p', 0).toFixed()).toBe('0');
+    expect(amountValue('p', 0.25).toFixed()).toBe('0.25');
+    expect(amountValue('p', '0.000000000000000001').toFixed()).toBe('0.000000000000000001');
+  });
+
+  it.each([['-0.5'], ['1e29'], ['1e-400'], ['1E3'], ['+1'], [''], ['.5'], ['1.'], ['1000000000000000000'], ['0.0000000000000000001'], [1e-7], [1e21], [-1], [Number.NaN], [null]])('refuses %s naming the field', (v) => {
+    expect(() => amountValue('order.price', v)).toThrow(ParseError);
+    expect(() => amountValue('order.price', v)).toThrow(/order\.price/);
+  });
+
+  it('an account trade with a negative commission or a price of 1e29 is refused, naming the field', () => {
+    const t = { tradeId: '1', orderId: '2', symbol: 'BTC_IDR', price: '900000000', qty: '0.001', quoteQty: '900000', commission: '0.0009', commissionAsset: 'IDR', isBuyer: 1, isMaker: 0, time: '1700000000000' };
+    expect(parseAccountTrade(t).price.toFixed()).toBe('900000000');
+    expect(() => parseAccountTrade({ ...t, commission: '-0.5' })).toThrow(/accountTrade\.commission/);
+    expect(() => parseAccountTrade({ ...t, price: '1e29' })).toThrow(/accountTrade\.price/);
+  });
+
+  it('a public trade at 1e-400 and an order with a negative executed quantity are refused', () => {
+    expect(() => parsePublicTrade({ id: 1, price: '1e-400', qty: '1', quoteQty: '0', time: 1, isBuyerMaker: true, isBestMatch: true })).toThrow(/trade\.price|price/);
+    const o = { orderId: 1, clientId: 'c', symbol: 'BTC_IDR', side: 'BUY', type: 'LIMIT', status: 'NEW', price: '1', origQty: '1', executedQty: '-1', createTime: 1 };
+    expect(() => parseOrder(o)).toThrow(/order\.executedQty/);
+  });
+});
