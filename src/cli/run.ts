@@ -129,6 +129,21 @@ async function stopReason(durationSec: number, marketEnded: Promise<void> | unde
   }
 }
 
+/** Records a SIGINT/SIGTERM from now on (resolving `reason`) until disposed. */
+function signalWhileStarting(): { reason: Promise<string>; dispose(): void } {
+  let onSignal: (sig: NodeJS.Signals) => void = () => undefined;
+  const reason = new Promise<string>((resolve) => (onSignal = (sig) => resolve(`signal ${sig}`)));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    reason,
+    dispose: () => {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    },
+  };
+}
+
 /** Runs a session until a signal, the duration or the end of the sandbox's replay; returns the exit code. */
 export async function runCommand(argv: readonly string[], io: CliIO, logStream: NodeJS.WritableStream = process.stdout): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { duration: { type: 'string' }, console: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const, true);
@@ -146,18 +161,24 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   const log = runLogger(cfg.logging.level, logStream, cfg.logging.pretty, tap?.stream);
   const plugins = await loadPlugins(cfg);
   const target = await connectTarget(cfg, io.env, log);
+  // A SIGINT/SIGTERM while the session starts (reconciliation may already have found live orders)
+  // stops it gracefully once started; without a handler yet, Node would kill it with orders resting.
+  const early = signalWhileStarting();
   let session: RunSession;
   try {
     session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins, log });
   } catch (err) {
+    early.dispose();
     await target.sandbox?.stop();
     throw err;
   }
   let requestStop: (reason: string) => void = () => undefined;
   const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));
+  void early.reason.then(requestStop);
   const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
   if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/ (dashboard; API ${consoleHandle.url}/api, metrics ${consoleHandle.url}/metrics)\n`);
   const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log, operatorStop);
+  early.dispose();
   const summary = await session.stop(reason);
   await consoleHandle?.close();
   await target.sandbox?.stop();

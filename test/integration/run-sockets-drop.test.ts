@@ -44,6 +44,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe('a SIGTERM while the run starts', () => {
+  it('stops it gracefully once started (exit 0), instead of the default kill', async () => {
+    const bot = startBot(configFile, { KANCIL_API_KEY: ALICE.apiKey, KANCIL_API_SECRET: ALICE.secret });
+    bots.push(bot);
+    expect(await bot.waitForOutput(/reconciling with the exchange/, 20_000), bot.output()).toBe(true);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exit, bot.output()).toBe(0);
+    expect(bot.child.signalCode).toBeNull();
+    expect(sandbox.engine.openOrders(ALICE.id, 'BTC_IDR')).toHaveLength(0);
+  }, 40_000);
+});
+
 describe('every WebSocket dropped at once', () => {
   it('stays up, reconnects, keeps trading, and a SIGTERM then cancels and exits 0', async () => {
     const bot = startBot(configFile, { KANCIL_API_KEY: ALICE.apiKey, KANCIL_API_SECRET: ALICE.secret });
