@@ -303,8 +303,9 @@ function compare(sbx: RunningSandbox, ledgerPath: string): Omit<ChaosReport, 'se
   const note = (s: string): void => void (details.length < 20 && details.push(s));
   const ledger = Ledger.open(ledgerPath);
   try {
-    const exOrders = SYMBOLS.flatMap((s) => sbx.engine.allOrders(BOT.id, s, { limit: 1_000_000 }));
-    const exTrades = SYMBOLS.flatMap((s) => sbx.engine.accountTrades(BOT.id, s, { limit: 1_000_000 }));
+    // Every order and trade, a page of 1000 (the most a query gives) at a time, oldest first.
+    const exOrders = SYMBOLS.flatMap((s) => allPages((fromId) => sbx.engine.allOrders(BOT.id, s, { fromId, direct: 'prev', limit: 1000 }), (x) => Number(x.orderId)));
+    const exTrades = SYMBOLS.flatMap((s) => allPages((fromId) => sbx.engine.accountTrades(BOT.id, s, { fromId, direct: 'prev', limit: 1000 }), (t) => Number(t.tradeId)));
     const lOrders = ledger.orders();
     const lFills = ledger.fills();
     // Duplicate orders: one intent (clientId) placed more than once on the exchange.
@@ -396,6 +397,18 @@ function compare(sbx: RunningSandbox, ledgerPath: string): Omit<ChaosReport, 'se
     return { orders: exOrders.length, fills: exTrades.length, duplicateOrders, lostFills, orphanOpenOrders, garbageRows, balanceMismatches, details };
   } finally {
     ledger.close();
+  }
+}
+
+/** Pages through a query that gives at most 1000 rows from an id on, ascending. */
+function allPages<T>(query: (fromId: number) => readonly T[], id: (row: T) => number): T[] {
+  const out: T[] = [];
+  for (let from = 0; ; ) {
+    const rows = query(from);
+    out.push(...rows);
+    const last = rows.at(-1);
+    if (rows.length < 1000 || last === undefined) return out;
+    from = id(last) + 1;
   }
 }
 
