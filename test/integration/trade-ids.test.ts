@@ -36,8 +36,9 @@ const reportText = (E: number): string =>
   `{"e":"executionReport","E":${E},"s":"BTC_IDR","c":"cid-1","S":"BUY","o":"LIMIT","f":"GTC","q":"0.00100000","p":"1421496253.00","P":"0.00","F":"0.00000000","g":-1,"C":"",` +
   `"x":"TRADE","X":"PARTIALLY_FILLED","r":"NONE","i":${ORDER_ID},"l":"0.00040000","z":"0.00040000","L":"1421496253.00","n":"0.00000040","N":"BTC","T":${E},"t":${FILL_ID},` +
   `"I":1,"w":false,"m":true,"M":true,"O":${E - 10},"Z":"568598.5012","Y":"568598.5012"}`;
+/** An account trade at 1421496253; its quoteQty is price x qty, as the fill checks require. */
 const restTrade = (tradeId: string, qty: string): string =>
-  `{"tradeId":${tradeId},"orderId":${ORDER_ID},"symbol":"BTC_IDR","price":"1421496253.00","qty":"${qty}","quoteQty":"568598.5012","commission":"0.00000040","commissionAsset":"BTC",` +
+  `{"tradeId":${tradeId},"orderId":${ORDER_ID},"symbol":"BTC_IDR","price":"1421496253.00","qty":"${qty}","quoteQty":"${new Decimal('1421496253').mul(qty).toFixed()}","commission":"0.00000040","commissionAsset":"BTC",` +
   `"isBuyer":1,"isMaker":1,"isBestMatch":1,"time":1700000000001}`;
 
 /** Journals the order the reports are about, as sent and acknowledged with its 19-digit order id. */
