@@ -55,6 +55,21 @@ describe('StreamClient', () => {
     expect(statuses.map((s) => s.status)).toEqual(['up']);
   });
 
+  it('amounts out of the strict rule (1e-400, negative, exponent, 1e29) are logged naming the field, counted, never delivered', async () => {
+    const logs: string[] = [];
+    const c = make({ streams: ['btcidr@trade', 'btcidr@depth@100ms'], logger: pino({ level: 'warn' }, { write: (s: string) => void logs.push(s) }) });
+    await waitFor(() => c.connected, 5000, 'connect');
+    server.publish('btcidr@trade', tradePayload('BTCIDR', 1, '1e-400', '0.001'));
+    server.publish('btcidr@trade', tradePayload('BTCIDR', 2, '1421496253.00', '-0.5'));
+    server.publish('btcidr@trade', { ...tradePayload('BTCIDR', 3, '1', '1'), p: 1e29 });
+    server.publish('btcidr@depth@100ms', { e: 'depthUpdate', E: 1, s: 'BTCIDR', U: 3, u: 4, b: [['1.5E2', '2']], a: [] });
+    server.publish('btcidr@trade', tradePayload('BTCIDR', 4, '1421496253.00', '0.00119000'));
+    await waitFor(() => events.length === 1 && c.stats.malformed === 4, 5000, 'the good trade after four refused payloads');
+    expect(events[0]).toMatchObject({ type: 'trade', tradeId: '4' });
+    const warned = logs.join('');
+    for (const shown of ['p=\\"1e-400\\"', 'q=\\"-0.5\\"', 'p=1e+29', 'b[0][0]=\\"1.5E2\\"']) expect(warned).toContain(shown);
+  });
+
   it('raw connection and live control messages matched by id; errors carry the spec codes', async () => {
     const c = make({ streams: ['btcidr@trade'], combined: false });
     await waitFor(() => c.connected, 5000, 'connect');

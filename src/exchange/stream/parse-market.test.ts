@@ -55,4 +55,30 @@ describe('parseMarketPayload: every market payload of the spec', () => {
     expect(() => parseMarketPayload({ e: 'nope' }, ctx)).toThrow(/unknown event type/);
     expect(() => parseMarketPayload('x', ctx)).toThrow(ParseError);
   });
+
+  describe('amounts are held to the REST side\'s strict rule', () => {
+    const trade = { e: 'trade', E: 1, s: 'X', t: 3, p: '1', q: '2', T: 1, m: false };
+    const k = { t: 0, T: 59_999, s: 'X', i: '1m', f: 1, L: 2, o: '1', c: '1', h: '1', l: '1', v: '0', n: 0, x: false, q: '0', V: '0', Q: '0', B: '0' };
+    const bad: readonly [string, unknown, RegExp][] = [
+      ['trade at 1e-400', { ...trade, p: '1e-400' }, /p="1e-400"/],
+      ['negative trade quantity', { ...trade, q: '-0.5' }, /q="-0.5"/],
+      ['trade price 1e29 as a JSON number', { ...trade, p: 1e29 }, /p=1e\+?29/],
+      ['aggTrade with an exponent', { e: 'aggTrade', E: 1, s: 'X', a: 4, p: '1E3', q: '2', f: 1, l: 2, T: 1, m: true }, /p="1E3"/],
+      ['depth diff level with a negative quantity', { e: 'depthUpdate', E: 1, s: 'X', U: 5, u: 9, b: [['1', '2'], ['1.5', '-1']], a: [] }, /b\[1\]\[1\]="-1"/],
+      ['depth diff level at 1e29', { e: 'depthUpdate', E: 1, s: 'X', U: 5, u: 9, b: [], a: [['100000000000000000000000000000', '1']] }, /a\[0\]\[0\]/],
+      ['bookTicker bid with a sign', { u: 8, s: 'X', b: '+1.0', B: '2', a: '1.1', A: '3' }, /b="\+1.0"/],
+      ['kline close with 19 decimals', { e: 'kline', E: 2, s: 'X', k: { ...k, c: '0.0000000000000000001' } }, /k\.c=/],
+      ['miniTicker volume -0', { e: '24hrMiniTicker', E: 3, s: 'X', c: '2', o: '1', h: '3', l: '0.5', v: '-0', q: '15' }, /v="-0"/],
+    ];
+    it.each(bad)('%s is refused naming the field and value', (_name, payload, shown) => {
+      expect(() => parseMarketPayload(payload, ctx)).toThrow(ParseError);
+      expect(() => parseMarketPayload(payload, ctx)).toThrow(shown);
+    });
+
+    it('partial depth snapshot levels too', () => {
+      const stream = 'btcidr@depth5';
+      expect(() => parseMarketPayload({ lastUpdateId: 7, bids: [['1e-400', '1']], asks: [] }, { ...ctx, stream })).toThrow(/bids\[0\]\[0\]="1e-400"/);
+      expect(parseMarketPayload({ lastUpdateId: 7, bids: [['61837.63000000', '0.00100000']], asks: [] }, { ...ctx, stream })[0]).toMatchObject({ type: 'partialDepth' });
+    });
+  });
 });

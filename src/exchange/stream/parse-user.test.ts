@@ -31,4 +31,13 @@ describe('parseUserPayload', () => {
   it('eventStreamTerminated carries the subscription id of its envelope', () => {
     expect(parseUserPayload({ e: 'eventStreamTerminated', E: 5 }, 3)).toEqual({ type: 'streamTerminated', E: 5, subscriptionId: 3 });
   });
+  it('amounts are held to the REST side\'s strict rule: a fill at 1e29 or with a negative commission is refused, naming the field', () => {
+    const fill = { ...base, x: 'TRADE', X: 'PARTIALLY_FILLED', t: 5, l: '0.5', z: '0.5', L: '2', n: '0.001', Z: '1', Y: '1' };
+    expect(parseUserPayload(fill)).toMatchObject({ type: 'executionReport' });
+    expect(() => parseUserPayload({ ...fill, L: '1e29' })).toThrow(/L="1e29"/);
+    expect(() => parseUserPayload({ ...fill, L: 1e29 })).toThrow(/L=1e\+?29/);
+    expect(() => parseUserPayload({ ...fill, n: '-0.5' })).toThrow(/n="-0.5"/);
+    expect(() => parseUserPayload({ ...fill, l: '1e-400' })).toThrow(/l="1e-400"/);
+    expect(() => parseUserPayload({ e: 'outboundAccountPosition', E: 1, u: 1, B: [{ a: 'IDR', f: '-5', l: '0' }] })).toThrow(/B\[0\]\.f="-5"/);
+  });
 });

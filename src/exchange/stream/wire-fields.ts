@@ -2,9 +2,10 @@
  * Field readers for stream payloads: each names the field on failure (ParseError), so a malformed
  * payload is reported precisely and counted by the caller instead of crashing it.
  */
-import { type Decimal, parseDecimal } from '../../core/decimal.js';
+import type { Decimal } from '../../core/decimal.js';
 import { ParseError } from '../../core/errors.js';
 import type { BookLevel } from '../../core/types.js';
+import { amountValue } from '../parse/fields.js';
 
 /** A JSON object payload. */
 export type Obj = Readonly<Record<string, unknown>>;
@@ -34,19 +35,23 @@ export function bool(field: string, v: unknown): boolean {
   return v;
 }
 
-/** An exact decimal. */
+/**
+ * An exchange amount (price, quantity, volume, fee, balance), held to the REST side's strict rule
+ * (see amountValue): a sign, an exponent, 1e18 or more, or more than 18 decimals are refused by a
+ * regex before any Decimal is built, so a trade at 1e-400 never reaches a strategy or a book.
+ */
 export function dec(field: string, v: unknown): Decimal {
-  return parseDecimal(field, v);
+  return amountValue(field, v);
 }
 
-/** An array of `[price, qty]` string pairs parsed to exact levels. */
+/** An array of `[price, qty]` string pairs parsed to exact levels (amounts as strict as {@link dec}). */
 export function levels(field: string, v: unknown): BookLevel[] {
   if (!Array.isArray(v)) throw new ParseError(field, v, 'expected an array of [price, qty]');
   const out: BookLevel[] = new Array<BookLevel>(v.length);
   for (let i = 0; i < v.length; i++) {
     const lv: unknown = v[i];
     if (!Array.isArray(lv) || lv.length < 2) throw new ParseError(`${field}[${i}]`, lv, 'expected [price, qty]');
-    out[i] = { price: parseDecimal(`${field}[${i}][0]`, lv[0]), qty: parseDecimal(`${field}[${i}][1]`, lv[1]) };
+    out[i] = { price: amountValue(`${field}[${i}][0]`, lv[0]), qty: amountValue(`${field}[${i}][1]`, lv[1]) };
   }
   return out;
 }
