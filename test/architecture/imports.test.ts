@@ -26,10 +26,13 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   console: ['core', 'bus', 'execution', 'store'],
   backtest: ['core', 'bus', 'config', 'exchange', 'execution', 'record', 'risk', 'sim', 'store', 'strategy'],
   cli: ['*'],
+  /** src/index.ts and src/testing.ts: the package entries a plugin author imports. */
+  entry: ['core', 'bus', 'strategy'],
 };
 
-/** The src/ folder a repository path lies in ('' outside src/ folders). */
+/** The src/ folder a repository path lies in (`entry` for the package entries src/*.ts, '' outside src/). */
 function folderOf(path: string): string {
+  if (/^src\/[^/]+\.ts$/.test(path)) return 'entry';
   return /^src\/([^/]+)\//.exec(path)?.[1] ?? '';
 }
 
