@@ -169,7 +169,6 @@ export class Replay {
       return;
     }
     const e = item.event;
-    o.collector?.sampleBefore(t);
     this.#apply(e);
     this.stats.events++;
     o.bus.publish(e);

@@ -154,25 +154,30 @@ describe('ResultCollector', () => {
     );
   });
 
-  it('sampleBefore takes the boundaries before t at the state before the item at t: no look-ahead', () => {
+  it('samples due before an item are taken at the state before it; observe never samples: no look-ahead', () => {
     const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') }], 1000);
-    c.mark('BTC_USDT', d('100'));
-    c.sample(0);
-    c.onEvent(fill('a', 0, 'BUY', '100', '1', '0'));
-    // The next item comes at 2500: the boundaries 1000 and 2000 show the mark before it.
-    c.sampleBefore(2500);
-    c.mark('BTC_USDT', d('110'));
-    c.sample(2500);
-    // At 3000 exactly: that boundary is not before the item, so the item's state counts.
-    c.sampleBefore(3000);
-    c.mark('BTC_USDT', d('90'));
+    // What the replay does for an item at t: the samples due before t, then the item, then observe(t).
+    const item = (t: number, apply: () => void): void => {
+      for (let due = c.nextDue(); due !== undefined && due < t; due = c.nextDue()) c.sample(due);
+      apply();
+      c.observe(t);
+    };
+    item(0, () => {
+      c.mark('BTC_USDT', d('100'));
+      c.onEvent(fill('a', 0, 'BUY', '100', '1', '0'));
+    });
+    // The next item comes at 2500: the boundaries 0, 1000 and 2000 show the mark before it.
+    item(2500, () => c.mark('BTC_USDT', d('110')));
+    // At 3000 exactly: the boundary is taken only once every item at 3000 has been applied.
+    item(3000, () => c.mark('BTC_USDT', d('90')));
+    item(3000, () => c.mark('BTC_USDT', d('95')));
     c.sample(3000);
     const r = c.finish('t');
     expect(r.equity.map((e) => [e.t, e.v[0]])).toEqual([
       [0, 1000],
       [1000, 1000],
       [2000, 1000],
-      [3000, 990],
+      [3000, 995],
     ]);
   });
 

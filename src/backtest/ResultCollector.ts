@@ -153,17 +153,6 @@ export class ResultCollector {
     return t;
   }
 
-  /**
-   * Records the samples of the interval boundaries before `t` (not at it): called before an item
-   * at `t` is applied, so a sample shows the state at its boundary, never an item from after it.
-   */
-  sampleBefore(t: number): void {
-    while (this.#nextSample !== undefined && t > this.#nextSample) {
-      this.#takeSample(this.#nextSample);
-      this.#nextSample += this.#interval;
-    }
-  }
-
   /** Records equity and price samples for every interval boundary passed up to time `t`. */
   sample(t: number): void {
     this.observe(t);
