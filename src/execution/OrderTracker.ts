@@ -9,6 +9,9 @@
  * An exchange fill that contradicts itself, its order or its symbol (fillCheck.ts) is quarantined:
  * kept in the ledger's quarantine table, counted, logged and announced to `onQuarantine`
  * listeners (the router reconciles the order over REST), never stored as a fill or published.
+ * An order snapshot that contradicts itself or the order (orderCheck.ts) is quarantined the same
+ * way and its status and totals ignored; a placement answer so refused leaves the order UNKNOWN,
+ * to be found by clientId like any placement whose outcome is unclear.
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
@@ -19,6 +22,7 @@ import type { PlaceIntent } from '../bus/intents.js';
 import type { Ledger, OrderPatch } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord, OrderVenueName } from '../store/records.js';
 import { fillProblem } from './fillCheck.js';
+import { orderProblem } from './orderCheck.js';
 import type { ExecLogger } from './log.js';
 import { isTerminal, nextState, stateOfStatus } from './orderState.js';
 
@@ -83,7 +87,7 @@ export class OrderTracker {
   readonly #log: ExecLogger | undefined;
   readonly #quarantineListeners = new Set<(q: QuarantinedFill) => void>();
   /** Counters for the status line and tests. */
-  readonly stats = { quarantined: 0 };
+  readonly stats = { quarantined: 0, quarantinedOrders: 0 };
 
   constructor(opts: TrackerOptions) {
     this.#ledger = opts.ledger;
@@ -220,6 +224,11 @@ export class OrderTracker {
   applyOrder(x: Order, source: string): void {
     const o = this.#find(x.clientId, x.orderId);
     if (!o) return;
+    const problem = orderProblem(x, o);
+    if (problem !== undefined) {
+      this.#quarantineOrder(o, x, source, problem);
+      return;
+    }
     this.#advance(o, stateOfStatus(x.status), x.executedQty, x.executedQuoteQty, x.orderId, source, x.expiryReason);
     this.#replayOrphans(x.orderId);
   }
@@ -329,6 +338,16 @@ export class OrderTracker {
     this.#log?.warn({ clientId: f.clientId, orderId: f.orderId, tradeId: f.tradeId, source: f.source, reason }, 'inconsistent fill quarantined; reconciling the order over REST');
     const q: QuarantinedFill = { clientId: f.clientId, orderId: f.orderId, tradeId: f.tradeId, source: f.source, reason };
     for (const l of this.#quarantineListeners) l(q);
+  }
+
+  #quarantineOrder(o: OrderRecord, x: Order, source: string, reason: string): void {
+    // Periodic polls may return the same bad snapshot: it is kept, counted and logged once.
+    const data = { status: x.status, side: x.side, type: x.type, price: x.price.toString(), origQty: x.origQty.toString(), origQuoteQty: x.origQuoteQty.toString(), executedQty: x.executedQty.toString(), cummulativeQuoteQty: x.executedQuoteQty.toString() };
+    if (this.#ledger.quarantineOrder(this.#clock.now(), o.clientId, x.orderId, source, reason, data)) {
+      this.stats.quarantinedOrders++;
+      this.#log?.warn({ clientId: o.clientId, orderId: x.orderId, source, reason }, 'inconsistent order snapshot quarantined; its status and totals are not taken');
+    }
+    if (o.state === 'PENDING' && o.sentAt !== undefined) this.markUnknown(o.clientId, `order snapshot quarantined: ${reason}`);
   }
 
   #patch(clientId: string, patch: OrderPatch, source: string): void {

@@ -193,7 +193,15 @@ export class Ledger {
     return this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, reason, JSON.stringify(data)).changes > 0;
   }
 
-  /** The quarantined fills, oldest first. */
+  /**
+   * Keeps an inconsistent exchange order snapshot out of the orders (its tradeId is ""); false
+   * when this exact one was kept already.
+   */
+  quarantineOrder(ts: number, clientId: string, orderId: string, source: string, reason: string, data: QuarantineRecord['data']): boolean {
+    return this.#st.quarantine.run(ts, clientId, orderId, '', source, reason, JSON.stringify(data)).changes > 0;
+  }
+
+  /** The quarantined fills and order snapshots, oldest first. */
   quarantined(): QuarantineRecord[] {
     const rows = this.#st.quarantined.all() as { ts: number; client_id: string; order_id: string; trade_id: string; source: string; reason: string; data: string }[];
     return rows.map((r) => ({ ts: r.ts, clientId: r.client_id, orderId: r.order_id, tradeId: r.trade_id, source: r.source, reason: r.reason, data: JSON.parse(r.data) as QuarantineRecord['data'] }));

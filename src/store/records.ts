@@ -70,11 +70,12 @@ export interface QuarantineRecord {
   readonly ts: number;
   readonly clientId: string;
   readonly orderId: string;
+  /** "" for an order snapshot (executed past its quantity, say) rather than a fill. */
   readonly tradeId: string;
   /** Where the fill came from: 'stream', 'rest'. */
   readonly source: string;
   readonly reason: string;
-  /** The fill's values as received (decimal strings). */
+  /** The fill's (or snapshot's) values as received (decimal strings). */
   readonly data: Readonly<Record<string, string | number | boolean | null>>;
 }
 
