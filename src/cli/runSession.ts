@@ -43,7 +43,7 @@ import { checkBudgets } from './budgets.js';
 import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
-import { runSummary, statusLine, type RunSummary } from './runStatus.js';
+import { RunRejections, runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
 import { retryStartup, transientWaitMs } from './startupRetry.js';
 
@@ -117,6 +117,7 @@ export class RunSession {
   readonly #subs: { unsubscribe(): void }[] = [];
   /** Positions of this run's strategies, kept from fill events (each is a new ledger fill). */
   readonly #books = new Map<string, SymbolBook>();
+  readonly #rejections: RunRejections;
   #stopped: Promise<RunSummary> | undefined;
 
   private constructor(o: RunSessionOptions, parts: {
@@ -134,6 +135,7 @@ export class RunSession {
     pipeline: Pipeline<StrategyState>;
     runner: StrategyRunner;
     names: readonly string[];
+    rejections: RunRejections;
     startedAt: number;
   }) {
     this.#o = o;
@@ -151,6 +153,7 @@ export class RunSession {
     this.#pipeline = parts.pipeline;
     this.#runner = parts.runner;
     this.#strategyNames = parts.names;
+    this.#rejections = parts.rejections;
     this.startedAt = parts.startedAt;
   }
 
@@ -381,13 +384,16 @@ export class RunSession {
       for (const f of carried) runner.book(f.strategy).fill(fillEventOf(f));
       if (cfg.mode === 'live') for (const o of tracker.liveOrders()) if (runner.names.includes(o.strategy)) runner.book(o.strategy).update(orderUpdateOf(o));
       if (router) checkBudgets(cfg.file, cfg.strategies.map((s) => ({ name: s.name, budget: s.budget, free: (asset: string) => runner.book(s.name).free(asset) })), router.balances);
+      // Counted from before the start: a strategy's onStart may already send refused intents.
+      const rejections = new RunRejections(runner.names);
+      cleanup.push(bus.listen((e) => rejections.onEvent(e)));
       runner.start();
       // Risk rejections queued while a handler ran are published after each bus event.
       const flushSub = bus.events$.subscribe(() => runner.flush());
       cleanup.push(() => flushSub.unsubscribe());
       runner.flush();
 
-      const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, startedAt });
+      const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, rejections, startedAt });
       session.#subs.push(stateSub, flushSub, dailySub);
       const mine = new Set(session.#strategyNames);
       for (const f of carried) addFill(session.#books, f);
@@ -485,7 +491,7 @@ export class RunSession {
     } catch (err) {
       log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not fetch missing fills at shutdown; the next start reconciles them');
     }
-    const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures, ordersLeft);
+    const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures, ordersLeft, this.#rejections.byStrategy());
     this.#pipeline.stop();
     await this.#router?.stop();
     for (const s of this.#subs) s.unsubscribe();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../store/records.js';
-import { positionsOf } from './runStatus.js';
+import { formatSummary, positionsOf, RunRejections } from './runStatus.js';
+import type { BusEvent } from '../bus/events.js';
 
 const fill = (side: 'BUY' | 'SELL', qty: string, price: string, commission: string, asset: string, strategy = 's.1'): FillRecord => ({
   clientId: 'c',
@@ -38,5 +39,28 @@ describe('positionsOf', () => {
     expect(b?.otherFees.get('BNB')?.toFixed()).toBe('1');
     expect(b?.fills).toBe(3);
     expect(books.has('other.1 BTC_USDT')).toBe(false);
+  });
+});
+
+describe('RunRejections', () => {
+  it('counts risk refusals and each rejected order once, by strategy and reason, into the summary', () => {
+    const r = new RunRejections(['a', 'b']);
+    const refused = (strategy: string, reason: string, message: string) => ({ type: 'intentRejected', E: 0, strategy, reason, message }) as unknown as BusEvent;
+    const rejected = (clientId: string, reason: string) => ({ type: 'orderUpdate', E: 0, strategy: 'a', clientId, state: 'REJECTED', reason }) as unknown as BusEvent;
+    r.onEvent(refused('a', 'LOT_SIZE', 'quantity=0.0001 is not a multiple of stepSize 0.001'));
+    r.onEvent(refused('a', 'LOT_SIZE', 'quantity=0.0002 is not a multiple of stepSize 0.001'));
+    r.onEvent(refused('other', 'LOT_SIZE', 'not ours'));
+    r.onEvent(rejected('c1', 'INSUFFICIENT_BALANCE'));
+    r.onEvent(rejected('c1', 'INSUFFICIENT_BALANCE'));
+    expect(r.byStrategy()).toEqual({
+      a: [
+        { source: 'risk', reason: 'LOT_SIZE', count: 2, example: 'quantity=0.0001 is not a multiple of stepSize 0.001' },
+        { source: 'venue', reason: 'INSUFFICIENT_BALANCE', count: 1, example: 'INSUFFICIENT_BALANCE' },
+      ],
+      b: [],
+    });
+    const text = formatSummary({ reason: 'duration', durationSec: 1, orders: {}, fills: 0, strategies: [], failures: [], ordersLeft: 0, rejections: r.byStrategy() });
+    expect(text).toContain('  a refused: LOT_SIZE 2, venue INSUFFICIENT_BALANCE 1 (first: quantity=0.0001 is not a multiple of stepSize 0.001)\n');
+    expect(text).not.toContain('b refused');
   });
 });

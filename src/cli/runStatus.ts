@@ -4,6 +4,8 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { addFill, markedPnl as pnl, type SymbolBook } from '../execution/dailyPnl.js';
+import { Rejections, rejectionsText, type RejectionCount } from '../backtest/rejections.js';
+import type { BusEvent } from '../bus/events.js';
 import type { Ledger } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord } from '../store/records.js';
 
@@ -33,6 +35,34 @@ export function statusLine(
   return { positions, openOrders: mine.length, unknownOrders: mine.filter((o) => o.state === 'UNKNOWN').length, pnl: pnls, intents: { ...stats } };
 }
 
+/**
+ * A run's refusals by strategy and reason, fed from the bus like a backtest's (risk: the
+ * intentRejected events; venue: an order's first REJECTED update, however often it is repeated).
+ */
+export class RunRejections {
+  readonly #counts = new Rejections();
+  readonly #strategies: readonly string[];
+  readonly #rejectedOrders = new Set<string>();
+
+  constructor(strategies: readonly string[]) {
+    this.#strategies = strategies;
+  }
+
+  /** Feeds one bus event. */
+  onEvent(e: BusEvent): void {
+    if (e.type === 'intentRejected' && this.#strategies.includes(e.strategy)) this.#counts.add(e.strategy, 'risk', e.reason, e.message);
+    else if (e.type === 'orderUpdate' && e.state === 'REJECTED' && this.#strategies.includes(e.strategy) && !this.#rejectedOrders.has(e.clientId)) {
+      this.#rejectedOrders.add(e.clientId);
+      this.#counts.add(e.strategy, 'venue', e.reason ?? 'REJECTED', e.reason ?? 'rejected by the venue');
+    }
+  }
+
+  /** Counts per strategy, most frequent first; every strategy present, an empty list when none. */
+  byStrategy(): Record<string, RejectionCount[]> {
+    return Object.fromEntries(this.#strategies.map((n) => [n, this.#counts.of(n)]));
+  }
+}
+
 /** End-of-run summary. */
 export interface RunSummary {
   readonly reason: string;
@@ -51,6 +81,8 @@ export interface RunSummary {
   readonly failures: readonly { strategy: string; error: string }[];
   /** Orders of the bot still live or unresolved on the exchange when it stopped although it was to cancel them. */
   readonly ordersLeft: number;
+  /** Refused intents (risk) and orders (venue) of this run per strategy, by reason, most frequent first (as in a backtest's result). */
+  readonly rejections: Readonly<Record<string, readonly RejectionCount[]>>;
 }
 
 /**
@@ -67,6 +99,7 @@ export function runSummary(
   endedAt: number,
   failures: readonly { strategy: string; error: string }[],
   ordersLeft = 0,
+  rejections: Readonly<Record<string, readonly RejectionCount[]>> = {},
 ): RunSummary {
   const orders: Record<string, number> = {};
   const mine = new Set<string>();
@@ -82,13 +115,14 @@ export function runSummary(
     const m = mark(b.symbol);
     return { strategy: key.split(' ')[0] ?? key, symbol: b.symbol, fills: b.fills, position: b.position.toFixed(), volume: b.volume.toFixed(), pnl: pnl(b, m).toFixed(), mark: m?.toFixed() };
   });
-  return { reason, durationSec: Math.round((endedAt - startedAt) / 100) / 10, orders, fills, strategies: rows, failures, ordersLeft };
+  return { reason, durationSec: Math.round((endedAt - startedAt) / 100) / 10, orders, fills, strategies: rows, failures, ordersLeft, rejections };
 }
 
 /** Human-readable summary lines. */
 export function formatSummary(s: RunSummary): string {
   const lines = [`run stopped (${s.reason}) after ${s.durationSec} s`, `orders: ${Object.entries(s.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; fills: ${s.fills}`];
   for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${r.fills} fills, position ${r.position}, volume ${r.volume}, PnL ${r.pnl}${r.mark ? ` (mark ${r.mark})` : ''}`);
+  for (const [n, counts] of Object.entries(s.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of s.failures) lines.push(`  strategy ${f.strategy} FAILED: ${f.error}`);
   if (s.ordersLeft > 0) lines.push(`  ${s.ordersLeft} order(s) still live or unresolved on the exchange: start again to reconcile them`);
   return `${lines.join('\n')}\n`;

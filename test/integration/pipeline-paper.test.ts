@@ -32,13 +32,16 @@ async function run(file: string, durationSec: string): Promise<{ code: number; o
 describe('paper mode (npm start configuration)', () => {
   it('runs the default config on paper against the in-process sandbox and journals everything', async () => {
     // The default config, with its ledger moved to a temporary folder.
-    const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
+    // A second market maker whose own limit refuses every order: its refusals reach the summary by reason.
+    const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as { strategies: Record<string, unknown>[] };
+    doc.strategies.push({ ...doc.strategies[0], name: 'tiny', risk: { maxOrderNotional: '1' } });
     const file = path.join(dir, 'paper.yaml');
     writeFileSync(file, stringify({ ...doc, sandbox: { config: path.join(repoRoot, 'config/paper-sandbox.yaml') }, storage: { path: path.join(dir, 'paper.db') }, logging: { level: 'info' }, console: { port: 0 } }));
     const { code, out, logs } = await run(file, '5');
     expect(code, out + logs).toBe(0);
     expect(out).toMatch(/run stopped \(duration 5 s\)/);
     expect(logs).toContain('"mode":"paper"');
+    expect(out).toMatch(/\n {2}tiny refused: MAX_ORDER_NOTIONAL \d+ \(first: order value [\d.]+ USDT is above maxOrderNotional 1\)\n/);
 
     const ledger = Ledger.open(path.join(dir, 'paper.db'));
     try {
