@@ -4,9 +4,7 @@
  * with those parameters gives (the workers call the same runBacktest).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { checkDataFiles } from './Backtest.js';
 import { failureText } from './failureText.js';
 import type { BacktestConfig } from './config.js';
@@ -19,7 +17,9 @@ import { formatDocPath } from '../core/configIssue.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
-import type { SweepAnswer, SweepJob } from './sweepWorker.js';
+import type { SweepJob } from './sweepWorker.js';
+import { runJobs } from './sweepPool.js';
+import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './sweepWalkForward.js';
 import { renderSweepHtml } from './sweepReport.js';
 
 /** One ranked row. */
@@ -51,6 +51,8 @@ export interface SweepResult {
   readonly skipped: readonly SkippedPoint[];
   /** The out-of-sample split (ms), when the grid has one. */
   readonly split?: number;
+  /** With `walkForward` in the grid: each window's chosen point and its out-of-sample figures, and their totals. */
+  readonly walkForward?: WalkForwardResult;
 }
 
 /** Which strategy a grid applies to. */
@@ -114,54 +116,10 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
   const split = grid.outOfSample === undefined ? undefined : timeBoundMs(grid.outOfSample);
   const windows: (SweepJob['window'] | undefined)[] = split === undefined ? [undefined] : [{ end: split - 1 }, { start: split }];
   const jobs: SweepJob[] = points.flatMap((params, p) => windows.map((window, w) => ({ index: p * windows.length + w, configFile: cfg.file, strategy, params, ...(window !== undefined ? { window } : {}) })));
-  const n = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), jobs.length));
-  const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
-  let next = 0;
-  let done = 0;
-  const answer = (a: SweepAnswer): void => {
-    if (answers[a.index] !== undefined) return;
-    answers[a.index] = a;
-    opts.onDone?.(++done, jobs.length);
-  };
-  await new Promise<void>((resolve) => {
-    let alive = 0;
-    // A worker that dies (an uncaught error in it, out of memory) fails the point it was running
-    // and is replaced while points remain: one bad point never takes the others with it.
-    const start = (): void => {
-      alive++;
-      // Compiled (dist/): the worker's JavaScript. From the sources: `execArgv: ['--import', 'tsx']`
-      // does not reach worker threads on Node 20, so the .mjs entry registers tsx itself.
-      const worker = new Worker(new URL(import.meta.url.endsWith('.js') ? './sweepWorker.js' : './sweepWorkerEntry.mjs', import.meta.url));
-      let current: number | undefined;
-      let crashed = false;
-      const feed = (): void => {
-        if (next >= jobs.length) {
-          current = undefined;
-          worker.postMessage(null);
-          return;
-        }
-        current = next++;
-        worker.postMessage(jobs[current]);
-      };
-      worker.on('message', (a: SweepAnswer) => {
-        answer(a);
-        feed();
-      });
-      worker.on('error', (err) => {
-        crashed = true;
-        if (current !== undefined) answer({ index: current, ok: false, error: `worker failed: ${err.message}` });
-        current = undefined;
-      });
-      worker.on('exit', (code) => {
-        if (current !== undefined) answer({ index: current, ok: false, error: `worker exited with code ${code}` });
-        alive--;
-        if ((crashed || code !== 0) && next < jobs.length) start();
-        else if (alive === 0) resolve();
-      });
-      feed();
-    };
-    for (let w = 0; w < n; w++) start();
-  });
+  // Walk-forward windows are checked before anything runs; their runs follow the grid's.
+  const wfRuns = grid.walkForward === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (points.length + 1);
+  const answers = await runJobs(jobs, opts.workers, (d) => opts.onDone?.(d, jobs.length + wfRuns));
+  const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, onDone: (d) => opts.onDone?.(jobs.length + d, jobs.length + wfRuns) });
   const all = answers.map((a) => (a?.ok ? (JSON.parse(a.result) as BacktestResult) : undefined));
   const errorOf = (j: number): string | undefined => {
     const a = answers[j];
@@ -181,7 +139,7 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
     .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)))
     .map(({ index, params, metrics, outOfSample, error }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}) }));
   const results = points.map((_, p) => all[p * w]);
-  return { strategy, rankBy: grid.rankBy, rows, results, failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}) };
+  return { strategy, rankBy: grid.rankBy, rows, results, failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}) };
 }
 
 /** The ranked table as Markdown. */
@@ -206,7 +164,24 @@ export function sweepTable(s: SweepResult): string {
   const failed = s.failed > 0 ? `\n${s.failed} of ${s.rows.length} points failed (ranked last, error in the first figure column).\n` : '';
   const skipped = s.skipped.length === 0 ? '' : `\n${s.skipped.length} points skipped (refused by the strategy):\n${s.skipped.map((p) => `- ${JSON.stringify(p.params)}: ${p.reason}`).join('\n')}\n`;
   const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
-  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}`;
+  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}`;
+}
+
+/** The walk-forward windows and their stitched out-of-sample totals as Markdown. */
+export function walkForwardTable(wf: WalkForwardResult): string {
+  const day = (t: number | undefined): string => (t === undefined ? 'data start' : new Date(t).toISOString());
+  const rows = wf.windows.map((w) => {
+    const i = w.inSampleMetrics;
+    const o = w.outOfSampleMetrics;
+    const figures = o === undefined ? ['', '', '', ''] : [o.netPnl, String(o.returnPct), String(o.maxDrawdownPct), String(o.trades)];
+    return `| ${w.window} | ${day(w.inSample.start)} .. ${day(w.inSample.end + 1)} | ${day(w.outOfSample.start)} .. ${day(w.outOfSample.end + 1)} | ${w.params === undefined ? '' : JSON.stringify(w.params)} | ${i === undefined ? '' : rankText(i, wf.rankBy)} | ${figures.join(' | ')} | ${(w.error ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`;
+  });
+  const t = wf.outOfSample;
+  return `\nWalk-forward (${wf.anchored ? 'anchored' : 'rolling'} in-sample windows; each window's best point by ${wf.rankBy} in sample, run on the next out-of-sample window):\n\n| window | in sample | out of sample | chosen | in-sample ${wf.rankBy} | oos netPnl | oos returnPct | oos maxDrawdownPct | oos trades | error |\n|${' --- |'.repeat(10)}\n${rows.join('\n')}\n\nStitched out of sample (${t.windows} windows, each from the configured budget): netPnl ${t.netPnl}, returnPct ${t.returnPct} (compounded), fees ${t.fees}, trades ${t.trades}, profitable windows ${t.profitableWindows} of ${t.windows}.\n`;
+}
+
+function rankText(m: StrategyMetrics, by: string): string {
+  return isRatio(by) ? ratioText(m, by) : String(m[by as keyof StrategyMetrics]);
 }
 
 function isRatio(c: string): c is RatioField {
@@ -220,7 +195,7 @@ export function writeSweep(dir: string, s: SweepResult): { md: string; json: str
   const json = path.join(dir, 'sweep.json');
   const html = path.join(dir, 'sweep.html');
   writeFileSync(md, sweepTable(s));
-  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, ...(s.split !== undefined ? { split: s.split } : {}), rows: s.rows }, null, 2)}\n`);
+  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, ...(s.split !== undefined ? { split: s.split } : {}), ...(s.walkForward !== undefined ? { walkForward: s.walkForward } : {}), rows: s.rows }, null, 2)}\n`);
   writeFileSync(html, renderSweepHtml(s));
   return { md, json, html };
 }

@@ -12,6 +12,12 @@
  *   seed: 1                 # of the random draw (default 1), so a random search is reproducible
  *   outOfSample: "2024-08-04T00:00:00Z"   # optional split: points run (and rank) on the data before it,
  *                                         # and are run again on the data from it, reported side by side
+ *   walkForward:            # optional, instead of outOfSample: rolling (or anchored) walk-forward
+ *     start: "2024-08-03T00:00:00Z"   # where the first out-of-sample window begins
+ *     outOfSample: 1d       # length of each out-of-sample window; they follow each other
+ *     windows: 3            # how many
+ *     inSample: 2d          # the look-back each window ranks the points on, ending where its
+ *                           # out-of-sample window begins; `anchored`: from the data's start
  *
  * Points are enumerated in a fixed order (keys as written, values as listed, last key fastest),
  * so a sweep is reproducible. A point the strategy's own schema refuses (fast >= slow) is skipped
@@ -30,6 +36,25 @@ const bound = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'a decima
 /** A range of values: from, from + step, ... up to `to` inclusive. */
 export const rangeSchema = z.strictObject({ from: bound, to: bound, step: bound });
 
+/** A length of time: whole ms, or text such as `90m`, `12h`, `1d`. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const DURATION_HINT = 'a duration such as 90m, 12h or 1d (or whole ms)';
+const duration = z.unknown().transform((v, ctx): number => {
+  const m = typeof v === 'string' ? /^([1-9]\d*)(ms|s|m|h|d)$/.exec(v) : null;
+  if (m !== null) return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  ctx.addIssue({ code: 'custom', message: DURATION_HINT, input: v });
+  return z.NEVER;
+});
+
+/** Walk-forward: `windows` consecutive out-of-sample windows from `start`, each ranked on the data before it. */
+export const walkForwardSchema = z.strictObject({
+  start: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).describe('start of the first out-of-sample window'),
+  outOfSample: duration.describe('length of each out-of-sample window'),
+  windows: z.number().int().min(1).max(100).describe('number of windows'),
+  inSample: z.union([z.literal('anchored'), duration]).describe('look-back ranked before each window, or anchored (from the data start)'),
+});
+
 /** Schema of a grid file. */
 export const gridSchema = z.strictObject({
   strategy: z.string().optional(),
@@ -39,7 +64,10 @@ export const gridSchema = z.strictObject({
   samples: z.number().int().positive().optional(),
   seed: z.number().int().default(1),
   outOfSample: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).optional(),
-}).refine((g) => g.search !== 'random' || g.samples !== undefined, { message: 'search: random needs samples', path: ['samples'] });
+  walkForward: walkForwardSchema.optional(),
+})
+  .refine((g) => g.search !== 'random' || g.samples !== undefined, { message: 'search: random needs samples', path: ['samples'] })
+  .refine((g) => g.outOfSample === undefined || g.walkForward === undefined, { message: 'outOfSample (one split) and walkForward exclude each other: keep one', path: ['walkForward'] });
 
 /** A parsed grid. */
 export type SweepGrid = z.infer<typeof gridSchema>;

@@ -7,6 +7,7 @@
  */
 import type { StrategyMetrics } from './result.js';
 import { escapeHtml } from './reportTables.js';
+import type { WalkForwardResult } from './sweepWalkForward.js';
 
 /** What the page needs of a sweep (sweep.ts's SweepResult has it). */
 export interface SweepPage {
@@ -15,6 +16,24 @@ export interface SweepPage {
   readonly split?: number;
   readonly rows: readonly { rank: number; params: Record<string, unknown>; metrics: StrategyMetrics | undefined; outOfSample?: StrategyMetrics; error?: string }[];
   readonly skipped: readonly { params: Record<string, unknown>; reason: string }[];
+  readonly walkForward?: WalkForwardResult;
+}
+
+/** Walk-forward windows (chosen point, in- and out-of-sample figures) and the stitched totals. */
+function walkForwardHtml(wf: WalkForwardResult | undefined): string {
+  if (wf === undefined) return '';
+  const time = (t: number | undefined): string => (t === undefined ? 'data start' : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  const cells = (v: readonly string[]): string => v.map((x) => `<td>${escapeHtml(x)}</td>`).join('');
+  const rows = wf.windows.map((w) => {
+    const i = w.inSampleMetrics;
+    const o = w.outOfSampleMetrics;
+    const rank = i === undefined ? '' : String(i[wf.rankBy as keyof StrategyMetrics] ?? 'n/a');
+    return `<tr>${cells([String(w.window), `${time(w.inSample.start)} .. ${time(w.inSample.end + 1)}`, `${time(w.outOfSample.start)} .. ${time(w.outOfSample.end + 1)}`, w.params === undefined ? '' : JSON.stringify(w.params), rank, o?.netPnl ?? '', o === undefined ? '' : String(o.returnPct), o === undefined ? '' : String(o.maxDrawdownPct), o === undefined ? '' : String(o.trades), w.error ?? ''])}</tr>`;
+  });
+  const t = wf.outOfSample;
+  const head = ['window', 'in sample', 'out of sample', 'chosen', `in-sample ${wf.rankBy}`, 'oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos trades', 'error'];
+  return `<h2>Walk-forward</h2><p>${wf.anchored ? 'Anchored' : 'Rolling'} in-sample windows; each window's best point by ${escapeHtml(wf.rankBy)} in sample, run on the out-of-sample window after it.</p>
+<table id="walk-forward"><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${rows.join('')}<tr><th colspan="5">stitched out of sample (${t.windows} windows; profitable ${t.profitableWindows})</th>${cells([t.netPnl, String(t.returnPct), '', String(t.trades), `fees ${t.fees}`])}</tr></table>`;
 }
 
 /** Metrics shown and mappable (higher is better except drawdown). */
@@ -117,10 +136,11 @@ export function renderSweepHtml(s: SweepPage): string {
   const failedList = failed.length === 0 ? '' : `<h2>Failed (${failed.length})</h2><ul>${failed.map((r) => `<li>${escapeHtml(JSON.stringify(r.params))}: ${escapeHtml(r.error ?? '')}</li>`).join('')}</ul>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}#points th{cursor:pointer;background:#f4f4f4}tr.failed td{color:#b71c1c}#heatmap td{min-width:60px}#heatmap .empty{color:#aaa;text-align:center}select{margin:0 12px 0 4px}</style>
+<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}#points th{cursor:pointer;background:#f4f4f4}tr.failed td{color:#b71c1c}#heatmap td{min-width:60px}#walk-forward td{white-space:nowrap}#heatmap .empty{color:#aaa;text-align:center}select{margin:0 12px 0 4px}</style>
 </head><body>
 <h1>${escapeHtml(title)}</h1>
 <p>${s.rows.length} points run, ranked by ${escapeHtml(s.rankBy)} (click a column header to sort by it).${escapeHtml(split)}</p>
+${walkForwardHtml(s.walkForward)}
 <h2>Heatmap</h2>
 <p>x <select id="hx"></select> y <select id="hy"></select> metric <select id="hm"></select> (each cell: the best value among the points with those two values)</p>
 <table id="heatmap"></table>

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/Backtest.js';
+import { Decimal } from '../../src/core/decimal.js';
 import { loadBacktestConfig } from '../../src/backtest/config.js';
 import { command } from '../../src/cli/backtest.js';
 import { runSweep, sweepTable } from '../../src/backtest/sweep.js';
@@ -115,6 +116,62 @@ describe('backtest sweeps', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('walk-forward: each window ranks in sample, and its out-of-sample figures equal single runs on the window', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-wf-'));
+    try {
+      const cfgFile = path.join(root, 'config/sma-crossover.yaml');
+      const gridFile = path.join(dir, 'grid.yaml');
+      writeFileSync(gridFile, 'params:\n  fast: [5, 20]\n  slow: [30]\nrankBy: netPnl\nwalkForward: { start: "2024-08-04T00:00:00Z", outOfSample: 1d, windows: 2, inSample: 1d }\n');
+      const out: string[] = [];
+      const code = await command.run([cfgFile, '--sweep', gridFile, '--out', dir, '--workers', '2', '--quiet'], { stdout: (t) => out.push(t), stderr: (t) => out.push(t), env: {} });
+      expect(code, out.join('')).toBe(0);
+      type Wf = { windows: { inSample: { start: number; end: number }; outOfSample: { start: number; end: number }; params: Record<string, unknown>; inSampleMetrics: { netPnl: string }; outOfSampleMetrics: { netPnl: string } }[]; outOfSample: { netPnl: string; windows: number } };
+      const json = JSON.parse(readFileSync(path.join(dir, 'sweep.json'), 'utf8')) as { walkForward: Wf };
+      const wf = json.walkForward;
+      const day = 86_400_000;
+      const first = Date.parse('2024-08-04T00:00:00Z');
+      expect(wf.windows.map((w) => [w.inSample, w.outOfSample])).toEqual([
+        [{ start: first - day, end: first - 1 }, { start: first, end: first + day - 1 }],
+        [{ start: first, end: first + day - 1 }, { start: first + day, end: first + 2 * day - 1 }],
+      ]);
+      const cfg = loadBacktestConfig(cfgFile);
+      const single = async (start: number, end: number, fast: number) => (await runBacktest({ ...cfg, backtest: { ...cfg.backtest, start, end } }, { paramOverrides: { sma: { fast, slow: 30 } }, writeOutput: false })).strategies.sma?.netPnl ?? '';
+      let sum = new Decimal(0);
+      for (const w of wf.windows) {
+        // The chosen point is the in-sample best of the two, and its figures are single runs' on each span.
+        const inSample = [await single(w.inSample.start, w.inSample.end, 5), await single(w.inSample.start, w.inSample.end, 20)];
+        const best = Number(inSample[0]) >= Number(inSample[1]) ? 5 : 20;
+        expect(w.params).toEqual({ fast: best, slow: 30 });
+        expect(w.inSampleMetrics.netPnl).toBe(inSample[best === 5 ? 0 : 1]);
+        expect(w.outOfSampleMetrics.netPnl).toBe(await single(w.outOfSample.start, w.outOfSample.end, best));
+        sum = sum.plus(w.outOfSampleMetrics.netPnl);
+      }
+      expect(wf.outOfSample).toMatchObject({ windows: 2, netPnl: sum.toFixed() });
+      const md = readFileSync(path.join(dir, 'sweep.md'), 'utf8');
+      expect(md).toMatch(/Walk-forward \(rolling in-sample windows.*\n\n\| window \| in sample \| out of sample \| chosen/);
+      expect(md).toContain(`Stitched out of sample (2 windows, each from the configured budget): netPnl ${sum.toFixed()}`);
+      const html = readFileSync(path.join(dir, 'sweep.html'), 'utf8');
+      expect(html).toContain('<table id="walk-forward">');
+      expect(html).toContain(`stitched out of sample (2 windows;`);
+
+      // A walk-forward spec is checked before anything runs, naming the field.
+      const bad: [string, RegExp][] = [
+        ['walkForward: { start: "2024-08-04T00:00:00Z", outOfSample: 1d, windows: 2, inSample: 1d }\noutOfSample: "2024-08-04T00:00:00Z"\n', /walkForward.*outOfSample \(one split\) and walkForward exclude each other/],
+        ['walkForward: { start: "2024-08-04T00:00:00Z", outOfSample: 1 day, windows: 2, inSample: anchored }\n', /walkForward\.outOfSample.*a duration such as 90m, 12h or 1d/],
+        ['walkForward: { start: "2024-08-04T00:00:00Z", outOfSample: 1d, windows: 0, inSample: anchored }\n', /walkForward\.windows/],
+      ];
+      for (const [text, want] of bad) {
+        writeFileSync(gridFile, `params:\n  fast: [5]\n${text}`);
+        const err: string[] = [];
+        const c = await command.run([cfgFile, '--sweep', gridFile, '--out', path.join(dir, 'bad'), '--workers', '1'], { stdout: (t) => err.push(t), stderr: (t) => err.push(t), env: {} });
+        expect(c, text).toBe(1);
+        expect(err.join(''), text).toMatch(want);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('a strategy throwing in one grid point is reported for that point; the other points run and rank', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-throw-'));

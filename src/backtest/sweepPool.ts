@@ -1,0 +1,60 @@
+/**
+ * The worker pool of a sweep: runs backtest jobs on `workers` threads (default: one per core) and
+ * answers each by its index. A worker that dies fails only the job it was running and is replaced.
+ */
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { SweepAnswer, SweepJob } from './sweepWorker.js';
+
+/** Runs `jobs` (indexed 0..n-1) and resolves with their answers in index order. */
+export async function runJobs(jobs: readonly SweepJob[], workers: number | undefined, onDone?: (done: number, total: number) => void): Promise<(SweepAnswer | undefined)[]> {
+  const n = Math.max(1, Math.min(workers ?? os.availableParallelism(), jobs.length));
+  const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
+  let next = 0;
+  let done = 0;
+  const answer = (a: SweepAnswer): void => {
+    if (answers[a.index] !== undefined) return;
+    answers[a.index] = a;
+    onDone?.(++done, jobs.length);
+  };
+  await new Promise<void>((resolve) => {
+    let alive = 0;
+    // A worker that dies (an uncaught error in it, out of memory) fails the point it was running
+    // and is replaced while points remain: one bad point never takes the others with it.
+    const start = (): void => {
+      alive++;
+      // Compiled (dist/): the worker's JavaScript. From the sources: `execArgv: ['--import', 'tsx']`
+      // does not reach worker threads on Node 20, so the .mjs entry registers tsx itself.
+      const worker = new Worker(new URL(import.meta.url.endsWith('.js') ? './sweepWorker.js' : './sweepWorkerEntry.mjs', import.meta.url));
+      let current: number | undefined;
+      let crashed = false;
+      const feed = (): void => {
+        if (next >= jobs.length) {
+          current = undefined;
+          worker.postMessage(null);
+          return;
+        }
+        current = next++;
+        worker.postMessage(jobs[current]);
+      };
+      worker.on('message', (a: SweepAnswer) => {
+        answer(a);
+        feed();
+      });
+      worker.on('error', (err) => {
+        crashed = true;
+        if (current !== undefined) answer({ index: current, ok: false, error: `worker failed: ${err.message}` });
+        current = undefined;
+      });
+      worker.on('exit', (code) => {
+        if (current !== undefined) answer({ index: current, ok: false, error: `worker exited with code ${code}` });
+        alive--;
+        if ((crashed || code !== 0) && next < jobs.length) start();
+        else if (alive === 0) resolve();
+      });
+      feed();
+    };
+    for (let w = 0; w < n; w++) start();
+  });
+  return answers;
+}
