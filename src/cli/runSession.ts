@@ -8,13 +8,11 @@
  * Start order matters for money: ledger, exchange metadata, market data, venue, reconciliation of
  * whatever the ledger says is live (live mode), and only then strategies.
  */
-import type { Logger } from 'pino';
 import { Bus } from '../bus/Bus.js';
 import type { TradingStateName } from '../bus/events.js';
 import { systemClock } from '../core/clock.js';
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
 import { parseExchangeFilters } from '../core/filters.js';
-import type { SymbolInfo } from '../core/types.js';
 import { ConfigError, StateError } from '../core/errors.js';
 import { LegacyClient } from '../exchange/legacy/LegacyClient.js';
 import { TimeNonceStore } from '../exchange/legacy/NonceStore.js';
@@ -33,59 +31,21 @@ import { ReferencePrices } from '../execution/ReferencePrices.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { Ledger } from '../store/Ledger.js';
-import type { StrategyPlugin } from '../strategy/types.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { latencyModel } from '../backtest/latency.js';
 import { booksWithOwnOrders } from '../backtest/OwnOrdersBook.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
 import { checkBudgets } from './budgets.js';
-import type { RunConfig } from './runConfig.js';
 import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
 import { RunRejections, runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
 import { retryStartup, transientWaitMs } from './startupRetry.js';
+import { optional, paperBalances, settleMsOf, strategySymbols } from './runSetup.js';
+import type { RunSessionOptions } from './runSessionOptions.js';
 
-/** Exchange addresses of a run (the spec's placeholder names). */
-export interface RunEndpoints {
-  readonly base_url: string;
-  readonly market_url: string;
-  readonly depth_url?: string;
-  readonly stream_url: string;
-  readonly stream_url_next?: string;
-  readonly stream_url_new?: string;
-  readonly ws_api_url?: string;
-  readonly legacy_base_url?: string;
-}
-
-/** Credentials (from the environment or an in-process sandbox; never from YAML). */
-export interface RunCredentials {
-  readonly apiKey?: string;
-  readonly apiSecret?: string;
-  readonly legacyKey?: string;
-  readonly legacySecret?: string;
-}
-
-/** Options of a run. */
-export interface RunSessionOptions {
-  readonly config: RunConfig;
-  readonly endpoints: RunEndpoints;
-  readonly credentials: RunCredentials;
-  readonly plugins: ReadonlyMap<string, StrategyPlugin>;
-  readonly log: Logger;
-  /** Longest wait for the order books before strategies start (default 15 s). */
-  readonly bookReadyTimeoutMs?: number;
-  /**
-   * PRICE_RANGE reference prices: poll period (default 10 s) and the age after which a fetched
-   * price is no longer used by the risk gate (default 30 s; the exchange then decides alone).
-   */
-  readonly referencePrice?: { readonly refreshMs?: number; readonly maxAgeMs?: number };
-  /** How often the server-time offset is measured again during the run (default 10 minutes). */
-  readonly timeSyncMs?: number;
-  /** Order router loop timing (tests; defaults: the router's own). */
-  readonly router?: { readonly pollMs?: number; readonly cancelRetryMs?: number };
-}
+export type { RunCredentials, RunEndpoints, RunSessionOptions } from './runSessionOptions.js';
 
 const PAPER_ACCOUNT = 'paper';
 
@@ -522,32 +482,3 @@ export class RunSession {
     this.#timers.push(t);
   }
 }
-
-/** Time after sending before an absent order counts as not placed: longer than the recvWindow the server enforces. */
-function settleMsOf(cfg: RunConfig): number {
-  return (cfg.exchange?.recvWindow ?? 5000) + 1000;
-}
-
-async function strategySymbols(open: OpenClient, cfg: RunConfig): Promise<SymbolInfo[]> {
-  const all = await open.symbols();
-  const byName = new Map(all.map((s) => [s.symbol, s]));
-  const wanted = [...new Set(cfg.strategies.flatMap((s) => s.symbols))];
-  return wanted.map((name) => {
-    const info = byName.get(name);
-    if (!info) throw new ConfigError(cfg.file, 'strategies.symbols', name, `the exchange does not list this symbol (it has ${all.length} symbols)`);
-    return info;
-  });
-}
-
-/** `{ [key]: value }` when the value is set, else nothing (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
-}
-
-function paperBalances(cfg: RunConfig): Record<string, Decimal> {
-  if (cfg.paper.balances) return Object.fromEntries(Object.entries(cfg.paper.balances).map(([k, v]) => [k, new Decimal(v)]));
-  const sum: Record<string, Decimal> = {};
-  for (const s of cfg.strategies) for (const [k, v] of Object.entries(s.budget)) sum[k] = (sum[k] ?? ZERO).plus(v);
-  return sum;
-}
-
