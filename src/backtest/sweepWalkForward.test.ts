@@ -1,6 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { BacktestConfig } from './config.js';
-import { gridSchema } from './sweepGrid.js';
+import { gridSchema, loadGrid } from './sweepGrid.js';
 import { stitch, walkForwardSpans, type WalkForwardWindow } from './sweepWalkForward.js';
 import type { StrategyMetrics } from './result.js';
 
@@ -17,6 +18,11 @@ describe('walkForwardSpans', () => {
       [t0, t0 + 24 * H - 1, t0 + 24 * H, t0 + 36 * H - 1],
     ]);
     expect(walkForwardSpans(wf('anchored'), cfg()).every((s) => s.inSample.start === undefined)).toBe(true);
+  });
+
+  it('the example grid in config/ reads: three daily windows after a two-day look-back', () => {
+    const g = loadGrid(fileURLToPath(new URL('../../config/sma-crossover.walk-forward.grid.yaml', import.meta.url)));
+    expect(g.walkForward).toEqual({ start: '2024-08-03T00:00:00Z', outOfSample: 24 * H, windows: 3, inSample: 48 * H });
   });
 
   it("refuses windows outside the config's start and end, naming the field", () => {
