@@ -8,6 +8,8 @@
  *   POST /faults/blackhole            {"scope"?, "pathPrefix"?, "count"?}
  *   POST /faults/fail-orders          {"when": "before" | "after", "status"?, "count"?, "scope"?}
  *   POST /faults/fail-cancels         {"mode": "apply-then-5xx" | "apply-then-drop" | "5xx-without-apply", "status"?, "count"?, "scope"?}
+ *   POST /faults/reject-orders        {"reason"?, "count"?}
+ *   POST /faults/processing-status    {"orderId"?, "count"?}
  *   POST /faults/depth-gap            {"symbol", "count"?}
  *   POST /faults/rate-limit           {"status": 429 | 418, "seconds"}
  *   POST /faults/drop-connections     {"id"?}
@@ -18,6 +20,7 @@
  *   POST /reference-price             {"symbol", "price": "<decimal>" | null}
  */
 import { z } from 'zod';
+import { RejectReason } from '../core/enums.js';
 import type { HostHandler, Reply } from './http-host.js';
 import { CancelFaultMode, type FaultController } from './faults.js';
 
@@ -62,6 +65,16 @@ export function adminHandler(deps: AdminDeps): HostHandler {
     '/faults/fail-cancels': (b) => {
       const p = z.object({ mode: z.enum(Object.values(CancelFaultMode)), status: z.number().int().min(500).max(599).optional(), count: z.number().int().positive().optional(), scope: scope.optional() }).parse(b);
       f.failCancels(p.mode, strip({ status: p.status, count: p.count, scope: p.scope }));
+      return {};
+    },
+    '/faults/reject-orders': (b) => {
+      const p = z.object({ reason: z.enum(Object.values(RejectReason)).optional(), count: z.number().int().positive().optional() }).parse(b ?? {});
+      f.rejectAcceptedOrders(p.reason, p.count);
+      return {};
+    },
+    '/faults/processing-status': (b) => {
+      const p = z.object({ orderId: z.union([z.string(), z.number().int()]).optional(), count: z.number().int().positive().optional() }).parse(b ?? {});
+      f.reportProcessing(strip({ orderId: p.orderId === undefined ? undefined : String(p.orderId), count: p.count }));
       return {};
     },
     '/faults/depth-gap': (b) => {

@@ -4,6 +4,7 @@
  * consult it on every request or message. Actions that must reach live sockets (drop a
  * connection, expire a key) go through hooks the sandbox installs.
  */
+import type { RejectReasonName } from '../core/enums.js';
 import type { ForcedStatus } from './rate-limits.js';
 
 /** Which REST interface a fault applies to. */
@@ -89,6 +90,8 @@ export class FaultController {
   readonly #cancelFailures: CancelFailureFault[] = [];
   readonly #depthGaps = new Map<string, number>();
   #reorder = 0;
+  readonly #rejections: RejectReasonName[] = [];
+  #processing: { orderId: string | undefined; remaining: number } | undefined;
   #hooks: FaultHooks | undefined;
 
   /** Installed by the sandbox at start. */
@@ -128,6 +131,37 @@ export class FaultController {
    */
   failCancels(mode: CancelFaultMode, opts: { status?: number; count?: number; scope?: FaultScope } = {}): void {
     this.#cancelFailures.push({ mode, status: opts.status ?? 500, scope: opts.scope ?? 'all', remaining: opts.count ?? 1 });
+  }
+
+  /**
+   * The next `count` (default 1) open API order placements are accepted and answered, then
+   * rejected by the engine: the user stream carries the NEW executionReport followed by one with
+   * execution type and status REJECTED and `reason` (default INSUFFICIENT_BALANCE).
+   */
+  rejectAcceptedOrders(reason: RejectReasonName = 'INSUFFICIENT_BALANCE', count = 1): void {
+    for (let i = 0; i < count; i++) this.#rejections.push(reason);
+  }
+
+  /** Consulted after an open API placement was answered: the reason to reject it with, if armed. */
+  takeRejection(): RejectReasonName | undefined {
+    return this.#rejections.shift();
+  }
+
+  /**
+   * The next `count` (default 1) open API answers about one order (`orderId`, or any order), by
+   * its detail or in an order list, say status SYSTEM_PROCESSING (-2) whatever the order's real
+   * state, as the exchange does while it is still working on an order.
+   */
+  reportProcessing(opts: { orderId?: string; count?: number } = {}): void {
+    this.#processing = { orderId: opts.orderId, remaining: opts.count ?? 1 };
+  }
+
+  /** Consulted by the order query: true when this answer must say SYSTEM_PROCESSING. */
+  takeProcessing(orderId: string): boolean {
+    const p = this.#processing;
+    if (p === undefined || (p.orderId !== undefined && p.orderId !== orderId)) return false;
+    if (--p.remaining <= 0) this.#processing = undefined;
+    return true;
   }
 
   /** Skips `count` (default 1) depth update batches of `symbol` on the diff streams, so clients see a sequence gap. */
@@ -180,6 +214,8 @@ export class FaultController {
     this.#cancelFailures.length = 0;
     this.#depthGaps.clear();
     this.#reorder = 0;
+    this.#rejections.length = 0;
+    this.#processing = undefined;
   }
 
   /** Consulted by the hosts for each request. */

@@ -12,6 +12,7 @@ import {
   StpModeName as StpNames,
   TimeInForceName as TifNames,
   NEW_ORDER_STP_CODES,
+  OrderStatus,
 } from '../core/index.js';
 import { ORDER_MANDATORY_PARAMS } from '../core/orderRules.js';
 import type { NewOrderRequest, OrderQuery, TradeQuery } from '../sim/index.js';
@@ -56,6 +57,10 @@ export interface OpenRouteDeps {
   orderFault(when: 'before' | 'after', path: string): void;
   /** Fault hook around a cancel: throws the 5XX or the connection drop when armed. */
   cancelFault(when: 'before' | 'after', path: string): void;
+  /** Fault hook after a placement was answered: rejects the accepted order when armed. */
+  rejectFault(accountId: string, orderId: string): void;
+  /** Fault hook on an order query: true when the answer must say SYSTEM_PROCESSING. */
+  processingFault(orderId: string): boolean;
 }
 
 const one = (): number => 1;
@@ -190,7 +195,9 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         const res = state.exec((e, now) => e.placeOrder(req, now));
         if (!res.ok) rejectOrder(ctx, ApiCode.NEW_ORDER_REJECTED, res.reason, res.message);
         deps.orderFault('after', ctx.path);
-        return { data: wireOrder(res.order, s.info, 'new') };
+        const answer = wireOrder(res.order, s.info, 'new');
+        deps.rejectFault(res.order.accountId, res.order.orderId);
+        return { data: answer };
       },
     },
     {
@@ -205,7 +212,9 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         const o = state.engine.getOrder(must(account).id, { orderId, ...(clientId !== undefined ? { clientId } : {}) });
         if (!o) badParam(ctx, ApiCode.NO_SUCH_ORDER, 'Order does not exist.');
         const s = state.symbols.get(o.symbol) as SandboxSymbol;
-        return { data: wireOrder(o, s.info, 'detail') };
+        const answer = wireOrder(o, s.info, 'detail');
+        if (deps.processingFault(o.orderId)) answer.status = OrderStatus.SYSTEM_PROCESSING;
+        return { data: answer };
       },
     },
     {
@@ -254,7 +263,15 @@ export function openRoutes(deps: OpenRouteDeps): OpenRoute[] {
         if (direct) q.direct = direct;
         q.limit = optInt(ctx, 'limit', 1, 1000) ?? 500;
         const list = state.engine.allOrders(must(account).id, s.info.symbol, q);
-        return { data: { list: list.map((o) => wireOrder(o, s.info, 'list')) } };
+        return {
+          data: {
+            list: list.map((o) => {
+              const answer = wireOrder(o, s.info, 'list');
+              if (deps.processingFault(o.orderId)) answer.status = OrderStatus.SYSTEM_PROCESSING;
+              return answer;
+            }),
+          },
+        };
       },
     },
     {

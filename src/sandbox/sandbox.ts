@@ -135,6 +135,10 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     if (action === undefined) return;
     throw action.kind === 'drop' ? new DropConnection() : injected5xx(action.status, path, scope);
   };
+  const rejectFault = (accountId: string, orderId: string): void => {
+    const reason = faults.takeRejection();
+    if (reason !== undefined) state.exec((e, now) => e.rejectAccepted({ accountId, orderId }, reason, now));
+  };
   let wsApiUrl = '';
   const openHost = (name: string, port: number, routes: Parameters<typeof openHostHandler>[0]['routes']): Promise<Host> =>
     // Answers given before routing (malformed path) carry the weight headers too: "on every response".
@@ -160,7 +164,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   };
   try {
     const base = await openHost('base', config.ports.base, [
-      ...openRoutes({ state, streams: registry, wsApiUrl: () => wsApiUrl, orderFault: (w, p) => orderFault(w, p, 'open'), cancelFault: (w, p) => cancelFault(w, p, 'open') }),
+      ...openRoutes({ state, streams: registry, wsApiUrl: () => wsApiUrl, orderFault: (w, p) => orderFault(w, p, 'open'), cancelFault: (w, p) => cancelFault(w, p, 'open'), rejectFault, processingFault: (id) => faults.takeProcessing(id) }),
       // Type 3 depth, aggTrades and klines moved to {depth_url} (spec versioning); trades stay here.
       ...marketRoutes(state, '/open/v1/market', [2], true, false, [2, 3]),
     ]);

@@ -2,6 +2,7 @@
  * Event delivery: listeners, the buffer, per-operation depth diffs and account positions,
  * executionReports in wire and scaled form, and public trades.
  */
+import type { RejectReasonName } from '../core/enums.js';
 import type { BookSide, Level } from './book.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, NonReportEvent, ScaledEngineListener, ScaledExecutionReport, ScaledSubscribeOptions, SubscribeOptions, TradeEvent, WireSubscribeOptions } from './events.js';
 import { fmt, fmtBig } from './scaled.js';
@@ -165,11 +166,11 @@ export abstract class EngineEvents extends EngineBase {
    * Delivers the order's executionReport to the buffer and every listener, each in its form: both
    * forms are built before any listener runs (a listener may call back into the engine).
    */
-  protected report(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null = null): void {
+  protected report(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null = null, r: RejectReasonName = 'NONE'): void {
     if (!this.ev) return;
-    const wire = this.wev ? executionReport(o, x, this.now, fill) : null;
+    const wire = this.wev ? executionReport(o, x, this.now, fill, r) : null;
     // The reused object only outside another report's delivery (whose listeners may still read it).
-    const scaled = !this.sev ? null : this.tev && this.reporting === 0 ? this.reuseReport(o, x, fill) : scaledExecutionReport(o, x, this.now, fill);
+    const scaled = !this.sev ? null : this.tev && this.reporting === 0 && r === 'NONE' ? this.reuseReport(o, x, fill) : scaledExecutionReport(o, x, this.now, fill, r);
     if (this.bufferOn && wire !== null) this.buffer.push(wire);
     // Not decremented when a listener throws: the engine then keeps building new reports (safe).
     this.reporting++;

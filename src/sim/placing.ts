@@ -2,6 +2,7 @@
  * Order entry and cancels: placeOrder (after validation, entry.ts) with its lock, quoteOrderQty
  * sizing, cancelOrder and cancelAll.
  */
+import type { RejectReasonName } from '../core/enums.js';
 import { reject, validateNew } from './entry.js';
 import { fmt, fmtBig, mul3, mul3n, mulBig } from './scaled.js';
 import { type Acct, idOfGeneratedClientId, type Ord, type Sym } from './state.js';
@@ -192,6 +193,27 @@ export abstract class EnginePlacing extends EngineStops {
     if (o === undefined) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is unknown`);
     if (!o.isOpen) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is ${o.status}, not open`);
     this.cancelOne(o);
+    this.end();
+    return new AcceptedOrder(o);
+  }
+
+  /**
+   * Rejects an order the engine had accepted and that has not traded yet: it leaves the book,
+   * its locks are released, and its executionReport says REJECTED with `reason`. This is the
+   * exchange refusing an order after acknowledging it (the sandbox's fault injection uses it).
+   */
+  rejectAccepted(req: CancelRequest, reason: RejectReasonName, now: number): CancelResult {
+    this.now = now;
+    const acct = this.acct(req.accountId);
+    if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
+    const o = this.find(acct, req.symbol, req.orderId, req.clientId);
+    if (o === undefined) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is unknown`);
+    if (!o.isOpen || o.filled > 0 || o.list !== null) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is ${o.status}, traded or in a list: it cannot be rejected`);
+    this.detach(o);
+    o.status = 'REJECTED';
+    o.updateTime = this.now;
+    this.report(o, 'REJECTED', null, reason);
+    this.closed(o);
     this.end();
     return new AcceptedOrder(o);
   }

@@ -8,6 +8,9 @@
  *     ends CANCELED on the exchange, and a fill that lands before the retry is recorded;
  * (c) shutdown's cancel-all loses its answer to a dropped connection after the exchange cancelled:
  *     the bot exits with nothing left open.
+ * Beside them, an order the exchange accepts and then rejects: the user stream's executionReport
+ * (execution type and status REJECTED) ends it REJECTED with its reason, in the ledger and at the
+ * strategy, and nothing is sent again for it.
  * Requests are counted at the network, in front of the sandbox's main host; the proxy passes a
  * dropped connection on as a drop.
  */
@@ -145,6 +148,20 @@ describe('lost cancel answers through the live pipeline', () => {
     expect(fills.reduce((s, f) => (f.type === 'fill' ? s.plus(f.qty) : s), new Decimal(0)).toFixed()).toBe('0.0004');
     expect(await waitFor(() => terminal(b).length > 0, 2000)).toBe(true);
     expect(terminal(b)).toEqual(['CANCELED']);
+  });
+
+  it('accepted, then rejected on the user stream: REJECTED with its reason in the ledger and at the strategy, not sent again', async () => {
+    sandbox.faults.rejectAcceptedOrders('INSUFFICIENT_BALANCE');
+    const placed = places();
+    const r = await new Promise<string>((resolve) => commands.push({ kind: 'place', price: '870000000', done: resolve }));
+    expect(await waitFor(() => ledgerState(r) === 'REJECTED' && terminal(r).length > 0, 5000)).toBe(true);
+    expect(exchangeOrder(r)?.status).toBe('REJECTED');
+    expect(session.ledger.order(r)?.reason).toBe('INSUFFICIENT_BALANCE');
+    const last = seen.filter((e) => e.type === 'orderUpdate' && e.clientId === r).at(-1);
+    expect(last?.type === 'orderUpdate' ? [last.state, last.reason] : []).toEqual(['REJECTED', 'INSUFFICIENT_BALANCE']);
+    await sleep(500);
+    expect(places() - placed).toBe(1);
+    expect(terminal(r)).toEqual(['REJECTED']);
   });
 
   it('(c) shutdown cancel-all whose connection drops after the exchange cancelled: the bot exits with nothing open', async () => {

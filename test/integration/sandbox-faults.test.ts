@@ -1,7 +1,8 @@
 /**
  * Fault injection through the in-process controller and the admin HTTP endpoint: maintenance,
  * 5XX before/after an order is accepted, cancels spoiled after or instead of applying them,
- * black-holed and delayed responses, forced 429/418/403.
+ * black-holed and delayed responses, forced 429/418/403, orders rejected after acceptance, and
+ * answers saying SYSTEM_PROCESSING.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.js';
@@ -66,6 +67,46 @@ describe('faults', () => {
     expect(openClientIds()).toContain('f-after');
     // One-shot: the next order is answered normally.
     expect((await order('f-normal')).status).toBe(200);
+  });
+
+  it('rejected after acceptance: answered NEW, then REJECTED on the engine with an executionReport carrying the reason', async () => {
+    expect((await admin('/faults/reject-orders', { reason: 'NOPE' })).status).toBe(400);
+    expect((await admin('/faults/reject-orders', { reason: 'TRADING_DISABLED' })).body).toEqual({ ok: true });
+    const reports: Record<string, unknown>[] = [];
+    const off = sbx.engine.subscribe((ev) => {
+      if (ev.type === 'executionReport' && ev.c === 'r-rejected') reports.push({ x: ev.x, X: ev.X, r: ev.r });
+    });
+    const placed = await order('r-rejected');
+    off();
+    expect(placed.status).toBe(200);
+    expect((placed.body.data as Record<string, unknown>).status).toBe(0);
+    expect(reports).toEqual([
+      { x: 'NEW', X: 'NEW', r: 'NONE' },
+      { x: 'REJECTED', X: 'REJECTED', r: 'TRADING_DISABLED' },
+    ]);
+    expect(openClientIds()).not.toContain('r-rejected');
+    expect(sbx.engine.allOrders('alice', 'BTC_USDT').find((o) => o.clientId === 'r-rejected')?.status).toBe('REJECTED');
+    // One-shot, and the locked quote was released: the next order rests normally.
+    expect((await order('r-normal')).status).toBe(200);
+    expect(openClientIds()).toContain('r-normal');
+  });
+
+  it('SYSTEM_PROCESSING: the next answers about the order say status -2, then the real status', async () => {
+    expect((await order('p-1')).status).toBe(200);
+    const id = sbx.engine.openOrders('alice', 'BTC_USDT').find((o) => o.clientId === 'p-1')?.orderId ?? '';
+    const detail = async (): Promise<unknown> => {
+      const r = await fetch(`${sbx.urls.base_url}/open/v1/orders/detail?${signed(`orderId=${id}`)}`, { headers: { 'X-MBX-APIKEY': A.apiKey } });
+      return ((await r.json()) as { data: { status: number } }).data.status;
+    };
+    expect((await admin('/faults/processing-status', { orderId: 'other', count: 1 })).body).toEqual({ ok: true });
+    expect(await detail()).toBe(0);
+    expect((await admin('/faults/processing-status', { orderId: Number(id), count: 2 })).body).toEqual({ ok: true });
+    expect(await detail()).toBe(-2);
+    const r = await fetch(`${sbx.urls.base_url}/open/v1/orders?${signed('symbol=BTC_USDT&type=1')}`, { headers: { 'X-MBX-APIKEY': A.apiKey } });
+    const listed = ((await r.json()) as { data: { list: { orderId: number; status: number }[] } }).data.list;
+    expect(listed.find((o) => String(o.orderId) === id)?.status).toBe(-2);
+    expect(await detail()).toBe(0);
+    sbx.faults.clear();
   });
 
   it('cancel faults on the open API: applied then 5XX, applied then dropped, 5XX without applying; then answered normally', async () => {
