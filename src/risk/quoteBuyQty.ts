@@ -1,7 +1,7 @@
 /**
  * The most base quantity a MARKET buy by quoteOrderQty can get, for MAX_POSITION. The exchange
  * takes the LOT_SIZE/MARKET_LOT_SIZE quantity whose notional is closest to quoteOrderQty (spec new
- * order rule 4; src/sim/README.md, Rules): the largest one whose cost fits the budget, or one step
+ * order rule 4; docs/sim-engine.md, Rules): the largest one whose cost fits the budget, or one step
  * more when that notional is strictly closer. Every ask is at or above the best one, so the budget
  * buys at most M = quoteOrderQty / bestAsk, and the step up costs at least step * bestAsk: it is
  * closer only when the budget exceeds what the quantity below costs by more than half of that, which

@@ -158,7 +158,7 @@ export interface SimOrder extends Order {
   readonly stpMode: StpModeName;
 }
 
-/** OCO list status as the spec shows it (other statuses are engine choices, see README). */
+/** OCO list status as the spec shows it (other statuses are engine choices, see docs/sim-engine.md). */
 export interface OrderListView {
   readonly orderListId: number;
   readonly listClientId: string;
