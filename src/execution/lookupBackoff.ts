@@ -6,6 +6,8 @@
  * orders of one outage do not go out in step; a rate-limit refusal waits at least its Retry-After.
  */
 
+import { backoffDelay } from '../exchange/stream/timing.js';
+
 /** Tuning of the lookup backoff. */
 export interface LookupBackoffOptions {
   /** Wait after the first lookup that settled nothing (default 250 ms). */
@@ -47,8 +49,7 @@ export class LookupBackoff {
   unsettled(clientId: string, now: number, atLeastMs = 0): number {
     const p = this.#pace.get(clientId) ?? { attempts: 0, nextAt: now };
     p.attempts++;
-    const full = Math.min(this.#maxMs, this.#baseMs * 2 ** Math.min(p.attempts - 1, 30));
-    const wait = Math.max(atLeastMs, Math.round(full * (0.5 + this.#random() * 0.5)));
+    const wait = Math.max(atLeastMs, backoffDelay(p.attempts - 1, { initialMs: this.#baseMs, maxMs: this.#maxMs }, this.#random));
     p.nextAt = now + wait;
     this.#pace.set(clientId, p);
     return wait;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { Decimal } from '../../src/core/decimal.js';
+import { mulberry32 } from '../../src/core/random.js';
 import { CancelFaultMode, resolveSandboxConfig, startSandbox, type RunningSandbox, type SandboxConfigInput } from '../../src/sandbox/index.js';
 import { testFilters } from '../../src/sandbox/test-config.js';
 import { Ledger } from '../../src/store/Ledger.js';
@@ -63,18 +64,6 @@ export interface ChaosReport {
   readonly lastOutput: string;
 }
 
-/** mulberry32: a small seeded generator, so a failing seed can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function sandboxDocument(seed: number): SandboxConfigInput {
   return {
     limits: {
@@ -94,7 +83,7 @@ function sandboxDocument(seed: number): SandboxConfigInput {
 
 /** Runs one soak and compares; never throws for a finding (the report carries it). */
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
-  const rnd = seeded(o.seed);
+  const rnd = mulberry32(o.seed);
   const log = o.log ?? ((): void => undefined);
   const dir = mkdtempSync(path.join(tmpdir(), 'kancil-chaos-'));
   const sandbox = await startSandbox(resolveSandboxConfig(sandboxDocument(o.seed), 'chaos-soak', process.cwd()));

@@ -91,7 +91,7 @@ export class ListenTokenUserStream extends UserStreamBase {
       await this.#renew();
       if (reconcileReason !== undefined) this.needReconcile(reconcileReason);
     } catch (err) {
-      // Reconnecting makes the next session a reconnect, which reports reconcileNeeded.
+      // Reconnecting makes the next connection a reconnect, which reports reconcileNeeded.
       this.log.warn({ err: (err as Error).message }, 'listen token subscription failed; reconnecting');
       this.#socket.recycle();
     }
