@@ -1,6 +1,6 @@
 /** Parsing of execution rules, reference prices, listen tokens and the system config. */
-import { ParseError, parseDecimal, parseOptionalDecimal, type PriceRangeRule, type ReferencePrice } from '../../core/index.js';
-import { asArray, asObject, int, isObjectLike, optInt, str } from './fields.js';
+import { ParseError, type PriceRangeRule, type ReferencePrice } from '../../core/index.js';
+import { amountValue, asArray, asObject, int, isObjectLike, optAmount, optInt, str } from './fields.js';
 import type { ExecutionRules, ListenToken, SystemConfig } from './records.js';
 
 /** Parses `{symbolRules: [{symbol, rules: [...]}]}` (no envelope on the wire). */
@@ -19,10 +19,10 @@ export function parseExecutionRules(v: unknown, where = 'executionRules'): Execu
         other.push({ symbol, rule: ro });
         return;
       }
-      const up = parseOptionalDecimal(`${rw}.bidLimitMultUp`, ro.bidLimitMultUp);
-      const down = parseOptionalDecimal(`${rw}.bidLimitMultDown`, ro.bidLimitMultDown);
-      const aUp = parseOptionalDecimal(`${rw}.askLimitMultUp`, ro.askLimitMultUp);
-      const aDown = parseOptionalDecimal(`${rw}.askLimitMultDown`, ro.askLimitMultDown);
+      const up = optAmount(ro, 'bidLimitMultUp', rw);
+      const down = optAmount(ro, 'bidLimitMultDown', rw);
+      const aUp = optAmount(ro, 'askLimitMultUp', rw);
+      const aDown = optAmount(ro, 'askLimitMultDown', rw);
       priceRange.push({
         symbol,
         ...(up !== undefined ? { bidLimitMultUp: up } : {}),
@@ -43,7 +43,7 @@ export function parseReferencePrice(v: unknown, where = 'referencePrice'): Refer
   const ext = optInt(o, 'externalCalculationId', where);
   return {
     symbol: str(o, 'symbol', where, false),
-    referencePrice: o.referencePrice === null || o.referencePrice === undefined ? null : parseDecimal(`${where}.referencePrice`, o.referencePrice),
+    referencePrice: o.referencePrice === null || o.referencePrice === undefined ? null : amountValue(`${where}.referencePrice`, o.referencePrice),
     timestamp: int(o, 'timestamp', where),
     ...(ct === 'ARITHMETIC_MEAN' || ct === 'EXTERNAL' ? { calculationType: ct } : {}),
     ...(ext !== undefined ? { externalCalculationId: ext } : {}),

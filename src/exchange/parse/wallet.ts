@@ -1,6 +1,6 @@
 /** Wallet parsing: withdraw and deposit records, deposit address, withdraw acknowledgement. */
-import { DepositStatus, WithdrawStatus, parseDecimal } from '../../core/index.js';
-import { asObject, enumName, id, int, listOf, optStr, str } from './fields.js';
+import { DepositStatus, WithdrawStatus, ZERO } from '../../core/index.js';
+import { amount, asObject, enumName, id, int, listOf, optAmount, optStr, str } from './fields.js';
 import type { DepositAddress, DepositRecord, WithdrawRecord } from './records.js';
 
 /** Parses one withdraw record. */
@@ -12,8 +12,8 @@ export function parseWithdrawRecord(v: unknown, where = 'withdraw'): WithdrawRec
     asset: str(o, 'asset', where, false),
     network: optStr(o, 'network', where) ?? '',
     address: str(o, 'address', where),
-    amount: parseDecimal(`${where}.amount`, o.amount),
-    fee: parseDecimal(`${where}.fee`, o.fee ?? '0'),
+    amount: amount(o, 'amount', where),
+    fee: optAmount(o, 'fee', where) ?? ZERO,
     txId: optStr(o, 'txId', where) ?? '',
     status: enumName(WithdrawStatus, `${where}.status`, o.status),
     createTime: int(o, 'createTime', where),
@@ -35,7 +35,7 @@ export function parseDepositRecord(v: unknown, where = 'deposit'): DepositRecord
     address: optStr(o, 'address', where) ?? '',
     addressTag: optStr(o, 'addressTag', where) ?? '',
     txId: optStr(o, 'txId', where) ?? '',
-    amount: parseDecimal(`${where}.amount`, o.amount),
+    amount: amount(o, 'amount', where),
     status: enumName(DepositStatus, `${where}.status`, o.status),
     insertTime: int(o, 'insertTime', where),
   };
