@@ -18,6 +18,7 @@ import {
 import { type EnvelopeKind, type Unwrapped, failureCode, failureMessage, parseJsonBody, unwrapEnvelope } from './envelope.js';
 import type { HttpMethod, HttpResponse, HttpTransport } from './HttpTransport.js';
 import type { WireParams } from './wire.js';
+import { backoffDelay } from '../stream/timing.js';
 
 /** Security of an endpoint: none, API key header only, or key plus signature. */
 export type CallAuth = 'none' | 'key' | 'signed';
@@ -211,9 +212,8 @@ export class RestAdapter {
   }
 
   async #backoff(attempt: number): Promise<void> {
-    const exp = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1));
-    // Jitter spreads retries of several clients so they do not arrive together.
-    const ms = Math.round(exp * (0.5 + Math.random() / 2));
+    // Equal jitter spreads retries of several clients so they do not arrive together.
+    const ms = backoffDelay(attempt - 1, { initialMs: this.#retry.baseDelayMs, maxMs: this.#retry.maxDelayMs });
     await new Promise<void>((resolve) => setTimeout(resolve, ms));
   }
 }
