@@ -43,6 +43,9 @@ import { TradingStateMachine } from '../risk/tradingState.js';
 import { riskGate } from '../execution/riskGate.js';
 import { DailyPnl } from '../execution/dailyPnl.js';
 
+/** Ended orders (and own trades) the matching engine keeps per symbol in a backtest. */
+const ENGINE_HISTORY_LIMIT = 1000;
+
 /** Engine account id of backtests. */
 export const BACKTEST_ACCOUNT = 'backtest';
 
@@ -171,6 +174,10 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       bufferEvents: false,
       fillModel: bt.fillModel,
       queueModel: bt.queueModel,
+      // Nothing in a backtest queries the engine's order history (the venue keeps its live orders
+      // itself): a bound keeps a long run from holding every order it placed (~0.35 kB each). It
+      // only needs to outlast a report in flight, which a thousand orders do.
+      historyLimit: ENGINE_HISTORY_LIMIT,
     });
     venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency) });
   }

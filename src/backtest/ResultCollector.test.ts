@@ -212,4 +212,31 @@ describe('ResultCollector', () => {
       { strategy: 'b', clientId: 'mkt', symbol: 'BTC_USDT', side: 'BUY', orderType: 'MARKET', state: 'PENDING', price: undefined, quantity: '1', filledQty: '0', since: 900 },
     ]);
   });
+
+  it('folds orders into the counts when they end, keeping only open ones, and counts venue refusals by code', () => {
+    const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') }], 1000);
+    c.sample(0);
+    for (let i = 0; i < 50; i++) {
+      c.onEvent(upd('a', `f${i}`, 'NEW', '2', '0'));
+      c.onEvent(upd('a', `f${i}`, i % 2 === 0 ? 'FILLED' : 'CANCELED', '2', i % 2 === 0 ? '2' : '0'));
+      c.onEvent({ ...upd('a', `r${i}`, 'REJECTED', '1', '0'), reason: `LIMIT_MAKER_WOULD_TAKE: LIMIT_MAKER price ${100 + i} would trade immediately` });
+    }
+    c.onEvent(upd('a', 'open', 'NEW', '3', '0'));
+    c.onEvent({ ...upd('a', 'odd', 'REJECTED', '1', '0'), reason: 'Account has insufficient balance: 12' });
+    expect(c.held().openOrders).toBe(1);
+    const r = c.finish('t');
+    const a = r.strategies.a!;
+    expect([a.orders, a.ordersFilled, a.ordersCanceled, a.ordersRejected, a.ordersOpen]).toEqual([102, 25, 25, 51, 1]);
+    expect(a.fillRatio).toBe(roundTo10(25 / 102));
+    // Ordered 50 x 2 + 51 x 1 + 3, filled 25 x 2.
+    expect(a.qtyFillRatio).toBe(roundTo10(50 / 154));
+    expect(r.rejections.a).toEqual([
+      { source: 'venue', reason: 'LIMIT_MAKER_WOULD_TAKE', count: 50, example: 'LIMIT_MAKER_WOULD_TAKE: LIMIT_MAKER price 100 would trade immediately' },
+      { source: 'venue', reason: 'Account has insufficient balance: 12', count: 1, example: 'Account has insufficient balance: 12' },
+    ]);
+  });
 });
+
+function roundTo10(x: number): number {
+  return Number(x.toPrecision(10));
+}

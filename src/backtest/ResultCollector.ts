@@ -7,11 +7,11 @@ import type { StrategyFailure } from '../strategy/StrategyRunner.js';
 import { isTerminalState, type BusEvent, type OrderUpdateEvent, type TrackedOrderStateName } from '../bus/events.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { decimalToNumber } from '../core/decimalNumber.js';
-import { DecimalSum } from '../core/decimalSum.js';
 import { applyFill, netPnlBig, newPosition, unrealized, type PositionState } from './positions.js';
 import { bigOf, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js';
 import { maxDrawdown, riskRatios, roundStat, type EquityPoint } from './metrics.js';
-import { Rejections } from './rejections.js';
+import { reasonCode, Rejections } from './rejections.js';
+import { OrderCounts } from './orderCounts.js';
 import { roundTrips } from './roundTrips.js';
 import { tradeStats } from './tearsheet.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
@@ -42,7 +42,9 @@ export class ResultCollector {
   readonly #positions = new Map<string, PositionState>();
   /** #positionsOf's answers, kept until a position is added (equity is sampled far more often). */
   readonly #positionsByStrategy = new Map<string, readonly PositionState[]>();
+  /** Orders not ended yet, by strategy; an order that ends is folded into #ended and dropped. */
   readonly #orders = new Map<string, Map<string, OrderTrack>>();
+  readonly #ended = new Map<string, OrderCounts>();
   readonly #rejections = new Rejections();
   readonly #marks = new Map<string, Decimal>();
   /**
@@ -93,6 +95,7 @@ export class ResultCollector {
     this.#interval = equityIntervalMs;
     for (const s of this.#strategies) {
       this.#orders.set(s.name, new Map());
+      this.#ended.set(s.name, new OrderCounts());
       for (const sym of s.symbols) {
         this.#positions.set(`${s.name}\u0000${sym}`, newPosition(s.name, sym));
         if (!this.#prices.has(sym)) {
@@ -101,6 +104,16 @@ export class ResultCollector {
         }
       }
     }
+  }
+
+  /**
+   * How many records the collector holds for the run (orders not ended yet): bounded by what is
+   * open at a time, not by the run's length (tests hold it to that).
+   */
+  held(): { openOrders: number } {
+    let openOrders = 0;
+    for (const m of this.#orders.values()) openOrders += m.size;
+    return { openOrders };
   }
 
   /** Sets the mark price of a symbol (book mid, last trade or bar close: the replay decides). */
@@ -122,13 +135,18 @@ export class ResultCollector {
       case 'orderUpdate': {
         const m = this.#orders.get(e.strategy);
         if (!m) break;
-        const o = m.get(e.clientId);
-        if (e.state === 'REJECTED' && o?.state !== 'REJECTED') this.#rejections.add(e.strategy, 'venue', e.reason ?? 'REJECTED', e.reason ?? 'rejected by the venue');
+        let o = m.get(e.clientId);
+        // A venue's reason reads `CODE: message`: counted by its code, the first message kept as the example.
+        if (e.state === 'REJECTED') this.#rejections.add(e.strategy, 'venue', reasonCode(e.reason ?? 'REJECTED'), e.reason ?? 'rejected by the venue');
         if (o) {
           o.state = e.state;
           o.cumQty = e.cumQty;
           if (o.qty === undefined && e.quantity !== undefined) o.qty = e.quantity;
-        } else m.set(e.clientId, { qty: e.quantity, cumQty: e.cumQty, state: e.state, first: e });
+        } else m.set(e.clientId, (o = { qty: e.quantity, cumQty: e.cumQty, state: e.state, first: e }));
+        if (isTerminalState(o.state)) {
+          m.delete(e.clientId);
+          this.#ended.get(e.strategy)?.add(o);
+        }
         break;
       }
       case 'intentRejected':
@@ -281,10 +299,10 @@ export class ResultCollector {
     const lastSample = this.#equity[this.#equity.length - 1];
     if (this.#first !== undefined && (lastSample === undefined || lastSample.t < end)) this.#takeSample(end);
     const strategies: Record<string, StrategyMetrics> = {};
-    const all: { pos: readonly PositionState[]; curve: EquityPoint[]; init: Decimal; orders: OrderTrack[]; risk: number }[] = [];
+    const all: { pos: readonly PositionState[]; curve: EquityPoint[]; init: Decimal; orders: OrderCounts; risk: number }[] = [];
     for (const [i, s] of this.#strategies.entries()) {
       const pos = this.#positionsOf(s.name);
-      const orders = [...(this.#orders.get(s.name)?.values() ?? [])];
+      const orders = (this.#ended.get(s.name) ?? new OrderCounts()).withOpen([...(this.#orders.get(s.name)?.values() ?? [])]);
       const curve = this.#equity.map((e) => ({ t: e.t, equity: e.v[i] ?? 0 }));
       const risk = this.#rejections.count(s.name, 'risk');
       strategies[s.name] = this.#metrics(pos, curve, s.initialEquity, orders, risk);
@@ -302,7 +320,7 @@ export class ResultCollector {
         all.flatMap((a) => a.pos),
         totalCurve,
         all.reduce((acc, a) => acc.plus(a.init), ZERO),
-        all.flatMap((a) => a.orders),
+        all.reduce((acc, a) => (acc.merge(a.orders), acc), new OrderCounts()),
         all.reduce((acc, a) => acc + a.risk, 0),
       );
     }
@@ -341,7 +359,7 @@ export class ResultCollector {
     };
   }
 
-  #metrics(pos: readonly PositionState[], curve: readonly EquityPoint[], init: Decimal, orders: readonly OrderTrack[], riskRejections: number): StrategyMetrics {
+  #metrics(pos: readonly PositionState[], curve: readonly EquityPoint[], init: Decimal, orders: OrderCounts, riskRejections: number): StrategyMetrics {
     let realized = ZERO;
     let unreal = ZERO;
     let fees = ZERO;
@@ -364,25 +382,7 @@ export class ResultCollector {
     const finalEquity = init.plus(net);
     const dd = maxDrawdown(curve);
     const ratios = riskRatios(curve, this.#interval);
-    let withFill = 0;
-    let filled = 0;
-    let canceled = 0;
-    let rejected = 0;
-    let open = 0;
-    const qtyOrdered = new DecimalSum();
-    const qtyFilled = new DecimalSum();
-    for (const o of orders) {
-      // Sign tests instead of gt(0): no Decimal(0) built per order.
-      if (o.cumQty.isPositive() && !o.cumQty.isZero()) withFill++;
-      if (o.state === 'FILLED') filled++;
-      else if (o.state === 'CANCELED' || o.state === 'EXPIRED') canceled++;
-      else if (o.state === 'REJECTED') rejected++;
-      else if (!isTerminalState(o.state)) open++;
-      if (o.qty !== undefined && o.qty.isPositive() && !o.qty.isZero()) {
-        qtyOrdered.add(o.qty);
-        qtyFilled.add(o.cumQty);
-      }
-    }
+    const open = orders.orders - orders.filled - orders.canceled - orders.rejected;
     return {
       quoteAsset: pos[0]?.quoteAsset ?? '',
       initialEquity: init.toFixed(),
@@ -402,15 +402,15 @@ export class ResultCollector {
       ratioNotes: ratios.notes,
       turnover: turnover.toFixed(),
       turnoverRatio: init.isZero() ? 0 : roundStat(turnover.div(init).toNumber()),
-      orders: orders.length,
-      ordersFilled: filled,
-      ordersCanceled: canceled,
-      ordersRejected: rejected,
+      orders: orders.orders,
+      ordersFilled: orders.filled,
+      ordersCanceled: orders.canceled,
+      ordersRejected: orders.rejected,
       ordersOpen: open,
       riskRejections,
       trades,
-      fillRatio: orders.length === 0 ? 0 : roundStat(withFill / orders.length),
-      qtyFillRatio: qtyOrdered.value.isZero() ? 0 : roundStat(qtyFilled.value.div(qtyOrdered.value).toNumber()),
+      fillRatio: orders.orders === 0 ? 0 : roundStat(orders.withFill / orders.orders),
+      qtyFillRatio: orders.qtyOrdered.value.isZero() ? 0 : roundStat(orders.qtyFilled.value.div(orders.qtyOrdered.value).toNumber()),
       positions,
     };
   }

@@ -47,3 +47,13 @@ export class Rejections {
 export function rejectionsText(counts: readonly RejectionCount[]): string {
   return counts.length === 0 ? 'none' : counts.map((c) => `${c.source === 'venue' ? 'venue ' : ''}${c.reason} ${c.count}`).join(', ');
 }
+
+/**
+ * The code of a venue's reason text `CODE: message` (the simulated venue's form, e.g.
+ * `LIMIT_MAKER_WOULD_TAKE: LIMIT_MAKER price ... would trade`), else the text itself: refusals are
+ * counted by what went wrong, not once per price in the message.
+ */
+export function reasonCode(text: string): string {
+  const i = text.indexOf(': ');
+  return i > 0 && /^[A-Z][A-Z0-9_]*$/.test(text.slice(0, i)) ? text.slice(0, i) : text;
+}
