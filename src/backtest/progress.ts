@@ -4,9 +4,10 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createGunzip } from 'node:zlib';
+import type CliProgress from 'cli-progress';
 import { countBinaryRecords, isBinaryRecording } from '../record/binary/reader.js';
-import cliProgress from 'cli-progress';
 
 /** Counts the lines of (possibly gzip) files without parsing them: the progress total. */
 export async function countLines(files: readonly string[]): Promise<number> {
@@ -58,7 +59,9 @@ export function progressLine(done: number, total: number, elapsedMs: number, fin
 export function createProgress(total: number, out: { isTTY?: boolean; write(s: string): unknown }, everyMs = 5000, now: () => number = Date.now): Progress {
   const t0 = now();
   if (out.isTTY) {
-    // Our own rate and ETA in the payload: cli-progress's would read NULL or INF before a rate exists.
+    // Loaded for a terminal only (16 modules). Our own rate and ETA in the payload: cli-progress's
+    // would read NULL or INF before a rate exists.
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
     const bar = new cliProgress.SingleBar(
       { format: 'replay |{bar}| {percentage}% {value}/{total} items | {rate} items/s | ETA {etaText}', hideCursor: true, stream: out as NodeJS.WritableStream },
       cliProgress.Presets.shades_classic,

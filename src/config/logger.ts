@@ -4,9 +4,10 @@
  * and a final scrub of the serialised line that replaces every credential value itself,
  * wherever it appears (messages, error stacks, URLs, nested objects).
  */
+import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import type { PinoPretty, PrettyStream } from 'pino-pretty';
 import { isSecretKey } from './secrets.js';
 
 /** What replaces a credential. */
@@ -79,8 +80,10 @@ export function createLogger(cfg: LoggerConfig = {}): Logger {
   const usePretty = cfg.pretty ?? Boolean(process.stdout.isTTY);
   const dest = cfg.destination ?? process.stdout;
   if (usePretty) {
-    // pino-pretty in this thread (no worker): the scrub hook has run before it formats.
-    const out = pretty({ colorize: cfg.destination === undefined && Boolean(process.stdout.isTTY), destination: dest as Writable, sync: true });
+    // pino-pretty in this thread (no worker): the scrub hook has run before it formats. Loaded only
+    // here: ~40 modules a run that logs JSON (every backtest with --quiet, a service) never needs.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+    const out: PrettyStream = pretty({ colorize: cfg.destination === undefined && Boolean(process.stdout.isTTY), destination: dest as Writable, sync: true });
     return pino(opts, out);
   }
   return pino(opts, dest as DestinationStream);

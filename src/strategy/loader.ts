@@ -65,13 +65,15 @@ async function typeScriptLoaderFor(file: string): Promise<void> {
 let hooksRegistered = false;
 
 /**
- * Lets a plugin outside the project import `kancil` and kancil's dependencies, and any plugin of a
- * compiled kancil import the compiled `kancil` (pluginHooks.ts); once per thread, and only then, so
- * in-tree runs from the sources keep Node's plain resolution.
+ * Lets a plugin outside the project import `kancil` and kancil's dependencies, and a plugin outside
+ * a compiled kancil's own tree import the compiled `kancil` (pluginHooks.ts); once per thread, and
+ * only then, so in-tree runs keep Node's plain resolution (and start no loader thread).
  */
 function allowOutOfTree(file: string): void {
   const compiled = import.meta.url.endsWith('.js');
-  if (hooksRegistered || (!compiled && !path.relative(PACKAGE_ROOT, file).startsWith('..'))) return;
+  // In-tree plugins need no hooks: from the sources Node resolves them plainly, and the compiled
+  // ones (dist/strategies) import the compiled modules by path (bin/build-finish.mjs).
+  if (hooksRegistered || !path.relative(compiled ? PROJECT_ROOT : PACKAGE_ROOT, file).startsWith('..')) return;
   hooksRegistered = true;
   const data = {
     root: pathToFileURL(path.join(PACKAGE_ROOT, 'package.json')).href,

@@ -1,0 +1,59 @@
+/**
+ * The compiled CLI loads its own strategies (dist/strategies) without module hooks, whose loader
+ * thread would cost every start: the build points their `kancil` imports at the compiled modules
+ * (bin/build-finish.mjs). A plugin outside the tree still gets the hooks and the compiled `kancil`.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-compiled-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Newest modification time of the .ts sources under `dir` (tests excluded). */
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) t = Math.max(t, newest(p));
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+const built = path.join(root, 'dist/BUILT');
+const fresh = existsSync(built) && statSync(built).mtimeMs >= Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'strategies')));
+
+describe('compiled strategies', () => {
+  it('the build links `kancil` imports of dist/strategies to the compiled modules', async () => {
+    const { linkCompiledStrategies } = (await import(pathToFileURL(path.join(root, 'bin/build-finish.mjs')).href)) as { linkCompiledStrategies: (dist: string) => string[] };
+    const dist = path.join(tmp, 'dist');
+    mkdirSync(path.join(dist, 'strategies'), { recursive: true });
+    writeFileSync(path.join(dist, 'strategies/a.js'), `import { z, defineStrategy } from 'kancil';\nimport { fakeContext } from "kancil/testing";\nimport { EMA } from 'trading-signals';\nconst m = await import('kancil');\n`);
+    writeFileSync(path.join(dist, 'strategies/b.js'), `import { x } from 'kancil-extra';\n`);
+    expect(linkCompiledStrategies(dist)).toEqual(['a.js']);
+    expect(readFileSync(path.join(dist, 'strategies/a.js'), 'utf8')).toBe(`import { z, defineStrategy } from '../src/index.js';\nimport { fakeContext } from "../src/testing.js";\nimport { EMA } from 'trading-signals';\nconst m = await import('../src/index.js');\n`);
+    expect(readFileSync(path.join(dist, 'strategies/b.js'), 'utf8')).toBe(`import { x } from 'kancil-extra';\n`);
+  });
+
+  it.skipIf(!fresh)('an in-tree plugin loads with no loader thread, one outside the tree with the hooks (needs a fresh `npm run build`)', () => {
+    const dir = path.join(tmp, 'outside');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(path.join(dir, 'p.js'), `import { defineStrategy, z } from 'kancil';\nexport default defineStrategy({ name: 'p', description: 'd', params: z.object({}), create: () => ({}) });\n`);
+    const script = `
+const { loadPlugin, plainErrorAt } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'dist/src/strategy/loader.js')).href)});
+const at = plainErrorAt('cfg.yaml');
+const mm = await loadPlugin('market-maker', ${JSON.stringify(root)}, at, ['strategies', 0]);
+const inTree = process.report.getReport().workers.length;
+const p = await loadPlugin(${JSON.stringify(path.join(dir, 'p.js'))}, ${JSON.stringify(dir)}, at, ['strategies', 1]);
+console.log(JSON.stringify({ mm: mm.name, p: p.name, inTree, outside: process.report.getReport().workers.length }));
+`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ mm: 'market-maker', p: 'p', inTree: 0, outside: 1 });
+  });
+});
