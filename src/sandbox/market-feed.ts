@@ -88,6 +88,7 @@ class ReplayFeed implements MarketFeed {
     readonly loop: boolean,
     readonly speed: number,
     readonly clock: Clock,
+    readonly onDiffs: (() => void) | undefined,
   ) {
     this.symbol = sym.info.symbol;
     this.#q = new Quantizer(sym);
@@ -118,6 +119,7 @@ class ReplayFeed implements MarketFeed {
   #run(): void {
     this.#timer = undefined;
     const elapsed = (this.clock.now() - this.#startWall) * this.speed;
+    let diffs = 0;
     this.state.exec((engine, now) => {
       while (this.#i < this.events.length) {
         const ev = this.events[this.#i] as RecordedEvent;
@@ -126,6 +128,7 @@ class ReplayFeed implements MarketFeed {
         try {
           this.#apply(engine, ev, now);
           this.applied++;
+          if (ev.kind === 'diff') diffs++;
         } catch (e) {
           // One bad message must not stop the market: count it, keep the reason, carry on.
           this.failed++;
@@ -133,6 +136,7 @@ class ReplayFeed implements MarketFeed {
         }
       }
     });
+    if (diffs > 0) this.onDiffs?.();
     if (this.#i >= this.events.length) {
       if (!this.loop) {
         this.#end();
@@ -278,11 +282,15 @@ class SyntheticFeed implements MarketFeed {
   }
 }
 
-/** Starts the configured activity of one symbol. */
-export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock): MarketFeed {
+/**
+ * Starts the configured activity of one symbol. `onReplayedDiffs` runs after a replay applied
+ * recorded diffs: they are the exchange's own 100 ms batches, so the streams send them on at once
+ * rather than batching them again.
+ */
+export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock, onReplayedDiffs?: () => void): MarketFeed {
   const sym = state.symbols.get(activity.symbol);
   if (!sym) throw new ConfigError('sandbox config', 'market', activity.symbol, 'not a configured symbol');
-  if (activity.kind === 'replay') return new ReplayFeed(state, sym, loadRecording(activity.file, activity.sourceSymbol), activity.loop, activity.speed, clock);
+  if (activity.kind === 'replay') return new ReplayFeed(state, sym, loadRecording(activity.file, activity.sourceSymbol), activity.loop, activity.speed, clock, onReplayedDiffs);
   return new SyntheticFeed(state, activity, sym);
 }
 

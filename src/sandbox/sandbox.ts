@@ -62,6 +62,11 @@ export interface RunningSandbox {
    * moves any more; undefined when some feed never ends (looped or synthetic) or none runs.
    */
   readonly marketEnded: Promise<void> | undefined;
+  /**
+   * Starts the configured market activity held back by `holdMarket` (at once; later calls do
+   * nothing). A replay starts at its snapshot when this is called.
+   */
+  startMarket(): void;
   /** Applies listen key and token expiry now (it also runs every 250 ms). */
   sweep(): void;
   /** Sets or clears a symbol's reference price (PRICE_RANGE rule and /api/v3/referencePrice). */
@@ -75,6 +80,11 @@ export interface SandboxOptions {
   readonly clock?: Clock;
   /** Start no market activity even if configured (tests that want a quiet book). */
   readonly quiet?: boolean;
+  /**
+   * Start the market activity only when `startMarket()` is called: a client that must see a
+   * replay from its first instant (the parity suite) connects and subscribes first.
+   */
+  readonly holdMarket?: boolean;
 }
 
 function createWaiter(): Waiter & { stop(): void } {
@@ -235,10 +245,20 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       },
       forceRateLimit: (status, seconds) => weights.forceAll(status, seconds),
     });
-    if (!options.quiet) for (const m of config.market) feeds.push(startFeed(state, m, clock));
-    const ends = feeds.map((f) => f.ended);
-    const marketEnded = ends.length > 0 && ends.every((e) => e !== undefined) ? Promise.all(ends).then(() => undefined) : undefined;
     let stopped = false;
+    const activity = options.quiet ? [] : config.market;
+    // Known before the feeds start: a replay played once ends, a looped one or a synthetic flow never.
+    const ends = activity.length > 0 && activity.every((m) => m.kind === 'replay' && !m.loop);
+    let ended: () => void = () => undefined;
+    const marketEnded = ends ? new Promise<void>((resolve) => (ended = resolve)) : undefined;
+    let started = false;
+    const startMarket = (): void => {
+      if (started || stopped) return;
+      started = true;
+      for (const m of activity) feeds.push(startFeed(state, m, clock, () => streams.flushFastDepth()));
+      if (ends) void Promise.all(feeds.map((f) => f.ended)).then(() => ended());
+    };
+    if (!options.holdMarket) startMarket();
     return {
       urls,
       accounts: config.accounts.map((a) => ({ id: a.id, apiKey: a.apiKey, secret: a.secret, legacyApiKey: a.legacyApiKey, legacySecret: a.legacySecret })),
@@ -250,6 +270,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       weights,
       feeds,
       marketEnded,
+      startMarket,
       sweep,
       setReferencePrice,
       stop: async () => {

@@ -469,6 +469,15 @@ export class StreamServer {
     return [...this.#conns.values()].map((c) => ({ id: c.id, host: c.host.name, combined: c.combined, subscriptions: [...c.subs], ...(c.listenKey !== undefined ? { listenKey: c.listenKey } : {}) }));
   }
 
+  /**
+   * Sends the 100 ms diff-depth batches now. A replay calls it after applying recorded diffs: each
+   * is already one of the recorded exchange's 100 ms batches, and holding it for the next tick
+   * would show the book up to 100 ms of wall time (100 x speed ms of recording) late.
+   */
+  flushFastDepth(): void {
+    this.#flushDepth(true, ['@100ms']);
+  }
+
   /** Runs one housekeeping tick now (tests drive time through an injected clock). */
   tickNow(): void {
     this.#tick();
