@@ -1,20 +1,24 @@
 /**
- * The parity suite, light: the trade fader runs live and on paper against the sandbox replaying the
- * bundled recording (2x, 10 s, live and paper at once), and as a backtest of the same recording
- * window with the latency the live run measured (bench/parityRuns.ts; `npm run parity` runs every
- * example strategy over the whole recording and prints the table).
+ * The parity suite, light: the trade fader and the grid trader run live and on paper against the
+ * sandbox replaying the bundled recording (2x, 10 s of wall time, every run at once), and as a
+ * backtest of the same recording window with the latency the live run measured
+ * (bench/parityRuns.ts; `npm run parity` runs every example strategy over the whole recording and
+ * prints the table). Each sandbox starts its replay at the recording's snapshot once its run has
+ * subscribed, so every mode's strategy starts at that instant with that book.
  *
  * Stated tolerances (the goal is 10 %; the measured gaps are in src/backtest/README.md, "Parity"):
- *  - the trade fader decides on trade content only: its place intents are identical in the three
- *    modes (each run's list a contiguous part of the backtest's: a run joins the replay a moment late);
+ *  - decisions that do not depend on timing give identical intents: the grid's ladder (placed on
+ *    its first book) in the three modes, and the trade fader's place intents (decided on trade
+ *    content only; each run's list a contiguous part of the backtest's, as a run synchronises its
+ *    book a moment after the replay starts);
  *  - every fill pays the configured rate of its side (maker 0, taker 7.5 bps) on what it received;
- *  - paper and backtest (the same engine fed the same market): filled quantity within 25 %, taker
- *    share within 25 points (10 s of replay hold ~15 fills: one fill is 7 % of the sample);
- *  - live: filled quantity within 50 % of the backtest's. Its taker share is not asserted: the
- *    sandbox's engine took as taker 30-45 % of what paper and backtest filled as maker in the runs
- *    measured (see the README); the table shows the gap.
+ *  - the fader's filled quantity: paper and backtest within 25 % of live (10 s of replay hold ~14
+ *    fills, one fill is 7 %; the three were equal in every run measured). Its taker share is not
+ *    asserted: it follows the order latency of the moment (two live runs at once agree, but live
+ *    took 0 % at a 2 ms entry latency and 21 % at 9 ms on a loaded machine) and the backtest's
+ *    gap to live is open (the table shows it).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CASES, contiguousIn, figuresOf, gap, parityTable, runParityCase, type ParityResult } from '../../bench/parityRuns.js';
 import { Decimal } from '../../src/core/decimal.js';
 
@@ -31,24 +35,38 @@ function checkFees(r: ParityResult): void {
 }
 
 function checkFigures(r: ParityResult): void {
-  const bt = figuresOf(r.backtest, r.mark);
-  const paper = figuresOf(r.paper, r.mark);
   const live = figuresOf(r.live, r.mark);
   const table = parityTable([r]).lines.join('\n');
-  expect(bt.filledQty, `${r.c.plugin}: the backtest filled nothing\n${table}`).toBeGreaterThan(0);
-  expect(gap(paper.filledQty, bt.filledQty), table).toBeLessThanOrEqual(0.25);
-  expect(Math.abs(paper.takerShare - bt.takerShare), table).toBeLessThanOrEqual(0.25);
-  expect(gap(live.filledQty, bt.filledQty), table).toBeLessThanOrEqual(0.5);
+  expect(live.filledQty, `${r.c.plugin}: the live run filled nothing\n${table}`).toBeGreaterThan(0);
+  expect(gap(figuresOf(r.paper, r.mark).filledQty, live.filledQty), table).toBeLessThanOrEqual(0.25);
+  expect(gap(figuresOf(r.backtest, r.mark).filledQty, live.filledQty), table).toBeLessThanOrEqual(0.25);
 }
 
+const byName = (plugin: string) => CASES.find((c) => c.plugin === plugin)!;
+let fader: ParityResult;
+let grid: ParityResult;
+
 describe('parity of live, paper and backtest against the sandbox replay (light)', () => {
-  it('trade fader: identical intents, fees at the configured rates, fills within the stated tolerances', async () => {
-    const r = await runParityCase(CASES.find((c) => c.plugin === 'trade-fader')!, OPTIONS);
+  beforeAll(async () => {
+    [fader, grid] = await Promise.all([runParityCase(byName('trade-fader'), OPTIONS), runParityCase(byName('grid-trader'), OPTIONS)]);
+  }, 60_000);
+
+  it('trade fader: identical intents, fees at the configured rates, fills within the stated tolerances', () => {
+    const r = fader;
     const table = parityTable([r]).lines.join('\n');
     expect(r.live.intents.length, table).toBeGreaterThan(3);
     expect(contiguousIn(r.live.intents, r.backtest.intents), `live\n${r.live.intents.join('\n')}\nbacktest\n${r.backtest.intents.join('\n')}`).toBe(true);
     expect(contiguousIn(r.paper.intents, r.backtest.intents), table).toBe(true);
     checkFees(r);
     checkFigures(r);
-  }, 60_000);
+  });
+
+  it('grid trader: the same ladder from the same first book in the three modes', () => {
+    const r = grid;
+    const table = parityTable([r]).lines.join('\n');
+    expect(r.live.intents.length, table).toBeGreaterThan(0);
+    expect(r.paper.intents, table).toEqual(r.live.intents);
+    expect(r.backtest.intents, table).toEqual(r.live.intents);
+    checkFees(r);
+  });
 });
