@@ -5,7 +5,7 @@
  * file, the path in the document, the value and (for files) the line. Relative file paths resolve
  * against the folder of the YAML file, so a config works from any working directory.
  */
-import { loadConfig, parseConfigValue, type ConfigMode, type LoadedConfig, type RunConfiguration } from '../config/loadConfig.js';
+import { loadConfig, parseConfig, parseConfigValue, type ConfigMode, type LoadedConfig, type RunConfiguration } from '../config/loadConfig.js';
 import type { KlineIntervalName } from '../core/enums.js';
 
 /** A parsed config with absolute file paths. */
@@ -40,4 +40,9 @@ export function parseBacktestConfig(doc: unknown, file: string): BacktestConfig 
 /** Reads and validates a backtest YAML file. */
 export function loadBacktestConfig(file: string): BacktestConfig {
   return narrow(loadConfig(file, OPTIONS));
+}
+
+/** Validates a backtest config given as YAML text, as if read from `file` (relative paths resolve against its folder). */
+export function parseBacktestConfigText(text: string, file: string): BacktestConfig {
+  return narrow(parseConfig(text, file, OPTIONS));
 }

@@ -17,7 +17,7 @@ import { formatDocPath } from '../core/configIssue.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
-import type { SweepJob } from './sweepWorker.js';
+import type { JobRunner, SweepJob } from './sweepJob.js';
 import { runJobs } from './sweepPool.js';
 import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './sweepWalkForward.js';
 import { renderSweepHtml } from './sweepReport.js';
@@ -107,8 +107,16 @@ export async function planSweep(cfg: BacktestConfig, grid: SweepGrid, strategy: 
   return { points, skipped };
 }
 
-/** Runs the grid on `workers` threads (default: all cores); the grid is checked first (checkGrid). */
-export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { workers?: number; gridFile?: string; onDone?: (done: number, total: number) => void } = {}): Promise<SweepResult> {
+/** How a sweep runs its jobs: on `workers` threads (default: all cores), or with `runner` (a queue's workers). */
+export interface SweepOptions {
+  readonly workers?: number;
+  readonly gridFile?: string;
+  readonly onDone?: (done: number, total: number) => void;
+  readonly runner?: JobRunner;
+}
+
+/** Runs the grid; the grid is checked first, and nothing runs when it is wrong. */
+export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: SweepOptions = {}): Promise<SweepResult> {
   const strategy = sweepStrategy(cfg, grid);
   checkDataFiles(cfg);
   const { points, skipped } = await planSweep(cfg, grid, strategy, opts.gridFile);
@@ -118,8 +126,9 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: { wor
   const jobs: SweepJob[] = points.flatMap((params, p) => windows.map((window, w) => ({ index: p * windows.length + w, configFile: cfg.file, strategy, params, ...(window !== undefined ? { window } : {}) })));
   // Walk-forward windows are checked before anything runs; their runs follow the grid's.
   const wfRuns = grid.walkForward === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (points.length + 1);
-  const answers = await runJobs(jobs, opts.workers, (d) => opts.onDone?.(d, jobs.length + wfRuns));
-  const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, onDone: (d) => opts.onDone?.(jobs.length + d, jobs.length + wfRuns) });
+  const run: JobRunner = opts.runner ?? ((js, onDone) => runJobs(js, opts.workers, onDone));
+  const answers = await run(jobs, (d) => opts.onDone?.(d, jobs.length + wfRuns));
+  const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(jobs.length + d, jobs.length + wfRuns) });
   const all = answers.map((a) => (a?.ok ? (JSON.parse(a.result) as BacktestResult) : undefined));
   const errorOf = (j: number): string | undefined => {
     const a = answers[j];

@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SweepAnswer, SweepJob } from './sweepWorker.js';
+import type { SweepAnswer, SweepJob } from './sweepJob.js';
 
 /** Runs `jobs` (indexed 0..n-1) and resolves with their answers in index order. */
 export async function runJobs(jobs: readonly SweepJob[], workers: number | undefined, onDone?: (done: number, total: number) => void): Promise<(SweepAnswer | undefined)[]> {

@@ -11,8 +11,7 @@ import type { BacktestConfig } from './config.js';
 import { failureText } from './failureText.js';
 import type { BacktestResult, StrategyMetrics } from './result.js';
 import { compareRank, rankValue, type SweepGrid } from './sweepGrid.js';
-import { runJobs } from './sweepPool.js';
-import type { SweepAnswer, SweepJob } from './sweepWorker.js';
+import type { JobRunner, SweepAnswer, SweepJob } from './sweepJob.js';
 
 /** One window: its two spans (inclusive ms), the point chosen in sample and its figures on both. */
 export interface WalkForwardWindow {
@@ -78,7 +77,7 @@ export async function runWalkForward(
   grid: SweepGrid,
   strategy: string,
   points: readonly Record<string, unknown>[],
-  opts: { workers?: number; gridFile?: string; onDone?: (done: number, total: number) => void },
+  opts: { gridFile?: string; run: JobRunner; onDone?: (done: number, total: number) => void },
 ): Promise<WalkForwardResult> {
   const wf = grid.walkForward;
   if (wf === undefined) throw new RangeError('the grid has no walkForward');
@@ -87,7 +86,7 @@ export async function runWalkForward(
   let before = 0;
   const progress = (done: number): void => opts.onDone?.(before + done, total);
   const inJobs: SweepJob[] = spans.flatMap((s, k) => points.map((params, p) => ({ index: k * points.length + p, configFile: cfg.file, strategy, params, window: s.inSample })));
-  const inAnswers = await runJobs(inJobs, opts.workers, progress);
+  const inAnswers = await opts.run(inJobs, progress);
   before = inJobs.length;
   const chosen = spans.map((_, k) => {
     const ranked = points
@@ -103,7 +102,7 @@ export async function runWalkForward(
   chosen.forEach((c, k) => {
     if ('params' in c) outJobs.push({ index: outJobs.length, configFile: cfg.file, strategy, params: c.params, window: (spans[k] as Spans).outOfSample });
   });
-  const outAnswers = await runJobs(outJobs, opts.workers, progress);
+  const outAnswers = await opts.run(outJobs, progress);
   let j = 0;
   const windows = spans.map((s, k): WalkForwardWindow => {
     const c = chosen[k];

@@ -18,7 +18,12 @@ import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.
 import { loadBacktestConfig } from '../backtest/config.js';
 import { countLines, createProgress } from '../backtest/progress.js';
 import type { BacktestResult } from '../backtest/ResultCollector.js';
-import { runSweep, sweepTable, writeSweep } from '../backtest/sweep.js';
+import { runSweep, sweepTable, writeSweep, type SweepResult } from '../backtest/sweep.js';
+import { checkReachable } from '../backtest/queue/connection.js';
+import { queueSweep } from '../backtest/queue/queueSweep.js';
+import type { RedisTarget } from '../backtest/queue/redisUrl.js';
+import { queueTarget } from './queueOptions.js';
+import { version } from './version.js';
 import { loadGrid } from '../backtest/sweepGrid.js';
 import { ratioText } from '../backtest/ratioText.js';
 import { failureText } from '../backtest/failureText.js';
@@ -36,6 +41,12 @@ Options:
                  table (sweep.md, sweep.json) and sweep.html (sortable table, heatmap)
   --out DIR      output folder (default: backtest.output of the config, else reports/<name>)
   --workers N    sweep worker threads (default: all cores)
+  --queue URL    run the sweep's jobs on \`kancil worker\` processes on any number of machines,
+                 through the Redis at URL (redis://[:password@]host[:port][/db]): enqueues them
+                 (each once: a job already there is found, a finished one not run again), waits,
+                 and writes the same reports. Re-running the command re-gathers a finished sweep
+                 (results are kept 7 days)
+  --gather       with --queue: enqueue nothing, report what the queue holds for this sweep
   --json         print the result JSON instead of a summary
   --quiet        no progress output
   -h, --help     this text`;
@@ -57,12 +68,12 @@ function summary(r: BacktestResult): string {
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   limitHeapGrowth();
-  let values: { sweep?: string; out?: string; workers?: string; json?: boolean; quiet?: boolean; help?: boolean };
+  let values: { sweep?: string; out?: string; workers?: string; queue?: string; gather?: boolean; json?: boolean; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...argv],
-      options: { sweep: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { sweep: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, queue: { type: 'string' }, gather: { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     }));
@@ -83,6 +94,13 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stderr(`--workers=${values.workers}: must be a positive integer\n\n${USAGE}\n`);
     return ExitCode.USAGE;
   }
+  let target: RedisTarget | undefined;
+  try {
+    target = queueTarget(values);
+  } catch (err) {
+    io.stderr(`${(err as Error).message}\n\n${USAGE}\n`);
+    return ExitCode.USAGE;
+  }
   try {
     const cfg = loadBacktestConfig(positionals[0] as string);
     const out = values.out !== undefined ? path.resolve(values.out) : (cfg.backtest.output ?? path.resolve('reports', cfg.name));
@@ -94,7 +112,14 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     if (values.sweep !== undefined) {
       const grid = loadGrid(values.sweep);
-      const s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`) });
+      if (target !== undefined) await checkReachable(target);
+      const queue = target === undefined ? undefined : queueSweep(cfg, { target, version: version(), gatherOnly: values.gather === true, log: (line) => io.stderr(`${line}\n`) });
+      let s: SweepResult;
+      try {
+        s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`), ...(queue !== undefined ? { runner: queue.runner } : {}) });
+      } finally {
+        await queue?.close();
+      }
       const files = writeSweep(out, s);
       io.stdout(values.json ? `${JSON.stringify(s.rows)}\n` : `${sweepTable(s)}\nwrote ${files.md}, ${files.json} and ${files.html}\n`);
       // The other points' results are written; the exit code still says that some failed.

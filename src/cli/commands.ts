@@ -10,6 +10,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'symbols', summary: 'list the exchange symbols with their filters', load: () => import('./symbols.js') },
   { name: 'sandbox', summary: 'start the local sandbox exchange (both REST APIs, streams, WebSocket API) from a YAML config', load: () => import('../sandbox/cli.js') },
   { name: 'backtest', summary: 'replay recorded streams or candles through the same pipeline with simulated execution', load: () => import('./backtest.js') },
+  { name: 'worker', summary: 'run the jobs of queue sweeps (backtest --sweep --queue redis://...) on this machine', load: () => import('./worker.js') },
   { name: 'record', summary: 'record market streams to backtest-data/, or import the shared recording formats', load: () => import('./record.js') },
   { name: 'download', summary: 'download klines or aggregate trades from the exchange REST into backtest data files (resumable)', load: () => import('./download.js') },
   { name: 'new', summary: 'write a new strategy, its test and a backtest config to start from (new strategy NAME)', load: () => import('./new.js') },

@@ -3,24 +3,14 @@
  * usage text; failed operations exit 1 with the error message (never a secret: commands only
  * ever see credentials through the environment and do not print them).
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, KancilError, ValidationError } from '../core/index.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { commands } from './commands.js';
+import { version } from './version.js';
 
-/** kancil's version, from its package.json. */
-export function version(): string {
-  // src/cli/ in a checkout, dist/src/cli/ when compiled: the nearest package.json above is kancil's.
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { version: string }).version;
-    } catch {
-      // not at this level
-    }
-  }
-  return 'unknown';
-}
+export { version } from './version.js';
 
 /** Top-level usage, listing every registered command. */
 export function usage(): string {

@@ -25,7 +25,12 @@ export interface BotProcess {
 
 /** Starts `kancil run <configFile>` with the given environment added to this process's. */
 export function startBot(configFile: string, env: Record<string, string>, extra: readonly string[] = []): BotProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), 'run', configFile, ...extra], {
+  return startKancil(['run', configFile, ...extra], env);
+}
+
+/** Starts `kancil <args>` from the sources with the given environment added to this process's. */
+export function startKancil(args: readonly string[], env: Record<string, string> = {}): BotProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

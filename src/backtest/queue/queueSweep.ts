@@ -1,0 +1,153 @@
+/**
+ * The gathering side of a queue sweep: enqueues each job of a sweep under its idempotent id (one
+ * already there is found, not added again; a failed one is retried), waits for the workers, and
+ * answers the sweep with the results they stored, so the report is written exactly as for the
+ * embedded pool. With `gatherOnly` nothing is enqueued: the answers are what the queue holds.
+ */
+import os from 'node:os';
+import { Job, Queue } from 'bullmq';
+import { readConfigText } from '../../config/yamlFile.js';
+import { resolvePlugin } from '../../strategy/loader.js';
+import type { BacktestConfig } from '../config.js';
+import { recordingFiles, type JobRunner, type SweepAnswer } from '../sweepJob.js';
+import { jobLabel, KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, redisOptions, type QueueJobData } from './connection.js';
+import { fileHash, fileIdentity, queueJobId, type FileIdentity } from './jobKey.js';
+import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
+
+/** How a queue sweep runs. */
+export interface QueueSweepOptions {
+  readonly target: RedisTarget;
+  /** kancil's version: part of every job id, and checked by each worker. */
+  readonly version: string;
+  /** Only collect what the queue holds; a job that is not there is answered as missing. */
+  readonly gatherOnly?: boolean;
+  /** Attempts of a job that fails (a worker that dies does not use one: its job is retried as stalled). Default 3. */
+  readonly attempts?: number;
+  /** How often job states are read (ms). Default 500. */
+  readonly pollMs?: number;
+  /** Status lines (what was enqueued, what the workers are doing while nothing finishes). */
+  readonly log: (line: string) => void;
+}
+
+/** A queue sweep's runner and its end. */
+export interface QueueSweep {
+  readonly runner: JobRunner;
+  /** Jobs found finished in the queue rather than run now (a re-gather finds all of them). */
+  readonly reused: () => number;
+  close(): Promise<void>;
+}
+
+/** Silence after which the gathering side says what the queue is doing. */
+const QUIET_MS = 30_000;
+
+/** A runner that sends a sweep's jobs of `cfg` through the queue at `opts.target`. */
+export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueSweep {
+  const queue = new Queue<QueueJobData, string>(QUEUE_NAME, { connection: redisOptions(opts.target), prefix: QUEUE_PREFIX });
+  let lastError = '';
+  queue.on('error', (err) => {
+    const msg = redactRedisUrls(err.message);
+    if (msg !== lastError) opts.log(`queue ${opts.target.display}: ${msg}`);
+    lastError = msg;
+  });
+  const recordings = recordingFiles(cfg);
+  const candleFiles = cfg.backtest.candles.flatMap((c) => c.files);
+  const allFiles = [...recordings.map((r) => r.file), ...candleFiles];
+  // Read when the first jobs are sent: the sweep has checked the files exist by then.
+  let read: { configText: string; identities: Map<string, FileIdentity> } | undefined;
+  const files = (): { configText: string; identities: Map<string, FileIdentity> } => (read ??= { configText: readConfigText(cfg.file), identities: new Map(allFiles.map((f) => [f, fileIdentity(f)])) });
+  const plugins = new Map<string, { path: string; hash: string }>();
+  const pluginOf = (strategy: string): { path: string; hash: string } => {
+    let p = plugins.get(strategy);
+    if (p === undefined) {
+      const spec = cfg.strategies.find((s) => s.name === strategy);
+      if (spec === undefined) throw new RangeError(`strategy ${JSON.stringify(strategy)} is not in ${cfg.file}`);
+      const file = resolvePlugin(spec.plugin, cfg.dir);
+      p = { path: file, hash: fileHash(file) };
+      plugins.set(strategy, p);
+    }
+    return p;
+  };
+  let reused = 0;
+  const pollMs = opts.pollMs ?? 500;
+  const keep = { age: KEEP_SECONDS };
+  // A failed attempt is retried after a second (perhaps by another worker, one that has the file).
+  const jobOpts = (jobId: string) => ({ jobId, attempts: opts.attempts ?? 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: keep, removeOnFail: keep });
+
+  const runner: JobRunner = async (jobs, onDone) => {
+    const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
+    // Equal jobs share one id (and one run); each answers every index it stands for.
+    const byId = new Map<string, { data: QueueJobData; indexes: number[] }>();
+    const { configText, identities } = files();
+    jobs.forEach((job, i) => {
+      const recording = job.recording === undefined ? undefined : recordings[job.recording]?.file;
+      const files = (recording === undefined ? allFiles : [recording, ...candleFiles]).map((f) => identities.get(f) as FileIdentity);
+      const plugin = pluginOf(job.strategy);
+      const id = queueJobId(job, { config: cfg, plugin: plugin.hash, files, version: opts.version });
+      const entry = byId.get(id) ?? { data: { job: { ...job, index: 0, configText }, version: opts.version, files, plugin, label: jobLabel(job, recording) }, indexes: [] };
+      entry.indexes.push(i);
+      byId.set(id, entry);
+    });
+    const pending = new Set(byId.keys());
+    let done = 0;
+    const settle = (id: string, answer: (index: number) => SweepAnswer): void => {
+      pending.delete(id);
+      for (const i of byId.get(id)?.indexes ?? []) {
+        answers[i] = answer(i);
+        onDone(++done, jobs.length);
+      }
+    };
+    const collect = async (id: string, state: string): Promise<boolean> => {
+      if (state !== 'completed' && state !== 'failed') return false;
+      const job = await Job.fromId<QueueJobData, string>(queue, id);
+      if (job === undefined) return false;
+      if (state === 'completed') settle(id, (index) => ({ index, ok: true, result: job.returnvalue }));
+      else settle(id, (index) => ({ index, ok: false, error: `${job.failedReason || 'failed'} (after ${job.attemptsMade} attempts)` }));
+      return true;
+    };
+
+    // What is already there: finished jobs are answers now; failed ones run again unless only gathering.
+    let retried = 0;
+    for (const id of byId.keys()) {
+      const state = await queue.getJobState(id);
+      if (state === 'completed') {
+        if (await collect(id, state)) reused += byId.get(id)?.indexes.length ?? 0;
+      } else if (state === 'failed') {
+        if (opts.gatherOnly) await collect(id, state);
+        else {
+          await (await Job.fromId(queue, id))?.retry('failed');
+          retried++;
+        }
+      } else if (state === 'unknown' && opts.gatherOnly) {
+        settle(id, (index) => ({ index, ok: false, error: `not in the queue at ${opts.target.display}: never enqueued, or removed (finished jobs are kept ${KEEP_SECONDS / 86_400} days)` }));
+      }
+    }
+    const missing = [...pending].filter((id) => byId.has(id));
+    if (!opts.gatherOnly) {
+      // add() of an id that is already there (waiting, running) is a no-op in BullMQ: never a second run.
+      await queue.addBulk(missing.map((id) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id) })));
+    }
+    opts.log(`queue ${opts.target.display}: ${byId.size} jobs, ${byId.size - pending.size} finished already${retried > 0 ? `, ${retried} failed ones retried` : ''}${opts.gatherOnly || pending.size === 0 ? '' : `; waiting for workers (kancil worker --queue ${opts.target.display}) on ${os.hostname()}`}`);
+
+    let quietSince = Date.now();
+    while (pending.size > 0) {
+      await new Promise((r) => setTimeout(r, pollMs));
+      const before = pending.size;
+      for (const id of [...pending]) {
+        const state = await queue.getJobState(id);
+        // A job removed meanwhile (by hand, or its keep time passed) is added again rather than waited for.
+        if (state === 'unknown' && !opts.gatherOnly) {
+          const entry = byId.get(id) as { data: QueueJobData };
+          await queue.add('backtest', entry.data, jobOpts(id));
+        } else await collect(id, state);
+      }
+      if (pending.size < before) quietSince = Date.now();
+      else if (Date.now() - quietSince >= QUIET_MS) {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+        opts.log(`queue ${opts.target.display}: ${pending.size} jobs of this sweep unfinished; queue has ${counts.waiting ?? 0} waiting, ${counts.active ?? 0} running, ${counts.delayed ?? 0} waiting to retry${(counts.active ?? 0) === 0 ? ' (is a worker running?)' : ''}`);
+        quietSince = Date.now();
+      }
+    }
+    return answers;
+  };
+  return { runner, reused: () => reused, close: () => queue.close() };
+}

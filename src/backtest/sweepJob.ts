@@ -1,0 +1,55 @@
+/**
+ * One sweep job run to its answer: the same single backtest whether a worker thread of the
+ * embedded pool or a queue worker on another machine runs it.
+ */
+import { runBacktest } from './Backtest.js';
+import { loadBacktestConfig, parseBacktestConfigText, type BacktestConfig } from './config.js';
+import { timeBoundMs } from '../config/timeBound.js';
+
+/** A job: one grid point (on one recording, when a sweep runs its recordings separately). */
+export interface SweepJob {
+  readonly index: number;
+  readonly configFile: string;
+  /** The config's YAML text, when the job travels to another machine (read as if at configFile); else configFile is read. */
+  readonly configText?: string;
+  readonly strategy: string;
+  readonly params: Record<string, unknown>;
+  /** Run on this part of the data only (an out-of-sample split): backtest.start / backtest.end overrides. */
+  readonly window?: { readonly start?: number; readonly end?: number };
+  /** Replay only this recording file (index into the config's recording files), not all of them. */
+  readonly recording?: number;
+}
+
+/** A job's answer. */
+export type SweepAnswer = { readonly index: number; readonly ok: true; readonly result: string } | { readonly index: number; readonly ok: false; readonly error: string };
+
+/** The recording files of a config, in the order `SweepJob.recording` indexes them. */
+export function recordingFiles(cfg: BacktestConfig): { symbol: string; file: string }[] {
+  return cfg.backtest.recordings.flatMap((r) => r.files.map((file) => ({ symbol: r.symbol, file })));
+}
+
+/** The config a job runs: its window narrows the config's own start and end (never widens them); its recording replaces the config's. */
+export function jobConfig(job: SweepJob): BacktestConfig {
+  const loaded = job.configText === undefined ? loadBacktestConfig(job.configFile) : parseBacktestConfigText(job.configText, job.configFile);
+  const w = job.window;
+  const own = { start: loaded.backtest.start === undefined ? -Infinity : timeBoundMs(loaded.backtest.start), end: loaded.backtest.end === undefined ? Infinity : timeBoundMs(loaded.backtest.end) };
+  const windowed = w === undefined ? loaded : { ...loaded, backtest: { ...loaded.backtest, ...(w.start !== undefined ? { start: Math.max(w.start, own.start) } : {}), ...(w.end !== undefined ? { end: Math.min(w.end, own.end) } : {}) } };
+  if (job.recording === undefined) return windowed;
+  const one = recordingFiles(loaded)[job.recording];
+  if (one === undefined) throw new RangeError(`recording ${job.recording} is not in ${job.configFile}`);
+  return { ...windowed, backtest: { ...windowed.backtest, recordings: [{ symbol: one.symbol, files: [one.file] }] } };
+}
+
+/** Runs a job; a failure is an answer too, never a throw. */
+export async function runSweepJob(job: SweepJob): Promise<SweepAnswer> {
+  try {
+    const result = await runBacktest(jobConfig(job), { paramOverrides: { [job.strategy]: job.params }, writeOutput: false });
+    // Serialized here so the gathering side compares exactly what a single run would write.
+    return { index: job.index, ok: true, result: JSON.stringify(result) };
+  } catch (err) {
+    return { index: job.index, ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Runs jobs somewhere (worker threads here, a queue's workers elsewhere) and resolves with their answers in job order. */
+export type JobRunner = (jobs: readonly SweepJob[], onDone: (done: number, total: number) => void) => Promise<(SweepAnswer | undefined)[]>;

@@ -1,0 +1,166 @@
+/**
+ * Queue sweeps across machines, here two `kancil worker` processes on a real redis-server on
+ * loopback: one is SIGKILLed mid-job and its job is retried by the other; every point equals the
+ * embedded pool's; no job runs to completion twice; a re-gather (or the same command again)
+ * finds the finished jobs and runs nothing. A job that cannot run on a worker (its recording is
+ * missing there, another kancil version) fails with that reason, reported per point.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Job, Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { command } from '../../src/cli/backtest.js';
+import type { CliIO } from '../../src/cli/command.js';
+import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData } from '../../src/backtest/queue/connection.js';
+import { startKancil, type BotProcess } from '../support/botProcess.js';
+import { REDIS_SERVER, startRedis, type RedisServer } from '../support/redisServer.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const mmConfig = path.join(root, 'config/market-maker.yaml');
+
+/** CLI output captured, with a wait for a line in it. */
+function captureIO(): CliIO & { text(): string; waitFor(re: RegExp): Promise<void> } {
+  let text = '';
+  const waiters: { re: RegExp; resolve: () => void }[] = [];
+  const write = (t: string): void => {
+    text += t;
+    for (const w of waiters.filter((x) => x.re.test(text))) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  return { stdout: write, stderr: write, env: {}, text: () => text, waitFor: (re) => (re.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ re, resolve }))) };
+}
+
+/** `kancil worker` with short lock and stalled intervals, so a killed worker's job returns within seconds. */
+function startWorker(url: string): BotProcess {
+  return startKancil(['worker', '--queue', url, '--lock-ms', '2000', '--stalled-ms', '1000']);
+}
+
+function countOf(re: RegExp, text: string): Map<string, number> {
+  const n = new Map<string, number>();
+  for (const m of text.matchAll(re)) n.set(m[1] as string, (n.get(m[1] as string) ?? 0) + 1);
+  return n;
+}
+
+describe('queue sweep: bad --queue values', () => {
+  it('a bad URL prints usage (exit 2); an unreachable Redis is named without its password (exit 1)', async () => {
+    const bad = captureIO();
+    expect(await command.run([mmConfig, '--sweep', path.join(root, 'config/sma-crossover.grid.yaml'), '--queue', 'http://:secret@127.0.0.1:1'], bad)).toBe(2);
+    expect(bad.text()).toContain('invalid --queue="http://:***@127.0.0.1:1"');
+    expect(bad.text()).toContain('Usage: kancil backtest');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-queue-bad-'));
+    try {
+      const grid = path.join(dir, 'grid.yaml');
+      writeFileSync(grid, 'params:\n  spreadBps: [1]\n');
+      const down = captureIO();
+      expect(await command.run([mmConfig, '--sweep', grid, '--queue', 'redis://:secret@127.0.0.1:1/0', '--out', dir], down)).toBe(1);
+      expect(down.text()).toMatch(/redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0: network error: cannot reach Redis: connect ECONNREFUSED/);
+      expect(down.text()).not.toContain('secret');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDIS_SERVER === undefined ? " (skipped: no redis-server on PATH; install Debian's redis-server package)" : ''}`, () => {
+  let redis: RedisServer;
+  let dir: string;
+  const workers: BotProcess[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-queue-'));
+  }, 30_000);
+  afterAll(async () => {
+    for (const w of workers) if (w.alive()) w.child.kill('SIGKILL');
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs across two workers, one killed mid-job; equals the embedded pool; re-gathers without new runs', async () => {
+    const grid = path.join(dir, 'grid.yaml');
+    writeFileSync(grid, 'strategy: mm\nparams:\n  spreadBps: [1, 2]\n  skewBps: [0, 1]\n');
+    const a = startWorker(redis.url);
+    const b = startWorker(redis.url);
+    workers.push(a, b);
+    expect(await Promise.all([a.waitForOutput(/worker on redis/, 30_000), b.waitForOutput(/worker on redis/, 30_000)])).toEqual([true, true]);
+
+    const io = captureIO();
+    const killed = a.waitForOutput(/job kancil-[0-9a-f]+ started/, 30_000);
+    const gathered = command.run([mmConfig, '--sweep', grid, '--queue', redis.url, '--out', path.join(dir, 'queue'), '--quiet'], io);
+    expect(await killed).toBe(true);
+    a.child.kill('SIGKILL');
+    const killedId = [...a.output().matchAll(/job (kancil-[0-9a-f]+) started/g)].at(-1)?.[1];
+    expect(await gathered, io.text()).toBe(0);
+
+    // Every job completed exactly once, the killed one by the other worker.
+    const completed = countOf(/job (kancil-[0-9a-f]+) completed/g, a.output() + b.output());
+    expect(completed.size).toBe(4);
+    expect([...completed.values()].every((n) => n === 1)).toBe(true);
+    expect(countOf(/job (kancil-[0-9a-f]+) completed/g, b.output()).get(killedId as string)).toBe(1);
+
+    // The same numbers per point as the embedded worker-thread pool.
+    const embedded = captureIO();
+    expect(await command.run([mmConfig, '--sweep', grid, '--workers', '2', '--out', path.join(dir, 'embedded'), '--quiet'], embedded)).toBe(0);
+    const report = readFileSync(path.join(dir, 'queue/sweep.json'), 'utf8');
+    expect(report).toBe(readFileSync(path.join(dir, 'embedded/sweep.json'), 'utf8'));
+    expect((JSON.parse(report) as { rows: unknown[]; failed: number }).rows).toHaveLength(4);
+
+    // Re-gathered (--gather, or the same command again): the same report, nothing run again.
+    const runs = (): number => (b.output().match(/ started /g) ?? []).length;
+    const before = runs();
+    for (const extra of [['--gather'], []]) {
+      const again = captureIO();
+      const out = path.join(dir, `again${extra.length}`);
+      expect(await command.run([mmConfig, '--sweep', grid, '--queue', redis.url, '--out', out, '--quiet', ...extra], again)).toBe(0);
+      expect(again.text()).toContain('4 jobs, 4 finished already');
+      expect(readFileSync(path.join(out, 'sweep.json'), 'utf8')).toBe(report);
+    }
+    expect(runs()).toBe(before);
+
+    // SIGTERM: the worker stops cleanly.
+    b.child.kill('SIGTERM');
+    expect(await b.exit).toBe(0);
+    expect(b.output()).toContain('worker stopped');
+  }, 120_000);
+
+  it('a job that cannot run on the worker fails with the reason after its attempts, reported per point', async () => {
+    const data = mkdtempSync(path.join(dir, 'missing-'));
+    const recording = path.join(data, 'btcusdt.ndjson.gz');
+    copyFileSync(path.join(root, 'backtest-data/btcusdt-sample.ndjson.gz'), recording);
+    const cfg = path.join(data, 'mm.yaml');
+    writeFileSync(cfg, readFileSync(mmConfig, 'utf8').replace('../backtest-data/btcusdt-sample.ndjson.gz', 'btcusdt.ndjson.gz').replace(/^ {2}output:.*$/m, ''));
+    const grid = path.join(data, 'grid.yaml');
+    writeFileSync(grid, 'params:\n  spreadBps: [3]\n');
+    const io = captureIO();
+    const gathered = command.run([cfg, '--sweep', grid, '--queue', redis.url, '--out', path.join(data, 'out'), '--quiet'], io);
+    // Enqueued while no worker runs; the recording then disappears from "the worker's machine".
+    await io.waitFor(/waiting for workers/);
+    rmSync(recording);
+    const c = startWorker(redis.url);
+    workers.push(c);
+    expect(await gathered, io.text()).toBe(1);
+    expect(io.text()).toMatch(/point 0 \{"spreadBps":3\}: data file .*btcusdt\.ndjson\.gz is missing on worker .* \(after 3 attempts\)/);
+    expect(readFileSync(path.join(data, 'out/sweep.md'), 'utf8')).toContain('FAILED: data file');
+
+    // A job of another kancil version is refused at once, the reason naming both versions.
+    const queue = new Queue<QueueJobData>(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port }, prefix: QUEUE_PREFIX });
+    try {
+      const job = { index: 0, configFile: cfg, strategy: 'mm', params: {} };
+      await queue.add('backtest', { job, version: '0.0.0-other', files: [], plugin: { path: cfg, hash: '' }, label: 'other version' }, { jobId: 'kancil-other-version', attempts: 3 });
+      let state = '';
+      for (let i = 0; i < 200 && state !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        state = await queue.getJobState('kancil-other-version');
+      }
+      const failed = await Job.fromId(queue, 'kancil-other-version');
+      expect(failed?.failedReason).toMatch(/kancil version mismatch: the sweep was enqueued by kancil 0\.0\.0-other, worker .* runs kancil \d/);
+      expect(failed?.attemptsMade).toBe(1);
+    } finally {
+      await queue.close();
+    }
+    c.child.kill('SIGINT');
+    expect(await c.exit).toBe(0);
+  }, 90_000);
+});
