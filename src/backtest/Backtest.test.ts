@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sourcesOf } from './Backtest.js';
+import { parse } from 'yaml';
+import { prepareRun, runBacktest, sourceBatchesOf, sourcesOf } from './Backtest.js';
+import { PROJECT_ROOT } from '../strategy/loader.js';
 import { parseBacktestConfig } from './config.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-end-'));
@@ -26,5 +28,38 @@ describe('backtest.end', () => {
     expect(await times({})).toEqual(closes);
     expect(await times({ end: new Date(t0 + 2 * 60_000).toISOString() })).toEqual(closes.slice(0, 2));
     expect(await times({ end: closes[2] })).toEqual(closes.slice(0, 3));
+  });
+});
+
+describe('sources in batches', () => {
+  const sample = path.join(PROJECT_ROOT, 'backtest-data/btcusdt-sample.ndjson.gz');
+  // The example market maker's config, with the recordings and window each case sets.
+  const doc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/market-maker.yaml'), 'utf8')) as { backtest: Record<string, unknown> };
+  const config = (backtest: Record<string, unknown>) => parseBacktestConfig({ ...doc, backtest: { ...doc.backtest, output: undefined, ...backtest } }, path.join(PROJECT_ROOT, 'config/bt.yaml'));
+  const flat = async (cfg: ReturnType<typeof parseBacktestConfig>): Promise<number[]> => {
+    const out: number[] = [];
+    for await (const b of sourceBatchesOf(cfg)) out.push(...b.times);
+    return out;
+  };
+
+  it('are non-decreasing across batches; backtest.end cuts inside a batch; two recordings merge', async () => {
+    const all = await flat(config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }] }));
+    expect(all.length).toBeGreaterThan(3000);
+    expect(all.every((t, i) => i === 0 || t >= (all[i - 1] as number))).toBe(true);
+    const end = all[1234] as number;
+    const upTo = await flat(config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }], end }));
+    expect(upTo).toEqual(all.filter((t) => t <= end));
+    const two = await flat(config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }, { symbol: 'BTC_USDT', files: [sample] }] }));
+    expect(two).toEqual(all.flatMap((t) => [t, t]));
+  });
+
+  it('a run over batches gives the result of a replay item by item', async () => {
+    const cfg = config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }] });
+    const batched = await runBacktest(cfg, { writeOutput: false });
+    const run = await prepareRun(cfg);
+    await run.replay.run(sourcesOf(cfg, run.unread));
+    const itemByItem = run.finish();
+    expect(batched.fills.length).toBeGreaterThan(10);
+    expect(JSON.stringify(batched)).toBe(JSON.stringify(itemByItem));
   });
 });

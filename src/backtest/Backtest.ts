@@ -27,7 +27,7 @@ import type { BacktestConfig } from './config.js';
 import { renderHtmlReport } from './htmlReport.js';
 import { writeJsonFile } from './jsonFile.js';
 import { readKlineCsv } from './klineCsv.js';
-import { mergeByTime } from './merge.js';
+import { mergeByTime, type Timed, type TimedBatch } from './merge.js';
 import { Replay, type ReplayStats } from './Replay.js';
 import { virtualTimeLog } from './runLog.js';
 import { ChartSeries } from './chartSeries.js';
@@ -36,7 +36,7 @@ import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
 import { latencyModel } from './latency.js';
 import { booksWithOwnOrders } from './OwnOrdersBook.js';
-import { receiveTimes, type FeedTimeStats } from './feedTime.js';
+import { receiveTimeBatches, type FeedTimeStats } from './feedTime.js';
 import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 // The same risk gate and daily PnL as `kancil run`: one composition of the risk checker.
@@ -126,7 +126,7 @@ export interface PreparedRun {
 export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): Promise<BacktestResult> {
   const run = await prepareRun(cfg, opts);
   const read: ReadStats = { lines: 0, items: 0, malformed: 0 };
-  await run.replay.run(sourcesOf(cfg, run.unread, read), opts.onProgress);
+  await run.replay.runBatches(sourceBatchesOf(cfg, run.unread, read), opts.onProgress);
   noEventsCheck(cfg, run.replay.stats, read, run.unread);
   const result = run.finish();
   if (cfg.backtest.output !== undefined && opts.writeOutput !== false) writeReports(cfg.backtest.output, result);
@@ -350,56 +350,92 @@ export function unreadEvents(plugins: readonly StrategyPlugin[]): ReadonlySet<Ma
  * of the `skip` event types are dropped unread; `stats` (optional) counts the recordings' lines;
  * `feedStats` (optional) reports the clock offsets estimated.
  */
-export function sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncIterable<{ t: number; item: RecordedItem }> {
+export async function* sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncGenerator<Timed<RecordedItem>> {
+  for await (const b of sourceBatchesOf(cfg, skip, stats, feedStats)) for (let i = 0; i < b.items.length; i++) yield { t: b.times[i] as number, item: b.items[i] as RecordedItem };
+}
+
+/**
+ * {@link sourcesOf} in batches, what a run replays (Replay.runBatches): one recording at receive
+ * time (the usual case) costs an async step per read chunk, not several per item.
+ */
+export function sourceBatchesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncIterable<TimedBatch<RecordedItem>> {
   const bt = cfg.backtest;
   const wireToSymbol = new Map<string, string>();
   for (const s of Object.keys(cfg.symbols)) wireToSymbol.set(s.replace('_', ''), s);
   for (const r of bt.recordings) wireToSymbol.set(r.symbol.replace('_', ''), r.symbol);
   const symbolOf = (wire: string): string => wireToSymbol.get(wire.toUpperCase()) ?? wire;
   const opts = (r: { symbol: string }) => ({ symbolOf, snapshotSymbol: r.symbol.replace('_', ''), skip, ...(stats ? { stats } : {}) });
-  let merged: AsyncIterable<{ t: number; item: RecordedItem }>;
+  let merged: AsyncIterable<TimedBatch<RecordedItem>>;
   if (bt.feed.time === 'receive') {
-    const timed = [
-      ...bt.recordings.map((r) => receiveTimes(readRecordingBatches(r.files, opts(r)), { windowMs: bt.feed.windowMs, offsetMs: bt.feed.offsetMs, stats: feedStats })),
-      ...bt.candles.map((c) => atEventTime(klineItems(c.files, c.symbol, c.interval as KlineIntervalName))),
-    ];
-    // One recording (the usual case) needs no merge, only the clamp that keeps its clock from going back.
-    merged = timed.length === 1 ? nonDecreasing(timed[0] as AsyncIterable<{ t: number; item: RecordedItem }>) : unwrap(mergeByTime(timed, (x) => x.t, (x) => x.t));
+    const feed = (r: BacktestConfig['backtest']['recordings'][number]) => receiveTimeBatches(readRecordingBatches(r.files, opts(r)), { windowMs: bt.feed.windowMs, offsetMs: bt.feed.offsetMs, stats: feedStats });
+    const sources = [...bt.recordings.map(feed), ...bt.candles.map((c) => batched(atEventTime(klineItems(c.files, c.symbol, c.interval as KlineIntervalName))))];
+    // One source (the usual case) needs no merge, only the clamp that keeps its clock from going back.
+    merged = sources.length === 1 ? nonDecreasing(sources[0] as AsyncIterable<TimedBatch<RecordedItem>>) : batched(unwrap(mergeByTime(sources.map(unbatch), (x) => x.t, (x) => x.t)));
   } else {
-    merged = mergeByTime(
-      [...bt.recordings.map((r) => readRecording(r.files, opts(r))), ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName))],
-      (it) => (it.kind === 'market' ? it.event.E : undefined),
-      (it) => Math.floor(it.recvTime),
+    merged = batched(
+      mergeByTime(
+        [...bt.recordings.map((r) => readRecording(r.files, opts(r))), ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName))],
+        (it) => (it.kind === 'market' ? it.event.E : undefined),
+        (it) => Math.floor(it.recvTime),
+      ),
     );
   }
   return bt.end === undefined ? merged : until(merged, timeBoundMs(bt.end));
 }
 
 /** Candle items timed at their event time. */
-async function* atEventTime(items: AsyncIterable<RecordedItem>): AsyncGenerator<{ t: number; item: RecordedItem }> {
+async function* atEventTime(items: AsyncIterable<RecordedItem>): AsyncGenerator<Timed<RecordedItem>> {
   for await (const it of items) yield { t: it.kind === 'market' ? it.event.E : Math.floor(it.recvTime), item: it };
 }
 
-/** A source's timed items with times clamped non-decreasing, as mergeByTime does. */
-async function* nonDecreasing(items: AsyncIterable<{ t: number; item: RecordedItem }>): AsyncGenerator<{ t: number; item: RecordedItem }> {
+/** A source's batches with times clamped non-decreasing (in place), as mergeByTime does. */
+async function* nonDecreasing(batches: AsyncIterable<TimedBatch<RecordedItem>>): AsyncGenerator<TimedBatch<RecordedItem>> {
   let last = -Infinity;
-  for await (const x of items) {
-    if (x.t < last) yield { t: last, item: x.item };
-    else yield x;
-    if (x.t > last) last = x.t;
+  for await (const b of batches) {
+    const times = b.times;
+    for (let i = 0; i < times.length; i++) {
+      const t = times[i] as number;
+      if (t < last) times[i] = last;
+      else last = t;
+    }
+    yield b;
   }
 }
 
+/** Timed items of batches, one at a time (for the merge of several sources). */
+async function* unbatch(batches: AsyncIterable<TimedBatch<RecordedItem>>): AsyncGenerator<Timed<RecordedItem>> {
+  for await (const b of batches) for (let i = 0; i < b.items.length; i++) yield { t: b.times[i] as number, item: b.items[i] as RecordedItem };
+}
+
+/** Timed items gathered into batches (of up to 1,024). */
+async function* batched(items: AsyncIterable<Timed<RecordedItem>>): AsyncGenerator<TimedBatch<RecordedItem>> {
+  let b = { times: [] as number[], items: [] as RecordedItem[] };
+  for await (const x of items) {
+    b.times.push(x.t);
+    b.items.push(x.item);
+    if (b.items.length >= 1024) {
+      yield b;
+      b = { times: [], items: [] };
+    }
+  }
+  if (b.items.length > 0) yield b;
+}
+
 /** The merged timed items with the merge's (per-source non-decreasing) time. */
-async function* unwrap(merged: AsyncIterable<{ t: number; item: { t: number; item: RecordedItem } }>): AsyncGenerator<{ t: number; item: RecordedItem }> {
+async function* unwrap(merged: AsyncIterable<Timed<Timed<RecordedItem>>>): AsyncGenerator<Timed<RecordedItem>> {
   for await (const x of merged) yield { t: x.t, item: x.item.item };
 }
 
 /** The items up to `end` (ms); stopping early closes the files. */
-async function* until(items: AsyncIterable<{ t: number; item: RecordedItem }>, end: number): AsyncGenerator<{ t: number; item: RecordedItem }> {
-  for await (const x of items) {
-    if (x.t > end) return;
-    yield x;
+async function* until(batches: AsyncIterable<TimedBatch<RecordedItem>>, end: number): AsyncGenerator<TimedBatch<RecordedItem>> {
+  for await (const b of batches) {
+    const cut = b.times.findIndex((t) => t > end);
+    if (cut < 0) {
+      yield b;
+      continue;
+    }
+    if (cut > 0) yield { times: b.times.slice(0, cut), items: b.items.slice(0, cut) };
+    return;
   }
 }
 

@@ -26,6 +26,7 @@ import { BarBook } from './BarBook.js';
 import type { CandleVenue } from './CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
 import type { VirtualScheduler } from './Scheduler.js';
+import type { TimedBatch } from './merge.js';
 
 /** Core's powers of ten under a local const (see core/pow10.ts). */
 const POW10 = CORE_POW10;
@@ -183,6 +184,17 @@ export class Replay {
     for await (const { t, item } of source) {
       this.step(t, item);
       if (onProgress && ++n % every === 0) onProgress(this.stats);
+    }
+  }
+
+  /** {@link run} over a source in batches (Backtest's sourceBatchesOf): the same steps, one async step per batch. */
+  async runBatches(source: AsyncIterable<TimedBatch<RecordedItem>>, onProgress?: (stats: ReplayStats) => void, every = 10_000): Promise<void> {
+    let n = 0;
+    for await (const { times, items } of source) {
+      for (let i = 0; i < items.length; i++) {
+        this.step(times[i] as number, items[i] as RecordedItem);
+        if (onProgress && ++n % every === 0) onProgress(this.stats);
+      }
     }
   }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecordingBatches, type RecordedItem } from '../record/reader.js';
 import { PROJECT_ROOT } from '../strategy/loader.js';
-import { receiveTimes, type FeedTimeStats } from './feedTime.js';
+import { receiveTimeBatches, receiveTimes, type FeedTimeStats } from './feedTime.js';
 
 const SAMPLE = path.join(PROJECT_ROOT, 'backtest-data/btcusdt-sample.ndjson.gz');
 
@@ -66,5 +66,27 @@ describe('receive times on the exchange clock', () => {
     depth.sort((a, b) => a - b);
     expect(depth[Math.floor(depth.length / 2)]).toBeGreaterThanOrEqual(2);
     expect(depth[Math.floor(depth.length / 2)]).toBeLessThanOrEqual(4);
+  });
+
+  it('in batches: the same items and times however the reader cut the input, window bounds inside a batch or between', async () => {
+    const xs: RecordedItem[] = [];
+    for (let E = 0; E < 100_000; E += 700) xs.push(item(E + 1000 + ((E / 700) % 5), E, E % 2100 === 0 ? 'trade' : 'depthDiff'));
+    const whole = await timed(xs, 10_000);
+    async function* cut(size: number): AsyncGenerator<RecordedItem[]> {
+      for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
+    }
+    for (const size of [1, 7, 13, 1000]) {
+      for (const offsetMs of [undefined, 1000]) {
+        const times: number[] = [];
+        const items: RecordedItem[] = [];
+        for await (const b of receiveTimeBatches(cut(size), { windowMs: 10_000, offsetMs })) {
+          expect(b.times.length).toBe(b.items.length);
+          times.push(...b.times);
+          items.push(...b.items);
+        }
+        expect(items).toEqual(xs);
+        expect(times).toEqual(offsetMs === undefined ? whole : await timed(xs, 10_000, offsetMs));
+      }
+    }
   });
 });

@@ -14,7 +14,7 @@
  * clock offset in a recording; `offsetMs` fixes the offset instead when it is known.
  */
 import type { RecordedItem } from '../record/reader.js';
-import type { Timed } from './merge.js';
+import type { Timed, TimedBatch } from './merge.js';
 
 /** How a recording's receive times become replay times. */
 export interface FeedTimeOptions {
@@ -49,12 +49,17 @@ function timeOf(it: RecordedItem, offset: number): number {
 
 /**
  * A recording's items (in batches, as the reader gives them) with their replay times at receive
- * time on the exchange's clock. Items are held back for one window at most (a few thousand).
+ * time on the exchange's clock, in batches: an async step per batch, not per item, and no object
+ * per item. Items are held back for one window at most (a few thousand).
  */
-export async function* receiveTimes(batches: AsyncIterable<readonly RecordedItem[]>, o: FeedTimeOptions): AsyncGenerator<Timed<RecordedItem>> {
+export async function* receiveTimeBatches(batches: AsyncIterable<readonly RecordedItem[]>, o: FeedTimeOptions): AsyncGenerator<TimedBatch<RecordedItem>> {
   const fixed = o.offsetMs;
   if (fixed !== undefined) {
-    for await (const batch of batches) for (const it of batch) yield { t: timeOf(it, fixed), item: it };
+    for await (const batch of batches) {
+      const times = new Array<number>(batch.length);
+      for (let i = 0; i < batch.length; i++) times[i] = timeOf(batch[i] as RecordedItem, fixed);
+      yield { times, items: batch };
+    }
     return;
   }
   let held: RecordedItem[] = [];
@@ -62,8 +67,8 @@ export async function* receiveTimes(batches: AsyncIterable<readonly RecordedItem
   let min = Infinity;
   let offset: number | undefined;
   const stats = o.stats;
-  /** Times the held items at this window's offset (the previous one when it had no depth or trade). */
-  function* release(): Generator<Timed<RecordedItem>> {
+  /** Times the held items at this window's offset (the previous one when it had no depth or trade) into `out`. */
+  function release(out: { times: number[]; items: RecordedItem[] }): void {
     const before = offset;
     if (min !== Infinity) offset = min;
     if (offset === undefined) return;
@@ -78,27 +83,38 @@ export async function* receiveTimes(batches: AsyncIterable<readonly RecordedItem
     }
     for (const it of held) {
       const t = timeOf(it, offset);
-      yield { t: t < lowest ? lowest : t, item: it };
+      out.times.push(t < lowest ? lowest : t);
+      out.items.push(it);
     }
     held = [];
     min = Infinity;
   }
+  const windowMs = o.windowMs;
   for await (const batch of batches) {
+    const out = { times: [] as number[], items: [] as RecordedItem[] };
     for (const it of batch) {
       // Windows lie on a fixed grid of receive time, so which streams were read (or skipped
       // unread) cannot move their bounds and with them the offsets.
-      const cell = Math.floor(it.recvTime / o.windowMs) * o.windowMs;
+      const cell = Math.floor(it.recvTime / windowMs) * windowMs;
       windowStart ??= cell;
       if (cell > windowStart && (min !== Infinity || offset !== undefined)) {
-        yield* release();
+        release(out);
         windowStart = cell;
       }
       held.push(it);
       const E = eventTimeOf(it);
       if (E !== undefined && it.recvTime - E < min) min = it.recvTime - E;
     }
+    if (out.items.length > 0) yield out;
   }
   // A recording with no depth diff or trade at all has nothing to estimate from: receive times as they are.
   if (min === Infinity && offset === undefined) offset = 0;
-  yield* release();
+  const out = { times: [] as number[], items: [] as RecordedItem[] };
+  release(out);
+  if (out.items.length > 0) yield out;
+}
+
+/** {@link receiveTimeBatches} one item at a time. */
+export async function* receiveTimes(batches: AsyncIterable<readonly RecordedItem[]>, o: FeedTimeOptions): AsyncGenerator<Timed<RecordedItem>> {
+  for await (const b of receiveTimeBatches(batches, o)) for (let i = 0; i < b.items.length; i++) yield { t: b.times[i] as number, item: b.items[i] as RecordedItem };
 }

@@ -11,6 +11,12 @@ export interface Timed<T> {
   readonly item: T;
 }
 
+/** Items with their replay times, in order: `items[i]` is replayed at `times[i]`. */
+export interface TimedBatch<T> {
+  readonly times: number[];
+  readonly items: readonly T[];
+}
+
 interface Head<T> {
   readonly src: number;
   readonly it: AsyncIterator<T>;

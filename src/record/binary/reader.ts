@@ -42,41 +42,46 @@ export async function isBinaryRecording(path: string): Promise<boolean> {
   }
 }
 
-/** Where a record's fields are read from: the chunk and a moving position. */
-class Cursor {
-  constructor(
-    readonly buf: Buffer,
-    public pos: number,
-    readonly fail: (problem: string) => never,
-  ) {}
-  u8(): number {
-    return this.buf[this.pos++] as number;
-  }
-  u32(): number {
-    const v = this.buf.readUInt32LE(this.pos);
-    this.pos += 4;
-    return v;
-  }
-  /** A non-negative safe integer (low word, high word). */
-  u53(): number {
-    const lo = this.buf.readUInt32LE(this.pos);
-    const hi = this.buf.readUInt32LE(this.pos + 4);
-    this.pos += 8;
-    if (hi >= 0x200000) this.fail('integer beyond 2^53');
-    return hi * 4294967296 + lo;
-  }
-  /** A receive time as the text reader computes it (record/format recvToMs). */
-  recvTime(): number {
-    const form = this.u8();
-    const ms = this.u53();
-    const sub = this.u32();
-    return form === 1 ? ms + sub / 1e6 : ms;
-  }
-  scale(): number {
-    const s = this.u8();
-    if (s > 22) this.fail(`scale ${s} beyond 22`);
-    return s;
-  }
+/**
+ * Where the record being decoded is read from: the chunk, a moving position, and what an error
+ * names (module state, not an object per record: a record is decoded synchronously, start to end).
+ */
+let rb: Buffer = Buffer.alloc(0);
+let rp = 0;
+let rFile = '';
+let rOffset = 0;
+let rKind = 0;
+
+function fail(problem: string): never {
+  throw new BinaryRecordingError(rFile, rOffset, `record kind ${rKind}: ${problem}`);
+}
+function u8(): number {
+  return rb[rp++] as number;
+}
+function u32(): number {
+  const v = rb.readUInt32LE(rp);
+  rp += 4;
+  return v;
+}
+/** A non-negative safe integer (low word, high word). */
+function u53(): number {
+  const lo = rb.readUInt32LE(rp);
+  const hi = rb.readUInt32LE(rp + 4);
+  rp += 8;
+  if (hi >= 0x200000) fail('integer beyond 2^53');
+  return hi * 4294967296 + lo;
+}
+/** A receive time as the text reader computes it (record/format recvToMs). */
+function recvTime(): number {
+  const form = u8();
+  const ms = u53();
+  const sub = u32();
+  return form === 1 ? ms + sub / 1e6 : ms;
+}
+function scale(): number {
+  const s = u8();
+  if (s > 22) fail(`scale ${s} beyond 22`);
+  return s;
 }
 
 /** What one read keeps across records: the string table and the stream symbols derived from it. */
@@ -182,11 +187,13 @@ export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: 
 /** Decodes the record at `pos` (body up to `end`), appending its items to `out`. */
 function readRecord(file: string, offset: number, buf: Buffer, pos: number, end: number, st: BinaryState, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void, out: RecordedItem[]): void {
   const kind = buf[pos] as number;
-  const c: Cursor = new Cursor(buf, pos + RECORD_HEAD, (problem) => {
-    throw new BinaryRecordingError(file, offset, `record kind ${kind}: ${problem}`);
-  });
+  rb = buf;
+  rp = pos + RECORD_HEAD;
+  rFile = file;
+  rOffset = offset;
+  rKind = kind;
   if (kind === KIND_STRING) {
-    const text = buf.toString('utf8', c.pos, end);
+    const text = buf.toString('utf8', rp, end);
     st.strings.push(text);
     const at = text.indexOf('@');
     st.streamSymbols.push(at > 0 && !text.startsWith('!') ? text.slice(0, at).toUpperCase() : null);
@@ -196,11 +203,11 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
   stats.lines++;
   if (kind === KIND_LINE) {
     if (st.skipStream !== undefined) {
-      const name = lineStream(buf.toString('utf8', c.pos, Math.min(end, c.pos + 200)));
+      const name = lineStream(buf.toString('utf8', rp, Math.min(end, rp + 200)));
       if (name !== undefined && st.skipStream(name)) return;
     }
     try {
-      const rec = parseRecordLine(buf.toString('utf8', c.pos, end));
+      const rec = parseRecordLine(buf.toString('utf8', rp, end));
       if (rec !== undefined) toItems(rec, ctx, out);
     } catch (err) {
       stats.malformed++;
@@ -210,38 +217,40 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
   }
   if (kind !== KIND_DEPTH && kind !== KIND_TRADE && kind !== KIND_BOOK_TICKER) throw new BinaryRecordingError(file, offset, `unknown record kind ${kind}`);
   if (st.skipStream !== undefined && st.skipped[buf.readUInt32LE(pos + RECORD_HEAD + 13)] === true) return;
-  const recvTime = c.recvTime();
-  const streamId = c.u32();
-  const symbolId = c.u32();
+  const recv = recvTime();
+  const streamId = u32();
+  const symbolId = u32();
   const stream = st.strings[streamId];
   const wire = st.strings[symbolId];
-  if (stream === undefined || wire === undefined) c.fail(`string id ${stream === undefined ? streamId : symbolId} not defined before`);
+  if (stream === undefined || wire === undefined) fail(`string id ${stream === undefined ? streamId : symbolId} not defined before`);
   const streamSymbol = st.streamSymbols[streamId];
   if (streamSymbol !== null && streamSymbol !== undefined) ctx.lastSymbol = streamSymbol;
   const symbol = ctx.symbolOf ? ctx.symbolOf(wire) : wire;
   if (kind === KIND_DEPTH) {
-    const E = c.u53();
-    const U = c.u53();
-    const u = c.u53();
-    const priceScale = c.scale();
-    const qtyScale = c.scale();
-    const nb = c.u32();
-    const na = c.u32();
-    if (c.pos + (nb + na) * 16 !== end) c.fail(`length does not match ${nb} + ${na} levels`);
+    const E = u53();
+    const U = u53();
+    const u = u53();
+    const priceScale = scale();
+    const qtyScale = scale();
+    const nb = u32();
+    const na = u32();
+    if (rp + (nb + na) * 16 !== end) fail(`length does not match ${nb} + ${na} levels`);
     // Both sides from one pool, so the diff's levels lie in one buffer (see FlatDepthLevels).
     reservePool(2 * (nb + na));
-    const bids = levelsOf(c, nb, priceScale, qtyScale);
-    const asks = levelsOf(c, na, priceScale, qtyScale);
-    out.push({ kind: 'market', recvTime, stream, event: scaledDepthDiff(E, symbol, U, u, bids, asks, ctx.decimals) });
+    const bids = levelsOf(nb, priceScale, qtyScale);
+    const asks = levelsOf(na, priceScale, qtyScale);
+    out.push({ kind: 'market', recvTime: recv, stream, event: scaledDepthDiff(E, symbol, U, u, bids, asks, ctx.decimals) });
   } else if (kind === KIND_TRADE) {
-    const E = c.u53();
-    const t = c.u53();
-    const T = c.u53();
-    const flags = c.u8();
-    const b = c.u53();
-    const a = c.u53();
-    const [p, ps] = pair(c);
-    const [q, qs] = pair(c);
+    const E = u53();
+    const t = u53();
+    const T = u53();
+    const flags = u8();
+    const b = u53();
+    const a = u53();
+    const ps = scale();
+    const p = u53();
+    const qs = scale();
+    const q = u53();
     const isBuyerMaker = (flags & 1) !== 0;
     const fields = { E, symbol, tradeId: t, buyerOrderId: (flags & 2) !== 0 ? String(b) : undefined, sellerOrderId: (flags & 4) !== 0 ? String(a) : undefined, tradeTime: T, isBuyerMaker };
     // The integers too, so the replay parses nothing (record/trade's scaledTradeOf), at their
@@ -250,17 +259,17 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const pt = trailingZeros(p, ps);
     const qt = trailingZeros(q, qs);
     const scaled = { scaledPrice: p / POW10[pt]!, priceScale: ps - pt, scaledQty: q / POW10[qt]!, qtyScale: qs - qt, isBuyerMaker };
-    out.push({ kind: 'market', recvTime, stream, event: lazyTrade(fields, scaledText(p, ps), scaledText(q, qs), ctx.decimals, scaled) });
+    out.push({ kind: 'market', recvTime: recv, stream, event: lazyTrade(fields, scaledText(p, ps), scaledText(q, qs), ctx.decimals, scaled) });
   } else {
-    const E = c.u53();
-    const u = c.u53();
-    const d = { E, u, s: wire, b: scaledText(...pair(c)), B: scaledText(...pair(c)), a: scaledText(...pair(c)), A: scaledText(...pair(c)) };
+    const E = u53();
+    const u = u53();
+    const d = { E, u, s: wire, b: scaledPair(), B: scaledPair(), a: scaledPair(), A: scaledPair() };
     // The text reader's own constructor: the same fields, key order and getters.
     const ev = lazyBookTicker(d, E, ctx.symbolOf, ctx.decimals);
-    if (ev === undefined) c.fail('book ticker fields not well formed');
-    out.push({ kind: 'market', recvTime, stream, event: ev });
+    if (ev === undefined) fail('book ticker fields not well formed');
+    out.push({ kind: 'market', recvTime: recv, stream, event: ev });
   }
-  if (c.pos !== end) c.fail(`length ${end - pos - RECORD_HEAD} does not match its fields`);
+  if (rp !== end) fail(`length ${end - pos - RECORD_HEAD} does not match its fields`);
 }
 
 /** How many trailing decimal zeros of `v` (a safe integer at `scale`) lie within its fraction digits. */
@@ -270,9 +279,10 @@ function trailingZeros(v: number, scale: number): number {
   return k;
 }
 
-function pair(c: Cursor): [number, number] {
-  const scale = c.scale();
-  return [c.u53(), scale];
+/** A decimal stored as scale then value, spelled as its text. */
+function scaledPair(): string {
+  const sc = scale();
+  return scaledText(u53(), sc);
 }
 
 /**
@@ -293,14 +303,14 @@ function reservePool(n: number): void {
   }
 }
 
-function levelsOf(c: Cursor, n: number, priceScale: number, qtyScale: number): ScaledLevels {
+function levelsOf(n: number, priceScale: number, qtyScale: number): ScaledLevels {
   reservePool(2 * n);
   const prices = pool.subarray(poolUsed, poolUsed + n);
   const qtys = pool.subarray(poolUsed + n, poolUsed + 2 * n);
   poolUsed += 2 * n;
   for (let i = 0; i < n; i++) {
-    prices[i] = c.u53();
-    qtys[i] = c.u53();
+    prices[i] = u53();
+    qtys[i] = u53();
   }
   return { n, prices, qtys, priceScale, qtyScale };
 }
