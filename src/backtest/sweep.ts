@@ -17,8 +17,9 @@ import { formatDocPath } from '../core/configIssue.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
-import type { JobRunner, SweepJob } from './sweepJob.js';
+import { recordingFiles, type JobRunner, type SweepJob } from './sweepJob.js';
 import { runJobs } from './sweepPool.js';
+import { combineMetrics, recordingsTable, type RecordingRow } from './sweepRecordings.js';
 import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './sweepWalkForward.js';
 import { renderSweepHtml } from './sweepReport.js';
 
@@ -36,6 +37,8 @@ export interface SweepRow {
    * stopped part-way (its metrics are then those of a truncated run). Failed points rank last.
    */
   readonly error?: string;
+  /** With eachRecording: each recording's run of the point (its figures are these combined: sweepRecordings.ts). */
+  readonly recordings?: readonly RecordingRow[];
 }
 
 /** Result of a sweep. */
@@ -43,7 +46,10 @@ export interface SweepResult {
   readonly strategy: string;
   readonly rankBy: string;
   readonly rows: readonly SweepRow[];
-  /** Full result per grid point, in grid order (for checks against single runs); undefined for a point whose run threw. */
+  /**
+   * Full result per grid point, in grid order (for checks against single runs); with eachRecording,
+   * per point and recording (point * recordings + recording). Undefined for a run that threw.
+   */
   readonly results: readonly (BacktestResult | undefined)[];
   /** Number of failed points (rows with an error). */
   readonly failed: number;
@@ -123,7 +129,16 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
   // With an out-of-sample split, each point runs twice: before the split (ranked) and from it.
   const split = grid.outOfSample === undefined ? undefined : timeBoundMs(grid.outOfSample);
   const windows: (SweepJob['window'] | undefined)[] = split === undefined ? [undefined] : [{ end: split - 1 }, { start: split }];
-  const jobs: SweepJob[] = points.flatMap((params, p) => windows.map((window, w) => ({ index: p * windows.length + w, configFile: cfg.file, strategy, params, ...(window !== undefined ? { window } : {}) })));
+  // With eachRecording, each (point, window) runs once per recording file, and the runs are combined.
+  const recordings = grid.eachRecording ? recordingFiles(cfg) : [];
+  if (grid.eachRecording && (recordings.length === 0 || cfg.backtest.candles.length > 0)) throw plainErrorAt(opts.gridFile ?? 'grid')(['eachRecording'], `needs a config whose data are recording files (backtest.recordings), not candles: ${cfg.file}`, true);
+  const parts: (number | undefined)[] = grid.eachRecording ? recordings.map((_, r) => r) : [undefined];
+  const W = windows.length;
+  const R = parts.length;
+  const at = (p: number, w: number, r: number): number => (p * W + w) * R + r;
+  const jobs: SweepJob[] = points.flatMap((params, p) =>
+    windows.flatMap((window, w) => parts.map((recording, r) => ({ index: at(p, w, r), configFile: cfg.file, strategy, params, ...(window !== undefined ? { window } : {}), ...(recording !== undefined ? { recording } : {}) }))),
+  );
   // Walk-forward windows are checked before anything runs; their runs follow the grid's.
   const wfRuns = grid.walkForward === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (points.length + 1);
   const run: JobRunner = opts.runner ?? ((js, onDone) => runJobs(js, opts.workers, onDone));
@@ -135,19 +150,33 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
     const r = all[j];
     return a === undefined ? 'no answer' : !a.ok ? a.error : r !== undefined && r.failures.length > 0 ? r.failures.map(failureText).join('; ') : undefined;
   };
-  const w = windows.length;
+  const recordingRows = (p: number, w: number): RecordingRow[] =>
+    recordings.map((rec, r) => {
+      const error = errorOf(at(p, w, r));
+      return { file: rec.file, metrics: all[at(p, w, r)]?.strategies[strategy], ...(error !== undefined ? { error } : {}) };
+    });
+  // A point's figures in window w: its one run's, or its recordings' runs combined (when all have figures).
+  const metricsOf = (p: number, w: number): StrategyMetrics | undefined => {
+    const ms = parts.map((_, r) => all[at(p, w, r)]?.strategies[strategy]);
+    return ms.every((m) => m !== undefined) ? combineMetrics(ms) : undefined;
+  };
+  const errorsOf = (p: number, w: number): string[] =>
+    parts.flatMap((recording, r) => {
+      const e = errorOf(at(p, w, r));
+      return e === undefined ? [] : [recording === undefined ? e : `${recordings[recording]?.file ?? ''}: ${e}`];
+    });
   const rows = points
     .map((params, index) => {
-      const metrics = all[index * w]?.strategies[strategy];
-      const errors = windows.map((_, k) => errorOf(index * w + k)).filter((e) => e !== undefined);
+      const metrics = metricsOf(index, 0);
+      const errors = windows.flatMap((_, k) => errorsOf(index, k));
       const error = errors.length === 0 ? undefined : errors.join('; ');
-      const outOfSample = w > 1 ? all[index * w + 1]?.strategies[strategy] : undefined;
+      const outOfSample = W > 1 ? metricsOf(index, 1) : undefined;
       const value = error !== undefined || metrics === undefined ? null : rankValue(metrics, grid.rankBy);
-      return { index, params, metrics, outOfSample, error, value, failed: error !== undefined };
+      return { index, params, metrics, outOfSample, error, value, failed: error !== undefined, recordings: grid.eachRecording ? recordingRows(index, 0) : undefined };
     })
     .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)))
-    .map(({ index, params, metrics, outOfSample, error }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}) }));
-  const results = points.map((_, p) => all[p * w]);
+    .map(({ index, params, metrics, outOfSample, error, recordings: recs }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}), ...(recs !== undefined ? { recordings: recs } : {}) }));
+  const results = points.flatMap((_, p) => parts.map((_r, r) => all[at(p, 0, r)]));
   return { strategy, rankBy: grid.rankBy, rows, results, failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}) };
 }
 
@@ -173,7 +202,7 @@ export function sweepTable(s: SweepResult): string {
   const failed = s.failed > 0 ? `\n${s.failed} of ${s.rows.length} points failed (ranked last, error in the first figure column).\n` : '';
   const skipped = s.skipped.length === 0 ? '' : `\n${s.skipped.length} points skipped (refused by the strategy):\n${s.skipped.map((p) => `- ${JSON.stringify(p.params)}: ${p.reason}`).join('\n')}\n`;
   const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
-  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}`;
+  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}`;
 }
 
 /** The walk-forward windows and their stitched out-of-sample totals as Markdown. */

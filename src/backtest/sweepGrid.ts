@@ -18,6 +18,8 @@
  *     windows: 3            # how many
  *     inSample: 2d          # the look-back each window ranks the points on, ending where its
  *                           # out-of-sample window begins; `anchored`: from the data's start
+ *   eachRecording: true     # optional: run each recording file of the config as its own backtest
+ *                           # (one job per point and file) and combine them per point (sweepRecordings.ts)
  *
  * Points are enumerated in a fixed order (keys as written, values as listed, last key fastest),
  * so a sweep is reproducible. A point the strategy's own schema refuses (fast >= slow) is skipped
@@ -65,9 +67,11 @@ export const gridSchema = z.strictObject({
   seed: z.number().int().default(1),
   outOfSample: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).optional(),
   walkForward: walkForwardSchema.optional(),
+  eachRecording: z.boolean().default(false),
 })
   .refine((g) => g.search !== 'random' || g.samples !== undefined, { message: 'search: random needs samples', path: ['samples'] })
-  .refine((g) => g.outOfSample === undefined || g.walkForward === undefined, { message: 'outOfSample (one split) and walkForward exclude each other: keep one', path: ['walkForward'] });
+  .refine((g) => g.outOfSample === undefined || g.walkForward === undefined, { message: 'outOfSample (one split) and walkForward exclude each other: keep one', path: ['walkForward'] })
+  .refine((g) => !g.eachRecording || g.walkForward === undefined, { message: 'walkForward runs over one continuous span of data, not over recordings run separately: drop one', path: ['eachRecording'] });
 
 /** A parsed grid. */
 export type SweepGrid = z.infer<typeof gridSchema>;

@@ -8,13 +8,14 @@
 import type { StrategyMetrics } from './result.js';
 import { escapeHtml } from './reportTables.js';
 import type { WalkForwardResult } from './sweepWalkForward.js';
+import type { RecordingRow } from './sweepRecordings.js';
 
 /** What the page needs of a sweep (sweep.ts's SweepResult has it). */
 export interface SweepPage {
   readonly strategy: string;
   readonly rankBy: string;
   readonly split?: number;
-  readonly rows: readonly { rank: number; params: Record<string, unknown>; metrics: StrategyMetrics | undefined; outOfSample?: StrategyMetrics; error?: string }[];
+  readonly rows: readonly { rank: number; params: Record<string, unknown>; metrics: StrategyMetrics | undefined; outOfSample?: StrategyMetrics; error?: string; recordings?: readonly RecordingRow[] }[];
   readonly skipped: readonly { params: Record<string, unknown>; reason: string }[];
   readonly walkForward?: WalkForwardResult;
 }
@@ -34,6 +35,21 @@ function walkForwardHtml(wf: WalkForwardResult | undefined): string {
   const head = ['window', 'in sample', 'out of sample', 'chosen', `in-sample ${wf.rankBy}`, 'oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos trades', 'error'];
   return `<h2>Walk-forward</h2><p>${wf.anchored ? 'Anchored' : 'Rolling'} in-sample windows; each window's best point by ${escapeHtml(wf.rankBy)} in sample, run on the out-of-sample window after it.</p>
 <table id="walk-forward"><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${rows.join('')}<tr><th colspan="5">stitched out of sample (${t.windows} windows; profitable ${t.profitableWindows})</th>${cells([t.netPnl, String(t.returnPct), '', String(t.trades), `fees ${t.fees}`])}</tr></table>`;
+}
+
+/** Each point's runs on its recordings (eachRecording), in rank order. */
+function recordingsHtml(rows: SweepPage['rows']): string {
+  const lines = rows.flatMap((r) =>
+    (r.recordings ?? []).map((x) => {
+      const m = x.metrics;
+      const cells = [String(r.rank), JSON.stringify(r.params), x.file, m?.netPnl ?? '', m === undefined ? '' : String(m.returnPct), m === undefined ? '' : String(m.maxDrawdownPct), m?.fees ?? '', m === undefined ? '' : String(m.trades), x.error ?? ''];
+      return `<tr${x.error !== undefined ? ' class="failed"' : ''}>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
+    }),
+  );
+  if (lines.length === 0) return '';
+  const head = ['rank', 'params', 'recording', 'netPnl', 'returnPct', 'maxDrawdownPct', 'fees', 'trades', 'error'];
+  return `<h2>Per recording</h2><p>Each recording run separately from the configured budget; a point's figures combine them (PnL, fees and counts added, drawdown the worst, Sharpe and Sortino n/a).</p>
+<table id="recordings"><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr>${lines.join('')}</table>`;
 }
 
 /** Metrics shown and mappable (higher is better except drawdown). */
@@ -146,6 +162,7 @@ ${walkForwardHtml(s.walkForward)}
 <table id="heatmap"></table>
 <h2>Points</h2>
 <table id="points"></table>
+${recordingsHtml(s.rows)}
 ${skipped}
 ${failedList}
 <script type="application/json" id="sweep-data">${scriptJson(data)}</script>

@@ -3,7 +3,8 @@
  * loopback: one is SIGKILLed mid-job and its job is retried by the other; every point equals the
  * embedded pool's; no job runs to completion twice; a re-gather (or the same command again)
  * finds the finished jobs and runs nothing. A job that cannot run on a worker (its recording is
- * missing there, another kancil version) fails with that reason, reported per point.
+ * missing there, another kancil version) fails with that reason, reported per point. A sweep of
+ * several recordings runs one job per point and recording.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,7 @@ import type { CliIO } from '../../src/cli/command.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData } from '../../src/backtest/queue/connection.js';
 import { startKancil, type BotProcess } from '../support/botProcess.js';
 import { REDIS_SERVER, startRedis, type RedisServer } from '../support/redisServer.js';
+import { twoRecordingConfig } from '../support/twoRecordings.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const mmConfig = path.join(root, 'config/market-maker.yaml');
@@ -163,4 +165,23 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     c.child.kill('SIGINT');
     expect(await c.exit).toBe(0);
   }, 90_000);
+
+  it('eachRecording: one job per point and recording, combined per point as the embedded pool does', async () => {
+    const data = mkdtempSync(path.join(dir, 'recordings-'));
+    const cfg = twoRecordingConfig(data);
+    const grid = path.join(data, 'grid.yaml');
+    writeFileSync(grid, 'params:\n  spreadBps: [4]\neachRecording: true\n');
+    const d = startWorker(redis.url);
+    workers.push(d);
+    const io = captureIO();
+    expect(await command.run([cfg, '--sweep', grid, '--queue', redis.url, '--out', path.join(data, 'queue'), '--quiet'], io), io.text()).toBe(0);
+    expect(io.text()).toContain('2 jobs, 0 finished already');
+    expect(await command.run([cfg, '--sweep', grid, '--out', path.join(data, 'embedded'), '--quiet'], captureIO())).toBe(0);
+    const report = readFileSync(path.join(data, 'queue/sweep.json'), 'utf8');
+    expect(report).toBe(readFileSync(path.join(data, 'embedded/sweep.json'), 'utf8'));
+    expect((JSON.parse(report) as { rows: { recordings: unknown[] }[] }).rows[0]?.recordings).toHaveLength(2);
+    expect(countOf(/job (kancil-[0-9a-f]+) completed/g, d.output()).size).toBe(2);
+    d.child.kill('SIGTERM');
+    expect(await d.exit).toBe(0);
+  }, 60_000);
 });
