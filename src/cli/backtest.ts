@@ -19,8 +19,6 @@ import { loadBacktestConfig } from '../backtest/config.js';
 import { countLines, createProgress } from '../backtest/progress.js';
 import type { BacktestResult } from '../backtest/ResultCollector.js';
 import { runSweep, sweepTable, writeSweep, type SweepResult } from '../backtest/sweep.js';
-import { checkReachable } from '../backtest/queue/connection.js';
-import { queueSweep } from '../backtest/queue/queueSweep.js';
 import type { RedisTarget } from '../backtest/queue/redisUrl.js';
 import { queueTarget } from './queueOptions.js';
 import { version } from './version.js';
@@ -112,8 +110,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     if (values.sweep !== undefined) {
       const grid = loadGrid(values.sweep);
-      if (target !== undefined) await checkReachable(target);
-      const queue = target === undefined ? undefined : queueSweep(cfg, { target, version: version(), gatherOnly: values.gather === true, log: (line) => io.stderr(`${line}\n`) });
+      // BullMQ and ioredis (~230 modules) load only for a queue sweep, not at every backtest's start.
+      const q = target === undefined ? undefined : { target, connection: await import('../backtest/queue/connection.js'), sweep: await import('../backtest/queue/queueSweep.js') };
+      if (q !== undefined) await q.connection.checkReachable(q.target);
+      const queue = q === undefined ? undefined : q.sweep.queueSweep(cfg, { target: q.target, version: version(), gatherOnly: values.gather === true, log: (line) => io.stderr(`${line}\n`) });
       let s: SweepResult;
       try {
         s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`), ...(queue !== undefined ? { runner: queue.runner } : {}) });
