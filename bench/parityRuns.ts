@@ -414,7 +414,29 @@ export function contiguousIn(a: readonly string[], b: readonly string[]): boolea
   return false;
 }
 
-/** Table rows (markdown) of results: every mode's figures and its gaps to the live run. */
+/** Gaps of one mode's figures to the live run's: relative for quantities, fees and PnL, points for the taker share. */
+export interface Gaps {
+  readonly qty: number;
+  readonly fee: number;
+  readonly taker: number;
+  readonly pnl: number;
+}
+
+function gapsOf(f: Figures, live: Figures): Gaps {
+  return { qty: gap(f.filledQty, live.filledQty), fee: gap(f.fees, live.fees), taker: Math.abs(f.takerShare - live.takerShare), pnl: gap(f.pnl, live.pnl) };
+}
+
+/**
+ * The tolerance of each figure: the goal, or how far two live runs of the same market differed when
+ * that is more (a smaller gap cannot be told apart from the live run's own noise).
+ */
+export function tolerances(r: ParityResult): Gaps {
+  const again = r.liveAgain === undefined ? undefined : gapsOf(figuresOf(r.liveAgain, r.mark), figuresOf(r.live, r.mark));
+  const tol = (k: keyof Gaps): number => Math.max(GOAL, again?.[k] ?? 0);
+  return { qty: tol('qty'), fee: tol('fee'), taker: tol('taker'), pnl: tol('pnl') };
+}
+
+/** Table rows (markdown) of results: every mode's figures, its gaps to the live run and each figure's tolerance. */
 export function parityTable(results: readonly ParityResult[]): { lines: string[]; met: boolean } {
   const lines = [
     '| strategy | mode | orders | filled qty | taker share | fees (USDT) | PnL (USDT) | qty gap | fee gap | taker gap | PnL gap | PnL gap, bps of turnover |',
@@ -423,18 +445,21 @@ export function parityTable(results: readonly ParityResult[]): { lines: string[]
   let met = true;
   for (const r of results) {
     const live = figuresOf(r.live, r.mark);
+    const tol = tolerances(r);
     for (const m of ['live', 'liveAgain', 'paper', 'backtest'] as const) {
       const o = r[m];
       if (o === undefined) continue;
       const f = figuresOf(o, r.mark);
-      const g = m === 'live' ? undefined : { qty: gap(f.filledQty, live.filledQty), fee: gap(f.fees, live.fees), taker: Math.abs(f.takerShare - live.takerShare), pnl: gap(f.pnl, live.pnl), bps: pnlGapBps(f, live) };
-      if (g && m !== 'liveAgain' && (g.qty > GOAL || g.fee > GOAL || g.taker > GOAL || g.pnl > GOAL)) met = false;
-      const cells = g ? [pct(g.qty), pct(g.fee), `${(g.taker * 100).toFixed(1)} pp`, pct(g.pnl), g.bps.toFixed(2)] : ['', '', '', '', ''];
+      const g = m === 'live' ? undefined : gapsOf(f, live);
+      if (g && m !== 'liveAgain' && (g.qty > tol.qty || g.fee > tol.fee || g.taker > tol.taker || g.pnl > tol.pnl)) met = false;
+      const cells = g ? [pct(g.qty), pct(g.fee), `${(g.taker * 100).toFixed(1)} pp`, pct(g.pnl), pnlGapBps(f, live).toFixed(2)] : ['', '', '', '', ''];
       lines.push(`| ${r.c.plugin} | ${m === 'liveAgain' ? 'live again' : m} | ${f.orders} | ${num(f.filledQty)} | ${pct(f.takerShare)} | ${num(f.fees, 4)} | ${num(f.pnl, 4)} | ${cells.join(' | ')} |`);
     }
-    const timing = r.c.plugin === 'trade-fader' ? `; place intents: paper ${contiguousIn(r.paper.intents, r.backtest.intents) ? '=' : '!='} backtest, live ${contiguousIn(r.live.intents, r.backtest.intents) ? '=' : '!='} backtest (contiguous)` : '';
+    lines.push(`|  | tolerance | | | | | | ${pct(tol.qty)} | ${pct(tol.fee)} | ${(tol.taker * 100).toFixed(1)} pp | ${pct(tol.pnl)} | |`);
+    const l = r.live.intents;
+    const same = (x: readonly string[]): string => (x.join('|') === l.join('|') ? '=' : contiguousIn(x, l) || contiguousIn(l, x) ? '= (but for a later start)' : '!=');
     const m = r.measured;
-    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); backtest: entry ${m.entryMs} ms, report ${m.ackMs} ms of recording time${timing} |`);
+    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); backtest: entry ${m.entryMs} ms, report ${m.ackMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
   }
   return { lines, met };
 }
