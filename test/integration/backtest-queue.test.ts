@@ -20,6 +20,7 @@ import { twoRecordingConfig } from '../support/twoRecordings.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const mmConfig = path.join(root, 'config/market-maker.yaml');
+const PASSWORD = 'pw-s3cret-9f2';
 
 /** CLI output captured, with a wait for a line in it. */
 function captureIO(): CliIO & { text(): string; waitFor(re: RegExp): Promise<void> } {
@@ -60,6 +61,13 @@ describe('queue sweep: bad --queue values', () => {
       expect(await command.run([mmConfig, '--sweep', grid, '--queue', 'redis://:secret@127.0.0.1:1/0', '--out', dir], down)).toBe(1);
       expect(down.text()).toMatch(/redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0: network error: cannot reach Redis: connect ECONNREFUSED/);
       expect(down.text()).not.toContain('secret');
+      // --gather collects a queue sweep, --queue runs a sweep: alone, each is a usage error.
+      const lone = captureIO();
+      expect(await command.run([mmConfig, '--gather'], lone)).toBe(2);
+      expect(await command.run([mmConfig, '--queue', 'redis://:secret@127.0.0.1:1'], lone)).toBe(2);
+      expect(lone.text()).toContain('invalid --gather=true: needs --queue');
+      expect(lone.text()).toContain('invalid --queue="redis://:***@127.0.0.1:1": needs --sweep');
+      expect(lone.text()).not.toContain('secret');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -71,7 +79,8 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
   let dir: string;
   const workers: BotProcess[] = [];
   beforeAll(async () => {
-    redis = await startRedis();
+    // With a password: no message or log line may show it.
+    redis = await startRedis(PASSWORD);
     dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-queue-'));
   }, 30_000);
   afterAll(async () => {
@@ -125,6 +134,10 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     b.child.kill('SIGTERM');
     expect(await b.exit).toBe(0);
     expect(b.output()).toContain('worker stopped');
+    // The URL is shown, its password never.
+    expect(b.output()).toContain(`worker on redis://:***@127.0.0.1:${redis.port}`);
+    expect(io.text()).toContain(`queue redis://:***@127.0.0.1:${redis.port}: 4 jobs`);
+    for (const text of [a.output(), b.output(), io.text(), embedded.text()]) expect(text).not.toContain(PASSWORD);
   }, 120_000);
 
   it('a job that cannot run on the worker fails with the reason after its attempts, reported per point', async () => {
@@ -147,7 +160,7 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     expect(readFileSync(path.join(data, 'out/sweep.md'), 'utf8')).toContain('FAILED: data file');
 
     // A job of another kancil version is refused at once, the reason naming both versions.
-    const queue = new Queue<QueueJobData>(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port }, prefix: QUEUE_PREFIX });
+    const queue = new Queue<QueueJobData>(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD }, prefix: QUEUE_PREFIX });
     try {
       const job = { index: 0, configFile: cfg, strategy: 'mm', params: {} };
       await queue.add('backtest', { job, version: '0.0.0-other', files: [], plugin: { path: cfg, hash: '' }, label: 'other version' }, { jobId: 'kancil-other-version', attempts: 3 });
@@ -164,6 +177,7 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     }
     c.child.kill('SIGINT');
     expect(await c.exit).toBe(0);
+    for (const text of [c.output(), io.text()]) expect(text).not.toContain(PASSWORD);
   }, 90_000);
 
   it('eachRecording: one job per point and recording, combined per point as the embedded pool does', async () => {

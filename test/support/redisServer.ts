@@ -14,6 +14,7 @@ export const REDIS_SERVER = spawnSync('redis-server', ['--version'], { encoding:
 /** A running server. */
 export interface RedisServer {
   readonly port: number;
+  /** redis://[:password@]127.0.0.1:port */
   readonly url: string;
   stop(): Promise<void>;
 }
@@ -26,11 +27,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts redis-server and resolves once it accepts connections (it prints "Ready to accept connections"). */
-export async function startRedis(): Promise<RedisServer> {
+/** Starts redis-server (with `password`: requiring it) and resolves once it accepts connections. */
+export async function startRedis(password?: string): Promise<RedisServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-redis-'));
   const port = await freePort();
-  const child = spawn(REDIS_SERVER ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(REDIS_SERVER ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...(password !== undefined ? ['--requirepass', password] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start on ${port}: ${out}`)), 15_000);
@@ -48,7 +49,7 @@ export async function startRedis(): Promise<RedisServer> {
   });
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${password !== undefined ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${port}`,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
