@@ -197,5 +197,5 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     expect(countOf(/job (kancil-[0-9a-f]+) completed/g, d.output()).size).toBe(2);
     d.child.kill('SIGTERM');
     expect(await d.exit).toBe(0);
-  }, 60_000);
+  }, 90_000);
 });

@@ -4,7 +4,6 @@
  * answers the sweep with the results they stored, so the report is written exactly as for the
  * embedded pool. With `gatherOnly` nothing is enqueued: the answers are what the queue holds.
  */
-import os from 'node:os';
 import { Job, Queue } from 'bullmq';
 import { readConfigText } from '../../config/yamlFile.js';
 import { resolvePlugin } from '../../strategy/loader.js';
@@ -37,6 +36,8 @@ export interface QueueSweep {
   close(): Promise<void>;
 }
 
+/** Job states asked for at once. */
+const STATE_BATCH = 500;
 /** Silence after which the gathering side says what the queue is doing. */
 const QUIET_MS = 30_000;
 
@@ -73,6 +74,17 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
   // A failed attempt is retried after a second (perhaps by another worker, one that has the file).
   const jobOpts = (jobId: string) => ({ jobId, attempts: opts.attempts ?? 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: keep, removeOnFail: keep });
 
+  // Many requests in flight at once share one connection's pipeline: a poll of thousands of jobs is a few round trips.
+  const statesOf = async (ids: readonly string[]): Promise<[string, string][]> => {
+    const out: [string, string][] = [];
+    for (let i = 0; i < ids.length; i += STATE_BATCH) {
+      const batch = ids.slice(i, i + STATE_BATCH);
+      const states = await Promise.all(batch.map((id) => queue.getJobState(id)));
+      batch.forEach((id, k) => out.push([id, states[k] as string]));
+    }
+    return out;
+  };
+
   const runner: JobRunner = async (jobs, onDone) => {
     const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
     // Equal jobs share one id (and one run); each answers every index it stands for.
@@ -101,14 +113,13 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       const job = await Job.fromId<QueueJobData, string>(queue, id);
       if (job === undefined) return false;
       if (state === 'completed') settle(id, (index) => ({ index, ok: true, result: job.returnvalue }));
-      else settle(id, (index) => ({ index, ok: false, error: `${job.failedReason || 'failed'} (after ${job.attemptsMade} attempts)` }));
+      else settle(id, (index) => ({ index, ok: false, error: `${job.failedReason || 'failed'} (after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'})` }));
       return true;
     };
 
     // What is already there: finished jobs are answers now; failed ones run again unless only gathering.
     let retried = 0;
-    for (const id of byId.keys()) {
-      const state = await queue.getJobState(id);
+    for (const [id, state] of await statesOf([...byId.keys()])) {
       if (state === 'completed') {
         if (await collect(id, state)) reused += byId.get(id)?.indexes.length ?? 0;
       } else if (state === 'failed') {
@@ -121,19 +132,17 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
         settle(id, (index) => ({ index, ok: false, error: `not in the queue at ${opts.target.display}: never enqueued, or removed (finished jobs are kept ${KEEP_SECONDS / 86_400} days)` }));
       }
     }
-    const missing = [...pending].filter((id) => byId.has(id));
     if (!opts.gatherOnly) {
       // add() of an id that is already there (waiting, running) is a no-op in BullMQ: never a second run.
-      await queue.addBulk(missing.map((id) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id) })));
+      await queue.addBulk([...pending].map((id) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id) })));
     }
-    opts.log(`queue ${opts.target.display}: ${byId.size} jobs, ${byId.size - pending.size} finished already${retried > 0 ? `, ${retried} failed ones retried` : ''}${opts.gatherOnly || pending.size === 0 ? '' : `; waiting for workers (kancil worker --queue ${opts.target.display}) on ${os.hostname()}`}`);
+    opts.log(`queue ${opts.target.display}: ${byId.size} jobs, ${byId.size - pending.size} finished already${retried > 0 ? `, ${retried} failed ones retried` : ''}${opts.gatherOnly || pending.size === 0 ? '' : `; waiting for workers (kancil worker --queue ${opts.target.display})`}`);
 
     let quietSince = Date.now();
     while (pending.size > 0) {
       await new Promise((r) => setTimeout(r, pollMs));
       const before = pending.size;
-      for (const id of [...pending]) {
-        const state = await queue.getJobState(id);
+      for (const [id, state] of await statesOf([...pending])) {
         // A job removed meanwhile (by hand, or its keep time passed) is added again rather than waited for.
         if (state === 'unknown' && !opts.gatherOnly) {
           const entry = byId.get(id) as { data: QueueJobData };
