@@ -188,15 +188,27 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
   },
 };
 
+/** The getters one by one (a defineProperty each costs less than one defineProperties of both), and the state's descriptor, reused. */
+const BIDS_GETTER = LEVEL_GETTERS.bids as PropertyDescriptor;
+const ASKS_GETTER = LEVEL_GETTERS.asks as PropertyDescriptor;
+const STATE_VALUE: PropertyDescriptor = { value: undefined };
+
+/** Gives a new diff event its level getters and its state. */
+function makeLazy(ev: object, state: LazyDepthState): void {
+  Object.defineProperty(ev, 'bids', BIDS_GETTER);
+  Object.defineProperty(ev, 'asks', ASKS_GETTER);
+  STATE_VALUE.value = state;
+  Object.defineProperty(ev, STATE, STATE_VALUE);
+  STATE_VALUE.value = undefined;
+}
+
 /**
  * A depth diff whose Decimal levels are built on first access from validated wire strings, through
  * `cache` (one per reader, so separate reads share nothing).
  */
 export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, rawBids: RawLevels, rawAsks: RawLevels, cache: DecimalTextCache): DepthDiffEvent {
   const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
-  Object.defineProperties(ev, LEVEL_GETTERS);
-  const state = depthState({ bids: rawBids, asks: rawAsks }, undefined, undefined, cache);
-  Object.defineProperty(ev, STATE, { value: state });
+  makeLazy(ev, depthState({ bids: rawBids, asks: rawAsks }, undefined, undefined, cache));
   return ev as LazyDepthDiff;
 }
 
@@ -212,9 +224,7 @@ export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
  */
 export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, bids: ScaledLevels, asks: ScaledLevels, cache: DecimalTextCache): DepthDiffEvent {
   const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
-  Object.defineProperties(ev, LEVEL_GETTERS);
-  const state = depthState(undefined, bids, asks, cache);
-  Object.defineProperty(ev, STATE, { value: state });
+  makeLazy(ev, depthState(undefined, bids, asks, cache));
   return ev as LazyDepthDiff;
 }
 
