@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, type DepthDiffEvent } from 'kancil';
 import { fakeContext, fixedBook, openOrder } from 'kancil/testing';
-import plugin, { marketMakerParams, quotePrices } from './market-maker.js';
+import plugin, { marketMakerParams, quoteFactors, quotePrices } from './market-maker.js';
 
 const d = (x: string | number) => new Decimal(x);
 const diff = (E: number): DepthDiffEvent => ({ type: 'depthDiff', E, symbol: 'BTC_USDT', firstUpdateId: E, finalUpdateId: E, bids: [], asks: [] });
@@ -24,6 +24,18 @@ describe('market-maker quotes', () => {
     const q = quotePrices(d('1000.003'), d('0.5'), cfg);
     expect(q.bid?.toString()).toBe('998.5');
     expect(q.ask?.toString()).toBe('999.51');
+  });
+
+  it('kept factors give the quotes computed from scratch (the strategy recomputes them when the position changes)', () => {
+    expect(quoteFactors(d('0.5'), cfg)).toEqual({ bid: d('0.9985'), ask: d('0.9995') });
+    const short = { ...cfg, allowShort: true };
+    for (const position of ['-0.7', '0', '0.0003', '0.5', '0.99']) {
+      const f = quoteFactors(d(position), short);
+      for (const mid of ['1000.003', '61837.635', '0.01']) {
+        const touch = { bestBid: d(mid).minus('0.01'), bestAsk: d(mid).plus('0.01') };
+        expect(quotePrices(d(mid), d(position), short, touch, f)).toEqual(quotePrices(d(mid), d(position), short, touch));
+      }
+    }
   });
 });
 

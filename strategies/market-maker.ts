@@ -41,17 +41,30 @@ export const marketMakerParams = z.object({
   allowShort: z.boolean().default(false),
 });
 
+/** What quotes depend on besides mid and position. */
+type QuoteParams = { spreadBps: number; skewBps: number; maxPosition: Decimal; tickSize: Decimal; allowShort: boolean };
+
+/**
+ * The multipliers of mid that give the raw bid and ask at a position: 1 - spread/2 - skew and
+ * 1 + spread/2 - skew (pure). They change with the position only, so a strategy keeps them
+ * between fills instead of redoing these divisions at every refresh.
+ */
+export function quoteFactors(position: Decimal, p: QuoteParams): { bid: Decimal; ask: Decimal } {
+  const half = new Decimal(p.spreadBps).div(20_000);
+  const skew = p.maxPosition.isZero() ? new Decimal(0) : new Decimal(p.skewBps).div(10_000).mul(position).div(p.maxPosition);
+  return { bid: new Decimal(1).minus(half).minus(skew), ask: new Decimal(1).plus(half).minus(skew) };
+}
+
 /** Desired quotes for a mid and position, never crossing `touch` when given (pure; exported for tests). */
 export function quotePrices(
   mid: Decimal,
   position: Decimal,
-  p: { spreadBps: number; skewBps: number; maxPosition: Decimal; tickSize: Decimal; allowShort: boolean },
+  p: QuoteParams,
   touch?: { bestBid: Decimal; bestAsk: Decimal },
+  factors: { bid: Decimal; ask: Decimal } = quoteFactors(position, p),
 ): { bid: Decimal | undefined; ask: Decimal | undefined } {
-  const half = new Decimal(p.spreadBps).div(20_000);
-  const skew = p.maxPosition.isZero() ? new Decimal(0) : new Decimal(p.skewBps).div(10_000).mul(position).div(p.maxPosition);
-  const bidRaw = mid.mul(new Decimal(1).minus(half).minus(skew));
-  const askRaw = mid.mul(new Decimal(1).plus(half).minus(skew));
+  const bidRaw = mid.mul(factors.bid);
+  const askRaw = mid.mul(factors.ask);
   let bid = position.gte(p.maxPosition) ? undefined : floorToStep(bidRaw, p.tickSize);
   const shortLimit = p.allowShort ? p.maxPosition.neg() : new Decimal(0);
   let ask = position.lte(shortLimit) ? undefined : ceilToStep(askRaw, p.tickSize);
@@ -81,6 +94,9 @@ export default defineStrategy({
     const step = new Decimal(p.stepSize);
     const minQty = new Decimal(p.minQuantity);
     let lastRefresh = -Infinity;
+    /** The quote factors and the position they were computed at. */
+    let factors = quoteFactors(new Decimal(0), cfg);
+    let factorsAt = new Decimal(0);
     /** Orders we asked to cancel: never asked twice, and not counted as our quote any more. */
     const cancelling = new Set<string>();
 
@@ -135,7 +151,12 @@ export default defineStrategy({
           for (const id of cancelling) if (!open.has(id)) cancelling.delete(id);
         }
         const mid = bb.price.plus(ba.price).div(2);
-        const { bid, ask } = quotePrices(mid, ctx.position(base), cfg, { bestBid: bb.price, bestAsk: ba.price });
+        const position = ctx.position(base);
+        if (!position.eq(factorsAt)) {
+          factors = quoteFactors(position, cfg);
+          factorsAt = position;
+        }
+        const { bid, ask } = quotePrices(mid, position, cfg, { bestBid: bb.price, bestAsk: ba.price }, factors);
         refreshSide('BUY', bid);
         refreshSide('SELL', ask);
       },
