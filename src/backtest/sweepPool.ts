@@ -6,8 +6,11 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SweepAnswer, SweepJob } from './sweepJob.js';
 
-/** Runs `jobs` (indexed 0..n-1) and resolves with their answers in index order. */
-export async function runJobs(jobs: readonly SweepJob[], workers: number | undefined, onDone?: (done: number, total: number) => void): Promise<(SweepAnswer | undefined)[]> {
+/**
+ * Runs `jobs` (indexed 0..n-1) and resolves with their answers in index order. `signal` stops the
+ * threads at once: the jobs they were running answer as failed, the rest are not started.
+ */
+export async function runJobs(jobs: readonly SweepJob[], workers: number | undefined, onDone?: (done: number, total: number) => void, signal?: AbortSignal): Promise<(SweepAnswer | undefined)[]> {
   const n = Math.max(1, Math.min(workers ?? os.availableParallelism(), jobs.length));
   const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
   let next = 0;
@@ -46,10 +49,13 @@ export async function runJobs(jobs: readonly SweepJob[], workers: number | undef
         if (current !== undefined) answer({ index: current, ok: false, error: `worker failed: ${err.message}` });
         current = undefined;
       });
+      const stop = (): void => void worker.terminate();
+      signal?.addEventListener('abort', stop, { once: true });
       worker.on('exit', (code) => {
-        if (current !== undefined) answer({ index: current, ok: false, error: `worker exited with code ${code}` });
+        signal?.removeEventListener('abort', stop);
+        if (current !== undefined) answer({ index: current, ok: false, error: signal?.aborted ? 'stopped' : `worker exited with code ${code}` });
         alive--;
-        if ((crashed || code !== 0) && next < jobs.length) start();
+        if ((crashed || code !== 0) && next < jobs.length && signal?.aborted !== true) start();
         else if (alive === 0) resolve();
       });
       feed();

@@ -4,7 +4,7 @@
  * embedded pool's; no job runs to completion twice; a re-gather (or the same command again)
  * finds the finished jobs and runs nothing. A job that cannot run on a worker (its recording is
  * missing there, another kancil version) fails with that reason, reported per point. A sweep of
- * several recordings runs one job per point and recording.
+ * several recordings runs one job per point and recording. A worker signalled twice puts its job back.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -180,22 +180,36 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     for (const text of [c.output(), io.text()]) expect(text).not.toContain(PASSWORD);
   }, 90_000);
 
-  it('eachRecording: one job per point and recording, combined per point as the embedded pool does', async () => {
+  it('eachRecording: one job per point and recording, as the embedded pool; a twice-signalled worker puts its job back', async () => {
     const data = mkdtempSync(path.join(dir, 'recordings-'));
     const cfg = twoRecordingConfig(data);
     const grid = path.join(data, 'grid.yaml');
     writeFileSync(grid, 'params:\n  spreadBps: [4]\neachRecording: true\n');
     const d = startWorker(redis.url);
     workers.push(d);
+    expect(await d.waitForOutput(/worker on redis/, 30_000)).toBe(true);
     const io = captureIO();
-    expect(await command.run([cfg, '--sweep', grid, '--queue', redis.url, '--out', path.join(data, 'queue'), '--quiet'], io), io.text()).toBe(0);
+    const started = d.waitForOutput(/job kancil-[0-9a-f]+ started/, 30_000);
+    const gathered = command.run([cfg, '--sweep', grid, '--queue', redis.url, '--out', path.join(data, 'queue'), '--quiet'], io);
+    expect(await started).toBe(true);
+    // SIGINT lets the running job finish; a second one puts it back in the queue and stops at once.
+    const finishing = d.waitForOutput(/SIGINT: finishing/, 10_000);
+    d.child.kill('SIGINT');
+    expect(await finishing).toBe(true);
+    d.child.kill('SIGINT');
+    expect(await d.exit).toBe(0);
+    expect(d.output()).toMatch(/job kancil-[0-9a-f]+ released to the queue/);
+    expect(d.output()).not.toContain(' completed ');
+    const e = startWorker(redis.url);
+    workers.push(e);
+    expect(await gathered, io.text()).toBe(0);
     expect(io.text()).toContain('2 jobs, 0 finished already');
     expect(await command.run([cfg, '--sweep', grid, '--out', path.join(data, 'embedded'), '--quiet'], captureIO())).toBe(0);
     const report = readFileSync(path.join(data, 'queue/sweep.json'), 'utf8');
     expect(report).toBe(readFileSync(path.join(data, 'embedded/sweep.json'), 'utf8'));
     expect((JSON.parse(report) as { rows: { recordings: unknown[] }[] }).rows[0]?.recordings).toHaveLength(2);
-    expect(countOf(/job (kancil-[0-9a-f]+) completed/g, d.output()).size).toBe(2);
-    d.child.kill('SIGTERM');
-    expect(await d.exit).toBe(0);
+    expect(countOf(/job (kancil-[0-9a-f]+) completed/g, e.output()).size).toBe(2);
+    e.child.kill('SIGTERM');
+    expect(await e.exit).toBe(0);
   }, 90_000);
 });

@@ -50,6 +50,8 @@ function machineProblem(data: QueueJobData): string | undefined {
 /** Starts a worker on the queue at `opts.target`. */
 export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
   const running = new Map<string, { job: Job<QueueJobData, string>; token: string | undefined }>();
+  // Aborted on release: the running threads stop, their jobs already back in the queue.
+  const released = new AbortController();
   const work = async (job: Job<QueueJobData, string>, token?: string): Promise<string> => {
     const data = job.data;
     const id = job.id ?? '?';
@@ -67,7 +69,8 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
     const t0 = Date.now();
     running.set(id, { job, token });
     try {
-      const [answer] = await runJobs([data.job], 1);
+      const [answer] = await runJobs([data.job], 1, undefined, released.signal);
+      if (released.signal.aborted) throw new Error('released to the queue');
       if (answer === undefined || !answer.ok) {
         const error = answer === undefined ? 'no answer from the worker thread' : answer.error;
         opts.log(`job ${id} failed (${attempt}) after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${error}`);
@@ -108,6 +111,7 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
           opts.log(`job ${id} could not be released (${(err as Error).message}); it is retried when its lock expires`);
         }
       }
+      released.abort();
       await worker.close(true);
     },
   };
