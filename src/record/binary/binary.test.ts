@@ -50,6 +50,22 @@ describe('binary recordings', () => {
     expect(exactScaled('1234567890123456')).toBeUndefined();
   });
 
+  it('a record longer than the read buffer (1 MiB): the text reader\'s items', async () => {
+    // A diff of 40,000 levels each side is a record of 1.3 MB.
+    const levels = (from: number) => JSON.stringify(Array.from({ length: 40_000 }, (_, i) => [`${from + i}.01000000`, `${(i % 7) + 1}.50000000`]));
+    const lines = [
+      `1723161253937085768 {"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate","E":1723161255208,"s":"BTCUSDT","U":10,"u":12,"b":${levels(1000)},"a":${levels(100_000)}}}`,
+      `1723161254087896568 {"stream":"btcusdt@trade","data":{"e":"trade","E":1723161255343,"s":"BTCUSDT","t":3735683259,"p":"61837.63000000","q":"0.02000000","T":1723161255342,"m":true,"M":true}}`,
+    ];
+    const text = path.join(dir, 'long.rec');
+    writeFileSync(text, `${lines.join('\n')}\n`);
+    const bin = path.join(dir, 'long.krb');
+    await convert(text, bin);
+    const items = await collect(bin);
+    expect(items.length).toBe(2);
+    expect(shape(items)).toEqual(shape(await collect(text)));
+  });
+
   it('round trip of the bundled sample: the same items as the text reader (types, ids, times, exact levels)', async () => {
     const bin = path.join(dir, 'sample.krb');
     const st = await writeBinaryRecording(bin, { source: 'test', licence: 'CC0', symbols: ['BTCUSDT'] }, readLines(SAMPLE));

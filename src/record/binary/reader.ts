@@ -144,45 +144,66 @@ function parseHeader(file: string, body: Buffer): BinaryHeader {
  * byte offset in place of a line number, and skipped, as the text reader skips a bad line.
  */
 export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void, skipStream?: (stream: string) => boolean): AsyncGenerator<RecordedItem[]> {
-  const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const fh = await open(file, 'r');
   const st: BinaryState = { strings: [], streamSymbols: [], skipped: [], skipStream };
-  let rest: Buffer | undefined;
-  /** File offset of the first byte of `rest` (or of the next chunk). */
+  // One buffer, refilled behind the record cut off at its end (moved to the front): no buffer
+  // allocated per read and no copy of the whole of it to join the pieces of a split record.
+  // Nothing decoded keeps a view of it (texts are copied out, levels go to their pool).
+  let buf = Buffer.allocUnsafe(READ_BYTES);
+  /** Bytes of `buf` filled, and the file offset of its first byte. */
+  let filled = 0;
   let base = 0;
   let headerDone = false;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const buf = rest === undefined || rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, filled, buf.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
       let pos = 0;
+      let need = 0;
       if (!headerDone) {
-        const len = headerLength(file, buf);
-        if (len === undefined || buf.length < MAGIC.length + 5 + len) {
-          rest = buf;
-          continue;
+        const len = headerLength(file, buf.subarray(0, filled));
+        need = len === undefined ? MAGIC.length + 5 : MAGIC.length + 5 + len;
+        if (len !== undefined && filled >= need) {
+          parseHeader(file, buf.subarray(MAGIC.length + 5, need));
+          pos = need;
+          need = 0;
+          headerDone = true;
         }
-        parseHeader(file, buf.subarray(MAGIC.length + 5, MAGIC.length + 5 + len));
-        pos = MAGIC.length + 5 + len;
-        headerDone = true;
       }
       const out: RecordedItem[] = [];
-      while (pos + RECORD_HEAD <= buf.length) {
-        const len = buf.readUInt32LE(pos + 1);
-        const end = pos + RECORD_HEAD + len;
-        if (end > buf.length) break;
-        readRecord(file, base + pos, buf, pos, end, st, ctx, stats, onMalformed, out);
-        pos = end;
+      if (headerDone) {
+        while (pos + RECORD_HEAD <= filled) {
+          const end = pos + RECORD_HEAD + buf.readUInt32LE(pos + 1);
+          if (end > filled) {
+            need = end - pos;
+            break;
+          }
+          readRecord(file, base + pos, buf, pos, end, st, ctx, stats, onMalformed, out);
+          pos = end;
+        }
       }
+      buf.copy(buf, 0, pos, filled);
       base += pos;
-      rest = buf.subarray(pos);
+      filled -= pos;
+      // A record (or header) longer than the buffer: a buffer it fits.
+      if (need > buf.length) {
+        const bigger = Buffer.allocUnsafe(Math.max(need, 2 * buf.length));
+        buf.copy(bigger, 0, 0, filled);
+        buf = bigger;
+      }
       stats.items += out.length;
       if (out.length > 0) yield out;
     }
-    if (!headerDone) throw new BinaryRecordingError(file, base + (rest?.length ?? 0), 'truncated header');
-    if (rest !== undefined && rest.length > 0) throw new BinaryRecordingError(file, base, `truncated record (${rest.length} bytes left at the end of the file)`);
+    if (!headerDone) throw new BinaryRecordingError(file, base + filled, 'truncated header');
+    if (filled > 0) throw new BinaryRecordingError(file, base, `truncated record (${filled} bytes left at the end of the file)`);
   } finally {
-    stream.destroy();
+    await fh.close();
   }
 }
+
+/** Bytes read at a time. */
+const READ_BYTES = 1 << 20;
 
 /** Decodes the record at `pos` (body up to `end`), appending its items to `out`. */
 function readRecord(file: string, offset: number, buf: Buffer, pos: number, end: number, st: BinaryState, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void, out: RecordedItem[]): void {
