@@ -4,7 +4,7 @@
  * (kline files), on a virtual clock. Returns the result; optionally writes result.json and
  * report.html. The same config and data always give byte-identical output.
  */
-import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Bus } from '../bus/Bus.js';
 import { VirtualClock } from '../core/clock.js';
@@ -24,8 +24,8 @@ import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from
 import type { StrategyLogger, StrategyPlugin } from '../strategy/types.js';
 import { CandleVenue, bpsToRate } from './CandleVenue.js';
 import type { BacktestConfig } from './config.js';
-import { renderHtmlReport } from './htmlReport.js';
-import { writeJsonFile } from './jsonFile.js';
+import { writeHtmlReport } from './htmlReport.js';
+import { writeResultJson } from './resultStreams.js';
 import { readKlineCsv } from './klineCsv.js';
 import { mergeByTime, type Timed, type TimedBatch } from './merge.js';
 import { Replay, type ReplayStats } from './Replay.js';
@@ -448,7 +448,7 @@ export function writeReports(dir: string, result: BacktestResult): { json: strin
   mkdirSync(dir, { recursive: true });
   const json = path.join(dir, 'result.json');
   const html = path.join(dir, 'report.html');
-  writeJsonFile(json, result);
-  writeFileSync(html, renderHtmlReport(result));
+  writeResultJson(json, result);
+  writeHtmlReport(html, result);
   return { json, html };
 }

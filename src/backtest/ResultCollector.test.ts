@@ -4,6 +4,10 @@ import { Decimal } from '../core/decimal.js';
 import { applyFill, netPnl, newPosition } from './positions.js';
 import type { FillEvent, OrderUpdateEvent } from '../bus/events.js';
 import { ResultCollector } from './ResultCollector.js';
+import { streamsOf, writeResultJson } from './resultStreams.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const d = (s: string) => new Decimal(s);
 function upd(strategy: string, clientId: string, state: OrderUpdateEvent['state'], qty: string, cum: string): OrderUpdateEvent {
@@ -234,6 +238,33 @@ describe('ResultCollector', () => {
       { source: 'venue', reason: 'LIMIT_MAKER_WOULD_TAKE', count: 50, example: 'LIMIT_MAKER_WOULD_TAKE: LIMIT_MAKER price 100 would trade immediately' },
       { source: 'venue', reason: 'Account has insufficient balance: 12', count: 1, example: 'Account has insufficient balance: 12' },
     ]);
+  });
+
+  it('a long run: samples and fills spilled to disk read back whole, streamed and built alike', () => {
+    const c = new ResultCollector([{ name: 'a', symbols: ['BTC_USDT'], initialEquity: d('1000') }], 1000);
+    const n = 40_000;
+    for (let i = 0; i < n; i++) {
+      c.mark('BTC_USDT', d(String(100 + (i % 97) / 10)));
+      if (i % 5 === 0) c.onEvent(fill('a', i * 1000 + 1, i % 10 === 0 ? 'BUY' : 'SELL', String(100 + (i % 97) / 10), '0.5', '0.01'));
+      c.sample(i * 1000);
+    }
+    expect(c.counts()).toEqual({ samples: n, fills: n / 5 });
+    const r = c.finish('long');
+    const s = streamsOf(r);
+    expect([s.equityCount, s.fillCount, s.roundTripCount]).toEqual([n, n / 5, n / 10]);
+    const dir = mkdtempSync(path.join(tmpdir(), 'kancil-collector-'));
+    try {
+      writeResultJson(path.join(dir, 'r.json'), r);
+      const json = readFileSync(path.join(dir, 'r.json'), 'utf8');
+      expect(json).toBe(`${JSON.stringify(r, null, 2)}\n`);
+      expect(r.equity).toHaveLength(n);
+      expect(r.equity[n - 1]).toEqual({ t: (n - 1) * 1000, v: [r.equity[n - 1]!.v[0], r.equity[n - 1]!.v[0]] });
+      expect(r.prices.BTC_USDT?.[12_345]).toEqual({ t: 12_345_000, p: 100 + (12_345 % 97) / 10 });
+      expect(r.fills[7000]).toMatchObject({ t: 35_000_001, side: 'BUY', qty: '0.5' });
+    } finally {
+      s.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

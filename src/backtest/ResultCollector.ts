@@ -12,11 +12,14 @@ import { bigOf, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js'
 import { maxDrawdown, riskRatios, roundStat, type EquityPoint } from './metrics.js';
 import { reasonCode, Rejections } from './rejections.js';
 import { OrderCounts } from './orderCounts.js';
-import { roundTrips } from './roundTrips.js';
+import { roundTripsOf } from './roundTrips.js';
+import { NumberSpool, RecordSpool } from './spool.js';
+import { filtered, registerStreams, type ResultStreams } from './resultStreams.js';
+import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
 import { tradeStats } from './tearsheet.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 
-import type { BacktestResult, ReportFill, ReportOpenOrder, StrategyMetrics } from './result.js';
+import type { BacktestResult, ReportFill, ReportOpenOrder, RoundTrip, StrategyMetrics } from './result.js';
 
 export type { StrategyMetrics, ReportFill, ReportOpenOrder, BacktestResult } from './result.js';
 
@@ -48,15 +51,17 @@ export class ResultCollector {
   readonly #rejections = new Rejections();
   readonly #marks = new Map<string, Decimal>();
   /**
-   * Equity samples, one value per strategy (in #strategies order) and the total last: the result's
-   * curve, and each strategy's own curve read from it at the end (no second point per sample kept
-   * for the whole run).
+   * Equity samples: the time, one value per strategy (in #strategies order) and the total last.
+   * The result's curve, and each strategy's own curve read from it at the end; spooled (bounded
+   * memory, spilled to disk past it) like the prices and fills.
    */
-  readonly #equity: { t: number; v: number[] }[] = [];
+  readonly #equity: NumberSpool;
   /** Scratch list of #equityNumber's marks. */
   readonly #markRow: (BigDec | undefined)[] = [];
-  /** Scratch row of #takeSample, copied at its exact length (a pushed array would keep room for 17). */
+  /** Scratch row of #takeSample. */
   readonly #row: number[] = [];
+  /** Scratch row of a price sample. */
+  readonly #priceRow: number[] = [0, 0];
   /**
    * Each strategy's equity as last sampled, with the marks it was valued at (one per position of
    * #positionsOf, undefined for a flat one): the equity is a function of the positions and those
@@ -70,10 +75,10 @@ export class ResultCollector {
   readonly #sampleMarks = new Map<string, Decimal | undefined>();
   /** Initial equity of each strategy as a BigDec (#equityNumber). */
   readonly #initialBigs = new Map<string, BigDec>();
-  readonly #prices = new Map<string, { t: number; p: number }[]>();
+  readonly #prices = new Map<string, NumberSpool>();
   /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
   readonly #priceSymbols: string[] = [];
-  readonly #fills: ReportFill[] = [];
+  readonly #fills = new RecordSpool<ReportFill>();
   /** Texts of fill Decimals (see #text). */
   readonly #texts = new Map<Decimal, string>();
   readonly #interval: number;
@@ -93,13 +98,14 @@ export class ResultCollector {
     if (!(equityIntervalMs > 0)) throw new RangeError(`equityIntervalMs must be > 0, got ${equityIntervalMs}`);
     this.#strategies = [...strategies].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.#interval = equityIntervalMs;
+    this.#equity = new NumberSpool(this.#strategies.length + 2);
     for (const s of this.#strategies) {
       this.#orders.set(s.name, new Map());
       this.#ended.set(s.name, new OrderCounts());
       for (const sym of s.symbols) {
         this.#positions.set(`${s.name}\u0000${sym}`, newPosition(s.name, sym));
         if (!this.#prices.has(sym)) {
-          this.#prices.set(sym, []);
+          this.#prices.set(sym, new NumberSpool(2));
           this.#priceSymbols.push(sym);
         }
       }
@@ -114,6 +120,11 @@ export class ResultCollector {
     let openOrders = 0;
     for (const m of this.#orders.values()) openOrders += m.size;
     return { openOrders };
+  }
+
+  /** Samples and fills taken so far. */
+  counts(): { samples: number; fills: number } {
+    return { samples: this.#equity.length, fills: this.#fills.length };
   }
 
   /** Sets the mark price of a symbol (book mid, last trade or bar close: the replay decides). */
@@ -202,6 +213,7 @@ export class ResultCollector {
     this.#sampleMarks.clear();
     const row = this.#row;
     row.length = 0;
+    row.push(t);
     let total = 0;
     for (const s of this.#strategies) {
       const eq = this.#equityNumber(s);
@@ -209,11 +221,14 @@ export class ResultCollector {
       total += eq;
     }
     row.push(total);
-    this.#equity.push({ t, v: row.slice() });
+    this.#equity.push(row);
+    const px = this.#priceRow;
+    px[0] = t;
     for (const sym of this.#priceSymbols) {
-      const arr = this.#prices.get(sym) as { t: number; p: number }[];
       const m = this.#sampleMark(sym);
-      if (m !== undefined) arr.push({ t, p: decimalToNumber(m) });
+      if (m === undefined) continue;
+      px[1] = decimalToNumber(m);
+      (this.#prices.get(sym) as NumberSpool).push(px);
     }
   }
 
@@ -293,20 +308,28 @@ export class ResultCollector {
     return b;
   }
 
-  /** Builds the result; takes a final sample at the last time seen so the curve ends at the end. */
+  /** Column `col` of the equity samples as a curve (readable any number of times). */
+  #curve(col: number): Iterable<EquityPoint> {
+    const spool = this.#equity;
+    return { [Symbol.iterator]: () => curveOf(spool, col) };
+  }
+
+  /**
+   * Builds the result; takes a final sample at the last time seen so the curve ends at the end.
+   * Its equity, prices, fills and round trips stay in spools (see resultStreams.ts).
+   */
   finish(name: string, failures: readonly StrategyFailure[] = [], chart: { bars: Record<string, Bar[]>; plots: PlotSeries[] } = { bars: {}, plots: [] }): BacktestResult {
     const end = this.#last;
-    const lastSample = this.#equity[this.#equity.length - 1];
-    if (this.#first !== undefined && (lastSample === undefined || lastSample.t < end)) this.#takeSample(end);
+    const lastT = this.#equity.last(0);
+    if (this.#first !== undefined && (lastT === undefined || lastT < end)) this.#takeSample(end);
     const strategies: Record<string, StrategyMetrics> = {};
-    const all: { pos: readonly PositionState[]; curve: EquityPoint[]; init: Decimal; orders: OrderCounts; risk: number }[] = [];
+    const all: { pos: readonly PositionState[]; init: Decimal; orders: OrderCounts; risk: number }[] = [];
     for (const [i, s] of this.#strategies.entries()) {
       const pos = this.#positionsOf(s.name);
       const orders = (this.#ended.get(s.name) ?? new OrderCounts()).withOpen([...(this.#orders.get(s.name)?.values() ?? [])]);
-      const curve = this.#equity.map((e) => ({ t: e.t, equity: e.v[i] ?? 0 }));
       const risk = this.#rejections.count(s.name, 'risk');
-      strategies[s.name] = this.#metrics(pos, curve, s.initialEquity, orders, risk);
-      all.push({ pos, curve, init: s.initialEquity, orders, risk });
+      strategies[s.name] = this.#metrics(pos, this.#curve(i + 1), s.initialEquity, orders, risk);
+      all.push({ pos, init: s.initialEquity, orders, risk });
     }
     const quotes = new Set(all.flatMap((a) => a.pos.map((p) => p.quoteAsset)));
     let total: StrategyMetrics | undefined;
@@ -315,10 +338,9 @@ export class ResultCollector {
     // (each sample's total is 0 + its equity), so its metrics are the strategy's own.
     if (quotes.size <= 1 && only !== undefined) total = strategies[only.name];
     else if (quotes.size <= 1 && all.length > 0) {
-      const totalCurve = this.#equity.map((e) => ({ t: e.t, equity: e.v[e.v.length - 1] ?? 0 }));
       total = this.#metrics(
         all.flatMap((a) => a.pos),
-        totalCurve,
+        this.#curve(this.#equity.width - 1),
         all.reduce((acc, a) => acc.plus(a.init), ZERO),
         all.reduce((acc, a) => (acc.merge(a.orders), acc), new OrderCounts()),
         all.reduce((acc, a) => acc + a.risk, 0),
@@ -332,34 +354,60 @@ export class ResultCollector {
         openOrders.push({ strategy: s.name, clientId, symbol: f.symbol, side: f.side, orderType: f.orderType, state: o.state, price: f.price?.toFixed(), quantity: o.qty?.toFixed(), filledQty: o.cumQty.toFixed(), since: f.E });
       }
     }
-    const prices: Record<string, { t: number; p: number }[]> = {};
-    for (const sym of [...this.#prices.keys()].sort()) prices[sym] = this.#prices.get(sym) ?? [];
-    const trips = roundTrips(this.#fills);
+    const symbols = [...this.#prices.keys()].sort();
+    const fills = this.#fills;
+    const trips = new RecordSpool<RoundTrip>();
+    for (const t of roundTripsOf(fills)) trips.push(t);
     const span = { start: this.#first ?? 0, end };
     const tearsheet = Object.fromEntries(
-      this.#strategies.map((s) => [s.name, tradeStats(trips.filter((t) => t.strategy === s.name), this.#fills.filter((f) => f.strategy === s.name), strategies[s.name] as StrategyMetrics, span, s.symbols[0], prices)]),
+      this.#strategies.map((s) => {
+        const px = s.symbols[0] === undefined ? undefined : this.#prices.get(s.symbols[0]);
+        const marks = { first: px === undefined ? undefined : firstOf(px.column(1)), last: px?.last(1) };
+        return [s.name, tradeStats(filtered(trips, (t) => t.strategy === s.name), filtered(fills, (f) => f.strategy === s.name), strategies[s.name] as StrategyMetrics, span, s.symbols[0], marks)];
+      }),
     );
-    return {
-      name,
-      start: this.#first ?? 0,
-      end,
-      events: this.#events,
-      equityIntervalMs: this.#interval,
-      strategies,
-      total,
-      equity: this.#equity,
-      prices,
-      fills: this.#fills,
-      openOrders,
-      rejections: Object.fromEntries(this.#strategies.map((s) => [s.name, this.#rejections.of(s.name)])),
-      failures: [...failures],
-      roundTrips: trips,
-      tearsheet,
-      ...chart,
+    const spool = this.#equity;
+    const priceSpools = new Map(symbols.map((sym) => [sym, this.#prices.get(sym) as NumberSpool]));
+    const streams: ResultStreams = {
+      equityCount: spool.length,
+      equity: () => ({ [Symbol.iterator]: () => equityRowsOf(spool) }),
+      priceCounts: Object.fromEntries(symbols.map((sym) => [sym, priceSpools.get(sym)?.length ?? 0])),
+      prices: (sym) => ({ [Symbol.iterator]: () => pricesOf(priceSpools.get(sym)) }),
+      fillCount: fills.length,
+      fills: () => fills,
+      roundTripCount: trips.length,
+      roundTrips: () => trips,
+      dispose: () => {
+        spool.dispose();
+        for (const p of priceSpools.values()) p.dispose();
+        fills.dispose();
+        trips.dispose();
+      },
     };
+    const result = lazyResult([
+      ['name', name],
+      ['start', this.#first ?? 0],
+      ['end', end],
+      ['events', this.#events],
+      ['equityIntervalMs', this.#interval],
+      ['strategies', strategies],
+      ['total', total],
+      ['equity', () => [...streams.equity()]],
+      ['prices', () => Object.fromEntries(symbols.map((sym) => [sym, [...streams.prices(sym)]]))],
+      ['fills', () => [...fills]],
+      ['openOrders', openOrders],
+      ['rejections', Object.fromEntries(this.#strategies.map((s) => [s.name, this.#rejections.of(s.name)]))],
+      ['failures', [...failures]],
+      ['roundTrips', () => [...trips]],
+      ['tearsheet', tearsheet],
+      ['bars', chart.bars],
+      ['plots', chart.plots],
+    ]);
+    registerStreams(result, streams);
+    return result;
   }
 
-  #metrics(pos: readonly PositionState[], curve: readonly EquityPoint[], init: Decimal, orders: OrderCounts, riskRejections: number): StrategyMetrics {
+  #metrics(pos: readonly PositionState[], curve: Iterable<EquityPoint>, init: Decimal, orders: OrderCounts, riskRejections: number): StrategyMetrics {
     let realized = ZERO;
     let unreal = ZERO;
     let fees = ZERO;

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { ChartSeries, mergeBars, thin } from './chartSeries.js';
+import { ChartSeries, mergeBars, mergeBarsOf, thin, thinStream, type Bar } from './chartSeries.js';
 import { fillMarkers, underwater } from './reportData.js';
 
 describe('chart series for the report', () => {
@@ -52,4 +53,51 @@ describe('chart series for the report', () => {
     expect(grouped[0]?.text).toMatch(/^\d+ buys from .*: \d+ at 100 on average$/);
     expect(underwater([{ t: 0, v: 100 }, { t: 1, v: 90 }, { t: 2, v: 120 }, { t: 3, v: 108 }]).map((p) => p.v)).toEqual([0, -10, 0, -10]);
   });
+
+  it('thins and merges a series read once exactly as the whole arrays were (reference: the array forms)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), { maxLength: 300 }), fc.integer({ min: 2, max: 40 }), (vs, max) => {
+        const pts = vs.map((v, t) => ({ t, v }));
+        const gen = function* () {
+          yield* pts;
+        };
+        expect(thinStream(gen(), pts.length, (p) => p.v, max)).toEqual(referenceThin(pts, max));
+        const bars = vs.map((v, t) => ({ t, o: v, h: v + 1, l: v - 1, c: -v }));
+        expect(mergeBarsOf(bars.values(), bars.length, max)).toEqual(referenceMerge(bars, max));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+
+/** thin() as it was over whole arrays. */
+function referenceThin(points: readonly { t: number; v: number }[], max: number): { t: number; v: number }[] {
+  if (points.length <= max) return [...points];
+  const buckets = Math.max(1, Math.floor(max / 2) - 1);
+  const size = Math.ceil(points.length / buckets);
+  const out = [points[0] as { t: number; v: number }];
+  for (let i = 0; i < points.length; i += size) {
+    let lo = i;
+    let hi = i;
+    for (let j = i; j < Math.min(points.length, i + size); j++) {
+      if ((points[j] as { v: number }).v < (points[lo] as { v: number }).v) lo = j;
+      if ((points[j] as { v: number }).v > (points[hi] as { v: number }).v) hi = j;
+    }
+    for (const j of lo <= hi ? [lo, hi] : [hi, lo]) if (out[out.length - 1] !== points[j]) out.push(points[j] as { t: number; v: number });
+  }
+  const last = points[points.length - 1] as { t: number; v: number };
+  if (out[out.length - 1] !== last) out.push(last);
+  return out;
+}
+
+/** mergeBars() as it was over whole arrays. */
+function referenceMerge(bars: readonly Bar[], max: number): Bar[] {
+  if (bars.length <= max) return [...bars];
+  const k = Math.ceil(bars.length / max);
+  const out: Bar[] = [];
+  for (let i = 0; i < bars.length; i += k) {
+    const group = bars.slice(i, i + k);
+    out.push({ t: (group[0] as Bar).t, o: (group[0] as Bar).o, h: Math.max(...group.map((b) => b.h)), l: Math.min(...group.map((b) => b.l)), c: (group[group.length - 1] as Bar).c });
+  }
+  return out;
+}

@@ -8,6 +8,7 @@
  */
 import type { KlineEvent } from '../core/marketEvents.js';
 import { KlineInterval, type KlineIntervalName } from '../core/enums.js';
+import { NumberSpool } from './spool.js';
 
 /** One candle (open time in ms, prices as the nearest doubles: drawn, never traded on). */
 export interface Bar {
@@ -32,15 +33,28 @@ export const MAX_CHART_POINTS = 4000;
 
 /** Candles merged `k` at a time so at most `max` remain. */
 export function mergeBars(bars: readonly Bar[], max = MAX_CHART_POINTS): Bar[] {
-  if (bars.length <= max) return [...bars];
-  const k = Math.ceil(bars.length / max);
+  return mergeBarsOf(bars, bars.length, max);
+}
+
+/** {@link mergeBars} of `count` candles read once, in order. */
+export function mergeBarsOf(bars: Iterable<Bar>, count: number, max = MAX_CHART_POINTS): Bar[] {
+  if (count <= max) return [...bars];
+  const k = Math.ceil(count / max);
   const out: Bar[] = [];
-  for (let i = 0; i < bars.length; i += k) {
-    const group = bars.slice(i, i + k);
-    const first = group[0] as Bar;
-    const last = group[group.length - 1] as Bar;
-    out.push({ t: first.t, o: first.o, h: Math.max(...group.map((b) => b.h)), l: Math.min(...group.map((b) => b.l)), c: last.c });
+  let i = 0;
+  let open: { t: number; o: number; h: number; l: number; c: number } | undefined;
+  for (const b of bars) {
+    if (i % k === 0) {
+      if (open !== undefined) out.push(open);
+      open = { t: b.t, o: b.o, h: b.h, l: b.l, c: b.c };
+    } else if (open !== undefined) {
+      open.h = Math.max(open.h, b.h);
+      open.l = Math.min(open.l, b.l);
+      open.c = b.c;
+    }
+    i++;
   }
+  if (open !== undefined) out.push(open);
   return out;
 }
 
@@ -49,29 +63,85 @@ export function mergeBars(bars: readonly Bar[], max = MAX_CHART_POINTS): Bar[] {
  * plus the very first and last, so peaks and troughs (a drawdown's bottom) survive the thinning.
  */
 export function thin<T extends { t: number }>(points: readonly T[], value: (p: T) => number, max = MAX_CHART_POINTS): T[] {
-  if (points.length <= max) return [...points];
+  return thinStream(points, points.length, value, max);
+}
+
+/**
+ * {@link thin} of `count` points read once, in order: only the points kept (and the current
+ * bucket's extremes) are held.
+ */
+export function thinStream<T extends { t: number }>(points: Iterable<T>, count: number, value: (p: T) => number, max = MAX_CHART_POINTS): T[] {
+  if (count <= max) return [...points];
   const buckets = Math.max(1, Math.floor(max / 2) - 1);
-  const size = Math.ceil(points.length / buckets);
-  const out: T[] = [points[0] as T];
-  for (let i = 0; i < points.length; i += size) {
-    let lo = i;
-    let hi = i;
-    for (let j = i; j < Math.min(points.length, i + size); j++) {
-      if (value(points[j] as T) < value(points[lo] as T)) lo = j;
-      if (value(points[j] as T) > value(points[hi] as T)) hi = j;
+  const size = Math.ceil(count / buckets);
+  const out: T[] = [];
+  let outLast = -1;
+  const keep = (p: T, i: number): void => {
+    if (i !== outLast) {
+      out.push(p);
+      outLast = i;
     }
-    for (const j of lo <= hi ? [lo, hi] : [hi, lo]) if ((out[out.length - 1] as T) !== points[j]) out.push(points[j] as T);
+  };
+  let lo: T | undefined;
+  let hi: T | undefined;
+  let loI = 0;
+  let hiI = 0;
+  const flush = (): void => {
+    if (lo === undefined || hi === undefined) return;
+    if (loI <= hiI) {
+      keep(lo, loI);
+      keep(hi, hiI);
+    } else {
+      keep(hi, hiI);
+      keep(lo, loI);
+    }
+  };
+  let i = 0;
+  let last: T | undefined;
+  for (const p of points) {
+    if (i === 0) keep(p, 0);
+    if (i % size === 0) {
+      flush();
+      lo = hi = p;
+      loI = hiI = i;
+    } else {
+      const v = value(p);
+      if (v < value(lo as T)) {
+        lo = p;
+        loI = i;
+      }
+      if (v > value(hi as T)) {
+        hi = p;
+        hiI = i;
+      }
+    }
+    last = p;
+    i++;
   }
-  const last = points[points.length - 1] as T;
-  if (out[out.length - 1] !== last) out.push(last);
+  flush();
+  if (last !== undefined) keep(last, i - 1);
   return out;
 }
 
-/** Collects candles and plots during a run. */
+/** A plotted series while the run goes: its points spooled, the last one still open to a later value in its slot. */
+interface PlotTrack {
+  readonly strategy: string;
+  readonly name: string;
+  readonly symbol: string;
+  readonly points: NumberSpool;
+  slot: number;
+  v: number;
+}
+
+/**
+ * Collects candles and plots during a run, spooled (./spool.ts): a long run's candles and plotted
+ * points are not held in memory, only the bounded series the report draws are built at the end.
+ */
 export class ChartSeries {
-  readonly #bars = new Map<string, { interval: KlineIntervalName; bars: Bar[] }>();
+  readonly #bars = new Map<string, { interval: KlineIntervalName; bars: NumberSpool }>();
   /** Plots by strategy, then by name: no key built per call (a strategy may plot on every event). */
-  readonly #plots = new Map<string, Map<string, { strategy: string; name: string; symbol: string; points: { t: number; v: number }[] }>>();
+  readonly #plots = new Map<string, Map<string, PlotTrack>>();
+  readonly #row = [0, 0, 0, 0, 0];
 
   constructor(readonly intervalMs: number) {}
 
@@ -79,10 +149,19 @@ export class ChartSeries {
   kline(e: KlineEvent): void {
     if (!e.closed) return;
     let s = this.#bars.get(e.symbol);
-    if (s === undefined || KlineInterval[e.interval] < KlineInterval[s.interval]) this.#bars.set(e.symbol, (s = { interval: e.interval, bars: [] }));
+    if (s === undefined || KlineInterval[e.interval] < KlineInterval[s.interval]) {
+      s?.bars.dispose();
+      this.#bars.set(e.symbol, (s = { interval: e.interval, bars: new NumberSpool(5) }));
+    }
     if (s.interval !== e.interval) return;
     const n = (x: { toNumber(): number }): number => x.toNumber();
-    s.bars.push({ t: e.openTime, o: n(e.open), h: n(e.high), l: n(e.low), c: e.closeNumber ?? n(e.close) });
+    const row = this.#row;
+    row[0] = e.openTime;
+    row[1] = n(e.open);
+    row[2] = n(e.high);
+    row[3] = n(e.low);
+    row[4] = e.closeNumber ?? n(e.close);
+    s.bars.push(row);
   }
 
   /** A strategy's plotted value at time t: one point per sampling interval (the last one given in it). */
@@ -90,22 +169,43 @@ export class ChartSeries {
     if (!Number.isFinite(v)) return;
     let byName = this.#plots.get(strategy);
     if (byName === undefined) this.#plots.set(strategy, (byName = new Map()));
-    let s = byName.get(name);
-    if (s === undefined) byName.set(name, (s = { strategy, name, symbol, points: [] }));
     const slot = Math.floor(t / this.intervalMs) * this.intervalMs;
-    const last = s.points[s.points.length - 1];
-    if (last !== undefined && last.t === slot) last.v = v;
-    else s.points.push({ t: slot, v });
+    const s = byName.get(name);
+    if (s === undefined) byName.set(name, { strategy, name, symbol, points: new NumberSpool(2), slot, v });
+    else if (s.slot === slot) s.v = v;
+    else {
+      s.points.push([s.slot, s.v]);
+      s.slot = slot;
+      s.v = v;
+    }
   }
 
-  /** The series for the report, bounded (see MAX_CHART_POINTS), in a fixed order. */
+  /** The series for the report, bounded (see MAX_CHART_POINTS), in a fixed order; the spools are emptied. */
   finish(): { bars: Record<string, Bar[]>; plots: PlotSeries[] } {
     const bars: Record<string, Bar[]> = {};
-    for (const sym of [...this.#bars.keys()].sort()) bars[sym] = mergeBars(this.#bars.get(sym)?.bars ?? []);
+    for (const sym of [...this.#bars.keys()].sort()) {
+      const spool = this.#bars.get(sym)?.bars;
+      if (spool === undefined) continue;
+      bars[sym] = mergeBarsOf(barsOf(spool), spool.length);
+      spool.dispose();
+    }
     const plots = [...this.#plots.values()]
       .flatMap((m) => [...m.values()])
       .sort((a, b) => (a.strategy === b.strategy ? (a.name < b.name ? -1 : 1) : a.strategy < b.strategy ? -1 : 1))
-      .map((p) => ({ strategy: p.strategy, name: p.name, symbol: p.symbol, points: thin(p.points, (x) => x.v) }));
+      .map((p) => {
+        p.points.push([p.slot, p.v]);
+        const points = thinStream(pointsOf(p.points), p.points.length, (x) => x.v);
+        p.points.dispose();
+        return { strategy: p.strategy, name: p.name, symbol: p.symbol, points };
+      });
     return { bars, plots };
   }
+}
+
+function* barsOf(spool: NumberSpool): Generator<Bar> {
+  for (const { data, rows } of spool.chunks()) for (let r = 0; r < rows; r++) yield { t: data[5 * r] as number, o: data[5 * r + 1] as number, h: data[5 * r + 2] as number, l: data[5 * r + 3] as number, c: data[5 * r + 4] as number };
+}
+
+function* pointsOf(spool: NumberSpool): Generator<{ t: number; v: number }> {
+  for (const { data, rows } of spool.chunks()) for (let r = 0; r < rows; r++) yield { t: data[2 * r] as number, v: data[2 * r + 1] as number };
 }

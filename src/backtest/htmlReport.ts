@@ -5,7 +5,7 @@
  */
 import { positionsText } from './positionsText.js';
 import { failureText } from './failureText.js';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { MIN_RATIO_RETURNS, type RatioField } from './metrics.js';
@@ -13,6 +13,7 @@ import { ratioSampleText, ratioText } from './ratioText.js';
 import { chartData } from './reportData.js';
 import { REPORT_CLIENT } from './reportClient.js';
 import { escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
+import { streamsOf } from './resultStreams.js';
 
 export { escapeHtml };
 import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
@@ -111,14 +112,30 @@ function failuresBox(r: BacktestResult): string {
 
 /** Renders a backtest result as one self-contained HTML document (the charts' data inlined, bounded: see reportData.ts). */
 export function renderHtmlReport(r: BacktestResult): string {
+  return [...htmlParts(r)].join('');
+}
+
+/** Writes {@link renderHtmlReport}'s document to `file` a part at a time. */
+export function writeHtmlReport(file: string, r: BacktestResult): void {
+  const fd = openSync(file, 'w');
+  try {
+    for (const part of htmlParts(r)) writeSync(fd, part);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The document in parts (each bounded: tables and charts are, whatever the run's length). */
+function* htmlParts(r: BacktestResult): Generator<string> {
+  const s = streamsOf(r);
   const title = `kancil backtest: ${r.name}`;
   const period = `${new Date(r.start).toISOString()} to ${new Date(r.end).toISOString()}`;
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.chart{width:100%;height:320px}#underwater{height:200px}.failed{border:2px solid #c62828;background:#fdecea;padding:4px 12px;margin:12px 0}tr.loss td{color:#b71c1c}.cols{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start}#tip{position:absolute;display:none;white-space:pre;background:#fff;border:1px solid #888;padding:4px 8px;font:12px monospace;pointer-events:none;z-index:10;box-shadow:0 2px 6px rgba(0,0,0,.2)}</style>
 </head><body>
 <h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${r.fills.length} fills &middot; ${r.roundTrips.length} round trips &middot; equity sampled every ${r.equityIntervalMs} ms</p>
+<p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${s.fillCount} fills &middot; ${s.roundTripCount} round trips &middot; equity sampled every ${r.equityIntervalMs} ms</p>
 ${failuresBox(r)}
 <div class="cols">${metricsTable(r)}${tradeStatsTable(r)}</div>
 ${ratioNote(r)}
@@ -127,10 +144,16 @@ ${ratioNote(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}
 ${openOrdersTable(r)}
-${roundTripsTable(r)}
+`;
+  yield roundTripsTable(s.roundTrips(), s.roundTripCount);
+  yield `
 <div id="tip"></div>
-<script>${chartsBundle()}</script>
-<script type="application/json" id="chart-data">${scriptJson(chartData(r))}</script>
+<script>`;
+  yield chartsBundle();
+  yield `</script>
+<script type="application/json" id="chart-data">`;
+  yield scriptJson(chartData(r));
+  yield `</script>
 <script>${REPORT_CLIENT}</script>
 </body></html>
 `;

@@ -38,4 +38,18 @@ describe('writeJsonFile', () => {
     expect(r.fills.length).toBeGreaterThan(0);
     expect(roundTrip(r)).toBe(`${JSON.stringify(r, null, 2)}\n`);
   });
+
+  it('writes lists given apart in place of their fields, as JSON.stringify would the fields', () => {
+    const f = path.join(dir, 'l.json');
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 5 }), fc.array(fc.tuple(fc.string(), fc.array(fc.jsonValue(), { maxLength: 4 })), { maxLength: 3 }), (items, groupList) => {
+        const groups = [...new Map(groupList.filter(([k]) => !/^\d+$/.test(k))).entries()];
+        const value = { a: 1, items: 'never read', b: [2, 3], groups: null, c: undefined };
+        writeJsonFile(f, value, { items: { items: () => items }, groups: { groups: groups.map(([k, xs]) => [k, () => xs] as const) } });
+        const whole = { a: 1, items, b: [2, 3], groups: Object.fromEntries(groups) };
+        expect(readFileSync(f, 'utf8')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

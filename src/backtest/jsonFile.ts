@@ -1,21 +1,44 @@
 /**
  * Writes a value as `JSON.stringify(value, null, 2)` plus a newline, byte for byte, without
  * building that text whole: the elements of the value's top-level arrays (a day's equity samples
- * and fills: tens of MB as one string) are written a batch at a time, so writing a result costs
- * memory in proportion to a batch, not to the run.
+ * and fills: tens of MB as one string) are written a batch at a time, and lists given apart (a
+ * result's spooled lists, see resultStreams.ts) are read one element at a time, so writing a
+ * result costs memory in proportion to a batch, not to the run.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 /** Elements formatted per write. */
 const BATCH = 2048;
 
+/**
+ * A top-level field's value given as a list read in order (`items`), or as an object of such lists
+ * (`groups`, in key order): written where the field's own value would be, which is not read.
+ */
+export type ListSource = { readonly items: () => Iterable<unknown> } | { readonly groups: readonly (readonly [string, () => Iterable<unknown>])[] };
+
 /** `text` with every line after the first indented by `pad`. */
 function indent(text: string, pad: string): string {
   return text.includes('\n') ? text.replace(/\n/g, `\n${pad}`) : text;
 }
 
-/** Writes `JSON.stringify(value, null, 2)` and a newline to `file`. */
-export function writeJsonFile(file: string, value: unknown): void {
+/** Writes the elements of `items` as a JSON array at indentation `pad` (its elements one level deeper). */
+function putArray(put: (s: string) => void, items: Iterable<unknown>, pad: string): void {
+  const inner = `${pad}  `;
+  let chunk = '';
+  let n = 0;
+  for (const el of items) {
+    const text = el === undefined || typeof el === 'function' || typeof el === 'symbol' ? 'null' : JSON.stringify(el, null, 2);
+    chunk += `${n === 0 ? '[' : ','}\n${inner}${indent(text, inner)}`;
+    if (++n % BATCH === 0) {
+      put(chunk);
+      chunk = '';
+    }
+  }
+  put(n === 0 ? '[]' : `${chunk}\n${pad}]`);
+}
+
+/** Writes `JSON.stringify(value, null, 2)` and a newline to `file`, with `lists` read in place of those fields. */
+export function writeJsonFile(file: string, value: unknown, lists: Readonly<Record<string, ListSource>> = {}): void {
   const fd = openSync(file, 'w');
   try {
     const put = (s: string): void => void writeSync(fd, s);
@@ -23,29 +46,34 @@ export function writeJsonFile(file: string, value: unknown): void {
       put(`${JSON.stringify(value, null, 2)}\n`);
       return;
     }
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
-    if (entries.length === 0) {
+    // Keys first: a listed field's own value (a getter that would build the list) is never read.
+    const rec = value as Record<string, unknown>;
+    const listed = (k: string): ListSource | undefined => (Object.hasOwn(lists, k) ? lists[k] : undefined);
+    const keys = Object.keys(rec).filter((k) => listed(k) !== undefined || (rec[k] !== undefined && typeof rec[k] !== 'function' && typeof rec[k] !== 'symbol'));
+    if (keys.length === 0) {
       put('{}\n');
       return;
     }
     put('{');
-    entries.forEach(([k, v], i) => {
+    keys.forEach((k, i) => {
       put(`${i === 0 ? '' : ','}\n  ${JSON.stringify(k)}: `);
-      if (!Array.isArray(v) || v.length === 0) {
-        put(indent(JSON.stringify(v, null, 2), '  '));
+      const list = listed(k);
+      if (list !== undefined) {
+        if ('items' in list) putArray(put, list.items(), '  ');
+        else if (list.groups.length === 0) put('{}');
+        else {
+          put('{');
+          list.groups.forEach(([g, items], j) => {
+            put(`${j === 0 ? '' : ','}\n    ${JSON.stringify(g)}: `);
+            putArray(put, items(), '    ');
+          });
+          put('\n  }');
+        }
         return;
       }
-      put('[');
-      for (let from = 0; from < v.length; from += BATCH) {
-        let chunk = '';
-        for (let j = from; j < Math.min(v.length, from + BATCH); j++) {
-          const el: unknown = v[j];
-          const text = el === undefined || typeof el === 'function' || typeof el === 'symbol' ? 'null' : JSON.stringify(el, null, 2);
-          chunk += `${j === 0 ? '' : ','}\n    ${indent(text, '    ')}`;
-        }
-        put(chunk);
-      }
-      put('\n  ]');
+      const v = rec[k];
+      if (!Array.isArray(v) || v.length === 0) put(indent(JSON.stringify(v, null, 2), '  '));
+      else putArray(put, v, '  ');
     });
     put('\n}\n');
   } finally {

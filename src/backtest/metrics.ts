@@ -15,19 +15,18 @@ export interface EquityPoint {
  * sample a collector takes at the end of a run closes a shorter period, which is not one of the
  * periods the per-period figures speak of.
  */
-export function periodReturns(curve: readonly EquityPoint[], intervalMs?: number): number[] {
+export function periodReturns(curve: Iterable<EquityPoint>, intervalMs?: number): number[] {
   const out: number[] = [];
-  for (let i = 1; i < curve.length; i++) {
-    const a = curve[i - 1] as EquityPoint;
-    const b = curve[i] as EquityPoint;
-    if (intervalMs !== undefined && b.t - a.t !== intervalMs) continue;
-    if (a.equity > 0) out.push(b.equity / a.equity - 1);
+  let a: EquityPoint | undefined;
+  for (const b of curve) {
+    if (a !== undefined && (intervalMs === undefined || b.t - a.t === intervalMs) && a.equity > 0) out.push(b.equity / a.equity - 1);
+    a = b;
   }
   return out;
 }
 
 /** Largest peak-to-trough fall, in quote currency and as a fraction of the peak. */
-export function maxDrawdown(curve: readonly EquityPoint[]): { abs: number; pct: number } {
+export function maxDrawdown(curve: Iterable<EquityPoint>): { abs: number; pct: number } {
   let peak = -Infinity;
   let abs = 0;
   let pct = 0;
@@ -117,7 +116,7 @@ export function spanText(ms: number): string {
  * minutes of returns by sqrt(52,560) is an extrapolation, not a yearly figure. An unavailable
  * figure is null with its reason, never 0, which would read as a measured value.
  */
-export function riskRatios(curve: readonly EquityPoint[], intervalMs: number): RiskRatios {
+export function riskRatios(curve: Iterable<EquityPoint>, intervalMs: number): RiskRatios {
   const rets = periodReturns(curve, intervalMs);
   const spanMs = rets.length * intervalMs;
   const notes: Partial<Record<RatioField, string>> = {};

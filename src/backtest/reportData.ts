@@ -5,8 +5,9 @@
  * only what is drawn is thinned, so a month of data gives a report of bounded size that shows the
  * whole run at once.
  */
-import { thin, type Bar, type PlotSeries } from './chartSeries.js';
+import { thinStream, type Bar, type PlotSeries } from './chartSeries.js';
 import type { BacktestResult, ReportFill } from './result.js';
+import { filtered, mapped, streamsOf } from './resultStreams.js';
 
 /** Most fill markers per symbol before they are grouped. */
 export const MAX_FILL_MARKERS = 2000;
@@ -38,7 +39,12 @@ function fillText(f: ReportFill): string {
 
 /** One marker per fill, or per time bucket and side once there are more than MAX_FILL_MARKERS. */
 export function fillMarkers(fills: readonly ReportFill[], start: number, end: number, max = MAX_FILL_MARKERS): FillMarker[] {
-  if (fills.length <= max) return fills.map((f) => ({ t: f.t, side: f.side, text: fillText(f) }));
+  return fillMarkersOf(fills, fills.length, start, end, max);
+}
+
+/** {@link fillMarkers} of `count` fills read once, in order. */
+function fillMarkersOf(fills: Iterable<ReportFill>, count: number, start: number, end: number, max = MAX_FILL_MARKERS): FillMarker[] {
+  if (count <= max) return [...mapped(fills, (f) => ({ t: f.t, side: f.side, text: fillText(f) }))];
   const bucket = Math.max(1, Math.ceil((end - start + 1) / (max / 2)));
   const groups = new Map<string, { t: number; side: 'BUY' | 'SELL'; n: number; qty: number; notional: number }>();
   for (const f of fills) {
@@ -60,37 +66,60 @@ export function fillMarkers(fills: readonly ReportFill[], start: number, end: nu
 
 /** Percent below the running peak at each point (0 at a new peak). */
 export function underwater(curve: readonly { t: number; v: number }[]): { t: number; v: number }[] {
-  let peak = -Infinity;
-  return curve.map((p) => {
-    if (p.v > peak) peak = p.v;
-    return { t: p.t, v: peak > 0 ? Number((((p.v - peak) / peak) * 100).toPrecision(8)) : 0 };
-  });
+  return [...underwaterOf(curve)];
 }
 
-/** The charts' data of a result. */
+function* underwaterOf(curve: Iterable<{ t: number; v: number }>): Generator<{ t: number; v: number }> {
+  let peak = -Infinity;
+  for (const p of curve) {
+    if (p.v > peak) peak = p.v;
+    yield { t: p.t, v: peak > 0 ? Number((((p.v - peak) / peak) * 100).toPrecision(8)) : 0 };
+  }
+}
+
+/** The charts' data of a result (its lists read through streamsOf, one pass per series). */
 export function chartData(r: BacktestResult): ChartData {
+  const s = streamsOf(r);
   const names = [...Object.keys(r.strategies), 'TOTAL'];
-  const full = names.map((_, i) => r.equity.map((e) => ({ t: e.t, v: e.v[i] ?? 0 })));
-  const total = full[full.length - 1] ?? [];
+  const n = s.equityCount;
   const value = (p: { v: number }): number => p.v;
+  const column = (i: number): Iterable<{ t: number; v: number }> => mapped(s.equity(), (e) => ({ t: e.t, v: e.v[i] ?? 0 }));
   const benchmarkSymbol = Object.values(r.tearsheet)[0]?.buyHoldSymbol;
-  const px = benchmarkSymbol === undefined ? [] : (r.prices[benchmarkSymbol] ?? []);
-  const first = px[0]?.p;
-  const init = total[0]?.v;
-  const benchmark = first === undefined || init === undefined || first <= 0 ? [] : px.map((p) => ({ t: p.t, v: (init * p.p) / first }));
-  const symbols = Object.keys(r.prices).map((symbol) => {
+  const pxCount = benchmarkSymbol === undefined ? 0 : (s.priceCounts[benchmarkSymbol] ?? 0);
+  let first: number | undefined;
+  for (const p of benchmarkSymbol === undefined ? [] : s.prices(benchmarkSymbol)) {
+    first = p.p;
+    break;
+  }
+  let init: number | undefined;
+  for (const e of s.equity()) {
+    init = e.v[names.length - 1] ?? 0;
+    break;
+  }
+  const benchmark = first === undefined || init === undefined || first <= 0 || benchmarkSymbol === undefined ? [] : thinStream(mapped(s.prices(benchmarkSymbol), (p) => ({ t: p.t, v: (init * p.p) / first })), pxCount, value);
+  const symbols = Object.keys(s.priceCounts).map((symbol) => {
     const bars = r.bars[symbol] ?? [];
+    let fills = 0;
+    for (const f of s.fills()) if (f.symbol === symbol) fills++;
     return {
       symbol,
       bars,
-      line: bars.length > 0 ? [] : thin(r.prices[symbol]?.map((p) => ({ t: p.t, v: p.p })) ?? [], value),
-      markers: fillMarkers(
-        r.fills.filter((f) => f.symbol === symbol),
+      line: bars.length > 0 ? [] : thinStream(mapped(s.prices(symbol), (p) => ({ t: p.t, v: p.p })), s.priceCounts[symbol] ?? 0, value),
+      markers: fillMarkersOf(
+        filtered(s.fills(), (f) => f.symbol === symbol),
+        fills,
         r.start,
         r.end,
       ),
       plots: r.plots.filter((p) => p.symbol === symbol),
     };
   });
-  return { names, equity: full.map((c) => thin(c, value)), benchmark: thin(benchmark, value), benchmarkSymbol, underwater: thin(underwater(total), value), symbols };
+  return {
+    names,
+    equity: names.map((_, i) => thinStream(column(i), n, value)),
+    benchmark,
+    benchmarkSymbol,
+    underwater: thinStream(underwaterOf(column(names.length - 1)), n, value),
+    symbols,
+  };
 }

@@ -46,12 +46,18 @@ function tripRow(t: RoundTrip): string {
   return `<tr class="${t.pnl.startsWith('-') ? 'loss' : 'win'}">${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
 }
 
-/** The round trips, or a line saying there are none. */
-export function roundTripsTable(r: BacktestResult): string {
-  const trips = r.roundTrips;
-  if (trips.length === 0) return '<h2>Round trips</h2><p>No round trip was closed.</p>';
+/** The round trips (`count` of them, read once), or a line saying there are none. */
+export function roundTripsTable(trips: Iterable<RoundTrip>, count: number): string {
+  if (count === 0) return '<h2>Round trips</h2><p>No round trip was closed.</p>';
   const head = `<tr>${['strategy', 'symbol', 'side', 'entry', 'exit', 'held', 'qty', 'entry price', 'exit price', 'fees', 'PnL', 'return'].map((c) => `<th>${c}</th>`).join('')}</tr>`;
   const half = MAX_TRIP_ROWS / 2;
-  const shown = trips.length <= MAX_TRIP_ROWS ? trips.map(tripRow) : [...trips.slice(0, half).map(tripRow), `<tr><td colspan="12">... ${trips.length - MAX_TRIP_ROWS} more (all ${trips.length} in result.json) ...</td></tr>`, ...trips.slice(-half).map(tripRow)];
-  return `<h2>Round trips (${trips.length}, FIFO; fees of both legs in the quote asset)</h2><table id="round-trips">${head}${shown.join('')}</table>`;
+  const all = count <= MAX_TRIP_ROWS;
+  const shown: string[] = [];
+  let i = 0;
+  for (const t of trips) {
+    if (all || i < half || i >= count - half) shown.push(tripRow(t));
+    if (!all && i === half - 1) shown.push(`<tr><td colspan="12">... ${count - MAX_TRIP_ROWS} more (all ${count} in result.json) ...</td></tr>`);
+    i++;
+  }
+  return `<h2>Round trips (${count}, FIFO; fees of both legs in the quote asset)</h2><table id="round-trips">${head}${shown.join('')}</table>`;
 }

@@ -39,7 +39,7 @@ describe('tradeStats', () => {
   const m = { initialEquity: '1000', finalEquity: '1010' } as StrategyMetrics;
   it('win rate, profit factor, expectancy, streak and exposure from the trips and fills', () => {
     const fills = [fill(0, 'BUY', '1', '100', '0', null), fill(10, 'SELL', '1', '110', '0', null), fill(20, 'BUY', '1', '100', '0', null), fill(30, 'SELL', '1', '97', '0', null), fill(40, 'BUY', '1', '100', '0', null), fill(50, 'SELL', '1', '99', '0', null)];
-    const s = tradeStats(roundTrips(fills), fills, m, { start: 0, end: 100 }, 'BTC_USDT', { BTC_USDT: [{ t: 0, p: 100 }, { t: 100, p: 105 }] });
+    const s = tradeStats(roundTrips(fills), fills, m, { start: 0, end: 100 }, 'BTC_USDT', { first: 100, last: 105 });
     expect(s).toMatchObject({ roundTrips: 3, wins: 1, losses: 2, winRatePct: 33.33333333, profitFactor: 2.5, expectancy: '2', avgWin: '10', avgLoss: '-2', largestWin: '10', largestLoss: '-3', maxConsecutiveLosses: 2, avgHoldingMs: 10, exposurePct: 30, buyHoldReturnPct: 5, cagrPct: null });
     expect(s.cagrNote).toMatch(/under 30/);
     expect(exposureMs([fill(5, 'BUY', '1', '1', '0', null)], 0, 100)).toBe(95);
@@ -47,7 +47,7 @@ describe('tradeStats', () => {
 
   it('compounds to a year only over a long enough run, and has no figures without trips', () => {
     const year = 365 * 86_400_000;
-    const s = tradeStats([], [], m, { start: 0, end: year / 2 }, undefined, {});
+    const s = tradeStats([], [], m, { start: 0, end: year / 2 }, undefined, { first: undefined, last: undefined });
     expect(s.cagrPct).toBeCloseTo((1.01 ** 2 - 1) * 100, 6);
     expect([s.winRatePct, s.profitFactor, s.expectancy, s.avgHoldingMs, s.buyHoldReturnPct]).toEqual([null, null, null, null, null]);
   });

@@ -32,9 +32,13 @@ function quoteFee(f: ReportFill, price: Decimal, quote: string): Decimal {
 }
 
 /** The round trips of `fills` (in time order), grouped by strategy and symbol, in closing order. */
-export function roundTrips(fills: readonly ReportFill[]): RoundTrip[] {
+export function roundTrips(fills: Iterable<ReportFill>): RoundTrip[] {
+  return [...roundTripsOf(fills)];
+}
+
+/** {@link roundTrips} one at a time: only the open lots are held. */
+export function* roundTripsOf(fills: Iterable<ReportFill>): Generator<RoundTrip> {
   const books = new Map<string, { long: boolean; lots: Lot[] }>();
-  const out: RoundTrip[] = [];
   for (const f of fills) {
     const key = `${f.strategy}\u0000${f.symbol}`;
     let b = books.get(key);
@@ -74,7 +78,7 @@ export function roundTrips(fills: readonly ReportFill[]): RoundTrip[] {
     const value = closed.mul(price);
     const gross = b.long ? value.minus(cost) : cost.minus(value);
     const pnl = gross.minus(fees);
-    out.push({
+    yield {
       strategy: f.strategy,
       symbol: f.symbol,
       side: b.long ? 'LONG' : 'SHORT',
@@ -86,11 +90,10 @@ export function roundTrips(fills: readonly ReportFill[]): RoundTrip[] {
       pnl: amountText(pnl),
       fees: amountText(fees),
       returnPct: cost.isZero() ? 0 : Number(pnl.div(cost).mul(100).toPrecision(10)),
-    });
+    };
     if (left.gt(0)) {
       b.long = f.side === 'BUY';
       b.lots.push({ t: f.t, qty: left, price, feePerUnit: fee.minus(exitFee).div(left) });
     }
   }
-  return out;
 }

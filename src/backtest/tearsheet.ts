@@ -15,12 +15,12 @@ export const MIN_CAGR_SPAN_MS = 30 * 86_400_000;
 
 const YEAR_MS = 365 * 86_400_000;
 
-function mean(xs: readonly Decimal[]): string | null {
-  return xs.length === 0 ? null : amountText(xs.reduce((a, b) => a.plus(b), ZERO).div(xs.length));
+function mean(sum: Decimal, n: number): string | null {
+  return n === 0 ? null : amountText(sum.div(n));
 }
 
 /** Time (ms) within [start, end] that the strategy held a non-zero position in some symbol. */
-export function exposureMs(fills: readonly ReportFill[], start: number, end: number): number {
+export function exposureMs(fills: Iterable<ReportFill>, start: number, end: number): number {
   const pos = new Map<string, Decimal>();
   let open = 0;
   let since = start;
@@ -42,26 +42,48 @@ export function exposureMs(fills: readonly ReportFill[], start: number, end: num
   return total;
 }
 
-/** The figures of one strategy. */
+/**
+ * The figures of one strategy, from its round trips and fills (each read once, in order: sums
+ * taken in that order, so the figures are those of the whole lists) and the first and last mark of
+ * its first symbol.
+ */
 export function tradeStats(
-  trips: readonly RoundTrip[],
-  fills: readonly ReportFill[],
+  trips: Iterable<RoundTrip>,
+  fills: Iterable<ReportFill>,
   m: StrategyMetrics,
   span: { start: number; end: number },
   firstSymbol: string | undefined,
-  prices: Readonly<Record<string, readonly { t: number; p: number }[]>>,
+  marks: { readonly first: number | undefined; readonly last: number | undefined },
 ): TradeStats {
-  const pnls = trips.map((t) => new Decimal(t.pnl));
-  const wins = pnls.filter((p) => p.gt(0));
-  const losses = pnls.filter((p) => p.lt(0));
-  const grossWin = wins.reduce((a, b) => a.plus(b), ZERO);
-  const grossLoss = losses.reduce((a, b) => a.plus(b), ZERO).abs();
+  let n = 0;
+  let wins = 0;
+  let losses = 0;
+  let all = ZERO;
+  let grossWin = ZERO;
+  let lossSum = ZERO;
+  let largestWin: Decimal | undefined;
+  let largestLoss: Decimal | undefined;
   let streak = 0;
   let maxStreak = 0;
-  for (const p of pnls) {
+  let held = 0;
+  for (const t of trips) {
+    const p = new Decimal(t.pnl);
+    n++;
+    all = all.plus(p);
+    if (p.gt(0)) {
+      wins++;
+      grossWin = grossWin.plus(p);
+      if (largestWin === undefined || p.gt(largestWin)) largestWin = p;
+    } else if (p.lt(0)) {
+      losses++;
+      lossSum = lossSum.plus(p);
+      if (largestLoss === undefined || p.lt(largestLoss)) largestLoss = p;
+    }
     streak = p.lt(0) ? streak + 1 : 0;
     if (streak > maxStreak) maxStreak = streak;
+    held += t.exitT - t.entryT;
   }
+  const grossLoss = lossSum.abs();
   const ms = span.end - span.start;
   const init = new Decimal(m.initialEquity);
   const fin = new Decimal(m.finalEquity);
@@ -70,22 +92,20 @@ export function tradeStats(
   if (ms < MIN_CAGR_SPAN_MS) cagrNote = `run spans ${(ms / 86_400_000).toFixed(1)} days, under ${MIN_CAGR_SPAN_MS / 86_400_000}: not compounded to a year`;
   else if (!init.gt(0) || !fin.gt(0)) cagrNote = 'equity not positive at the start or the end';
   else cagrPct = roundStat((Math.pow(fin.div(init).toNumber(), YEAR_MS / ms) - 1) * 100);
-  const px = firstSymbol === undefined ? undefined : prices[firstSymbol];
-  const first = px?.[0]?.p;
-  const last = px?.[px.length - 1]?.p;
+  const { first, last } = marks;
   return {
-    roundTrips: trips.length,
-    wins: wins.length,
-    losses: losses.length,
-    winRatePct: trips.length === 0 ? null : roundStat((wins.length / trips.length) * 100),
+    roundTrips: n,
+    wins,
+    losses,
+    winRatePct: n === 0 ? null : roundStat((wins / n) * 100),
     profitFactor: grossLoss.isZero() ? null : roundStat(grossWin.div(grossLoss).toNumber()),
-    expectancy: mean(pnls),
-    avgWin: mean(wins),
-    avgLoss: mean(losses),
-    largestWin: wins.length === 0 ? null : wins.reduce((a, b) => (b.gt(a) ? b : a)).toFixed(),
-    largestLoss: losses.length === 0 ? null : losses.reduce((a, b) => (b.lt(a) ? b : a)).toFixed(),
+    expectancy: mean(all, n),
+    avgWin: mean(grossWin, wins),
+    avgLoss: mean(lossSum, losses),
+    largestWin: largestWin === undefined ? null : largestWin.toFixed(),
+    largestLoss: largestLoss === undefined ? null : largestLoss.toFixed(),
     maxConsecutiveLosses: maxStreak,
-    avgHoldingMs: trips.length === 0 ? null : Math.round(trips.reduce((a, t) => a + (t.exitT - t.entryT), 0) / trips.length),
+    avgHoldingMs: n === 0 ? null : Math.round(held / n),
     exposurePct: ms <= 0 ? 0 : roundStat((exposureMs(fills, span.start, span.end) / ms) * 100),
     cagrPct,
     ...(cagrNote !== undefined ? { cagrNote } : {}),

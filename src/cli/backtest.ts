@@ -18,6 +18,7 @@ import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.
 import { loadBacktestConfig } from '../backtest/config.js';
 import { countLines, createProgress } from '../backtest/progress.js';
 import type { BacktestResult } from '../backtest/ResultCollector.js';
+import { streamsOf } from '../backtest/resultStreams.js';
 import { runSweep, sweepTable, writeSweep, type SweepResult } from '../backtest/sweep.js';
 import type { RedisTarget } from '../backtest/queue/redisUrl.js';
 import { queueTarget } from './queueOptions.js';
@@ -50,7 +51,7 @@ Options:
   -h, --help     this text`;
 
 function summary(r: BacktestResult): string {
-  const lines = [`backtest ${r.name}: ${new Date(r.start).toISOString()} .. ${new Date(r.end).toISOString()}, ${r.events} bus events, ${r.fills.length} fills`];
+  const lines = [`backtest ${r.name}: ${new Date(r.start).toISOString()} .. ${new Date(r.end).toISOString()}, ${r.events} bus events, ${streamsOf(r).fillCount} fills`];
   const rows = Object.entries(r.strategies);
   if (r.total && rows.length > 1) rows.push(['TOTAL', r.total]);
   for (const [n, m] of rows) {
@@ -148,6 +149,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       return ExitCode.FAILED;
     }
     io.stdout(values.json ? `${JSON.stringify(result)}\n` : `${summary(result)}wrote ${written.json} and ${written.html}\n`);
+    // The run's spooled lists (spilled to disk on a long run) are not needed any more.
+    streamsOf(result).dispose();
     // A strategy that threw was stopped; the report says so, and so does the exit code.
     if (result.failures.length > 0) {
       io.stderr(`backtest failed: ${result.failures.map(failureText).join('; ')}\n`);

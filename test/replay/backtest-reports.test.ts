@@ -5,11 +5,13 @@
  * every decimal string a plain finite decimal; the JSON reads back as the very result; the HTML
  * loads nothing from the network (scripts and data inline).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runBacktest } from '../../src/backtest/Backtest.js';
+import { runBacktest, writeReports } from '../../src/backtest/Backtest.js';
+import type { BacktestResult } from '../../src/backtest/result.js';
 import { loadBacktestConfig } from '../../src/backtest/config.js';
 import { renderHtmlReport } from '../../src/backtest/htmlReport.js';
 
@@ -65,5 +67,25 @@ describe('reports of the bundled backtest configs', () => {
     expect(openNumbers(r)).toEqual([]);
     expect(badDecimals(r)).toEqual([]);
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+
+  it.each(['market-maker.yaml', 'sma-crossover.yaml'])('%s: the streamed result.json and report.html are what the whole-string writers give', async (file) => {
+    const cfg = loadBacktestConfig(path.join(configDir, file));
+    const r = await runBacktest({ ...cfg, backtest: { ...cfg.backtest, output: undefined } }, { writeOutput: false });
+    const dir = mkdtempSync(path.join(tmpdir(), 'kancil-reports-'));
+    try {
+      // Written from the run's spools, before anything read the result's lists whole.
+      const files = writeReports(dir, r);
+      const json = readFileSync(files.json, 'utf8');
+      const html = readFileSync(files.html, 'utf8');
+      // The whole strings: the result's lists built in memory, the report from plain arrays.
+      expect(json).toBe(`${JSON.stringify(r, null, 2)}\n`);
+      const plain = JSON.parse(json) as BacktestResult;
+      expect(html).toBe(renderHtmlReport(plain));
+      expect(plain.fills.length).toBeGreaterThan(0);
+      expect(plain.equity.length).toBeGreaterThan(100);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
