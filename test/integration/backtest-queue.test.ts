@@ -14,6 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../src/cli/backtest.js';
 import type { CliIO } from '../../src/cli/command.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData } from '../../src/backtest/queue/connection.js';
+import { queueSweep } from '../../src/backtest/queue/queueSweep.js';
+import { parseRedisUrl } from '../../src/backtest/queue/redisUrl.js';
+import { loadBacktestConfig } from '../../src/backtest/config.js';
+import { runSweep } from '../../src/backtest/sweep.js';
+import { gridSchema } from '../../src/backtest/sweepGrid.js';
 import { startKancil, type BotProcess } from '../support/botProcess.js';
 import { REDIS_SERVER, startRedis, type RedisServer } from '../support/redisServer.js';
 import { twoRecordingConfig } from '../support/twoRecordings.js';
@@ -179,6 +184,23 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     expect(await c.exit).toBe(0);
     for (const text of [c.output(), io.text()]) expect(text).not.toContain(PASSWORD);
   }, 90_000);
+
+  it('a Redis that goes away mid-sweep ends the wait with an error naming it, not a hang', async () => {
+    const other = await startRedis(PASSWORD);
+    const cfg = loadBacktestConfig(mmConfig);
+    const lines: string[] = [];
+    const q = queueSweep(cfg, { target: parseRedisUrl(other.url), version: '0.0.0-test', redisTimeoutMs: 2000, log: (l) => lines.push(l) });
+    try {
+      const sweep = runSweep(cfg, gridSchema.parse({ strategy: 'mm', params: { spreadBps: [1] } }), { runner: q.runner });
+      for (let i = 0; i < 100 && !lines.some((l) => l.includes('waiting for workers')); i++) await new Promise((r) => setTimeout(r, 100));
+      await other.stop();
+      await expect(sweep).rejects.toThrow(/redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: network error: no answer from Redis for 2 s \(.*ECONNREFUSED.*\); enqueued jobs stay in the queue/);
+      expect(lines.join('\n')).not.toContain(PASSWORD);
+    } finally {
+      await q.close();
+      await other.stop();
+    }
+  }, 60_000);
 
   it('eachRecording: one job per point and recording, as the embedded pool; a twice-signalled worker puts its job back', async () => {
     const data = mkdtempSync(path.join(dir, 'recordings-'));

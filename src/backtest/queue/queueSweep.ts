@@ -5,6 +5,8 @@
  * embedded pool. With `gatherOnly` nothing is enqueued: the answers are what the queue holds.
  */
 import { Job, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { NetworkError } from '../../core/errors.js';
 import { readConfigText } from '../../config/yamlFile.js';
 import { resolvePlugin } from '../../strategy/loader.js';
 import type { BacktestConfig } from '../config.js';
@@ -24,6 +26,8 @@ export interface QueueSweepOptions {
   readonly attempts?: number;
   /** How often job states are read (ms). Default 500. */
   readonly pollMs?: number;
+  /** How long Redis may leave a request unanswered (down, unreachable) before the sweep gives up (ms). Default 60000. */
+  readonly redisTimeoutMs?: number;
   /** Status lines (what was enqueued, what the workers are doing while nothing finishes). */
   readonly log: (line: string) => void;
 }
@@ -43,7 +47,9 @@ const QUIET_MS = 30_000;
 
 /** A runner that sends a sweep's jobs of `cfg` through the queue at `opts.target`. */
 export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueSweep {
-  const queue = new Queue<QueueJobData, string>(QUEUE_NAME, { connection: redisOptions(opts.target), prefix: QUEUE_PREFIX });
+  // Our own connection, so a close can always end it (BullMQ's own waits for a Redis that may be gone).
+  const client = new Redis({ ...redisOptions(opts.target), maxRetriesPerRequest: null });
+  const queue = new Queue<QueueJobData, string>(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
   let lastError = '';
   queue.on('error', (err) => {
     const msg = redactRedisUrls(err.message);
@@ -74,12 +80,25 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
   // A failed attempt is retried after a second (perhaps by another worker, one that has the file).
   const jobOpts = (jobId: string) => ({ jobId, attempts: opts.attempts ?? 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: keep, removeOnFail: keep });
 
+  // ioredis holds requests while it reconnects; a Redis that stays away ends the wait with a sentence.
+  const deadline = async <T>(p: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const ms = opts.redisTimeoutMs ?? 60_000;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new NetworkError(opts.target.display, `no answer from Redis for ${ms / 1000} s${lastError === '' ? '' : ` (${lastError})`}; enqueued jobs stay in the queue: run the same command again to gather them`)), ms);
+    });
+    try {
+      return await Promise.race([p, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   // Many requests in flight at once share one connection's pipeline: a poll of thousands of jobs is a few round trips.
   const statesOf = async (ids: readonly string[]): Promise<[string, string][]> => {
     const out: [string, string][] = [];
     for (let i = 0; i < ids.length; i += STATE_BATCH) {
       const batch = ids.slice(i, i + STATE_BATCH);
-      const states = await Promise.all(batch.map((id) => queue.getJobState(id)));
+      const states = await deadline(Promise.all(batch.map((id) => queue.getJobState(id))));
       batch.forEach((id, k) => out.push([id, states[k] as string]));
     }
     return out;
@@ -110,7 +129,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     };
     const collect = async (id: string, state: string): Promise<boolean> => {
       if (state !== 'completed' && state !== 'failed') return false;
-      const job = await Job.fromId<QueueJobData, string>(queue, id);
+      const job = await deadline(Job.fromId<QueueJobData, string>(queue, id));
       if (job === undefined) return false;
       if (state === 'completed') settle(id, (index) => ({ index, ok: true, result: job.returnvalue }));
       else settle(id, (index) => ({ index, ok: false, error: `${job.failedReason || 'failed'} (after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'})` }));
@@ -125,7 +144,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       } else if (state === 'failed') {
         if (opts.gatherOnly) await collect(id, state);
         else {
-          await (await Job.fromId(queue, id))?.retry('failed');
+          await deadline((async () => (await Job.fromId(queue, id))?.retry('failed'))());
           retried++;
         }
       } else if (state === 'unknown' && opts.gatherOnly) {
@@ -134,7 +153,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     }
     if (!opts.gatherOnly) {
       // add() of an id that is already there (waiting, running) is a no-op in BullMQ: never a second run.
-      await queue.addBulk([...pending].map((id) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id) })));
+      await deadline(queue.addBulk([...pending].map((id) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id) }))));
     }
     opts.log(`queue ${opts.target.display}: ${byId.size} jobs, ${byId.size - pending.size} finished already${retried > 0 ? `, ${retried} failed ones retried` : ''}${opts.gatherOnly || pending.size === 0 ? '' : `; waiting for workers (kancil worker --queue ${opts.target.display})`}`);
 
@@ -151,12 +170,20 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       }
       if (pending.size < before) quietSince = Date.now();
       else if (Date.now() - quietSince >= QUIET_MS) {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+        const counts = await deadline(queue.getJobCounts('waiting', 'active', 'delayed'));
         opts.log(`queue ${opts.target.display}: ${pending.size} jobs of this sweep unfinished; queue has ${counts.waiting ?? 0} waiting, ${counts.active ?? 0} running, ${counts.delayed ?? 0} waiting to retry${(counts.active ?? 0) === 0 ? ' (is a worker running?)' : ''}`);
         quietSince = Date.now();
       }
     }
     return answers;
   };
-  return { runner, reused: () => reused, close: () => queue.close() };
+  return {
+    runner,
+    reused: () => reused,
+    // A Redis that is gone would hold a graceful close as long as it holds requests.
+    close: async () => {
+      await Promise.race([queue.close().catch(() => undefined), new Promise<void>((r) => setTimeout(r, 5000).unref())]);
+      client.disconnect();
+    },
+  };
 }
