@@ -17,6 +17,7 @@ import type { TradeEvent } from '../core/marketEvents.js';
 import type { TradeId } from '../core/tradeId.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
 import { isPlainDecimal } from './depth-diff.js';
+import { scaledText } from './binary/format.js';
 
 /** The wire strings of a trade, in the matching engine's replayed-trade shape. */
 export interface RawTrade {
@@ -49,9 +50,30 @@ export interface TradeFields {
   readonly isBuyerMaker: boolean;
 }
 
-/** What a lazy trade keeps besides its plain fields: the wire strings, the cache, the id, and the Decimals and id text once built. */
+/**
+ * A trade's price and quantity as the integers that spell their wire text exactly (`price` x
+ * 10^-priceScale, trailing zeros kept: see record/binary/format's scaledText), as a binary
+ * recording stores them.
+ */
+export interface WireDecimals {
+  readonly price: number;
+  readonly priceScale: number;
+  readonly qty: number;
+  readonly qtyScale: number;
+}
+
+/**
+ * What a lazy trade keeps besides its plain fields: the wire strings (or, from a binary recording,
+ * the integers that spell them, the strings built when first asked for: most trades of a replay
+ * never are, and the strings would outlive the young generation with the event), the cache, the
+ * id, and the Decimals and id text once built.
+ */
 interface LazyTradeState extends ScaledTrade {
-  readonly raw: RawTrade;
+  raw: RawTrade | undefined;
+  readonly wirePrice: number;
+  readonly wirePriceScale: number;
+  readonly wireQty: number;
+  readonly wireQtyScale: number;
   readonly cache: DecimalTextCache;
   readonly id: TradeId | number;
   tradeId: TradeId | undefined;
@@ -83,7 +105,7 @@ const LAZY_GETTERS: PropertyDescriptorMap = {
   price: {
     get(this: LazyTrade): Decimal {
       const s = this[STATE];
-      return (s.price ??= s.cache.get(s.raw.price));
+      return (s.price ??= s.cache.get(rawOf(s).price));
     },
     enumerable: true,
     configurable: true,
@@ -91,12 +113,17 @@ const LAZY_GETTERS: PropertyDescriptorMap = {
   qty: {
     get(this: LazyTrade): Decimal {
       const s = this[STATE];
-      return (s.qty ??= s.cache.get(s.raw.qty));
+      return (s.qty ??= s.cache.get(rawOf(s).qty));
     },
     enumerable: true,
     configurable: true,
   },
 };
+
+/** The wire strings of a lazy trade, spelled from its integers on first use when it has no strings. */
+function rawOf(s: LazyTradeState): RawTrade {
+  return (s.raw ??= { price: scaledText(s.wirePrice, s.wirePriceScale), qty: scaledText(s.wireQty, s.wireQtyScale), isBuyerMaker: s.isBuyerMaker });
+}
 
 /** The getters one by one: a defineProperty each costs about half of one defineProperties of all three. */
 const TRADE_ID_GETTER = LAZY_GETTERS.tradeId as PropertyDescriptor;
@@ -112,6 +139,15 @@ const STATE_VALUE: PropertyDescriptor = { value: undefined };
  * {@link scaledTradeOf}); only its numbers are kept.
  */
 export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalTextCache, scaled?: ScaledTrade): TradeEvent {
+  return makeLazyTrade(f, { price, qty, isBuyerMaker: f.isBuyerMaker }, undefined, cache, scaled);
+}
+
+/** {@link lazyTrade} of a binary recording's trade: the wire strings as the integers that spell them (built when first read). */
+export function lazyWireTrade(f: TradeFields, wire: WireDecimals, cache: DecimalTextCache, scaled: ScaledTrade): TradeEvent {
+  return makeLazyTrade(f, undefined, wire, cache, scaled);
+}
+
+function makeLazyTrade(f: TradeFields, raw: RawTrade | undefined, wire: WireDecimals | undefined, cache: DecimalTextCache, scaled: ScaledTrade | undefined): TradeEvent {
   const ev: Record<string | symbol, unknown> = { type: 'trade', E: f.E, symbol: f.symbol };
   Object.defineProperty(ev, 'tradeId', TRADE_ID_GETTER);
   Object.defineProperty(ev, 'price', PRICE_GETTER);
@@ -128,7 +164,11 @@ export function lazyTrade(f: TradeFields, price: string, qty: string, cache: Dec
     scaledQty: scaled === undefined ? -1 : scaled.scaledQty,
     qtyScale: scaled === undefined ? 0 : scaled.qtyScale,
     isBuyerMaker: f.isBuyerMaker,
-    raw: { price, qty, isBuyerMaker: f.isBuyerMaker },
+    raw,
+    wirePrice: wire === undefined ? 0 : wire.price,
+    wirePriceScale: wire === undefined ? 0 : wire.priceScale,
+    wireQty: wire === undefined ? 0 : wire.qty,
+    wireQtyScale: wire === undefined ? 0 : wire.qtyScale,
     cache,
     id,
     tradeId: typeof id === 'string' ? id : undefined,
@@ -170,7 +210,8 @@ export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string
 
 /** The wire strings of a trade made by {@link lazyTrade} (a copy keeps none: spread or JSON give Decimal fields). */
 export function rawTrade(e: TradeEvent): RawTrade | undefined {
-  return (e as Partial<LazyTrade>)[STATE]?.raw;
+  const s = (e as Partial<LazyTrade>)[STATE];
+  return s === undefined ? undefined : rawOf(s);
 }
 
 /**

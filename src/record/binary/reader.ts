@@ -15,7 +15,7 @@ import { scaledDepthDiff } from '../depth-diff.js';
 import { parseRecordLine } from '../format.js';
 import { lineStream } from '../skipStreams.js';
 import { type ItemContext, type ReadStats, type RecordedItem, toItems } from '../items.js';
-import { lazyTrade } from '../trade.js';
+import { lazyWireTrade } from '../trade.js';
 import { type BinaryHeader, KIND_BOOK_TICKER, KIND_DEPTH, KIND_LINE, KIND_STRING, KIND_TRADE, MAGIC, RECORD_HEAD, VERSION, scaledText } from './format.js';
 
 /** A binary recording that cannot be read: names the file and the byte offset of the problem. */
@@ -280,7 +280,7 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const pt = trailingZeros(p, ps);
     const qt = trailingZeros(q, qs);
     const scaled = { scaledPrice: p / POW10[pt]!, priceScale: ps - pt, scaledQty: q / POW10[qt]!, qtyScale: qs - qt, isBuyerMaker };
-    out.push({ kind: 'market', recvTime: recv, stream, event: lazyTrade(fields, scaledText(p, ps), scaledText(q, qs), ctx.decimals, scaled) });
+    out.push({ kind: 'market', recvTime: recv, stream, event: lazyWireTrade(fields, { price: p, priceScale: ps, qty: q, qtyScale: qs }, ctx.decimals, scaled) });
   } else {
     const E = u53();
     const u = u53();
