@@ -49,6 +49,14 @@ describe('latency model', () => {
     expect(new Set(xs)).toEqual(new Set([3, 5, 11]));
   });
 
+  it("a recorded latency file in recorded order gives its values one after another, in the file's order, then from the first again", () => {
+    const f = path.join(dir, 'seq.txt');
+    writeFileSync(f, '# per order of a live run\n8\n120\n2.6\n');
+    const m = latencyModel({ entryMs: { file: f, order: 'recorded' }, cancelMs: { file: f, order: 'recorded' }, ackMs: 0 });
+    expect([m.entry(), m.cancel(), m.entry(), m.entry(), m.entry(), m.cancel()]).toEqual([8, 8, 120, 3, 8, 120]);
+    expect(new Set(draws(latencyModel({ entryMs: { file: f, order: 'random' }, cancelMs: 0, ackMs: 0 }).entry, 300))).toEqual(new Set([8, 120, 3]));
+  });
+
   it('a bad latency file is a ConfigError naming the file, the line and the value', () => {
     const f = path.join(dir, 'bad.txt');
     writeFileSync(f, '3\n-2\n');

@@ -1,8 +1,10 @@
 /**
  * Order entry, cancel and response latency of the simulated venue (backtest and paper). Each of
- * the three is a constant, a seeded log-normal draw given by its median and 99th percentile, or a
- * seeded draw from recorded latencies (a text file of milliseconds, one a line). The same seed, the
- * same draws: a backtest stays byte-identical run after run. Draws are rounded to whole
+ * the three is a constant, a seeded log-normal draw given by its median and 99th percentile, or
+ * recorded latencies (a text file of milliseconds, one a line) drawn from at random (seeded) or
+ * used in the file's order: the n-th order gets the n-th value, so a backtest can repeat the
+ * latency each order of a live run had. The same seed, the same draws: a backtest stays
+ * byte-identical run after run. Draws are rounded to whole
  * milliseconds, the grid of the exchange's own times (and of the virtual clock).
  *
  * Requests and reports keep their order (one connection each way, as a real client has): a draw
@@ -14,7 +16,10 @@ import { ConfigError } from '../core/errors.js';
 import { mulberry32 } from '../core/random.js';
 
 /** One latency as configured: ms, a log-normal by median and p99, or a file of recorded values. */
-export type LatencySpec = number | { readonly median: number; readonly p99: number } | { readonly file: string };
+export type LatencySpec = number | { readonly median: number; readonly p99: number } | { readonly file: string; readonly order?: LatencyFileOrder };
+
+/** How values of a latency file are used: drawn at random (seeded), or one after another in the file's order. */
+export type LatencyFileOrder = 'random' | 'recorded';
 
 /** The three latencies of a venue and the seed of their draws. */
 export interface LatencySettings {
@@ -72,6 +77,10 @@ function drawOf(spec: LatencySpec, rnd: () => number, field: string): () => numb
   }
   if ('file' in spec) {
     const xs = readLatencyFile(spec.file, field);
+    if (spec.order === 'recorded') {
+      let i = 0;
+      return () => Math.round(xs[i++ % xs.length] as number);
+    }
     return () => Math.round(xs[Math.floor(rnd() * xs.length)] as number);
   }
   const { median, p99 } = spec;

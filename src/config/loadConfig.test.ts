@@ -144,6 +144,8 @@ ${section}`;
     expect(fails(paper('paper: { latencyMs: 5, latency: { entryMs: 5 } }'))).toMatch(/paper\.latencyMs=5: give either paper\.latencyMs .* or paper\.latency, not both/);
     expect(fails(paper('paper: { latency: { entryMs: { median: 9, p99: 3 } } }'))).toMatch(/paper\.latency\.entryMs/);
     expect(fails(paper('paper: { latency: { cancelMs: { mean: 3 } } }'))).toMatch(/paper\.latency\.cancelMs/);
+    expect(cfg(paper('paper: { latency: { entryMs: { file: lat/entry.txt, order: recorded } } }')).paper.latency.entryMs).toEqual({ file: path.resolve('/p/lat/entry.txt'), order: 'recorded' });
+    expect(fails(paper('paper: { latency: { entryMs: { file: lat/entry.txt, order: sorted } } }'))).toMatch(/paper\.latency\.entryMs/);
   });
 });
 

@@ -87,7 +87,10 @@ const latencySpec = z.union([
   z
     .strictObject({ median: z.number().positive().describe('median ms'), p99: z.number().positive().describe('99th percentile ms') })
     .refine((v) => v.p99 >= v.median, 'p99 must not be below median'),
-  z.strictObject({ file: z.string().min(1).describe('text file of recorded ms, one a line (drawn from, seeded)') }),
+  z.strictObject({
+    file: z.string().min(1).describe('text file of recorded ms, one a line'),
+    order: z.enum(['random', 'recorded']).optional().describe("random (default): drawn from, seeded; recorded: one after another in the file's order, from the first again after the last"),
+  }),
 ]);
 /** Default of each order latency (ms): the recordings' median one-way feed latency (src/backtest/README.md, "Latency"). */
 const DEFAULT_ORDER_LATENCY_MS = 4;
