@@ -22,6 +22,12 @@ export interface MarketFeed {
   /** The last refusal, for the admin status. */
   readonly lastError: string | undefined;
   /**
+   * A replay's clock: the recorded receive time (ms) of the last recorded message it applied, or of
+   * the one it is applying while the engine reports what that message did; undefined for a
+   * synthetic flow. What a client's order met is told by where the replay stood when it arrived.
+   */
+  readonly replayedTo: number | undefined;
+  /**
    * Settles once the feed has applied its last event and will move its book no more (a replay
    * played once); undefined for a feed that never ends (a looped replay, a synthetic flow). A feed
    * stopped before its end never settles it.
@@ -68,6 +74,7 @@ const MAX_TIMER_MS = 1000;
 /** Replays a recording: diffs before the snapshot (or already in it) are dropped, as the book rules say. */
 class ReplayFeed implements MarketFeed {
   applied = 0;
+  replayedTo: number | undefined;
   failed = 0;
   lastError: string | undefined;
   readonly #q: Quantizer;
@@ -125,6 +132,7 @@ class ReplayFeed implements MarketFeed {
         const ev = this.events[this.#i] as RecordedEvent;
         if (ev.ms - this.#startRec > elapsed) break;
         this.#i++;
+        this.replayedTo = ev.ms;
         try {
           this.#apply(engine, ev, now);
           this.applied++;
@@ -190,6 +198,8 @@ class SyntheticFeed implements MarketFeed {
   readonly adjusted = 0;
   /** A synthetic flow runs until stopped. */
   readonly ended = undefined;
+  /** A synthetic flow has no recording clock. */
+  readonly replayedTo = undefined;
   failed = 0;
   lastError: string | undefined;
   #timer: NodeJS.Timeout | undefined;

@@ -122,6 +122,38 @@ describe('whole recording', () => {
   });
 });
 
+describe("the replay's clock", () => {
+  it('replayedTo is the recorded receive time of the message whose trade the engine reports, and of the last one at the end', async () => {
+    const fast = await startSandbox(
+      testSandboxConfig((d) => {
+        d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: false, speed: 1000 } }];
+      }),
+    );
+    try {
+      const feed = fast.feeds[0];
+      if (!feed) throw new Error('no feed');
+      const seen: (number | undefined)[] = [];
+      const off = fast.engine.subscribe((e) => {
+        if (e.type === 'trade') seen.push(feed.replayedTo);
+      });
+      await fast.marketEnded;
+      off();
+      const recorded = loadRecording(sample, 'BTCUSDT');
+      const fromSnapshot = recorded.slice(recorded.findIndex((e) => e.kind === 'snapshot'));
+      expect(seen).toEqual(fromSnapshot.flatMap((e) => (e.kind === 'trade' ? [e.ms] : [])));
+      expect(feed.replayedTo).toBe(recorded.at(-1)?.ms);
+    } finally {
+      await fast.stop();
+    }
+    const synthetic = await startSandbox(testSandboxConfig((d) => void (d.market = [{ symbol: 'BTC_IDR', synthetic: { seed: 7, midPrice: '1000000000', intervalMs: 50 } }])));
+    try {
+      expect(synthetic.feeds[0]?.replayedTo).toBeUndefined();
+    } finally {
+      await synthetic.stop();
+    }
+  });
+});
+
 describe('end of the market activity', () => {
   it('a replay played once announces its end after its last event; looped or synthetic activity never ends', async () => {
     const once = await startSandbox(
