@@ -1,8 +1,8 @@
 /**
  * One strategy, three modes, one market: the bundled BTCUSDT recording replayed by the sandbox over
  * loopback HTTP/WebSocket (live: orders to the sandbox's engine; paper: orders to the paper engine
- * fed by the sandbox's streams) and replayed by a backtest over the same recording window, with the
- * order latency the live run measured. Used by bench/parity.bench.ts (the table) and
+ * fed by the sandbox's streams) and replayed by a backtest over the same recording window; paper and
+ * the backtest run after the live run, with the latency each of its orders had. Used by bench/parity.bench.ts (the table) and
  * test/integration/parity.test.ts (a lighter run).
  *
  * One window. Each sandbox holds its replay until its run has subscribed to the depth stream, then
@@ -26,6 +26,7 @@ import { parse, stringify } from 'yaml';
 import { prepareRun, sourcesOf } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig } from '../src/backtest/config.js';
 import { receiveTimes, type FeedTimeStats } from '../src/backtest/feedTime.js';
+import type { LatencySpec } from '../src/backtest/latency.js';
 import { loadRunConfig } from '../src/cli/runConfig.js';
 import { RunSession } from '../src/cli/runSession.js';
 import { Decimal } from '../src/core/decimal.js';
@@ -147,8 +148,8 @@ export interface ParityResult {
   /**
    * Measured in the live run (medians, wall ms): from the sandbox's engine applying a depth update (or
    * sending a trade) to the strategy getting it, from sending an order to the sandbox's engine booking it, and from there
-   * to the acknowledgement reaching the run; and in recording ms what the backtest used: entry (and
-   * cancel) = feed + entry, report = acknowledgement.
+   * to the acknowledgement reaching the run; and in recording ms what paper and the backtest used:
+   * entry order by order (`entryMs` its median, over `samples` orders), cancel `entryMs`, report the acknowledgement.
    */
   readonly measured: { readonly feedWallMs: number; readonly entryWallMs: number | undefined; readonly ackWallMs: number | undefined; readonly entryMs: number; readonly ackMs: number; readonly samples: number };
   /** Recording-time window (receive ms) every mode ran over: from the replay's snapshot to its end. */
@@ -169,6 +170,13 @@ interface Seen {
   trades: number[];
   /** Each depth diff's last update id and the wall ms the strategy got it. */
   depth: { u: number; at: number }[];
+  /**
+   * Per order (clientId): when the strategy placed it (wall ms), the last market event it had seen
+   * (`t<trade id>` or `d<final update id>`) and when, and where the sandbox's replay stood then.
+   */
+  placed: Map<string, { wall: number; seen: string; seenWall: number; replayedTo: number | undefined }>;
+  /** The sandbox's replay clock (MarketFeed.replayedTo), once it runs. */
+  replayedTo: () => number | undefined;
 }
 
 /** Wraps a plugin to note when it started and when market data reached it. */
@@ -178,7 +186,13 @@ function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
     description: inner.description,
     params: inner.params,
     create: (ctx) => {
-      const h = inner.create(ctx as never);
+      let last = { key: '', wall: 0 };
+      const place = (req: Parameters<typeof ctx.place>[0]): string => {
+        const id = ctx.place(req);
+        seen.placed.set(id, { wall: Date.now(), seen: last.key, seenWall: last.wall, replayedTo: seen.replayedTo() });
+        return id;
+      };
+      const h = inner.create(new Proxy(ctx, { get: (t, k) => (k === 'place' ? place : (Reflect.get(t, k, t) as unknown)) }) as never);
       return {
         onStart: () => {
           seen.startWall = Date.now();
@@ -187,6 +201,7 @@ function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
         onEvent: (e) => {
           if (e.type === 'trade') seen.trades.push(Date.now() - e.E);
           if (e.type === 'depthDiff') seen.depth.push({ u: e.finalUpdateId, at: Date.now() });
+          if (e.type === 'trade' || e.type === 'depthDiff') last = { key: e.type === 'trade' ? `t${e.tradeId}` : `d${e.finalUpdateId}`, wall: Date.now() };
           h.onEvent(e);
         },
         onStop: () => h.onStop?.(),
@@ -215,7 +230,7 @@ async function subscribed(sandbox: Awaited<ReturnType<typeof startSandbox>>, fai
 }
 
 /** Runs the case live or on paper against its own in-process sandbox; returns the outcome, the ledger's latency samples and the wall window. */
-async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityCase, o: ParityOptions, dir: string, paperLatencyMs: number, span: { startMs: number; endMs: number }): Promise<{ outcome: ModeOutcome; latency: Latencies; startRec: number }> {
+async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityCase, o: ParityOptions, dir: string, paperLatency: Readonly<Record<string, LatencySpec>>, span: { startMs: number; endMs: number }): Promise<{ outcome: ModeOutcome; latency: Latencies; startRec: number }> {
   const sandboxDoc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/paper-sandbox.yaml'), 'utf8')) as { market: { replay: Record<string, unknown> }[] };
   for (const m of sandboxDoc.market) m.replay = { ...m.replay, file: o.recording ?? RECORDING, loop: false, speed: o.speed };
   const sandboxFile = path.join(dir, `${tag}-sandbox.yaml`);
@@ -230,14 +245,14 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
       sandbox: { config: sandboxFile },
       strategies: [{ name: c.name, plugin: c.plugin, symbols: [SYMBOL], budget: c.budget, params: c.params }],
       risk: { mode: 'reject' },
-      paper: { ...FEES, balances: BALANCES, latencyMs: paperLatencyMs },
+      paper: { ...FEES, balances: BALANCES, latency: paperLatency },
       storage: { path: ledgerFile },
       run: { durationSec: 0, statusIntervalSec: 3600, timerMs: 1000, cancelOnShutdown: false },
       logging: { level: 'silent' },
     }),
   );
   const cfg = loadRunConfig(runFile);
-  const seen: Seen = { trades: [], depth: [] };
+  const seen: Seen = { trades: [], depth: [], placed: new Map(), replayedTo: () => undefined };
   const plugin = watched(await loadPlugin(c.plugin, cfg.dir, plainErrorAt(runFile), ['strategies', 0]), seen);
   const sandbox = await startSandbox(loadSandboxConfig(sandboxFile), { holdMarket: true });
   const acct = sandbox.accounts[0];
@@ -246,9 +261,17 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
   // When the engine applied each depth update (the same wall clock): the feed latency of depth.
   const atEngine = new Map<string, number>();
   const depthAt = new Map<number, number>();
+  // Where the replay stood (recorded receive ms) when each market event and each order reached the engine.
+  seen.replayedTo = () => sandbox.feeds[0]?.replayedTo;
+  const replayedAt = new Map<string, number | undefined>();
   const off = sandbox.engine.subscribe((e) => {
-    if (e.type === 'executionReport' && e.x === 'NEW') atEngine.set(e.c, e.E);
-    else if (e.type === 'depthUpdate') depthAt.set(e.u, e.E);
+    if (e.type === 'executionReport' && e.x === 'NEW') {
+      atEngine.set(e.c, e.E);
+      replayedAt.set(e.c, seen.replayedTo());
+    } else if (e.type === 'depthUpdate') {
+      depthAt.set(e.u, e.E);
+      replayedAt.set(`d${e.u}`, seen.replayedTo());
+    } else if (e.type === 'trade') replayedAt.set(`t${e.id}`, seen.replayedTo());
   });
   let startWall = 0;
   try {
@@ -276,8 +299,9 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     const orders = ledger.orders().sort((a, b) => a.createdAt - b.createdAt || (a.clientId < b.clientId ? -1 : 1));
     const keyOf = new Map(orders.map((x, i) => [x.clientId, String(i)]));
     const feed = [...seen.trades, ...seen.depth.flatMap((d) => (depthAt.has(d.u) ? [d.at - (depthAt.get(d.u) as number)] : []))];
-    const latency: Latencies = { entry: [], ack: [], feed };
+    const latency: Latencies = { entry: [], ack: [], feed, perOrder: [] };
     for (const x of orders) {
+      latency.perOrder.push(replayLatency(seen.placed.get(x.clientId), replayedAt, x.clientId));
       const acked = ledger.transitions(x.clientId).find((t) => t.to === 'NEW' || t.to === 'PARTIALLY_FILLED' || t.to === 'FILLED');
       const engineAt = atEngine.get(x.clientId);
       if (x.sentAt === undefined || acked === undefined || engineAt === undefined) continue;
@@ -311,80 +335,121 @@ function trimmed(o: ModeOutcome, from: number, to: number): ModeOutcome {
   return { intents, placedAt, fills };
 }
 
-/** Per order of a live run: wall ms from sending to the engine, and from the engine to the acknowledgement. */
+/**
+ * Per order of a live run: wall ms from sending to the engine, and from the engine to the
+ * acknowledgement; per market event, its feed latency (wall ms); and per order in placing order,
+ * its latency on the replay's clock (recorded ms, replayLatency; undefined when not measured).
+ */
 interface Latencies {
   entry: number[];
   ack: number[];
   feed: number[];
+  perOrder: (number | undefined)[];
 }
 
-const median = (xs: readonly number[]): number | undefined => (xs.length === 0 ? undefined : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+/**
+ * An order's latency on the replay's clock (recorded ms): from the market it answered to the market
+ * it met. It answered the last event its strategy saw when it placed the order at once (within
+ * 1 ms: an event-driven order), else the market at the moment it placed it (a timer); it met every
+ * message the replay had applied when it reached the engine, so it arrives 1 ms after the last of
+ * them (in a backtest an order due at an item's time goes before that item). Measured this way, not
+ * in wall ms: under load the sandbox's replay falls behind its schedule in bursts, and an order
+ * meets the replay where it stands, not where the wall clock says it should.
+ */
+function replayLatency(placed: Seen['placed'] extends Map<string, infer P> ? P | undefined : never, replayedAt: ReadonlyMap<string, number | undefined>, clientId: string): number | undefined {
+  const arrived = replayedAt.get(clientId);
+  if (placed === undefined || arrived === undefined) return undefined;
+  const from = placed.wall - placed.seenWall <= 1 ? replayedAt.get(placed.seen) : placed.replayedTo;
+  return from === undefined ? undefined : Math.max(0, arrived - from) + 1;
+}
 
-/** Runs one case live, on paper (concurrently, each against its own sandbox) and as a backtest of the same window. */
+const quantile = (xs: readonly number[], q: number): number | undefined => (xs.length === 0 ? undefined : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]);
+const median = (xs: readonly number[]): number | undefined => quantile(xs, 0.5);
+
+/** Writes latencies (ms) to a file, one a line, for a `{ file, order: 'recorded' }` latency. */
+function latencyFile(file: string, xs: readonly number[]): string {
+  writeFileSync(file, `${xs.map((x) => Math.max(0, Math.round(x))).join('\n')}\n`);
+  return file;
+}
+
+/** Runs one case live (twice at once with `liveTwice`), then on paper (each against its own sandbox) and as a backtest of the same window, both with the live run's latency order by order. */
 export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<ParityResult> {
   const dir = mkdtempSync(path.join(tmpdir(), `kancil-parity-${c.name}-`));
   try {
-    // Paper's simulated order latency: one wall ms each way, about what the loopback round trip to
-    // the sandbox measures (reported per run below); the backtest uses the live run's measurement.
     const recording = o.recording ?? RECORDING;
     const span = recordingSpan(recording);
-    const [live, paper, again] = await Promise.all([
-      runAgainstSandbox('live', 'live', c, o, dir, 0, span),
-      runAgainstSandbox('paper', 'paper', c, o, dir, 1, span),
-      ...(o.liveTwice ? [runAgainstSandbox('live', 'live-again', c, o, dir, 0, span)] : []),
-    ]);
-    const offset = await recordingOffset(recording);
-    // The live run's medians in recording time: what the backtest is given. Live, the strategy sees
-    // the market a feed latency after the sandbox's engine moved it (the backtest's engine and
-    // strategy see it at once): an order reaches the engine feed + entry after the event it answers.
+    const [live, again] = await Promise.all([runAgainstSandbox('live', 'live', c, o, dir, {}, span), ...(o.liveTwice ? [runAgainstSandbox('live', 'live-again', c, o, dir, {}, span)] : [])]);
+    // What paper and the backtest are given: the live run's latency of each order on the replay's
+    // clock, from the market it answered to the market it met (replayLatency): feed, time to place
+    // and entry. Live, the strategy sees the market a feed latency after the sandbox's engine moved
+    // it; paper's and the backtest's engines move when their strategy sees it. A median is not
+    // enough: orders placed in a burst of trades reach the engine one after another, tens of ms
+    // late, and those are the ones that meet a moved book (src/backtest/README.md, "Parity").
     const feedWall = median(live.latency.feed) ?? 0;
-    const entryMs = Math.round((feedWall + (median(live.latency.entry) ?? 0)) * o.speed);
+    const measured = live.latency.perOrder.filter((x): x is number => x !== undefined);
+    const entryMs = median(measured) ?? Math.round((feedWall + (median(live.latency.entry) ?? 0)) * o.speed);
+    const perOrder = live.latency.perOrder.map((x) => x ?? entryMs);
     const ackMs = Math.round((median(live.latency.ack) ?? 0) * o.speed);
+    // Paper runs on the wall clock (recorded ms / speed), order by order from the same start.
+    const wall = (x: number): number => x / o.speed;
+    const paperLatency = { entryMs: { file: latencyFile(path.join(dir, 'paper-entry.txt'), perOrder.map(wall)), order: 'recorded' as const }, cancelMs: Math.round(wall(entryMs)), ackMs: Math.round(wall(ackMs)) };
+    const paper = await runAgainstSandbox('paper', 'paper', c, o, dir, paperLatency, span);
+    const offset = await recordingOffset(recording);
     // One window for every mode: from the replay's start to its end (or the runs' duration).
     const window = { startMs: span.startMs, endMs: o.durationSec > 0 ? Math.min(span.endMs, span.startMs + o.durationSec * 1000 * o.speed) : span.endMs };
     const params: Record<string, unknown> = { ...c.params };
     for (const k of c.msParams ?? []) params[k] = Number(params[k]) * o.speed;
     const sandboxDoc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/paper-sandbox.yaml'), 'utf8')) as { symbols: { filters: unknown[] }[] };
-    const cfg = parseBacktestConfig(
-      {
-        mode: 'backtest',
-        name: `parity-${c.name}`,
-        symbols: { [SYMBOL]: { filters: sandboxDoc.symbols[0]?.filters } },
-        strategies: [{ name: c.name, plugin: c.plugin, symbols: [SYMBOL], budget: c.budget, params }],
-        risk: { mode: 'reject' },
-        backtest: {
-          recordings: [{ symbol: SYMBOL, files: [recording] }],
-          fees: FEES,
-          balances: BALANCES,
-          latency: { entryMs, cancelMs: entryMs, ackMs },
-          feed: { offsetMs: offset },
-          timerMs: 1000 * o.speed,
-          // The live strategy's start (a few diffs after the snapshot: the run synchronises its book first).
-          start: Math.round(live.startRec - offset),
-          end: Math.round(window.endMs - offset),
+    const backtest = async (entry: LatencySpec): Promise<{ outcome: ModeOutcome; mark: Decimal }> => {
+      const cfg = parseBacktestConfig(
+        {
+          mode: 'backtest',
+          name: `parity-${c.name}`,
+          symbols: { [SYMBOL]: { filters: sandboxDoc.symbols[0]?.filters } },
+          strategies: [{ name: c.name, plugin: c.plugin, symbols: [SYMBOL], budget: c.budget, params }],
+          risk: { mode: 'reject' },
+          backtest: {
+            recordings: [{ symbol: SYMBOL, files: [recording] }],
+            fees: FEES,
+            balances: BALANCES,
+            latency: { entryMs: entry, cancelMs: entryMs, ackMs },
+            feed: { offsetMs: offset },
+            timerMs: 1000 * o.speed,
+            // The live strategy's start (a few diffs after the snapshot: the run synchronises its book first).
+            start: Math.round(live.startRec - offset),
+            end: Math.round(window.endMs - offset),
+          },
         },
-      },
-      path.join(dir, 'backtest.yaml'),
-    );
-    const run = await prepareRun(cfg);
-    const intents: string[] = [];
-    const placedAt: number[] = [];
-    const keyOf = new Map<string, string>();
-    const fills: ParityFill[] = [];
-    run.bus.events$.subscribe((e) => {
-      if (e.type === 'orderUpdate' && e.state === 'PENDING') {
-        keyOf.set(e.clientId, String(intents.length));
-        intents.push(`${e.side} ${e.quantity?.toFixed()}@${e.price?.toFixed() ?? 'MKT'}`);
-        placedAt.push(e.E + offset);
-      }
-      if (e.type === 'fill') fills.push({ clientKey: keyOf.get(e.clientId) ?? e.clientId, side: e.side, price: e.price, qty: e.qty, quoteQty: e.quoteQty, commission: e.commission, commissionAsset: e.commissionAsset, isMaker: e.isMaker });
-    });
-    await run.replay.run(sourcesOf(cfg));
-    const mark = run.replay.mark(SYMBOL) ?? new Decimal(0);
-    run.finish();
-    o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms wall (${live.latency.entry.length} orders); window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
+        path.join(dir, 'backtest.yaml'),
+      );
+      const run = await prepareRun(cfg);
+      const intents: string[] = [];
+      const placedAt: number[] = [];
+      const keyOf = new Map<string, string>();
+      const fills: ParityFill[] = [];
+      run.bus.events$.subscribe((e) => {
+        if (e.type === 'orderUpdate' && e.state === 'PENDING') {
+          keyOf.set(e.clientId, String(intents.length));
+          intents.push(`${e.side} ${e.quantity?.toFixed()}@${e.price?.toFixed() ?? 'MKT'}`);
+          placedAt.push(e.E + offset);
+        }
+        if (e.type === 'fill') fills.push({ clientKey: keyOf.get(e.clientId) ?? e.clientId, side: e.side, price: e.price, qty: e.qty, quoteQty: e.quoteQty, commission: e.commission, commissionAsset: e.commissionAsset, isMaker: e.isMaker });
+      });
+      await run.replay.run(sourcesOf(cfg));
+      const mark = run.replay.mark(SYMBOL) ?? new Decimal(0);
+      run.finish();
+      return { outcome: { intents, placedAt, fills }, mark };
+    };
+    // The live orders' latencies order by order where the backtest places the same orders (found by
+    // a first run at the median, in case it places some before the live run's first), else drawn
+    // from (a strategy whose orders depend on timing places others).
+    const first = await backtest(entryMs);
+    const at = contiguousAt(live.outcome.intents, first.outcome.intents);
+    const values = [...Array<number>(Math.max(0, at)).fill(entryMs), ...perOrder];
+    const bt = await backtest({ file: latencyFile(path.join(dir, 'backtest-entry.txt'), values), order: at >= 0 ? 'recorded' : 'random' });
+    o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms wall (${live.latency.entry.length} orders); market answered to market met ${entryMs} ms (p90 ${quantile(measured, 0.9) ?? 'n/a'}, max ${quantile(measured, 1) ?? 'n/a'}) of recording, ${at >= 0 ? 'order by order' : 'drawn'}; window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
     const inWindow = (x: ModeOutcome): ModeOutcome => trimmed(x, window.startMs, window.endMs);
-    return { c, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow({ intents, placedAt, fills }), mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: live.latency.entry.length }, window };
+    return { c, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length }, window };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -407,11 +472,16 @@ export function pnlGapBps(x: Figures, ref: Figures): number {
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const num = (x: number, d = 6): string => x.toFixed(d).replace(/\.?0+$/, '') || '0';
 
-/** Whether the place intents of `a` equal a contiguous run of `b`'s (a run joins a moment late and may miss the first ones). */
+/** Where the place intents of `a` start as a contiguous run of `b`'s (a run may join a moment late and miss the first ones); -1 when they are not one. */
+export function contiguousAt(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0) return 0;
+  for (let i = 0; i + a.length <= b.length; i++) if (a.every((x, j) => b[i + j] === x)) return i;
+  return -1;
+}
+
+/** Whether the place intents of `a` equal a contiguous run of `b`'s. */
 export function contiguousIn(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length === 0) return true;
-  for (let i = 0; i + a.length <= b.length; i++) if (a.every((x, j) => b[i + j] === x)) return true;
-  return false;
+  return contiguousAt(a, b) >= 0;
 }
 
 /** Gaps of one mode's figures to the live run's: relative for quantities, fees and PnL, points for the taker share. */
@@ -459,7 +529,7 @@ export function parityTable(results: readonly ParityResult[]): { lines: string[]
     const l = r.live.intents;
     const same = (x: readonly string[]): string => (x.join('|') === l.join('|') ? '=' : contiguousIn(x, l) || contiguousIn(l, x) ? '= (but for a later start)' : '!=');
     const m = r.measured;
-    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); backtest: entry ${m.entryMs} ms, report ${m.ackMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
+    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry order by order (median ${m.entryMs} ms), report ${m.ackMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
   }
   return { lines, met };
 }

@@ -1,7 +1,7 @@
 /**
- * The parity suite, light: the trade fader and the grid trader run live and on paper against the
- * sandbox replaying the bundled recording (2x, 10 s of wall time, every run at once), and as a
- * backtest of the same recording window with the latency the live run measured
+ * The parity suite, light: the trade fader and the grid trader run live, then on paper, against the
+ * sandbox replaying the bundled recording (2x, 10 s of wall time, both strategies at once), and as a
+ * backtest of the same recording window; paper and the backtest get the latency each live order had
  * (bench/parityRuns.ts; `npm run parity` runs every example strategy over the whole recording and
  * prints the table). Each sandbox starts its replay at the recording's snapshot once its run has
  * subscribed, so every mode's strategy starts at that instant with that book.
@@ -13,10 +13,12 @@
  *    book a moment after the replay starts);
  *  - every fill pays the configured rate of its side (maker 0, taker 7.5 bps) on what it received;
  *  - the fader's filled quantity: paper and backtest within 25 % of live (10 s of replay hold ~14
- *    fills, one fill is 7 %; the three were equal in every run measured). Its taker share is not
- *    asserted: it follows the order latency of the moment (two live runs at once agree, but live
- *    took 0 % at a 2 ms entry latency and 21 % at 9 ms on a loaded machine) and the backtest's
- *    gap to live is open (the table shows it).
+ *    fills, one fill is 7 %; the three were equal in every run measured);
+ *  - the fader's taker share: the backtest within 15 points of live (two fills of ~14). It follows
+ *    the latency of each order (live took 0 % at a 2 ms entry latency and 21 % at 9 ms on a loaded
+ *    machine); given the latency each live order had, the backtest takes the same orders as
+ *    takers. Paper's is not asserted: its engine follows the streams of a second replay, whose
+ *    timing under load is its own (the table shows the gap).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CASES, contiguousIn, figuresOf, gap, parityTable, runParityCase, type ParityResult } from '../../bench/parityRuns.js';
@@ -49,7 +51,7 @@ let grid: ParityResult;
 describe('parity of live, paper and backtest against the sandbox replay (light)', () => {
   beforeAll(async () => {
     [fader, grid] = await Promise.all([runParityCase(byName('trade-fader'), OPTIONS), runParityCase(byName('grid-trader'), OPTIONS)]);
-  }, 60_000);
+  }, 120_000);
 
   it('trade fader: identical intents, fees at the configured rates, fills within the stated tolerances', () => {
     const r = fader;
@@ -59,6 +61,7 @@ describe('parity of live, paper and backtest against the sandbox replay (light)'
     expect(contiguousIn(r.paper.intents, r.backtest.intents), table).toBe(true);
     checkFees(r);
     checkFigures(r);
+    expect(Math.abs(figuresOf(r.backtest, r.mark).takerShare - figuresOf(r.live, r.mark).takerShare), table).toBeLessThanOrEqual(0.15);
   });
 
   it('grid trader: the same ladder from the same first book in the three modes', () => {
