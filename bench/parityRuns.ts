@@ -34,9 +34,9 @@ import { readRecordingBatches } from '../src/record/reader.js';
 import { loadSandboxConfig, startSandbox } from '../src/sandbox/index.js';
 import { loadRecording } from '../src/sandbox/recording.js';
 import { loadPlugin, PROJECT_ROOT, plainErrorAt } from '../src/strategy/loader.js';
-import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
 import { Ledger } from '../src/store/Ledger.js';
 import type { FillRecord } from '../src/store/records.js';
+import { latencyFile, type Latencies, median, quantile, replayLatency, type Seen, watched } from './parityWatch.js';
 
 /** The bundled recording the sandbox and the backtest replay. */
 export const RECORDING = path.join(PROJECT_ROOT, 'backtest-data/btcusdt-sample.ndjson.gz');
@@ -149,7 +149,7 @@ export interface ParityResult {
    * Measured in the live run (medians, wall ms): from the sandbox's engine applying a depth update (or
    * sending a trade) to the strategy getting it, from sending an order to the sandbox's engine booking it, and from there
    * to the acknowledgement reaching the run; and in recording ms what paper and the backtest used:
-   * entry order by order (`entryMs` its median, over `samples` orders), cancel `entryMs`, report the acknowledgement.
+   * entry and cancel order by order (`entryMs` the entries' median, over `samples` orders), report the acknowledgement.
    */
   readonly measured: { readonly feedWallMs: number; readonly entryWallMs: number | undefined; readonly ackWallMs: number | undefined; readonly entryMs: number; readonly ackMs: number; readonly samples: number };
   /** Recording-time window (receive ms) every mode ran over: from the replay's snapshot to its end. */
@@ -163,52 +163,6 @@ async function recordingOffset(file: string): Promise<number> {
   return stats.firstOffsetMs ?? 0;
 }
 
-/** What a watched strategy saw: its start (wall ms) and when market data reached it. */
-interface Seen {
-  startWall?: number;
-  /** Wall ms from the sandbox sending each trade to the strategy getting it. */
-  trades: number[];
-  /** Each depth diff's last update id and the wall ms the strategy got it. */
-  depth: { u: number; at: number }[];
-  /**
-   * Per order (clientId): when the strategy placed it (wall ms), the last market event it had seen
-   * (`t<trade id>` or `d<final update id>`) and when, and where the sandbox's replay stood then.
-   */
-  placed: Map<string, { wall: number; seen: string; seenWall: number; replayedTo: number | undefined }>;
-  /** The sandbox's replay clock (MarketFeed.replayedTo), once it runs. */
-  replayedTo: () => number | undefined;
-}
-
-/** Wraps a plugin to note when it started and when market data reached it. */
-function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
-  return defineStrategy({
-    name: inner.name,
-    description: inner.description,
-    params: inner.params,
-    create: (ctx) => {
-      let last = { key: '', wall: 0 };
-      const place = (req: Parameters<typeof ctx.place>[0]): string => {
-        const id = ctx.place(req);
-        seen.placed.set(id, { wall: Date.now(), seen: last.key, seenWall: last.wall, replayedTo: seen.replayedTo() });
-        return id;
-      };
-      const h = inner.create(new Proxy(ctx, { get: (t, k) => (k === 'place' ? place : (Reflect.get(t, k, t) as unknown)) }) as never);
-      return {
-        onStart: () => {
-          seen.startWall = Date.now();
-          h.onStart?.();
-        },
-        onEvent: (e) => {
-          if (e.type === 'trade') seen.trades.push(Date.now() - e.E);
-          if (e.type === 'depthDiff') seen.depth.push({ u: e.finalUpdateId, at: Date.now() });
-          if (e.type === 'trade' || e.type === 'depthDiff') last = { key: e.type === 'trade' ? `t${e.tradeId}` : `d${e.finalUpdateId}`, wall: Date.now() };
-          h.onEvent(e);
-        },
-        onStop: () => h.onStop?.(),
-      };
-    },
-  });
-}
 
 /** The recording's snapshot instant (the replays' start) and last instant, receive ms. */
 function recordingSpan(file: string): { startMs: number; endMs: number } {
@@ -252,7 +206,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     }),
   );
   const cfg = loadRunConfig(runFile);
-  const seen: Seen = { trades: [], depth: [], placed: new Map(), replayedTo: () => undefined };
+  const seen: Seen = { trades: [], depth: [], placed: new Map(), cancels: [], replayedTo: () => undefined };
   const plugin = watched(await loadPlugin(c.plugin, cfg.dir, plainErrorAt(runFile), ['strategies', 0]), seen);
   const sandbox = await startSandbox(loadSandboxConfig(sandboxFile), { holdMarket: true });
   const acct = sandbox.accounts[0];
@@ -268,7 +222,8 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     if (e.type === 'executionReport' && e.x === 'NEW') {
       atEngine.set(e.c, e.E);
       replayedAt.set(e.c, seen.replayedTo());
-    } else if (e.type === 'depthUpdate') {
+    } else if (e.type === 'executionReport' && e.x === 'CANCELED') replayedAt.set(`x${e.C || e.c}`, seen.replayedTo());
+    else if (e.type === 'depthUpdate') {
       depthAt.set(e.u, e.E);
       replayedAt.set(`d${e.u}`, seen.replayedTo());
     } else if (e.type === 'trade') replayedAt.set(`t${e.id}`, seen.replayedTo());
@@ -299,7 +254,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     const orders = ledger.orders().sort((a, b) => a.createdAt - b.createdAt || (a.clientId < b.clientId ? -1 : 1));
     const keyOf = new Map(orders.map((x, i) => [x.clientId, String(i)]));
     const feed = [...seen.trades, ...seen.depth.flatMap((d) => (depthAt.has(d.u) ? [d.at - (depthAt.get(d.u) as number)] : []))];
-    const latency: Latencies = { entry: [], ack: [], feed, perOrder: [] };
+    const latency: Latencies = { entry: [], ack: [], feed, perOrder: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`)) };
     for (const x of orders) {
       latency.perOrder.push(replayLatency(seen.placed.get(x.clientId), replayedAt, x.clientId));
       const acked = ledger.transitions(x.clientId).find((t) => t.to === 'NEW' || t.to === 'PARTIALLY_FILLED' || t.to === 'FILLED');
@@ -335,42 +290,6 @@ function trimmed(o: ModeOutcome, from: number, to: number): ModeOutcome {
   return { intents, placedAt, fills };
 }
 
-/**
- * Per order of a live run: wall ms from sending to the engine, and from the engine to the
- * acknowledgement; per market event, its feed latency (wall ms); and per order in placing order,
- * its latency on the replay's clock (recorded ms, replayLatency; undefined when not measured).
- */
-interface Latencies {
-  entry: number[];
-  ack: number[];
-  feed: number[];
-  perOrder: (number | undefined)[];
-}
-
-/**
- * An order's latency on the replay's clock (recorded ms): from the market it answered to the market
- * it met. It answered the last event its strategy saw when it placed the order at once (within
- * 1 ms: an event-driven order), else the market at the moment it placed it (a timer); it met every
- * message the replay had applied when it reached the engine, so it arrives 1 ms after the last of
- * them (in a backtest an order due at an item's time goes before that item). Measured this way, not
- * in wall ms: under load the sandbox's replay falls behind its schedule in bursts, and an order
- * meets the replay where it stands, not where the wall clock says it should.
- */
-function replayLatency(placed: Seen['placed'] extends Map<string, infer P> ? P | undefined : never, replayedAt: ReadonlyMap<string, number | undefined>, clientId: string): number | undefined {
-  const arrived = replayedAt.get(clientId);
-  if (placed === undefined || arrived === undefined) return undefined;
-  const from = placed.wall - placed.seenWall <= 1 ? replayedAt.get(placed.seen) : placed.replayedTo;
-  return from === undefined ? undefined : Math.max(0, arrived - from) + 1;
-}
-
-const quantile = (xs: readonly number[], q: number): number | undefined => (xs.length === 0 ? undefined : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]);
-const median = (xs: readonly number[]): number | undefined => quantile(xs, 0.5);
-
-/** Writes latencies (ms) to a file, one a line, for a `{ file, order: 'recorded' }` latency. */
-function latencyFile(file: string, xs: readonly number[]): string {
-  writeFileSync(file, `${xs.map((x) => Math.max(0, Math.round(x))).join('\n')}\n`);
-  return file;
-}
 
 /** Runs one case live (twice at once with `liveTwice`), then on paper (each against its own sandbox) and as a backtest of the same window, both with the live run's latency order by order. */
 export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<ParityResult> {
@@ -389,10 +308,14 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const measured = live.latency.perOrder.filter((x): x is number => x !== undefined);
     const entryMs = median(measured) ?? Math.round((feedWall + (median(live.latency.entry) ?? 0)) * o.speed);
     const perOrder = live.latency.perOrder.map((x) => x ?? entryMs);
+    // Cancels too: the fader cancels its oldest order in the same bursts, and a cancel that comes
+    // late lets that order fill first. A cancel that found its order ended gets the median.
+    const perCancel = live.latency.perCancel.map((x) => x ?? entryMs);
+    const cancelLatency = (file: string, xs: readonly number[]): LatencySpec => (xs.length > 0 ? { file: latencyFile(file, xs), order: 'recorded' } : entryMs);
     const ackMs = Math.round((median(live.latency.ack) ?? 0) * o.speed);
     // Paper runs on the wall clock (recorded ms / speed), order by order from the same start.
     const wall = (x: number): number => x / o.speed;
-    const paperLatency = { entryMs: { file: latencyFile(path.join(dir, 'paper-entry.txt'), perOrder.map(wall)), order: 'recorded' as const }, cancelMs: Math.round(wall(entryMs)), ackMs: Math.round(wall(ackMs)) };
+    const paperLatency = { entryMs: { file: latencyFile(path.join(dir, 'paper-entry.txt'), perOrder.map(wall)), order: 'recorded' as const }, cancelMs: cancelLatency(path.join(dir, 'paper-cancel.txt'), perCancel.map(wall)), ackMs: Math.round(wall(ackMs)) };
     const paper = await runAgainstSandbox('paper', 'paper', c, o, dir, paperLatency, span);
     const offset = await recordingOffset(recording);
     // One window for every mode: from the replay's start to its end (or the runs' duration).
@@ -412,7 +335,7 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
             recordings: [{ symbol: SYMBOL, files: [recording] }],
             fees: FEES,
             balances: BALANCES,
-            latency: { entryMs: entry, cancelMs: entryMs, ackMs },
+            latency: { entryMs: entry, cancelMs: cancelLatency(path.join(dir, 'backtest-cancel.txt'), perCancel), ackMs },
             feed: { offsetMs: offset },
             timerMs: 1000 * o.speed,
             // The live strategy's start (a few diffs after the snapshot: the run synchronises its book first).
@@ -529,7 +452,7 @@ export function parityTable(results: readonly ParityResult[]): { lines: string[]
     const l = r.live.intents;
     const same = (x: readonly string[]): string => (x.join('|') === l.join('|') ? '=' : contiguousIn(x, l) || contiguousIn(l, x) ? '= (but for a later start)' : '!=');
     const m = r.measured;
-    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry order by order (median ${m.entryMs} ms), report ${m.ackMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
+    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry and cancel order by order (entry median ${m.entryMs} ms), report ${m.ackMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
   }
   return { lines, met };
 }
