@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Job, Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../src/cli/backtest.js';
+import { runCli } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/command.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData } from '../../src/backtest/queue/connection.js';
 import { queueSweep } from '../../src/backtest/queue/queueSweep.js';
@@ -53,7 +54,7 @@ function countOf(re: RegExp, text: string): Map<string, number> {
 }
 
 describe('queue sweep: bad --queue values', () => {
-  it('a bad URL prints usage (exit 2); an unreachable Redis is named without its password (exit 1)', async () => {
+  it('a bad URL or argument prints usage (exit 2); an unreachable Redis is named without its password (exit 1)', async () => {
     const bad = captureIO();
     expect(await command.run([mmConfig, '--sweep', path.join(root, 'config/sma-crossover.grid.yaml'), '--queue', 'http://:secret@127.0.0.1:1'], bad)).toBe(2);
     expect(bad.text()).toContain('invalid --queue="http://:***@127.0.0.1:1"');
@@ -73,6 +74,18 @@ describe('queue sweep: bad --queue values', () => {
       expect(lone.text()).toContain('invalid --gather=true: needs --queue');
       expect(lone.text()).toContain('invalid --queue="redis://:***@127.0.0.1:1": needs --sweep');
       expect(lone.text()).not.toContain('secret');
+      // The worker likewise: usage for a bad URL or option, the URL without its password when unreachable.
+      const worker = captureIO();
+      expect(await runCli(['worker', '--queue', 'redis://:secret@127.0.0.1:1/x'], worker)).toBe(2);
+      expect(await runCli(['worker', '--queue', 'redis://127.0.0.1:1', '--concurrency', '0'], worker)).toBe(2);
+      expect(await runCli(['worker'], worker)).toBe(2);
+      expect(await runCli(['worker', '--queue', 'redis://:secret@127.0.0.1:1'], worker)).toBe(1);
+      expect(worker.text()).toContain('invalid --queue="redis://:***@127.0.0.1:1/x"');
+      expect(worker.text()).toContain('invalid --concurrency="0": must be a positive integer');
+      expect(worker.text()).toContain('--queue is required');
+      expect(worker.text()).toMatch(/kancil worker: redis:\/\/:\*\*\*@127\.0\.0\.1:1: network error: cannot reach Redis: connect ECONNREFUSED/);
+      expect(worker.text()).toContain('Usage: kancil worker');
+      expect(worker.text()).not.toContain('secret');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
