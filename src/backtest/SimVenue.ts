@@ -15,6 +15,7 @@
  * 'userData' publishes typed executionReport / accountPosition events instead, for a pipeline whose
  * order tracker consumes the user data stream as it does live.
  */
+import { UsedIds } from './usedIds.js';
 import { isTerminalState, type BusEvent } from '../bus/events.js';
 import type { CancelIntent, Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
@@ -123,7 +124,7 @@ export class SimVenue implements Venue {
   readonly #counts = new Map<string, Counts>();
   readonly #allCounts: Counts = { total: 0, algo: 0, iceberg: 0 };
   /** Every clientId ever submitted (uniqueness, as the exchange would see it). */
-  readonly #used = new Set<string>();
+  readonly #used = new UsedIds();
   /** Leaves the engine's listeners; set while subscribed. */
   #unsubscribe: (() => void) | undefined;
   #detachScheduled = false;
