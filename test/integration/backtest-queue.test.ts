@@ -176,6 +176,14 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     expect(await gathered, io.text()).toBe(1);
     expect(io.text()).toMatch(/point 0 \{"spreadBps":3\}: data file .*btcusdt\.ndjson\.gz is missing on worker .* \(after 3 attempts\)/);
     expect(readFileSync(path.join(data, 'out/sweep.md'), 'utf8')).toContain('FAILED: data file');
+    // The file back in place, the same command runs the failed job again (with fresh attempts).
+    copyFileSync(path.join(root, 'backtest-data/btcusdt-sample.ndjson.gz'), recording);
+    const again = captureIO();
+    expect(await command.run([cfg, '--sweep', grid, '--queue', redis.url, '--out', path.join(data, 'out'), '--quiet'], again), again.text()).toBe(0);
+    expect(again.text()).toContain('1 job, 0 finished already, 1 failed before and retried');
+    expect(c.output()).toMatch(/job kancil-[0-9a-f]+ completed/);
+    // Attempt 1 failed the first time round, and is attempt 1 again now (not 4 of 3).
+    expect(c.output().match(/\(attempt 1\/3\)/g)).toHaveLength(2);
 
     // A job of another kancil version is refused at once, the reason naming both versions.
     const queue = new Queue<QueueJobData>(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD }, prefix: QUEUE_PREFIX });

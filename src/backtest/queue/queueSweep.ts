@@ -144,7 +144,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       } else if (state === 'failed') {
         if (opts.gatherOnly) await collect(id, state);
         else {
-          await deadline((async () => (await Job.fromId(queue, id))?.retry('failed'))());
+          await deadline((async () => (await Job.fromId(queue, id))?.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }))());
           retried++;
         }
       } else if (state === 'unknown' && opts.gatherOnly) {
@@ -155,7 +155,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       // add() of an id that is already there (waiting, running) is a no-op in BullMQ: never a second run.
       await deadline(queue.addBulk([...pending].map((id) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id) }))));
     }
-    opts.log(`queue ${opts.target.display}: ${byId.size} jobs, ${byId.size - pending.size} finished already${retried > 0 ? `, ${retried} failed ones retried` : ''}${opts.gatherOnly || pending.size === 0 ? '' : `; waiting for workers (kancil worker --queue ${opts.target.display})`}`);
+    opts.log(`queue ${opts.target.display}: ${byId.size} job${byId.size === 1 ? '' : 's'}, ${byId.size - pending.size} finished already${retried > 0 ? `, ${retried} failed before and retried` : ''}${opts.gatherOnly || pending.size === 0 ? '' : `; waiting for workers (kancil worker --queue ${opts.target.display})`}`);
 
     let quietSince = Date.now();
     while (pending.size > 0) {
