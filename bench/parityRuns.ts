@@ -266,7 +266,8 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     const fills: ParityFill[] = ledger.fills().map((f) => ({ clientKey: keyOf.get(f.clientId) ?? f.clientId, side: f.side, price: f.price, qty: f.qty, quoteQty: f.quoteQty, commission: f.commission, commissionAsset: f.commissionAsset, isMaker: f.isMaker }));
     const toRec = (wall: number): number => span.startMs + (wall - startWall) * o.speed;
     const outcome = { intents: orders.map((x) => `${x.side} ${x.quantity?.toFixed()}@${x.price?.toFixed() ?? 'MKT'}`), placedAt: orders.map((x) => toRec(x.createdAt)), fills };
-    return { outcome, latency, startRec: toRec(seen.startWall ?? startWall) };
+    // The backtest's strategy must see what this one saw: from its start or the first market data it got, whichever is earlier.
+    return { outcome, latency, startRec: toRec(Math.min(seen.startWall ?? startWall, seen.firstSentWall ?? Infinity)) };
   } finally {
     ledger.close();
   }

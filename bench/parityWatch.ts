@@ -8,6 +8,8 @@ import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
 /** What a watched strategy saw: its start (wall ms) and when market data reached it. */
 export interface Seen {
   startWall?: number;
+  /** When the sandbox sent the first trade or diff the strategy got (wall ms): trades held back while the run started come after its start. */
+  firstSentWall?: number;
   /** Wall ms from the sandbox sending each trade to the strategy getting it. */
   trades: number[];
   /** Each depth diff's last update id and the wall ms the strategy got it. */
@@ -56,6 +58,7 @@ export function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
           h.onStart?.();
         },
         onEvent: (e) => {
+          if ((e.type === 'trade' || e.type === 'depthDiff') && seen.firstSentWall === undefined) seen.firstSentWall = e.E;
           if (e.type === 'trade') seen.trades.push(Date.now() - e.E);
           if (e.type === 'depthDiff') seen.depth.push({ u: e.finalUpdateId, at: Date.now() });
           if (e.type === 'trade' || e.type === 'depthDiff') last = { key: e.type === 'trade' ? `t${e.tradeId}` : `d${e.finalUpdateId}`, wall: Date.now() };
