@@ -3,6 +3,7 @@
  * embedded pool or a queue worker on another machine runs it.
  */
 import { runBacktest } from './Backtest.js';
+import { streamsOf } from './resultStreams.js';
 import { loadBacktestConfig, parseBacktestConfigText, type BacktestConfig } from './config.js';
 import { timeBoundMs } from '../config/timeBound.js';
 
@@ -44,8 +45,13 @@ export function jobConfig(job: SweepJob): BacktestConfig {
 export async function runSweepJob(job: SweepJob): Promise<SweepAnswer> {
   try {
     const result = await runBacktest(jobConfig(job), { paramOverrides: { [job.strategy]: job.params }, writeOutput: false });
-    // Serialized here so the gathering side compares exactly what a single run would write.
-    return { index: job.index, ok: true, result: JSON.stringify(result) };
+    try {
+      // Serialized here so the gathering side compares exactly what a single run would write.
+      return { index: job.index, ok: true, result: JSON.stringify(result) };
+    } finally {
+      // A long run's lists spill to temporary files: a worker runs many jobs before it exits.
+      streamsOf(result).dispose();
+    }
   } catch (err) {
     return { index: job.index, ok: false, error: err instanceof Error ? err.message : String(err) };
   }

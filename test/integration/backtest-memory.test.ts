@@ -7,15 +7,24 @@
  * Holding them in memory, as before, grew it by ~60 MB from the short run to the long one.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runBacktest } from '../../src/backtest/Backtest.js';
+import { loadBacktestConfig } from '../../src/backtest/config.js';
+import { streamsOf } from '../../src/backtest/resultStreams.js';
+import { runSweepJob } from '../../src/backtest/sweepJob.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-backtest-memory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Spill files go to the temp folder: this file's own (its fork's and its children's environment).
+const tmp = path.join(dir, 'tmp');
+mkdirSync(tmp);
+process.env.TMPDIR = tmp;
+const spills = (): string[] => readdirSync(tmp).filter((f) => f.startsWith('kancil-spool-'));
 
 /** A kline CSV of `bars` 1-minute candles: a seeded random walk around 60,000. */
 function candles(bars: number): string {
@@ -41,7 +50,8 @@ function candles(bars: number): string {
 }
 
 /** The largest live heap (MB) of one `kancil backtest` over `bars` candles. */
-function peakLiveHeapMb(bars: number): { mb: number; stdout: string } {
+/** A config over `bars` generated candles, traded by the SMA crossover. */
+function configFile(bars: number): string {
   const cfg = path.join(dir, `cfg-${bars}.yaml`);
   writeFileSync(
     cfg,
@@ -62,6 +72,12 @@ backtest:
   equityIntervalMs: 60000
 `,
   );
+  return cfg;
+}
+
+/** The largest live heap (MB) of one `kancil backtest` over `bars` candles. */
+function peakLiveHeapMb(bars: number): { mb: number; stdout: string } {
+  const cfg = configFile(bars);
   const probe = path.join(dir, `heap-${bars}`);
   const r = spawnSync(process.execPath, ['--expose-gc', '--import', pathToFileURL(path.join(import.meta.dirname, 'heapProbe.mjs')).href, path.join(root, 'bin/kancil.mjs'), 'backtest', cfg, '--quiet', '--out', path.join(dir, `out-${bars}`)], {
     cwd: root,
@@ -81,5 +97,18 @@ describe('kancil backtest memory', () => {
     expect(fills(short.stdout)).toBeGreaterThan(1000);
     expect(fills(long.stdout)).toBeGreaterThan(3 * fills(short.stdout));
     expect(long.mb - short.mb).toBeLessThan(6);
+    // The command removed what it spilled.
+    expect(spills()).toEqual([]);
   }, 180_000);
+
+  it('a long run spills its lists to disk; disposing them, and every sweep job, removes the files', async () => {
+    const cfg = configFile(36_000);
+    const r = await runBacktest(loadBacktestConfig(cfg), { writeOutput: false });
+    expect(spills().length).toBeGreaterThan(0);
+    streamsOf(r).dispose();
+    expect(spills()).toEqual([]);
+    const answer = await runSweepJob({ index: 0, configFile: cfg, strategy: 'sma', params: { fast: 6 } });
+    expect(answer.ok).toBe(true);
+    expect(spills()).toEqual([]);
+  }, 120_000);
 });
