@@ -83,6 +83,8 @@ export interface OpenClientOptions {
   readonly weightLimits?: Readonly<Record<string, number>>;
   /** Shared transport; when given, {@link OpenClient.close} leaves it open. */
   readonly transport?: HttpTransport;
+  /** Least time between two offset measurements caused by timestamp refusals (default {@link RESYNC_MIN_INTERVAL_MS}). */
+  readonly resyncMinIntervalMs?: number;
 }
 
 /** Listen-key paths by symbol type (type 3 lives under private-n). */
@@ -106,6 +108,7 @@ export class OpenClient {
   readonly #transport: HttpTransport;
   readonly #ownsTransport: boolean;
   readonly #clock: Clock;
+  readonly #resyncMinIntervalMs: number;
   #timeOffset = 0;
   /** When the offset was last measured (local ms; 0: never), and the measurement under way. */
   #syncedAt = 0;
@@ -121,6 +124,7 @@ export class OpenClient {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new ValidationError('timeoutMs', timeoutMs, 'must be a positive integer');
     this.#hosts = { baseUrl: options.baseUrl, marketUrl: options.marketUrl, depthUrl: options.depthUrl };
     this.#clock = options.clock ?? systemClock;
+    this.#resyncMinIntervalMs = options.resyncMinIntervalMs ?? RESYNC_MIN_INTERVAL_MS;
     this.rateLimits = options.rateLimits ?? new RateLimitState(this.#clock, options.weightLimits);
     this.#transport = options.transport ?? new HttpTransport();
     this.#ownsTransport = options.transport === undefined;
@@ -173,12 +177,12 @@ export class OpenClient {
   /**
    * After a timestamp refusal (the local clock stepped, or drifted past the recvWindow): a request
    * signed before the last measurement is simply sent again with the newer offset; otherwise the
-   * offset is measured again, at most once per {@link RESYNC_MIN_INTERVAL_MS}, so a server that
+   * offset is measured again, at most once per least interval (`resyncMinIntervalMs`), so a server that
    * refuses every timestamp costs one time request per interval and not one per order.
    */
   async #resyncAfterRefusal(preparedAt: number): Promise<boolean> {
     if (this.#syncedAt > preparedAt) return true;
-    if (this.#syncing === undefined && this.#syncedAt !== 0 && this.#clock.now() - this.#syncedAt < RESYNC_MIN_INTERVAL_MS) return false;
+    if (this.#syncing === undefined && this.#syncedAt !== 0 && this.#clock.now() - this.#syncedAt < this.#resyncMinIntervalMs) return false;
     try {
       await this.syncTime();
       return true;
