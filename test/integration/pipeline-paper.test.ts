@@ -62,10 +62,11 @@ describe('paper mode (npm start configuration)', () => {
   }, 30_000);
 
   it('stops when the sandbox replay played once has ended, through the same shutdown, with the reason', async () => {
-    // The npm start sandbox, replayed once at 40x (120 s of recording in 3 s); the run's duration
-    // is far longer than the test's timeout, so only the end of the replay can stop it in time.
+    // The npm start sandbox, replayed once at 15x (120 s of recording in 8 s: long enough that a
+    // start-up slowed by a loaded machine still trades before the end); the run's duration is far
+    // longer than the test's timeout, so only the end of the replay can stop it in time.
     const sbx = parse(readFileSync(path.join(repoRoot, 'config/paper-sandbox.yaml'), 'utf8')) as { market: { replay: Record<string, unknown> }[] };
-    for (const m of sbx.market) Object.assign(m.replay, { file: path.join(repoRoot, 'backtest-data', path.basename(String(m.replay.file))), loop: false, speed: 40 });
+    for (const m of sbx.market) Object.assign(m.replay, { file: path.join(repoRoot, 'backtest-data', path.basename(String(m.replay.file))), loop: false, speed: 15 });
     const sbxFile = path.join(dir, 'once-sandbox.yaml');
     writeFileSync(sbxFile, stringify(sbx));
     const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
@@ -84,5 +85,5 @@ describe('paper mode (npm start configuration)', () => {
     } finally {
       ledger.close();
     }
-  }, 30_000);
+  }, 60_000);
 });
