@@ -9,8 +9,9 @@
  * Stated tolerances (the goal is 10 %; the measured gaps are in src/backtest/README.md, "Parity"):
  *  - decisions that do not depend on timing give identical intents: the grid's ladder (placed on
  *    its first book) in the three modes, and the trade fader's place intents (decided on trade
- *    content only; each run's list a contiguous part of the backtest's, as a run synchronises its
- *    book a moment after the replay starts);
+ *    content only; live's list a contiguous part of the backtest's, as a run synchronises its book
+ *    a moment after the replay starts; paper's and the backtest's, one a contiguous part of the
+ *    other, as paper's wall-clock window is its own);
  *  - every fill pays the configured rate of its side (maker 0, taker 7.5 bps) on what it received;
  *  - the fader's filled quantity: paper and backtest within 25 % of live (10 s of replay hold ~14
  *    fills, one fill is 7 %; the three were equal in every run measured);
@@ -58,7 +59,10 @@ describe('parity of live, paper and backtest against the sandbox replay (light)'
     const table = parityTable([r]).lines.join('\n');
     expect(r.live.intents.length, table).toBeGreaterThan(3);
     expect(contiguousIn(r.live.intents, r.backtest.intents), `live\n${r.live.intents.join('\n')}\nbacktest\n${r.backtest.intents.join('\n')}`).toBe(true);
-    expect(contiguousIn(r.paper.intents, r.backtest.intents), table).toBe(true);
+    // Paper's 10 wall seconds cover their own stretch of the replay (it starts and ends a little
+    // apart from live's, whose window the backtest replays): one list must be a contiguous part of
+    // the other, so the decisions agree wherever both runs saw the same trades.
+    expect(contiguousIn(r.paper.intents, r.backtest.intents) || contiguousIn(r.backtest.intents, r.paper.intents), table).toBe(true);
     checkFees(r);
     checkFigures(r);
     expect(Math.abs(figuresOf(r.backtest, r.mark).takerShare - figuresOf(r.live, r.mark).takerShare), table).toBeLessThanOrEqual(0.15);
