@@ -62,6 +62,15 @@ describe('RecordSpool', () => {
     expect(spillDirs().length).toBe(before);
   });
 
+  it('reads back characters that straddle one read of its spill file and the next', () => {
+    // Lines of mostly multi-byte characters over several 64 KiB reads: read boundaries fall inside characters.
+    const s = new RecordSpool<{ i: number; text: string }>({ bufferBytes: 64 });
+    const xs = Array.from({ length: 3000 }, (_, i) => ({ i, text: 'é€😀'.repeat(7 + (i % 5)) }));
+    for (const x of xs) s.push(x);
+    expect([...s]).toEqual(xs);
+    s.dispose();
+  });
+
   it('never touches the disk below its buffer', () => {
     const before = spillDirs().length;
     const s = new RecordSpool<number>();

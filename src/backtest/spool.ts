@@ -184,18 +184,19 @@ export class RecordSpool<T> {
     const spill = this.#spill;
     if (spill !== undefined) {
       const buf = Buffer.allocUnsafe(Math.max(this.#limit, 1 << 16));
-      let carry = '';
+      // The unfinished line is carried as bytes: a read may end inside a multi-byte character.
+      let carry = Buffer.alloc(0);
       for (let pos = 0; pos < spill.size; ) {
         const n = spill.read(buf, pos, Math.min(buf.length, spill.size - pos));
         pos += n;
-        // Cut at the last complete line: a multi-byte character never spans a newline.
+        // Decode up to the last complete line: a multi-byte character never spans a newline.
         const end = buf.lastIndexOf(10, n - 1);
         if (end < 0) {
-          carry += buf.toString('utf8', 0, n);
+          carry = Buffer.concat([carry, buf.subarray(0, n)]);
           continue;
         }
-        const text = carry + buf.toString('utf8', 0, end + 1);
-        carry = buf.toString('utf8', end + 1, n);
+        const text = carry.length === 0 ? buf.toString('utf8', 0, end + 1) : Buffer.concat([carry, buf.subarray(0, end + 1)]).toString('utf8');
+        carry = Buffer.from(buf.subarray(end + 1, n));
         let from = 0;
         for (let nl = text.indexOf('\n'); nl >= 0; from = nl + 1, nl = text.indexOf('\n', from)) yield JSON.parse(text.slice(from, nl)) as T;
       }
