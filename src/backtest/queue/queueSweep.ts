@@ -165,7 +165,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
         // A job removed meanwhile (by hand, or its keep time passed) is added again rather than waited for.
         if (state === 'unknown' && !opts.gatherOnly) {
           const entry = byId.get(id) as { data: QueueJobData };
-          await queue.add('backtest', entry.data, jobOpts(id));
+          await deadline(queue.add('backtest', entry.data, jobOpts(id)));
         } else await collect(id, state);
       }
       if (pending.size < before) quietSince = Date.now();
