@@ -12,9 +12,16 @@ describe('retryStartup', () => {
   it('waits out a 418 for its Retry-After and a 503 maintenance with a growing delay, then succeeds', async () => {
     const c = clock();
     const errors = [new RateLimitedError('GET /t', 2_000, 2_000, 418), new ExchangeError(503, -1016, 'maintenance', 'GET /t'), new NetworkError('GET /t', 'ECONNRESET')];
-    const got = await retryStartup('time', () => (errors.length > 0 ? Promise.reject(errors.shift() as Error) : Promise.resolve(42)), c);
+    const got = await retryStartup('time', () => (errors.length > 0 ? Promise.reject(errors.shift() as Error) : Promise.resolve(42)), { ...c, random: () => 1 });
     expect(got).toBe(42);
     expect(c.slept).toEqual([2_000, 1_000, 2_000]);
+  });
+
+  it('spreads the growing delay between half and all of it, capped at 8 s', async () => {
+    const c = clock();
+    let left = 8;
+    await retryStartup('time', () => (left-- > 0 ? Promise.reject(new NetworkError('GET /t', 'ECONNRESET')) : Promise.resolve(1)), { ...c, random: () => 0 });
+    expect(c.slept).toEqual([250, 500, 1_000, 2_000, 4_000, 4_000, 4_000, 4_000]);
   });
 
   it('gives up at the bound with the last error, and at once on an error that will not pass', async () => {

@@ -6,6 +6,7 @@
  * exiting at the first transient refusal or waiting for ever.
  */
 import { ExchangeError, NetworkError, ParseError, RateLimitedError } from '../core/errors.js';
+import { backoffDelay } from '../exchange/stream/timing.js';
 
 /** Settings of {@link retryStartup}. */
 export interface StartupRetryOptions {
@@ -14,12 +15,17 @@ export interface StartupRetryOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   readonly now?: () => number;
   readonly onRetry?: (what: string, err: Error, waitMs: number) => void;
+  /** Jitter source for the growing delay (default Math.random). */
+  readonly random?: () => number;
 }
 
+// Many bots restarted by one supervisor after one outage should not knock again in step.
+const STARTUP_BACKOFF = { initialMs: 500, maxMs: 8_000 } as const;
+
 /** The wait before trying again after `err`, or undefined when it is not a transient failure. */
-export function transientWaitMs(err: unknown, attempt: number): number | undefined {
+export function transientWaitMs(err: unknown, attempt: number, random: () => number = Math.random): number | undefined {
   if (err instanceof RateLimitedError) return Math.max(err.retryAfterMs, 100);
-  const backoff = Math.min(8_000, 500 * 2 ** attempt);
+  const backoff = backoffDelay(attempt, STARTUP_BACKOFF, random);
   if (err instanceof ExchangeError) return err.httpStatus >= 500 ? backoff : undefined;
   if (err instanceof NetworkError || err instanceof ParseError) return backoff;
   return undefined;
@@ -34,7 +40,7 @@ export async function retryStartup<T>(what: string, fn: () => Promise<T>, o: Sta
     try {
       return await fn();
     } catch (err) {
-      const wait = transientWaitMs(err, attempt);
+      const wait = transientWaitMs(err, attempt, o.random);
       if (wait === undefined || now() + wait > deadline) throw err;
       o.onRetry?.(what, err as Error, wait);
       await sleep(wait);
