@@ -59,15 +59,19 @@ export const walkForwardSchema = z.strictObject({
 
 /** Schema of a grid file. */
 export const gridSchema = z.strictObject({
-  strategy: z.string().optional(),
-  params: z.record(z.string(), z.union([z.array(z.unknown()).min(1), rangeSchema])).refine((p) => Object.keys(p).length > 0, 'at least one parameter'),
-  rankBy: z.enum(RANKABLE).default('netPnl'),
-  search: z.enum(['grid', 'random']).default('grid'),
-  samples: z.number().int().positive().optional(),
-  seed: z.number().int().default(1),
-  outOfSample: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).optional(),
-  walkForward: walkForwardSchema.optional(),
-  eachRecording: z.boolean().default(false),
+  $schema: z.string().optional().describe('path of config/grid.schema.json, for editors'),
+  strategy: z.string().optional().describe("id of the config's strategy the parameters belong to (default: the only one)"),
+  params: z
+    .record(z.string(), z.union([z.array(z.unknown()).min(1), rangeSchema]))
+    .refine((p) => Object.keys(p).length > 0, 'at least one parameter')
+    .describe('each parameter a list of values or a range {from, to, step}; the grid is their cartesian product'),
+  rankBy: z.enum(RANKABLE).default('netPnl').describe('metric to rank points by, highest first (default netPnl)'),
+  search: z.enum(['grid', 'random']).default('grid').describe('grid: every point; random: `samples` distinct points'),
+  samples: z.number().int().positive().optional().describe('points drawn by search: random'),
+  seed: z.number().int().default(1).describe('seed of the random draw (default 1)'),
+  outOfSample: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).optional().describe('split time: rank before it, report from it beside'),
+  walkForward: walkForwardSchema.optional().describe('rolling or anchored walk-forward windows, instead of outOfSample'),
+  eachRecording: z.boolean().default(false).describe("run each recording file of the config as its own backtest and combine them per point"),
 })
   .refine((g) => g.search !== 'random' || g.samples !== undefined, { message: 'search: random needs samples', path: ['samples'] })
   .refine((g) => g.outOfSample === undefined || g.walkForward === undefined, { message: 'outOfSample (one split) and walkForward exclude each other: keep one', path: ['walkForward'] })

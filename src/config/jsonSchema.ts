@@ -13,12 +13,16 @@ import { configSchema } from './schema.js';
 /** Where the published schema lives, relative to the project root. */
 export const SCHEMA_FILE = path.join('config', 'schema.json');
 
+/** A zod schema as formatted JSON Schema text of what a user writes, with a title and description. */
+export function schemaDocText(schema: z.ZodType, title: string, description: string): string {
+  // 'input' describes what a user writes (defaults optional, numbers accepted for decimals).
+  const doc = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), title, description };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
 /** The schema as formatted JSON text (what config/schema.json must contain). */
 export function jsonSchemaText(): string {
-  // 'input' describes what a user writes (defaults optional, numbers accepted for decimals).
-  const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
-  const doc = { ...schema, title: 'kancil run configuration', description: 'A live, paper or backtest run of kancil strategies (see src/config/schema.ts).' };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return schemaDocText(configSchema, 'kancil run configuration', 'A live, paper or backtest run of kancil strategies (see src/config/schema.ts).');
 }
 
 /** Writes config/schema.json under `root`. */
