@@ -6,7 +6,9 @@
  * config's backtest.output). With --sweep, runs the grid on all cores and writes sweep.md/json.
  * A command module is CLI edge code, so it lives in src/cli (backtest never imports cli).
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
@@ -46,9 +48,25 @@ Options:
                  and writes the same reports. Re-running the command re-gathers a finished sweep
                  (results are kept 7 days)
   --gather       with --queue: enqueue nothing, report what the queue holds for this sweep
-  --json         print the result JSON instead of a summary
+  --json         print the result JSON (what result.json holds) instead of a summary
   --quiet        no progress output
   -h, --help     this text`;
+
+/**
+ * Prints result.json as written, a piece at a time: a day's result as one string (what
+ * JSON.stringify of it would build) costs tens of MB and rebuilds every spooled list.
+ */
+function copyToStdout(file: string, io: CliIO): void {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const text = new StringDecoder('utf8');
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) io.stdout(text.write(buf.subarray(0, n)));
+    io.stdout(text.end());
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function summary(r: BacktestResult): string {
   const lines = [`backtest ${r.name}: ${new Date(r.start).toISOString()} .. ${new Date(r.end).toISOString()}, ${r.events} bus events, ${streamsOf(r).fillCount} fills`];
@@ -148,7 +166,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       io.stderr(`backtest: cannot write the reports to ${out}: ${(err as Error).message}\n`);
       return ExitCode.FAILED;
     }
-    io.stdout(values.json ? `${JSON.stringify(result)}\n` : `${summary(result)}wrote ${written.json} and ${written.html}\n`);
+    if (values.json) copyToStdout(written.json, io);
+    else io.stdout(`${summary(result)}wrote ${written.json} and ${written.html}\n`);
     // The run's spooled lists (spilled to disk on a long run) are not needed any more.
     streamsOf(result).dispose();
     // A strategy that threw was stopped; the report says so, and so does the exit code.

@@ -142,4 +142,13 @@ describe('kancil backtest: bad input', () => {
     expect(json.failures).toEqual([{ strategy: 'sma', phase: 'event', error: 'boom', t: expect.any(Number) as number }]);
     expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('Strategies stopped by an error');
   });
+
+  it('--json prints exactly what result.json holds, and nothing else on stdout', async () => {
+    const out = path.join(dir, 'out-json');
+    const r = await run([config('json', (t) => t), '--out', out, '--json', '--quiet']);
+    expect(r.code).toBe(0);
+    const file = readFileSync(path.join(out, 'result.json'), 'utf8');
+    expect(r.out).toBe(file);
+    expect((JSON.parse(r.out) as { name: string; fills: unknown[] }).fills.length).toBeGreaterThan(0);
+  });
 });
