@@ -2,9 +2,11 @@
 // import `kancil` by its package name, which plain Node resolves to the TypeScript sources (the
 // package's `exports`); pointing those imports at the compiled modules lets the compiled CLI load
 // its own strategies without module hooks (their loader thread costs ~0.06 s CPU at every start).
+// The packages made of many small modules are bundled into dist/vendor (vendor-deps.mjs).
 // Then dist/BUILT records when the build finished (bin/kancil.mjs compares it with the sources).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { bundleVendored, linkVendored } from './vendor-deps.mjs';
 
 const TARGETS = { kancil: '../src/index.js', 'kancil/testing': '../src/testing.js' };
 
@@ -28,5 +30,7 @@ export function linkCompiledStrategies(dist) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = fileURLToPath(new URL('../dist', import.meta.url));
   linkCompiledStrategies(dist);
+  await bundleVendored(dist, fileURLToPath(new URL('..', import.meta.url)));
+  linkVendored(dist);
   writeFileSync(`${dist}/BUILT`, `${new Date().toISOString()}\n`);
 }

@@ -4,29 +4,17 @@
  * (bin/build-finish.mjs). A plugin outside the tree still gets the hooks and the compiled `kancil`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, builtIsFresh } from './builtFresh.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = ROOT;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-compiled-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Newest modification time of the .ts sources under `dir` (tests excluded). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newest(p));
-    else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-const built = path.join(root, 'dist/BUILT');
-const fresh = existsSync(built) && statSync(built).mtimeMs >= Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'strategies')));
+const fresh = builtIsFresh();
 
 describe('compiled strategies', () => {
   it('the build links `kancil` imports of dist/strategies to the compiled modules', async () => {

@@ -1,0 +1,65 @@
+/**
+ * The build bundles zod and yaml (many small modules each) into one module each under
+ * dist/vendor and points the compiled imports there (bin/vendor-deps.mjs): the bundles must export
+ * what the packages export, and no compiled module may still import the packages themselves.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, builtIsFresh } from './builtFresh.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-vendored-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const fresh = builtIsFresh();
+
+interface VendorDeps {
+  readonly VENDORED: readonly string[];
+  linkVendored(dist: string): string[];
+}
+const vendorDeps = async (): Promise<VendorDeps> => (await import(pathToFileURL(path.join(ROOT, 'bin/vendor-deps.mjs')).href)) as VendorDeps;
+
+/** The .js files under `dir`, but dist/vendor. */
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((f) => !f.startsWith(path.join(dir, 'vendor')));
+}
+
+describe('vendored packages', () => {
+  it('imports of zod and yaml point at the bundles, by a path relative to each module', async () => {
+    const { linkVendored } = await vendorDeps();
+    const dist = path.join(tmp, 'dist');
+    mkdirSync(path.join(dist, 'src/config'), { recursive: true });
+    writeFileSync(path.join(dist, 'src/config/a.js'), `import { z } from 'zod';\nimport { parseDocument } from "yaml";\nimport { x } from 'zod-extra';\nimport { y } from 'yaml/util';\n`);
+    writeFileSync(path.join(dist, 'src/index.js'), `export { z } from 'zod';\nconst y = await import('yaml');\n`);
+    writeFileSync(path.join(dist, 'src/b.js'), `import { EMA } from 'trading-signals';\n`);
+    expect(linkVendored(dist)).toEqual([path.join('src', 'config', 'a.js'), path.join('src', 'index.js')]);
+    expect(readFileSync(path.join(dist, 'src/config/a.js'), 'utf8')).toBe(`import { z } from '../../vendor/zod.js';\nimport { parseDocument } from "../../vendor/yaml.js";\nimport { x } from 'zod-extra';\nimport { y } from 'yaml/util';\n`);
+    expect(readFileSync(path.join(dist, 'src/index.js'), 'utf8')).toBe(`export { z } from '../vendor/zod.js';\nconst y = await import('../vendor/yaml.js');\n`);
+    // Linking twice changes nothing.
+    expect(linkVendored(dist)).toEqual([]);
+  });
+
+  it.skipIf(!fresh)('the built bundles export what the packages do, and no compiled module imports the packages (needs a fresh `npm run build`)', async () => {
+    const { VENDORED } = await vendorDeps();
+    const script = `
+const out = {};
+for (const p of ${JSON.stringify(VENDORED)}) {
+  const [pkg, bundle] = [await import(p), await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/vendor')).href)} + '/' + p + '.js')];
+  out[p] = { pkg: Object.keys(pkg).filter((k) => k !== '__esModule').sort(), bundle: Object.keys(bundle).sort() };
+}
+console.log(JSON.stringify(out));
+`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as Record<string, { pkg: string[]; bundle: string[] }>;
+    for (const p of VENDORED) {
+      expect(out[p]?.bundle, p).toEqual(out[p]?.pkg);
+      expect(out[p]?.bundle.length, p).toBeGreaterThan(10);
+    }
+    const bare = new RegExp(`(from\\s*|import\\s*\\(?\\s*)['"](${VENDORED.join('|')})['"]`);
+    expect(jsFiles(path.join(ROOT, 'dist')).filter((f) => bare.test(readFileSync(f, 'utf8')))).toEqual([]);
+  });
+});
