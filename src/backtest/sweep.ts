@@ -17,7 +17,7 @@ import { formatDocPath } from '../core/configIssue.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
-import { recordingFiles, type JobRunner, type SweepJob } from './sweepJob.js';
+import { recordingFiles, type JobRunner, type SweepFigures, type SweepJob } from './sweepJob.js';
 import { runJobs } from './sweepPool.js';
 import { combineMetrics, recordingsTable, type RecordingRow } from './sweepRecordings.js';
 import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './sweepWalkForward.js';
@@ -47,10 +47,11 @@ export interface SweepResult {
   readonly rankBy: string;
   readonly rows: readonly SweepRow[];
   /**
-   * Full result per grid point, in grid order (for checks against single runs); with eachRecording,
-   * per point and recording (point * recordings + recording). Undefined for a run that threw.
+   * With `keepResults`: the whole result per grid point, in grid order (for checks against single
+   * runs); with eachRecording, per point and recording (point * recordings + recording).
+   * Undefined for a run that threw.
    */
-  readonly results: readonly (BacktestResult | undefined)[];
+  readonly results?: readonly (BacktestResult | undefined)[];
   /** Number of failed points (rows with an error). */
   readonly failed: number;
   /** Points the strategy refused, not run. */
@@ -119,6 +120,8 @@ export interface SweepOptions {
   readonly gridFile?: string;
   readonly onDone?: (done: number, total: number) => void;
   readonly runner?: JobRunner;
+  /** Keep each point's whole result in `SweepResult.results` (tests); else only its figures travel back. */
+  readonly keepResults?: boolean;
 }
 
 /** Runs the grid; the grid is checked first, and nothing runs when it is wrong. */
@@ -137,14 +140,14 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
   const R = parts.length;
   const at = (p: number, w: number, r: number): number => (p * W + w) * R + r;
   const jobs: SweepJob[] = points.flatMap((params, p) =>
-    windows.flatMap((window, w) => parts.map((recording, r) => ({ index: at(p, w, r), configFile: cfg.file, strategy, params, ...(window !== undefined ? { window } : {}), ...(recording !== undefined ? { recording } : {}) }))),
+    windows.flatMap((window, w) => parts.map((recording, r) => ({ index: at(p, w, r), configFile: cfg.file, strategy, params, ...(opts.keepResults === true ? { full: true } : {}), ...(window !== undefined ? { window } : {}), ...(recording !== undefined ? { recording } : {}) }))),
   );
   // Walk-forward windows are checked before anything runs; their runs follow the grid's.
   const wfRuns = grid.walkForward === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (points.length + 1);
   const run: JobRunner = opts.runner ?? ((js, onDone) => runJobs(js, opts.workers, onDone));
   const answers = await run(jobs, (d) => opts.onDone?.(d, jobs.length + wfRuns));
   const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(jobs.length + d, jobs.length + wfRuns) });
-  const all = answers.map((a) => (a?.ok ? (JSON.parse(a.result) as BacktestResult) : undefined));
+  const all = answers.map((a) => (a?.ok ? (JSON.parse(a.result) as SweepFigures) : undefined));
   const errorOf = (j: number): string | undefined => {
     const a = answers[j];
     const r = all[j];
@@ -176,8 +179,8 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
     })
     .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)))
     .map(({ index, params, metrics, outOfSample, error, recordings: recs }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}), ...(recs !== undefined ? { recordings: recs } : {}) }));
-  const results = points.flatMap((_, p) => parts.map((_r, r) => all[at(p, 0, r)]));
-  return { strategy, rankBy: grid.rankBy, rows, results, failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}) };
+  const results = opts.keepResults === true ? points.flatMap((_, p) => parts.map((_r, r) => all[at(p, 0, r)] as BacktestResult | undefined)) : undefined;
+  return { strategy, rankBy: grid.rankBy, rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}) };
 }
 
 /** The ranked table as Markdown. */

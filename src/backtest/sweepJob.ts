@@ -3,6 +3,7 @@
  * embedded pool or a queue worker on another machine runs it.
  */
 import { runBacktest } from './Backtest.js';
+import type { BacktestResult } from './result.js';
 import { streamsOf } from './resultStreams.js';
 import { loadBacktestConfig, parseBacktestConfigText, type BacktestConfig } from './config.js';
 import { timeBoundMs } from '../config/timeBound.js';
@@ -19,9 +20,18 @@ export interface SweepJob {
   readonly window?: { readonly start?: number; readonly end?: number };
   /** Replay only this recording file (index into the config's recording files), not all of them. */
   readonly recording?: number;
+  /**
+   * Answer with the whole result (fills, samples, orders: what a single run's result.json holds),
+   * not only the figures a sweep ranks on. For checks against single runs; a long run's whole
+   * result is tens of MB per point, which a sweep of hundreds of points cannot hold.
+   */
+  readonly full?: boolean;
 }
 
-/** A job's answer. */
+/** What a sweep reads of each point's run: its strategies' figures and why any stopped. */
+export type SweepFigures = Pick<BacktestResult, 'strategies' | 'failures'>;
+
+/** A job's answer: `result` is the JSON of {@link SweepFigures}, or of the whole result with `full`. */
 export type SweepAnswer = { readonly index: number; readonly ok: true; readonly result: string } | { readonly index: number; readonly ok: false; readonly error: string };
 
 /** The recording files of a config, in the order `SweepJob.recording` indexes them. */
@@ -47,7 +57,8 @@ export async function runSweepJob(job: SweepJob): Promise<SweepAnswer> {
     const result = await runBacktest(jobConfig(job), { paramOverrides: { [job.strategy]: job.params }, writeOutput: false });
     try {
       // Serialized here so the gathering side compares exactly what a single run would write.
-      return { index: job.index, ok: true, result: JSON.stringify(result) };
+      const figures: SweepFigures = { strategies: result.strategies, failures: result.failures };
+      return { index: job.index, ok: true, result: JSON.stringify(job.full === true ? result : figures) };
     } finally {
       // A long run's lists spill to temporary files: a worker runs many jobs before it exits.
       streamsOf(result).dispose();

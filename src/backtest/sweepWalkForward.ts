@@ -9,9 +9,9 @@ import { Decimal } from '../core/decimal.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import type { BacktestConfig } from './config.js';
 import { failureText } from './failureText.js';
-import type { BacktestResult, StrategyMetrics } from './result.js';
+import type { StrategyMetrics } from './result.js';
 import { compareRank, rankValue, type SweepGrid } from './sweepGrid.js';
-import type { JobRunner, SweepAnswer, SweepJob } from './sweepJob.js';
+import type { JobRunner, SweepAnswer, SweepFigures, SweepJob } from './sweepJob.js';
 
 /** One window: its two spans (inclusive ms), the point chosen in sample and its figures on both. */
 export interface WalkForwardWindow {
@@ -64,10 +64,10 @@ export function walkForwardSpans(wf: NonNullable<SweepGrid['walkForward']>, cfg:
   return spans;
 }
 
-function resultOf(a: SweepAnswer | undefined): { result?: BacktestResult; error?: string } {
+function resultOf(a: SweepAnswer | undefined): { result?: SweepFigures; error?: string } {
   if (a === undefined) return { error: 'no answer' };
   if (!a.ok) return { error: a.error };
-  const result = JSON.parse(a.result) as BacktestResult;
+  const result = JSON.parse(a.result) as SweepFigures;
   return result.failures.length > 0 ? { result, error: result.failures.map(failureText).join('; ') } : { result };
 }
 

@@ -26,13 +26,14 @@ describe('sweep with eachRecording', () => {
   it('runs each point on each recording; the point is the exact combination of its runs', async () => {
     const cfg = loadBacktestConfig(twoRecordingConfig(dir));
     const grid = gridSchema.parse({ strategy: 'mm', params: { spreadBps: [2, 4] }, eachRecording: true });
-    const s = await runSweep(cfg, grid, { workers: 2 });
-    expect(s.results).toHaveLength(4);
+    const s = await runSweep(cfg, grid, { workers: 2, keepResults: true });
+    const results = s.results ?? [];
+    expect(results).toHaveLength(4);
     for (const [p, params] of [{ spreadBps: 2 }, { spreadBps: 4 }].entries()) {
       const singles = [];
       for (const recording of [0, 1]) {
         const single = await runBacktest(jobConfig({ index: 0, configFile: cfg.file, strategy: 'mm', params, recording }), { paramOverrides: { mm: params }, writeOutput: false });
-        expect(JSON.stringify(s.results[p * 2 + recording])).toBe(JSON.stringify(single));
+        expect(JSON.stringify(results[p * 2 + recording])).toBe(JSON.stringify(single));
         singles.push(single.strategies.mm!);
       }
       // The two recordings really differ, and the row adds them exactly.

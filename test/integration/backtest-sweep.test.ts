@@ -25,16 +25,22 @@ describe('backtest sweeps', () => {
   it('runs the grid on worker threads; each result equals a single run with the same parameters', async () => {
     const cfg = loadBacktestConfig(path.join(root, 'config/sma-crossover.yaml'));
     const grid = gridSchema.parse({ params: { fast: [5, 20], slow: [30] }, rankBy: 'netPnl' });
-    const s = await runSweep(cfg, grid, { workers: 2 });
-    expect(s.results).toHaveLength(2);
+    const s = await runSweep(cfg, grid, { workers: 2, keepResults: true });
+    const lean = await runSweep(cfg, grid, { workers: 2 });
+    const results = s.results ?? [];
+    expect(results).toHaveLength(2);
     for (const [i, p] of gridPoints(grid).entries()) {
       const single = await runBacktest(cfg, { paramOverrides: { sma: p }, writeOutput: false });
-      expect(JSON.stringify(s.results[i])).toBe(JSON.stringify(single));
+      expect(JSON.stringify(results[i])).toBe(JSON.stringify(single));
+      // Without keepResults only the figures travel back: the same figures.
+      expect(JSON.stringify(lean.rows.find((r) => r.index === i)?.metrics)).toBe(JSON.stringify(single.strategies.sma));
     }
+    expect(lean.results).toBeUndefined();
+    expect(lean.rows.map((r) => r.index)).toEqual(s.rows.map((r) => r.index));
     // Ranked by net PnL, best first, and the two points really differ.
     const pnl = s.rows.map((r) => Number(r.metrics?.netPnl));
     expect(pnl[0]).toBeGreaterThanOrEqual(pnl[1]!);
-    expect(s.results[0]!.fills.length).not.toBe(s.results[1]!.fills.length);
+    expect(results[0]!.fills.length).not.toBe(results[1]!.fills.length);
     expect(sweepTable(s)).toContain('| rank | fast | slow |');
   }, 120_000);
 

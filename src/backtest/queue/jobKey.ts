@@ -57,6 +57,6 @@ export interface JobIdentity {
 
 /** A job's id: `kancil-` and 40 hex digits (never a bare number, which BullMQ reserves for its own ids). */
 export function queueJobId(job: SweepJob, id: JobIdentity): string {
-  const key = stableJson({ config: id.config, plugin: id.plugin, files: id.files, version: id.version, strategy: job.strategy, params: job.params, window: job.window ?? null, recording: job.recording ?? null });
+  const key = stableJson({ config: id.config, plugin: id.plugin, files: id.files, version: id.version, strategy: job.strategy, params: job.params, window: job.window ?? null, recording: job.recording ?? null, full: job.full === true });
   return `kancil-${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
 }
