@@ -7,7 +7,7 @@
 export { z } from 'zod';
 export { defineStrategy } from './strategy/types.js';
 export type { StrategyPlugin, StrategyContext, StrategyHandlers, StrategyLogger, PlaceRequest, OwnOrderView } from './strategy/types.js';
-export { symbolRules, type SymbolRules, type RoundMode, type DecimalInput } from './strategy/symbolRules.js';
+export { symbolRules, givenOrRule, type SymbolRules, type RoundMode, type DecimalInput } from './strategy/symbolRules.js';
 export { decimalParam, positiveDecimalParam } from './strategy/params.js';
 export { CappedOrders } from './strategy/cappedOrders.js';
 export { Decimal, ZERO, floorToStep, ceilToStep, isMultipleOf, parseDecimal } from './core/decimal.js';

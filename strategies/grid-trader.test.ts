@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, ZERO, type OrderUpdateEvent } from 'kancil';
+import { Decimal, ZERO, parseSymbolFilters, type OrderUpdateEvent } from 'kancil';
 import { fakeContext, fixedBook } from 'kancil/testing';
 import plugin, { gridPrices, gridTraderParams } from './grid-trader.js';
 
@@ -43,7 +43,7 @@ describe('grid-trader', () => {
       const r = gridTraderParams.safeParse({ lowerPrice: '100', upperPrice: '100.05', ...p });
       return r.success ? 'ok' : `${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message}`;
     };
-    expect(issue({ levels: 10 })).toMatch(/^levels: levels are closer than one tickSize/);
+    expect(issue({ levels: 10, tickSize: '0.01' })).toMatch(/^levels: levels are closer than one tickSize/);
     expect(issue({ levels: 6 })).toBe('ok');
     expect(issue({ levels: 2, quantity: '0' })).toBe('quantity: must be above 0');
     expect(issue({ levels: 2, tickSize: '0.00' })).toBe('tickSize: must be above 0');
@@ -63,5 +63,34 @@ describe('grid-trader', () => {
     // A later FILLED for that clientId (impossible, but) does not re-arm a level it no longer tracks.
     h.onEvent(filled(first.clientId, 'BUY'));
     expect(ctx.intents).toHaveLength(3);
+  });
+
+  it("takes tickSize and stepSize from the symbol's filters unless given, and checks the levels against that tick", () => {
+    const idr = parseSymbolFilters([
+      { filterType: 'PRICE_FILTER', minPrice: '1', maxPrice: '10000000000', tickSize: '1000' },
+      { filterType: 'LOT_SIZE', minQty: '0.0001', maxQty: '100', stepSize: '0.0001' },
+    ]);
+    const start = (params: Record<string, unknown>) => {
+      const ctx = fakeContext(gridTraderParams.parse(params));
+      ctx.filters.set('BTC_USDT', idr);
+      ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '1500000000', '1500010000'));
+      const h = plugin.create(ctx);
+      h.onEvent({ type: 'depthDiff', E: 0, symbol: 'BTC_USDT', firstUpdateId: 1, finalUpdateId: 1, bids: [], asks: [] });
+      return ctx.intents.map((i) => (i.kind === 'place' ? String(i.req.price) : i.kind));
+    };
+    // 1,400,000,000 .. 1,499,999,999 in 4 levels: floored to whole thousands of rupiah, the symbol's tick.
+    expect(start({ lowerPrice: '1400000000', upperPrice: '1499999999', levels: 4, quantity: '0.001' })).toEqual(['1400000000', '1433333000', '1466666000']);
+    // A tick given in the parameters wins over the symbol's.
+    expect(start({ lowerPrice: '1400000000', upperPrice: '1499999999', levels: 4, quantity: '0.001', tickSize: '1' })).toEqual(['1400000000', '1433333333', '1466666666']);
+    // Levels 500 rupiah apart cannot sit on a 1,000-rupiah grid: refused at start, naming levels and the tick.
+    expect(() => start({ lowerPrice: '1400000000', upperPrice: '1400001000', levels: 3, quantity: '0.001' })).toThrow(/^levels=3: levels are closer than one tickSize.*\(1000, the tickSize of BTC_USDT\)$/);
+  });
+
+  it('without filters for the symbol, keeps the old defaults (tick 0.01)', () => {
+    const ctx = fakeContext(gridTraderParams.parse({ lowerPrice: '100', upperPrice: '101', levels: 4, quantity: '0.1' }));
+    ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '102', '103'));
+    const h = plugin.create(ctx);
+    h.onEvent({ type: 'depthDiff', E: 0, symbol: 'BTC_USDT', firstUpdateId: 1, finalUpdateId: 1, bids: [], asks: [] });
+    expect(ctx.intents.map((i) => (i.kind === 'place' ? String(i.req.price) : i.kind))).toEqual(['100', '100.33', '100.66']);
   });
 });

@@ -11,8 +11,18 @@
  * at least one tick apart),
  * `quantity` (base per order), `tickSize` (grid prices are floored to it), `stepSize` (a sell is capped
  * by the free base balance, floored to it: base-asset commissions leave slightly less than was bought).
+ * `tickSize` and `stepSize` default to the symbol's own PRICE_FILTER and LOT_SIZE steps (`ctx.rules`),
+ * so the grid fits any market, BTC_IDR's whole-rupiah ticks as well as BTC_USDT's cents; a run with
+ * no filters for the symbol falls back to 0.01 and 0.00001.
  */
-import { z, Decimal, floorToStep, splitSymbol, positiveDecimalParam, defineStrategy, type BusEvent } from 'kancil';
+import { z, Decimal, floorToStep, givenOrRule, splitSymbol, positiveDecimalParam, defineStrategy, type BusEvent } from 'kancil';
+
+const LEVELS_TOO_CLOSE = 'levels are closer than one tickSize: (upperPrice - lowerPrice) / (levels - 1) must be at least tickSize';
+
+/** Whether the grid's levels are at least one tick apart. */
+function levelsApart(p: { lowerPrice: string; upperPrice: string; levels: number }, tick: Decimal): boolean {
+  return new Decimal(p.upperPrice).minus(p.lowerPrice).div(p.levels - 1).gte(tick);
+}
 
 /** Parameters of the grid trader. */
 export const gridTraderParams = z
@@ -21,15 +31,13 @@ export const gridTraderParams = z
     upperPrice: positiveDecimalParam,
     levels: z.number().int().min(2).max(500).default(10),
     quantity: positiveDecimalParam.default('0.001'),
-    tickSize: positiveDecimalParam.default('0.01'),
-    stepSize: positiveDecimalParam.default('0.00001'),
+    tickSize: positiveDecimalParam.optional(),
+    stepSize: positiveDecimalParam.optional(),
   })
   .refine((p) => new Decimal(p.lowerPrice).lt(p.upperPrice), { message: 'lowerPrice must be below upperPrice', path: ['lowerPrice'] })
   // Levels closer than a tick would be floored onto the same price: two orders where one was meant.
-  .refine((p) => new Decimal(p.upperPrice).minus(p.lowerPrice).div(p.levels - 1).gte(p.tickSize), {
-    message: 'levels are closer than one tickSize: (upperPrice - lowerPrice) / (levels - 1) must be at least tickSize',
-    path: ['levels'],
-  });
+  // The symbol's own tick is known only at create (ctx.rules), where the same check runs.
+  .refine((p) => p.tickSize === undefined || levelsApart(p, new Decimal(p.tickSize)), { message: LEVELS_TOO_CLOSE, path: ['levels'] });
 
 /** The grid prices, lowest first (pure; exported for tests). */
 export function gridPrices(lower: Decimal, upper: Decimal, levels: number, tick: Decimal): Decimal[] {
@@ -50,9 +58,12 @@ export default defineStrategy({
     const p = ctx.params;
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('grid-trader needs one symbol');
-    const grid = gridPrices(new Decimal(p.lowerPrice), new Decimal(p.upperPrice), p.levels, new Decimal(p.tickSize));
+    const rules = ctx.rules(symbol);
+    const tick = givenOrRule(p.tickSize, rules.tickSize, '0.01');
+    const step = givenOrRule(p.stepSize, rules.stepSize, '0.00001');
+    if (!levelsApart(p, tick)) throw new RangeError(`levels=${p.levels}: ${LEVELS_TOO_CLOSE} (${tick.toFixed()}, the tickSize of ${symbol})`);
+    const grid = gridPrices(new Decimal(p.lowerPrice), new Decimal(p.upperPrice), p.levels, tick);
     const qty = new Decimal(p.quantity);
-    const step = new Decimal(p.stepSize);
     const { base } = splitSymbol(symbol);
     /** clientId -> grid level and side of each order we placed. */
     const levelOf = new Map<string, { level: number; side: 'BUY' | 'SELL' }>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, type DepthDiffEvent } from 'kancil';
+import { Decimal, parseSymbolFilters, type DepthDiffEvent } from 'kancil';
 import { fakeContext, fixedBook, openOrder } from 'kancil/testing';
 import plugin, { marketMakerParams, quoteFactors, quotePrices } from './market-maker.js';
 
@@ -88,6 +88,28 @@ describe('market-maker plugin', () => {
     const h = plugin.create(ctx);
     h.onEvent(diff(0));
     expect(ctx.intents.map((i) => (i.kind === 'place' ? `${i.req.side} ${i.req.quantity}` : i.kind))).toEqual(['SELL 0.1']);
+  });
+
+  it("quotes on the symbol's own tick and step unless the parameters give them", () => {
+    const idr = parseSymbolFilters([
+      { filterType: 'PRICE_FILTER', minPrice: '1', maxPrice: '10000000000', tickSize: '1000' },
+      { filterType: 'LOT_SIZE', minQty: '0.0001', maxQty: '100', stepSize: '0.0001' },
+    ]);
+    const quotes = (params: Record<string, unknown>) => {
+      const ctx = fakeContext(marketMakerParams.parse({ spreadBps: 10, skewBps: 0, quantity: '0.123456', maxPosition: '1', allowShort: true, ...params }));
+      ctx.filters.set('BTC_USDT', idr);
+      ctx.books.set('BTC_USDT', fixedBook('BTC_USDT', '1499990000', '1500010000'));
+      plugin.create(ctx).onEvent(diff(0));
+      return ctx.intents.map((i) => (i.kind === 'place' ? `${i.req.side} ${i.req.quantity}@${i.req.price}` : i.kind));
+    };
+    // mid 1,500,000,000 -/+ 5 bps = 1,499,250,000 / 1,500,750,000: on the 1,000-rupiah grid; 0.123456 floored to 0.0001.
+    expect(quotes({})).toEqual(['BUY 0.1234@1499250000', 'SELL 0.1234@1500750000']);
+    expect(quotes({ tickSize: '1', stepSize: '0.000001' })).toEqual(['BUY 0.123456@1499250000', 'SELL 0.123456@1500750000']);
+    // Without filters for the symbol, the old defaults: a 0.01 tick and a 0.00001 step.
+    const bare = fakeContext(marketMakerParams.parse({ spreadBps: 10, skewBps: 0, quantity: '0.123456', maxPosition: '1', allowShort: true }));
+    bare.books.set('BTC_USDT', fixedBook('BTC_USDT', '999', '1001'));
+    plugin.create(bare).onEvent(diff(0));
+    expect(bare.intents.map((i) => (i.kind === 'place' ? `${i.req.side} ${i.req.quantity}@${i.req.price}` : i.kind))).toEqual(['BUY 0.12345@999.5', 'SELL 0.12345@1000.5']);
   });
 
   it('does not quote on a book that is not ready, and cancels all on stop', () => {

@@ -22,10 +22,12 @@
  * would be refused again at every refresh).
  *
  * Parameters: `spreadBps` (full spread), `skewBps` (skew at a full position), `quantity` (base per
- * quote), `maxPosition` (base), `tickSize`, `stepSize`, `minQuantity` (base, default 0: any
- * quantity of at least one step), `refreshMs`, `requoteTicks`, `allowShort`.
+ * quote), `maxPosition` (base), `tickSize` and `stepSize` (default: the symbol's PRICE_FILTER and
+ * LOT_SIZE steps from `ctx.rules`; 0.01 and 0.00001 when the run has no filters for it),
+ * `minQuantity` (base, default 0: any quantity of at least one step), `refreshMs`, `requoteTicks`,
+ * `allowShort`.
  */
-import { z, Decimal, ceilToStep, floorToStep, splitSymbol, decimalParam, positiveDecimalParam, defineStrategy, type OrderSideName, type BusEvent } from 'kancil';
+import { z, Decimal, ceilToStep, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, defineStrategy, type OrderSideName, type BusEvent } from 'kancil';
 
 /** Parameters of the market maker. */
 export const marketMakerParams = z.object({
@@ -33,8 +35,8 @@ export const marketMakerParams = z.object({
   skewBps: z.number().min(0).default(4),
   quantity: positiveDecimalParam.default('0.001'),
   maxPosition: positiveDecimalParam.default('0.01'),
-  tickSize: positiveDecimalParam.default('0.01'),
-  stepSize: positiveDecimalParam.default('0.00001'),
+  tickSize: positiveDecimalParam.optional(),
+  stepSize: positiveDecimalParam.optional(),
   minQuantity: decimalParam.default('0'),
   refreshMs: z.number().int().min(0).default(500),
   requoteTicks: z.number().int().min(0).default(10),
@@ -88,10 +90,11 @@ export default defineStrategy({
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('market-maker needs one symbol');
     const { base } = splitSymbol(symbol);
-    const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: new Decimal(p.tickSize), allowShort: p.allowShort };
+    const rules = ctx.rules(symbol);
+    const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: givenOrRule(p.tickSize, rules.tickSize, '0.01'), allowShort: p.allowShort };
     const qty = new Decimal(p.quantity);
     const minMove = cfg.tickSize.mul(p.requoteTicks);
-    const step = new Decimal(p.stepSize);
+    const step = givenOrRule(p.stepSize, rules.stepSize, '0.00001');
     const minQty = new Decimal(p.minQuantity);
     let lastRefresh = -Infinity;
     /** The quote factors and the position they were computed at. */

@@ -5,15 +5,16 @@
  * ticks behind the touch (BUY below the best bid and SELL above the best ask, alternating), and
  * cancels its oldest open order once more than `maxOpen` are open. Prices sit on `tickSize`.
  *
- * Parameters: `every` (events), `quantity`, `tickSize`, `offsetTicks`, `maxOpen`.
+ * Parameters: `every` (events), `quantity`, `tickSize` (default: the symbol's tick from `ctx.rules`,
+ * 0.01 without filters), `offsetTicks`, `maxOpen`.
  */
-import { z, Decimal, decimalParam, defineStrategy, CappedOrders, type BusEvent } from 'kancil';
+import { z, Decimal, decimalParam, positiveDecimalParam, givenOrRule, defineStrategy, CappedOrders, type BusEvent } from 'kancil';
 
 /** Parameters of the periodic-orders load generator. */
 export const periodicOrdersParams = z.object({
   every: z.number().int().min(1).default(20),
   quantity: decimalParam.default('0.001'),
-  tickSize: decimalParam.default('0.01'),
+  tickSize: positiveDecimalParam.optional(),
   offsetTicks: z.number().int().min(0).default(2),
   maxOpen: z.number().int().min(1).default(10),
 });
@@ -29,7 +30,7 @@ export default defineStrategy({
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('periodic-orders needs one symbol');
     const qty = new Decimal(p.quantity);
-    const offset = new Decimal(p.tickSize).mul(p.offsetTicks);
+    const offset = givenOrRule(p.tickSize, ctx.rules(symbol).tickSize, '0.01').mul(p.offsetTicks);
     let n = 0;
     let buy = true;
     const mine = new CappedOrders(ctx, symbol, p.maxOpen);

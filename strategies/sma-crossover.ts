@@ -22,7 +22,7 @@
  *
  * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
  */
-import { z, Decimal, floorToStep, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, type BusEvent } from 'kancil';
+import { z, Decimal, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, type BusEvent } from 'kancil';
 import { EMA, SMA } from 'trading-signals';
 
 /** Parameters of the crossover strategy. */
@@ -50,7 +50,7 @@ export default defineStrategy({
     if (symbol === undefined) throw new RangeError('sma-crossover needs one symbol');
     const { base } = splitSymbol(symbol);
     const qty = new Decimal(p.quantity);
-    const step = p.stepSize === undefined ? ctx.rules(symbol).stepSize : new Decimal(p.stepSize);
+    const step = givenOrRule(p.stepSize, ctx.rules(symbol).stepSize, 0);
     const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
     const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);
     let busyUntilBarAfter = -Infinity;

@@ -6,17 +6,18 @@
  * Its decisions depend only on the content of public trades (price, quantity, aggressor side), not
  * on timing or ids, which makes it the probe of the backtest/paper parity test.
  *
- * Parameters: `minQty` (a trade at least this large triggers), `quantity`, `offsetTicks`, `tickSize`,
+ * Parameters: `minQty` (a trade at least this large triggers), `quantity`, `offsetTicks`, `tickSize`
+ * (default: the symbol's PRICE_FILTER tick from `ctx.rules`, 0.01 when the run has no filters for it),
  * `maxOpen`.
  */
-import { z, Decimal, decimalParam, defineStrategy, CappedOrders, type BusEvent } from 'kancil';
+import { z, Decimal, decimalParam, positiveDecimalParam, givenOrRule, defineStrategy, CappedOrders, type BusEvent } from 'kancil';
 
 /** Parameters of the trade fader. */
 export const tradeFaderParams = z.object({
   minQty: decimalParam.default('0.1'),
   quantity: decimalParam.default('0.0002'),
   offsetTicks: z.number().int().min(0).default(100),
-  tickSize: decimalParam.default('0.01'),
+  tickSize: positiveDecimalParam.optional(),
   maxOpen: z.number().int().min(1).default(5),
 });
 
@@ -32,7 +33,7 @@ export default defineStrategy({
     if (symbol === undefined) throw new RangeError('trade-fader needs one symbol');
     const minQty = new Decimal(p.minQty);
     const qty = new Decimal(p.quantity);
-    const offset = new Decimal(p.tickSize).mul(p.offsetTicks);
+    const offset = givenOrRule(p.tickSize, ctx.rules(symbol).tickSize, '0.01').mul(p.offsetTicks);
     const mine = new CappedOrders(ctx, symbol, p.maxOpen);
     return {
       onEvent(e: BusEvent): void {

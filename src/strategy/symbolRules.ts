@@ -127,3 +127,13 @@ export function symbolRules(symbol: string, filters: SymbolFilters = {}): Symbol
   };
   return rules;
 }
+
+/**
+ * A grid step a strategy uses: the parameter when the config gives one, else the symbol's own rule
+ * (`ctx.rules(symbol).tickSize` or `.stepSize`), else `fallback` when the run has no filters for the
+ * symbol (a rule of 0), so one default fits BTC_IDR's rupiah ticks and BTC_USDT's cents alike.
+ */
+export function givenOrRule(given: DecimalInput | undefined, rule: Decimal, fallback: DecimalInput): Decimal {
+  if (given !== undefined) return new Decimal(given);
+  return rule.isZero() ? new Decimal(fallback) : rule;
+}
