@@ -6,7 +6,7 @@
 // Then dist/BUILT records when the build finished (bin/kancil.mjs compares it with the sources).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleVendored, linkVendored } from './vendor-deps.mjs';
+import { bundleVendored, linkVendored, writeCodeCaches } from './vendor-deps.mjs';
 
 const TARGETS = { kancil: '../src/index.js', 'kancil/testing': '../src/testing.js' };
 
@@ -30,7 +30,9 @@ export function linkCompiledStrategies(dist) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = fileURLToPath(new URL('../dist', import.meta.url));
   linkCompiledStrategies(dist);
-  await bundleVendored(dist, fileURLToPath(new URL('..', import.meta.url)));
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  await bundleVendored(dist, root);
   linkVendored(dist);
+  writeCodeCaches(dist, root);
   writeFileSync(`${dist}/BUILT`, `${new Date().toISOString()}\n`);
 }

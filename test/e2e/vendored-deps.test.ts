@@ -1,7 +1,8 @@
 /**
- * The build bundles zod and yaml (many small modules each) into one module each under
- * dist/vendor and points the compiled imports there (bin/vendor-deps.mjs): the bundles must export
- * what the packages export, and no compiled module may still import the packages themselves.
+ * The build bundles zod and yaml (many small modules each) into one file each under dist/vendor,
+ * loaded with V8's code cache, and points the compiled imports there (bin/vendor-deps.mjs): the
+ * bundles must export what the packages export, their caches must be taken, and no compiled module
+ * may still import the packages themselves.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,19 +45,22 @@ describe('vendored packages', () => {
     expect(linkVendored(dist)).toEqual([]);
   });
 
-  it.skipIf(!fresh)('the built bundles export what the packages do, and no compiled module imports the packages (needs a fresh `npm run build`)', async () => {
+  it.skipIf(!fresh)('the built bundles export what the packages do, with their code caches taken, and no compiled module imports the packages (needs a fresh `npm run build`)', async () => {
     const { VENDORED } = await vendorDeps();
     const script = `
+const vendor = ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/vendor')).href)};
+const { usedVendorCache } = await import(vendor + '/runtime.js');
 const out = {};
 for (const p of ${JSON.stringify(VENDORED)}) {
-  const [pkg, bundle] = [await import(p), await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/vendor')).href)} + '/' + p + '.js')];
-  out[p] = { pkg: Object.keys(pkg).filter((k) => k !== '__esModule').sort(), bundle: Object.keys(bundle).sort() };
+  const [pkg, bundle] = [await import(p), await import(vendor + '/' + p + '.js')];
+  out[p] = { pkg: Object.keys(pkg).filter((k) => k !== '__esModule').sort(), bundle: Object.keys(bundle).sort(), cached: usedVendorCache(p) };
 }
 console.log(JSON.stringify(out));
 `;
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as Record<string, { pkg: string[]; bundle: string[] }>;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })) as Record<string, { pkg: string[]; bundle: string[]; cached: boolean }>;
     for (const p of VENDORED) {
       expect(out[p]?.bundle, p).toEqual(out[p]?.pkg);
+      expect(out[p]?.cached, `${p}: code cache taken`).toBe(true);
       expect(out[p]?.bundle.length, p).toBeGreaterThan(10);
     }
     const bare = new RegExp(`(from\\s*|import\\s*\\(?\\s*)['"](${VENDORED.join('|')})['"]`);
