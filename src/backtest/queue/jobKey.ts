@@ -5,7 +5,7 @@
  * so nothing runs twice and a finished sweep is found again; any change gives new ids.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { SweepJob } from '../sweepJob.js';
 
 /** Bytes of a data file hashed for its identity: enough to tell recordings apart, cheap for large ones. */
@@ -32,11 +32,6 @@ export function fileIdentity(file: string): FileIdentity {
   } finally {
     closeSync(fd);
   }
-}
-
-/** The hash of a whole (small) file, such as a strategy's source. */
-export function fileHash(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
 }
 
 /** JSON with object keys sorted at every level, so equal values hash equally whatever their key order. */

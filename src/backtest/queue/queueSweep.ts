@@ -12,7 +12,8 @@ import { resolvePlugin } from '../../strategy/loader.js';
 import type { BacktestConfig } from '../config.js';
 import { recordingFiles, type JobRunner, type SweepAnswer } from '../sweepJob.js';
 import { jobLabel, KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, redisOptions, type QueueJobData } from './connection.js';
-import { fileHash, fileIdentity, queueJobId, type FileIdentity } from './jobKey.js';
+import { fileIdentity, queueJobId, type FileIdentity } from './jobKey.js';
+import { sourceHash } from './sourceHash.js';
 import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
 
 /** How a queue sweep runs. */
@@ -69,7 +70,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       const spec = cfg.strategies.find((s) => s.name === strategy);
       if (spec === undefined) throw new RangeError(`strategy ${JSON.stringify(strategy)} is not in ${cfg.file}`);
       const file = resolvePlugin(spec.plugin, cfg.dir);
-      p = { path: file, hash: fileHash(file) };
+      p = { path: file, hash: sourceHash(file) };
       plugins.set(strategy, p);
     }
     return p;

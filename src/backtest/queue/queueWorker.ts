@@ -11,7 +11,8 @@ import os from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { runJobs } from '../sweepPool.js';
 import { KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, redisOptions, type QueueJobData } from './connection.js';
-import { fileHash, fileIdentity } from './jobKey.js';
+import { fileIdentity } from './jobKey.js';
+import { sourceHash } from './sourceHash.js';
 import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
 
 /** How a queue worker runs. */
@@ -43,7 +44,7 @@ function machineProblem(data: QueueJobData): string | undefined {
     if (mine.size !== f.size || mine.head !== f.head) return `data file ${f.path} on worker ${os.hostname()} differs from the one the sweep was enqueued with (${mine.size} bytes here, ${f.size} there${mine.size === f.size ? ', other content' : ''})`;
   }
   if (!existsSync(data.plugin.path)) return `strategy ${data.plugin.path} is missing on worker ${os.hostname()}`;
-  if (fileHash(data.plugin.path) !== data.plugin.hash) return `strategy ${data.plugin.path} on worker ${os.hostname()} differs from the one the sweep was enqueued with`;
+  if (sourceHash(data.plugin.path) !== data.plugin.hash) return `strategy ${data.plugin.path} (or a module it imports) on worker ${os.hostname()} differs from the one the sweep was enqueued with`;
   return undefined;
 }
 
