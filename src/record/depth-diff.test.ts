@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MarketEvent } from '../core/marketEvents.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { DecimalTextCache } from '../core/decimalText.js';
-import { isPlainDecimal, lazyDepthDiff, plainLevels, rawDepthLevels } from './depth-diff.js';
+import { isPlainDecimal, lazyDepthDiff, plainLevels, rawDepthLevels, scaledDepthSides } from './depth-diff.js';
 import { readRecording, type ReadStats } from './reader.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kancil-depth-diff-'));
@@ -63,6 +63,8 @@ describe('lazyDepthDiff', () => {
     ]);
     const [first] = items.map((i) => (i.kind === 'market' && i.event.type === 'depthDiff' ? i.event : undefined));
     expect(first?.bids[0]?.price.toFixed()).toBe('1.5');
-    expect(rawDepthLevels(first!)?.bids).toEqual([['1.50', '2']]);
+    // Read from its bytes (record/line-scan): scaled sides at the diff's significant digits.
+    const sides = scaledDepthSides(first!);
+    expect([sides?.bids.n, sides?.bids.prices[0], sides?.bids.qtys[0], sides?.bids.priceScale, sides?.asks.qtys[0]]).toEqual([1, 15, 2, 1, 0]);
   });
 });

@@ -37,6 +37,8 @@ export interface ReadStats {
   lines: number;
   items: number;
   malformed: number;
+  /** Bytes of the files read so far, as stored (compressed for gzip): progress against their sizes. */
+  bytes?: number;
 }
 
 /** State of one read across its lines and files: symbol mapping, the last stream symbol, the Decimal cache. */

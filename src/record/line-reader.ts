@@ -7,7 +7,8 @@ import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 
-async function isGzip(path: string): Promise<boolean> {
+/** True when the file starts with gzip's magic bytes. */
+export async function isGzip(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(2);

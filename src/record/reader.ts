@@ -9,7 +9,8 @@ import type { MarketEvent } from '../core/marketEvents.js';
 import { type RecordLine, parseRecordLine } from './format.js';
 import { readLineBatches } from './line-reader.js';
 import { isBinaryRecording, readBinaryBatches } from './binary/reader.js';
-import { type ReadStats, type RecordedItem, itemContext, toItems } from './items.js';
+import { type ReadStats, type RecordedItem, itemContext } from './items.js';
+import { readTextBatches } from './text-reader.js';
 import { lineStream, streamSkipper } from './skipStreams.js';
 
 export type { ReadStats, RecordedItem, RecordedMarket, RecordedSnapshot } from './items.js';
@@ -92,19 +93,7 @@ export async function* readRecordingBatches(paths: string | readonly string[], o
       yield* readBinaryBatches(file, ctx, stats, onMalformed, skipStream);
       continue;
     }
-    for await (const batch of readRecordLineBatches(file, { onMalformed, stats, skipStream })) {
-      const out: RecordedItem[] = [];
-      for (const rec of batch) {
-        try {
-          toItems(rec, ctx, out);
-        } catch (err) {
-          stats.malformed++;
-          onMalformed(err as Error, rec.file, rec.lineNo);
-        }
-      }
-      stats.items += out.length;
-      if (out.length > 0) yield out;
-    }
+    yield* readTextBatches(file, ctx, stats, onMalformed, skipStream);
   }
 }
 
