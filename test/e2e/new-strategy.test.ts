@@ -85,5 +85,10 @@ export default defineStrategy({
     const r = await run(process.execPath, [bin, 'backtest', 'cfg.yaml', '--quiet', '--out', path.join(dir, 'out')], dir);
     expect(r.err).toMatch(/"stable":\d{4},"msg":"done"/);
     expect(r.code).toBe(0);
+    // Its own zod is another copy than the one kancil runs with: a misspelt parameter is refused all the same.
+    writeFileSync(path.join(dir, 'typo.yaml'), readFileSync(path.join(dir, 'cfg.yaml'), 'utf8').replace('params: { n: 3 }', 'params: { nn: 3 }'));
+    const typo = await run(process.execPath, [bin, 'backtest', 'typo.yaml', '--quiet', '--out', path.join(dir, 'out-typo')], dir);
+    expect(typo.err).toMatch(/typo\.yaml: strategies\[0\]\.params\.nn=3: unknown key "nn"/);
+    expect(typo.code).toBe(1);
   }, 120_000);
 });
