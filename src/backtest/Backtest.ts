@@ -57,7 +57,12 @@ export interface RunOptions {
   readonly log?: StrategyLogger;
   /** Parameter overrides per strategy name (sweeps). */
   readonly paramOverrides?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  readonly onProgress?: (stats: ReplayStats) => void;
+  /**
+   * Called every 10,000 replayed items and once at the end of the data, with the replay's counts
+   * and the reads' (`read.bytes`: bytes of the recording and candle files read so far, as stored:
+   * progress against their sizes).
+   */
+  readonly onProgress?: (stats: ReplayStats, read: ReadStats) => void;
   /** Plugins by reference, used instead of loading `strategies[].plugin` from disk (embedding, tests). */
   readonly plugins?: Readonly<Record<string, StrategyPlugin>>;
   /** Write result.json and report.html to the config's output folder (default true when it is set). */
@@ -126,7 +131,9 @@ export interface PreparedRun {
 export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): Promise<BacktestResult> {
   const run = await prepareRun(cfg, opts);
   const read: ReadStats = { lines: 0, items: 0, malformed: 0 };
-  await run.replay.runBatches(sourceBatchesOf(cfg, run.unread, read), opts.onProgress);
+  const onProgress = opts.onProgress;
+  await run.replay.runBatches(sourceBatchesOf(cfg, run.unread, read), onProgress && ((st) => onProgress(st, read)));
+  onProgress?.(run.replay.stats, read);
   noEventsCheck(cfg, run.replay.stats, read, run.unread);
   const result = run.finish();
   if (cfg.backtest.output !== undefined && opts.writeOutput !== false) writeReports(cfg.backtest.output, result);
@@ -368,13 +375,13 @@ export function sourceBatchesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEv
   let merged: AsyncIterable<TimedBatch<RecordedItem>>;
   if (bt.feed.time === 'receive') {
     const feed = (r: BacktestConfig['backtest']['recordings'][number]) => receiveTimeBatches(readRecordingBatches(r.files, opts(r)), { windowMs: bt.feed.windowMs, offsetMs: bt.feed.offsetMs, stats: feedStats });
-    const sources = [...bt.recordings.map(feed), ...bt.candles.map((c) => batched(atEventTime(klineItems(c.files, c.symbol, c.interval as KlineIntervalName))))];
+    const sources = [...bt.recordings.map(feed), ...bt.candles.map((c) => batched(atEventTime(klineItems(c.files, c.symbol, c.interval as KlineIntervalName, stats))))];
     // One source (the usual case) needs no merge, only the clamp that keeps its clock from going back.
     merged = sources.length === 1 ? nonDecreasing(sources[0] as AsyncIterable<TimedBatch<RecordedItem>>) : batched(unwrap(mergeByTime(sources.map(unbatch), (x) => x.t, (x) => x.t)));
   } else {
     merged = batched(
       mergeByTime(
-        [...bt.recordings.map((r) => readRecording(r.files, opts(r))), ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName))],
+        [...bt.recordings.map((r) => readRecording(r.files, opts(r))), ...bt.candles.map((c) => klineItems(c.files, c.symbol, c.interval as KlineIntervalName, stats))],
         (it) => (it.kind === 'market' ? it.event.E : undefined),
         (it) => Math.floor(it.recvTime),
       ),
@@ -439,8 +446,8 @@ async function* until(batches: AsyncIterable<TimedBatch<RecordedItem>>, end: num
   }
 }
 
-async function* klineItems(files: string[], symbol: string, interval: KlineIntervalName): AsyncGenerator<RecordedItem> {
-  for await (const k of readKlineCsv(files, symbol, interval)) yield { kind: 'market', recvTime: k.E, stream: undefined, event: k };
+async function* klineItems(files: string[], symbol: string, interval: KlineIntervalName, count?: ReadStats): AsyncGenerator<RecordedItem> {
+  for await (const k of readKlineCsv(files, symbol, interval, count)) yield { kind: 'market', recvTime: k.E, stream: undefined, event: k };
 }
 
 /** Writes result.json and report.html into `dir`. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -37,14 +37,16 @@ describe('kline CSV', () => {
     expect(() => parseKlineCsvLine('1,2,3', 'BTC_USDT', '1m')).toThrow(/11 columns/);
   });
 
-  it('streams gzip files in order', async () => {
+  it('streams gzip files in order, counting their compressed bytes read', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-kline-'));
     try {
       const f = path.join(dir, 'k.csv.gz');
       writeFileSync(f, gzipSync(`${LINE}\n${LINE.replace('1722470400000', '1722470460000').replace('1722470459999', '1722470519999')}\n`));
       const out: number[] = [];
-      for await (const k of readKlineCsv(f, 'BTC_USDT', '1m')) out.push(k.openTime);
+      const count = { bytes: 5 };
+      for await (const k of readKlineCsv(f, 'BTC_USDT', '1m', count)) out.push(k.openTime);
       expect(out).toEqual([1722470400000, 1722470460000]);
+      expect(count.bytes).toBe(5 + statSync(f).size);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

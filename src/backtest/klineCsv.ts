@@ -10,7 +10,7 @@ import { Decimal } from '../core/decimal.js';
 import { ParseError } from '../core/errors.js';
 import type { KlineIntervalName } from '../core/enums.js';
 import type { KlineEvent } from '../core/marketEvents.js';
-import { readLines } from '../record/line-reader.js';
+import { type ByteCount, readLines } from '../record/line-reader.js';
 
 function time(field: string, s: string | undefined): number {
   if (s === undefined || !/^\d+$/.test(s)) throw new ParseError(field, s, 'expected an integer time');
@@ -122,11 +122,11 @@ export function parseKlineCsvLine(line: string, symbol: string, interval: KlineI
   return new CsvKline(symbol, interval, openTime, closeTime, trades, raw);
 }
 
-/** Streams the bars of one or more kline CSV files in file order. */
-export async function* readKlineCsv(paths: string | readonly string[], symbol: string, interval: KlineIntervalName): AsyncGenerator<KlineEvent> {
+/** Streams the bars of one or more kline CSV files in file order; `count` (optional) gets the files' bytes as read. */
+export async function* readKlineCsv(paths: string | readonly string[], symbol: string, interval: KlineIntervalName, count?: ByteCount): AsyncGenerator<KlineEvent> {
   for (const file of typeof paths === 'string' ? [paths] : paths) {
     let lineNo = 0;
-    for await (const line of readLines(file)) {
+    for await (const line of readLines(file, count)) {
       lineNo++;
       let k: KlineEvent | undefined;
       try {

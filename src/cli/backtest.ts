@@ -18,7 +18,7 @@ import { limitHeapGrowth } from './heapGrowth.js';
 import { KancilError } from '../core/errors.js';
 import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
-import { countLines, createProgress } from '../backtest/progress.js';
+import { type ProgressState, createProgress, totalBytes } from '../backtest/progress.js';
 import type { BacktestResult } from '../backtest/ResultCollector.js';
 import { streamsOf } from '../backtest/resultStreams.js';
 import { runSweep, sweepTable, writeSweep, type SweepResult } from '../backtest/sweep.js';
@@ -148,16 +148,18 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       }
       return ExitCode.OK;
     }
-    // Before the progress count reads them: a missing file is named by its place in the config.
+    // Before the run reads them: a missing file is named by its place in the config.
     checkDataFiles(cfg);
     const files = [...cfg.backtest.recordings.flatMap((r) => r.files), ...cfg.backtest.candles.flatMap((c) => c.files)];
-    const total = values.quiet ? 0 : await countLines(files);
+    // Progress is by bytes read of the files' sizes: nothing is read before the run.
+    const total = values.quiet ? 0 : await totalBytes(files);
     const progress = values.quiet ? undefined : createProgress(total, { isTTY: process.stderr.isTTY, write: (s: string) => io.stderr(s) });
+    let done: ProgressState = { bytes: 0, items: 0 };
     // Strategy logs at the config's level, on stderr (stdout carries the summary or --json).
     const pretty = cfg.logging.pretty ?? Boolean(process.stderr.isTTY);
     const log = createLogger({ level: cfg.logging.level, pretty, destination: pretty ? process.stderr : ({ write: (s: string) => (io.stderr(s), true) } as unknown as NodeJS.WritableStream) });
-    const result = await runBacktest(cfg, { writeOutput: false, log, onProgress: progress ? (st) => progress.update(st.events + st.snapshots) : undefined });
-    progress?.stop(total);
+    const result = await runBacktest(cfg, { writeOutput: false, log, onProgress: progress ? (st, read) => progress.update((done = { bytes: read.bytes ?? 0, items: st.events + st.snapshots })) : undefined });
+    progress?.stop(done);
     let written: { json: string; html: string };
     try {
       written = writeReports(out, result);

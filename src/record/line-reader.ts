@@ -19,18 +19,24 @@ export async function isGzip(path: string): Promise<boolean> {
   }
 }
 
+/** Where a read adds the bytes of the file it has read, as stored (compressed for gzip). */
+export interface ByteCount {
+  bytes?: number;
+}
+
 /**
  * Yields the lines of `path` in batches (one batch per decompressed chunk, without line
  * terminators); gzip is detected by its magic bytes. Batching keeps the per-line cost of async
- * iteration out of the hot path of replays.
+ * iteration out of the hot path of replays. `count` (optional) gets the file's bytes as read.
  */
-export async function* readLineBatches(path: string): AsyncGenerator<string[]> {
+export async function* readLineBatches(path: string, count?: ByteCount): AsyncGenerator<string[]> {
   const file = createReadStream(path, { highWaterMark: 256 * 1024 });
   // Decompressed in 256 KiB pieces, as the file is read (zlib's default is 16 KiB: sixteen times
   // the async steps, string joins and batches for the same lines).
   const source = (await isGzip(path)) ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
   const decoder = new StringDecoder('utf8');
   let rest = '';
+  let counted = 0;
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
       const text = rest + decoder.write(chunk);
@@ -44,6 +50,7 @@ export async function* readLineBatches(path: string): AsyncGenerator<string[]> {
         nl = text.indexOf('\n', start);
       }
       rest = text.slice(start);
+      if (count !== undefined) counted = addBytesRead(count, file, counted);
       if (batch.length > 0) yield batch;
     }
     rest += decoder.end();
@@ -54,7 +61,16 @@ export async function* readLineBatches(path: string): AsyncGenerator<string[]> {
   }
 }
 
-/** Yields each line of `path` without its line terminator. */
-export async function* readLines(path: string): AsyncGenerator<string> {
-  for await (const batch of readLineBatches(path)) yield* batch;
+/**
+ * Adds to `count` the bytes `file` read since `counted` (its count at the last call), and returns
+ * its count now. Added, not set: reads of several files may share `count` and interleave.
+ */
+export function addBytesRead(count: ByteCount, file: { readonly bytesRead: number }, counted: number): number {
+  count.bytes = (count.bytes ?? 0) + file.bytesRead - counted;
+  return file.bytesRead;
+}
+
+/** Yields each line of `path` without its line terminator; `count` as {@link readLineBatches}. */
+export async function* readLines(path: string, count?: ByteCount): AsyncGenerator<string> {
+  for await (const batch of readLineBatches(path, count)) yield* batch;
 }

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { parseRecordLine, SNAPSHOT_SUFFIX } from './format.js';
 import { type ItemContext, type ReadStats, type RecordedItem, toItems } from './items.js';
-import { isGzip } from './line-reader.js';
+import { addBytesRead, isGzip } from './line-reader.js';
 import { type ScanContext, scanPayload } from './line-scan.js';
 import { lineStream } from './skipStreams.js';
 
@@ -151,12 +151,7 @@ export async function* readTextBatches(
   // Decompressed in 256 KiB pieces (zlib's default is 16 KiB: sixteen times the async steps and batches).
   const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 256 * 1024 })) : raw;
   const lines = new LineItems(file, ctx, stats, onMalformed, skipStream);
-  // Added as read, not set: reads of several recordings may share `stats` and interleave.
   let counted = 0;
-  const countBytes = (): void => {
-    stats.bytes = (stats.bytes ?? 0) + raw.bytesRead - counted;
-    counted = raw.bytesRead;
-  };
   // The unfinished last line of the previous chunk, copied (a chunk is not ours to keep).
   let carry: Buffer | undefined;
   try {
@@ -179,13 +174,13 @@ export async function* readTextBatches(
         from = nl + 1;
       }
       if (from < chunk.length) carry = Buffer.from(chunk.subarray(from));
-      countBytes();
+      counted = addBytesRead(stats, raw, counted);
       stats.items += out.length;
       if (out.length > 0) yield out;
     }
     const out: RecordedItem[] = [];
     if (carry !== undefined) lines.line(carry, 0, carry.length, out);
-    countBytes();
+    counted = addBytesRead(stats, raw, counted);
     stats.items += out.length;
     if (out.length > 0) yield out;
   } finally {

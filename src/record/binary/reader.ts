@@ -6,7 +6,6 @@
  * strings, and lines kept as text go through the text reader's own conversion (record/items.ts).
  * A bad or truncated file throws a {@link BinaryRecordingError} naming the file and byte offset.
  */
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { POW10 } from '../../core/pow10.js';
 import type { ScaledLevels } from '../../core/scaledLevels.js';
@@ -159,6 +158,7 @@ export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: 
       const { bytesRead } = await fh.read(buf, filled, buf.length - filled, null);
       if (bytesRead === 0) break;
       filled += bytesRead;
+      stats.bytes = (stats.bytes ?? 0) + bytesRead;
       let pos = 0;
       let need = 0;
       if (!headerDone) {
@@ -338,35 +338,4 @@ function levelsOf(n: number, priceScale: number, qtyScale: number): ScaledLevels
     qtys[i] = u53();
   }
   return { n, prices, qtys, priceScale, qtyScale };
-}
-
-/**
- * Data records (lines) of a binary recording, for a progress total: walks the record heads chunk
- * by chunk, skipping the bodies (nothing is decoded; memory stays flat).
- */
-export async function countBinaryRecords(file: string): Promise<number> {
-  const { dataStart } = await headerAndDataStart(file);
-  const stream = createReadStream(file, { start: dataStart, highWaterMark: 256 * 1024 });
-  let n = 0;
-  let skip = 0;
-  let head = Buffer.alloc(0);
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let i = 0;
-    while (i < chunk.length) {
-      if (skip > 0) {
-        const k = Math.min(skip, chunk.length - i);
-        i += k;
-        skip -= k;
-        continue;
-      }
-      const take = Math.min(RECORD_HEAD - head.length, chunk.length - i);
-      head = Buffer.concat([head, chunk.subarray(i, i + take)]);
-      i += take;
-      if (head.length < RECORD_HEAD) continue;
-      if (head[0] !== KIND_STRING) n++;
-      skip = head.readUInt32LE(1);
-      head = Buffer.alloc(0);
-    }
-  }
-  return n;
 }
