@@ -1,8 +1,8 @@
 /**
- * The build bundles zod and yaml (many small modules each) into one file each under dist/vendor,
- * loaded with V8's code cache, and points the compiled imports there (bin/vendor-deps.mjs): the
- * bundles must export what the packages export, their caches must be taken, and no compiled module
- * may still import the packages themselves.
+ * The build bundles zod, yaml and pino (many small modules each) into one file each under
+ * dist/vendor, loaded with V8's code cache, and points the compiled imports there
+ * (bin/vendor-deps.mjs): the bundles must export what the packages export, their caches must be
+ * taken, and no compiled module may still import the packages themselves.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ describe('vendored packages', () => {
     expect(linkVendored(dist)).toEqual([]);
   });
 
-  it.skipIf(!fresh)('the built bundles export what the packages do, with their code caches taken, and no compiled module imports the packages (needs a fresh `npm run build`)', async () => {
+  it.skipIf(!fresh)('the built bundles export what the packages do (names and kinds), with their code caches taken, and no compiled module imports the packages (needs a fresh `npm run build`)', async () => {
     const { VENDORED } = await vendorDeps();
     const script = `
 const vendor = ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/vendor')).href)};
@@ -53,7 +53,8 @@ const { usedVendorCache } = await import(vendor + '/runtime.js');
 const out = {};
 for (const p of ${JSON.stringify(VENDORED)}) {
   const [pkg, bundle] = [await import(p), await import(vendor + '/' + p + '.js')];
-  out[p] = { pkg: Object.keys(pkg).filter((k) => k !== '__esModule').sort(), bundle: Object.keys(bundle).sort(), cached: usedVendorCache(p) };
+  const kinds = (ns) => Object.keys(ns).filter((k) => k !== '__esModule').sort().map((k) => k + ':' + typeof ns[k]);
+  out[p] = { pkg: kinds(pkg), bundle: kinds(bundle), cached: usedVendorCache(p) };
 }
 console.log(JSON.stringify(out));
 `;
@@ -61,7 +62,7 @@ console.log(JSON.stringify(out));
     for (const p of VENDORED) {
       expect(out[p]?.bundle, p).toEqual(out[p]?.pkg);
       expect(out[p]?.cached, `${p}: code cache taken`).toBe(true);
-      expect(out[p]?.bundle.length, p).toBeGreaterThan(10);
+      expect(out[p]?.bundle.length, p).toBeGreaterThan(1);
     }
     const bare = new RegExp(`(from\\s*|import\\s*\\(?\\s*)['"](${VENDORED.join('|')})['"]`);
     expect(jsFiles(path.join(ROOT, 'dist')).filter((f) => bare.test(readFileSync(f, 'utf8')))).toEqual([]);
