@@ -21,11 +21,10 @@ import { loadBacktestConfig } from '../backtest/config.js';
 import { type ProgressState, createProgress, totalBytes } from '../backtest/progress.js';
 import type { BacktestResult } from '../backtest/ResultCollector.js';
 import { streamsOf } from '../backtest/resultStreams.js';
-import { runSweep, sweepTable, writeSweep, type SweepResult } from '../backtest/sweep.js';
+import type { SweepResult } from '../backtest/sweep.js';
 import type { RedisTarget } from '../backtest/queue/redisUrl.js';
 import { queueTarget } from './queueOptions.js';
 import { version } from './version.js';
-import { loadGrid } from '../backtest/sweepGrid.js';
 import { ratioText } from '../backtest/ratioText.js';
 import { failureText } from '../backtest/failureText.js';
 import { positionsText } from '../backtest/positionsText.js';
@@ -128,6 +127,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       return values.out !== undefined ? ExitCode.USAGE : ExitCode.FAILED;
     }
     if (values.sweep !== undefined) {
+      // The sweep's modules (grid, pool, reports) load only for a sweep, not at every backtest's start.
+      const [{ loadGrid }, { runSweep, sweepTable, writeSweep }] = await Promise.all([import('../backtest/sweepGrid.js'), import('../backtest/sweep.js')]);
       const grid = loadGrid(values.sweep);
       // BullMQ and ioredis (~230 modules) load only for a queue sweep, not at every backtest's start.
       const q = target === undefined ? undefined : { target, connection: await import('../backtest/queue/connection.js'), sweep: await import('../backtest/queue/queueSweep.js') };
