@@ -20,6 +20,7 @@ import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEven
 import { BookSync } from '../exchange/book/book-sync.js';
 import { flatDepthLevels, rawDepthLevels, scaledDepthSides, type RawDepthLevels, type ScaledDepthSides } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
+import { snapshotInput } from '../record/snapshot.js';
 import { rawTrade, scaledTradeOf } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import { BarBook } from './BarBook.js';
@@ -165,7 +166,7 @@ export class Replay {
     this.stats.lastTime = t;
     if (item.kind === 'snapshot') {
       this.stats.snapshots++;
-      this.#syncs.get(item.symbol)?.onSnapshot(item.snapshot, t);
+      this.#syncs.get(item.symbol)?.onSnapshot(snapshotInput(item.snapshot), t);
       o.afterEvent?.();
       return;
     }
@@ -220,7 +221,7 @@ export class Replay {
     this.stats.warmUpItems++;
     if (item.kind === 'snapshot') {
       this.stats.snapshots++;
-      this.#syncs.get(item.symbol)?.onSnapshot(item.snapshot, t);
+      this.#syncs.get(item.symbol)?.onSnapshot(snapshotInput(item.snapshot), t);
     } else {
       this.#apply(item.event);
       this.stats.events++;

@@ -43,8 +43,11 @@ export function isPlainDecimal(s: string): boolean {
   return digits > 0;
 }
 
-/** The payload's levels as string pairs when every level is `[plain decimal, plain decimal]`; else undefined. */
-export function plainLevels(v: unknown): RawLevels | undefined {
+/**
+ * The payload's levels as string pairs when every level is `[plain decimal, plain decimal]` (or
+ * strings that `accepts` takes); else undefined.
+ */
+export function plainLevels(v: unknown, accepts: (s: string) => boolean = isPlainDecimal): RawLevels | undefined {
   if (!Array.isArray(v)) return undefined;
   for (let i = 0; i < v.length; i++) {
     const lv: unknown = v[i];
@@ -52,7 +55,7 @@ export function plainLevels(v: unknown): RawLevels | undefined {
     if (!Array.isArray(lv) || lv.length < 2) return undefined;
     const p: unknown = lv[0];
     const q: unknown = lv[1];
-    if (typeof p !== 'string' || typeof q !== 'string' || !isPlainDecimal(p) || !isPlainDecimal(q)) return undefined;
+    if (typeof p !== 'string' || typeof q !== 'string' || !accepts(p) || !accepts(q)) return undefined;
   }
   return v as RawLevels;
 }

@@ -11,6 +11,7 @@ import { lazyBookTicker } from './book-ticker.js';
 import { DecimalTextCache } from '../core/decimalText.js';
 import { lazyDepthDiff, plainLevels } from './depth-diff.js';
 import { lazyTradeOf } from './trade.js';
+import { lazySnapshot } from './snapshot.js';
 import { type RecordLine, SNAPSHOT_SUFFIX } from './format.js';
 
 /** A market event with where and when it was received. */
@@ -62,7 +63,8 @@ export function toItems(rec: RecordLine, ctx: ItemContext, out: RecordedItem[]):
     if (!('lastUpdateId' in d)) throw new Error('line without stream envelope is not a depth snapshot');
     const wire = stream !== undefined ? stream.slice(0, -SNAPSHOT_SUFFIX.length).toUpperCase() : (ctx.snapshotSymbol ?? ctx.lastSymbol);
     if (wire === undefined) throw new Error('snapshot line before any stream line and no snapshotSymbol given');
-    const snapshot: OrderBookSnapshot = { lastUpdateId: int('lastUpdateId', d.lastUpdateId), bids: levels('bids', d.bids), asks: levels('asks', d.asks) };
+    const lastUpdateId = int('lastUpdateId', d.lastUpdateId);
+    const snapshot: OrderBookSnapshot = lazySnapshot(lastUpdateId, d.bids, d.asks) ?? { lastUpdateId, bids: levels('bids', d.bids), asks: levels('asks', d.asks) };
     out.push({ kind: 'snapshot', recvTime: rec.recvTime, symbol: ctx.symbolOf ? ctx.symbolOf(wire) : wire, snapshot });
     return;
   }

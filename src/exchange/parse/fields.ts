@@ -121,6 +121,11 @@ export function isObjectLike(v: unknown): v is Readonly<Record<string, unknown>>
 /** Plain non-negative decimal: no sign, no exponent, below 1e18, at most 18 decimals. */
 const AMOUNT_RE = /^\d{1,18}(?:\.\d{1,18})?$/;
 
+/** True for a string {@link amountValue} accepts as it is. */
+export function isAmountText(s: string): boolean {
+  return AMOUNT_RE.test(s);
+}
+
 /**
  * An exchange amount (price, quantity, fee, balance) validated at the edge: non-negative, written
  * plainly (a JSON number is read through its shortest text, so 1e-7 or 1e+21 are refused), below
