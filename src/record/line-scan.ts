@@ -124,22 +124,29 @@ function plainDecimal(): boolean {
   const intDigits = digits();
   const int = acc;
   let fd = 0;
-  acc = 0;
+  let frac = 0;
+  // The fraction up to its last non-zero digit (trailing zeros do not count: `0.00000000` is 0 at
+  // scale 0), tracked as read: no division per trailing zero.
+  let sig = 0;
+  let sigDigits = 0;
   if (p < end && b[p] === 46) {
-    p++;
-    fd = digits();
+    for (p++; p < end; p++) {
+      const c = (b[p] as number) - 48;
+      if (c < 0 || c > 9) break;
+      frac = frac * 10 + c;
+      fd++;
+      if (c !== 0) {
+        sig = frac;
+        sigDigits = fd;
+      }
+    }
   }
+  // 15 fraction digits are exact in a double, so is every prefix of them.
   if (intDigits + fd === 0 || intDigits > 16 || fd > 15 || p >= end || b[p] !== 34) return false;
   p++;
-  // Trailing zeros do not count (`0.00000000` is 0 at scale 0); 15 digits are exact, so is this.
-  let frac = acc;
-  while (fd > 0 && frac % 10 === 0) {
-    frac /= 10;
-    fd--;
-  }
   dInt = int;
-  dFrac = frac;
-  dFd = fd;
+  dFrac = sig;
+  dFd = sigDigits;
   return true;
 }
 
