@@ -18,6 +18,7 @@ import type { TradeId } from '../core/tradeId.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
 import { isPlainDecimal } from './depth-diff.js';
 import { scaledText } from './binary/format.js';
+import { POW10 } from '../core/pow10.js';
 
 /** The wire strings of a trade, in the matching engine's replayed-trade shape. */
 export interface RawTrade {
@@ -139,36 +140,68 @@ const STATE_VALUE: PropertyDescriptor = { value: undefined };
  * {@link scaledTradeOf}); only its numbers are kept.
  */
 export function lazyTrade(f: TradeFields, price: string, qty: string, cache: DecimalTextCache, scaled?: ScaledTrade): TradeEvent {
-  return makeLazyTrade(f, { price, qty, isBuyerMaker: f.isBuyerMaker }, undefined, cache, scaled);
+  const raw = { price, qty, isBuyerMaker: f.isBuyerMaker };
+  if (scaled === undefined) return makeLazyTrade(f.E, f.symbol, f.tradeId, f.buyerOrderId, f.sellerOrderId, f.tradeTime, f.isBuyerMaker, raw, 0, 0, 0, 0, cache, -1, 0, -1, 0);
+  return makeLazyTrade(f.E, f.symbol, f.tradeId, f.buyerOrderId, f.sellerOrderId, f.tradeTime, f.isBuyerMaker, raw, 0, 0, 0, 0, cache, scaled.scaledPrice, scaled.priceScale, scaled.scaledQty, scaled.qtyScale);
 }
 
 /** {@link lazyTrade} of a binary recording's trade: the wire strings as the integers that spell them (built when first read). */
 export function lazyWireTrade(f: TradeFields, wire: WireDecimals, cache: DecimalTextCache, scaled: ScaledTrade): TradeEvent {
-  return makeLazyTrade(f, undefined, wire, cache, scaled);
+  return makeLazyTrade(f.E, f.symbol, f.tradeId, f.buyerOrderId, f.sellerOrderId, f.tradeTime, f.isBuyerMaker, undefined, wire.price, wire.priceScale, wire.qty, wire.qtyScale, cache, scaled.scaledPrice, scaled.priceScale, scaled.scaledQty, scaled.qtyScale);
 }
 
-function makeLazyTrade(f: TradeFields, raw: RawTrade | undefined, wire: WireDecimals | undefined, cache: DecimalTextCache, scaled: ScaledTrade | undefined): TradeEvent {
-  const ev: Record<string | symbol, unknown> = { type: 'trade', E: f.E, symbol: f.symbol };
+/**
+ * {@link lazyWireTrade} from the fields as a reader has them, with no object to gather them (a
+ * day's recording holds millions of trades): price and quantity are the integers that spell the
+ * wire text at their scales, and the replay's values are those at their smallest exact scales
+ * (the wire's 8 decimals on Binance; a symbol's are usually fewer, which the engine reaches by
+ * multiplying).
+ */
+export function wireTrade(E: number, symbol: string, tradeId: number, tradeTime: number, isBuyerMaker: boolean, buyerOrderId: string | undefined, sellerOrderId: string | undefined, price: number, priceScale: number, qty: number, qtyScale: number, cache: DecimalTextCache): TradeEvent {
+  // Consecutive trades mostly share their price: its reduction is kept.
+  if (price !== lastPrice || priceScale !== lastPriceScale) {
+    lastPrice = price;
+    lastPriceScale = priceScale;
+    lastPriceZeros = trailingZeros(price, priceScale);
+  }
+  const pt = lastPriceZeros;
+  const qt = trailingZeros(qty, qtyScale);
+  return makeLazyTrade(E, symbol, tradeId, buyerOrderId, sellerOrderId, tradeTime, isBuyerMaker, undefined, price, priceScale, qty, qtyScale, cache, price / (POW10[pt] as number), priceScale - pt, qty / (POW10[qt] as number), qtyScale - qt);
+}
+
+let lastPrice = -1;
+let lastPriceScale = -1;
+let lastPriceZeros = 0;
+
+/** How many trailing decimal zeros of `v` (a safe integer at `scale`) lie within its fraction digits. */
+export function trailingZeros(v: number, scale: number): number {
+  let k = 0;
+  while (k < scale && k < 22 && v % (POW10[k + 1] as number) === 0 && v !== 0) k++;
+  return k;
+}
+
+/** The event and its state; `scaledPrice` -1 when the reader has no scaled values. */
+function makeLazyTrade(E: number, symbol: string, id: TradeId | number, buyerOrderId: string | undefined, sellerOrderId: string | undefined, tradeTime: number, isBuyerMaker: boolean, raw: RawTrade | undefined, wirePrice: number, wirePriceScale: number, wireQty: number, wireQtyScale: number, cache: DecimalTextCache, scaledPrice: number, priceScale: number, scaledQty: number, qtyScale: number): TradeEvent {
+  const ev: Record<string | symbol, unknown> = { type: 'trade', E, symbol };
   Object.defineProperty(ev, 'tradeId', TRADE_ID_GETTER);
   Object.defineProperty(ev, 'price', PRICE_GETTER);
   Object.defineProperty(ev, 'qty', QTY_GETTER);
-  ev.buyerOrderId = f.buyerOrderId;
-  ev.sellerOrderId = f.sellerOrderId;
-  ev.tradeTime = f.tradeTime;
-  ev.isBuyerMaker = f.isBuyerMaker;
-  const id = f.tradeId;
+  ev.buyerOrderId = buyerOrderId;
+  ev.sellerOrderId = sellerOrderId;
+  ev.tradeTime = tradeTime;
+  ev.isBuyerMaker = isBuyerMaker;
   // The scaled values first, next to the object's header: the replay reads them and nothing else.
   const state: LazyTradeState = {
-    scaledPrice: scaled === undefined ? -1 : scaled.scaledPrice,
-    priceScale: scaled === undefined ? 0 : scaled.priceScale,
-    scaledQty: scaled === undefined ? -1 : scaled.scaledQty,
-    qtyScale: scaled === undefined ? 0 : scaled.qtyScale,
-    isBuyerMaker: f.isBuyerMaker,
+    scaledPrice,
+    priceScale,
+    scaledQty,
+    qtyScale,
+    isBuyerMaker,
     raw,
-    wirePrice: wire === undefined ? 0 : wire.price,
-    wirePriceScale: wire === undefined ? 0 : wire.priceScale,
-    wireQty: wire === undefined ? 0 : wire.qty,
-    wireQtyScale: wire === undefined ? 0 : wire.qtyScale,
+    wirePrice,
+    wirePriceScale,
+    wireQty,
+    wireQtyScale,
     cache,
     id,
     tradeId: typeof id === 'string' ? id : undefined,

@@ -8,14 +8,13 @@
  */
 import { open } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import { POW10 } from '../../core/pow10.js';
 import type { ScaledLevels } from '../../core/scaledLevels.js';
 import { lazyBookTicker } from '../book-ticker.js';
 import { scaledDepthDiff } from '../depth-diff.js';
 import { parseRecordLine } from '../format.js';
 import { lineStream } from '../skipStreams.js';
 import { type ItemContext, type ReadStats, type RecordedItem, toItems } from '../items.js';
-import { lazyWireTrade } from '../trade.js';
+import { wireTrade } from '../trade.js';
 import { type BinaryHeader, KIND_BOOK_TICKER, KIND_DEPTH, KIND_LINE, KIND_STRING, KIND_TRADE, MAGIC, RECORD_HEAD, VERSION, scaledText } from './format.js';
 
 /** A binary recording that cannot be read: names the file and the byte offset of the problem. */
@@ -278,15 +277,7 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const p = u53();
     const qs = scale();
     const q = u53();
-    const isBuyerMaker = (flags & 1) !== 0;
-    const fields = { E, symbol, tradeId: t, buyerOrderId: (flags & 2) !== 0 ? String(b) : undefined, sellerOrderId: (flags & 4) !== 0 ? String(a) : undefined, tradeTime: T, isBuyerMaker };
-    // The integers too, so the replay parses nothing (record/trade's scaledTradeOf), at their
-    // smallest exact scales: the file keeps the wire's decimals (8 on Binance, for the strings),
-    // and a symbol's scales are usually smaller, which the engine reaches by multiplying.
-    const pt = trailingZeros(p, ps);
-    const qt = trailingZeros(q, qs);
-    const scaled = { scaledPrice: p / POW10[pt]!, priceScale: ps - pt, scaledQty: q / POW10[qt]!, qtyScale: qs - qt, isBuyerMaker };
-    out.push({ kind: 'market', recvTime: recv, stream, event: lazyWireTrade(fields, { price: p, priceScale: ps, qty: q, qtyScale: qs }, ctx.decimals, scaled) });
+    out.push({ kind: 'market', recvTime: recv, stream, event: wireTrade(E, symbol, t, T, (flags & 1) !== 0, (flags & 2) !== 0 ? String(b) : undefined, (flags & 4) !== 0 ? String(a) : undefined, p, ps, q, qs, ctx.decimals) });
   } else {
     const E = u53();
     const u = u53();
@@ -297,13 +288,6 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     out.push({ kind: 'market', recvTime: recv, stream, event: ev });
   }
   if (rp !== end) fail(`length ${end - pos - RECORD_HEAD} does not match its fields`);
-}
-
-/** How many trailing decimal zeros of `v` (a safe integer at `scale`) lie within its fraction digits. */
-function trailingZeros(v: number, scale: number): number {
-  let k = 0;
-  while (k < scale && k < 22 && v % POW10[k + 1]! === 0 && v !== 0) k++;
-  return k;
 }
 
 /** A decimal stored as scale then value, spelled as its text. */
