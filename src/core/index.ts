@@ -13,3 +13,4 @@ export type * from './bookView.js';
 export type * from './newOrder.js';
 export * from './scaledLevels.js';
 export * from './tradeId.js';
+export * from './bars.js';

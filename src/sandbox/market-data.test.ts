@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TradeEvent } from '../sim/index.js';
-import { candleEnd, candleStart, MarketData } from './market-data.js';
+import { MarketData } from './market-data.js';
 
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 0); // a Monday
 const trade = (id: number, price: string, qty: string, time: number, taker = '7', isBuyerMaker = false): TradeEvent => ({
@@ -49,10 +49,42 @@ describe('MarketData', () => {
     expect(m.miniTicker('BTC_USDT', T0 + 25 * 3_600_000 + 120_000)).toEqual({ o: '110', c: '105', h: '110', l: '105', v: '5', q: '535' });
   });
 
-  it('candle boundaries: weeks start on Monday, months on the 1st (UTC)', () => {
-    expect(new Date(candleStart('1w', Date.UTC(2026, 0, 8, 5))).toISOString()).toBe('2026-01-05T00:00:00.000Z');
-    expect(new Date(candleStart('1M', Date.UTC(2026, 1, 15))).toISOString()).toBe('2026-02-01T00:00:00.000Z');
-    expect(new Date(candleEnd('1M', Date.UTC(2026, 1, 1)) + 1).toISOString()).toBe('2026-03-01T00:00:00.000Z');
-    expect(candleStart('15m', Date.UTC(2026, 0, 1, 0, 29, 59))).toBe(Date.UTC(2026, 0, 1, 0, 15));
+  it('a replayed symbol: bars at the recorded trade times, whole minutes only, without own trades', () => {
+    const m = new MarketData();
+    const R0 = Date.UTC(2024, 7, 8, 23, 54, 0);
+    const replay = (id: number, price: string, qty: string, recorded: number): void => {
+      m.replayedTrade('BTC_USDT', recorded);
+      m.record([{ ...trade(id, price, qty, T0 + id), buyerOrderId: '0', sellerOrderId: '0' }]);
+    };
+    replay(1, '100', '1', R0 + 15_000); // before the first whole minute: in no bar
+    replay(2, '101', '1', R0 + 60_000);
+    m.record([trade(3, '150', '5', T0 + 3)]); // an own trade: in the trade list, not in the bars
+    replay(4, '102', '2', R0 + 119_999);
+    expect(m.klines('BTC_USDT', '1m', { limit: 10 }).map((k) => [k.t, k.c, k.v, k.n])).toEqual([[R0 + 60_000, '102', '3', 2]]);
+    expect(m.closedKlines('BTC_USDT', '1m', undefined)).toEqual([]);
+    m.advance(T0 + 10 * 60_000); // the wall clock closes nothing of a replay
+    expect(m.closedKlines('BTC_USDT', '1m', undefined)).toEqual([]);
+    replay(5, '103', '1', R0 + 185_000);
+    expect(m.closedKlines('BTC_USDT', '1m', undefined).map((k) => [k.t, k.o, k.h, k.l, k.c, k.v, k.n])).toEqual([
+      [R0 + 60_000, '101', '102', '101', '102', '3', 2],
+      [R0 + 120_000, '102', '102', '102', '102', '0', 0],
+    ]);
+    expect(m.closedKlines('BTC_USDT', '1m', R0 + 60_000).map((k) => k.t)).toEqual([R0 + 120_000]);
+    expect(m.currentKline('BTC_USDT', '1m')).toMatchObject({ t: R0 + 180_000, c: '103', n: 1 });
+    expect(m.currentKline('BTC_USDT', '5m')).toMatchObject({ t: R0 + 60_000, o: '101', c: '103', n: 3 });
+    expect(m.trades('BTC_USDT', 10).map((t) => t.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a wall-clock symbol closes bars as the clock passes their end', () => {
+    const m = new MarketData();
+    m.record([trade(1, '100', '1', T0 + 10)]);
+    expect(m.closedKlines('BTC_USDT', '1m', undefined)).toEqual([]);
+    m.advance(T0 + 125_000);
+    expect(m.closedKlines('BTC_USDT', '1m', undefined).map((k) => [k.t, k.c, k.n])).toEqual([
+      [T0, '100', 1],
+      [T0 + 60_000, '100', 0],
+    ]);
+    expect(m.currentKline('BTC_USDT', '1m')).toMatchObject({ t: T0 + 120_000, o: '100', n: 0 });
+    expect(m.currentKline('BTC_USDT', '5m')).toMatchObject({ t: T0, o: '100', v: '1', n: 1 });
   });
 });

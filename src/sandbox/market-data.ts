@@ -1,10 +1,18 @@
 /**
  * Public market history the REST and stream endpoints serve, built from the engine's trades:
  * recent trades, aggregate trades (consecutive fills of one taker order at one price and time),
- * one-minute candles from which every interval is aggregated, and 24-hour mini tickers.
- * Decimal sums stay exact (Decimal); only the wire strings leave this module.
+ * one-minute bars from which every interval is merged (core/bars.ts: the rule a backtest builds
+ * its bars with), and 24-hour mini tickers. Decimal sums stay exact; only wire strings leave.
+ *
+ * Bars run on one of two clocks per symbol. A replayed symbol's bars are built from the
+ * recording's trades at their recorded times (the feed announces each with {@link
+ * MarketData.replayedTrade}): bar open times are recording minutes and a bar holds exactly its
+ * interval of recording whatever the replay speed, whole bars only, so a run against the replay
+ * reads the bars a backtest of the recording builds. Its clients' own trades are not in them (they
+ * are in the trade streams): they would make the bars depend on the client. Every other symbol's
+ * bars take every trade at the sandbox's wall clock and close when the clock passes their end.
  */
-import { Decimal, type KlineIntervalName, KlineInterval, ZERO } from '../core/index.js';
+import { BarBuilder, barStart, type Bar, Decimal, firstWholeBar, flatBar, type KlineIntervalName, mergeBars, ZERO } from '../core/index.js';
 import type { TradeEvent } from '../sim/index.js';
 
 /** A stored public trade in wire-ready form. */
@@ -28,21 +36,6 @@ export interface StoredAggTrade {
   readonly T: number;
   readonly m: boolean;
   readonly M: boolean;
-}
-
-interface Candle {
-  readonly t: number;
-  o: Decimal;
-  h: Decimal;
-  l: Decimal;
-  c: Decimal;
-  v: Decimal;
-  q: Decimal;
-  n: number;
-  V: Decimal;
-  Q: Decimal;
-  f: number;
-  L: number;
 }
 
 /** A candle in the spec's stream shape (values as wire strings). */
@@ -72,42 +65,26 @@ export interface MiniTickerValues {
   readonly q: string;
 }
 
-const MINUTE = 60_000;
 const DAY = 86_400_000;
 const MAX_TRADES = 10_000;
-
-/** Start of the candle of `interval` that contains `t` (UTC; weeks start Monday, months on the 1st). */
-export function candleStart(interval: KlineIntervalName, t: number): number {
-  if (interval === '1M') {
-    const d = new Date(t);
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  }
-  if (interval === '1w') {
-    const monday0 = 4 * DAY; // 1970-01-05 was a Monday
-    return Math.floor((t - monday0) / (7 * DAY)) * 7 * DAY + monday0;
-  }
-  const len = KlineInterval[interval];
-  return Math.floor(t / len) * len;
-}
-
-/** End (inclusive, ms) of the candle of `interval` starting at `start`. */
-export function candleEnd(interval: KlineIntervalName, start: number): number {
-  if (interval === '1M') {
-    const d = new Date(start);
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - 1;
-  }
-  return start + KlineInterval[interval] - 1;
-}
 
 class SymbolHistory {
   readonly trades: StoredTrade[] = [];
   readonly aggs: StoredAggTrade[] = [];
-  readonly minutes = new Map<number, Candle>();
-  /** Minute keys in ascending order. */
-  readonly minuteKeys: number[] = [];
-  lastTakerKey = '';
+  /** Closed one-minute bars, oldest first (flat ones for minutes without trades). */
+  minutes: Bar[] = [];
+  /** Undefined until the first trade that makes bars decides the clock (replayed or wall). */
+  builder: BarBuilder | undefined;
+  /** Recorded times of replayed trades applied but not yet recorded, oldest first. */
+  readonly replayTimes: number[] = [];
   lastPrice: Decimal | undefined;
   changed = false;
+
+  /** The minute bars (closed and the open one) and the bar clock's newest time. */
+  allMinutes(): readonly Bar[] {
+    const open = this.builder?.current;
+    return open ? [...this.minutes, open] : this.minutes;
+  }
 }
 
 /** Market history of every sandbox symbol. */
@@ -152,38 +129,42 @@ export class MarketData {
         touched.push(agg);
       }
       prevKey = key;
-      this.#candle(h, t);
+      h.lastPrice = new Decimal(t.price);
+      this.#bar(h, t);
     }
     return touched;
   }
 
-  #candle(h: SymbolHistory, t: TradeEvent): void {
-    const start = candleStart('1m', t.time);
-    const price = new Decimal(t.price);
-    const qty = new Decimal(t.qty);
-    const quote = price.mul(qty);
-    const takerBuy = !t.isBuyerMaker;
-    let c = h.minutes.get(start);
-    if (!c) {
-      c = { t: start, o: price, h: price, l: price, c: price, v: ZERO, q: ZERO, n: 0, V: ZERO, Q: ZERO, f: t.id, L: t.id };
-      h.minutes.set(start, c);
-      // Trades arrive in time order; keep keys sorted even if one arrives late.
-      let i = h.minuteKeys.length;
-      while (i > 0 && (h.minuteKeys[i - 1] as number) > start) i--;
-      h.minuteKeys.splice(i, 0, start);
+  /**
+   * A replay feed applied a recorded trade of `symbol` at recorded time `time`: the next replayed
+   * trade recorded (in engine order) is put in bars at that time. From then on the symbol's bars
+   * are the replay's.
+   */
+  replayedTrade(symbol: string, time: number): void {
+    this.#h(symbol).replayTimes.push(time);
+  }
+
+  /** Closes the bars of wall-clock symbols whose end `now` has passed (replayed symbols: no effect). */
+  advance(now: number): void {
+    for (const h of this.#symbols.values()) {
+      if (h.builder === undefined || h.builder.wholeBarsOnly) continue;
+      const closed = h.builder.advance(now);
+      if (closed.length > 0) h.minutes.push(...closed);
     }
-    if (price.gt(c.h)) c.h = price;
-    if (price.lt(c.l)) c.l = price;
-    c.c = price;
-    c.v = c.v.plus(qty);
-    c.q = c.q.plus(quote);
-    c.n++;
-    if (takerBuy) {
-      c.V = c.V.plus(qty);
-      c.Q = c.Q.plus(quote);
+  }
+
+  #bar(h: SymbolHistory, t: TradeEvent): void {
+    const fromReplay = t.buyerOrderId === '0' && t.sellerOrderId === '0' && h.replayTimes.length > 0;
+    if (fromReplay && h.builder?.wholeBarsOnly === false) {
+      // The replay takes over the symbol's bars from whatever traded before it started.
+      h.builder = undefined;
+      h.minutes = [];
     }
-    c.L = t.id;
-    h.lastPrice = price;
+    if (!fromReplay && h.builder?.wholeBarsOnly === true) return;
+    const time = fromReplay ? (h.replayTimes.shift() as number) : t.time;
+    h.builder ??= new BarBuilder('1m', fromReplay);
+    const closed = h.builder.add({ price: new Decimal(t.price), qty: new Decimal(t.qty), isBuyerMaker: t.isBuyerMaker, time, id: String(t.id) });
+    if (closed.length > 0) h.minutes.push(...closed);
   }
 
   /** Recent trades, oldest first: the last `limit`, or from `fromId` inclusive. */
@@ -202,66 +183,95 @@ export class MarketData {
       .slice(0, q.limit);
   }
 
-  /** Candles of `interval` aggregated from one-minute candles, oldest first. */
+  /** Bars of `interval` merged from one-minute bars, oldest first (the open one last). */
   klines(symbol: string, interval: KlineIntervalName, q: { startTime?: number; endTime?: number; limit: number }): WireCandle[] {
-    const h = this.#h(symbol);
-    const buckets = new Map<number, Candle>();
-    for (const k of h.minuteKeys) {
-      if (q.startTime !== undefined && k < candleStart(interval, q.startTime)) continue;
-      if (q.endTime !== undefined && k > q.endTime) continue;
-      const m = h.minutes.get(k) as Candle;
-      const s = candleStart(interval, k);
-      const b = buckets.get(s);
-      if (!b) buckets.set(s, { ...m, t: s });
-      else {
-        if (m.h.gt(b.h)) b.h = m.h;
-        if (m.l.lt(b.l)) b.l = m.l;
-        b.c = m.c;
-        b.v = b.v.plus(m.v);
-        b.q = b.q.plus(m.q);
-        b.n += m.n;
-        b.V = b.V.plus(m.V);
-        b.Q = b.Q.plus(m.Q);
-        b.L = m.L;
-      }
-    }
-    const list = [...buckets.values()].map((c) => wireCandle(interval, c));
+    const list = this.#bars(this.#h(symbol), interval, q.startTime, q.endTime).map(wireCandle);
     if (q.startTime !== undefined) return list.slice(0, q.limit);
     return list.slice(Math.max(0, list.length - q.limit));
   }
 
-  /** The current candle of `interval` at `now`; with no trade in it yet, a flat candle at the last price. */
-  currentKline(symbol: string, interval: KlineIntervalName, now: number): WireCandle | undefined {
-    const start = candleStart(interval, now);
-    const list = this.klines(symbol, interval, { startTime: start, limit: 1 });
-    const first = list[0];
-    if (first && first.t === start) return first;
+  /** Closed bars of `interval` opening after `after` (all closed ones when undefined), oldest first. */
+  closedKlines(symbol: string, interval: KlineIntervalName, after: number | undefined): WireCandle[] {
     const h = this.#h(symbol);
-    if (!h.lastPrice) return undefined;
-    const p = h.lastPrice;
-    return wireCandle(interval, { t: start, o: p, h: p, l: p, c: p, v: ZERO, q: ZERO, n: 0, V: ZERO, Q: ZERO, f: -1, L: -1 });
+    const before = h.builder?.closedBefore;
+    if (before === undefined) return [];
+    return this.#bars(h, interval, after === undefined ? undefined : after + 1, before - 1)
+      .filter((b) => b.closeTime < before && (after === undefined || b.openTime > after))
+      .map(wireCandle);
   }
 
-  /** 24-hour rolling mini ticker at `now` (minute resolution), or undefined before any trade. */
+  /** The open bar of `interval` (the newest one, not closed yet), if any. */
+  currentKline(symbol: string, interval: KlineIntervalName): WireCandle | undefined {
+    const h = this.#h(symbol);
+    const open = h.builder?.current;
+    if (open === undefined) {
+      // A wall-clock symbol between trades: the bar the clock is in, its trades so far or flat at the last price.
+      const before = h.builder?.closedBefore;
+      if (before === undefined || h.builder?.wholeBarsOnly !== false || h.lastPrice === undefined) return undefined;
+      const start = barStart(interval, before);
+      const sofar = this.#bars(h, '1m', start, before - 1);
+      return wireCandle(sofar.length > 0 ? mergeBars(interval, start, sofar) : flatBar(interval, start, h.lastPrice));
+    }
+    const bar = this.#bars(h, interval, barStart(interval, open.openTime), undefined)[0];
+    return bar && wireCandle(bar);
+  }
+
+  /** Bars of `interval` opening from `from` to `to` (inclusive), merged from the minutes. */
+  #bars(h: SymbolHistory, interval: KlineIntervalName, from: number | undefined, to: number | undefined): Bar[] {
+    const minutes = h.allMinutes();
+    const first = h.builder?.firstTradeTime;
+    if (first === undefined) return [];
+    // A replay's wider bars start at their own first whole bar, as its minutes do.
+    const whole = h.builder?.wholeBarsOnly === true ? firstWholeBar(interval, first) : -Infinity;
+    const lo = Math.max(whole, from === undefined ? -Infinity : barStart(interval, from));
+    const out: Bar[] = [];
+    let group: Bar[] = [];
+    let groupStart = NaN;
+    const flush = (): void => {
+      if (group.length > 0) out.push(interval === '1m' ? (group[0] as Bar) : mergeBars(interval, groupStart, group));
+      group = [];
+    };
+    for (const m of minutes) {
+      if (m.openTime < lo) continue;
+      if (to !== undefined && m.openTime > to) break;
+      const s = barStart(interval, m.openTime);
+      if (s !== groupStart) {
+        flush();
+        groupStart = s;
+      }
+      group.push(m);
+    }
+    flush();
+    return out;
+  }
+
+  /**
+   * 24-hour rolling mini ticker at `now` (minute resolution; a replayed symbol's window ends at its
+   * newest bar, on the recording's clock), or undefined before any trade.
+   */
   miniTicker(symbol: string, now: number): MiniTickerValues | undefined {
     const h = this.#h(symbol);
     if (!h.lastPrice) return undefined;
-    const from = now - DAY;
+    const minutes = h.allMinutes();
+    const newest = minutes[minutes.length - 1];
+    const from = (h.builder?.wholeBarsOnly === true && newest ? newest.closeTime + 1 : now) - DAY;
     let o: Decimal | undefined;
     let hi: Decimal | undefined;
     let lo: Decimal | undefined;
     let v = ZERO;
     let q = ZERO;
     // Walk back from the newest minute only as far as the window reaches.
-    let first = h.minuteKeys.length;
-    while (first > 0 && (h.minuteKeys[first - 1] as number) + MINUTE > from) first--;
-    for (let i = first; i < h.minuteKeys.length; i++) {
-      const c = h.minutes.get(h.minuteKeys[i] as number) as Candle;
-      o ??= c.o;
-      hi = hi === undefined || c.h.gt(hi) ? c.h : hi;
-      lo = lo === undefined || c.l.lt(lo) ? c.l : lo;
-      v = v.plus(c.v);
-      q = q.plus(c.q);
+    let first = minutes.length;
+    while (first > 0 && (minutes[first - 1] as Bar).closeTime >= from) first--;
+    for (let i = first; i < minutes.length; i++) {
+      const c = minutes[i] as Bar;
+      // Minutes without trades are listed flat; the ticker reads trades only.
+      if (c.trades === 0) continue;
+      o ??= c.open;
+      hi = hi === undefined || c.high.gt(hi) ? c.high : hi;
+      lo = lo === undefined || c.low.lt(lo) ? c.low : lo;
+      v = v.plus(c.volume);
+      q = q.plus(c.quoteVolume);
     }
     const last = h.lastPrice;
     return { o: (o ?? last).toFixed(), c: last.toFixed(), h: (hi ?? last).toFixed(), l: (lo ?? last).toFixed(), v: v.toFixed(), q: q.toFixed() };
@@ -280,30 +290,32 @@ export class MarketData {
     return c;
   }
 
-  /** Drops candles older than `keepMs` before `now` so a looping replay does not grow without bound. */
-  prune(now: number, keepMs: number): void {
+  /** Drops one-minute bars more than `keepMs` older than each symbol's newest, so a long run stays bounded. */
+  prune(keepMs: number): void {
     for (const h of this.#symbols.values()) {
-      while (h.minuteKeys.length > 0 && (h.minuteKeys[0] as number) < now - keepMs) {
-        h.minutes.delete(h.minuteKeys.shift() as number);
-      }
+      const newest = h.minutes[h.minutes.length - 1];
+      if (newest === undefined) continue;
+      let n = 0;
+      while (n < h.minutes.length && (h.minutes[n] as Bar).openTime < newest.openTime - keepMs) n++;
+      if (n > 0) h.minutes = h.minutes.slice(n);
     }
   }
 }
 
-function wireCandle(interval: KlineIntervalName, c: Candle): WireCandle {
+function wireCandle(b: Bar): WireCandle {
   return {
-    t: c.t,
-    T: candleEnd(interval, c.t),
-    o: c.o.toFixed(),
-    c: c.c.toFixed(),
-    h: c.h.toFixed(),
-    l: c.l.toFixed(),
-    v: c.v.toFixed(),
-    n: c.n,
-    q: c.q.toFixed(),
-    V: c.V.toFixed(),
-    Q: c.Q.toFixed(),
-    f: c.f,
-    L: c.L,
-  };
+    t: b.openTime,
+    T: b.closeTime,
+    o: b.open.toFixed(),
+    c: b.close.toFixed(),
+    h: b.high.toFixed(),
+    l: b.low.toFixed(),
+    v: b.volume.toFixed(),
+    n: b.trades,
+    q: b.quoteVolume.toFixed(),
+    V: b.takerBuyBaseVolume.toFixed(),
+    Q: b.takerBuyQuoteVolume.toFixed(),
+    f: b.firstTradeId === undefined ? -1 : Number(b.firstTradeId),
+    L: b.lastTradeId === undefined ? -1 : Number(b.lastTradeId),
+  }
 }

@@ -83,6 +83,12 @@ class ReplayFeed implements MarketFeed {
   #startWall = 0;
   #startRec = 0;
   #snapshotIndex: number;
+  /**
+   * Added to recorded trade times for bars: each pass of a looped replay is shifted by the
+   * recording's trade span rounded up to whole minutes, so the bars' clock never goes back.
+   */
+  #passShift = 0;
+  readonly #passLength: number;
   #lastUpdateId = 0;
   #synced = false;
   readonly ended: Promise<void> | undefined;
@@ -100,6 +106,7 @@ class ReplayFeed implements MarketFeed {
     this.symbol = sym.info.symbol;
     this.#q = new Quantizer(sym);
     this.#snapshotIndex = events.findIndex((e) => e.kind === 'snapshot');
+    this.#passLength = passLength(events.slice(this.#snapshotIndex));
     this.ended = loop ? undefined : new Promise<void>((resolve) => (this.#end = resolve));
     this.#restart();
     this.#schedule(0);
@@ -150,6 +157,7 @@ class ReplayFeed implements MarketFeed {
         this.#end();
         return;
       }
+      this.#passShift += this.#passLength;
       this.#restart();
       this.#schedule(0);
       return;
@@ -173,6 +181,8 @@ class ReplayFeed implements MarketFeed {
         return;
       case 'trade':
         engine.applyTrade(this.symbol, { price: q.price(ev.price), qty: q.qty(ev.qty), isBuyerMaker: ev.isBuyerMaker, time: ev.T }, now);
+        // Bars are built on the recording's clock (market-data.ts), from the trade's recorded time.
+        this.state.market.replayedTrade(this.symbol, ev.T + this.#passShift);
         return;
       default: {
         const never: never = ev;
@@ -185,6 +195,18 @@ class ReplayFeed implements MarketFeed {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
   }
+}
+
+/** The span of a recording's trades rounded up to whole minutes (at least one). */
+function passLength(events: readonly RecordedEvent[]): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const e of events) {
+    if (e.kind !== 'trade') continue;
+    lo = Math.min(lo, e.T);
+    hi = Math.max(hi, e.T);
+  }
+  return hi < lo ? 60_000 : Math.ceil((hi - lo + 1) / 60_000) * 60_000;
 }
 
 /**

@@ -27,7 +27,7 @@ import type { SandboxSymbol } from './config.js';
 import type { EventBatch, ExchangeState } from './exchange-state.js';
 import type { FaultController } from './faults.js';
 import { DepthBatches } from './depth-batches.js';
-import { candleStart } from './market-data.js';
+import type { WireCandle } from './market-data.js';
 import { accountPositionPayload, aggTradePayload, executionReportPayload, klinePayload, miniTickerPayload, payloadSymbol, tradePayload } from './stream-payloads.js';
 import { parseStreamName, type StreamName } from './stream-names.js';
 import { controlError, controlResult, parseControl } from './ws-control.js';
@@ -83,7 +83,8 @@ export class StreamServer {
   readonly #index = new Map<string, Set<Conn>>();
   readonly #hosts: StreamHost[] = [];
   readonly #depth: DepthBatches;
-  readonly #lastKlineStart = new Map<string, number>();
+  /** Per kline stream: open time of the last closed bar pushed (undefined: none yet, but subscribed). */
+  readonly #lastClosedKline = new Map<string, number | undefined>();
   #nextId = 1;
   #ticks = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -161,7 +162,13 @@ export class StreamServer {
     conn.subs.add(name);
     const key = `${conn.host.name}|${name}`;
     let set = this.#index.get(key);
-    if (!set) this.#index.set(key, (set = new Set()));
+    if (!set) {
+      this.#index.set(key, (set = new Set()));
+      // A kline stream pushes the bars that close from its subscription on.
+      const parsed = parseStreamName(name);
+      const s = parsed?.kind === 'kline' ? this.#symbolFor(parsed, conn.host.name) : undefined;
+      if (parsed?.kind === 'kline' && s) this.#lastClosedKline.set(key, this.state.market.closedKlines(s.info.symbol, parsed.interval, undefined).at(-1)?.t);
+    }
     set.add(conn);
   }
 
@@ -170,7 +177,10 @@ export class StreamServer {
     const key = `${conn.host.name}|${name}`;
     const set = this.#index.get(key);
     set?.delete(conn);
-    if (set && set.size === 0) this.#index.delete(key);
+    if (set && set.size === 0) {
+      this.#index.delete(key);
+      this.#lastClosedKline.delete(key);
+    }
   }
 
   #drop(conn: Conn): void {
@@ -376,8 +386,13 @@ export class StreamServer {
     for (const [type, list] of changedByType) this.#publish(type, '!miniTicker@arr', list);
   }
 
+  /**
+   * Every 2 s: each kline stream gets the bars that closed since its last push or its subscription
+   * (several when a fast replay closed more than one), then the open bar.
+   */
   #klines(): void {
     const now = this.clock.now();
+    this.state.market.advance(now);
     for (const key of this.#index.keys()) {
       const name = key.slice(key.indexOf('|') + 1);
       const parsed = parseStreamName(name);
@@ -385,15 +400,10 @@ export class StreamServer {
       const s = this.#symbolFor(parsed, key.slice(0, key.indexOf('|')));
       if (!s) continue;
       const interval: KlineIntervalName = parsed.interval;
-      const start = candleStart(interval, now);
-      const memo = `${key}`;
-      const prev = this.#lastKlineStart.get(memo);
-      if (prev !== undefined && prev !== start) {
-        const closed = this.state.market.klines(s.info.symbol, interval, { startTime: prev, endTime: start - 1, limit: 1 })[0];
-        if (closed && closed.t === prev) this.#publish(s.info.type, name, klinePayload(s.info, interval, closed, true, now));
-      }
-      this.#lastKlineStart.set(memo, start);
-      const k = this.state.market.currentKline(s.info.symbol, interval, now);
+      const closed = this.state.market.closedKlines(s.info.symbol, interval, this.#lastClosedKline.get(key));
+      if (closed.length > 0) this.#lastClosedKline.set(key, (closed[closed.length - 1] as WireCandle).t);
+      for (const k of closed) this.#publish(s.info.type, name, klinePayload(s.info, interval, k, true, now));
+      const k = this.state.market.currentKline(s.info.symbol, interval);
       if (k) this.#publish(s.info.type, name, klinePayload(s.info, interval, k, false, now));
     }
   }
@@ -437,8 +447,8 @@ export class StreamServer {
       this.#tickers();
     }
     if (this.#ticks % 20 === 0) this.#klines();
-    // Hourly: keep 60 days of one-minute candles (enough for every interval the REST API pages through).
-    if (this.#ticks % 36_000 === 0) this.state.market.prune(this.clock.now(), 60 * 86_400_000);
+    // Hourly: keep 60 days of one-minute bars (enough for every interval the REST API pages through).
+    if (this.#ticks % 36_000 === 0) this.state.market.prune(60 * 86_400_000);
     this.#housekeeping();
   }
 

@@ -2,12 +2,12 @@
  * The sandbox replaying the bundled real BTCUSDT recording (backtest-data/, no ../shared needed):
  * a client following the spec's book procedure on the diff stream ends with exactly the
  * sandbox's book, the book never crosses, and replayed trades reach the trade stream in
- * recording order with recorded prices.
+ * recording order with recorded prices; klines are the recording's bars on its own clock.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Decimal } from '../../src/core/index.js';
+import { BarBuilder, type Bar, Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { loadRecording } from '../../src/sandbox/recording.js';
 import { testSandboxConfig } from '../../src/sandbox/test-config.js';
@@ -25,6 +25,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await sbx.stop();
 });
+
+/** A sandbox replaying the sample once at 1000x. */
+function fastReplay(options: { holdMarket?: boolean } = {}): Promise<RunningSandbox> {
+  return startSandbox(
+    testSandboxConfig((d) => {
+      d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: false, speed: 1000 } }];
+    }),
+    options,
+  );
+}
 
 describe('replay of the bundled recording', () => {
   it('snapshot + diff stream by the spec procedure equals the sandbox book; never crossed; trades in recording order', async () => {
@@ -100,11 +110,7 @@ describe('replay of the bundled recording', () => {
 
 describe('whole recording', () => {
   it('every message after the snapshot is applied; none refused; values finer than the step are floored and counted', async () => {
-    const fast = await startSandbox(
-      testSandboxConfig((d) => {
-        d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: false, speed: 1000 } }];
-      }),
-    );
+    const fast = await fastReplay();
     try {
       const recorded = loadRecording(sample, 'BTCUSDT');
       const expected = recorded.length - recorded.findIndex((e) => e.kind === 'snapshot');
@@ -125,11 +131,7 @@ describe('whole recording', () => {
 
 describe("the replay's clock", () => {
   it('replayedTo is the recorded receive time of the message whose trade the engine reports, and of the last one at the end', async () => {
-    const fast = await startSandbox(
-      testSandboxConfig((d) => {
-        d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: false, speed: 1000 } }];
-      }),
-    );
+    const fast = await fastReplay();
     try {
       const feed = fast.feeds[0];
       if (!feed) throw new Error('no feed');
@@ -194,6 +196,71 @@ describe('end of the market activity', () => {
       expect(quiet.marketEnded).toBeUndefined();
     } finally {
       await Promise.all([looped.stop(), mixed.stop(), quiet.stop()]);
+    }
+  });
+});
+
+describe("klines on the recording's clock", () => {
+  it('REST klines after a fast replay are the bars core/bars.ts builds from the recorded trades: recording minutes, whole ones only', async () => {
+    const fast = await fastReplay();
+    try {
+      await fast.feeds[0]?.ended;
+      const recorded = loadRecording(sample, 'BTCUSDT');
+      const bars = new BarBuilder('1m', true);
+      const closed: Bar[] = [];
+      for (const e of recorded.slice(recorded.findIndex((x) => x.kind === 'snapshot'))) {
+        if (e.kind === 'trade') closed.push(...bars.add({ price: e.price, qty: e.qty, isBuyerMaker: e.isBuyerMaker, time: e.T }));
+      }
+      const want = [...closed, bars.current].map((b) => b && [b.openTime, b.open.toFixed(), b.high.toFixed(), b.low.toFixed(), b.close.toFixed(), b.volume.toFixed(), b.trades]);
+      const got = fast.state.market.klines('BTC_USDT', '1m', { limit: 100 }).map((k) => [k.t, k.o, k.h, k.l, k.c, k.v, k.n]);
+      expect(got).toEqual(want);
+      // The bundled two minutes hold one whole recording minute (closed) and the open one after it.
+      expect(got.map((k) => new Date(k[0] as number).toISOString())).toEqual(['2024-08-08T23:55:00.000Z', '2024-08-08T23:56:00.000Z']);
+      expect(fast.state.market.closedKlines('BTC_USDT', '1m', undefined).map((k) => k.t)).toEqual([Date.UTC(2024, 7, 8, 23, 55)]);
+    } finally {
+      await fast.stop();
+    }
+  });
+
+  it('the kline stream pushes the bars that closed since its subscription, also those a fast replay closed before the first push', async () => {
+    const fast = await fastReplay({ holdMarket: true });
+    const ws = new WebSocket(`${fast.urls.stream_url}/ws/btcusdt@kline_1m`);
+    try {
+      const closed: { t: number; c: string; n: number }[] = [];
+      const gotOne = new Promise<void>((resolve) => {
+        ws.on('message', (m) => {
+          const k = (JSON.parse(String(m)) as { k: { t: number; c: string; n: number; x: boolean } }).k;
+          if (!k.x) return;
+          closed.push({ t: k.t, c: k.c, n: k.n });
+          resolve();
+        });
+      });
+      await new Promise((r) => ws.once('open', r));
+      fast.startMarket();
+      await fast.marketEnded;
+      await gotOne;
+      expect(closed).toEqual(fast.state.market.closedKlines('BTC_USDT', '1m', undefined).map((k) => ({ t: k.t, c: k.c, n: k.n })));
+      expect(closed.map((k) => k.t)).toEqual([Date.UTC(2024, 7, 8, 23, 55)]);
+    } finally {
+      ws.terminate();
+      await fast.stop();
+    }
+  });
+
+  it('a looped replay shifts each pass by whole minutes: bar open times only go forward', async () => {
+    const looped = await startSandbox(
+      testSandboxConfig((d) => {
+        d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: true, speed: 1000 } }];
+      }),
+    );
+    try {
+      const deadline = Date.now() + 20_000;
+      while (looped.state.market.klines('BTC_USDT', '1m', { limit: 100 }).length < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const t = looped.state.market.klines('BTC_USDT', '1m', { limit: 100 }).map((k) => k.t);
+      expect(t.length).toBeGreaterThanOrEqual(8);
+      expect(t.every((x, i) => i === 0 || x === (t[i - 1] as number) + 60_000)).toBe(true);
+    } finally {
+      await looped.stop();
     }
   });
 });
