@@ -39,6 +39,9 @@ export function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
     name: inner.name,
     description: inner.description,
     params: inner.params,
+    // The kline streams the run subscribes to are the inner plugin's; every other event reaches it
+    // (it reads what it reads), so the watch sees trades and diffs.
+    ...(inner.klineIntervals ? { klineIntervals: (p: unknown) => inner.klineIntervals?.(p) ?? [] } : {}),
     create: (ctx) => {
       let last = { key: '', wall: 0 };
       const asked = (): Asked => ({ wall: Date.now(), seen: last.key, seenWall: last.wall, replayedTo: seen.replayedTo() });

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { SMA } from 'trading-signals';
-import { Decimal, type KlineEvent } from 'kancil';
+import { type BusEvent, Decimal, type KlineEvent } from 'kancil';
 import { fakeContext } from 'kancil/testing';
 import plugin, { smaCrossoverParams } from './sma-crossover.js';
 
 function bar(i: number, close: number): KlineEvent {
   const c = new Decimal(close);
   return { type: 'kline', E: i * 60_000 + 59_999, symbol: 'BTC_USDT', interval: '1m', openTime: i * 60_000, closeTime: i * 60_000 + 59_999, firstTradeId: '0', lastTradeId: '0', open: c, high: c, low: c, close: c, volume: c, quoteVolume: c, trades: 1, takerBuyBaseVolume: c, takerBuyQuoteVolume: c, closed: true };
+}
+
+/** The fill of a market buy of 1 at 5, executed at `E`. */
+function buyFill(E: number): BusEvent {
+  return { type: 'fill', E, strategy: 'test', clientId: 'c1', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: new Decimal(5), qty: new Decimal(1), quoteQty: new Decimal(5), commission: new Decimal(0), commissionAsset: null, isMaker: false };
 }
 
 describe('sma-crossover', () => {
@@ -57,18 +62,24 @@ describe('sma-crossover', () => {
     expect(ctx.intents).toHaveLength(1);
   });
 
-  it('skips the bar on which its order executed', () => {
+  // The bar an execution falls in is read from the bars, not from its time: against a replay the
+  // bars run on the recording's clock and executions on the exchange's (years apart).
+  it.each([4 * 60_000, Date.UTC(2030, 0, 1)])('skips the bar on which its order executed (executed at %i)', (executedAt) => {
     const ctx = fakeContext(smaCrossoverParams.parse({ fast: 2, slow: 3, quantity: '1' }));
     const h = plugin.create(ctx);
     [1, 1, 1, 5].forEach((c, i) => h.onEvent(bar(i, c)));
     expect(ctx.intents).toHaveLength(1);
     // the buy filled at the open of bar 4; then the averages cross down on that same bar
     ctx.positions.set('BTC', new Decimal(1));
-    h.onEvent({ type: 'fill', E: 4 * 60_000, strategy: 'test', clientId: 'c1', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: new Decimal(5), qty: new Decimal(1), quoteQty: new Decimal(5), commission: new Decimal(0), commissionAsset: null, isMaker: false });
+    h.onEvent(buyFill(executedAt));
     h.onEvent(bar(4, 0.5));
     expect(ctx.intents).toHaveLength(1);
     h.onEvent(bar(5, 0.5));
     expect(ctx.intents).toHaveLength(2);
+  });
+
+  it('names its kline interval (live runs subscribe to it, backtests of trades build it)', () => {
+    expect(plugin.klineIntervals?.(smaCrossoverParams.parse({ interval: '15m' }))).toEqual(['15m']);
   });
 
   it('refuses an interval no kline has and a zero quantity', () => {

@@ -22,7 +22,7 @@
  *
  * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
  */
-import { z, Decimal, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, type BusEvent } from 'kancil';
+import { z, Decimal, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, type BusEvent, type KlineIntervalName } from 'kancil';
 import { EMA, SMA } from 'trading-signals';
 
 /** Parameters of the crossover strategy. */
@@ -32,7 +32,7 @@ export const smaCrossoverParams = z
     slow: z.number().int().min(2).default(50),
     kind: z.enum(['SMA', 'EMA']).default('SMA'),
     // A spelling no exchange interval has ('1min') would never match a kline: the strategy would never trade.
-    interval: z.string().refine(isKlineInterval, 'not a kline interval (1s, 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d, 3d, 1w, 1M)').default('1m'),
+    interval: z.string().refine(isKlineInterval, 'not a kline interval (1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d, 3d, 1w, 1M)').default('1m'),
     quantity: positiveDecimalParam.default('0.01'),
     stepSize: decimalParam.optional(),
   })
@@ -44,6 +44,8 @@ export default defineStrategy({
   description: 'Long while the fast moving average is above the slow one (trading-signals), market orders on closed candles',
   params: smaCrossoverParams,
   marketEvents: ['kline'],
+  // Live and paper subscribe to this kline stream; a backtest of trade recordings builds these bars.
+  klineIntervals: (p) => [p.interval as KlineIntervalName],
   create(ctx) {
     const p = ctx.params;
     const symbol = ctx.symbols[0];
@@ -54,14 +56,19 @@ export default defineStrategy({
     const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
     const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);
     let busyUntilBarAfter = -Infinity;
+    // The open time of the bar after the last closed one: the bar an execution now falls in. Read
+    // from the bars, not from the execution's time: a run against a replay gets bars on the
+    // recording's clock and executions on the exchange's.
+    let openBar = -Infinity;
     return {
       onEvent(e: BusEvent): void {
         if (e.type === 'fill' || (e.type === 'orderUpdate' && e.state !== 'PENDING')) {
           // The bar containing this execution is not a decision bar.
-          busyUntilBarAfter = Math.max(busyUntilBarAfter, e.E);
+          busyUntilBarAfter = Math.max(busyUntilBarAfter, openBar);
           return;
         }
         if (e.type !== 'kline' || !e.closed || e.symbol !== symbol || e.interval !== p.interval) return;
+        openBar = e.closeTime + 1;
         // The nearest double of the exact close: from the source when it has it (no Decimal built),
         // else toFixed gives the exact decimal and Number() of it the nearest double.
         const close = e.closeNumber ?? Number(e.close.toFixed());

@@ -20,6 +20,7 @@ import { MatchingEngine } from '../sim/engine.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
+import { klineSubscriptions } from '../strategy/klines.js';
 import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from '../strategy/StrategyRunner.js';
 import type { StrategyLogger, StrategyPlugin } from '../strategy/types.js';
 import { CandleVenue, bpsToRate } from './CandleVenue.js';
@@ -215,6 +216,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     // Strategies get control when the replay goes live (the first item at or after backtest.start),
     // so nothing they do in onStart can place an order during the warm-up.
     onLive: () => late.runner?.start(),
+    // Trade recordings: the bars the strategies read are built from the trades, as the sandbox's klines of a replay.
+    ...(candleMode ? {} : { bars: klineSubscriptions(strategies) }),
   });
   late.replay = replay;
   // The same composition as live and paper: risk gate -> venue, results back on the bus. No ledger:

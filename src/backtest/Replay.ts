@@ -17,6 +17,8 @@ import { ConfigError } from '../core/errors.js';
 import { parseDepthSides, reserveLevels, scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
 import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
+import { BarBuilder } from '../core/bars.js';
+import type { KlineIntervalName } from '../core/enums.js';
 import { BookSync } from '../exchange/book/book-sync.js';
 import { flatDepthLevels, rawDepthLevels, scaledDepthSides, type RawDepthLevels, type ScaledDepthSides } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
@@ -66,6 +68,12 @@ export interface ReplayOptions {
   readonly startSource?: { readonly file: string; readonly value: unknown };
   /** Called once when the run goes live, before the first delivered item (e.g. starts the strategies). */
   readonly onLive?: () => void;
+  /**
+   * Bars built from the replayed trades (core/bars.ts, the rule the sandbox's klines of a replay
+   * follow): each closed bar is published as a closed kline before the trade that closed it.
+   * Whole bars only; recorded klines of the same symbol and interval are not delivered.
+   */
+  readonly bars?: readonly { readonly symbol: string; readonly interval: KlineIntervalName }[];
 }
 
 /** Counters of a replay. */
@@ -99,12 +107,22 @@ export class Replay {
   /** The local book's levels for seeding the engine (see #seedEngine); grown to the book's size. */
   readonly #seedBids = scaledLevels(0);
   readonly #seedAsks = scaledLevels(0);
+  /** Bar builders by symbol key (any spelling), and by the spelling events carry once seen. */
+  readonly #barsByKey = new Map<string, BarBuilder[]>();
+  readonly #barsBySymbol = new Map<string, readonly BarBuilder[]>();
+  /** Bars the last trade closed, published before it (dropped during the warm-up). */
+  readonly #closedBars: KlineEvent[] = [];
   #timerId: number | undefined;
   /** Items reach the bus, collector and timers only once live (see {@link ReplayOptions.start}). */
   #live = false;
 
   constructor(opts: ReplayOptions) {
     this.#o = opts;
+    for (const b of opts.bars ?? []) {
+      const list = this.#barsByKey.get(symbolKey(b.symbol)) ?? [];
+      if (!list.some((x) => x.interval === b.interval)) list.push(new BarBuilder(b.interval, true));
+      this.#barsByKey.set(symbolKey(b.symbol), list);
+    }
     for (const sym of opts.bookSymbols ?? []) {
       const sync: BookSync = new BookSync(sym, {
         // The recording supplies its own snapshots; a replay cannot fetch one.
@@ -171,8 +189,13 @@ export class Replay {
       return;
     }
     const e = item.event;
+    if (e.type === 'kline' && this.#builtBars(e.symbol).some((b) => b.interval === e.interval)) return;
     this.#apply(e);
     this.stats.events++;
+    if (this.#closedBars.length > 0) {
+      for (const k of this.#closedBars) o.bus.publish(k);
+      this.#closedBars.length = 0;
+    }
     o.bus.publish(e);
     c?.observe(t);
     s.runUntil(t);
@@ -224,6 +247,7 @@ export class Replay {
       this.#syncs.get(item.symbol)?.onSnapshot(snapshotInput(item.snapshot), t);
     } else {
       this.#apply(item.event);
+      this.#closedBars.length = 0;
       this.stats.events++;
     }
   }
@@ -304,6 +328,7 @@ export class Replay {
       }
       case 'trade': {
         this.#setLastPrice(e.symbol, e);
+        if (this.#barsByKey.size > 0) this.#addToBars(e);
         const engine = o.engine;
         if (engine === undefined) return;
         // Scaled integers when the reader had them (a binary recording: no string is read), else
@@ -337,6 +362,24 @@ export class Replay {
         const never: never = e;
         throw new Error(`unhandled market event ${JSON.stringify(never)}`);
       }
+    }
+  }
+
+  /** The bar builders of `symbol` (none when no bars are built for it). */
+  #builtBars(symbol: string): readonly BarBuilder[] {
+    let list = this.#barsBySymbol.get(symbol);
+    if (list === undefined) this.#barsBySymbol.set(symbol, (list = this.#barsByKey.get(symbolKey(symbol)) ?? []));
+    return list;
+  }
+
+  /** Adds a replayed trade to its symbol's bars at its trade time; the bars it closed wait in #closedBars. */
+  #addToBars(e: TradeEvent): void {
+    const builders = this.#builtBars(e.symbol);
+    if (builders.length === 0) return;
+    const trade = { price: e.price, qty: e.qty, isBuyerMaker: e.isBuyerMaker, time: e.tradeTime, id: e.tradeId };
+    const now = this.#o.scheduler.clock.now();
+    for (const b of builders) {
+      for (const bar of b.add(trade)) this.#closedBars.push({ type: 'kline', E: now, symbol: e.symbol, interval: b.interval, ...bar, closed: true });
     }
   }
 
@@ -428,6 +471,11 @@ function rescaleInto(from: ScaledLevels, to: ScaledLevels, ps: number, qs: numbe
   to.priceScale = ps;
   to.qtyScale = qs;
   return true;
+}
+
+/** Symbols match whatever the spelling: BTC_USDT, BTCUSDT, btcusdt. */
+function symbolKey(s: string): string {
+  return s.replace(/_/g, '').toUpperCase();
 }
 
 /** An epoch-ms time as ISO 8601 text for messages. */

@@ -1,6 +1,6 @@
 /**
  * Market data of a live or paper run: one stream connection per symbol type (diff depth and
- * trades of every strategy symbol), a self-synchronising local book per symbol, everything merged
+ * trades of every strategy symbol, and the klines its strategies read), a self-synchronising local book per symbol, everything merged
  * into the bus. In paper mode the matching engine's replayed liquidity follows the synchronised
  * books exactly as in a backtest: a snapshot on every (re)sync, then only the diffs the book applied.
  */
@@ -16,7 +16,9 @@ import { marketSymbol } from '../core/symbols.js';
 import { LiveOrderBook } from '../exchange/book/live-book.js';
 import type { DepthSnapshotSource } from '../exchange/stream/apis.js';
 import { StreamClient } from '../exchange/stream/stream-client.js';
-import { depthStream, streamHostFor, tradeStream, type StreamHosts } from '../exchange/stream/stream-names.js';
+import { depthStream, klineStream, streamHostFor, tradeStream, type StreamHosts } from '../exchange/stream/stream-names.js';
+import type { KlineSubscription } from '../strategy/klines.js';
+import type { KlineIntervalName } from '../core/enums.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { AveragePrices } from '../execution/AveragePrices.js';
 
@@ -29,6 +31,8 @@ export interface RunMarketOptions {
   readonly log: Logger;
   /** Paper mode: the engine whose liquidity follows the books. */
   readonly engine?: MatchingEngine;
+  /** The kline streams the strategies read (their symbols as configured, any spelling). */
+  readonly klines?: readonly KlineSubscription[];
   /** The risk gate's trade windows, fed every stream trade before the bus sees it. */
   readonly averages?: AveragePrices;
   readonly now: () => number;
@@ -53,7 +57,7 @@ export class RunMarket {
       const wireToName = new Map(syms.map((s) => [marketSymbol(s.symbol, type).toUpperCase(), s.symbol]));
       const client = new StreamClient({
         url: streamHostFor(o.hosts, type),
-        streams: syms.flatMap((s) => [depthStream(s.symbol, type), tradeStream(s.symbol, type)]),
+        streams: syms.flatMap((s) => [depthStream(s.symbol, type), tradeStream(s.symbol, type), ...klinesOf(o.klines, s.symbol).map((i) => klineStream(s.symbol, type, i))]),
         name: `market:type${type}`,
         symbolOf: (wire) => wireToName.get(wire.toUpperCase()) ?? wire,
         logger: o.log.child({ part: 'stream' }),
@@ -149,4 +153,10 @@ export class RunMarket {
     }
     o.bus.publish(ev);
   }
+}
+
+/** The intervals subscribed for `symbol` (matched whatever the spelling). */
+function klinesOf(subs: readonly KlineSubscription[] | undefined, symbol: string): KlineIntervalName[] {
+  const key = symbol.replace(/_/g, '').toUpperCase();
+  return (subs ?? []).filter((k) => k.symbol.replace(/_/g, '').toUpperCase() === key).map((k) => k.interval);
 }

@@ -32,6 +32,7 @@ import { TradingStateMachine } from '../risk/tradingState.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { Ledger } from '../store/Ledger.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
+import { klineSubscriptions } from '../strategy/klines.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { latencyModel } from '../backtest/latency.js';
 import { booksWithOwnOrders } from '../backtest/OwnOrdersBook.js';
@@ -245,6 +246,10 @@ export class RunSession {
         snapshots: open,
         log,
         ...(engine ? { engine } : {}),
+        klines: klineSubscriptions(cfg.strategies.flatMap((s) => {
+          const plugin = o.plugins.get(s.name);
+          return plugin ? [{ plugin, params: s.params, symbols: s.symbols }] : [];
+        })),
         averages,
         now: () => clock.now(),
       });

@@ -22,13 +22,13 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Clock, KlineIntervalName, SymbolTypeCode } from '../core/index.js';
+import type { Clock, KlineIntervalName, SymbolInfo, SymbolTypeCode } from '../core/index.js';
 import type { SandboxSymbol } from './config.js';
 import type { EventBatch, ExchangeState } from './exchange-state.js';
 import type { FaultController } from './faults.js';
 import { DepthBatches } from './depth-batches.js';
-import type { WireCandle } from './market-data.js';
-import { accountPositionPayload, aggTradePayload, executionReportPayload, klinePayload, miniTickerPayload, payloadSymbol, tradePayload } from './stream-payloads.js';
+import { KlinePushes } from './kline-pushes.js';
+import { accountPositionPayload, aggTradePayload, executionReportPayload, miniTickerPayload, payloadSymbol, tradePayload } from './stream-payloads.js';
 import { parseStreamName, type StreamName } from './stream-names.js';
 import { controlError, controlResult, parseControl } from './ws-control.js';
 import type { UserStreamRegistry } from './user-streams.js';
@@ -83,8 +83,7 @@ export class StreamServer {
   readonly #index = new Map<string, Set<Conn>>();
   readonly #hosts: StreamHost[] = [];
   readonly #depth: DepthBatches;
-  /** Per kline stream: open time of the last closed bar pushed (undefined: none yet, but subscribed). */
-  readonly #lastClosedKline = new Map<string, number | undefined>();
+  readonly #klinePushes: KlinePushes;
   #nextId = 1;
   #ticks = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -98,6 +97,7 @@ export class StreamServer {
     readonly timing: StreamTiming,
   ) {
     this.#depth = new DepthBatches(faults);
+    this.#klinePushes = new KlinePushes(state.market, (key) => this.#klineOf(key));
     this.#unsubscribe = state.onBatch((b) => this.#onBatch(b));
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
   }
@@ -164,10 +164,7 @@ export class StreamServer {
     let set = this.#index.get(key);
     if (!set) {
       this.#index.set(key, (set = new Set()));
-      // A kline stream pushes the bars that close from its subscription on.
-      const parsed = parseStreamName(name);
-      const s = parsed?.kind === 'kline' ? this.#symbolFor(parsed, conn.host.name) : undefined;
-      if (parsed?.kind === 'kline' && s) this.#lastClosedKline.set(key, this.state.market.closedKlines(s.info.symbol, parsed.interval, undefined).at(-1)?.t);
+      this.#klinePushes.subscribed(key);
     }
     set.add(conn);
   }
@@ -177,10 +174,7 @@ export class StreamServer {
     const key = `${conn.host.name}|${name}`;
     const set = this.#index.get(key);
     set?.delete(conn);
-    if (set && set.size === 0) {
-      this.#index.delete(key);
-      this.#lastClosedKline.delete(key);
-    }
+    if (set && set.size === 0) this.#index.delete(key);
   }
 
   #drop(conn: Conn): void {
@@ -386,26 +380,18 @@ export class StreamServer {
     for (const [type, list] of changedByType) this.#publish(type, '!miniTicker@arr', list);
   }
 
-  /**
-   * Every 2 s: each kline stream gets the bars that closed since its last push or its subscription
-   * (several when a fast replay closed more than one), then the open bar.
-   */
+  /** Every 2 s: each kline stream gets the bars closed since its last push, then the open one (kline-pushes.ts). */
   #klines(): void {
     const now = this.clock.now();
     this.state.market.advance(now);
-    for (const key of this.#index.keys()) {
-      const name = key.slice(key.indexOf('|') + 1);
-      const parsed = parseStreamName(name);
-      if (!parsed || parsed.kind !== 'kline') continue;
-      const s = this.#symbolFor(parsed, key.slice(0, key.indexOf('|')));
-      if (!s) continue;
-      const interval: KlineIntervalName = parsed.interval;
-      const closed = this.state.market.closedKlines(s.info.symbol, interval, this.#lastClosedKline.get(key));
-      if (closed.length > 0) this.#lastClosedKline.set(key, (closed[closed.length - 1] as WireCandle).t);
-      for (const k of closed) this.#publish(s.info.type, name, klinePayload(s.info, interval, k, true, now));
-      const k = this.state.market.currentKline(s.info.symbol, interval);
-      if (k) this.#publish(s.info.type, name, klinePayload(s.info, interval, k, false, now));
-    }
+    for (const key of this.#index.keys()) for (const p of this.#klinePushes.due(key, now)) this.#publish(p.type, p.name, p.payload);
+  }
+
+  /** The symbol and interval of a kline stream key (`host|name`). */
+  #klineOf(key: string): { info: SymbolInfo; interval: KlineIntervalName } | undefined {
+    const parsed = parseStreamName(key.slice(key.indexOf('|') + 1));
+    const s = parsed?.kind === 'kline' ? this.#symbolFor(parsed, key.slice(0, key.indexOf('|'))) : undefined;
+    return parsed?.kind === 'kline' && s ? { info: s.info, interval: parsed.interval } : undefined;
   }
 
   #symbolFor(parsed: StreamName, hostName: string): SandboxSymbol | undefined {

@@ -6,3 +6,4 @@ export * from './clientIds.js';
 export * from './params.js';
 export * from './loader.js';
 export * from './cappedOrders.js';
+export * from './klines.js';

@@ -9,6 +9,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { BookView } from '../core/bookView.js';
 import type { BusEvent, OrderUpdateEvent } from '../bus/events.js';
 import type { MarketEvent } from '../core/marketEvents.js';
+import type { KlineIntervalName } from '../core/enums.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import type { SymbolRules } from './symbolRules.js';
 
@@ -95,6 +96,12 @@ export interface StrategyPlugin<S extends z.ZodType = z.ZodType> {
    * of the replay needs them (book tickers: most lines of a recording).
    */
   readonly marketEvents?: readonly MarketEvent['type'][];
+  /**
+   * The kline intervals the strategy reads, from its parameters (default none): a live or paper
+   * run subscribes to each of its symbols' `<symbol>@kline_<interval>` streams, and a backtest of
+   * trade recordings builds those bars from the recorded trades (core/bars.ts).
+   */
+  klineIntervals?(params: z.infer<S>): readonly KlineIntervalName[];
   create(ctx: StrategyContext<z.infer<S>>): StrategyHandlers;
 }
 

@@ -65,3 +65,33 @@ describe('RunMarket: a dropped depth update', () => {
     await market.whenReady(5000);
   });
 });
+
+describe('RunMarket: the kline streams its strategies read', () => {
+  it('subscribes each one with the depth and trades of its symbol and puts its bars on the bus under the run\'s symbol', async () => {
+    const server = await FakeStreamServer.start();
+    const bus = new Bus();
+    const events: BusEvent[] = [];
+    bus.listen((e) => events.push(e));
+    const market = new RunMarket({
+      bus,
+      hosts: { stream_url: server.url },
+      symbols: [symbolInfoOf('BTC_IDR', []), symbolInfoOf('ETH_IDR', [])],
+      snapshots: { depth: async () => ({ lastUpdateId: 1, bids: [], asks: [] }) },
+      log: pino({ level: 'silent' }),
+      klines: [{ symbol: 'BTCIDR', interval: '1m' }],
+      now: () => Date.now(),
+    });
+    try {
+      market.start();
+      await waitFor(() => (server.open()[0]?.streams.size ?? 0) === 5, 5000, 'subscribed');
+      expect([...(server.open()[0]?.streams ?? [])].sort()).toEqual(['btcidr@depth@100ms', 'btcidr@kline_1m', 'btcidr@trade', 'ethidr@depth@100ms', 'ethidr@trade']);
+      const k = { t: 60_000, T: 119_999, s: 'BTCIDR', i: '1m', f: 1, L: 2, o: '1', c: '2', h: '2', l: '1', v: '3', n: 2, x: true, q: '5', V: '1', Q: '2', B: '0' };
+      server.publish('btcidr@kline_1m', { e: 'kline', E: 120_001, s: 'BTCIDR', k });
+      await waitFor(() => events.some((e) => e.type === 'kline'), 5000, 'kline on the bus');
+      expect(events.find((e) => e.type === 'kline')).toMatchObject({ symbol: 'BTC_IDR', interval: '1m', openTime: 60_000, closed: true });
+    } finally {
+      await market.close();
+      await server.stop();
+    }
+  });
+});
