@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MarketEvent } from '../core/marketEvents.js';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { DecimalTextCache } from '../core/decimalText.js';
-import { isPlainDecimal, lazyDepthDiff, plainLevels, rawDepthLevels, scaledDepthSides } from './depth-diff.js';
+import { flatDepthDiff, flatDepthLevels, isPlainDecimal, lazyDepthDiff, plainLevels, rawDepthLevels, scaledDepthSides } from './depth-diff.js';
 import { readRecording, type ReadStats } from './reader.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kancil-depth-diff-'));
@@ -66,5 +66,29 @@ describe('lazyDepthDiff', () => {
     // Read from its bytes (record/line-scan): scaled sides at the diff's significant digits.
     const sides = scaledDepthSides(first!);
     expect([sides?.bids.n, sides?.bids.prices[0], sides?.bids.qtys[0], sides?.bids.priceScale, sides?.asks.qtys[0]]).toEqual([1, 15, 2, 1, 0]);
+  });
+});
+
+describe('flatDepthDiff', () => {
+  it('gives the sides it was given in its buffer: flat fields, views made on demand, Decimal levels', () => {
+    // Two bids and one ask at price scale 2 and quantity scale 3, after two unrelated entries.
+    const buf = new Float64Array([9, 9, 6183763, 6183762, 1500, 0, 6183764, 2250]);
+    const e = flatDepthDiff(1000, 'BTC_USDT', 5, 7, buf, 2, 2, 1, 2, 3, new DecimalTextCache());
+    expect(flatDepthLevels(e)).toMatchObject({ buf, bidPrices: 2, bidQtys: 4, nBids: 2, askPrices: 6, askQtys: 7, nAsks: 1, priceScale: 2, qtyScale: 3 });
+    const sides = scaledDepthSides(e);
+    expect(sides && [...sides.bids.prices, ...sides.bids.qtys, ...sides.asks.prices, ...sides.asks.qtys]).toEqual([6183763, 6183762, 1500, 0, 6183764, 2250]);
+    expect(scaledDepthSides(e)).toBe(sides);
+    expect(JSON.parse(JSON.stringify(e))).toEqual({
+      type: 'depthDiff',
+      E: 1000,
+      symbol: 'BTC_USDT',
+      firstUpdateId: 5,
+      finalUpdateId: 7,
+      bids: [
+        { price: '61837.63', qty: '1.5' },
+        { price: '61837.62', qty: '0' },
+      ],
+      asks: [{ price: '61837.64', qty: '2.25' }],
+    });
   });
 });

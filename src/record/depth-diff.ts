@@ -89,7 +89,8 @@ function scaledBookLevels(l: ScaledLevels, cache: DecimalTextCache): BookLevel[]
  */
 interface LazyDepthState extends FlatDepthLevels {
   readonly raw: RawDepthLevels | undefined;
-  readonly scaled: ScaledDepthSides | undefined;
+  /** Views of the flat levels, made when first asked for (a binary diff is read through the flat fields). */
+  scaled: ScaledDepthSides | undefined;
   readonly cache: DecimalTextCache;
   bids: BookLevel[] | undefined;
   asks: BookLevel[] | undefined;
@@ -176,7 +177,7 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
   bids: {
     get(this: LazyDepthDiff): BookLevel[] {
       const s = this[STATE];
-      return (s.bids ??= s.raw !== undefined ? toBookLevels(s.raw.bids, s.cache) : scaledBookLevels((s.scaled as ScaledDepthSides).bids, s.cache));
+      return (s.bids ??= s.raw !== undefined ? toBookLevels(s.raw.bids, s.cache) : scaledBookLevels((sidesOf(s) as ScaledDepthSides).bids, s.cache));
     },
     enumerable: true,
     configurable: true,
@@ -184,7 +185,7 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
   asks: {
     get(this: LazyDepthDiff): BookLevel[] {
       const s = this[STATE];
-      return (s.asks ??= s.raw !== undefined ? toBookLevels(s.raw.asks, s.cache) : scaledBookLevels((s.scaled as ScaledDepthSides).asks, s.cache));
+      return (s.asks ??= s.raw !== undefined ? toBookLevels(s.raw.asks, s.cache) : scaledBookLevels((sidesOf(s) as ScaledDepthSides).asks, s.cache));
     },
     enumerable: true,
     configurable: true,
@@ -231,9 +232,48 @@ export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number
   return ev as LazyDepthDiff;
 }
 
-/** The scaled sides of a diff made by {@link scaledDepthDiff} (undefined for any other diff). */
+/**
+ * A depth diff whose levels lie in `buf` from `at`: the bid prices (`nBids`), the bid quantities,
+ * the ask prices (`nAsks`), the ask quantities, at one pair of scales (a binary recording's
+ * reader fills them so). As {@link scaledDepthDiff} gives, without the four array views and two
+ * level objects a diff would need (made only when {@link scaledDepthSides} asks). The levels must
+ * not change after.
+ */
+export function flatDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, buf: Float64Array, at: number, nBids: number, nAsks: number, priceScale: number, qtyScale: number, cache: DecimalTextCache): DepthDiffEvent {
+  const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
+  // The same fields in the same order as depthState's: one hidden class for every diff's state.
+  const state: LazyDepthState = {
+    buf,
+    bidPrices: at,
+    bidQtys: at + nBids,
+    nBids,
+    askPrices: at + 2 * nBids,
+    askQtys: at + 2 * nBids + nAsks,
+    nAsks,
+    priceScale,
+    qtyScale,
+    raw: undefined,
+    scaled: undefined,
+    cache,
+    bids: undefined,
+    asks: undefined,
+  };
+  makeLazy(ev, state);
+  return ev as LazyDepthDiff;
+}
+
+/** The scaled sides of a diff made by {@link scaledDepthDiff} or {@link flatDepthDiff} (undefined for any other diff). */
 export function scaledDepthSides(e: DepthDiffEvent): ScaledDepthSides | undefined {
-  return (e as Partial<LazyDepthDiff>)[STATE]?.scaled;
+  const s = (e as Partial<LazyDepthDiff>)[STATE];
+  return s === undefined ? undefined : sidesOf(s);
+}
+
+/** A state's scaled sides, its flat levels' views made on first use. */
+function sidesOf(s: LazyDepthState): ScaledDepthSides | undefined {
+  if (s.scaled !== undefined || s.raw !== undefined || s.buf.length === 0) return s.scaled;
+  const b = s.buf;
+  const level = (p: number, q: number, n: number): ScaledLevels => ({ n, prices: b.subarray(p, p + n), qtys: b.subarray(q, q + n), priceScale: s.priceScale, qtyScale: s.qtyScale });
+  return (s.scaled = { bids: level(s.bidPrices, s.bidQtys, s.nBids), asks: level(s.askPrices, s.askQtys, s.nAsks) });
 }
 
 /**

@@ -1,16 +1,15 @@
 /**
  * Streaming reader of binary recordings (format.ts): reads the file in 128 KiB chunks (memory stays
  * flat), and yields the same items as the text reader would for the text the file was converted
- * from: depth diffs carry their sides as scaled integers ({@link scaledDepthDiff}, so the replay
+ * from: depth diffs carry their sides as scaled integers ({@link flatDepthDiff}, so the replay
  * skips the parse), trades and book tickers are the text reader's lazy events over the same wire
  * strings, and lines kept as text go through the text reader's own conversion (record/items.ts).
  * A bad or truncated file throws a {@link BinaryRecordingError} naming the file and byte offset.
  */
 import { open } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import type { ScaledLevels } from '../../core/scaledLevels.js';
 import { lazyBookTicker } from '../book-ticker.js';
-import { scaledDepthDiff } from '../depth-diff.js';
+import { flatDepthDiff } from '../depth-diff.js';
 import { parseRecordLine } from '../format.js';
 import { lineStream } from '../skipStreams.js';
 import { type ItemContext, type ReadStats, type RecordedItem, toItems } from '../items.js';
@@ -262,10 +261,13 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     if (rp + (nb + na) * 16 !== end) fail(`length does not match ${nb} + ${na} levels`);
     // Both sides from one pool, so the diff's levels lie in one buffer (see FlatDepthLevels).
     reservePool(2 * (nb + na));
+    const buf = pool;
+    const at = poolUsed;
+    poolUsed += 2 * (nb + na);
     const words = levelWords(nb + na);
-    const bids = levelsOf(nb, priceScale, qtyScale, words, 0);
-    const asks = levelsOf(na, priceScale, qtyScale, words, 4 * nb);
-    out.push({ kind: 'market', recvTime: recv, stream, event: scaledDepthDiff(E, symbol, U, u, bids, asks, ctx.decimals) });
+    levelsInto(buf, at, nb, words, 0);
+    levelsInto(buf, at + 2 * nb, na, words, 4 * nb);
+    out.push({ kind: 'market', recvTime: recv, stream, event: flatDepthDiff(E, symbol, U, u, buf, at, nb, na, priceScale, qtyScale, ctx.decimals) });
   } else if (kind === KIND_TRADE) {
     const E = u53();
     const t = u53();
@@ -335,25 +337,21 @@ const LITTLE_ENDIAN = endianness() === 'LE';
 let scratch = new Uint32Array(1024);
 let scratchBytes = new Uint8Array(scratch.buffer);
 
-/** `n` levels from `words` at word `at` (or, without words, from the record). */
-function levelsOf(n: number, priceScale: number, qtyScale: number, words: Uint32Array | undefined, at: number): ScaledLevels {
-  reservePool(2 * n);
-  const prices = pool.subarray(poolUsed, poolUsed + n);
-  const qtys = pool.subarray(poolUsed + n, poolUsed + 2 * n);
-  poolUsed += 2 * n;
+/** `n` levels into `buf` from `at` (prices, then quantities) from `words` at word `w0` (or, without words, from the record). */
+function levelsInto(buf: Float64Array, at: number, n: number, words: Uint32Array | undefined, w0: number): void {
+  const q0 = at + n;
   if (words === undefined) {
     for (let i = 0; i < n; i++) {
-      prices[i] = u53();
-      qtys[i] = u53();
+      buf[at + i] = u53();
+      buf[q0 + i] = u53();
     }
-  } else {
-    for (let i = 0, w = at; i < n; i++, w += 4) {
-      const ph = words[w + 1] as number;
-      const qh = words[w + 3] as number;
-      if (ph >= 0x200000 || qh >= 0x200000) fail('integer beyond 2^53');
-      prices[i] = ph * 4294967296 + (words[w] as number);
-      qtys[i] = qh * 4294967296 + (words[w + 2] as number);
-    }
+    return;
   }
-  return { n, prices, qtys, priceScale, qtyScale };
+  for (let i = 0, w = w0; i < n; i++, w += 4) {
+    const ph = words[w + 1] as number;
+    const qh = words[w + 3] as number;
+    if (ph >= 0x200000 || qh >= 0x200000) fail('integer beyond 2^53');
+    buf[at + i] = ph * 4294967296 + (words[w] as number);
+    buf[q0 + i] = qh * 4294967296 + (words[w + 2] as number);
+  }
 }
