@@ -89,6 +89,8 @@ interface BinaryState {
   readonly streamSymbols: (string | null)[];
   /** Per string id: true when the read drops that stream's records unread. */
   readonly skipped: boolean[];
+  /** Per string id: the caller's spelling of it as a symbol (ctx.symbolOf), once asked for. */
+  readonly symbols: (string | undefined)[];
   readonly skipStream: ((stream: string) => boolean) | undefined;
 }
 
@@ -143,7 +145,7 @@ function parseHeader(file: string, body: Buffer): BinaryHeader {
  */
 export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: ReadStats, onMalformed: (err: Error, file: string, lineNo: number) => void, skipStream?: (stream: string) => boolean): AsyncGenerator<RecordedItem[]> {
   const fh = await open(file, 'r');
-  const st: BinaryState = { strings: [], streamSymbols: [], skipped: [], skipStream };
+  const st: BinaryState = { strings: [], streamSymbols: [], skipped: [], symbols: [], skipStream };
   // One buffer, refilled behind the record cut off at its end (moved to the front): no buffer
   // allocated per read and no copy of the whole of it to join the pieces of a split record.
   // Nothing decoded keeps a view of it (texts are copied out, levels go to their pool).
@@ -249,7 +251,9 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
   if (stream === undefined || wire === undefined) fail(`string id ${stream === undefined ? streamId : symbolId} not defined before`);
   const streamSymbol = st.streamSymbols[streamId];
   if (streamSymbol !== null && streamSymbol !== undefined) ctx.lastSymbol = streamSymbol;
-  const symbol = ctx.symbolOf ? ctx.symbolOf(wire) : wire;
+  // One mapping per symbol id, not one (an upper-casing and a map lookup) per record.
+  let symbol = st.symbols[symbolId];
+  if (symbol === undefined) st.symbols[symbolId] = symbol = ctx.symbolOf ? ctx.symbolOf(wire) : wire;
   if (kind === KIND_DEPTH) {
     const E = u53();
     const U = u53();
