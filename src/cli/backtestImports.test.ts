@@ -1,8 +1,8 @@
 /**
  * What `kancil backtest` loads at start: every module costs start-up CPU on every run, so packages
- * only some runs need (the queue client, pretty logs, the progress bar, the console's metrics) are
- * loaded when used. A child process imports the command module and lists the CommonJS packages it
- * loaded (ES modules do not show in require.cache; these packages are all CommonJS).
+ * only some runs need (the queue client, pretty logs, the progress bar, the console's metrics,
+ * RxJS) are loaded when used. A child process imports the command module and lists the CommonJS
+ * packages it loaded (ES modules do not show in require.cache; these packages are all CommonJS).
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../strategy/loader.js';
 
 describe('kancil backtest start-up', () => {
-  it('loads neither BullMQ, ioredis, pino-pretty, cli-progress nor prom-client', () => {
+  it('loads neither BullMQ, ioredis, pino-pretty, cli-progress, prom-client nor RxJS', () => {
     const script = `
 import { createRequire } from 'node:module';
 await import(${JSON.stringify(path.join(PROJECT_ROOT, 'src/cli/backtest.ts'))});
@@ -21,6 +21,6 @@ console.log(JSON.stringify([...new Set(loaded)]));
     const loaded = JSON.parse(out) as string[];
     // The check sees CommonJS packages at all (yaml is one, and the command needs it).
     expect(loaded).toContain('yaml');
-    for (const p of ['bullmq', 'ioredis', 'pino-pretty', 'cli-progress', 'prom-client']) expect(loaded, p).not.toContain(p);
+    for (const p of ['bullmq', 'ioredis', 'pino-pretty', 'cli-progress', 'prom-client', 'rxjs']) expect(loaded, p).not.toContain(p);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, KancilError, ValidationError } from '../core/index.js';
+import { ConfigError, KancilError, ValidationError } from '../core/errors.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { commands } from './commands.js';
 import { version } from './version.js';

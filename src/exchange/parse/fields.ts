@@ -2,7 +2,8 @@
  * Generic field readers for wire payloads: each names the field path on failure so a bad
  * payload says exactly what was wrong. Shared by the REST parsers and the stream side.
  */
-import { Decimal, ParseError } from '../../core/index.js';
+import { Decimal } from '../../core/decimal.js';
+import { ParseError } from '../../core/errors.js';
 
 /** A JSON object from the wire. */
 export type WireObject = Readonly<Record<string, unknown>>;
