@@ -28,9 +28,11 @@ afterAll(async () => {
   await sbx.stop();
 });
 
+// Wide recvWindow and timeout: on a loaded machine a request may take seconds, and only the
+// 30 s clock step (or the 1 ms window set per call) may be what refuses it, never the load.
 function client(resyncMinIntervalMs?: number): OpenClient {
   const a = TEST_ACCOUNTS.alice;
-  return new OpenClient({ baseUrl: proxy.url, marketUrl: sbx.urls.market_url, depthUrl: sbx.urls.depth_url, apiKey: a.apiKey, apiSecret: a.secret, clock: stepped, recvWindow: 5000, timeoutMs: 3000, ...(resyncMinIntervalMs !== undefined ? { resyncMinIntervalMs } : {}) });
+  return new OpenClient({ baseUrl: proxy.url, marketUrl: sbx.urls.market_url, depthUrl: sbx.urls.depth_url, apiKey: a.apiKey, apiSecret: a.secret, clock: stepped, recvWindow: 20_000, timeoutMs: 20_000, ...(resyncMinIntervalMs !== undefined ? { resyncMinIntervalMs } : {}) });
 }
 
 describe('timestamp refusal after a clock step', () => {
