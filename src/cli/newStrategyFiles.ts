@@ -25,7 +25,7 @@ export function strategyFile(n: NewStrategyNames): string {
  * Long only, market orders, one symbol. Quantities are rounded with the symbol's exchange rules
  * (ctx.rules), so the exchange's LOT_SIZE step is not repeated as a parameter.
  */
-import { z, defineStrategy, Decimal, decimalParam, isKlineInterval, type BusEvent } from 'kancil';
+import { z, defineStrategy, Decimal, decimalParam, isKlineInterval, type BusEvent, type KlineIntervalName } from 'kancil';
 
 /** Parameters (YAML \`params:\`); decimals are quoted strings, so no float rounds a quantity. */
 export const params = z.object({
@@ -39,6 +39,9 @@ export default defineStrategy({
   name: '${n.name}',
   description: 'Buys a close dipBps below its moving average, sells when back above (long only, market orders)',
   params,
+  // The bars it reads: live and paper runs subscribe to this kline stream, backtests of trade
+  // recordings build these bars from the trades (candle files carry their own).
+  klineIntervals: (p) => [p.interval as KlineIntervalName],
   create(ctx) {
     const p = ctx.params;
     const symbol = ctx.symbols[0];
