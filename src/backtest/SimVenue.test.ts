@@ -7,7 +7,7 @@ import { MatchingEngine } from '../sim/engine.js';
 import type { ScaledEngineListener, ScaledSubscribeOptions } from '../sim/events.js';
 import { symbolInfoOf } from './Backtest.js';
 import { VirtualScheduler } from './Scheduler.js';
-import { SimVenue } from './SimVenue.js';
+import { type LatencyConfig, SimVenue } from './SimVenue.js';
 
 const d = (s: string) => new Decimal(s);
 const FILTERS = [
@@ -15,7 +15,7 @@ const FILTERS = [
   { filterType: 'LOT_SIZE', minQty: '0.001', maxQty: '1000', stepSize: '0.001' },
 ];
 
-function setup(latency = { entryMs: 10, cancelMs: 7, ackMs: 3 }, emit: 'orderEvents' | 'userData' = 'orderEvents') {
+function setup(latency: LatencyConfig = { entryMs: 10, cancelMs: 7, ackMs: 3 }, emit: 'orderEvents' | 'userData' = 'orderEvents') {
   const engine = new MatchingEngine({
     symbols: [{ info: symbolInfoOf('BTC_USDT', FILTERS) }],
     accounts: [{ id: 'bt', makerCommission: d('0.001'), takerCommission: d('0.002'), balances: { USDT: d('100000'), BTC: d('10') } }],
@@ -184,6 +184,32 @@ describe('SimVenue', () => {
       same();
       expect(seen).toBe(411); // at most 4 open orders, one algo, one iceberg: every count was exercised
       expect(venue.openOrderCounts('BTC_USDT').total).toBe(walk('BTC_USDT').total);
+    }
+  });
+
+  it('a resting order’s fills come over the user stream, held streamHoldMs longer than answers to requests', () => {
+    const { engine, s, events, venue } = setup({ entryMs: 0, cancelMs: 5, ackMs: 2, streamHoldMs: 100 });
+    venue.submit(place('p', { price: d('99'), quantity: d('0.4') })); // rests behind 1 BTC of replayed bids
+    venue.submit(place('t', { side: 'SELL', price: d('99'), quantity: d('0.1') })); // takes at once: its fill answers the request
+    s.runUntil(10);
+    engine.applyTrade('BTC_USDT', { price: d('99'), qty: d('1.1'), isBuyerMaker: true }, 10); // t took 0.1 of the 1 ahead: 0.2 fills p
+    s.runUntil(20);
+    venue.submit({ kind: 'cancel', strategy: 'st', intentId: 'x', symbol: 'BTC_USDT', clientId: 'p' });
+    s.runUntil(200);
+    // The cancel's answer (25 + 2) comes before the fill of 10 (10 + 2 + 100), as live: the strategy
+    // sees p CANCELED with its fill in cumQty, then the fill itself, and no PARTIALLY_FILLED after it.
+    expect(events.map(show)).toEqual(['0 p PENDING 0', '0 t PENDING 0', '2 p NEW 0', '2 t NEW 0', '2 fill t 0.1@99 fee 0.0198 taker', '2 t FILLED 0.1', '27 p CANCELED 0.2', '112 fill p 0.2@99 fee 0.0002 maker']);
+  });
+
+  it('with a stream hold, a fill that finishes an order reaches the strategy after the hold, and its acknowledgement before (userData mode too)', () => {
+    for (const emit of ['orderEvents', 'userData'] as const) {
+      const { engine, s, events, venue } = setup({ entryMs: 0, cancelMs: 0, ackMs: 1, streamHoldMs: 100 }, emit);
+      venue.submit(place('p', { price: d('99'), quantity: d('0.1') }));
+      s.runUntil(5);
+      engine.applyTrade('BTC_USDT', { price: d('98'), qty: d('5'), isBuyerMaker: true }, 5); // traded through: p fills
+      s.runUntil(200);
+      const seen = events.map((x) => (x.e.type === 'executionReport' ? `${x.at} ${x.e.clientId} ${x.e.executionType} ${x.e.status}` : show(x))).filter((x) => !x.includes('PENDING') && !x.includes('accountPosition'));
+      expect(seen, emit).toEqual(emit === 'orderEvents' ? ['1 p NEW 0', '106 fill p 0.1@99 fee 0.0001 maker', '106 p FILLED 0.1'] : ['1 p NEW NEW', '106 p TRADE FILLED']);
     }
   });
 

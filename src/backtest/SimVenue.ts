@@ -6,6 +6,15 @@
  * (acknowledgement, fill, cancel, expiry) reaches the bus `ackMs` after the engine produced it.
  * Each is a constant or a seeded draw (./latency.ts); requests reach the engine in the order they
  * were sent and reports the bus in the order the engine made them (one connection each way).
+ *
+ * Two ways back, as live: what answers a request (an order's acknowledgement or refusal, the fills
+ * of an order that trades on arrival, a cancel) comes as its REST response, `ackMs` after the
+ * engine; what the market later does to a resting order (its fills, an expiry) reaches a live run
+ * only over the user data stream, whose client holds each event for its E-ordering window
+ * (src/exchange/stream/user-event-order.ts, 100 ms) before the strategy sees it: those reports come
+ * `ackMs + streamHoldMs` after the engine, in their own order. So a resting order that filled still
+ * looks open to its strategy for that long, as it does live; an answer that closed an order (a
+ * cancel) before its earlier fills arrive is not undone by them (the fills still count).
  * With a {@link VirtualScheduler} (backtests) this is a deterministic event queue on the virtual
  * clock; with a {@link WallScheduler} (paper mode) the same code runs on the wall clock. Fees are
  * the engine account's maker/taker commission rates; queue position, partial fills, market orders
@@ -16,7 +25,7 @@
  * order tracker consumes the user data stream as it does live.
  */
 import { UsedIds } from './usedIds.js';
-import { isTerminalState, type BusEvent } from '../bus/events.js';
+import { isTerminalState, type BusEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { CancelIntent, Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import { Decimal, ZERO } from '../core/decimal.js';
@@ -32,6 +41,7 @@ import { stateOfStatus } from '../execution/orderState.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
 import { latencyModel, type LatencyModel } from './latency.js';
+import { FinalShown, ReportTimes } from './reportTimes.js';
 
 /** Latencies in ms of the run's clock. */
 export interface LatencyConfig {
@@ -41,6 +51,8 @@ export interface LatencyConfig {
   readonly cancelMs: number;
   /** Engine report -> event on the bus. */
   readonly ackMs: number;
+  /** Added to ackMs for reports of what the market did to a resting order (see the header; default 0). */
+  readonly streamHoldMs?: number;
 }
 
 /** No latency at all (unit tests; not realistic). */
@@ -111,9 +123,12 @@ export class SimVenue implements Venue {
   readonly name = 'sim';
   readonly #o: SimVenueOptions;
   readonly #lat: LatencyModel;
-  /** When the last request reaches the engine, and the last report the bus (their order is kept). */
+  /** When the last request reaches the engine (their order is kept). */
   #lastRequestAt = -Infinity;
-  #lastReportAt = -Infinity;
+  /** When reports reach the bus (answers and user-stream reports, each way in order). */
+  readonly #reports: ReportTimes;
+  /** With a stream hold: orders whose final state their strategy already got. */
+  readonly #finalShown = new FinalShown();
   /** Orders not final yet, by clientId; finished ones are dropped so memory stays flat. */
   readonly #orders = new Map<string, VenueOrder>();
   /**
@@ -142,6 +157,8 @@ export class SimVenue implements Venue {
     this.#o = opts;
     const lat = opts.latency ?? ZERO_LATENCY;
     this.#lat = 'entry' in lat ? lat : latencyModel(lat);
+    const lm = this.#lat;
+    this.#reports = new ReportTimes(() => this.#o.scheduler.clock.now(), () => lm.ack(), lm.streamHoldMs ?? 0);
     // userData mode forwards every account position of the account, so it listens throughout.
     if (opts.emit === 'userData') this.#attach();
   }
@@ -322,6 +339,7 @@ export class SimVenue implements Venue {
   #place(o: VenueOrder): void {
     const i: PlaceIntent = o.intent;
     const now = this.#o.scheduler.clock.now();
+    this.#reports.inRequest = true;
     const res = this.#o.engine.placeOrder(
       {
         accountId: this.#o.accountId,
@@ -339,10 +357,11 @@ export class SimVenue implements Venue {
       },
       now,
     );
+    this.#reports.inRequest = false;
     if (!res.ok) {
       // A refused request emits nothing from the engine: answer like a REST error would, stamped
       // like every other report with the time it reaches the bus.
-      const d = this.#reportDelay();
+      const d = this.#reports.answer();
       const E = now + d;
       o.state = 'REJECTED';
       this.#drop(i.clientId);
@@ -355,10 +374,12 @@ export class SimVenue implements Venue {
   #cancel(c: CancelIntent): void {
     const now = this.#o.scheduler.clock.now();
     const o = this.#orders.get(c.clientId);
+    this.#reports.inRequest = true;
     const res = o && o.intent.strategy === c.strategy ? this.#o.engine.cancelOrder({ accountId: this.#o.accountId, symbol: c.symbol, clientId: c.clientId }, now) : undefined;
+    this.#reports.inRequest = false;
     if (res === undefined || !res.ok) {
       const reason = res === undefined ? 'UNKNOWN_ORDER' : res.reason;
-      const d = this.#reportDelay();
+      const d = this.#reports.answer();
       this.#later(d, { type: 'intentRejected', E: now + d, strategy: c.strategy, intent: c, reason, message: res === undefined ? `no order with clientId ${c.clientId} for ${c.strategy}` : res.message });
     }
   }
@@ -369,7 +390,8 @@ export class SimVenue implements Venue {
       const o = this.#orders.get(e.c) ?? (e.C !== '' ? this.#orders.get(e.C) : undefined);
       if (o === undefined) return; // not a strategy order (e.g. placed directly on the engine)
       if (this.#o.emit === 'userData') {
-        const d = this.#reportDelay();
+        // The tracker behind (TrackedVenue) never moves an order back, as live.
+        const d = this.#reports.report();
         this.#later(d, toExecutionReport(e, this.#o.scheduler.clock.now() + d));
         o.orderId = e.i;
         o.state = stateOfStatus(e.X);
@@ -379,14 +401,14 @@ export class SimVenue implements Venue {
       this.#applyReport(o, e);
     } else if (e.type === 'outboundAccountPosition' && this.#o.emit === 'userData') {
       if (e.accountId !== this.#o.accountId) return;
-      const d = this.#reportDelay();
+      const d = this.#reports.report();
       const ev: AccountPositionEvent = { type: 'accountPosition', E: this.#o.scheduler.clock.now() + d, lastUpdateTime: e.u, balances: e.B.map((b) => ({ asset: b.a, free: new Decimal(b.f), locked: new Decimal(b.l) })) };
       this.#later(d, ev);
     }
   }
 
   #applyReport(o: VenueOrder, r: ScaledExecutionReport): void {
-    const d = this.#reportDelay();
+    const d = this.#reports.report();
     const E = this.#o.scheduler.clock.now() + d;
     o.orderId = r.i;
     const state = stateOfStatus(r.X);
@@ -413,29 +435,36 @@ export class SimVenue implements Venue {
       const s = this.#o.scheduler;
       const publish = this.#o.publish;
       s.schedule(d, publish, fillOf(o, E, { tradeId: String(r.t), price, qty, quoteQty, commission, commissionAsset: r.N, isMaker: r.m }));
-      s.schedule(d, publish, orderUpdateOf(o, E)); // a new event with the fields as they are now
+      this.#update(d, orderUpdateOf(o, E)); // a new event with the fields as they are now
       if (isTerminalState(state)) this.#finished(o);
       return;
     }
     o.state = state;
     if (isTerminalState(state)) this.#finished(o);
     const reason = r.x === 'EXPIRED' && r.eR !== 'NONE' ? r.eR : r.x === 'REJECTED' ? r.r : undefined;
-    this.#later(d, orderUpdateOf(o, E, reason));
+    this.#update(d, orderUpdateOf(o, E, reason));
   }
+
+  /** Publishes an engine report's orderUpdate after `d`; with a stream hold, through #deliverUpdate. */
+  #update(d: number, e: OrderUpdateEvent): void {
+    if (this.#reports.holdMs === 0) {
+      this.#later(d, e);
+      return;
+    }
+    this.#finalShown.scheduled(e.clientId);
+    this.#o.scheduler.schedule(d, this.#deliverUpdate, e);
+  }
+
+  /** Publishes an orderUpdate unless its strategy already got its order's final state (FinalShown). */
+  readonly #deliverUpdate = (e: OrderUpdateEvent): void => {
+    if (this.#finalShown.due(e)) this.#o.publish(e);
+  };
 
   /** Delay of a request drawn as `drawn` ms, raised so that it reaches the engine after the previous one. */
   #requestDelay(drawn: number): number {
     const now = this.#o.scheduler.clock.now();
     const at = Math.max(now + drawn, this.#lastRequestAt);
     this.#lastRequestAt = at;
-    return at - now;
-  }
-
-  /** Delay of the next report: an ack latency draw, raised so that it reaches the bus after the previous report. */
-  #reportDelay(): number {
-    const now = this.#o.scheduler.clock.now();
-    const at = Math.max(now + this.#lat.ack(), this.#lastReportAt);
-    this.#lastReportAt = at;
     return at - now;
   }
 

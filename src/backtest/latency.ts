@@ -29,6 +29,12 @@ export interface LatencySettings {
   readonly cancelMs: LatencySpec;
   /** Engine report -> event on the bus. */
   readonly ackMs: LatencySpec;
+  /**
+   * Added to `ackMs` for what reaches a live run only over the user data stream: the reports of
+   * what the market did to a resting order (its fills, an expiry). kancil's live user streams hold
+   * each event for their E-ordering window before a strategy sees it (see SimVenue). Default 0.
+   */
+  readonly streamHoldMs?: number;
   readonly seed?: number;
 }
 
@@ -44,6 +50,8 @@ export interface LatencyModel {
   entry(): number;
   cancel(): number;
   ack(): number;
+  /** The constant extra delay of user-stream-only reports (LatencySettings.streamHoldMs; absent: 0). */
+  readonly streamHoldMs?: number;
 }
 
 /** z of the 99th percentile of a standard normal. */
@@ -97,9 +105,12 @@ function drawOf(spec: LatencySpec, rnd: () => number, field: string): () => numb
 /** The latency model of settings: one seeded stream per latency, so adding cancels does not move entry draws. */
 export function latencyModel(s: LatencySettings): LatencyModel {
   const seed = s.seed ?? 1;
+  const hold = s.streamHoldMs ?? 0;
+  if (!(Number.isFinite(hold) && hold >= 0)) throw new RangeError(`latency.streamHoldMs must be a non-negative number, got ${String(hold)}`);
   return {
     entry: drawOf(s.entryMs, mulberry32(seed), 'latency.entryMs'),
     cancel: drawOf(s.cancelMs, mulberry32(seed + 1), 'latency.cancelMs'),
     ack: drawOf(s.ackMs, mulberry32(seed + 2), 'latency.ackMs'),
+    streamHoldMs: hold,
   };
 }

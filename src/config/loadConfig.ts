@@ -100,7 +100,7 @@ function validate(source: ConfigSource, file: string, opts: ConfigOptions): Load
   const abs = (f: string): string => path.resolve(dir, f);
   // A recorded latency file resolves like the data files; the paper shorthand sets all three.
   const latencyFiles = <L extends Record<string, unknown>>(l: L): L => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, typeof v === 'object' && v !== null && 'file' in v ? { ...v, file: abs(String(v.file)) } : v])) as L;
-  const paperLatency = cfg.paper.latencyMs === undefined ? latencyFiles(cfg.paper.latency) : { entryMs: cfg.paper.latencyMs, cancelMs: cfg.paper.latencyMs, ackMs: cfg.paper.latencyMs, seed: cfg.paper.latency.seed };
+  const paperLatency = cfg.paper.latencyMs === undefined ? latencyFiles(cfg.paper.latency) : { entryMs: cfg.paper.latencyMs, cancelMs: cfg.paper.latencyMs, ackMs: cfg.paper.latencyMs, streamHoldMs: cfg.paper.latency.streamHoldMs, seed: cfg.paper.latency.seed };
   const config: RunConfiguration = {
     ...cfg,
     paper: { ...cfg.paper, latency: paperLatency },

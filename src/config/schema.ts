@@ -94,14 +94,24 @@ const latencySpec = z.union([
 ]);
 /** Default of each order latency (ms): the recordings' median one-way feed latency (src/backtest/README.md, "Latency"). */
 const DEFAULT_ORDER_LATENCY_MS = 4;
+/**
+ * Default stream hold (ms): the E-ordering window of kancil's live user data streams
+ * (src/exchange/stream/user-stream-base.ts), which every fill of a resting order waits out live.
+ */
+export const DEFAULT_STREAM_HOLD_MS = 100;
 /** Order latencies of the simulated venue (backtest and paper). */
 export const latencySchema = z.strictObject({
   entryMs: latencySpec.default(DEFAULT_ORDER_LATENCY_MS).describe('order sent -> order reaches the engine'),
   cancelMs: latencySpec.default(DEFAULT_ORDER_LATENCY_MS).describe('cancel sent -> cancel reaches the engine'),
   ackMs: latencySpec.default(DEFAULT_ORDER_LATENCY_MS).describe('engine report -> the strategy sees it'),
+  streamHoldMs: z
+    .number()
+    .min(0)
+    .default(DEFAULT_STREAM_HOLD_MS)
+    .describe("added to ackMs for the fills (and expiries) of resting orders, which a live run hears only on its user data stream, held there for the stream's E-ordering window"),
   seed: z.number().int().default(1).describe('seed of the drawn latencies'),
 });
-const latencyDefaults = { entryMs: DEFAULT_ORDER_LATENCY_MS, cancelMs: DEFAULT_ORDER_LATENCY_MS, ackMs: DEFAULT_ORDER_LATENCY_MS, seed: 1 };
+const latencyDefaults = { entryMs: DEFAULT_ORDER_LATENCY_MS, cancelMs: DEFAULT_ORDER_LATENCY_MS, ackMs: DEFAULT_ORDER_LATENCY_MS, streamHoldMs: DEFAULT_STREAM_HOLD_MS, seed: 1 };
 /** When strategies see recorded data (src/backtest/feedTime.ts). */
 const feedSchema = z.strictObject({
   time: z

@@ -14,6 +14,13 @@ import { UserEventOrderer } from './user-event-order.js';
 /** Status of a user data stream: connection changes and reconciliation requests. */
 export type UserStreamStatus = ConnectionStatusEvent | ReconcileNeededEvent;
 
+/**
+ * Default window (ms) for ordering user data events by E: every event waits this long before it
+ * is emitted, fills included (a backtest and paper add it to a resting order's fill reports:
+ * `latency.streamHoldMs`).
+ */
+export const USER_EVENT_ORDER_WINDOW_MS = 100;
+
 /** Options shared by user data streams. */
 export interface UserStreamCommonOptions extends TimingDeps {
   /** Window for ordering events by E (default 100 ms; 0 disables holding). */
@@ -51,7 +58,7 @@ export abstract class UserStreamBase {
     this.log = common.logger ?? pino({ name: `kancil.${defaultName}` });
     this.name = common.name ?? defaultName;
     this.#orderer = new UserEventOrderer({
-      windowMs: common.reorderWindowMs ?? 100,
+      windowMs: common.reorderWindowMs ?? USER_EVENT_ORDER_WINDOW_MS,
       clock: this.t.clock,
       timers: this.t.timers,
       emit: (ev) => {
