@@ -28,6 +28,7 @@ import { parseBacktestConfig } from '../src/backtest/config.js';
 import { receiveTimes, type FeedTimeStats } from '../src/backtest/feedTime.js';
 import type { LatencySpec } from '../src/backtest/latency.js';
 import { loadRunConfig } from '../src/cli/runConfig.js';
+import { DEFAULT_STREAM_HOLD_MS } from '../src/config/schema.js';
 import { RunSession } from '../src/cli/runSession.js';
 import { Decimal } from '../src/core/decimal.js';
 import { readRecordingBatches } from '../src/record/reader.js';
@@ -156,7 +157,7 @@ export interface ParityResult {
    * to the acknowledgement reaching the run; and in recording ms what paper and the backtest used:
    * entry and cancel order by order (`entryMs` the entries' median, over `samples` orders), report the acknowledgement.
    */
-  readonly measured: { readonly feedWallMs: number; readonly entryWallMs: number | undefined; readonly ackWallMs: number | undefined; readonly entryMs: number; readonly ackMs: number; readonly samples: number };
+  readonly measured: { readonly feedWallMs: number; readonly entryWallMs: number | undefined; readonly ackWallMs: number | undefined; readonly entryMs: number; readonly ackMs: number; readonly samples: number; readonly fillWallMs: number | undefined; readonly streamHoldMs: number };
   /** Recording-time window (receive ms) every mode ran over: from the replay's snapshot to its end. */
   readonly window: { readonly startMs: number; readonly endMs: number };
 }
@@ -211,7 +212,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     }),
   );
   const cfg = loadRunConfig(runFile);
-  const seen: Seen = { trades: [], depth: [], placed: new Map(), cancels: [], replayedTo: () => undefined };
+  const seen: Seen = { trades: [], depth: [], fills: new Map(), placed: new Map(), cancels: [], replayedTo: () => undefined };
   const plugin = watched(await loadPlugin(c.plugin, cfg.dir, plainErrorAt(runFile), ['strategies', 0]), seen);
   const sandbox = await startSandbox(loadSandboxConfig(sandboxFile), { holdMarket: true });
   const acct = sandbox.accounts[0];
@@ -220,10 +221,13 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
   // When the engine applied each depth update (the same wall clock): the feed latency of depth.
   const atEngine = new Map<string, number>();
   const depthAt = new Map<number, number>();
+  // When the engine made each fill (the same wall clock): how late the user data stream tells the strategy.
+  const fillAt = new Map<string, number>();
   // Where the replay stood (recorded receive ms) when each market event and each order reached the engine.
   seen.replayedTo = () => sandbox.feeds[0]?.replayedTo;
   const replayedAt = new Map<string, number | undefined>();
   const off = sandbox.engine.subscribe((e) => {
+    if (e.type === 'executionReport' && e.x === 'TRADE') fillAt.set(`${e.c}/${e.t}`, e.E);
     if (e.type === 'executionReport' && e.x === 'NEW') {
       atEngine.set(e.c, e.E);
       replayedAt.set(e.c, seen.replayedTo());
@@ -259,7 +263,8 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     const orders = ledger.orders().sort((a, b) => a.createdAt - b.createdAt || (a.clientId < b.clientId ? -1 : 1));
     const keyOf = new Map(orders.map((x, i) => [x.clientId, String(i)]));
     const feed = [...seen.trades, ...seen.depth.flatMap((d) => (depthAt.has(d.u) ? [d.at - (depthAt.get(d.u) as number)] : []))];
-    const latency: Latencies = { entry: [], ack: [], feed, perOrder: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`)) };
+    const fill = [...fillAt].flatMap(([k, at]) => (seen.fills.has(k) ? [(seen.fills.get(k) as number) - at] : []));
+    const latency: Latencies = { entry: [], ack: [], feed, fill, perOrder: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`)) };
     for (const x of orders) {
       latency.perOrder.push(replayLatency(seen.placed.get(x.clientId), replayedAt, x.clientId));
       const acked = ledger.transitions(x.clientId).find((t) => t.to === 'NEW' || t.to === 'PARTIALLY_FILLED' || t.to === 'FILLED');
@@ -319,9 +324,14 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const perCancel = live.latency.perCancel.map((x) => x ?? entryMs);
     const cancelLatency = (file: string, xs: readonly number[]): LatencySpec => (xs.length > 0 ? { file: latencyFile(file, xs), order: 'recorded' } : entryMs);
     const ackMs = Math.round((median(live.latency.ack) ?? 0) * o.speed);
+    // A resting order's fills reach a live strategy only over the user data stream, whose client
+    // holds each event for its E-ordering window: paper and the backtest add what that way took
+    // beyond an acknowledgement (latency.streamHoldMs; the default when the live run filled nothing).
+    const fillWall = median(live.latency.fill);
+    const streamHoldMs = fillWall === undefined ? DEFAULT_STREAM_HOLD_MS : Math.max(0, Math.round(fillWall * o.speed) - ackMs);
     // Paper runs on the wall clock (recorded ms / speed), order by order from the same start.
     const wall = (x: number): number => x / o.speed;
-    const paperLatency = { entryMs: { file: latencyFile(path.join(dir, 'paper-entry.txt'), perOrder.map(wall)), order: 'recorded' as const }, cancelMs: cancelLatency(path.join(dir, 'paper-cancel.txt'), perCancel.map(wall)), ackMs: Math.round(wall(ackMs)) };
+    const paperLatency = { entryMs: { file: latencyFile(path.join(dir, 'paper-entry.txt'), perOrder.map(wall)), order: 'recorded' as const }, cancelMs: cancelLatency(path.join(dir, 'paper-cancel.txt'), perCancel.map(wall)), ackMs: Math.round(wall(ackMs)), streamHoldMs: Math.round(wall(streamHoldMs)) };
     const paper = await runAgainstSandbox('paper', 'paper', c, o, dir, paperLatency, span);
     const offset = await recordingOffset(recording);
     // One window for every mode: from the replay's start to its end (or the runs' duration).
@@ -341,7 +351,7 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
             recordings: [{ symbol: SYMBOL, files: [recording] }],
             fees: FEES,
             balances: BALANCES,
-            latency: { entryMs: entry, cancelMs: cancelLatency(path.join(dir, 'backtest-cancel.txt'), perCancel), ackMs },
+            latency: { entryMs: entry, cancelMs: cancelLatency(path.join(dir, 'backtest-cancel.txt'), perCancel), ackMs, streamHoldMs },
             feed: { offsetMs: offset },
             timerMs: 1000 * o.speed,
             // The earlier strategy start of live and paper (a few diffs after the snapshot: a run
@@ -380,9 +390,9 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const at = contiguousAt(live.outcome.intents, first.outcome.intents);
     const values = [...Array<number>(Math.max(0, at)).fill(entryMs), ...perOrder];
     const bt = await backtest({ file: latencyFile(path.join(dir, 'backtest-entry.txt'), values), order: 'recorded' });
-    o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms wall (${live.latency.entry.length} orders); market answered to market met ${entryMs} ms (p90 ${quantile(measured, 0.9) ?? 'n/a'}, max ${quantile(measured, 1) ?? 'n/a'}) of recording, ${at >= 0 ? 'order by order' : 'in order, intents differ'}; window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
+    o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms, fill report ${fillWall ?? 'n/a'} ms wall (${live.latency.entry.length} orders); market answered to market met ${entryMs} ms (p90 ${quantile(measured, 0.9) ?? 'n/a'}, max ${quantile(measured, 1) ?? 'n/a'}) of recording, ${at >= 0 ? 'order by order' : 'in order, intents differ'}; window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
     const inWindow = (x: ModeOutcome): ModeOutcome => trimmed(x, window.startMs, window.endMs);
-    return { c, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length }, window };
+    return { c, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length, fillWallMs: fillWall, streamHoldMs }, window };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -463,7 +473,7 @@ export function parityTable(results: readonly ParityResult[]): { lines: string[]
     const same = (x: readonly string[]): string => (x.join('|') === l.join('|') ? '=' : contiguousIn(x, l) || contiguousIn(l, x) ? '= (but for a later start)' : '!=');
     if (r.c.sameIntents === true && (same(r.paper.intents) !== '=' || same(r.backtest.intents) !== '=')) met = false;
     const m = r.measured;
-    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry and cancel order by order (entry median ${m.entryMs} ms), report ${m.ackMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
+    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms, engine to fill report ${m.fillWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry and cancel order by order (entry median ${m.entryMs} ms), report ${m.ackMs} ms, fill report ${m.ackMs + m.streamHoldMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
   }
   return { lines, met };
 }

@@ -14,6 +14,8 @@ export interface Seen {
   trades: number[];
   /** Each depth diff's last update id and the wall ms the strategy got it. */
   depth: { u: number; at: number }[];
+  /** When each of its fills reached the strategy (wall ms), by `clientId/tradeId`. */
+  fills: Map<string, number>;
   /**
    * Per order (clientId): when the strategy placed it (wall ms), the last market event it had seen
    * (`t<trade id>` or `d<final update id>`) and when, and where the sandbox's replay stood then.
@@ -64,6 +66,7 @@ export function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
           if ((e.type === 'trade' || e.type === 'depthDiff') && seen.firstSentWall === undefined) seen.firstSentWall = e.E;
           if (e.type === 'trade') seen.trades.push(Date.now() - e.E);
           if (e.type === 'depthDiff') seen.depth.push({ u: e.finalUpdateId, at: Date.now() });
+          if (e.type === 'fill') seen.fills.set(`${e.clientId}/${e.tradeId}`, Date.now());
           if (e.type === 'trade' || e.type === 'depthDiff') last = { key: e.type === 'trade' ? `t${e.tradeId}` : `d${e.finalUpdateId}`, wall: Date.now() };
           h.onEvent(e);
         },
@@ -81,6 +84,8 @@ export interface Latencies {
   entry: number[];
   ack: number[];
   feed: number[];
+  /** Per fill, wall ms from the sandbox's engine making it to the strategy getting it (the user data stream's way). */
+  fill: number[];
   perOrder: (number | undefined)[];
   /** Per cancel in asking order, the same (undefined also for a cancel that found its order ended). */
   perCancel: (number | undefined)[];
