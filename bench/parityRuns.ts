@@ -25,18 +25,17 @@ import { pino } from 'pino';
 import { parse, stringify } from 'yaml';
 import { prepareRun, sourcesOf } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig } from '../src/backtest/config.js';
-import { receiveTimes, type FeedTimeStats } from '../src/backtest/feedTime.js';
 import type { LatencySpec } from '../src/backtest/latency.js';
 import { loadRunConfig } from '../src/cli/runConfig.js';
 import { DEFAULT_STREAM_HOLD_MS } from '../src/config/schema.js';
 import { RunSession } from '../src/cli/runSession.js';
 import { Decimal } from '../src/core/decimal.js';
-import { readRecordingBatches } from '../src/record/reader.js';
 import { loadSandboxConfig, startSandbox } from '../src/sandbox/index.js';
-import { loadRecording } from '../src/sandbox/recording.js';
 import { loadPlugin, PROJECT_ROOT, plainErrorAt } from '../src/strategy/loader.js';
 import { Ledger } from '../src/store/Ledger.js';
 import type { FillRecord } from '../src/store/records.js';
+import { recordingOffset, recordingSpan } from './parityRecording.js';
+import { type EngineOp, fillsDiffer, noteReport, replayOps } from './parityReplay.js';
 import { latencyFile, type Latencies, median, quantile, replayLatency, type Seen, watched } from './parityWatch.js';
 
 /** The bundled recording the sandbox and the backtest replay. */
@@ -75,6 +74,12 @@ export const CASES: readonly ParityCase[] = [
 
 /** A fill as every mode reports it (the ledger's fields), keyed by its order's place in the run. */
 export type ParityFill = Pick<FillRecord, 'side' | 'price' | 'qty' | 'quoteQty' | 'commission' | 'commissionAsset' | 'isMaker'> & { readonly clientKey: string };
+
+/** The orders and cancels that reached a run's engine and the quantity each order filled there. */
+interface EngineRecord {
+  readonly ops: EngineOp[];
+  readonly filled: Map<string, Decimal>;
+}
 
 /** What one mode did. */
 export interface ModeOutcome {
@@ -158,23 +163,15 @@ export interface ParityResult {
    * entry and cancel order by order (`entryMs` the entries' median, over `samples` orders), report the acknowledgement.
    */
   readonly measured: { readonly feedWallMs: number; readonly entryWallMs: number | undefined; readonly ackWallMs: number | undefined; readonly entryMs: number; readonly ackMs: number; readonly samples: number; readonly fillWallMs: number | undefined; readonly streamHoldMs: number };
+  /**
+   * The live run's and the backtest's orders, each replayed through one engine fed as the
+   * sandbox's at the replay points where they reached their engine (bench/parityReplay.ts): of the
+   * orders with a fill, how many fill otherwise there. None: the engines agree given the same
+   * orders, and a gap lies in the orders the strategy sent.
+   */
+  readonly engineCheck?: { readonly live: { differ: number; orders: number }; readonly backtest: { differ: number; orders: number } };
   /** Recording-time window (receive ms) every mode ran over: from the replay's snapshot to its end. */
   readonly window: { readonly startMs: number; readonly endMs: number };
-}
-
-/** The recording's smallest receive-minus-event time (the backtest's pure-shift clock offset). */
-async function recordingOffset(file: string): Promise<number> {
-  const stats: FeedTimeStats = { windows: 0, firstOffsetMs: undefined, lastOffsetMs: undefined };
-  for await (const x of receiveTimes(readRecordingBatches(file), { windowMs: Number.MAX_SAFE_INTEGER, stats })) void x;
-  return stats.firstOffsetMs ?? 0;
-}
-
-
-/** The recording's snapshot instant (the replays' start) and last instant, receive ms. */
-function recordingSpan(file: string): { startMs: number; endMs: number } {
-  const events = loadRecording(file, 'BTCUSDT');
-  const snap = events.find((e) => e.kind === 'snapshot');
-  return { startMs: snap?.ms ?? 0, endMs: events.at(-1)?.ms ?? 0 };
 }
 
 /** Waits until the run has subscribed to a depth stream of the sandbox (then its replay may start). */
@@ -190,7 +187,7 @@ async function subscribed(sandbox: Awaited<ReturnType<typeof startSandbox>>, fai
 }
 
 /** Runs the case live or on paper against its own in-process sandbox; returns the outcome, the ledger's latency samples and the wall window. */
-async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityCase, o: ParityOptions, dir: string, paperLatency: Readonly<Record<string, LatencySpec>>, span: { startMs: number; endMs: number }): Promise<{ outcome: ModeOutcome; latency: Latencies; startRec: number }> {
+async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityCase, o: ParityOptions, dir: string, paperLatency: Readonly<Record<string, LatencySpec>>, span: { startMs: number; endMs: number }): Promise<{ outcome: ModeOutcome; latency: Latencies; startRec: number; engine: EngineRecord }> {
   const sandboxDoc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/paper-sandbox.yaml'), 'utf8')) as { market: { replay: Record<string, unknown> }[] };
   for (const m of sandboxDoc.market) m.replay = { ...m.replay, file: o.recording ?? RECORDING, loop: false, speed: o.speed };
   const sandboxFile = path.join(dir, `${tag}-sandbox.yaml`);
@@ -226,7 +223,9 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
   // Where the replay stood (recorded receive ms) when each market event and each order reached the engine.
   seen.replayedTo = () => sandbox.feeds[0]?.replayedTo;
   const replayedAt = new Map<string, number | undefined>();
+  const engine: EngineRecord = { ops: [], filled: new Map() };
   const off = sandbox.engine.subscribe((e) => {
+    if (e.type === 'executionReport') noteReport(e, (seen.replayedTo() ?? 0) + 1, engine.ops, engine.filled);
     if (e.type === 'executionReport' && e.x === 'TRADE') fillAt.set(`${e.c}/${e.t}`, e.E);
     if (e.type === 'executionReport' && e.x === 'NEW') {
       atEngine.set(e.c, e.E);
@@ -277,7 +276,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     const toRec = (wall: number): number => span.startMs + (wall - startWall) * o.speed;
     const outcome = { intents: orders.map((x) => `${x.side} ${x.quantity?.toFixed()}@${x.price?.toFixed() ?? 'MKT'}`), placedAt: orders.map((x) => toRec(x.createdAt)), fills };
     // The backtest's strategy must see what this one saw: from its start or the first market data it got, whichever is earlier.
-    return { outcome, latency, startRec: toRec(Math.min(seen.startWall ?? startWall, seen.firstSentWall ?? Infinity)) };
+    return { outcome, latency, engine, startRec: toRec(Math.min(seen.startWall ?? startWall, seen.firstSentWall ?? Infinity)) };
   } finally {
     ledger.close();
   }
@@ -339,7 +338,7 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const params: Record<string, unknown> = { ...c.params };
     for (const k of c.msParams ?? []) params[k] = Number(params[k]) * o.speed;
     const sandboxDoc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/paper-sandbox.yaml'), 'utf8')) as { symbols: { filters: unknown[] }[] };
-    const backtest = async (entry: LatencySpec): Promise<{ outcome: ModeOutcome; mark: Decimal }> => {
+    const backtest = async (entry: LatencySpec): Promise<{ outcome: ModeOutcome; mark: Decimal; engine: EngineRecord }> => {
       const cfg = parseBacktestConfig(
         {
           mode: 'backtest',
@@ -363,6 +362,14 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
         path.join(dir, 'backtest.yaml'),
       );
       const run = await prepareRun(cfg);
+      // An order at virtual time t met the items replayed before t: those received before t + offset.
+      const engine: EngineRecord = { ops: [], filled: new Map() };
+      run.engine?.subscribe(
+        (e) => {
+          if (e.type === 'executionReport') noteReport(e, e.E + offset, engine.ops, engine.filled);
+        },
+        { marketData: false, accountPositions: false },
+      );
       const intents: string[] = [];
       const placedAt: number[] = [];
       const keyOf = new Map<string, string>();
@@ -378,7 +385,7 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
       await run.replay.run(sourcesOf(cfg));
       const mark = run.replay.mark(SYMBOL) ?? new Decimal(0);
       run.finish();
-      return { outcome: { intents, placedAt, fills }, mark };
+      return { outcome: { intents, placedAt, fills }, mark, engine };
     };
     // The live orders' latencies order by order: both runs start at the same instant, so the n-th
     // order of one is the n-th of the other while their intents agree (a first run at the median
@@ -392,7 +399,10 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const bt = await backtest({ file: latencyFile(path.join(dir, 'backtest-entry.txt'), values), order: 'recorded' });
     o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms, fill report ${fillWall ?? 'n/a'} ms wall (${live.latency.entry.length} orders); market answered to market met ${entryMs} ms (p90 ${quantile(measured, 0.9) ?? 'n/a'}, max ${quantile(measured, 1) ?? 'n/a'}) of recording, ${at >= 0 ? 'order by order' : 'in order, intents differ'}; window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
     const inWindow = (x: ModeOutcome): ModeOutcome => trimmed(x, window.startMs, window.endMs);
-    return { c, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length, fillWallMs: fillWall, streamHoldMs }, window };
+    // Each run's orders replayed through one engine fed as the sandbox's: do they give its fills?
+    const sandboxCfg = loadSandboxConfig(path.join(dir, 'live-sandbox.yaml'));
+    const engineCheck = { live: fillsDiffer(live.engine.filled, replayOps(sandboxCfg, span.events, live.engine.ops)), backtest: fillsDiffer(bt.engine.filled, replayOps(sandboxCfg, span.events, bt.engine.ops)) };
+    return { c, engineCheck, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length, fillWallMs: fillWall, streamHoldMs }, window };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -473,7 +483,7 @@ export function parityTable(results: readonly ParityResult[]): { lines: string[]
     const same = (x: readonly string[]): string => (x.join('|') === l.join('|') ? '=' : contiguousIn(x, l) || contiguousIn(l, x) ? '= (but for a later start)' : '!=');
     if (r.c.sameIntents === true && (same(r.paper.intents) !== '=' || same(r.backtest.intents) !== '=')) met = false;
     const m = r.measured;
-    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms, engine to fill report ${m.fillWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry and cancel order by order (entry median ${m.entryMs} ms), report ${m.ackMs} ms, fill report ${m.ackMs + m.streamHoldMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)} |`);
+    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms, engine to fill report ${m.fillWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry and cancel order by order (entry median ${m.entryMs} ms), report ${m.ackMs} ms, fill report ${m.ackMs + m.streamHoldMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)}${r.engineCheck ? `; orders replayed through one engine fill as in their run: live ${r.engineCheck.live.orders - r.engineCheck.live.differ} of ${r.engineCheck.live.orders}, backtest ${r.engineCheck.backtest.orders - r.engineCheck.backtest.differ} of ${r.engineCheck.backtest.orders}` : ''} |`);
   }
   return { lines, met };
 }

@@ -117,6 +117,8 @@ function budgetQuote(budget: Readonly<Record<string, Decimal>>, quote: string): 
 
 /** A prepared run: feed it items in time order (`step`, or `replay.run`), then `finish`. */
 export interface PreparedRun {
+  /** Tick mode: the matching engine (listen to it to see what reached it and when); candle mode: undefined. */
+  readonly engine: MatchingEngine | undefined;
   readonly replay: Replay;
   readonly runner: StrategyRunner;
   readonly bus: Bus;
@@ -273,6 +275,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     if (issue !== undefined) throw errorAt(['strategies', i, 'params', ...issue.path], issue.message, issue.value);
   }
   return {
+    engine,
     replay,
     runner,
     bus,

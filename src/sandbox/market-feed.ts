@@ -71,13 +71,65 @@ class Quantizer {
 
 const MAX_TIMER_MS = 1000;
 
+/**
+ * Applies recorded messages to the engine as a replay does, in the recording's order: a snapshot
+ * replaces the replayed book, diffs before the snapshot (or already in it) are dropped, as the
+ * book rules say, and values finer than the symbol's filters are floored (Quantizer). Apart from
+ * the timer so that a replay of a run's orders (bench/parityReplay.ts) meets the same book.
+ */
+export class RecordedApplier {
+  readonly #q: Quantizer;
+  #lastUpdateId = 0;
+  #synced = false;
+
+  constructor(
+    readonly symbol: string,
+    sym: SandboxSymbol,
+  ) {
+    this.#q = new Quantizer(sym);
+  }
+
+  /** Replayed values floored to the filters so far. */
+  get adjusted(): number {
+    return this.#q.adjusted;
+  }
+
+  /** Forgets the snapshot: diffs wait for the next one (a looped replay starting again). */
+  restart(): void {
+    this.#synced = false;
+  }
+
+  apply(engine: ExchangeState['engine'], ev: RecordedEvent, now: number): void {
+    const q = this.#q;
+    switch (ev.kind) {
+      case 'snapshot':
+        // The recording's exchange times decide which trades a diff already reflects (src/sim/README.md, the
+        // fill model); a snapshot carries none, so a looped replay starts that ordering afresh.
+        engine.applyDepthSnapshot(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks), time: -Infinity }, now);
+        this.#lastUpdateId = ev.lastUpdateId;
+        this.#synced = true;
+        return;
+      case 'diff':
+        if (this.#synced && ev.u > this.#lastUpdateId) engine.applyDepthDiff(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks), time: ev.E }, now);
+        return;
+      case 'trade':
+        engine.applyTrade(this.symbol, { price: q.price(ev.price), qty: q.qty(ev.qty), isBuyerMaker: ev.isBuyerMaker, time: ev.T }, now);
+        return;
+      default: {
+        const never: never = ev;
+        void never;
+      }
+    }
+  }
+}
+
 /** Replays a recording: diffs before the snapshot (or already in it) are dropped, as the book rules say. */
 class ReplayFeed implements MarketFeed {
   applied = 0;
   replayedTo: number | undefined;
   failed = 0;
   lastError: string | undefined;
-  readonly #q: Quantizer;
+  readonly #applier: RecordedApplier;
   #timer: NodeJS.Timeout | undefined;
   #i = 0;
   #startWall = 0;
@@ -89,8 +141,6 @@ class ReplayFeed implements MarketFeed {
    */
   #passShift = 0;
   readonly #passLength: number;
-  #lastUpdateId = 0;
-  #synced = false;
   readonly ended: Promise<void> | undefined;
   #end: () => void = () => undefined;
 
@@ -104,7 +154,7 @@ class ReplayFeed implements MarketFeed {
     readonly onDiffs: (() => void) | undefined,
   ) {
     this.symbol = sym.info.symbol;
-    this.#q = new Quantizer(sym);
+    this.#applier = new RecordedApplier(this.symbol, sym);
     this.#snapshotIndex = events.findIndex((e) => e.kind === 'snapshot');
     this.#passLength = passLength(events.slice(this.#snapshotIndex));
     this.ended = loop ? undefined : new Promise<void>((resolve) => (this.#end = resolve));
@@ -115,13 +165,13 @@ class ReplayFeed implements MarketFeed {
   readonly symbol: string;
 
   get adjusted(): number {
-    return this.#q.adjusted;
+    return this.#applier.adjusted;
   }
 
   #restart(): void {
     // Start at the snapshot: the diffs buffered before it in the recording are older than it.
     this.#i = this.#snapshotIndex;
-    this.#synced = false;
+    this.#applier.restart();
     this.#startWall = this.clock.now();
     this.#startRec = (this.events[this.#i] as RecordedEvent).ms;
   }
@@ -141,7 +191,9 @@ class ReplayFeed implements MarketFeed {
         this.#i++;
         this.replayedTo = ev.ms;
         try {
-          this.#apply(engine, ev, now);
+          this.#applier.apply(engine, ev, now);
+          // Bars are built on the recording's clock (market-data.ts), from the trade's recorded time.
+          if (ev.kind === 'trade') this.state.market.replayedTrade(this.symbol, ev.T + this.#passShift);
           this.applied++;
           if (ev.kind === 'diff') diffs++;
         } catch (e) {
@@ -164,31 +216,6 @@ class ReplayFeed implements MarketFeed {
     }
     const next = this.events[this.#i] as RecordedEvent;
     this.#schedule((next.ms - this.#startRec - elapsed) / this.speed);
-  }
-
-  #apply(engine: ExchangeState['engine'], ev: RecordedEvent, now: number): void {
-    const q = this.#q;
-    switch (ev.kind) {
-      case 'snapshot':
-        // The recording's exchange times decide which trades a diff already reflects (src/sim/README.md, the
-        // fill model); a snapshot carries none, so a looped replay starts that ordering afresh.
-        engine.applyDepthSnapshot(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks), time: -Infinity }, now);
-        this.#lastUpdateId = ev.lastUpdateId;
-        this.#synced = true;
-        return;
-      case 'diff':
-        if (this.#synced && ev.u > this.#lastUpdateId) engine.applyDepthDiff(this.symbol, { bids: q.levels(ev.bids), asks: q.levels(ev.asks), time: ev.E }, now);
-        return;
-      case 'trade':
-        engine.applyTrade(this.symbol, { price: q.price(ev.price), qty: q.qty(ev.qty), isBuyerMaker: ev.isBuyerMaker, time: ev.T }, now);
-        // Bars are built on the recording's clock (market-data.ts), from the trade's recorded time.
-        this.state.market.replayedTrade(this.symbol, ev.T + this.#passShift);
-        return;
-      default: {
-        const never: never = ev;
-        void never;
-      }
-    }
   }
 
   stop(): void {

@@ -23,7 +23,9 @@
  *  - a resting order's fills reach the live strategy over the user data stream no sooner than its
  *    E-ordering window after the engine made them, and paper and the backtest are given that hold
  *    (without it their strategies heard of fills 100 ms sooner: the market maker re-quoted after
- *    each fill at once and filled a third more than live).
+ *    each fill at once and filled a third more than live);
+ *  - the live run's orders replayed through one engine, each where it met the replay, fill exactly
+ *    as they did live: the sandbox's engine and its market are what the suite's replay says.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CASES, contiguousIn, figuresOf, gap, parityTable, runParityCase, type ParityResult } from '../../bench/parityRuns.js';
@@ -73,6 +75,10 @@ describe('parity of live, paper and backtest against the sandbox replay (light)'
     expect(Math.abs(figuresOf(r.backtest, r.mark).takerShare - figuresOf(r.live, r.mark).takerShare), table).toBeLessThanOrEqual(0.15);
     expect(r.measured.fillWallMs, table).toBeGreaterThanOrEqual(USER_EVENT_ORDER_WINDOW_MS);
     expect(r.measured.streamHoldMs, table).toBeGreaterThanOrEqual(USER_EVENT_ORDER_WINDOW_MS * OPTIONS.speed - r.measured.ackMs);
+    // The live run's orders, replayed through one engine fed as the sandbox's at the points of the
+    // replay where they reached it, fill exactly as they did live (bench/parityReplay.ts).
+    expect(r.engineCheck?.live.orders, table).toBeGreaterThan(0);
+    expect(r.engineCheck?.live.differ, table).toBe(0);
   });
 
   it('grid trader: the same ladder from the same first book in the three modes', () => {
