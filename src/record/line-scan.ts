@@ -11,12 +11,11 @@
  * Module state, not an object per line: a line is scanned synchronously, start to end.
  */
 import type { DepthDiffEvent, TradeEvent } from '../core/marketEvents.js';
-import type { ScaledLevels } from '../core/scaledLevels.js';
 import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
 import { MAX_SCALE } from './binary/format.js';
-import { scaledDepthDiff } from './depth-diff.js';
-import { lazyWireTrade } from './trade.js';
+import { flatDepthDiff } from './depth-diff.js';
+import { wireTrade } from './trade.js';
 
 const POW10 = CORE_POW10;
 
@@ -187,44 +186,32 @@ function levels(): boolean {
 
 /**
  * Levels are cut from shared pools in reading order, as the binary reader's are: both sides of a
- * diff lie in one buffer (the replay's flat path), and reading allocates no backing store per side.
+ * diff lie in one buffer, laid out as record/depth-diff's flatDepthDiff reads them (bid prices, bid
+ * quantities, ask prices, ask quantities), and reading allocates no backing store or view per side.
  */
 const POOL = 1 << 15;
 let pool = new Float64Array(POOL);
 let poolUsed = 0;
 
-/** The scanned levels from `from` (count `n`) at the scales, into a pool; undefined when one is beyond 2^53 there. */
-function scaledSide(from: number, n: number, ps: number, qs: number): ScaledLevels | undefined {
-  if (poolUsed + 2 * n > pool.length) {
-    pool = new Float64Array(Math.max(POOL, 2 * n));
-    poolUsed = 0;
-  }
-  const prices = pool.subarray(poolUsed, poolUsed + n);
-  const qtys = pool.subarray(poolUsed + n, poolUsed + 2 * n);
+/** The scanned levels from `from` (count `n`) at the scales into the pool at `at` (prices, then quantities); false when one is beyond 2^53 there. */
+function scaledSide(from: number, n: number, at: number, ps: number, qs: number): boolean {
+  const buf = pool;
+  const q0 = at + n;
   for (let i = 0; i < n; i++) {
-    const at = 6 * (from + i);
+    const x = 6 * (from + i);
     // Exact while the true value is a safe integer; a larger one computes to 2^53 or more.
-    const price = (parts[at] as number) * (POW10[ps] as number) + (parts[at + 1] as number) * (POW10[ps - (parts[at + 2] as number)] as number);
-    const qty = (parts[at + 3] as number) * (POW10[qs] as number) + (parts[at + 4] as number) * (POW10[qs - (parts[at + 5] as number)] as number);
-    if (!(price <= Number.MAX_SAFE_INTEGER) || !(qty <= Number.MAX_SAFE_INTEGER)) return undefined;
-    prices[i] = price;
-    qtys[i] = qty;
+    const price = (parts[x] as number) * (POW10[ps] as number) + (parts[x + 1] as number) * (POW10[ps - (parts[x + 2] as number)] as number);
+    const qty = (parts[x + 3] as number) * (POW10[qs] as number) + (parts[x + 4] as number) * (POW10[qs - (parts[x + 5] as number)] as number);
+    if (!(price <= Number.MAX_SAFE_INTEGER) || !(qty <= Number.MAX_SAFE_INTEGER)) return false;
+    buf[at + i] = price;
+    buf[q0 + i] = qty;
   }
-  poolUsed += 2 * n;
-  return { n, prices, qtys, priceScale: ps, qtyScale: qs };
+  return true;
 }
 
-/** Both sides at the scales, or undefined (the pool's place is then taken back). */
-function scaledSides(nb: number, na: number, ps: number, qs: number): readonly [ScaledLevels, ScaledLevels] | undefined {
-  const mark = poolUsed;
-  const markPool = pool;
-  const bids = scaledSide(0, nb, ps, qs);
-  const asks = bids && scaledSide(nb, na, ps, qs);
-  if (asks === undefined) {
-    if (pool === markPool) poolUsed = mark;
-    return undefined;
-  }
-  return [bids as ScaledLevels, asks];
+/** Both sides at the scales into the pool at `at`; false when a level does not fit there (the place is then overwritten or left unused). */
+function scaledSides(at: number, nb: number, na: number, ps: number, qs: number): boolean {
+  return scaledSide(0, nb, at, ps, qs) && scaledSide(nb, na, at + 2 * nb, ps, qs);
 }
 
 /**
@@ -270,14 +257,20 @@ function depthDiff(ctx: ScanContext): DepthDiffEvent | undefined {
   }
   if (ownPs > MAX_SCALE || ownQs > MAX_SCALE) return undefined;
   const prev = ctx.depthScales.get(s);
-  const ps = prev !== undefined && prev[0] > ownPs ? prev[0] : ownPs;
-  const qs = prev !== undefined && prev[1] > ownQs ? prev[1] : ownQs;
-  let sides = scaledSides(nb, na, ps, qs);
-  if (sides === undefined) {
-    sides = scaledSides(nb, na, ownPs, ownQs);
-    if (sides === undefined) return undefined;
+  if (poolUsed + 2 * nParts > pool.length) {
+    pool = new Float64Array(Math.max(POOL, 2 * nParts));
+    poolUsed = 0;
+  }
+  const at = poolUsed;
+  let ps = prev !== undefined && prev[0] > ownPs ? prev[0] : ownPs;
+  let qs = prev !== undefined && prev[1] > ownQs ? prev[1] : ownQs;
+  if (!scaledSides(at, nb, na, ps, qs)) {
+    ps = ownPs;
+    qs = ownQs;
+    if (!scaledSides(at, nb, na, ps, qs)) return undefined;
   } else if (prev === undefined || prev[0] !== ps || prev[1] !== qs) ctx.depthScales.set(s, [ps, qs]);
-  return scaledDepthDiff(E, ctx.symbolOf ? ctx.symbolOf(s) : s, U, u, sides[0], sides[1], ctx.decimals);
+  poolUsed += 2 * nParts;
+  return flatDepthDiff(E, ctx.symbolOf ? ctx.symbolOf(s) : s, U, u, pool, at, nb, na, ps, qs, ctx.decimals);
 }
 
 /** The last canonical decimal read: its digits as one integer, and its count of fraction digits. */
@@ -307,13 +300,6 @@ function canonicalDecimal(): boolean {
   return true;
 }
 
-/** How many trailing decimal zeros of `v` lie within its `scale` fraction digits. */
-function trailingZeros(v: number, scale: number): number {
-  let k = 0;
-  while (k < scale && v !== 0 && v % (POW10[k + 1] as number) === 0) k++;
-  return k;
-}
-
 /**
  * A trade's fields after its type: the wire decimals as the integers that spell them, and the
  * smallest exact scaled values for the replay. The recorder's layout without buyer and seller
@@ -336,12 +322,5 @@ function trade(ctx: ScanContext): TradeEvent | undefined {
   if (T < 0 || !lit(M_KEY)) return undefined;
   const m = bool();
   if (m === undefined || !lit(UPPER_M_KEY) || bool() === undefined || !lit(TRADE_END) || p !== end) return undefined;
-  const pt = trailingZeros(price, priceScale);
-  const qt = trailingZeros(qty, qtyScale);
-  return lazyWireTrade(
-    { E, symbol: ctx.symbolOf ? ctx.symbolOf(s) : s, tradeId: t, buyerOrderId: undefined, sellerOrderId: undefined, tradeTime: T, isBuyerMaker: m },
-    { price, priceScale, qty, qtyScale },
-    ctx.decimals,
-    { scaledPrice: price / (POW10[pt] as number), priceScale: priceScale - pt, scaledQty: qty / (POW10[qt] as number), qtyScale: qtyScale - qt, isBuyerMaker: m },
-  );
+  return wireTrade(E, ctx.symbolOf ? ctx.symbolOf(s) : s, t, T, m, undefined, undefined, price, priceScale, qty, qtyScale, ctx.decimals);
 }

@@ -52,19 +52,7 @@ export interface TradeFields {
 }
 
 /**
- * A trade's price and quantity as the integers that spell their wire text exactly (`price` x
- * 10^-priceScale, trailing zeros kept: see record/binary/format's scaledText), as a binary
- * recording stores them.
- */
-export interface WireDecimals {
-  readonly price: number;
-  readonly priceScale: number;
-  readonly qty: number;
-  readonly qtyScale: number;
-}
-
-/**
- * What a lazy trade keeps besides its plain fields: the wire strings (or, from a binary recording,
+ * What a lazy trade keeps besides its plain fields: the wire strings (or, read from bytes,
  * the integers that spell them, the strings built when first asked for: most trades of a replay
  * never are, and the strings would outlive the young generation with the event), the cache, the
  * id, and the Decimals and id text once built.
@@ -145,17 +133,12 @@ export function lazyTrade(f: TradeFields, price: string, qty: string, cache: Dec
   return makeLazyTrade(f.E, f.symbol, f.tradeId, f.buyerOrderId, f.sellerOrderId, f.tradeTime, f.isBuyerMaker, raw, 0, 0, 0, 0, cache, scaled.scaledPrice, scaled.priceScale, scaled.scaledQty, scaled.qtyScale);
 }
 
-/** {@link lazyTrade} of a binary recording's trade: the wire strings as the integers that spell them (built when first read). */
-export function lazyWireTrade(f: TradeFields, wire: WireDecimals, cache: DecimalTextCache, scaled: ScaledTrade): TradeEvent {
-  return makeLazyTrade(f.E, f.symbol, f.tradeId, f.buyerOrderId, f.sellerOrderId, f.tradeTime, f.isBuyerMaker, undefined, wire.price, wire.priceScale, wire.qty, wire.qtyScale, cache, scaled.scaledPrice, scaled.priceScale, scaled.scaledQty, scaled.qtyScale);
-}
-
 /**
- * {@link lazyWireTrade} from the fields as a reader has them, with no object to gather them (a
- * day's recording holds millions of trades): price and quantity are the integers that spell the
- * wire text at their scales, and the replay's values are those at their smallest exact scales
- * (the wire's 8 decimals on Binance; a symbol's are usually fewer, which the engine reaches by
- * multiplying).
+ * {@link lazyTrade} from a trade's fields as a reader has them (binary, or a text line's bytes),
+ * with no object to gather them (a day's recording holds millions of trades): price and quantity
+ * are the integers that spell the wire text at their scales, built as strings only when read, and
+ * the replay's values are those at their smallest exact scales (the wire's 8 decimals on Binance;
+ * a symbol's are usually fewer, which the engine reaches by multiplying).
  */
 export function wireTrade(E: number, symbol: string, tradeId: number, tradeTime: number, isBuyerMaker: boolean, buyerOrderId: string | undefined, sellerOrderId: string | undefined, price: number, priceScale: number, qty: number, qtyScale: number, cache: DecimalTextCache): TradeEvent {
   // Consecutive trades mostly share their price: its reduction is kept.
@@ -174,7 +157,7 @@ let lastPriceScale = -1;
 let lastPriceZeros = 0;
 
 /** How many trailing decimal zeros of `v` (a safe integer at `scale`) lie within its fraction digits. */
-export function trailingZeros(v: number, scale: number): number {
+function trailingZeros(v: number, scale: number): number {
   let k = 0;
   while (k < scale && k < 22 && v % (POW10[k + 1] as number) === 0 && v !== 0) k++;
   return k;
