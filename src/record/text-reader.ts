@@ -149,6 +149,7 @@ export async function* readTextBatches(
 ): AsyncGenerator<RecordedItem[]> {
   const raw = createReadStream(file, { highWaterMark: 256 * 1024 });
   // Decompressed in 256 KiB pieces (zlib's default is 16 KiB: sixteen times the async steps and batches).
+  // Smaller pieces collect no cheaper: one holds about as many kept items as a binary read of 128 KiB.
   const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 256 * 1024 })) : raw;
   const lines = new LineItems(file, ctx, stats, onMalformed, skipStream);
   let counted = 0;
