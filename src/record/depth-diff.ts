@@ -14,6 +14,7 @@ import type { BookLevel } from '../core/types.js';
 import type { DecimalTextCache } from '../core/decimalText.js';
 import type { FlatDepthLevels, ScaledLevels } from '../core/scaledLevels.js';
 import { scaledText } from './binary/format.js';
+import { ReturnOverride } from '../core/hiddenSlot.js';
 
 /** Wire levels: `[price, qty]` plain non-negative decimal strings. */
 export type RawLevels = readonly (readonly [string, string])[];
@@ -159,12 +160,25 @@ function depthState(raw: RawDepthLevels | undefined, bids: ScaledLevels | undefi
 const EMPTY = new Float64Array(0);
 
 /**
- * Key of a lazy diff's state: a non-enumerable own property, so JSON, spread, Object.keys and deep
- * equality never see it, and a copy of the event keeps no wire strings.
+ * A lazy diff's state, in a hidden slot: JSON, spread, Object.keys and deep equality never see it,
+ * and a copy of the event keeps no wire strings.
  */
-const STATE = Symbol('kancil.lazyDepthDiff');
+const STATE = class DepthSlot extends ReturnOverride {
+  readonly #state: LazyDepthState;
+  private constructor(o: object, state: LazyDepthState) {
+    super(o);
+    this.#state = state;
+  }
+  static set(o: object, state: LazyDepthState): void {
+    new DepthSlot(o, state);
+  }
+  static get(o: object): LazyDepthState | undefined {
+    return #state in o ? (o as DepthSlot).#state : undefined;
+  }
+};
 
-type LazyDepthDiff = DepthDiffEvent & { readonly [STATE]: LazyDepthState };
+/** The state of a diff made here (the getters run only on those). */
+const stateOf = (e: object): LazyDepthState => STATE.get(e) as LazyDepthState;
 
 /**
  * The `bids`/`asks` getters, one pair of functions shared by every lazy diff (they read the state
@@ -175,16 +189,16 @@ type LazyDepthDiff = DepthDiffEvent & { readonly [STATE]: LazyDepthState };
  */
 const LEVEL_GETTERS: PropertyDescriptorMap = {
   bids: {
-    get(this: LazyDepthDiff): BookLevel[] {
-      const s = this[STATE];
+    get(this: DepthDiffEvent): BookLevel[] {
+      const s = stateOf(this);
       return (s.bids ??= s.raw !== undefined ? toBookLevels(s.raw.bids, s.cache) : scaledBookLevels((sidesOf(s) as ScaledDepthSides).bids, s.cache));
     },
     enumerable: true,
     configurable: true,
   },
   asks: {
-    get(this: LazyDepthDiff): BookLevel[] {
-      const s = this[STATE];
+    get(this: DepthDiffEvent): BookLevel[] {
+      const s = stateOf(this);
       return (s.asks ??= s.raw !== undefined ? toBookLevels(s.raw.asks, s.cache) : scaledBookLevels((sidesOf(s) as ScaledDepthSides).asks, s.cache));
     },
     enumerable: true,
@@ -192,18 +206,15 @@ const LEVEL_GETTERS: PropertyDescriptorMap = {
   },
 };
 
-/** The getters one by one (a defineProperty each costs less than one defineProperties of both), and the state's descriptor, reused. */
+/** The getters one by one (a defineProperty each costs less than one defineProperties of both). */
 const BIDS_GETTER = LEVEL_GETTERS.bids as PropertyDescriptor;
 const ASKS_GETTER = LEVEL_GETTERS.asks as PropertyDescriptor;
-const STATE_VALUE: PropertyDescriptor = { value: undefined };
 
 /** Gives a new diff event its level getters and its state. */
 function makeLazy(ev: object, state: LazyDepthState): void {
   Object.defineProperty(ev, 'bids', BIDS_GETTER);
   Object.defineProperty(ev, 'asks', ASKS_GETTER);
-  STATE_VALUE.value = state;
-  Object.defineProperty(ev, STATE, STATE_VALUE);
-  STATE_VALUE.value = undefined;
+  STATE.set(ev, state);
 }
 
 /**
@@ -213,12 +224,12 @@ function makeLazy(ev: object, state: LazyDepthState): void {
 export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, rawBids: RawLevels, rawAsks: RawLevels, cache: DecimalTextCache): DepthDiffEvent {
   const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
   makeLazy(ev, depthState({ bids: rawBids, asks: rawAsks }, undefined, undefined, cache));
-  return ev as LazyDepthDiff;
+  return ev as DepthDiffEvent;
 }
 
 /** The wire strings of a diff made by {@link lazyDepthDiff} (a copy keeps none: spread or JSON give plain Decimal levels). */
 export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
-  return (e as Partial<LazyDepthDiff>)[STATE]?.raw;
+  return STATE.get(e)?.raw;
 }
 
 /**
@@ -229,7 +240,7 @@ export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
 export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, bids: ScaledLevels, asks: ScaledLevels, cache: DecimalTextCache): DepthDiffEvent {
   const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
   makeLazy(ev, depthState(undefined, bids, asks, cache));
-  return ev as LazyDepthDiff;
+  return ev as DepthDiffEvent;
 }
 
 /**
@@ -259,12 +270,12 @@ export function flatDepthDiff(E: number, symbol: string, firstUpdateId: number, 
     asks: undefined,
   };
   makeLazy(ev, state);
-  return ev as LazyDepthDiff;
+  return ev as DepthDiffEvent;
 }
 
 /** The scaled sides of a diff made by {@link scaledDepthDiff} or {@link flatDepthDiff} (undefined for any other diff). */
 export function scaledDepthSides(e: DepthDiffEvent): ScaledDepthSides | undefined {
-  const s = (e as Partial<LazyDepthDiff>)[STATE];
+  const s = STATE.get(e);
   return s === undefined ? undefined : sidesOf(s);
 }
 
@@ -281,6 +292,6 @@ function sidesOf(s: LazyDepthState): ScaledDepthSides | undefined {
  * at one pair of scales (a binary recording's diffs do); undefined otherwise.
  */
 export function flatDepthLevels(e: DepthDiffEvent): FlatDepthLevels | undefined {
-  const s = (e as Partial<LazyDepthDiff>)[STATE];
+  const s = STATE.get(e);
   return s !== undefined && s.buf.length > 0 ? s : undefined;
 }

@@ -19,6 +19,7 @@ import type { DecimalTextCache } from '../core/decimalText.js';
 import { isPlainDecimal } from './depth-diff.js';
 import { scaledText } from './binary/format.js';
 import { POW10 } from '../core/pow10.js';
+import { ReturnOverride } from '../core/hiddenSlot.js';
 
 /** The wire strings of a trade, in the matching engine's replayed-trade shape. */
 export interface RawTrade {
@@ -70,10 +71,23 @@ interface LazyTradeState extends ScaledTrade {
   qty: Decimal | undefined;
 }
 
-/** Key of a lazy trade's state: non-enumerable, so JSON, spread, keys and deep equality never see it. */
-const STATE = Symbol('kancil.lazyTrade');
+/** A lazy trade's state, in a hidden slot: JSON, spread, keys and deep equality never see it. */
+const STATE = class TradeSlot extends ReturnOverride {
+  readonly #state: LazyTradeState;
+  private constructor(o: object, state: LazyTradeState) {
+    super(o);
+    this.#state = state;
+  }
+  static set(o: object, state: LazyTradeState): void {
+    new TradeSlot(o, state);
+  }
+  static get(o: object): LazyTradeState | undefined {
+    return #state in o ? (o as TradeSlot).#state : undefined;
+  }
+};
 
-type LazyTrade = TradeEvent & { readonly [STATE]: LazyTradeState };
+/** The state of a trade made here (the getters run only on those). */
+const stateOf = (e: object): LazyTradeState => STATE.get(e) as LazyTradeState;
 
 /**
  * The `tradeId`/`price`/`qty` getters, shared by every lazy trade (they read the state through
@@ -84,24 +98,24 @@ type LazyTrade = TradeEvent & { readonly [STATE]: LazyTradeState };
  */
 const LAZY_GETTERS: PropertyDescriptorMap = {
   tradeId: {
-    get(this: LazyTrade): TradeId {
-      const s = this[STATE];
+    get(this: TradeEvent): TradeId {
+      const s = stateOf(this);
       return (s.tradeId ??= String(s.id));
     },
     enumerable: true,
     configurable: true,
   },
   price: {
-    get(this: LazyTrade): Decimal {
-      const s = this[STATE];
+    get(this: TradeEvent): Decimal {
+      const s = stateOf(this);
       return (s.price ??= s.cache.get(rawOf(s).price));
     },
     enumerable: true,
     configurable: true,
   },
   qty: {
-    get(this: LazyTrade): Decimal {
-      const s = this[STATE];
+    get(this: TradeEvent): Decimal {
+      const s = stateOf(this);
       return (s.qty ??= s.cache.get(rawOf(s).qty));
     },
     enumerable: true,
@@ -118,8 +132,6 @@ function rawOf(s: LazyTradeState): RawTrade {
 const TRADE_ID_GETTER = LAZY_GETTERS.tradeId as PropertyDescriptor;
 const PRICE_GETTER = LAZY_GETTERS.price as PropertyDescriptor;
 const QTY_GETTER = LAZY_GETTERS.qty as PropertyDescriptor;
-/** The state's descriptor, reused (defineProperty reads it at once and keeps nothing of it): no descriptor object per event. */
-const STATE_VALUE: PropertyDescriptor = { value: undefined };
 
 /**
  * A trade whose Decimals are built on first access from validated plain decimal strings, through
@@ -191,10 +203,8 @@ function makeLazyTrade(E: number, symbol: string, id: TradeId | number, buyerOrd
     price: undefined,
     qty: undefined,
   };
-  STATE_VALUE.value = state;
-  Object.defineProperty(ev, STATE, STATE_VALUE);
-  STATE_VALUE.value = undefined;
-  return ev as unknown as LazyTrade;
+  STATE.set(ev, state);
+  return ev as unknown as TradeEvent;
 }
 
 /** A non-negative safe integer: an id the eager parser takes as its decimal digits. */
@@ -226,7 +236,7 @@ export function lazyTradeOf(d: Record<string, unknown>, symbolOf: ((wire: string
 
 /** The wire strings of a trade made by {@link lazyTrade} (a copy keeps none: spread or JSON give Decimal fields). */
 export function rawTrade(e: TradeEvent): RawTrade | undefined {
-  const s = (e as Partial<LazyTrade>)[STATE];
+  const s = STATE.get(e);
   return s === undefined ? undefined : rawOf(s);
 }
 
@@ -236,6 +246,6 @@ export function rawTrade(e: TradeEvent): RawTrade | undefined {
  * hands them to the matching engine without reading the strings (cold on a pre-loaded recording).
  */
 export function scaledTradeOf(e: TradeEvent): ScaledTrade | undefined {
-  const s = (e as Partial<LazyTrade>)[STATE];
+  const s = STATE.get(e);
   return s !== undefined && s.scaledPrice >= 0 ? s : undefined;
 }
