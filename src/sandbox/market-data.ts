@@ -129,8 +129,9 @@ export class MarketData {
         touched.push(agg);
       }
       prevKey = key;
-      h.lastPrice = new Decimal(t.price);
-      this.#bar(h, t);
+      const price = new Decimal(t.price);
+      h.lastPrice = price;
+      this.#bar(h, t, price);
     }
     return touched;
   }
@@ -153,7 +154,7 @@ export class MarketData {
     }
   }
 
-  #bar(h: SymbolHistory, t: TradeEvent): void {
+  #bar(h: SymbolHistory, t: TradeEvent, price: Decimal): void {
     const fromReplay = t.buyerOrderId === '0' && t.sellerOrderId === '0' && h.replayTimes.length > 0;
     if (fromReplay && h.builder?.wholeBarsOnly === false) {
       // The replay takes over the symbol's bars from whatever traded before it started.
@@ -163,7 +164,7 @@ export class MarketData {
     if (!fromReplay && h.builder?.wholeBarsOnly === true) return;
     const time = fromReplay ? (h.replayTimes.shift() as number) : t.time;
     h.builder ??= new BarBuilder('1m', fromReplay);
-    const closed = h.builder.add({ price: new Decimal(t.price), qty: new Decimal(t.qty), isBuyerMaker: t.isBuyerMaker, time, id: String(t.id) });
+    const closed = h.builder.add({ price, qty: new Decimal(t.qty), isBuyerMaker: t.isBuyerMaker, time, id: String(t.id) });
     if (closed.length > 0) h.minutes.push(...closed);
   }
 
