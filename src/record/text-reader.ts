@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { parseRecordLine, SNAPSHOT_SUFFIX } from './format.js';
+import { parseRecordLine, recvToMs, SNAPSHOT_SUFFIX } from './format.js';
 import { type ItemContext, type ReadStats, type RecordedItem, toItems } from './items.js';
 import { addBytesRead, isGzip } from './line-reader.js';
 import { type ScanContext, scanPayload } from './line-scan.js';
@@ -121,18 +121,13 @@ function recvTime(b: Buffer, s: number, sp: number): number {
   const n = sp - s;
   // Nanoseconds (15+ digits): whole ms plus the sub-ms part; at most 21 digits keep both exact.
   const msEnd = n >= 15 ? sp - 6 : sp;
-  if (msEnd - s > 15) return slowRecvTime(b, s, sp);
+  if (msEnd - s > 15) return recvToMs(b.toString('latin1', s, sp));
   let ms = 0;
   for (let i = s; i < msEnd; i++) ms = ms * 10 + (b[i] as number) - 48;
   if (msEnd === sp) return ms;
   let sub = 0;
   for (let i = msEnd; i < sp; i++) sub = sub * 10 + (b[i] as number) - 48;
   return ms + sub / 1e6;
-}
-
-function slowRecvTime(b: Buffer, s: number, sp: number): number {
-  const raw = b.toString('latin1', s, sp);
-  return Number(raw.slice(0, -6)) + Number(raw.slice(-6)) / 1e6;
 }
 
 /**
