@@ -8,13 +8,12 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { OrderStatusName } from '../core/enums.js';
-import { UnknownOutcomeError } from '../core/errors.js';
 import { splitSymbol } from '../core/symbols.js';
 import type { Order, SymbolInfo } from '../core/types.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import type { OrderRecord } from '../store/records.js';
 import type { LegacyOrderView } from './ports.js';
-import { errInfo, type RouterCore } from './routerCore.js';
+import { errInfo, settleFailedCancel, type RouterCore } from './routerCore.js';
 
 /** Which legacy order shapes the /v1 interface can carry (decided in {@link legacyEligible}). */
 const LEGACY_QUOTE = 'IDR';
@@ -107,11 +106,10 @@ export async function cancelLegacy(core: RouterCore, o: OrderRecord, orderId: st
     core.cancelDone(o.clientId);
     await core.ops.refreshOrder(o);
   } catch (err) {
-    core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'legacy cancel failed; refreshing the order');
     // A refusal (the order is no longer open: an earlier cancel whose answer was lost took
     // effect, or it filled) settles only by looking; unrefreshed, the poll loop would re-send
     // the cancel forever, spending the legacy rate limit, until a stream report happened by.
-    if (!(err instanceof UnknownOutcomeError)) await core.ops.refreshOrder(o);
+    await settleFailedCancel(core, o, err, 'legacy cancel');
   }
 }
 

@@ -12,6 +12,7 @@ import { CircuitBreaker, type BreakerFailure } from './CircuitBreaker.js';
 import { LookupBackoff } from './lookupBackoff.js';
 import type { LegacyOrderPort, OpenOrderPort } from './ports.js';
 import type { OrderTracker } from './OrderTracker.js';
+import { isTerminal } from './orderState.js';
 import type { OrderRouterOptions, RouterStats } from './routerOptions.js';
 
 /** The operations one part of the router asks of another. */
@@ -170,6 +171,23 @@ function breakerFailure(err: unknown): BreakerFailure | undefined {
   if (err instanceof ExchangeError && err.httpStatus >= 500) return err.httpStatus === 503 ? 'maintenance' : 'server';
   if (err instanceof NetworkError) return 'network';
   return undefined;
+}
+
+/**
+ * After a cancel failed: looks the order up (not when the outcome is unknown: resolution by
+ * clientId handles that) and warns only when it is still open. A refused cancel most often met an
+ * order that had just filled, whose report was still on its way: routine for a market maker, so
+ * it is logged at info with the state found.
+ */
+export async function settleFailedCancel(core: RouterCore, o: OrderRecord, err: unknown, what: string): Promise<void> {
+  if (err instanceof UnknownOutcomeError) {
+    core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, `${what} failed; refreshing the order`);
+    return;
+  }
+  await core.ops.refreshOrder(o);
+  const state = core.tracker.get(o.clientId)?.state;
+  if (state !== undefined && isTerminal(state)) core.o.log.info({ clientId: o.clientId, state, err: errInfo(err) }, `${what} refused: the order is already ${state}`);
+  else core.o.log.warn({ clientId: o.clientId, state, err: errInfo(err) }, `${what} failed; order refreshed`);
 }
 
 /** Error summary for logs: never the request itself (it may carry signed parameters). */

@@ -4,11 +4,11 @@ import { Ledger } from '../store/Ledger.js';
 import { FakeExchange, type CancelFault } from './FakeExchange.js';
 import { OrderRouter } from './OrderRouter.js';
 import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
-import { silentLogger } from './log.js';
+import { type ExecLogger, silentLogger } from './log.js';
 import { placeIntents } from './testIntents.js';
 
-/** A router over a FakeExchange (legacy fallback on unless `legacy: false`), its tracker's events collected. */
-export function setup(opts: { legacy?: boolean; unstreamed?: readonly string[]; exchangeBehindMs?: number } = {}) {
+/** A router over a FakeExchange (legacy fallback on unless `legacy: false`), its tracker's events collected; silent unless given a `log`. */
+export function setup(opts: { legacy?: boolean; unstreamed?: readonly string[]; exchangeBehindMs?: number; log?: ExecLogger } = {}) {
   const clock = new VirtualClock(1_000_000);
   const ledger = Ledger.open(':memory:');
   const events: TrackerEvent[] = [];
@@ -22,7 +22,7 @@ export function setup(opts: { legacy?: boolean; unstreamed?: readonly string[]; 
     tracker,
     ledger,
     clock,
-    log: silentLogger,
+    log: opts.log ?? silentLogger,
     symbols: ['BTC_IDR'],
     pollMs: 0,
     settleMs: 6000,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import { setup, place, placedThenCancelFails } from './routerTestSetup.js';
+import { silentLogger } from './log.js';
 
 describe('OrderRouter submission: placements, refusals, the breaker and cancels', () => {
   it('sends a quoteOrderQty market buy on the open API with the amount, which the exchange keeps as origQuoteQty', async () => {
@@ -100,6 +101,20 @@ describe('OrderRouter submission: placements, refusals, the breaker and cancels'
     await router.tick();
     await router.idle();
     expect(ex.requests.cancel).toBe(2);
+  });
+
+  it('a cancel that meets an order filled while its report travels settles by lookup, logged at info, not as a warning', async () => {
+    const lines: string[] = [];
+    const log = { ...silentLogger, info: (_o: object, m?: string) => lines.push(`info ${m ?? ''}`), warn: (_o: object, m?: string) => lines.push(`warn ${m ?? ''}`) };
+    const { router, ledger, ex } = setup({ log });
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001'); // its report is not delivered
+    router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+    await router.idle();
+    expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(lines.filter((l) => l.includes('cancel'))).toEqual(['info cancel refused: the order is already FILLED']);
   });
 
   it('settles a cancel that took effect but was answered 5XX, even when the stream report is lost', async () => {

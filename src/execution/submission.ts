@@ -9,7 +9,7 @@ import { AuthenticationError, ExchangeError, NetworkError, RateLimitedError, Unk
 import type { OrderRecord, OrderVenueName } from '../store/records.js';
 import { cancelLegacy, legacyEligible, legacyPairOk, placeLegacy } from './legacyFallback.js';
 import { isTerminal } from './orderState.js';
-import { errInfo, type RouterCore } from './routerCore.js';
+import { errInfo, settleFailedCancel, type RouterCore } from './routerCore.js';
 
 /** Sends a PENDING order on the venue the breaker allows, or closes it when none can carry it. */
 export async function place(core: RouterCore, clientId: string): Promise<void> {
@@ -116,8 +116,7 @@ export async function cancel(core: RouterCore, clientId: string): Promise<void> 
       core.cancelDone(clientId);
     } catch (err) {
       core.noteOpenFailure(err);
-      core.o.log.warn({ clientId, err: errInfo(err) }, 'cancel failed; refreshing the order');
-      if (!(err instanceof UnknownOutcomeError)) await core.ops.refreshOrder(o);
+      await settleFailedCancel(core, o, err, 'cancel');
     }
   } else if (core.legacy && orderId !== undefined && legacyPairOk(o.symbol)) {
     await cancelLegacy(core, o, orderId);
