@@ -15,6 +15,7 @@ import type { DecimalTextCache } from '../core/decimalText.js';
 import type { FlatDepthLevels, ScaledLevels } from '../core/scaledLevels.js';
 import { scaledText } from './binary/format.js';
 import { ReturnOverride } from '../core/hiddenSlot.js';
+import { plainConstructor } from '../core/plainObject.js';
 
 /** Wire levels: `[price, qty]` plain non-negative decimal strings. */
 export type RawLevels = readonly (readonly [string, string])[];
@@ -137,27 +138,46 @@ function depthState(raw: RawDepthLevels | undefined, bids: ScaledLevels | undefi
       qs = bids.qtyScale;
     }
   }
-  // The fields a replay reads first, next to the object's header (one cache line with it).
-  const state = {
-    buf,
-    bidPrices: bp,
-    bidQtys: bq,
-    nBids: nb,
-    askPrices: ap,
-    askQtys: aq,
-    nAsks: na,
-    priceScale: ps,
-    qtyScale: qs,
-    raw,
-    scaled: bids !== undefined && asks !== undefined ? { bids, asks } : undefined,
-    cache,
-    bids: undefined,
-    asks: undefined,
-  };
-  return state;
+  return new DepthState(buf, bp, bq, nb, ap, aq, na, ps, qs, raw, bids !== undefined && asks !== undefined ? { bids, asks } : undefined, cache);
 }
 
 const EMPTY = new Float64Array(0);
+
+/**
+ * A diff's state. Made by `new`, as the events themselves (see {@link DiffShell}): V8 never
+ * pretenures a constructor's objects as it may a literal's (core/plainObject.ts).
+ */
+class DepthState implements LazyDepthState {
+  declare bids: BookLevel[] | undefined;
+  declare asks: BookLevel[] | undefined;
+  constructor(
+    // The fields a replay reads first, next to the object's header (one cache line with it).
+    readonly buf: Float64Array,
+    readonly bidPrices: number,
+    readonly bidQtys: number,
+    readonly nBids: number,
+    readonly askPrices: number,
+    readonly askQtys: number,
+    readonly nAsks: number,
+    readonly priceScale: number,
+    readonly qtyScale: number,
+    readonly raw: RawDepthLevels | undefined,
+    public scaled: ScaledDepthSides | undefined,
+    readonly cache: DecimalTextCache,
+  ) {
+    this.bids = undefined;
+    this.asks = undefined;
+  }
+}
+
+/** A diff event's plain fields, before its getters are added: a plain object made by `new` (core/plainObject.ts). */
+const DiffShell = plainConstructor(function (this: { type: 'depthDiff'; E: number; symbol: string; firstUpdateId: number; finalUpdateId: number }, E: number, symbol: string, firstUpdateId: number, finalUpdateId: number) {
+  this.type = 'depthDiff';
+  this.E = E;
+  this.symbol = symbol;
+  this.firstUpdateId = firstUpdateId;
+  this.finalUpdateId = finalUpdateId;
+});
 
 /**
  * A lazy diff's state, in a hidden slot: JSON, spread, Object.keys and deep equality never see it,
@@ -222,7 +242,7 @@ function makeLazy(ev: object, state: LazyDepthState): void {
  * `cache` (one per reader, so separate reads share nothing).
  */
 export function lazyDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, rawBids: RawLevels, rawAsks: RawLevels, cache: DecimalTextCache): DepthDiffEvent {
-  const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
+  const ev = new DiffShell(E, symbol, firstUpdateId, finalUpdateId);
   makeLazy(ev, depthState({ bids: rawBids, asks: rawAsks }, undefined, undefined, cache));
   return ev as DepthDiffEvent;
 }
@@ -238,7 +258,7 @@ export function rawDepthLevels(e: DepthDiffEvent): RawDepthLevels | undefined {
  * exact text. Same getters and hidden class as {@link lazyDepthDiff}. The sides must not change after.
  */
 export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, bids: ScaledLevels, asks: ScaledLevels, cache: DecimalTextCache): DepthDiffEvent {
-  const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
+  const ev = new DiffShell(E, symbol, firstUpdateId, finalUpdateId);
   makeLazy(ev, depthState(undefined, bids, asks, cache));
   return ev as DepthDiffEvent;
 }
@@ -251,24 +271,8 @@ export function scaledDepthDiff(E: number, symbol: string, firstUpdateId: number
  * not change after.
  */
 export function flatDepthDiff(E: number, symbol: string, firstUpdateId: number, finalUpdateId: number, buf: Float64Array, at: number, nBids: number, nAsks: number, priceScale: number, qtyScale: number, cache: DecimalTextCache): DepthDiffEvent {
-  const ev = { type: 'depthDiff', E, symbol, firstUpdateId, finalUpdateId };
-  // The same fields in the same order as depthState's: one hidden class for every diff's state.
-  const state: LazyDepthState = {
-    buf,
-    bidPrices: at,
-    bidQtys: at + nBids,
-    nBids,
-    askPrices: at + 2 * nBids,
-    askQtys: at + 2 * nBids + nAsks,
-    nAsks,
-    priceScale,
-    qtyScale,
-    raw: undefined,
-    scaled: undefined,
-    cache,
-    bids: undefined,
-    asks: undefined,
-  };
+  const ev = new DiffShell(E, symbol, firstUpdateId, finalUpdateId);
+  const state = new DepthState(buf, at, at + nBids, nBids, at + 2 * nBids, at + 2 * nBids + nAsks, nAsks, priceScale, qtyScale, undefined, undefined, cache);
   makeLazy(ev, state);
   return ev as DepthDiffEvent;
 }

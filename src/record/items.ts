@@ -13,6 +13,7 @@ import { lazyDepthDiff, plainLevels } from './depth-diff.js';
 import { lazyTradeOf } from './trade.js';
 import { lazySnapshot } from './snapshot.js';
 import { type RecordLine, SNAPSHOT_SUFFIX } from './format.js';
+import { plainConstructor } from '../core/plainObject.js';
 
 /** A market event with where and when it was received. */
 export interface RecordedMarket {
@@ -21,6 +22,19 @@ export interface RecordedMarket {
   readonly stream: string | undefined;
   readonly event: MarketEvent;
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A {@link RecordedMarket} as the readers make one: a plain object, made by a constructor so that
+ * V8 never pretenures the millions a replay makes (core/plainObject.ts).
+ */
+export const MarketItem = plainConstructor(function (this: Writable<RecordedMarket>, recvTime: number, stream: string | undefined, event: MarketEvent) {
+  this.kind = 'market';
+  this.recvTime = recvTime;
+  this.stream = stream;
+  this.event = event;
+});
 
 /** A REST depth snapshot that was recorded in the stream of lines. */
 export interface RecordedSnapshot {
@@ -72,11 +86,11 @@ export function toItems(rec: RecordLine, ctx: ItemContext, out: RecordedItem[]):
   if (at > 0 && !stream.startsWith('!')) ctx.lastSymbol = stream.slice(0, at).toUpperCase();
   const lazy = lazyEventOf(rec.data, Math.floor(rec.recvTime), ctx);
   if (lazy !== undefined) {
-    out.push({ kind: 'market', recvTime: rec.recvTime, stream, event: lazy });
+    out.push(new MarketItem(rec.recvTime, stream, lazy));
     return;
   }
   const events = parseMarketPayload(rec.data, { stream, recvTime: Math.floor(rec.recvTime), symbolOf: ctx.symbolOf });
-  for (const event of events) out.push({ kind: 'market', recvTime: rec.recvTime, stream, event });
+  for (const event of events) out.push(new MarketItem(rec.recvTime, stream, event));
 }
 
 /**

@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { parseRecordLine, recvToMs, SNAPSHOT_SUFFIX } from './format.js';
-import { type ItemContext, type ReadStats, type RecordedItem, toItems } from './items.js';
+import { type ItemContext, MarketItem, type ReadStats, type RecordedItem, toItems } from './items.js';
 import { addBytesRead, isGzip } from './line-reader.js';
 import { type ScanContext, scanPayload } from './line-scan.js';
 import { lineStream } from './skipStreams.js';
@@ -65,7 +65,7 @@ class LineItems {
     const event = scanPayload(b, q + 1, e, this.#scan);
     if (event === undefined) return this.#json(b, s, e, out);
     if (stream.symbol !== undefined) this.ctx.lastSymbol = stream.symbol;
-    out.push({ kind: 'market', recvTime: recvTime(b, s, sp), stream: stream.name, event });
+    out.push(new MarketItem(recvTime(b, s, sp), stream.name, event));
   }
 
   /** The entry of the stream name `b[from, to)`, added when new; undefined past MAX_STREAMS names. */

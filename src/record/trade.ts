@@ -20,6 +20,7 @@ import { isPlainDecimal } from './depth-diff.js';
 import { scaledText } from './binary/format.js';
 import { POW10 } from '../core/pow10.js';
 import { ReturnOverride } from '../core/hiddenSlot.js';
+import { plainConstructor } from '../core/plainObject.js';
 
 /** The wire strings of a trade, in the matching engine's replayed-trade shape. */
 export interface RawTrade {
@@ -175,9 +176,42 @@ function trailingZeros(v: number, scale: number): number {
   return k;
 }
 
+/** A trade event's first fields, its getters and the rest added after: a plain object made by `new` (core/plainObject.ts). */
+const TradeShell = plainConstructor(function (this: Record<string | symbol, unknown>, E: number, symbol: string) {
+  this.type = 'trade';
+  this.E = E;
+  this.symbol = symbol;
+});
+
+/** A trade's state, made by `new` as the event is (V8 never pretenures it: core/plainObject.ts). */
+class TradeState implements LazyTradeState {
+  declare tradeId: TradeId | undefined;
+  declare price: Decimal | undefined;
+  declare qty: Decimal | undefined;
+  constructor(
+    // The scaled values first, next to the object's header: the replay reads them and nothing else.
+    readonly scaledPrice: number,
+    readonly priceScale: number,
+    readonly scaledQty: number,
+    readonly qtyScale: number,
+    readonly isBuyerMaker: boolean,
+    public raw: RawTrade | undefined,
+    readonly wirePrice: number,
+    readonly wirePriceScale: number,
+    readonly wireQty: number,
+    readonly wireQtyScale: number,
+    readonly cache: DecimalTextCache,
+    readonly id: TradeId | number,
+  ) {
+    this.tradeId = typeof id === 'string' ? id : undefined;
+    this.price = undefined;
+    this.qty = undefined;
+  }
+}
+
 /** The event and its state; `scaledPrice` -1 when the reader has no scaled values. */
 function makeLazyTrade(E: number, symbol: string, id: TradeId | number, buyerOrderId: string | undefined, sellerOrderId: string | undefined, tradeTime: number, isBuyerMaker: boolean, raw: RawTrade | undefined, wirePrice: number, wirePriceScale: number, wireQty: number, wireQtyScale: number, cache: DecimalTextCache, scaledPrice: number, priceScale: number, scaledQty: number, qtyScale: number): TradeEvent {
-  const ev: Record<string | symbol, unknown> = { type: 'trade', E, symbol };
+  const ev: Record<string | symbol, unknown> = new TradeShell(E, symbol);
   Object.defineProperty(ev, 'tradeId', TRADE_ID_GETTER);
   Object.defineProperty(ev, 'price', PRICE_GETTER);
   Object.defineProperty(ev, 'qty', QTY_GETTER);
@@ -185,24 +219,7 @@ function makeLazyTrade(E: number, symbol: string, id: TradeId | number, buyerOrd
   ev.sellerOrderId = sellerOrderId;
   ev.tradeTime = tradeTime;
   ev.isBuyerMaker = isBuyerMaker;
-  // The scaled values first, next to the object's header: the replay reads them and nothing else.
-  const state: LazyTradeState = {
-    scaledPrice,
-    priceScale,
-    scaledQty,
-    qtyScale,
-    isBuyerMaker,
-    raw,
-    wirePrice,
-    wirePriceScale,
-    wireQty,
-    wireQtyScale,
-    cache,
-    id,
-    tradeId: typeof id === 'string' ? id : undefined,
-    price: undefined,
-    qty: undefined,
-  };
+  const state = new TradeState(scaledPrice, priceScale, scaledQty, qtyScale, isBuyerMaker, raw, wirePrice, wirePriceScale, wireQty, wireQtyScale, cache, id);
   STATE.set(ev, state);
   return ev as unknown as TradeEvent;
 }

@@ -12,7 +12,7 @@ import { lazyBookTicker } from '../book-ticker.js';
 import { flatDepthDiff } from '../depth-diff.js';
 import { parseRecordLine } from '../format.js';
 import { lineStream } from '../skipStreams.js';
-import { type ItemContext, type ReadStats, type RecordedItem, toItems } from '../items.js';
+import { type ItemContext, MarketItem, type ReadStats, type RecordedItem, toItems } from '../items.js';
 import { wireTrade } from '../trade.js';
 import { type BinaryHeader, KIND_BOOK_TICKER, KIND_DEPTH, KIND_LINE, KIND_STRING, KIND_TRADE, MAGIC, RECORD_HEAD, VERSION, scaledText } from './format.js';
 
@@ -271,7 +271,7 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const words = levelWords(nb + na);
     levelsInto(buf, at, nb, words, 0);
     levelsInto(buf, at + 2 * nb, na, words, 4 * nb);
-    out.push({ kind: 'market', recvTime: recv, stream, event: flatDepthDiff(E, symbol, U, u, buf, at, nb, na, priceScale, qtyScale, ctx.decimals) });
+    out.push(new MarketItem(recv, stream, flatDepthDiff(E, symbol, U, u, buf, at, nb, na, priceScale, qtyScale, ctx.decimals)));
   } else if (kind === KIND_TRADE) {
     const E = u53();
     const t = u53();
@@ -283,7 +283,7 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const p = u53();
     const qs = scale();
     const q = u53();
-    out.push({ kind: 'market', recvTime: recv, stream, event: wireTrade(E, symbol, t, T, (flags & 1) !== 0, (flags & 2) !== 0 ? String(b) : undefined, (flags & 4) !== 0 ? String(a) : undefined, p, ps, q, qs, ctx.decimals) });
+    out.push(new MarketItem(recv, stream, wireTrade(E, symbol, t, T, (flags & 1) !== 0, (flags & 2) !== 0 ? String(b) : undefined, (flags & 4) !== 0 ? String(a) : undefined, p, ps, q, qs, ctx.decimals)));
   } else {
     const E = u53();
     const u = u53();
@@ -291,7 +291,7 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     // The text reader's own constructor: the same fields, key order and getters.
     const ev = lazyBookTicker(d, E, ctx.symbolOf, ctx.decimals);
     if (ev === undefined) fail('book ticker fields not well formed');
-    out.push({ kind: 'market', recvTime: recv, stream, event: ev });
+    out.push(new MarketItem(recv, stream, ev));
   }
   if (rp !== end) fail(`length ${end - pos - RECORD_HEAD} does not match its fields`);
 }
