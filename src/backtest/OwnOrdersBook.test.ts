@@ -80,4 +80,27 @@ describe('OwnOrdersBook: the market book with our resting orders in it', () => {
     // Before the runner exists: the market book as it is.
     expect(booksWithOwnOrders(() => m, () => undefined)('BTC_USDT')!.bestBid()).toEqual(m.bestBid());
   });
+
+  it('keeps its best levels while the source gives the same list, and reads a new list anew', () => {
+    let list: readonly OwnOrderView[] = [order('a', 'BUY', '100.5', '0.4')];
+    const v = new OwnOrdersBook(market(), () => list);
+    const first = v.bestBid();
+    expect(text([first!])).toBe('100.5x0.4');
+    expect(v.bestBid()).toBe(first);
+    list = [order('a', 'BUY', '100.5', '0.4', { state: 'PARTIALLY_FILLED', cumQty: d('0.1') }), order('s', 'SELL', '100.8', '1')];
+    expect(text([v.bestBid()!, v.bestAsk()!])).toBe('100.5x0.3 100.8x1');
+    list = [];
+    expect([v.bestBid(), v.bestAsk()]).toEqual([market().bestBid(), market().bestAsk()]);
+  });
+
+  it("booksWithOwnOrders hands one strategy's list on as it is", () => {
+    const list = [order('a', 'BUY', '100.2', '1')];
+    const seen: unknown[] = [];
+    const m = market();
+    const runner = { names: ['s1', 's2'], book: (n: string) => ({ openCount: () => (n === 's1' ? 1 : 0), openOrders: () => list }) };
+    const v = booksWithOwnOrders(() => m, () => runner)('BTC_USDT') as OwnOrdersBook;
+    seen.push(v.own('BTC_USDT'), v.own('BTC_USDT'));
+    expect(seen).toEqual([list, list]);
+    expect(seen[0]).toBe(list);
+  });
 });

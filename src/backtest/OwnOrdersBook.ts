@@ -11,19 +11,28 @@
  * Live shows it a little later, when the next depth diff after the exchange booked it arrives.
  */
 import type { BookView, FillCost } from '../core/bookView.js';
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal, ZERO, fitsPrecision } from '../core/decimal.js';
 import type { OrderSideName } from '../core/enums.js';
 import type { BookLevel } from '../core/types.js';
 import type { OwnOrderView } from '../strategy/types.js';
 
-/** Open orders of the account on a symbol, as the strategies know them. */
+/** No open orders. */
+const NO_ORDERS: readonly OwnOrderView[] = [];
+
+/**
+ * Open orders of the account on a symbol, as the strategies know them. A list given again (the
+ * same object) must hold the same orders: the view keeps what it read of it.
+ */
 export type OwnOrdersOf = (symbol: string) => Iterable<OwnOrderView>;
 
 /** Whether an order rests in the exchange's book (see the header), and its unfilled quantity. */
 function restingQty(o: OwnOrderView): Decimal | undefined {
   if ((o.state !== 'NEW' && o.state !== 'PARTIALLY_FILLED') || (o.orderType !== 'LIMIT' && o.orderType !== 'LIMIT_MAKER')) return undefined;
-  if (o.price === undefined || o.quantity === undefined) return undefined;
-  const left = o.quantity.minus(o.cumQty);
+  const q = o.quantity;
+  if (o.price === undefined || q === undefined) return undefined;
+  // Nothing filled (most resting quotes): q - 0 is q itself when q has at most 35 digits.
+  if (o.cumQty.isZero() && fitsPrecision(q)) return q.s > 0 && !q.isZero() ? q : undefined;
+  const left = q.minus(o.cumQty);
   return left.gt(0) ? left : undefined;
 }
 
@@ -67,6 +76,12 @@ function mergeLevels(market: readonly BookLevel[], own: readonly BookLevel[], de
 
 /** A book view over `market` with the resting orders of `own` added. */
 export class OwnOrdersBook implements BookView {
+  /** The order lists #ownBest last read per side, and what it found in them. */
+  #bidsOf: Iterable<OwnOrderView> | undefined;
+  #bestBid: BookLevel | undefined;
+  #asksOf: Iterable<OwnOrderView> | undefined;
+  #bestAsk: BookLevel | undefined;
+
   constructor(
     readonly market: BookView,
     readonly own: OwnOrdersOf,
@@ -121,20 +136,39 @@ export class OwnOrdersBook implements BookView {
     }
   }
 
-  /** The better of the market's best level and ours (one pass over the orders: read on every event by quoting strategies). */
+  /** The better of the market's best level and ours (read on every event by quoting strategies). */
   #best(side: OrderSideName, market: BookLevel | undefined): BookLevel | undefined {
-    let own: BookLevel | undefined;
-    for (const o of this.own(this.symbol)) {
-      const left = o.side === side ? restingQty(o) : undefined;
-      if (left === undefined) continue;
-      const price = o.price as Decimal;
-      if (own === undefined || (side === 'BUY' ? price.gt(own.price) : price.lt(own.price))) own = { price, qty: left };
-      else if (price.eq(own.price)) own = { price, qty: own.qty.plus(left) };
-    }
+    const own = this.#ownBest(side);
     if (own === undefined) return market;
     if (market === undefined) return own;
     if (market.price.eq(own.price)) return { price: market.price, qty: market.qty.plus(own.qty) };
     return (side === 'BUY' ? own.price.gt(market.price) : own.price.lt(market.price)) ? own : market;
+  }
+
+  /**
+   * Our best level of a side, in one pass over the orders; kept while `own` gives the same list
+   * (a strategy book hands out one list until its orders change, and the records never change).
+   */
+  #ownBest(side: OrderSideName): BookLevel | undefined {
+    const orders = this.own(this.symbol);
+    const buy = side === 'BUY';
+    if (orders === (buy ? this.#bidsOf : this.#asksOf)) return buy ? this.#bestBid : this.#bestAsk;
+    let own: BookLevel | undefined;
+    for (const o of orders) {
+      const left = o.side === side ? restingQty(o) : undefined;
+      if (left === undefined) continue;
+      const price = o.price as Decimal;
+      if (own === undefined || (buy ? price.gt(own.price) : price.lt(own.price))) own = { price, qty: left };
+      else if (price.eq(own.price)) own = { price, qty: own.qty.plus(left) };
+    }
+    if (buy) {
+      this.#bidsOf = orders;
+      this.#bestBid = own;
+    } else {
+      this.#asksOf = orders;
+      this.#bestAsk = own;
+    }
+    return own;
   }
 }
 
@@ -156,7 +190,7 @@ function walk(levels: readonly BookLevel[], qty: Decimal): FillCost {
 /** What a strategy runner exposes of its strategies' open orders. */
 export interface OwnOrdersSource {
   readonly names: readonly string[];
-  book(name: string): { openCount(): number; openOrders(symbol?: string): OwnOrderView[] };
+  book(name: string): { openCount(): number; openOrders(symbol?: string): readonly OwnOrderView[] };
 }
 
 /**
@@ -165,15 +199,21 @@ export interface OwnOrdersSource {
  */
 export function booksWithOwnOrders(market: (symbol: string) => BookView | undefined, runner: () => OwnOrdersSource | undefined): (symbol: string) => BookView | undefined {
   const views = new WeakMap<BookView, OwnOrdersBook>();
+  // One strategy's list as it is (the same list until its orders change: OwnOrdersBook keeps
+  // its best levels while it gets the same list); several strategies' lists joined.
   const own: OwnOrdersOf = (symbol) => {
     const r = runner();
-    const out: OwnOrderView[] = [];
-    if (r === undefined) return out;
+    if (r === undefined) return NO_ORDERS;
+    let one: readonly OwnOrderView[] | undefined;
+    let all: OwnOrderView[] | undefined;
     for (const n of r.names) {
       const b = r.book(n);
-      if (b.openCount() > 0) for (const o of b.openOrders(symbol)) out.push(o);
+      if (b.openCount() === 0) continue;
+      const list = b.openOrders(symbol);
+      if (one === undefined) one = list;
+      else (all ??= [...one]).push(...list);
     }
-    return out;
+    return all ?? one ?? NO_ORDERS;
   };
   return (symbol) => {
     const m = market(symbol);

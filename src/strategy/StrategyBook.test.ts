@@ -229,3 +229,26 @@ describe('StrategyBook locks of stop orders', () => {
     expect(book.balance('IDR').locked.toFixed()).toBe('1010000');
   });
 });
+
+describe('StrategyBook open-order lists', () => {
+  it('hands out the same list until an order comes, changes or ends, then a new one', () => {
+    const book = new StrategyBook({ USDT: new Decimal('1000') });
+    const place = (clientId: string, symbol: string) => book.placed({ kind: 'place', strategy: 's', intentId: clientId, clientId, symbol, side: 'BUY', orderType: 'LIMIT', price: new Decimal('10'), quantity: new Decimal('1'), timeInForce: 'GTC' }, 1);
+    const ids = (l: readonly { clientId: string }[]) => l.map((o) => o.clientId);
+    place('a', 'BTC_USDT');
+    place('b', 'ETH_USDT');
+    const first = book.openOrders('BTC_USDT');
+    expect(ids(first)).toEqual(['a']);
+    expect(book.openOrders('BTC_USDT')).toBe(first);
+    expect(ids(book.openOrders())).toEqual(['a', 'b']);
+    expect(ids(book.openOrders('BTC_USDT'))).toEqual(['a']);
+    const acked = book.openOrders('BTC_USDT');
+    book.update({ type: 'orderUpdate', E: 2, strategy: 's', clientId: 'a', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', state: 'NEW', price: new Decimal('10'), quantity: new Decimal('1'), cumQty: ZERO, cumQuoteQty: ZERO });
+    const after = book.openOrders('BTC_USDT');
+    expect(after).not.toBe(acked);
+    expect(after[0]?.state).toBe('NEW');
+    book.update({ type: 'orderUpdate', E: 3, strategy: 's', clientId: 'a', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', state: 'CANCELED', price: new Decimal('10'), quantity: new Decimal('1'), cumQty: ZERO, cumQuoteQty: ZERO });
+    expect(ids(book.openOrders('BTC_USDT'))).toEqual([]);
+    expect(ids(after)).toEqual(['a']);
+  });
+});

@@ -140,6 +140,13 @@ export class StrategyBook {
   readonly #locked = new HeldSums();
   /** Unfilled quantities of the open orders per symbol side. */
   readonly #unfilled = new HeldSums();
+  /**
+   * The last list openOrders gave and its symbol ('' for all; null: none since the open orders
+   * last changed): a quoting strategy and its own-orders book read it several times per event,
+   * and the orders change far less often.
+   */
+  #listOf: string | null = null;
+  #list: readonly OwnOrderView[] = [];
 
   constructor(budget: Readonly<Record<string, Decimal>> = {}) {
     for (const [a, v] of Object.entries(budget)) this.#cash.set(a, new RunningAmount(v));
@@ -296,10 +303,14 @@ export class StrategyBook {
     return f < 0 ? 0 : f;
   }
 
-  /** Open orders, optionally of one symbol, in placement order. */
-  openOrders(symbol?: string): OwnOrderView[] {
+  /** Open orders, optionally of one symbol, in placement order (the same list until they change). */
+  openOrders(symbol?: string): readonly OwnOrderView[] {
+    const key = symbol ?? '';
+    if (this.#listOf === key) return this.#list;
     const out: OwnOrderView[] = [];
     for (const o of this.#orders.values()) if (symbol === undefined || o.symbol === symbol) out.push(o);
+    this.#listOf = key;
+    this.#list = out;
     return out;
   }
 
@@ -331,6 +342,7 @@ export class StrategyBook {
   #put(clientId: string, rec: OwnOrder): void {
     const prev = this.#orders.get(clientId);
     this.#orders.set(clientId, rec);
+    this.#listOf = null;
     if (prev !== undefined) {
       // An acknowledgement repeats the placed order's very Decimals: the same hold, sums unchanged.
       if (sameAmounts(prev, rec)) return;
@@ -351,6 +363,7 @@ export class StrategyBook {
     if (!this.#orders.has(clientId)) return;
     this.#release(clientId);
     this.#orders.delete(clientId);
+    this.#listOf = null;
     this.#holds.delete(clientId);
   }
 
