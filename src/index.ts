@@ -11,6 +11,7 @@ export { symbolRules, givenOrRule, type SymbolRules, type RoundMode, type Decima
 export { decimalParam, positiveDecimalParam } from './strategy/params.js';
 export { CappedOrders } from './strategy/cappedOrders.js';
 export { Decimal, ZERO, floorToStep, ceilToStep, isMultipleOf, parseDecimal } from './core/decimal.js';
+export { unitsOfDecimal, decimalOfScaled } from './core/decimalScaled.js';
 export { splitSymbol } from './core/symbols.js';
 export { parseSymbolFilters, type SymbolFilters, type WireFilter } from './core/filters.js';
 export { isKlineInterval, KlineInterval, type KlineIntervalName, type OrderTypeName, type OrderSideName, type TimeInForceName } from './core/enums.js';

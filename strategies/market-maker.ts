@@ -26,8 +26,13 @@
  * LOT_SIZE steps from `ctx.rules`; 0.01 and 0.00001 when the run has no filters for it),
  * `minQuantity` (base, default 0: any quantity of at least one step), `refreshMs`, `requoteTicks`,
  * `allowShort`.
+ *
+ * With a tick and a step of 10^-k (the usual filters), a refresh computes in integers (prices in
+ * ticks, quantities in units of the finest of the quantity parameters): the same values as the
+ * Decimal rule (quotePrices, room), which it falls back to wherever a value does not fit
+ * (market-maker.diff.test.ts holds the two to the same quotes and quantities).
  */
-import { z, Decimal, ceilToStep, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, defineStrategy, type OrderSideName, type BusEvent } from 'kancil';
+import { z, Decimal, ceilToStep, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, defineStrategy, unitsOfDecimal, decimalOfScaled, type OrderSideName, type OwnOrderView, type BusEvent, type StrategyContext, type StrategyHandlers } from 'kancil';
 
 /** Parameters of the market maker. */
 export const marketMakerParams = z.object({
@@ -77,6 +82,107 @@ export function quotePrices(
   return { bid, ask };
 }
 
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Bound of the quantities on the integer path (see roomUnits). */
+const LIMIT = 2 ** 50;
+/** Exact doubles 10^0 ... 10^15. */
+const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => Number(10n ** BigInt(i)));
+
+/** k when `x` is 10^-k with 0 <= k <= 15 (0.01 gives 2, 1 gives 0), else -1. */
+export function powerOfTenPlaces(x: Decimal): number {
+  const k = x.decimalPlaces();
+  return k <= 15 && x.eq(new Decimal(1).div(POW10[k] as number)) ? k : -1;
+}
+
+/**
+ * floor(n / d), or its ceiling when `up`, for safe integers n and d > 0: exact (a remainder and
+ * a quotient that leaves none; a double division could round across an integer).
+ */
+function divRound(n: number, d: number, up: boolean): number {
+  const r = n % d;
+  const q = (n - r) / d;
+  return up ? (r > 0 ? q + 1 : q) : r < 0 ? q - 1 : q;
+}
+
+/**
+ * The tick of quotePrices' raw bid (floor) or ask (`up`: ceiling) in integers: mid x f rounded to
+ * whole ticks of 10^-k, for mid = `sum`/2 ticks (sum = best bid + best ask in ticks) and the
+ * factor f = fm x 10^-fs. NaN unless sum and fm are safe integers, fs <= 15 and so is the result.
+ *
+ * Exact, and equal to the Decimal rule: (bid + ask)/2 has at most 17 significant digits and the
+ * factor at most 16, so decimal.js (40 digits) computes mid and mid x f exactly, and floorToStep
+ * and ceilToStep to a tick of 10^-k round that exact value to k places; here it is
+ * sum x fm / (2 x 10^fs) ticks, rounded the same way.
+ */
+export function quoteTick(sum: number, fm: number, fs: number, up: boolean): number {
+  if (!(fs >= 0 && fs <= 15 && Number.isSafeInteger(sum) && Number.isSafeInteger(fm))) return NaN;
+  const n = sum * fm;
+  // A true product past 2^53 never comes out below it as a double.
+  if (Math.abs(n) <= MAX_SAFE) return divRound(n, 2 * (POW10[fs] as number), up);
+  const nb = BigInt(sum) * BigInt(fm);
+  const d = 2n * 10n ** BigInt(fs);
+  const r = nb % d;
+  let q = nb / d;
+  if (up ? r > 0n : r < 0n) q += up ? 1n : -1n;
+  return q >= -BigInt(MAX_SAFE) && q <= BigInt(MAX_SAFE) ? Number(q) : NaN;
+}
+
+/** What quotes depend on at one position: the factors, as Decimals and as fm x 10^-fs, and which sides quote. */
+export interface PositionQuote {
+  readonly bid: Decimal;
+  readonly ask: Decimal;
+  readonly bidOn: boolean;
+  readonly askOn: boolean;
+  readonly bidFm: number;
+  readonly bidFs: number;
+  readonly askFm: number;
+  readonly askFs: number;
+}
+
+/** The quote factors at `position` and what the integer path reads of them (pure). */
+export function positionQuote(position: Decimal, p: QuoteParams): PositionQuote {
+  const { bid, ask } = quoteFactors(position, p);
+  const bidFs = bid.decimalPlaces();
+  const askFs = ask.decimalPlaces();
+  return {
+    bid,
+    ask,
+    bidOn: !position.gte(p.maxPosition),
+    askOn: !position.lte(p.allowShort ? p.maxPosition.neg() : new Decimal(0)),
+    bidFm: unitsOfDecimal(bid, bidFs),
+    bidFs,
+    askFm: unitsOfDecimal(ask, askFs),
+    askFs,
+  };
+}
+
+/** quoteTicks' answer (reused: read it before the next call). */
+const TICKS: { bid: number | undefined; ask: number | undefined } = { bid: undefined, ask: undefined };
+
+/**
+ * quotePrices in ticks of 10^-k (pure): from the best bid and ask in ticks and the position's
+ * quote, the bid and ask in ticks (undefined: no quote), the touch rule included; undefined when a
+ * value leaves the safe integers (quotePrices answers then).
+ */
+export function quoteTicks(bidT: number, askT: number, q: PositionQuote): { readonly bid: number | undefined; readonly ask: number | undefined } | undefined {
+  const sum = bidT + askT;
+  let bid = q.bidOn ? quoteTick(sum, q.bidFm, q.bidFs, false) : undefined;
+  let ask = q.askOn ? quoteTick(sum, q.askFm, q.askFs, true) : undefined;
+  if (Number.isNaN(bid) || Number.isNaN(ask)) return undefined;
+  // A bid at or above the best ask goes a tick below it, an ask at or below the best bid a tick above.
+  if (bid !== undefined && bid >= askT) bid = askT - 1;
+  if (ask !== undefined && ask <= bidT) ask = bidT + 1;
+  TICKS.bid = bid;
+  TICKS.ask = ask;
+  return TICKS;
+}
+
+/** Whether `id` is among `orders`. */
+function isOpen(orders: readonly OwnOrderView[], id: string): boolean {
+  for (const o of orders) if (o.clientId === id) return true;
+  return false;
+}
+
 /** Market maker plugin. */
 export default defineStrategy({
   name: 'market-maker',
@@ -86,86 +192,172 @@ export default defineStrategy({
   // ticker repeats the book's top and is not read, so a backtest skips those lines unread).
   marketEvents: ['depthDiff', 'trade'],
   create(ctx) {
-    const p = ctx.params;
-    const symbol = ctx.symbols[0];
-    if (symbol === undefined) throw new RangeError('market-maker needs one symbol');
-    const { base } = splitSymbol(symbol);
-    const rules = ctx.rules(symbol);
-    const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: givenOrRule(p.tickSize, rules.tickSize, '0.01'), allowShort: p.allowShort };
-    const qty = new Decimal(p.quantity);
-    const minMove = cfg.tickSize.mul(p.requoteTicks);
-    const step = givenOrRule(p.stepSize, rules.stepSize, '0.00001');
-    const minQty = new Decimal(p.minQuantity);
-    let lastRefresh = -Infinity;
-    /** The quote factors and the position they were computed at. */
-    let factors = quoteFactors(new Decimal(0), cfg);
-    let factorsAt = new Decimal(0);
-    /** Orders we asked to cancel: never asked twice, and not counted as our quote any more. */
-    const cancelling = new Set<string>();
-
-    /** Unfilled quantity of every open order on a side, those being cancelled included (they may still fill). */
-    function inFlight(side: OrderSideName): Decimal {
-      let sum = new Decimal(0);
-      for (const o of ctx.openOrders(symbol)) if (o.side === side && o.quantity !== undefined) sum = sum.plus(o.quantity.minus(o.cumQty));
-      return sum;
-    }
-
-    /** What a new order on `side` may add without passing the position limit. */
-    function room(side: OrderSideName): Decimal {
-      const pos = ctx.position(base);
-      if (side === 'BUY') return cfg.maxPosition.minus(pos).minus(inFlight('BUY'));
-      if (cfg.allowShort) return cfg.maxPosition.plus(pos).minus(inFlight('SELL'));
-      // Spot: only what is held, less what open asks already offer (the free balance excludes it too).
-      return Decimal.min(pos.minus(inFlight('SELL')), ctx.balance(base).free);
-    }
-
-    function refreshSide(side: OrderSideName, want: Decimal | undefined): void {
-      const mine = ctx.openOrders(symbol).filter((o) => o.side === side && !cancelling.has(o.clientId));
-      let keep = false;
-      for (const o of mine) {
-        const stale = want === undefined || o.price === undefined || o.price.minus(want).abs().gte(minMove) || keep;
-        if (stale) {
-          if (o.state !== 'PENDING') {
-            cancelling.add(o.clientId);
-            ctx.cancel(symbol as string, o.clientId);
-          }
-        } else keep = true;
-      }
-      // A PENDING order may still be on its way; one order per side at most.
-      if (!keep && want !== undefined && mine.every((o) => o.state !== 'PENDING')) {
-        const q = floorToStep(Decimal.min(qty, room(side)), step);
-        if (q.gt(0) && q.gte(minQty)) ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT_MAKER', quantity: q, price: want });
-      }
-    }
-
-    return {
-      onEvent(e: BusEvent): void {
-        if (e.type !== 'depthDiff' && e.type !== 'trade' && e.type !== 'fill') return;
-        if (e.symbol !== symbol) return;
-        const now = ctx.clock.now();
-        if (e.type !== 'fill' && now - lastRefresh < p.refreshMs) return;
-        const book = ctx.book(symbol);
-        const bb = book?.bestBid();
-        const ba = book?.bestAsk();
-        if (!book?.ready || bb === undefined || ba === undefined) return;
-        lastRefresh = now;
-        if (cancelling.size > 0) {
-          const open = new Set(ctx.openOrders(symbol).map((o) => o.clientId));
-          for (const id of cancelling) if (!open.has(id)) cancelling.delete(id);
-        }
-        const mid = bb.price.plus(ba.price).div(2);
-        const position = ctx.position(base);
-        if (!position.eq(factorsAt)) {
-          factors = quoteFactors(position, cfg);
-          factorsAt = position;
-        }
-        const { bid, ask } = quotePrices(mid, position, cfg, { bestBid: bb.price, bestAsk: ba.price }, factors);
-        refreshSide('BUY', bid);
-        refreshSide('SELL', ask);
-      },
-      onStop(): void {
-        ctx.cancelAll(symbol);
-      },
-    };
+    return makeMarketMaker(ctx, true);
   },
 });
+
+/**
+ * The market maker's handlers; `integers` false keeps every refresh on the Decimal rule (the
+ * reference the integer path is tested against).
+ */
+export function makeMarketMaker(ctx: StrategyContext<z.infer<typeof marketMakerParams>>, integers: boolean): StrategyHandlers {
+  const p = ctx.params;
+  const symbol = ctx.symbols[0];
+  if (symbol === undefined) throw new RangeError('market-maker needs one symbol');
+  const { base } = splitSymbol(symbol);
+  const rules = ctx.rules(symbol);
+  const cfg = { spreadBps: p.spreadBps, skewBps: p.skewBps, maxPosition: new Decimal(p.maxPosition), tickSize: givenOrRule(p.tickSize, rules.tickSize, '0.01'), allowShort: p.allowShort };
+  const qty = new Decimal(p.quantity);
+  const minMove = cfg.tickSize.mul(p.requoteTicks);
+  const step = givenOrRule(p.stepSize, rules.stepSize, '0.00001');
+  const minQty = new Decimal(p.minQuantity);
+  let lastRefresh = -Infinity;
+  /** Orders we asked to cancel: never asked twice, and not counted as our quote any more. */
+  const cancelling = new Set<string>();
+
+  // The integer path: prices in ticks (tick 10^-tickK), quantities in units of 10^-qtyK, the
+  // finest of the step and the quantity parameters (all of them safe integers there).
+  const tickK = powerOfTenPlaces(cfg.tickSize);
+  const stepK = powerOfTenPlaces(step);
+  const qtyK = Math.max(stepK, qty.decimalPlaces(), cfg.maxPosition.decimalPlaces(), minQty.decimalPlaces());
+  const qtyU = unitsOfDecimal(qty, qtyK);
+  const maxU = unitsOfDecimal(cfg.maxPosition, qtyK);
+  const minQtyU = unitsOfDecimal(minQty, qtyK);
+  const units = integers && tickK >= 0 && stepK >= 0 && qtyK <= 15 && Math.abs(qtyU) <= LIMIT && Math.abs(maxU) <= LIMIT && Math.abs(minQtyU) <= LIMIT;
+  /** The position's quote and the position it was computed at. */
+  let quote = positionQuote(new Decimal(0), cfg);
+  let quoteAt = new Decimal(0);
+  /** Quotes of the positions seen, by position in units (positions come back: a book of ~qtyK grid points). */
+  const quotes = new Map<number, PositionQuote>();
+
+  /** The quote at `position`, from the map when the position is on the unit grid. */
+  function quoteOf(position: Decimal): PositionQuote {
+    const u = units ? unitsOfDecimal(position, qtyK) : NaN;
+    if (u !== u) return positionQuote(position, cfg);
+    let q = quotes.get(u);
+    if (q === undefined) {
+      if (quotes.size >= 4096) quotes.clear();
+      quotes.set(u, (q = positionQuote(position, cfg)));
+    }
+    return q;
+  }
+
+  /** Unfilled quantity of every open order on a side, those being cancelled included (they may still fill). */
+  function inFlight(side: OrderSideName): Decimal {
+    let sum = new Decimal(0);
+    for (const o of ctx.openOrders(symbol)) if (o.side === side && o.quantity !== undefined) sum = sum.plus(o.quantity.minus(o.cumQty));
+    return sum;
+  }
+
+  /** What a new order on `side` may add without passing the position limit. */
+  function room(side: OrderSideName): Decimal {
+    const pos = ctx.position(base);
+    if (side === 'BUY') return cfg.maxPosition.minus(pos).minus(inFlight('BUY'));
+    if (cfg.allowShort) return cfg.maxPosition.plus(pos).minus(inFlight('SELL'));
+    // Spot: only what is held, less what open asks already offer (the free balance excludes it too).
+    return Decimal.min(pos.minus(inFlight('SELL')), ctx.balance(base).free);
+  }
+
+  /**
+   * room(side) in units of 10^-qtyK; NaN where a value is not such an integer. Exact: every
+   * value and partial sum is kept within 2^50, so no sum of three of them leaves the safe integers.
+   */
+  function roomUnits(side: OrderSideName): number {
+    let held = 0;
+    for (const o of ctx.openOrders(symbol)) {
+      if (o.side !== side || o.quantity === undefined) continue;
+      held += unitsOfDecimal(o.quantity, qtyK) - unitsOfDecimal(o.cumQty, qtyK);
+      if (!(Math.abs(held) <= LIMIT)) return NaN;
+    }
+    const pos = unitsOfDecimal(ctx.position(base), qtyK);
+    if (!(Math.abs(pos) <= LIMIT)) return NaN;
+    if (side === 'BUY') return maxU - pos - held;
+    if (cfg.allowShort) return maxU + pos - held;
+    const free = unitsOfDecimal(ctx.balance(base).free, qtyK);
+    return Math.abs(free) <= LIMIT ? Math.min(pos - held, free) : NaN;
+  }
+
+  /** The quantity of a new order on `side`: min(quantity, room) floored to the step, if it is worth sending. */
+  function placeQty(side: OrderSideName): Decimal | undefined {
+    const r = units ? roomUnits(side) : NaN;
+    if (r === r) {
+      const scale = POW10[qtyK - stepK] as number;
+      const q = divRound(Math.min(qtyU, r), scale, false);
+      return q > 0 && q * scale >= minQtyU ? decimalOfScaled(q, stepK) : undefined;
+    }
+    const q = floorToStep(Decimal.min(qty, room(side)), step);
+    return q.gt(0) && q.gte(minQty) ? q : undefined;
+  }
+
+  /** The side's quote: `want` a price, or a number of ticks on the integer path, or undefined for none. */
+  function refreshSide(side: OrderSideName, want: Decimal | number | undefined): void {
+    let keep = false;
+    let pending = false;
+    for (const o of ctx.openOrders(symbol)) {
+      if (o.side !== side || cancelling.has(o.clientId)) continue;
+      if (o.state === 'PENDING') pending = true;
+      const stale = keep || want === undefined || o.price === undefined || moved(o.price, want);
+      if (stale) {
+        if (o.state !== 'PENDING') {
+          cancelling.add(o.clientId);
+          ctx.cancel(symbol as string, o.clientId);
+        }
+      } else keep = true;
+    }
+    // A PENDING order may still be on its way; one order per side at most.
+    if (!keep && want !== undefined && !pending) {
+      const q = placeQty(side);
+      if (q !== undefined) ctx.place({ symbol: symbol as string, side, orderType: 'LIMIT_MAKER', quantity: q, price: typeof want === 'number' ? decimalOfScaled(want, tickK) : want });
+    }
+  }
+
+  /** Whether a resting price is at least requoteTicks away from the wanted one. */
+  function moved(price: Decimal, want: Decimal | number): boolean {
+    if (typeof want === 'number') {
+      const t = unitsOfDecimal(price, tickK);
+      if (t === t) return Math.abs(t - want) >= p.requoteTicks;
+      want = decimalOfScaled(want, tickK);
+    }
+    return price.minus(want).abs().gte(minMove);
+  }
+
+  return {
+    onEvent(e: BusEvent): void {
+      if (e.type !== 'depthDiff' && e.type !== 'trade' && e.type !== 'fill') return;
+      if (e.symbol !== symbol) return;
+      const now = ctx.clock.now();
+      if (e.type !== 'fill' && now - lastRefresh < p.refreshMs) return;
+      const book = ctx.book(symbol);
+      const bb = book?.bestBid();
+      const ba = book?.bestAsk();
+      if (!book?.ready || bb === undefined || ba === undefined) return;
+      lastRefresh = now;
+      if (cancelling.size > 0) {
+        const open = ctx.openOrders(symbol);
+        for (const id of cancelling) if (!isOpen(open, id)) cancelling.delete(id);
+      }
+      const position = ctx.position(base);
+      if (position !== quoteAt && !position.eq(quoteAt)) {
+        quote = quoteOf(position);
+        quoteAt = position;
+      }
+      if (units) {
+        // NaN from a price off the tick grid (or sums past 2^53) gives undefined: the Decimal rule.
+        const t = quoteTicks(unitsOfDecimal(bb.price, tickK), unitsOfDecimal(ba.price, tickK), quote);
+        if (t !== undefined) {
+          const ask = t.ask; // (t is reused by the next call)
+          refreshSide('BUY', t.bid);
+          refreshSide('SELL', ask);
+          return;
+        }
+      }
+      const mid = bb.price.plus(ba.price).div(2);
+      const { bid, ask } = quotePrices(mid, position, cfg, { bestBid: bb.price, bestAsk: ba.price }, quote);
+      refreshSide('BUY', bid);
+      refreshSide('SELL', ask);
+    },
+    onStop(): void {
+      ctx.cancelAll(symbol);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from './decimal.js';
-import { decimalOfScaled, ScaledDecimalCache, scaledOfDecimal } from './decimalScaled.js';
+import { decimalOfScaled, ScaledDecimalCache, scaledOfDecimal, unitsOfDecimal } from './decimalScaled.js';
 import { scaledDecimal } from './scaledLevels.js';
 
 /** The reference: the text path (toFixed, then the plain-decimal parse), -1 where it refuses. */
@@ -96,5 +96,21 @@ describe('ScaledDecimalCache', () => {
     for (let v = 1; v <= 10; v++) expect(parts(cache.get(v * 7, 5))).toEqual(parts(decimalOfScaled(v * 7, 5)));
     expect(cache.get(0, 8).toFixed()).toBe('0');
     expect(() => cache.get(2 ** 53, 0)).toThrow(RangeError);
+  });
+});
+
+describe('unitsOfDecimal (signed scaledOfDecimal)', () => {
+  it('is scaledOfDecimal of |x| with the sign of x, NaN where that refuses', () => {
+    const dec = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: -25, max: 20 }), fc.boolean()).map(([m, k, neg]) => new Decimal(`${neg ? '-' : ''}${m}e${k}`));
+    fc.assert(
+      fc.property(dec, fc.integer({ min: 0, max: 22 }), (x, scale) => {
+        const abs = scaledOfDecimal(x.abs(), scale);
+        const got = unitsOfDecimal(x, scale);
+        if (abs < 0) expect(got).toBeNaN();
+        else expect(got).toBe(x.isNegative() && abs !== 0 ? -abs : abs);
+      }),
+      { numRuns: 20000 },
+    );
+    expect([unitsOfDecimal(new Decimal('-0'), 2), unitsOfDecimal(new Decimal('-61602.01'), 2), unitsOfDecimal(new Decimal('-0.001'), 2)]).toEqual([0, -6160201, NaN]);
   });
 });

@@ -22,18 +22,29 @@ const POW10 = CORE_POW10;
  * to at least 2^53); for t < 0 the remainder and quotient of safe integers by 10^-t are exact.
  */
 export function scaledOfDecimal(x: Decimal, scale: number): number {
-  if (x.s !== 1 || !(scale >= 0 && scale <= 22) || !unpackDecimal(x)) return -1;
+  if (x.s !== 1) return -1;
+  const v = unitsOfDecimal(x, scale);
+  return v === v ? v : -1;
+}
+
+/**
+ * `x` as a signed integer count of 10^-scale units (scaledOfDecimal for either sign: a negative
+ * zero is 0); NaN when `x` is not finite, has a digit beyond `scale`, or the count is not a safe
+ * integer. `scale` 0..22. Exact as scaledOfDecimal is: decimal.js's digit words as m x 10^k.
+ */
+export function unitsOfDecimal(x: Decimal, scale: number): number {
+  if (!(scale >= 0 && scale <= 22) || !unpackDecimal(x)) return NaN;
   const m = UNPACKED.m;
   if (m === 0) return 0;
   const t = UNPACKED.k + scale;
   if (t >= 0) {
-    if (t > 22) return -1;
+    if (t > 22) return NaN;
     const v = m * (POW10[t] as number);
-    return v <= Number.MAX_SAFE_INTEGER ? v : -1;
+    return Math.abs(v) <= Number.MAX_SAFE_INTEGER ? v : NaN;
   }
-  if (-t > 22) return -1;
+  if (-t > 22) return NaN;
   const p = POW10[-t] as number;
-  return m % p === 0 ? m / p : -1;
+  return m % p === 0 ? m / p : NaN;
 }
 
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
