@@ -141,8 +141,9 @@ export class OwnOrdersBook implements BookView {
     const own = this.#ownBest(side);
     if (own === undefined) return market;
     if (market === undefined) return own;
-    if (market.price.eq(own.price)) return { price: market.price, qty: market.qty.plus(own.qty) };
-    return (side === 'BUY' ? own.price.gt(market.price) : own.price.lt(market.price)) ? own : market;
+    const c = market.price.cmp(own.price);
+    if (c === 0) return { price: market.price, qty: market.qty.plus(own.qty) };
+    return (side === 'BUY' ? c < 0 : c > 0) ? own : market;
   }
 
   /**
