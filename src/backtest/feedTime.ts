@@ -81,11 +81,14 @@ export async function* receiveTimeBatches(batches: AsyncIterable<readonly Record
       stats.firstOffsetMs ??= offset;
       stats.lastOffsetMs = offset;
     }
-    for (const it of held) {
-      const t = timeOf(it, offset);
-      out.times.push(t < lowest ? lowest : t);
-      out.items.push(it);
+    const times = out.times;
+    for (let i = 0; i < held.length; i++) {
+      const t = timeOf(held[i] as RecordedItem, offset);
+      times.push(t < lowest ? lowest : t);
     }
+    // The held items become the batch's items (nearly always the batch has none yet): no copy.
+    if (out.items.length === 0) out.items = held;
+    else for (let i = 0; i < held.length; i++) out.items.push(held[i] as RecordedItem);
     held = [];
     min = Infinity;
   }

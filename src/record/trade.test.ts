@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseMarketPayload } from '../exchange/stream/parse-market.js';
 import { DecimalTextCache } from '../core/decimalText.js';
 import { parseRecordLine } from './format.js';
-import { lazyTradeOf, rawTrade } from './trade.js';
+import { Decimal } from '../core/decimal.js';
+import { mulberry32 } from '../core/random.js';
+import { scaledText } from './binary/format.js';
+import { lazyTradeOf, rawTrade, scaledTradeOf, type ScaledTrade, wireTrade } from './trade.js';
 
 const wire = { e: 'trade', E: 1723161255343, s: 'BTCUSDT', t: 3735683259, p: '61837.63000000', q: '0.02000000', T: 1723161255342, m: true, M: true };
 
@@ -54,5 +57,30 @@ describe('recorded trade ids', () => {
     const lazy = lazyTradeOf(rec?.data as Record<string, unknown>, undefined, new DecimalTextCache());
     expect(lazy?.tradeId).toBe('3735683259');
     expect(lazy && rawTrade(lazy)).toBeDefined();
+  });
+});
+
+describe('wireTrade scaled values', () => {
+  it('equal the wire text as decimal.js reads it, at the smallest exact scale (differential, random)', () => {
+    const cache = new DecimalTextCache();
+    const rand = mulberry32(7);
+    for (let i = 0; i < 20_000; i++) {
+      const scale = Math.floor(rand() * 10);
+      // Small (int32) and large values, many with trailing zeros, and zero.
+      const digits = 1 + Math.floor(rand() * 15);
+      let v = Math.floor(rand() * 10 ** digits);
+      if (rand() < 0.5) v = Math.floor(v / 10 ** Math.floor(rand() * 6)) * 10 ** Math.floor(rand() * 6);
+      if (!Number.isSafeInteger(v)) continue;
+      const e = wireTrade(1, 'BTC_USDT', i, 1, false, undefined, undefined, v, scale, v, scale, cache);
+      const st = scaledTradeOf(e) as ScaledTrade;
+      const text = scaledText(v, scale);
+      expect(new Decimal(st.scaledPrice).div(new Decimal(10).pow(st.priceScale)).eq(new Decimal(text))).toBe(true);
+      expect(new Decimal(st.scaledQty).div(new Decimal(10).pow(st.qtyScale)).eq(new Decimal(text))).toBe(true);
+      // Smallest: no trailing zero left to drop within the scale.
+      if (st.qtyScale > 0) expect(st.scaledQty % 10 !== 0 || st.scaledQty === 0).toBe(true);
+      if (v === 0) expect(st.qtyScale).toBe(scale);
+      expect(st.qtyScale).toBe(st.priceScale);
+      expect(e.qty.toString()).toBe(new Decimal(text).toString());
+    }
   });
 });

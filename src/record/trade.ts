@@ -171,8 +171,18 @@ let lastPriceZeros = 0;
 
 /** How many trailing decimal zeros of `v` (a safe integer at `scale`) lie within its fraction digits. */
 function trailingZeros(v: number, scale: number): number {
+  if (v === 0) return 0;
   let k = 0;
-  while (k < scale && k < 22 && v % (POW10[k + 1] as number) === 0 && v !== 0) k++;
+  if (v <= 0x7fffffff) {
+    // Small-integer arithmetic (a double's % is a library call): a quantity nearly always.
+    let x = v | 0;
+    while (k < scale && x % 10 === 0) {
+      x = (x / 10) | 0;
+      k++;
+    }
+    return k;
+  }
+  while (k < scale && k < 22 && v % (POW10[k + 1] as number) === 0) k++;
   return k;
 }
 

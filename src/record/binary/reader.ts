@@ -8,7 +8,6 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { endianness } from 'node:os';
 import { lazyBookTicker } from '../book-ticker.js';
 import { flatDepthDiff } from '../depth-diff.js';
 import { parseRecordLine } from '../format.js';
@@ -292,9 +291,8 @@ function readRecord(file: string, offset: number, buf: Buffer, pos: number, end:
     const buf = pool;
     const at = poolUsed;
     poolUsed += 2 * (nb + na);
-    const words = levelWords(nb + na);
-    levelsInto(buf, at, nb, words, 0);
-    levelsInto(buf, at + 2 * nb, na, words, 4 * nb);
+    levelsInto(buf, at, nb);
+    levelsInto(buf, at + 2 * nb, na);
     out.push(new MarketItem(recv, stream, flatDepthDiff(E, symbol, U, u, buf, at, nb, na, priceScale, qtyScale, ctx.decimals)));
   } else if (kind === KIND_TRADE) {
     const E = u53();
@@ -345,41 +343,20 @@ function reservePool(n: number): void {
 }
 
 /**
- * The 32-bit words of the next `n` levels (price low, price high, qty low, qty high each), copied
- * out of the record in one block into an aligned scratch array, so they are read as array
- * elements rather than four bounds-checked byte reads each (the bulk of a binary recording). On a
- * big-endian machine the words would be swapped: undefined there, and the levels are read one by one.
+ * The next `n` levels of the record (price u53, qty u53 each) into `buf` from `at`: the prices,
+ * then the quantities. Read through the DataView as plain loads (the bulk of a binary recording),
+ * with no copy of the record's bytes.
  */
-function levelWords(n: number): Uint32Array | undefined {
-  if (!LITTLE_ENDIAN) return undefined;
-  if (scratch.length < 4 * n) {
-    scratch = new Uint32Array(Math.max(8 * n, 2 * scratch.length));
-    scratchBytes = new Uint8Array(scratch.buffer);
-  }
-  rb.copy(scratchBytes, 0, rp, rp + 16 * n);
-  rp += 16 * n;
-  return scratch;
-}
-
-const LITTLE_ENDIAN = endianness() === 'LE';
-let scratch = new Uint32Array(1024);
-let scratchBytes = new Uint8Array(scratch.buffer);
-
-/** `n` levels into `buf` from `at` (prices, then quantities) from `words` at word `w0` (or, without words, from the record). */
-function levelsInto(buf: Float64Array, at: number, n: number, words: Uint32Array | undefined, w0: number): void {
+function levelsInto(buf: Float64Array, at: number, n: number): void {
+  const v = rv;
   const q0 = at + n;
-  if (words === undefined) {
-    for (let i = 0; i < n; i++) {
-      buf[at + i] = u53();
-      buf[q0 + i] = u53();
-    }
-    return;
-  }
-  for (let i = 0, w = w0; i < n; i++, w += 4) {
-    const ph = words[w + 1] as number;
-    const qh = words[w + 3] as number;
+  let o = rp;
+  for (let i = 0; i < n; i++, o += 16) {
+    const ph = v.getUint32(o + 4, true);
+    const qh = v.getUint32(o + 12, true);
     if (ph >= 0x200000 || qh >= 0x200000) fail('integer beyond 2^53');
-    buf[at + i] = ph * 4294967296 + (words[w] as number);
-    buf[q0 + i] = qh * 4294967296 + (words[w + 2] as number);
+    buf[at + i] = ph * 4294967296 + v.getUint32(o, true);
+    buf[q0 + i] = qh * 4294967296 + v.getUint32(o + 8, true);
   }
+  rp = o;
 }
