@@ -12,6 +12,9 @@
  * An order snapshot that contradicts itself or the order (orderCheck.ts) is quarantined the same
  * way and its status and totals ignored; a placement answer so refused leaves the order UNKNOWN,
  * to be found by clientId like any placement whose outcome is unclear.
+ *
+ * An update whose executed quantity is ahead of the fills recorded for the order is published
+ * only once they are (fillGate.ts): strategies hear fills before the order's close, in every mode.
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
@@ -22,6 +25,7 @@ import type { PlaceIntent } from '../bus/intents.js';
 import type { Ledger, OrderPatch } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord, OrderVenueName } from '../store/records.js';
 import { fillProblem } from './fillCheck.js';
+import { FillGate } from './fillGate.js';
 import { orderProblem } from './orderCheck.js';
 import type { ExecLogger } from './log.js';
 import { isTerminal, nextState, stateOfStatus } from './orderState.js';
@@ -86,6 +90,7 @@ export class OrderTracker {
   readonly #symbolInfo: ((symbol: string) => SymbolInfo | undefined) | undefined;
   readonly #log: ExecLogger | undefined;
   readonly #quarantineListeners = new Set<(q: QuarantinedFill) => void>();
+  readonly #gate: FillGate;
   /** Counters for the status line and tests. */
   readonly stats = { quarantined: 0, quarantinedOrders: 0 };
 
@@ -95,6 +100,7 @@ export class OrderTracker {
     this.#emit = opts.emit;
     this.#symbolInfo = opts.symbolInfo;
     this.#log = opts.log;
+    this.#gate = new FillGate((id) => this.#ledger.fills(id).reduce((a, f) => a.plus(f.qty), ZERO));
   }
 
   /** Calls `listener` for every fill quarantined from now on; returns the unsubscribe. */
@@ -328,7 +334,11 @@ export class OrderTracker {
         return false;
       }
     }
-    if (this.#ledger.recordFill(rec)) this.#emit(fillEventOf(rec));
+    if (this.#ledger.recordFill(rec)) {
+      this.#emit(fillEventOf(rec));
+      const due = this.#gate.recorded(o.clientId, rec.qty);
+      if (due !== undefined) this.#emit(orderUpdateOf(due));
+    }
     return true;
   }
 
@@ -366,7 +376,20 @@ export class OrderTracker {
   }
 
   #publishUpdate(o: OrderRecord): void {
-    this.#emit(orderUpdateOf(o));
+    if (this.#gate.admit(o, this.#clock.now())) this.#emit(orderUpdateOf(o));
+  }
+
+  /**
+   * Publishes updates held for their fills (see fillGate.ts): those of `clientId` (its fills were
+   * just fetched, whatever came of it), or every one held longer than `maxAgeMs`. Returns how many.
+   */
+  releaseHeld(opts: { clientId: string } | { maxAgeMs: number }): number {
+    const list = 'clientId' in opts ? [this.#gate.releaseOf(opts.clientId)].filter((o) => o !== undefined) : this.#gate.releaseOlder(this.#clock.now() - opts.maxAgeMs);
+    for (const o of list) {
+      this.#log?.info({ clientId: o.clientId, state: o.state, cumQty: o.cumQty.toString() }, 'order update published before all its fills were recorded');
+      this.#emit(orderUpdateOf(o));
+    }
+    return list.length;
   }
 
   #keepOrphan(er: ExecutionReportEvent): void {

@@ -53,6 +53,9 @@ export class FillWatch {
       for (const t of trades) core.tracker.applyTrade(t);
     } catch (err) {
       core.o.log.warn({ clientId, err: errInfo(err) }, 'fetching fills failed; the next reconciliation retries');
+    } finally {
+      // Its fills were asked for: an update still held for them waits no longer.
+      core.tracker.releaseHeld({ clientId });
     }
   }
 

@@ -127,6 +127,8 @@ export class Reconciler {
     try {
       if (core.breaker.state === 'halfOpen') await core.probe();
       const now = core.now();
+      // An update held for fills no stream or fetch brought (fillGate.ts) is published after a bound.
+      core.tracker.releaseHeld({ maxAgeMs: 3 * (core.o.fillGapMs ?? 1000) });
       const cancelRetryMs = core.o.cancelRetryMs ?? 2000;
       const orderPollMs = core.o.orderPollMs ?? 2000;
       const streamedPollMs = core.o.streamedPollMs ?? 60_000;

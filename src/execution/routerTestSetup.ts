@@ -12,7 +12,7 @@ export function setup(opts: { legacy?: boolean; unstreamed?: readonly string[]; 
   const clock = new VirtualClock(1_000_000);
   const ledger = Ledger.open(':memory:');
   const events: TrackerEvent[] = [];
-  const tracker = new OrderTracker({ ledger, clock, emit: (e) => events.push(e) });
+  const tracker = new OrderTracker({ ledger, clock, emit: (e) => events.push(e), ...(opts.log ? { log: opts.log } : {}) });
   // The exchange's clock may run behind ours; the open client measures that offset (syncTime).
   const behind = opts.exchangeBehindMs ?? 0;
   const ex = new FakeExchange(() => clock.now() - behind);

@@ -103,18 +103,48 @@ describe('OrderRouter submission: placements, refusals, the breaker and cancels'
     expect(ex.requests.cancel).toBe(2);
   });
 
-  it('a cancel that meets an order filled while its report travels settles by lookup, logged at info, not as a warning', async () => {
+  it('a cancel that meets an order filled while its report travels: logged at info, and the strategy hears the fill before FILLED', async () => {
     const lines: string[] = [];
     const log = { ...silentLogger, info: (_o: object, m?: string) => lines.push(`info ${m ?? ''}`), warn: (_o: object, m?: string) => lines.push(`warn ${m ?? ''}`) };
-    const { router, ledger, ex } = setup({ log });
+    const { router, ledger, ex, events } = setup({ log });
     const intent = place();
     router.submit(intent);
     await router.idle();
-    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001'); // its report is not delivered
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001'); // its report still travels
+    const seen = events.length;
+    const heard = () => events.slice(seen).map((e) => (e.type === 'orderUpdate' ? e.state : `${e.type} ${e.qty.toFixed()}`));
     router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
     await router.idle();
+    // The lookup wrote the truth to the ledger; the strategy would otherwise see the order closed
+    // while its position still lacked the fill.
     expect(ledger.order(intent.clientId)?.state).toBe('FILLED');
+    expect(heard()).toEqual([]);
     expect(lines.filter((l) => l.includes('cancel'))).toEqual(['info cancel refused: the order is already FILLED']);
+    for (const r of ex.reports) router.onExecutionReport(r);
+    expect(heard()).toEqual(['fill 0.001', 'FILLED']);
+    await router.stop();
+  });
+
+  it('an update held for a fill that never comes is published after the bound, saying so', async () => {
+    const lines: string[] = [];
+    const log = { ...silentLogger, info: (_o: object, m?: string) => lines.push(m ?? '') };
+    const { router, ledger, ex, events, clock } = setup({ log });
+    const intent = place();
+    router.submit(intent);
+    await router.idle();
+    ex.fill(ledger.order(intent.clientId)?.orderId ?? '', '0.001');
+    router.submit({ kind: 'cancel', strategy: 's1', intentId: 'x', symbol: 'BTC_IDR', clientId: intent.clientId });
+    await router.idle();
+    const last = () => events.filter((e) => e.type === 'orderUpdate').at(-1);
+    expect(last()?.state).toBe('NEW');
+    clock.advanceTo(clock.now() + 2999);
+    await router.tick();
+    expect(last()?.state).toBe('NEW');
+    clock.advanceTo(clock.now() + 2);
+    await router.tick();
+    expect(last()?.state).toBe('FILLED');
+    expect(lines).toContain('order update published before all its fills were recorded');
+    await router.stop();
   });
 
   it('settles a cancel that took effect but was answered 5XX, even when the stream report is lost', async () => {
