@@ -76,7 +76,11 @@ describe('wireTrade scaled values', () => {
       const text = scaledText(v, scale);
       expect(new Decimal(st.scaledPrice).div(new Decimal(10).pow(st.priceScale)).eq(new Decimal(text))).toBe(true);
       expect(new Decimal(st.scaledQty).div(new Decimal(10).pow(st.qtyScale)).eq(new Decimal(text))).toBe(true);
-      // Smallest: no trailing zero left to drop within the scale.
+      // Integers at scales within the wire's, and the smallest: no trailing zero left to drop.
+      for (const [n, sc] of [[st.scaledPrice, st.priceScale], [st.scaledQty, st.qtyScale]] as const) {
+        expect(Number.isSafeInteger(n) && sc >= 0 && sc <= scale).toBe(true);
+        expect(BigInt(n) * 10n ** BigInt(scale - sc)).toBe(BigInt(v));
+      }
       if (st.qtyScale > 0) expect(st.scaledQty % 10 !== 0 || st.scaledQty === 0).toBe(true);
       if (v === 0) expect(st.qtyScale).toBe(scale);
       expect(st.qtyScale).toBe(st.priceScale);
