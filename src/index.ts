@@ -10,8 +10,9 @@ export type { StrategyPlugin, StrategyContext, StrategyHandlers, StrategyLogger,
 export { symbolRules, givenOrRule, type SymbolRules, type RoundMode, type DecimalInput } from './strategy/symbolRules.js';
 export { decimalParam, positiveDecimalParam } from './strategy/params.js';
 export { CappedOrders } from './strategy/cappedOrders.js';
-export { Decimal, ZERO, floorToStep, ceilToStep, isMultipleOf, parseDecimal } from './core/decimal.js';
+export { Decimal, ZERO, floorToStep, ceilToStep, isMultipleOf, parseDecimal, decimalPlacesOfStep } from './core/decimal.js';
 export { unitsOfDecimal, decimalOfScaled } from './core/decimalScaled.js';
+export { divRound, mulDivRound } from './core/intDiv.js';
 export { splitSymbol } from './core/symbols.js';
 export { parseSymbolFilters, type SymbolFilters, type WireFilter } from './core/filters.js';
 export { isKlineInterval, KlineInterval, type KlineIntervalName, type OrderTypeName, type OrderSideName, type TimeInForceName } from './core/enums.js';

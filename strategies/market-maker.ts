@@ -32,7 +32,7 @@
  * Decimal rule (quotePrices, room), which it falls back to wherever a value does not fit
  * (market-maker.diff.test.ts holds the two to the same quotes and quantities).
  */
-import { z, Decimal, ceilToStep, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, defineStrategy, unitsOfDecimal, decimalOfScaled, type OrderSideName, type OwnOrderView, type BusEvent, type StrategyContext, type StrategyHandlers } from 'kancil';
+import { z, Decimal, ceilToStep, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, defineStrategy, unitsOfDecimal, decimalOfScaled, decimalPlacesOfStep, divRound, mulDivRound, type OrderSideName, type OwnOrderView, type BusEvent, type StrategyContext, type StrategyHandlers } from 'kancil';
 
 /** Parameters of the market maker. */
 export const marketMakerParams = z.object({
@@ -82,26 +82,13 @@ export function quotePrices(
   return { bid, ask };
 }
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** Bound of the quantities on the integer path (see roomUnits). */
 const LIMIT = 2 ** 50;
-/** Exact doubles 10^0 ... 10^15. */
-const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => Number(10n ** BigInt(i)));
 
 /** k when `x` is 10^-k with 0 <= k <= 15 (0.01 gives 2, 1 gives 0), else -1. */
 export function powerOfTenPlaces(x: Decimal): number {
-  const k = x.decimalPlaces();
-  return k <= 15 && x.eq(new Decimal(1).div(POW10[k] as number)) ? k : -1;
-}
-
-/**
- * floor(n / d), or its ceiling when `up`, for safe integers n and d > 0: exact (a remainder and
- * a quotient that leaves none; a double division could round across an integer).
- */
-function divRound(n: number, d: number, up: boolean): number {
-  const r = n % d;
-  const q = (n - r) / d;
-  return up ? (r > 0 ? q + 1 : q) : r < 0 ? q - 1 : q;
+  const k = decimalPlacesOfStep(x);
+  return k <= 15 ? k : -1;
 }
 
 /**
@@ -115,16 +102,7 @@ function divRound(n: number, d: number, up: boolean): number {
  * sum x fm / (2 x 10^fs) ticks, rounded the same way.
  */
 export function quoteTick(sum: number, fm: number, fs: number, up: boolean): number {
-  if (!(fs >= 0 && fs <= 15 && Number.isSafeInteger(sum) && Number.isSafeInteger(fm))) return NaN;
-  const n = sum * fm;
-  // A true product past 2^53 never comes out below it as a double.
-  if (Math.abs(n) <= MAX_SAFE) return divRound(n, 2 * (POW10[fs] as number), up);
-  const nb = BigInt(sum) * BigInt(fm);
-  const d = 2n * 10n ** BigInt(fs);
-  const r = nb % d;
-  let q = nb / d;
-  if (up ? r > 0n : r < 0n) q += up ? 1n : -1n;
-  return q >= -BigInt(MAX_SAFE) && q <= BigInt(MAX_SAFE) ? Number(q) : NaN;
+  return fs >= 0 && fs <= 15 ? mulDivRound(sum, fm, 2 * 10 ** fs, up) : NaN;
 }
 
 /** What quotes depend on at one position: the factors, as Decimals and as fm x 10^-fs, and which sides quote. */
@@ -281,7 +259,7 @@ export function makeMarketMaker(ctx: StrategyContext<z.infer<typeof marketMakerP
   function placeQty(side: OrderSideName): Decimal | undefined {
     const r = units ? roomUnits(side) : NaN;
     if (r === r) {
-      const scale = POW10[qtyK - stepK] as number;
+      const scale = 10 ** (qtyK - stepK);
       const q = divRound(Math.min(qtyU, r), scale, false);
       return q > 0 && q * scale >= minQtyU ? decimalOfScaled(q, stepK) : undefined;
     }

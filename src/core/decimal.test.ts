@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, ceilToStep, floorToStep, isMultipleOf, parseDecimal } from './decimal.js';
+import { Decimal, ceilToStep, decimalPlacesOfStep, floorToStep, isMultipleOf, parseDecimal } from './decimal.js';
 import { ParseError } from './errors.js';
 
 describe('decimal helpers', () => {
@@ -11,6 +11,12 @@ describe('decimal helpers', () => {
     expect(() => parseDecimal('price', 'abc')).toThrow(/price="abc"/);
     expect(() => parseDecimal('qty', null)).toThrow(/qty=null/);
   });
+  it('knows the steps of 10^-k', () => {
+    const places = ['1', '0.01', '0.00001', '1e-15', '1e-20', '10', '0.05', '0.0101', '-0.01', '0'].map((x) => decimalPlacesOfStep(new Decimal(x)));
+    expect(places).toEqual([0, 2, 5, 15, 20, -1, -1, -1, -1, -1]);
+    expect(Object.is(places[0], 0)).toBe(true); // not -0
+  });
+
   it('steps', () => {
     expect(isMultipleOf(new Decimal('0.003'), new Decimal('0.001'))).toBe(true);
     expect(isMultipleOf(new Decimal('0.0031'), new Decimal('0.001'))).toBe(false);

@@ -81,11 +81,14 @@ const POWER_WORDS = new Set([1, 10, 100, 1000, 10_000, 100_000, 1_000_000]);
 let lastStep: Decimal | undefined;
 let lastPlaces = -1;
 
-/** k when `step` is 10^-k with k >= 0 (0.01 → 2, 1 → 0), else -1; the last step's answer is kept. */
-function decimalPlacesOfStep(step: Decimal): number {
+/**
+ * k when `step` is 10^-k with k >= 0 (0.01 → 2, 1 → 0), else -1: the steps scaled-integer code
+ * can count in units of 10^-k. The last step's answer is kept.
+ */
+export function decimalPlacesOfStep(step: Decimal): number {
   if (step === lastStep) return lastPlaces;
   const d = step.d as readonly number[] | null;
-  const k = d !== null && d.length === 1 && step.s === 1 && step.e <= 0 && POWER_WORDS.has(d[0] as number) ? -step.e : -1;
+  const k = d !== null && d.length === 1 && step.s === 1 && step.e <= 0 && POWER_WORDS.has(d[0] as number) ? 0 - step.e : -1; // 0 - e: never a negative zero
   lastStep = step;
   lastPlaces = k;
   return k;
