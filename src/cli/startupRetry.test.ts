@@ -17,6 +17,14 @@ describe('retryStartup', () => {
     expect(c.slept).toEqual([2_000, 1_000, 2_000]);
   });
 
+  it('asks again after a refusal of the timestamp: the request was never processed', async () => {
+    const c = clock();
+    const errors = [new ExchangeError(400, -1021, 'Timestamp for this request is outside of the recvWindow.', 'GET /open/v1/orders')];
+    const got = await retryStartup('start-up reconciliation', () => (errors.length > 0 ? Promise.reject(errors.shift() as Error) : Promise.resolve('ok')), { ...c, random: () => 1 });
+    expect(got).toBe('ok');
+    expect(c.slept).toEqual([500]);
+  });
+
   it('spreads the growing delay between half and all of it, capped at 8 s', async () => {
     const c = clock();
     let left = 8;
@@ -32,5 +40,8 @@ describe('retryStartup', () => {
     const c2 = clock();
     await expect(retryStartup('account', () => Promise.reject(new AuthenticationError(401, 'GET /a', 'bad key')), c2)).rejects.toBeInstanceOf(AuthenticationError);
     expect(c2.slept).toEqual([]);
+    const c3 = clock();
+    await expect(retryStartup('orders', () => Promise.reject(new ExchangeError(400, -1102, 'Mandatory parameter symbol was not sent', 'GET /o')), c3)).rejects.toBeInstanceOf(ExchangeError);
+    expect(c3.slept).toEqual([]);
   });
 });

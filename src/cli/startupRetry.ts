@@ -1,11 +1,14 @@
 /**
  * Start-up reads of a live run (server time, symbols, reference prices) asked again while the
  * exchange is briefly unable to answer: a 418/429/403 is waited out for its Retry-After, a 5XX
- * (maintenance), a lost connection or a spoiled body is retried with a growing delay. All within a
+ * (maintenance), a lost connection, a spoiled body or a refusal of a signed request's timestamp
+ * (never processed, by the spec; a loaded machine or a clock step, which the client measures again)
+ * is retried with a growing delay. All within a
  * bound: past it the error stands and the run exits non-zero for its supervisor, rather than
  * exiting at the first transient refusal or waiting for ever.
  */
 import { ExchangeError, NetworkError, ParseError, RateLimitedError } from '../core/errors.js';
+import { isTimestampRefusal } from '../exchange/open/OpenProfile.js';
 import { backoffDelay } from '../exchange/stream/timing.js';
 
 /** Settings of {@link retryStartup}. */
@@ -26,7 +29,7 @@ const STARTUP_BACKOFF = { initialMs: 500, maxMs: 8_000 } as const;
 export function transientWaitMs(err: unknown, attempt: number, random: () => number = Math.random): number | undefined {
   if (err instanceof RateLimitedError) return Math.max(err.retryAfterMs, 100);
   const backoff = backoffDelay(attempt, STARTUP_BACKOFF, random);
-  if (err instanceof ExchangeError) return err.httpStatus >= 500 ? backoff : undefined;
+  if (err instanceof ExchangeError) return err.httpStatus >= 500 || isTimestampRefusal(err) ? backoff : undefined;
   if (err instanceof NetworkError || err instanceof ParseError) return backoff;
   return undefined;
 }
