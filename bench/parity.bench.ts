@@ -9,7 +9,9 @@
  * The recording: the 11-minute BTCUSDT one of ../shared/data when present (120 s hold too few fills
  * to decide 10 %: two live runs of the market maker differ by ~17 % in filled quantity there), else
  * the bundled 120 s sample, saying why. `PARITY_RECORDING=bundled` forces the sample,
- * `PARITY_SPEED` (default 1) replays faster, `PARITY_CASES=mm,grid` picks strategies.
+ * `PARITY_SPEED` (default 1) replays faster, `PARITY_CASES=mm,grid` picks strategies, and
+ * `PARITY_DUMP=dir` writes every run's orders, fills and latencies there as JSON (to study a gap
+ * offline: `runParityBacktest` repeats the backtest with other latencies).
  *
  * The candle strategy (sma-crossover, `PARITY_CASES=sma`) reads one-minute bars, which the sandbox
  * builds on the recording's clock as the backtest does (src/core/bars.ts): it needs the 11-minute

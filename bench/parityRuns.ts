@@ -73,7 +73,11 @@ export const CASES: readonly ParityCase[] = [
 ];
 
 /** A fill as every mode reports it (the ledger's fields), keyed by its order's place in the run. */
-export type ParityFill = Pick<FillRecord, 'side' | 'price' | 'qty' | 'quoteQty' | 'commission' | 'commissionAsset' | 'isMaker'> & { readonly clientKey: string };
+export type ParityFill = Pick<FillRecord, 'side' | 'price' | 'qty' | 'quoteQty' | 'commission' | 'commissionAsset' | 'isMaker'> & {
+  readonly clientKey: string;
+  /** Recording ms (receive time) at which its engine made it. */
+  readonly at?: number;
+};
 
 /** The orders and cancels that reached a run's engine and the quantity each order filled there. */
 interface EngineRecord {
@@ -162,7 +166,7 @@ export interface ParityResult {
    * to the acknowledgement reaching the run; and in recording ms what paper and the backtest used:
    * entry and cancel order by order (`entryMs` the entries' median, over `samples` orders), report the acknowledgement.
    */
-  readonly measured: { readonly feedWallMs: number; readonly entryWallMs: number | undefined; readonly ackWallMs: number | undefined; readonly entryMs: number; readonly ackMs: number; readonly samples: number; readonly fillWallMs: number | undefined; readonly streamHoldMs: number };
+  readonly measured: { readonly feedWallMs: number; readonly entryWallMs: number | undefined; readonly ackWallMs: number | undefined; readonly entryMs: number; readonly ackMs: number; readonly samples: number; readonly fillWallMs: number | undefined; readonly fillReplayMs: number | undefined; readonly streamHoldMs: number };
   /**
    * The live run's and the backtest's orders, each replayed through one engine fed as the
    * sandbox's at the replay points where they reached their engine (bench/parityReplay.ts): of the
@@ -209,7 +213,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     }),
   );
   const cfg = loadRunConfig(runFile);
-  const seen: Seen = { trades: [], depth: [], fills: new Map(), placed: new Map(), cancels: [], replayedTo: () => undefined };
+  const seen: Seen = { trades: [], depth: [], fills: new Map(), fillsReplayed: new Map(), placed: new Map(), cancels: [], replayedTo: () => undefined };
   const plugin = watched(await loadPlugin(c.plugin, cfg.dir, plainErrorAt(runFile), ['strategies', 0]), seen);
   const sandbox = await startSandbox(loadSandboxConfig(sandboxFile), { holdMarket: true });
   const acct = sandbox.accounts[0];
@@ -226,7 +230,10 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
   const engine: EngineRecord = { ops: [], filled: new Map() };
   const off = sandbox.engine.subscribe((e) => {
     if (e.type === 'executionReport') noteReport(e, (seen.replayedTo() ?? 0) + 1, engine.ops, engine.filled);
-    if (e.type === 'executionReport' && e.x === 'TRADE') fillAt.set(`${e.c}/${e.t}`, e.E);
+    if (e.type === 'executionReport' && e.x === 'TRADE') {
+      fillAt.set(`${e.c}/${e.t}`, e.E);
+      replayedAt.set(`f${e.c}/${e.t}`, seen.replayedTo());
+    }
     if (e.type === 'executionReport' && e.x === 'NEW') {
       atEngine.set(e.c, e.E);
       replayedAt.set(e.c, seen.replayedTo());
@@ -263,20 +270,31 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     const keyOf = new Map(orders.map((x, i) => [x.clientId, String(i)]));
     const feed = [...seen.trades, ...seen.depth.flatMap((d) => (depthAt.has(d.u) ? [d.at - (depthAt.get(d.u) as number)] : []))];
     const fill = [...fillAt].flatMap(([k, at]) => (seen.fills.has(k) ? [(seen.fills.get(k) as number) - at] : []));
-    const latency: Latencies = { entry: [], ack: [], feed, fill, perOrder: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`)) };
+    const fillReplay = [...fillAt.keys()].flatMap((k) => {
+      const from = replayedAt.get(`f${k}`);
+      const to = seen.fillsReplayed.get(k);
+      return from === undefined || to === undefined ? [] : [to - from];
+    });
+    const latency: Latencies = { entry: [], ack: [], feed, fill, fillReplay, perOrder: [], placedReplay: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`)), cancelReplay: seen.cancels.map((x) => x.replayedTo) };
     for (const x of orders) {
       latency.perOrder.push(replayLatency(seen.placed.get(x.clientId), replayedAt, x.clientId));
+      latency.placedReplay.push(seen.placed.get(x.clientId)?.replayedTo);
       const acked = ledger.transitions(x.clientId).find((t) => t.to === 'NEW' || t.to === 'PARTIALLY_FILLED' || t.to === 'FILLED');
       const engineAt = atEngine.get(x.clientId);
       if (x.sentAt === undefined || acked === undefined || engineAt === undefined) continue;
       latency.entry.push(engineAt - x.sentAt);
       latency.ack.push(acked.ts - engineAt);
     }
-    const fills: ParityFill[] = ledger.fills().map((f) => ({ clientKey: keyOf.get(f.clientId) ?? f.clientId, side: f.side, price: f.price, qty: f.qty, quoteQty: f.quoteQty, commission: f.commission, commissionAsset: f.commissionAsset, isMaker: f.isMaker }));
+    // Recording times are where the sandbox's replay stood, not wall ms mapped from its start: the
+    // replay falls behind its schedule (by 0.7-1.7 s, mostly while the second live run loads its
+    // recording) and stays that far behind, so a wall-mapped time would put the backtest's start
+    // and every live order that far late.
     const toRec = (wall: number): number => span.startMs + (wall - startWall) * o.speed;
-    const outcome = { intents: orders.map((x) => `${x.side} ${x.quantity?.toFixed()}@${x.price?.toFixed() ?? 'MKT'}`), placedAt: orders.map((x) => toRec(x.createdAt)), fills };
+    const fills: ParityFill[] = ledger.fills().map((f) => ({ clientKey: keyOf.get(f.clientId) ?? f.clientId, side: f.side, price: f.price, qty: f.qty, quoteQty: f.quoteQty, commission: f.commission, commissionAsset: f.commissionAsset, isMaker: f.isMaker, at: replayedAt.get(`f${f.clientId}/${f.tradeId}`) ?? toRec(f.time) }));
+    const outcome = { intents: orders.map((x) => `${x.side} ${x.quantity?.toFixed()}@${x.price?.toFixed() ?? 'MKT'}`), placedAt: orders.map((x) => seen.placed.get(x.clientId)?.replayedTo ?? toRec(x.createdAt)), fills };
     // The backtest's strategy must see what this one saw: from its start or the first market data it got, whichever is earlier.
-    return { outcome, latency, engine, startRec: toRec(Math.min(seen.startWall ?? startWall, seen.firstSentWall ?? Infinity)) };
+    const firstAt = seen.firstKey === undefined ? undefined : replayedAt.get(seen.firstKey);
+    return { outcome, latency, engine, startRec: firstAt ?? toRec(Math.min(seen.startWall ?? startWall, seen.firstSentWall ?? Infinity)) };
   } finally {
     ledger.close();
   }
@@ -300,6 +318,82 @@ function trimmed(o: ModeOutcome, from: number, to: number): ModeOutcome {
   return { intents, placedAt, fills };
 }
 
+
+/** What a parity backtest is given besides its entry latency (the live run's measures, the window). */
+export interface BacktestInputs {
+  readonly c: ParityCase;
+  readonly recording: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly filters: unknown;
+  readonly cancel: LatencySpec;
+  readonly ackMs: number;
+  readonly streamHoldMs: number;
+  /** Seed of the latency draws (a `random`-order file, a log-normal). */
+  readonly seed?: number;
+  readonly offset: number;
+  readonly timerMs: number;
+  /** Virtual ms (recording receive ms minus `offset`). */
+  readonly start: number;
+  readonly end: number;
+  readonly dir: string;
+}
+
+/** A parity backtest's outcome, its mark at the window's end and the orders that reached its engine. */
+export interface BacktestRun {
+  readonly outcome: ModeOutcome;
+  readonly mark: Decimal;
+  readonly engine: EngineRecord;
+}
+
+/** Runs the case as a backtest of the recording window with `entry` as its order-entry latency. */
+export async function runParityBacktest(x: BacktestInputs, entry: LatencySpec): Promise<BacktestRun> {
+  const { c, offset } = x;
+  const cfg = parseBacktestConfig(
+    {
+      mode: 'backtest',
+      name: `parity-${c.name}`,
+      symbols: { [SYMBOL]: { filters: x.filters } },
+      strategies: [{ name: c.name, plugin: c.plugin, symbols: [SYMBOL], budget: c.budget, params: x.params }],
+      risk: { mode: 'reject' },
+      backtest: {
+        recordings: [{ symbol: SYMBOL, files: [x.recording] }],
+        fees: FEES,
+        balances: BALANCES,
+        latency: { entryMs: entry, cancelMs: x.cancel, ackMs: x.ackMs, streamHoldMs: x.streamHoldMs, ...(x.seed === undefined ? {} : { seed: x.seed }) },
+        feed: { offsetMs: offset },
+        timerMs: x.timerMs,
+        start: x.start,
+        end: x.end,
+      },
+    },
+    path.join(x.dir, 'backtest.yaml'),
+  );
+  const run = await prepareRun(cfg);
+  // An order at virtual time t met the items replayed before t: those received before t + offset.
+  const engine: EngineRecord = { ops: [], filled: new Map() };
+  run.engine?.subscribe(
+    (e) => {
+      if (e.type === 'executionReport') noteReport(e, e.E + offset, engine.ops, engine.filled);
+    },
+    { marketData: false, accountPositions: false },
+  );
+  const intents: string[] = [];
+  const placedAt: number[] = [];
+  const keyOf = new Map<string, string>();
+  const fills: ParityFill[] = [];
+  run.bus.events$.subscribe((e) => {
+    if (e.type === 'orderUpdate' && e.state === 'PENDING') {
+      keyOf.set(e.clientId, String(intents.length));
+      intents.push(`${e.side} ${e.quantity?.toFixed()}@${e.price?.toFixed() ?? 'MKT'}`);
+      placedAt.push(e.E + offset);
+    }
+    if (e.type === 'fill') fills.push({ clientKey: keyOf.get(e.clientId) ?? e.clientId, side: e.side, price: e.price, qty: e.qty, quoteQty: e.quoteQty, commission: e.commission, commissionAsset: e.commissionAsset, isMaker: e.isMaker, at: e.E + offset });
+  });
+  await run.replay.run(sourcesOf(cfg));
+  const mark = run.replay.mark(SYMBOL) ?? new Decimal(0);
+  run.finish();
+  return { outcome: { intents, placedAt, fills }, mark, engine };
+}
 
 /** Runs one case live (twice at once with `liveTwice`), then on paper (each against its own sandbox) and as a backtest of the same window, both with the live run's latency order by order. */
 export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<ParityResult> {
@@ -338,55 +432,8 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const params: Record<string, unknown> = { ...c.params };
     for (const k of c.msParams ?? []) params[k] = Number(params[k]) * o.speed;
     const sandboxDoc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/paper-sandbox.yaml'), 'utf8')) as { symbols: { filters: unknown[] }[] };
-    const backtest = async (entry: LatencySpec): Promise<{ outcome: ModeOutcome; mark: Decimal; engine: EngineRecord }> => {
-      const cfg = parseBacktestConfig(
-        {
-          mode: 'backtest',
-          name: `parity-${c.name}`,
-          symbols: { [SYMBOL]: { filters: sandboxDoc.symbols[0]?.filters } },
-          strategies: [{ name: c.name, plugin: c.plugin, symbols: [SYMBOL], budget: c.budget, params }],
-          risk: { mode: 'reject' },
-          backtest: {
-            recordings: [{ symbol: SYMBOL, files: [recording] }],
-            fees: FEES,
-            balances: BALANCES,
-            latency: { entryMs: entry, cancelMs: cancelLatency(path.join(dir, 'backtest-cancel.txt'), perCancel), ackMs, streamHoldMs },
-            feed: { offsetMs: offset },
-            timerMs: 1000 * o.speed,
-            // The earlier strategy start of live and paper (a few diffs after the snapshot: a run
-            // synchronises its book first; paper runs later, on a machine as loaded or not).
-            start: Math.round(Math.min(live.startRec, paper.startRec) - offset),
-            end: Math.round(window.endMs - offset),
-          },
-        },
-        path.join(dir, 'backtest.yaml'),
-      );
-      const run = await prepareRun(cfg);
-      // An order at virtual time t met the items replayed before t: those received before t + offset.
-      const engine: EngineRecord = { ops: [], filled: new Map() };
-      run.engine?.subscribe(
-        (e) => {
-          if (e.type === 'executionReport') noteReport(e, e.E + offset, engine.ops, engine.filled);
-        },
-        { marketData: false, accountPositions: false },
-      );
-      const intents: string[] = [];
-      const placedAt: number[] = [];
-      const keyOf = new Map<string, string>();
-      const fills: ParityFill[] = [];
-      run.bus.events$.subscribe((e) => {
-        if (e.type === 'orderUpdate' && e.state === 'PENDING') {
-          keyOf.set(e.clientId, String(intents.length));
-          intents.push(`${e.side} ${e.quantity?.toFixed()}@${e.price?.toFixed() ?? 'MKT'}`);
-          placedAt.push(e.E + offset);
-        }
-        if (e.type === 'fill') fills.push({ clientKey: keyOf.get(e.clientId) ?? e.clientId, side: e.side, price: e.price, qty: e.qty, quoteQty: e.quoteQty, commission: e.commission, commissionAsset: e.commissionAsset, isMaker: e.isMaker });
-      });
-      await run.replay.run(sourcesOf(cfg));
-      const mark = run.replay.mark(SYMBOL) ?? new Decimal(0);
-      run.finish();
-      return { outcome: { intents, placedAt, fills }, mark, engine };
-    };
+    const inputs: BacktestInputs = { c, recording, params, filters: sandboxDoc.symbols[0]?.filters, cancel: cancelLatency(path.join(dir, 'backtest-cancel.txt'), perCancel), ackMs, streamHoldMs, offset, timerMs: 1000 * o.speed, start: Math.round(Math.min(live.startRec, paper.startRec) - offset), end: Math.round(window.endMs - offset), dir };
+    const backtest = (entry: LatencySpec): Promise<BacktestRun> => runParityBacktest(inputs, entry);
     // The live orders' latencies order by order: both runs start at the same instant, so the n-th
     // order of one is the n-th of the other while their intents agree (a first run at the median
     // finds whether the backtest places some before the live run's first). Where intents part (a
@@ -397,12 +444,19 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const at = contiguousAt(live.outcome.intents, first.outcome.intents);
     const values = [...Array<number>(Math.max(0, at)).fill(entryMs), ...perOrder];
     const bt = await backtest({ file: latencyFile(path.join(dir, 'backtest-entry.txt'), values), order: 'recorded' });
-    o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms, fill report ${fillWall ?? 'n/a'} ms wall (${live.latency.entry.length} orders); market answered to market met ${entryMs} ms (p90 ${quantile(measured, 0.9) ?? 'n/a'}, max ${quantile(measured, 1) ?? 'n/a'}) of recording, ${at >= 0 ? 'order by order' : 'in order, intents differ'}; window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
+    o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms, fill report ${fillWall ?? 'n/a'} ms wall, ${median(live.latency.fillReplay) ?? 'n/a'} ms of recording (p90 ${quantile(live.latency.fillReplay, 0.9) ?? 'n/a'}) (${live.latency.entry.length} orders); market answered to market met ${entryMs} ms (p90 ${quantile(measured, 0.9) ?? 'n/a'}, max ${quantile(measured, 1) ?? 'n/a'}) of recording, ${at >= 0 ? 'order by order' : 'in order, intents differ'}; window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
     const inWindow = (x: ModeOutcome): ModeOutcome => trimmed(x, window.startMs, window.endMs);
     // Each run's orders replayed through one engine fed as the sandbox's: do they give its fills?
     const sandboxCfg = loadSandboxConfig(path.join(dir, 'live-sandbox.yaml'));
     const engineCheck = { live: fillsDiffer(live.engine.filled, replayOps(sandboxCfg, span.events, live.engine.ops)), backtest: fillsDiffer(bt.engine.filled, replayOps(sandboxCfg, span.events, bt.engine.ops)) };
-    return { c, engineCheck, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length, fillWallMs: fillWall, streamHoldMs }, window };
+    // PARITY_DUMP=dir: every run's orders, fills and latencies as JSON, to study a gap offline.
+    const dump = process.env.PARITY_DUMP;
+    if (dump !== undefined) {
+      const run = (x: typeof live) => ({ outcome: x.outcome, latency: x.latency, startRec: x.startRec, ops: x.engine.ops });
+      const { c: _c, dir: _d, recording: _r, ...given } = inputs;
+      writeFileSync(path.join(dump, `${c.name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ case: c.name, speed: o.speed, window, given, entryMs, perCancel, live: run(live), ...(again ? { again: run(again) } : {}), paper: run(paper), backtest: { outcome: bt.outcome, ops: bt.engine.ops }, mark: bt.mark }));
+    }
+    return { c, engineCheck, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length, fillWallMs: fillWall, fillReplayMs: median(live.latency.fillReplay), streamHoldMs }, window };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -483,7 +537,7 @@ export function parityTable(results: readonly ParityResult[]): { lines: string[]
     const same = (x: readonly string[]): string => (x.join('|') === l.join('|') ? '=' : contiguousIn(x, l) || contiguousIn(l, x) ? '= (but for a later start)' : '!=');
     if (r.c.sameIntents === true && (same(r.paper.intents) !== '=' || same(r.backtest.intents) !== '=')) met = false;
     const m = r.measured;
-    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms, engine to fill report ${m.fillWallMs ?? 'n/a'} ms wall (medians of ${m.samples}); paper and backtest: entry and cancel order by order (entry median ${m.entryMs} ms), report ${m.ackMs} ms, fill report ${m.ackMs + m.streamHoldMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)}${r.engineCheck ? `; orders replayed through one engine fill as in their run: live ${r.engineCheck.live.orders - r.engineCheck.live.differ} of ${r.engineCheck.live.orders}, backtest ${r.engineCheck.backtest.orders - r.engineCheck.backtest.differ} of ${r.engineCheck.backtest.orders}` : ''} |`);
+    lines.push(`|  | measured | live: feed ${m.feedWallMs} ms, order to engine ${m.entryWallMs ?? 'n/a'} ms, engine to acknowledgement ${m.ackWallMs ?? 'n/a'} ms, engine to fill report ${m.fillWallMs ?? 'n/a'} ms wall, ${m.fillReplayMs ?? 'n/a'} ms of recording (medians of ${m.samples}); paper and backtest: entry and cancel order by order (entry median ${m.entryMs} ms), report ${m.ackMs} ms, fill report ${m.ackMs + m.streamHoldMs} ms of recording time; place intents vs live: paper ${same(r.paper.intents)}, backtest ${same(r.backtest.intents)}${r.engineCheck ? `; orders replayed through one engine fill as in their run: live ${r.engineCheck.live.orders - r.engineCheck.live.differ} of ${r.engineCheck.live.orders}, backtest ${r.engineCheck.backtest.orders - r.engineCheck.backtest.differ} of ${r.engineCheck.backtest.orders}` : ''} |`);
   }
   return { lines, met };
 }

@@ -10,12 +10,16 @@ export interface Seen {
   startWall?: number;
   /** When the sandbox sent the first trade or diff the strategy got (wall ms): trades held back while the run started come after its start. */
   firstSentWall?: number;
+  /** The first trade or diff the strategy got (`t<trade id>` or `d<final update id>`). */
+  firstKey?: string;
   /** Wall ms from the sandbox sending each trade to the strategy getting it. */
   trades: number[];
   /** Each depth diff's last update id and the wall ms the strategy got it. */
   depth: { u: number; at: number }[];
   /** When each of its fills reached the strategy (wall ms), by `clientId/tradeId`. */
   fills: Map<string, number>;
+  /** Where the sandbox's replay stood (recorded receive ms) when each fill reached the strategy, by `clientId/tradeId`. */
+  fillsReplayed: Map<string, number | undefined>;
   /**
    * Per order (clientId): when the strategy placed it (wall ms), the last market event it had seen
    * (`t<trade id>` or `d<final update id>`) and when, and where the sandbox's replay stood then.
@@ -63,10 +67,16 @@ export function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
           h.onStart?.();
         },
         onEvent: (e) => {
-          if ((e.type === 'trade' || e.type === 'depthDiff') && seen.firstSentWall === undefined) seen.firstSentWall = e.E;
+          if ((e.type === 'trade' || e.type === 'depthDiff') && seen.firstSentWall === undefined) {
+            seen.firstSentWall = e.E;
+            seen.firstKey = e.type === 'trade' ? `t${e.tradeId}` : `d${e.finalUpdateId}`;
+          }
           if (e.type === 'trade') seen.trades.push(Date.now() - e.E);
           if (e.type === 'depthDiff') seen.depth.push({ u: e.finalUpdateId, at: Date.now() });
-          if (e.type === 'fill') seen.fills.set(`${e.clientId}/${e.tradeId}`, Date.now());
+          if (e.type === 'fill') {
+            seen.fills.set(`${e.clientId}/${e.tradeId}`, Date.now());
+            seen.fillsReplayed.set(`${e.clientId}/${e.tradeId}`, seen.replayedTo());
+          }
           if (e.type === 'trade' || e.type === 'depthDiff') last = { key: e.type === 'trade' ? `t${e.tradeId}` : `d${e.finalUpdateId}`, wall: Date.now() };
           h.onEvent(e);
         },
@@ -86,7 +96,13 @@ export interface Latencies {
   feed: number[];
   /** Per fill, wall ms from the sandbox's engine making it to the strategy getting it (the user data stream's way). */
   fill: number[];
+  /** The same on the replay's clock (recorded ms): how far the market moved before the strategy heard of each fill. */
+  fillReplay: number[];
   perOrder: (number | undefined)[];
+  /** Per order in placing order, where the replay stood when the strategy placed it (recorded ms). */
+  placedReplay: (number | undefined)[];
+  /** Per cancel in asking order, the same. */
+  cancelReplay: (number | undefined)[];
   /** Per cancel in asking order, the same (undefined also for a cancel that found its order ended). */
   perCancel: (number | undefined)[];
 }

@@ -10,7 +10,7 @@ const buy = (qty: string): ParityFill => ({ clientKey: '0', side: 'BUY', price: 
 const mode = (...qty: string[]): ModeOutcome => ({ intents: ['BUY 1@100'], placedAt: [0], fills: qty.map(buy) });
 
 function result(live: ModeOutcome, others: { liveAgain?: ModeOutcome; paper: ModeOutcome; backtest: ModeOutcome }): ParityResult {
-  return { c: CASES[0]!, live, ...others, mark: new Decimal(100), measured: { feedWallMs: 1, entryWallMs: 2, ackWallMs: 2, entryMs: 3, ackMs: 2, samples: 1, fillWallMs: 103, streamHoldMs: 101 }, window: { startMs: 0, endMs: 1 } };
+  return { c: CASES[0]!, live, ...others, mark: new Decimal(100), measured: { feedWallMs: 1, entryWallMs: 2, ackWallMs: 2, entryMs: 3, ackMs: 2, samples: 1, fillWallMs: 103, fillReplayMs: 90, streamHoldMs: 101 }, window: { startMs: 0, endMs: 1 } };
 }
 
 describe('parity table tolerances', () => {
