@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PROJECT_ROOT } from '../src/strategy/loader.js';
-import { CASES, GOAL, parityTable, RECORDING, runParityCase, type ParityResult } from './parityRuns.js';
+import { GOAL, parityTable, type ParityResult } from './parityResults.js';
+import { CASES, RECORDING, runParityCase } from './parityRuns.js';
 import type { BenchReport } from './report.js';
 
 const SHARED = ['binance_spot_btcusdt_20240808.gz', 'binance_spot_btcusdt_20240809.gz'].map((f) => path.join(PROJECT_ROOT, '../shared/data', f));

@@ -3,7 +3,8 @@
  * two live runs of the same market differed when that is more; a gap beyond it fails the goal.
  */
 import { describe, expect, it } from 'vitest';
-import { CASES, GOAL, parityTable, tolerances, type ModeOutcome, type ParityFill, type ParityResult } from '../../bench/parityRuns.js';
+import { GOAL, parityTable, tolerances, type ModeOutcome, type ParityFill, type ParityResult } from '../../bench/parityResults.js';
+import { CASES } from '../../bench/parityRuns.js';
 import { Decimal } from '../../src/core/decimal.js';
 
 const buy = (qty: string): ParityFill => ({ clientKey: '0', side: 'BUY', price: new Decimal(100), qty: new Decimal(qty), quoteQty: new Decimal(qty).mul(100), commission: new Decimal(0), commissionAsset: 'BTC', isMaker: true });

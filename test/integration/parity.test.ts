@@ -28,7 +28,8 @@
  *    as they did live: the sandbox's engine and its market are what the suite's replay says.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CASES, contiguousIn, figuresOf, gap, parityTable, runParityCase, type ParityResult } from '../../bench/parityRuns.js';
+import { contiguousIn, figuresOf, gap, parityTable, type ParityResult } from '../../bench/parityResults.js';
+import { CASES, runParityCase } from '../../bench/parityRuns.js';
 import { Decimal } from '../../src/core/decimal.js';
 import { USER_EVENT_ORDER_WINDOW_MS } from '../../src/exchange/stream/user-stream-base.js';
 
