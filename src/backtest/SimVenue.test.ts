@@ -74,7 +74,7 @@ describe('SimVenue', () => {
     expect(events.map(show).slice(2)).toEqual(['5 fill p 0.2@99 fee 0.0002 maker', '5 p PARTIALLY_FILLED 0.2']);
   });
 
-  it('cancel latency: a fill can still happen while the cancel travels; unknown cancels are reported', () => {
+  it('cancel latency: a fill can still happen while the cancel travels; the late cancel is not refused, an unknown one is', () => {
     const { engine, s, events, venue } = setup({ entryMs: 0, cancelMs: 50, ackMs: 0 });
     venue.submit(place('c', { price: d('99'), quantity: d('0.1') }));
     s.runUntil(0);
@@ -82,7 +82,13 @@ describe('SimVenue', () => {
     s.runUntil(20);
     engine.applyTrade('BTC_USDT', { price: d('98'), qty: d('5'), isBuyerMaker: true }, 20);
     s.runUntil(100);
-    expect(events.map(show).slice(2)).toEqual(['20 fill c 0.1@99 fee 0.0001 maker', '20 c FILLED 0.1', '50 intentRejected']);
+    // Live, the exchange refuses the late cancel and the router looks the order up: the strategy
+    // hears only that it FILLED. A cancel of a clientId never placed is refused.
+    expect(events.map(show).slice(2)).toEqual(['20 fill c 0.1@99 fee 0.0001 maker', '20 c FILLED 0.1']);
+    venue.submit({ kind: 'cancel', strategy: 'st', intentId: 'y', symbol: 'BTC_USDT', clientId: 'never' });
+    s.runUntil(200);
+    const last = events[events.length - 1]?.e;
+    expect(last?.type === 'intentRejected' ? `${last.reason} ${last.message}` : last?.type).toBe('UNKNOWN_ORDER no order with clientId never for st');
   });
 
   it('engine rejections (filters) become REJECTED updates with the reason; duplicates are refused', () => {

@@ -378,10 +378,20 @@ export class SimVenue implements Venue {
     const res = o && o.intent.strategy === c.strategy ? this.#o.engine.cancelOrder({ accountId: this.#o.accountId, symbol: c.symbol, clientId: c.clientId }, now) : undefined;
     this.#reports.inRequest = false;
     if (res === undefined || !res.ok) {
+      // An order that already closed (filled, most often, while its report is still on its way)
+      // is not an error: live, the exchange refuses such a cancel and the router looks the order
+      // up, telling the strategy nothing but the close it reports anyway. Same here.
+      if (this.#closedOnEngine(c.clientId, c.symbol)) return;
       const reason = res === undefined ? 'UNKNOWN_ORDER' : res.reason;
       const d = this.#reports.answer();
       this.#later(d, { type: 'intentRejected', E: now + d, strategy: c.strategy, intent: c, reason, message: res === undefined ? `no order with clientId ${c.clientId} for ${c.strategy}` : res.message });
     }
+  }
+
+  /** Whether the engine holds `clientId` of this account as a closed order. */
+  #closedOnEngine(clientId: string, symbol: string): boolean {
+    const o = this.#o.engine.getOrder(this.#o.accountId, { clientId, symbol });
+    return o !== undefined && isTerminalState(stateOfStatus(o.status));
   }
 
   #onEngine(e: ScaledEngineEvent): void {
