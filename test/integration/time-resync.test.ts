@@ -66,8 +66,9 @@ describe('timestamp refusal after a clock step', () => {
       step = 0;
       const timeBefore = proxy.count('GET', '/open/v1/common/time');
       const accountBefore = proxy.count('GET', '/open/v1/account/spot');
-      // recvWindow 1 ms with a 5 ms delay on every account read: the timestamp is always too old.
-      sbx.faults.delay(5, { pathPrefix: '/open/v1/account/spot' });
+      // recvWindow 1 ms with a 250 ms delay on every account read: the timestamp is always too
+      // old. (With 5 ms, an offset measured 4 ms ahead on a loaded machine let a read through.)
+      sbx.faults.delay(250, { pathPrefix: '/open/v1/account/spot' });
       const results = await Promise.all([c.account({ recvWindow: 1 }).catch((e: unknown) => e), c.account({ recvWindow: 1 }).catch((e: unknown) => e)]);
       for (const r of results) {
         expect(r).toBeInstanceOf(ExchangeError);
