@@ -309,9 +309,11 @@ export class StrategyBook {
     if (this.#listOf === key) return this.#list;
     const out: OwnOrderView[] = [];
     for (const o of this.#orders.values()) if (symbol === undefined || o.symbol === symbol) out.push(o);
+    // Frozen: the list is handed out again until the orders change, so a strategy in plain
+    // JavaScript that sorted or spliced it in place would corrupt the next caller's view.
     this.#listOf = key;
-    this.#list = out;
-    return out;
+    this.#list = Object.freeze(out);
+    return this.#list;
   }
 
   /** Unfilled quantity of open orders on a symbol and side. */
