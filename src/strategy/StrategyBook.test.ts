@@ -241,7 +241,7 @@ describe('StrategyBook open-order lists', () => {
     expect(ids(first)).toEqual(['a']);
     expect(book.openOrders('BTC_USDT')).toBe(first);
     // Shared between callers, so no caller may change it in place.
-    expect(() => (first as { clientId: string }[]).splice(0, 1)).toThrow(TypeError);
+    expect(() => (first as unknown as unknown[]).splice(0, 1)).toThrow(TypeError);
     expect(ids(book.openOrders())).toEqual(['a', 'b']);
     expect(ids(book.openOrders('BTC_USDT'))).toEqual(['a']);
     const acked = book.openOrders('BTC_USDT');
