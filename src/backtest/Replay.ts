@@ -16,6 +16,7 @@ import type { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import { parseDepthSides, reserveLevels, scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
 import { POW10 as CORE_POW10 } from '../core/pow10.js';
+import { symbolKey } from '../core/symbols.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BarBuilder } from '../core/bars.js';
 import type { KlineIntervalName } from '../core/enums.js';
@@ -471,11 +472,6 @@ function rescaleInto(from: ScaledLevels, to: ScaledLevels, ps: number, qs: numbe
   to.priceScale = ps;
   to.qtyScale = qs;
   return true;
-}
-
-/** Symbols match whatever the spelling: BTC_USDT, BTCUSDT, btcusdt. */
-function symbolKey(s: string): string {
-  return s.replace(/_/g, '').toUpperCase();
 }
 
 /** An epoch-ms time as ISO 8601 text for messages. */

@@ -10,6 +10,7 @@ import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import type { SymbolTypeCode } from '../core/enums.js';
+import { symbolKey } from '../core/symbols.js';
 import type { MarketEvent } from '../core/marketEvents.js';
 import type { SymbolInfo } from '../core/types.js';
 import { marketSymbol } from '../core/symbols.js';
@@ -157,6 +158,6 @@ export class RunMarket {
 
 /** The intervals subscribed for `symbol` (matched whatever the spelling). */
 function klinesOf(subs: readonly KlineSubscription[] | undefined, symbol: string): KlineIntervalName[] {
-  const key = symbol.replace(/_/g, '').toUpperCase();
-  return (subs ?? []).filter((k) => k.symbol.replace(/_/g, '').toUpperCase() === key).map((k) => k.interval);
+  const key = symbolKey(symbol);
+  return (subs ?? []).filter((k) => symbolKey(k.symbol) === key).map((k) => k.interval);
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isBaseQuote, marketSymbol, splitSymbol, streamSymbol } from './symbols.js';
+import { isBaseQuote, marketSymbol, splitSymbol, streamSymbol, symbolKey } from './symbols.js';
 
 describe('symbols', () => {
+  it('gives every spelling of a symbol one key', () => {
+    expect(['BTC_IDR', 'BTCIDR', 'btcidr', 'btc_idr'].map(symbolKey)).toEqual(['BTCIDR', 'BTCIDR', 'BTCIDR', 'BTCIDR']);
+  });
+
   it('splits BASE_QUOTE and refuses a symbol without a base or an underscore', () => {
     expect(splitSymbol('BTC_IDR')).toEqual({ base: 'BTC', quote: 'IDR' });
     for (const bad of ['BTCIDR', '_IDR', '']) expect(() => splitSymbol(bad), bad).toThrow(/BASE_QUOTE/);

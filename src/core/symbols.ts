@@ -11,6 +11,11 @@ export function streamSymbol(symbol: string, type: SymbolTypeCode): string {
   return marketSymbol(symbol, type).toLowerCase();
 }
 
+/** The key under which every spelling of a symbol matches: BTC_IDR, BTCIDR and btcidr give BTCIDR. */
+export function symbolKey(symbol: string): string {
+  return symbol.replace(/_/g, '').toUpperCase();
+}
+
 /** True when `symbol` is `BASE_QUOTE` with both assets non-empty (the first underscore splits it). */
 export function isBaseQuote(symbol: string): boolean {
   const i = symbol.indexOf('_');

@@ -27,6 +27,7 @@ import type { Clock } from '../core/clock.js';
 import { formatDocPath } from '../core/configIssue.js';
 import type { Decimal } from '../core/decimal.js';
 import type { SymbolFilters } from '../core/filters.js';
+import { symbolKey } from '../core/symbols.js';
 import { symbolRules, type SymbolRules } from './symbolRules.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
@@ -108,11 +109,6 @@ const NO_ORDERS: readonly OwnOrderView[] = Object.freeze([]);
 
 /** `T` with its readonly fields writable (an intent while it is being built). */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** Symbols match whatever the spelling: BTC_IDR, BTCIDR, btcidr. */
-function symbolKey(s: string): string {
-  return s.replace(/_/g, '').toUpperCase();
-}
 
 class Running implements StrategyState {
   readonly name: string;

@@ -3,6 +3,7 @@
  * plugin names for its parameters (StrategyPlugin.klineIntervals), once each.
  */
 import type { KlineIntervalName } from '../core/enums.js';
+import { symbolKey } from '../core/symbols.js';
 import { validateParams } from './params.js';
 import type { StrategyPlugin } from './types.js';
 
@@ -25,7 +26,7 @@ export function klineSubscriptions(strategies: readonly { readonly plugin: Strat
     if (!v.ok) continue;
     for (const interval of s.plugin.klineIntervals(v.value)) {
       for (const symbol of s.symbols) {
-        const key = `${symbol.replace(/_/g, '').toUpperCase()}|${interval}`;
+        const key = `${symbolKey(symbol)}|${interval}`;
         if (!out.has(key)) out.set(key, { symbol, interval });
       }
     }
