@@ -100,7 +100,7 @@ export class OrderTracker {
     this.#emit = opts.emit;
     this.#symbolInfo = opts.symbolInfo;
     this.#log = opts.log;
-    this.#gate = new FillGate((id) => this.#ledger.fills(id).reduce((a, f) => a.plus(f.qty), ZERO));
+    this.#gate = new FillGate((id) => this.recordedQty(id));
   }
 
   /** Calls `listener` for every fill quarantined from now on; returns the unsubscribe. */
@@ -142,6 +142,11 @@ export class OrderTracker {
   /** An order by clientId (live first, then the ledger). */
   get(clientId: string): OrderRecord | undefined {
     return this.#live.get(clientId) ?? this.#ledger.order(clientId);
+  }
+
+  /** Quantity of the fills recorded for an order (the ledger's). */
+  recordedQty(clientId: string): Decimal {
+    return this.#ledger.fills(clientId).reduce((a, f) => a.plus(f.qty), ZERO);
   }
 
   /** An order by exchange orderId. */

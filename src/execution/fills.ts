@@ -38,8 +38,7 @@ export class FillWatch {
   /** True when the order's executed quantity exceeds the fills recorded for it. */
   #fillGap(o: OrderRecord): boolean {
     if (o.orderId === undefined || o.cumQty.isZero()) return false;
-    const recorded = this.#core.o.ledger.fills(o.clientId).reduce((a, f) => a.plus(f.qty), o.cumQty.mul(0));
-    return o.cumQty.gt(recorded);
+    return o.cumQty.gt(this.#core.tracker.recordedQty(o.clientId));
   }
 
   /** Fetches the account trades of one order and records the missing fills. */
