@@ -181,7 +181,7 @@ function breakerFailure(err: unknown): BreakerFailure | undefined {
  */
 export async function settleFailedCancel(core: RouterCore, o: OrderRecord, err: unknown, what: string): Promise<void> {
   if (err instanceof UnknownOutcomeError) {
-    core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, `${what} failed; refreshing the order`);
+    core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, `${what} failed, outcome unknown; tried again until the order settles`);
     return;
   }
   await core.ops.refreshOrder(o);
