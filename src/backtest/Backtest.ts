@@ -36,7 +36,8 @@ import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { SimVenue } from './SimVenue.js';
 import { latencyModel } from './latency.js';
-import { booksWithOwnOrders } from './OwnOrdersBook.js';
+import { booksWithOwnOrders, ownOrdersOfRunner } from './OwnOrdersBook.js';
+import { ShownOwnOrders } from './ShownOwnOrders.js';
 import { receiveTimeBatches, type FeedTimeStats } from './feedTime.js';
 import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
@@ -171,6 +172,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const exchangeFilters = parseExchangeFilters(cfg.exchangeFilters, 'exchangeFilters');
   let engine: MatchingEngine | undefined;
   let venue: SimVenue | CandleVenue;
+  let shown: ShownOwnOrders | undefined;
   if (candleMode) {
     venue = new CandleVenue({ scheduler, publish: (e) => bus.publish(e), makerFee, takerFee });
   } else {
@@ -189,7 +191,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       // only needs to outlast a report in flight, which a thousand orders do.
       historyLimit: ENGINE_HISTORY_LIMIT,
     });
-    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency) });
+    shown = new ShownOwnOrders(scheduler);
+    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency), shown });
   }
 
   const bookSymbols = bt.recordings.map((r) => r.symbol);
@@ -212,6 +215,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     bookSymbols,
     collector,
     afterEvent: () => late.runner?.flush(),
+    ...(shown ? { onDepth: (symbol: string) => (shown as ShownOwnOrders).flush(symbol) } : {}),
     timerMs: bt.timerMs,
     start: bt.start === undefined ? undefined : timeBoundMs(bt.start),
     startSource: { file: cfg.file, value: bt.start },
@@ -264,7 +268,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   // No run tag: a backtest's clientIds are the same on every run (determinism).
   const filtersOf = new Map(symbols.map((i) => [i.symbol, i.filters]));
   // Strategies read the replayed book with the account's own resting orders in it, as live (OwnOrdersBook.ts).
-  const books = booksWithOwnOrders((s) => replay.book(s), () => late.runner);
+  const books = booksWithOwnOrders((s) => replay.book(s), shown ? (s) => (shown as ShownOwnOrders).orders(s) : ownOrdersOfRunner(() => late.runner));
   const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books, gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v) => chart.plot(strategy, symbol, name, clock.now(), v) });
   late.runner = runner;
   // A bad parameter must stop the run before any data is read (the runner starts only when the

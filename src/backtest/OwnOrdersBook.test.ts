@@ -3,7 +3,7 @@ import { Decimal } from '../core/decimal.js';
 import type { BookLevel } from '../core/types.js';
 import { OrderBook } from '../exchange/book/order-book.js';
 import type { OwnOrderView } from '../strategy/types.js';
-import { booksWithOwnOrders, OwnOrdersBook } from './OwnOrdersBook.js';
+import { booksWithOwnOrders, OwnOrdersBook, ownOrdersOfRunner } from './OwnOrdersBook.js';
 
 const d = (s: string) => new Decimal(s);
 const text = (ls: readonly BookLevel[]) => ls.map((l) => `${l.price.toFixed()}x${l.qty.toFixed()}`).join(' ');
@@ -69,16 +69,16 @@ describe('OwnOrdersBook: the market book with our resting orders in it', () => {
     expect(v.costToFill('BUY', d('100')).filledQty.toFixed()).toBe('8');
   });
 
-  it('booksWithOwnOrders: every strategy of the runner counts (one account), one view per market book', () => {
+  it('ownOrdersOfRunner: every strategy of the runner counts (one account), one view per market book', () => {
     const m = market();
     const open: Record<string, OwnOrderView[]> = { s1: [order('a', 'BUY', '100.2', '1')], s2: [order('b', 'BUY', '100.2', '2'), { ...order('x', 'BUY', '100.7', '1'), symbol: 'ETH_USDT' }] };
     const runner = { names: ['s1', 's2'], book: (n: string) => ({ openCount: () => open[n]!.length, openOrders: (sym?: string) => open[n]!.filter((o) => sym === undefined || o.symbol === sym) }) };
-    const books = booksWithOwnOrders((s) => (s === 'BTC_USDT' ? m : undefined), () => runner);
+    const books = booksWithOwnOrders((s) => (s === 'BTC_USDT' ? m : undefined), ownOrdersOfRunner(() => runner));
     expect(text([books('BTC_USDT')!.bestBid()!])).toBe('100.2x3');
     expect(books('BTC_USDT')).toBe(books('BTC_USDT'));
     expect(books('ETH_USDT')).toBeUndefined();
     // Before the runner exists: the market book as it is.
-    expect(booksWithOwnOrders(() => m, () => undefined)('BTC_USDT')!.bestBid()).toEqual(m.bestBid());
+    expect(booksWithOwnOrders(() => m, ownOrdersOfRunner(() => undefined))('BTC_USDT')!.bestBid()).toEqual(m.bestBid());
   });
 
   it('keeps its best levels while the source gives the same list, and reads a new list anew', () => {
@@ -93,12 +93,12 @@ describe('OwnOrdersBook: the market book with our resting orders in it', () => {
     expect([v.bestBid(), v.bestAsk()]).toEqual([market().bestBid(), market().bestAsk()]);
   });
 
-  it("booksWithOwnOrders hands one strategy's list on as it is", () => {
+  it("ownOrdersOfRunner hands one strategy's list on as it is", () => {
     const list = [order('a', 'BUY', '100.2', '1')];
     const seen: unknown[] = [];
     const m = market();
     const runner = { names: ['s1', 's2'], book: (n: string) => ({ openCount: () => (n === 's1' ? 1 : 0), openOrders: () => list }) };
-    const v = booksWithOwnOrders(() => m, () => runner)('BTC_USDT') as OwnOrdersBook;
+    const v = booksWithOwnOrders(() => m, ownOrdersOfRunner(() => runner))('BTC_USDT') as OwnOrdersBook;
     seen.push(v.own('BTC_USDT'), v.own('BTC_USDT'));
     expect(seen).toEqual([list, list]);
     expect(seen[0]).toBe(list);

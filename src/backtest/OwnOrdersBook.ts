@@ -5,10 +5,11 @@
  * out of the replayed or streamed market data, so this view adds them back: the same world in every
  * mode (src/backtest/README.md, "One world in every mode").
  *
- * An order counts from the acknowledgement the strategies received (state NEW or PARTIALLY_FILLED)
- * with its unfilled quantity at its limit price, until a final state: LIMIT and LIMIT_MAKER orders
- * only (a stop or take-profit order rests in no book until triggered; a market order never rests).
- * Live shows it a little later, when the next depth diff after the exchange booked it arrives.
+ * An order counts with its unfilled quantity at its limit price while its state is NEW or
+ * PARTIALLY_FILLED: LIMIT and LIMIT_MAKER orders only (a stop or take-profit order rests in no book
+ * until triggered; a market order never rests). Which orders and states: the source's. In tick mode
+ * that is the engine's, shown when the depth stream would show them (ShownOwnOrders.ts), not when
+ * the strategy hears of them.
  */
 import type { BookView, FillCost } from '../core/bookView.js';
 import { Decimal, ZERO, fitsPrecision } from '../core/decimal.js';
@@ -195,14 +196,13 @@ export interface OwnOrdersSource {
 }
 
 /**
- * The books strategies read on paper and in a backtest: `market`'s book of each symbol with the
- * open orders of every strategy of `runner` added (one account, as live). One view per market book.
+ * The open orders of every strategy of a runner as the strategies know them (one account, as
+ * live): a candle backtest's own orders, which rest in no engine (CandleVenue).
  */
-export function booksWithOwnOrders(market: (symbol: string) => BookView | undefined, runner: () => OwnOrdersSource | undefined): (symbol: string) => BookView | undefined {
-  const views = new WeakMap<BookView, OwnOrdersBook>();
+export function ownOrdersOfRunner(runner: () => OwnOrdersSource | undefined): OwnOrdersOf {
   // One strategy's list as it is (the same list until its orders change: OwnOrdersBook keeps
   // its best levels while it gets the same list); several strategies' lists joined.
-  const own: OwnOrdersOf = (symbol) => {
+  return (symbol) => {
     const r = runner();
     if (r === undefined) return NO_ORDERS;
     let one: readonly OwnOrderView[] | undefined;
@@ -216,6 +216,15 @@ export function booksWithOwnOrders(market: (symbol: string) => BookView | undefi
     }
     return all ?? one ?? NO_ORDERS;
   };
+}
+
+/**
+ * The books strategies read on paper and in a backtest: `market`'s book of each symbol with the
+ * account's resting orders `own` added (ShownOwnOrders.ts: as the depth stream would show them).
+ * One view per market book.
+ */
+export function booksWithOwnOrders(market: (symbol: string) => BookView | undefined, own: OwnOrdersOf): (symbol: string) => BookView | undefined {
+  const views = new WeakMap<BookView, OwnOrdersBook>();
   return (symbol) => {
     const m = market(symbol);
     if (m === undefined) return undefined;

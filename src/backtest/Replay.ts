@@ -58,6 +58,8 @@ export interface ReplayOptions {
   readonly collector?: ResultCollector;
   /** Runs after each event's own work (e.g. publishing queued risk rejections). */
   readonly afterEvent?: () => void;
+  /** Runs when a depth diff of `symbol` has moved the books, before it is published (ShownOwnOrders.ts). */
+  readonly onDepth?: (symbol: string) => void;
   /** Publishes a timer event every `timerMs` of virtual time (0/undefined: none). */
   readonly timerMs?: number;
   /**
@@ -192,6 +194,7 @@ export class Replay {
     const e = item.event;
     if (e.type === 'kline' && this.#builtBars(e.symbol).some((b) => b.interval === e.interval)) return;
     this.#apply(e);
+    if (e.type === 'depthDiff') o.onDepth?.(e.symbol);
     this.stats.events++;
     if (this.#closedBars.length > 0) {
       for (const k of this.#closedBars) o.bus.publish(k);

@@ -25,6 +25,7 @@
  * order tracker consumes the user data stream as it does live.
  */
 import { UsedIds } from './usedIds.js';
+import type { ShownOwnOrders } from './ShownOwnOrders.js';
 import { isTerminalState, type BusEvent, type OrderUpdateEvent } from '../bus/events.js';
 import type { CancelIntent, Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
@@ -75,6 +76,8 @@ export interface SimVenueOptions {
   /** Constant latencies, or a model drawing them (default: none at all). */
   readonly latency?: LatencyConfig | LatencyModel;
   readonly emit?: 'orderEvents' | 'userData';
+  /** Told every engine report of the account's orders: the own orders the depth stream shows (ShownOwnOrders.ts). */
+  readonly shown?: ShownOwnOrders;
 }
 
 /** Converts the engine's scaled executionReport to the typed user-data event (its Decimals built from the integers). */
@@ -399,6 +402,7 @@ export class SimVenue implements Venue {
       if (e.accountId !== this.#o.accountId) return;
       const o = this.#orders.get(e.c) ?? (e.C !== '' ? this.#orders.get(e.C) : undefined);
       if (o === undefined) return; // not a strategy order (e.g. placed directly on the engine)
+      this.#o.shown?.note(o.intent, e);
       if (this.#o.emit === 'userData') {
         // The tracker behind (TrackedVenue) never moves an order back, as live.
         const d = this.#reports.report();

@@ -37,6 +37,8 @@ export interface RunMarketOptions {
   /** The risk gate's trade windows, fed every stream trade before the bus sees it. */
   readonly averages?: AveragePrices;
   readonly now: () => number;
+  /** Paper mode: runs when a depth diff of `symbol` has moved the books, before it is published. */
+  readonly onDepth?: (symbol: string) => void;
 }
 
 /** Streams, books and (paper) the engine feed. */
@@ -151,6 +153,7 @@ export class RunMarket {
       const b = this.#books.get(ev.symbol);
       // Only diffs the synchronised book really applied move the engine (as in a backtest replay).
       if (b?.ready && b.lastUpdateId === ev.finalUpdateId) engine.applyDepthDiff(ev.symbol, ev, ev.E);
+      o.onDepth?.(ev.symbol);
     }
     o.bus.publish(ev);
   }

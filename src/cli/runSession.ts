@@ -36,6 +36,7 @@ import { klineSubscriptions } from '../strategy/klines.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { latencyModel } from '../backtest/latency.js';
 import { booksWithOwnOrders } from '../backtest/OwnOrdersBook.js';
+import { ShownOwnOrders } from '../backtest/ShownOwnOrders.js';
 import { WallScheduler } from '../backtest/Scheduler.js';
 import { checkBudgets } from './budgets.js';
 import { RunMarket } from './runMarket.js';
@@ -181,7 +182,7 @@ export class RunSession {
       const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
       let router: OrderRouter | undefined;
       let legacy: LegacyClient | undefined;
-      let sim: { venue: SimVenue; scheduler: WallScheduler } | undefined;
+      let sim: { venue: SimVenue; scheduler: WallScheduler; shown: ShownOwnOrders } | undefined;
       let user: readonly UserStream[] = [];
 
       if (cfg.mode === 'live') {
@@ -234,8 +235,9 @@ export class RunSession {
           bufferEvents: false,
         });
         const scheduler = new WallScheduler(clock);
-        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: latencyModel(cfg.paper.latency) });
-        sim = { venue, scheduler };
+        const shown = new ShownOwnOrders(scheduler);
+        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: latencyModel(cfg.paper.latency), shown });
+        sim = { venue, scheduler, shown };
         cleanup.push(() => scheduler.cancelAll());
       }
 
@@ -252,6 +254,7 @@ export class RunSession {
         })),
         averages,
         now: () => clock.now(),
+        ...(sim ? { onDepth: (s: string) => sim?.shown.flush(s) } : {}),
       });
       cleanup.push(() => market.close());
       market.start();
@@ -327,20 +330,18 @@ export class RunSession {
         if (!plugin) throw new ConfigError(cfg.file, 'strategies', s.name, 'plugin not loaded');
         return { name: s.name, plugin, params: s.params, symbols: s.symbols, budget: Object.fromEntries(Object.entries(s.budget).map(([k, v]) => [k, new Decimal(v)])) };
       });
-      const late: { runner?: StrategyRunner } = {};
       const runner = new StrategyRunner(specs, {
         bus,
         clock,
         venue: pipeline.venue,
         // Paper: the engine holds our orders, the streamed book does not; live, the exchange's does.
-        books: cfg.mode === 'paper' ? booksWithOwnOrders((s) => market.book(s), () => late.runner) : (s) => market.book(s),
+        books: cfg.mode === 'paper' ? booksWithOwnOrders((s) => market.book(s), (s) => sim?.shown.orders(s) ?? []) : (s) => market.book(s),
         gate: pipeline.gate,
         symbolFilters: (s) => symbols.find((i) => i.symbol === s)?.filters,
         runTag,
         log: log.child({ part: 'strategy' }),
         onFailure: (name, err) => ledger.journal(clock.now(), 'strategyFailed', { strategy: name, err: err instanceof Error ? err.message : String(err) }),
       });
-      late.runner = runner;
       // Live: each strategy starts from what its earlier runs left on the account (the same name
       // across restarts): their fills in its position and budget, their live orders as its own.
       // Starting flat, an inventory-limited strategy would buy its inventory again after every
