@@ -13,8 +13,9 @@
  * only over the user data stream, whose client holds each event for its E-ordering window
  * (src/exchange/stream/user-event-order.ts, 100 ms) before the strategy sees it: those reports come
  * `ackMs + streamHoldMs` after the engine, in their own order. So a resting order that filled still
- * looks open to its strategy for that long, as it does live; an answer that closed an order (a
- * cancel) before its earlier fills arrive is not undone by them (the fills still count).
+ * looks open to its strategy for that long, as it does live; an answer that shows an order further
+ * on than its fills' reports (a cancel's, with fills still held) waits for them, as a live tracker
+ * holds it (reportTimes.ts, StreamTail).
  * With a {@link VirtualScheduler} (backtests) this is a deterministic event queue on the virtual
  * clock; with a {@link WallScheduler} (paper mode) the same code runs on the wall clock. Fees are
  * the engine account's maker/taker commission rates; queue position, partial fills, market orders
@@ -42,7 +43,7 @@ import { stateOfStatus } from '../execution/orderState.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
 import { latencyModel, type LatencyModel } from './latency.js';
-import { FinalShown, ReportTimes } from './reportTimes.js';
+import { FinalShown, ReportTimes, StreamTail } from './reportTimes.js';
 
 /** Latencies in ms of the run's clock. */
 export interface LatencyConfig {
@@ -132,6 +133,7 @@ export class SimVenue implements Venue {
   readonly #reports: ReportTimes;
   /** With a stream hold: orders whose final state their strategy already got. */
   readonly #finalShown = new FinalShown();
+  readonly #tail = new StreamTail();
   /** Orders not final yet, by clientId; finished ones are dropped so memory stays flat. */
   readonly #orders = new Map<string, VenueOrder>();
   /**
@@ -422,10 +424,11 @@ export class SimVenue implements Venue {
   }
 
   #applyReport(o: VenueOrder, r: ScaledExecutionReport): void {
-    const d = this.#reports.report();
-    const E = this.#o.scheduler.clock.now() + d;
-    o.orderId = r.i;
+    const now = this.#o.scheduler.clock.now();
     const state = stateOfStatus(r.X);
+    const d = this.#tail.delay(o.intent.clientId, now, this.#reports.report(), this.#reports.inRequest, isTerminalState(state));
+    const E = now + d;
+    o.orderId = r.i;
     if (r.x === 'TRADE') {
       const ps = r.priceScale;
       const qs = r.qtyScale;

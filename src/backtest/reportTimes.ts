@@ -4,7 +4,8 @@
  * the engine, and what the market later does to a resting order over the user data stream, `ack`
  * plus the stream hold after it. Each way keeps its own order (one connection each), so a stream
  * report can arrive after a later answer about the same order: {@link FinalShown} keeps such an
- * order from moving back in its strategy's view.
+ * order from moving back in its strategy's view, and {@link StreamTail} keeps an answer that shows
+ * an order further on than its stream reports (a cancel's, after fills still held) behind them.
  */
 import { isTerminalState, type OrderUpdateEvent } from '../bus/events.js';
 
@@ -67,5 +68,27 @@ export class FinalShown {
     }
     if (left > 0 && isTerminalState(e.state)) this.#shown.add(id);
     return true;
+  }
+}
+
+/**
+ * When each order's last report on the stream way is due. An answer showing the order further on
+ * than those reports (a cancel's answer, with fills still held in the stream) waits for them, as a
+ * live tracker holds such an update until the fills are recorded (src/execution/fillGate.ts): the
+ * strategy hears the fills, then the close, and never sees an order closed while its position
+ * still lacks the fills. Entries go with the order's final report: memory stays flat.
+ */
+export class StreamTail {
+  readonly #due = new Map<string, number>();
+
+  /**
+   * The delay of a report of `clientId` the engine makes at `now`, due after `d`: a stream
+   * report's is noted; an answer's is raised to the order's last stream report, if later.
+   */
+  delay(clientId: string, now: number, d: number, answer: boolean, final: boolean): number {
+    const tail = this.#due.get(clientId);
+    if (final) this.#due.delete(clientId);
+    else if (!answer) this.#due.set(clientId, now + d);
+    return answer && tail !== undefined && tail > now + d ? tail - now : d;
   }
 }
