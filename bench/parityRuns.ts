@@ -93,7 +93,7 @@ async function subscribed(sandbox: Awaited<ReturnType<typeof startSandbox>>, fai
 }
 
 /** Runs the case live or on paper against its own in-process sandbox; returns the outcome, the ledger's latency samples and the wall window. */
-async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityCase, o: ParityOptions, dir: string, paperLatency: Readonly<Record<string, LatencySpec>>, span: { startMs: number; endMs: number }): Promise<{ outcome: ModeOutcome; latency: Latencies; startRec: number; engine: EngineRecord }> {
+async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityCase, o: ParityOptions, dir: string, paperLatency: Readonly<Record<string, LatencySpec>>, span: { startMs: number; endMs: number }, notBefore?: number): Promise<{ outcome: ModeOutcome; latency: Latencies; startRec: number; engine: EngineRecord }> {
   const sandboxDoc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/paper-sandbox.yaml'), 'utf8')) as { market: { replay: Record<string, unknown> }[] };
   for (const m of sandboxDoc.market) m.replay = { ...m.replay, file: o.recording ?? RECORDING, loop: false, speed: o.speed };
   const sandboxFile = path.join(dir, `${tag}-sandbox.yaml`);
@@ -115,7 +115,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     }),
   );
   const cfg = loadRunConfig(runFile);
-  const seen: Seen = { trades: [], depth: [], fills: new Map(), fillsReplayed: new Map(), placed: new Map(), cancels: [], replayedTo: () => undefined };
+  const seen: Seen = { trades: [], depth: [], fills: new Map(), fillsReplayed: new Map(), placed: new Map(), cancels: [], replayedTo: () => undefined, ...(notBefore !== undefined ? { notBefore } : {}) };
   const plugin = watched(await loadPlugin(c.plugin, cfg.dir, plainErrorAt(runFile), ['strategies', 0]), seen);
   const sandbox = await startSandbox(loadSandboxConfig(sandboxFile), { holdMarket: true });
   const acct = sandbox.accounts[0];
@@ -327,14 +327,16 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     // Paper runs on the wall clock (recorded ms / speed), order by order from the same start.
     const wall = (x: number): number => x / o.speed;
     const paperLatency = { entryMs: { file: latencyFile(path.join(dir, 'paper-entry.txt'), perOrder.map(wall)), order: 'recorded' as const }, cancelMs: cancelLatency(path.join(dir, 'paper-cancel.txt'), perCancel.map(wall)), ackMs: Math.round(wall(ackMs)), streamHoldMs: Math.round(wall(streamHoldMs)) };
-    const paper = await runAgainstSandbox('paper', 'paper', c, o, dir, paperLatency, span);
+    // Paper's start-up is shorter than live's: it starts where live's strategy did, not sooner (an
+    // early start met a sweep at the recording's first second that live never saw).
+    const paper = await runAgainstSandbox('paper', 'paper', c, o, dir, paperLatency, span, live.startRec);
     const offset = await recordingOffset(recording);
     // One window for every mode: from the replay's start to its end (or the runs' duration).
     const window = { startMs: span.startMs, endMs: o.durationSec > 0 ? Math.min(span.endMs, span.startMs + o.durationSec * 1000 * o.speed) : span.endMs };
     const params: Record<string, unknown> = { ...c.params };
     for (const k of c.msParams ?? []) params[k] = Number(params[k]) * o.speed;
     const sandboxDoc = parse(readFileSync(path.join(PROJECT_ROOT, 'config/paper-sandbox.yaml'), 'utf8')) as { symbols: { filters: unknown[] }[] };
-    const inputs: BacktestInputs = { c, recording, params, filters: sandboxDoc.symbols[0]?.filters, cancel: cancelLatency(path.join(dir, 'backtest-cancel.txt'), perCancel), ackMs, streamHoldMs, offset, timerMs: 1000 * o.speed, start: Math.round(Math.min(live.startRec, paper.startRec) - offset), end: Math.round(window.endMs - offset), dir };
+    const inputs: BacktestInputs = { c, recording, params, filters: sandboxDoc.symbols[0]?.filters, cancel: cancelLatency(path.join(dir, 'backtest-cancel.txt'), perCancel), ackMs, streamHoldMs, offset, timerMs: 1000 * o.speed, start: Math.round(live.startRec - offset), end: Math.round(window.endMs - offset), dir };
     const backtest = (entry: LatencySpec): Promise<BacktestRun> => runParityBacktest(inputs, entry);
     // The live orders' latencies order by order: both runs start at the same instant, so the n-th
     // order of one is the n-th of the other while their intents agree (a first run at the median

@@ -29,6 +29,11 @@ export interface Seen {
   cancels: (Asked & { clientId: string })[];
   /** The sandbox's replay clock (MarketFeed.replayedTo), once it runs. */
   replayedTo: () => number | undefined;
+  /**
+   * The strategy gets no event before the replay reaches this recorded ms: a run that starts
+   * sooner than the one it is compared with starts at the same market instant (undefined: at once).
+   */
+  notBefore?: number;
 }
 
 /** A moment a strategy asked for something: wall ms, the last market event it had seen and when, where the replay stood. */
@@ -67,6 +72,7 @@ export function watched(inner: StrategyPlugin, seen: Seen): StrategyPlugin {
           h.onStart?.();
         },
         onEvent: (e) => {
+          if (seen.notBefore !== undefined && (seen.replayedTo() ?? -Infinity) < seen.notBefore) return;
           if ((e.type === 'trade' || e.type === 'depthDiff') && seen.firstSentWall === undefined) {
             seen.firstSentWall = e.E;
             seen.firstKey = e.type === 'trade' ? `t${e.tradeId}` : `d${e.finalUpdateId}`;
