@@ -172,7 +172,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const exchangeFilters = parseExchangeFilters(cfg.exchangeFilters, 'exchangeFilters');
   let engine: MatchingEngine | undefined;
   let venue: SimVenue | CandleVenue;
-  let shown: ShownOwnOrders | undefined;
+  let shownOrders: ShownOwnOrders | undefined;
   if (candleMode) {
     venue = new CandleVenue({ scheduler, publish: (e) => bus.publish(e), makerFee, takerFee });
   } else {
@@ -191,9 +191,11 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       // only needs to outlast a report in flight, which a thousand orders do.
       historyLimit: ENGINE_HISTORY_LIMIT,
     });
-    shown = new ShownOwnOrders(scheduler);
-    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency), shown });
+    shownOrders = new ShownOwnOrders(scheduler);
+    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency), shown: shownOrders });
   }
+  // Tick mode: our orders as the depth stream would show them (ShownOwnOrders.ts).
+  const shown = shownOrders;
 
   const bookSymbols = bt.recordings.map((r) => r.symbol);
   // Sampled per bar by default on candles: a second's samples of minute bars repeat one value 60 times (and Sharpe "per second" of minute data means nothing).
@@ -215,7 +217,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     bookSymbols,
     collector,
     afterEvent: () => late.runner?.flush(),
-    ...(shown ? { onDepth: (symbol: string) => (shown as ShownOwnOrders).flush(symbol) } : {}),
+    ...(shown ? { onDepth: (symbol: string) => shown.flush(symbol) } : {}),
     timerMs: bt.timerMs,
     start: bt.start === undefined ? undefined : timeBoundMs(bt.start),
     startSource: { file: cfg.file, value: bt.start },
@@ -268,7 +270,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   // No run tag: a backtest's clientIds are the same on every run (determinism).
   const filtersOf = new Map(symbols.map((i) => [i.symbol, i.filters]));
   // Strategies read the replayed book with the account's own resting orders in it, as live (OwnOrdersBook.ts).
-  const books = booksWithOwnOrders((s) => replay.book(s), shown ? (s) => (shown as ShownOwnOrders).orders(s) : ownOrdersOfRunner(() => late.runner));
+  const books = booksWithOwnOrders((s) => replay.book(s), shown ? (s) => shown.orders(s) : ownOrdersOfRunner(() => late.runner));
   const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books, gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v) => chart.plot(strategy, symbol, name, clock.now(), v) });
   late.runner = runner;
   // A bad parameter must stop the run before any data is read (the runner starts only when the
