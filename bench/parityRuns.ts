@@ -168,7 +168,8 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
   }
   const ledger = Ledger.open(ledgerFile);
   try {
-    const orders = ledger.orders().sort((a, b) => a.createdAt - b.createdAt || (a.clientId < b.clientId ? -1 : 1));
+    // Placing order: by creation time, then by the clientId's counter (run-tag-N: -999 before -1000).
+    const orders = ledger.orders().sort((a, b) => a.createdAt - b.createdAt || a.clientId.length - b.clientId.length || (a.clientId < b.clientId ? -1 : 1));
     const keyOf = new Map(orders.map((x, i) => [x.clientId, String(i)]));
     const feed = [...seen.trades, ...seen.depth.flatMap((d) => (depthAt.has(d.u) ? [d.at - (depthAt.get(d.u) as number)] : []))];
     const fill = [...fillAt].flatMap(([k, at]) => (seen.fills.has(k) ? [(seen.fills.get(k) as number) - at] : []));
