@@ -135,6 +135,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
     if (e.type === 'executionReport' && e.x === 'TRADE') {
       fillAt.set(`${e.c}/${e.t}`, e.E);
       replayedAt.set(`f${e.c}/${e.t}`, seen.replayedTo());
+      if (e.X === 'FILLED') replayedAt.set(`e${e.c}`, seen.replayedTo());
     }
     if (e.type === 'executionReport' && e.x === 'NEW') {
       atEngine.set(e.c, e.E);
@@ -178,7 +179,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
       const to = seen.fillsReplayed.get(k);
       return from === undefined || to === undefined ? [] : [to - from];
     });
-    const latency: Latencies = { entry: [], ack: [], feed, fill, fillReplay, perOrder: [], placedReplay: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`)), cancelReplay: seen.cancels.map((x) => x.replayedTo) };
+    const latency: Latencies = { entry: [], ack: [], feed, fill, fillReplay, perOrder: [], placedReplay: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`) ?? replayLatency(x, replayedAt, `e${x.clientId}`)), cancelReplay: seen.cancels.map((x) => x.replayedTo) };
     for (const x of orders) {
       latency.perOrder.push(replayLatency(seen.placed.get(x.clientId), replayedAt, x.clientId));
       latency.placedReplay.push(seen.placed.get(x.clientId)?.replayedTo);
@@ -316,7 +317,10 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const entryMs = median(measured) ?? Math.round((feedWall + (median(live.latency.entry) ?? 0)) * o.speed);
     const perOrder = live.latency.perOrder.map((x) => x ?? entryMs);
     // Cancels too: the fader cancels its oldest order in the same bursts, and a cancel that comes
-    // late lets that order fill first. A cancel that found its order ended gets the median.
+    // late lets that order fill first. A cancel that found its order filled reached the engine after
+    // that fill: it gets the time to the fill (a lower bound), not the median, which put the
+    // backtest's cancel ahead of the fill (the fader's bursts: 127 orders live filled, cancelled in
+    // the backtest). Any other that found its order ended gets the median.
     const perCancel = live.latency.perCancel.map((x) => x ?? entryMs);
     const cancelLatency = (file: string, xs: readonly number[]): LatencySpec => (xs.length > 0 ? { file: latencyFile(file, xs), order: 'recorded' } : entryMs);
     const ackMs = Math.round((median(live.latency.ack) ?? 0) * o.speed);
