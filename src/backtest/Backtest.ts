@@ -172,7 +172,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const exchangeFilters = parseExchangeFilters(cfg.exchangeFilters, 'exchangeFilters');
   let engine: MatchingEngine | undefined;
   let venue: SimVenue | CandleVenue;
-  let shownOrders: ShownOwnOrders | undefined;
+  // Tick mode: our orders as the depth stream would show them (ShownOwnOrders.ts).
+  const shown = candleMode ? undefined : new ShownOwnOrders(scheduler);
   if (candleMode) {
     venue = new CandleVenue({ scheduler, publish: (e) => bus.publish(e), makerFee, takerFee });
   } else {
@@ -191,11 +192,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       // only needs to outlast a report in flight, which a thousand orders do.
       historyLimit: ENGINE_HISTORY_LIMIT,
     });
-    shownOrders = new ShownOwnOrders(scheduler);
-    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency), shown: shownOrders });
+    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency), shown });
   }
-  // Tick mode: our orders as the depth stream would show them (ShownOwnOrders.ts).
-  const shown = shownOrders;
 
   const bookSymbols = bt.recordings.map((r) => r.symbol);
   // Sampled per bar by default on candles: a second's samples of minute bars repeat one value 60 times (and Sharpe "per second" of minute data means nothing).

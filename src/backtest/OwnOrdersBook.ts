@@ -27,7 +27,7 @@ const NO_ORDERS: readonly OwnOrderView[] = [];
 export type OwnOrdersOf = (symbol: string) => Iterable<OwnOrderView>;
 
 /** Whether an order rests in the exchange's book (see the header), and its unfilled quantity. */
-function restingQty(o: OwnOrderView): Decimal | undefined {
+export function restingQty(o: OwnOrderView): Decimal | undefined {
   if ((o.state !== 'NEW' && o.state !== 'PARTIALLY_FILLED') || (o.orderType !== 'LIMIT' && o.orderType !== 'LIMIT_MAKER')) return undefined;
   const q = o.quantity;
   if (o.price === undefined || q === undefined) return undefined;

@@ -21,6 +21,7 @@ import { ZERO } from '../core/decimal.js';
 import { stateOfStatus } from '../execution/orderState.js';
 import type { ScaledExecutionReport } from '../sim/events.js';
 import type { OwnOrderView } from '../strategy/types.js';
+import { restingQty } from './OwnOrdersBook.js';
 import type { Scheduler } from './Scheduler.js';
 
 /** No orders. */
@@ -48,14 +49,11 @@ export class ShownOwnOrders {
 
   /** An engine report of one of the account's orders, placed by `intent`, at the time the engine made it. */
   note(intent: PlaceIntent, r: ScaledExecutionReport): void {
-    const state = stateOfStatus(r.X);
-    const rests = (state === 'NEW' || state === 'PARTIALLY_FILLED') && (intent.orderType === 'LIMIT' || intent.orderType === 'LIMIT_MAKER') && intent.price !== undefined && intent.quantity !== undefined;
-    const view: OwnOrderView | undefined = rests
-      ? { clientId: intent.clientId, orderId: r.i, symbol: intent.symbol, side: intent.side, orderType: intent.orderType, state, price: intent.price, quantity: intent.quantity, cumQty: r.z === 0 ? ZERO : decimalOfScaled(r.z, r.qtyScale) }
-      : undefined;
+    const view: OwnOrderView = { clientId: intent.clientId, orderId: r.i, symbol: intent.symbol, side: intent.side, orderType: intent.orderType, state: stateOfStatus(r.X), price: intent.price, quantity: intent.quantity, cumQty: r.z === 0 ? ZERO : decimalOfScaled(r.z, r.qtyScale) };
     let p = this.#pending.get(intent.symbol);
     if (p === undefined) this.#pending.set(intent.symbol, (p = new Map()));
-    p.set(intent.clientId, view);
+    // The book view's own rule of what rests (OwnOrdersBook.ts); anything else leaves the list.
+    p.set(intent.clientId, restingQty(view) === undefined ? undefined : view);
     if (!this.#tickScheduled) {
       this.#tickScheduled = true;
       const now = this.#scheduler.clock.now();

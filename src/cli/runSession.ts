@@ -235,12 +235,14 @@ export class RunSession {
           bufferEvents: false,
         });
         const scheduler = new WallScheduler(clock);
-        const shown = new ShownOwnOrders(scheduler);
-        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: latencyModel(cfg.paper.latency), shown });
-        sim = { venue, scheduler, shown };
+        const shownOrders = new ShownOwnOrders(scheduler);
+        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: latencyModel(cfg.paper.latency), shown: shownOrders });
+        sim = { venue, scheduler, shown: shownOrders };
         cleanup.push(() => scheduler.cancelAll());
       }
 
+      // Paper: our orders in the engine, as the depth stream would show them (ShownOwnOrders.ts).
+      const shown = sim?.shown;
       const market = new RunMarket({
         bus,
         hosts: { stream_url: ep.stream_url, ...(ep.stream_url_next ? { stream_url_next: ep.stream_url_next } : {}), ...(ep.stream_url_new ? { stream_url_new: ep.stream_url_new } : {}) },
@@ -254,7 +256,7 @@ export class RunSession {
         })),
         averages,
         now: () => clock.now(),
-        ...(sim ? { onDepth: (s: string) => sim?.shown.flush(s) } : {}),
+        ...(shown ? { onDepth: (s: string) => shown.flush(s) } : {}),
       });
       cleanup.push(() => market.close());
       market.start();
@@ -335,7 +337,7 @@ export class RunSession {
         clock,
         venue: pipeline.venue,
         // Paper: the engine holds our orders, the streamed book does not; live, the exchange's does.
-        books: cfg.mode === 'paper' ? booksWithOwnOrders((s) => market.book(s), (s) => sim?.shown.orders(s) ?? []) : (s) => market.book(s),
+        books: shown ? booksWithOwnOrders((s) => market.book(s), (s) => shown.orders(s)) : (s) => market.book(s),
         gate: pipeline.gate,
         symbolFilters: (s) => symbols.find((i) => i.symbol === s)?.filters,
         runTag,
