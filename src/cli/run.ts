@@ -180,7 +180,7 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log, operatorStop);
   early.dispose();
   const summary = await session.stop(reason);
-  await consoleHandle?.close();
+  await consoleHandle?.close(reason);
   await target.sandbox?.stop();
   log.info({ summary }, 'summary');
   log.flush?.();

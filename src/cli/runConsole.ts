@@ -80,7 +80,8 @@ export function planConsole(cfg: RunConfig, flag: boolean, env: Readonly<Record<
 /** A started console. */
 export interface RunConsole {
   readonly url: string;
-  close(): Promise<void>;
+  /** Stops the console; with a reason, first says the run stopped (waiting a few seconds for it to be delivered). */
+  close(stopReason?: string): Promise<void>;
 }
 
 /** The console's view of a session: its own parts, read live. */
@@ -150,12 +151,13 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
     return undefined;
   }
   const n = settings.notify;
-  const notifier = n && channels.length > 0 ? new Notifier({ run, feed, channels, events: n.events, maxPerMinute: n.maxPerMinute, reconnectStorm: n.reconnectStorm, rejectionBurst: n.rejectionBurst, log }) : undefined;
+  const notifier = n && channels.length > 0 ? new Notifier({ run, feed, channels, events: n.events, maxPerMinute: n.maxPerMinute, outageAfterSec: n.outageAfterSec, reconnectStorm: n.reconnectStorm, rejectionBurst: n.rejectionBurst, log }) : undefined;
   notifier?.start();
   log.info({ url: server.url, commands: token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})`, notify: channels.map((c) => c.name) }, 'console listening');
   return {
     url: server.url,
-    close: async () => {
+    close: async (stopReason) => {
+      if (stopReason !== undefined) notifier?.stopped(stopReason);
       o.tap?.attach(undefined);
       await notifier?.stop();
       feed.stop();

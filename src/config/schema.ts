@@ -189,8 +189,9 @@ export const notifySchema = z.strictObject({
   events: z
     .array(z.enum(['fill', 'failure', 'state', 'reconnects', 'rejections', 'daily']))
     .default(['fill', 'failure', 'state', 'reconnects', 'rejections', 'daily'])
-    .describe('what is sent: fills, strategy failures, trading-state changes, reconnect storms, rejection bursts, the daily summary'),
-  maxPerMinute: z.number().int().positive().default(20).describe('messages per minute per channel; the rest are counted and summarised'),
+    .describe('info sent besides the critical alerts: fills, reconnect storms, rejection bursts, the daily summary (failure and state are critical and always sent)'),
+  maxPerMinute: z.number().int().positive().default(20).describe('info messages per minute per channel; the rest are counted and summarised at most once a minute (critical alerts are never dropped)'),
+  outageAfterSec: z.number().positive().max(30).default(10).describe('a stream down or resyncing this long is an "exchange unreachable" alert'),
   reconnectStorm: z.strictObject({ count: z.number().int().positive(), windowSec: z.number().positive() }).default({ count: 5, windowSec: 60 }).describe('this many stream disconnects within the window is a storm'),
   rejectionBurst: z.strictObject({ count: z.number().int().positive(), windowSec: z.number().positive() }).default({ count: 20, windowSec: 60 }).describe('this many refused intents within the window is a burst'),
 });

@@ -4,13 +4,7 @@
  * or the Bot API path carries the credential).
  */
 
-/** One notification. */
-export interface Notification {
-  readonly kind: string;
-  readonly t: number;
-  readonly text: string;
-  readonly data?: unknown;
-}
+import { priorityOf, type Notification } from './alerts.js';
 
 /** A destination. */
 export interface Channel {
@@ -43,12 +37,13 @@ async function post(name: string, url: string, body: unknown): Promise<Response>
   }
 }
 
-/** POSTs `{ run, kind, t, text, data }` to `url` (from the environment). */
+/** POSTs `{ run, kind, priority, t, text, data }` to `url` (from the environment); a coalesced message adds `parts`, each of that shape. */
 export function webhookChannel(url: string): Channel {
   return {
     name: 'webhook',
     async send(n, run) {
-      const r = await post('webhook', url, { run, kind: n.kind, t: n.t, text: n.text, data: n.data });
+      const one = (x: Notification): Record<string, unknown> => ({ run, kind: x.kind, priority: priorityOf(x.kind), t: x.t, text: x.text, data: x.data });
+      const r = await post('webhook', url, n.parts ? { ...one(n), parts: n.parts.map(one) } : one(n));
       await r.body?.cancel();
       if (!r.ok) throw new ChannelError(`webhook: HTTP ${r.status}`, r.status === 429 ? retryAfter(r.headers.get('retry-after')) : undefined);
     },
