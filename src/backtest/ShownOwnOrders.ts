@@ -7,9 +7,9 @@
  * the next depth message, which the exchange (and the sandbox, src/sandbox/stream-server.ts) sends
  * with the next diff it applies or on its 100 ms tick, whichever comes first. The strategy's own
  * records do not move it: a bid that a sweep filled leaves the book before its strategy hears of
- * the fill, whose report the user stream holds ~100 ms. Read from those records instead, a filled
- * bid stayed at the top of a simulated book for that hold, so a quoting strategy's mid sat above
- * the swept market and it requoted into the sweep.
+ * the fill, whose report comes later over the user stream. Read from those records instead, a
+ * filled bid stayed at the top of a simulated book until that report, so a quoting strategy's mid
+ * sat above the swept market and it requoted into the sweep.
  *
  * Here the venue notes each engine report of the account's orders as it happens; the notes are
  * shown when a depth diff of the symbol reaches the strategies' books ({@link flush}) or at the

@@ -10,9 +10,9 @@
  * Two ways back, as live: what answers a request (an order's acknowledgement or refusal, the fills
  * of an order that trades on arrival, a cancel) comes as its REST response, `ackMs` after the
  * engine; what the market later does to a resting order (its fills, an expiry) reaches a live run
- * only over the user data stream, whose client holds each event for its E-ordering window
- * (src/exchange/stream/user-event-order.ts, 100 ms) before the strategy sees it: those reports come
- * `ackMs + streamHoldMs` after the engine, in their own order. So a resting order that filled still
+ * only over the user data stream, whose client delivers what arrives in E order at once and holds
+ * only after a gap or reordering (src/exchange/stream/user-event-order.ts): those reports come
+ * `ackMs + streamHoldMs` after the engine (default hold 0), in their own order. So a resting order that filled still
  * looks open to its strategy for that long, as it does live; an answer that shows an order further
  * on than its fills' reports (a cancel's, with fills still held) waits for them, as a live tracker
  * holds it (reportTimes.ts, StreamTail).

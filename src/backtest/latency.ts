@@ -32,7 +32,7 @@ export interface LatencySettings {
   /**
    * Added to `ackMs` for what reaches a live run only over the user data stream: the reports of
    * what the market did to a resting order (its fills, an expiry). kancil's live user streams hold
-   * each event for their E-ordering window before a strategy sees it (see SimVenue). Default 0.
+   * an event only after a gap or reordering (see SimVenue). Default 0.
    */
   readonly streamHoldMs?: number;
   readonly seed?: number;

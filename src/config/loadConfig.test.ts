@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
-import { USER_EVENT_ORDER_WINDOW_MS } from '../exchange/stream/user-stream-base.js';
 import { DEFAULT_STREAM_HOLD_MS } from './schema.js';
 import { jsonSchemaText, SCHEMA_FILE } from './jsonSchema.js';
 import { loadConfig, parseConfig } from './loadConfig.js';
@@ -118,13 +117,11 @@ backtest:
       '/bt/x.yaml',
     );
     expect(config.backtest?.recordings[0]?.files).toEqual([path.resolve('/bt/data/a.gz')]);
-    expect(config.backtest?.latency).toEqual({ entryMs: 20, cancelMs: 4, ackMs: 4, streamHoldMs: 100, seed: 1 });
+    expect(config.backtest?.latency).toEqual({ entryMs: 20, cancelMs: 4, ackMs: 4, streamHoldMs: 0, seed: 1 });
   });
 
-  it('the default stream hold of backtest and paper is the live user streams’ E-ordering window', () => {
-    // Every fill of a resting order waits out that window live before its strategy hears of it; a
-    // simulation without it re-quoted 100 ms sooner after each fill (the market maker filled 36 % more).
-    expect(DEFAULT_STREAM_HOLD_MS).toBe(USER_EVENT_ORDER_WINDOW_MS);
+  it('the default stream hold of backtest and paper is 0: live user streams hold nothing that arrives in order', () => {
+    expect(DEFAULT_STREAM_HOLD_MS).toBe(0);
   });
 
   it('order latencies: drawn ones checked, latency files resolved, the paper shorthand, not both', () => {
@@ -133,13 +130,13 @@ sandbox: { config: sb.yaml }
 strategies: [{ name: s, plugin: grid-trader, symbols: [BTC_USDT] }]
 ${section}`;
     const cfg = (text: string) => parseConfig(text, '/p/x.yaml').config;
-    expect(cfg(paper('')).paper.latency).toEqual({ entryMs: 4, cancelMs: 4, ackMs: 4, streamHoldMs: 100, seed: 1 });
-    expect(cfg(paper('paper: { latencyMs: 15 }')).paper.latency).toEqual({ entryMs: 15, cancelMs: 15, ackMs: 15, streamHoldMs: 100, seed: 1 });
+    expect(cfg(paper('')).paper.latency).toEqual({ entryMs: 4, cancelMs: 4, ackMs: 4, streamHoldMs: 0, seed: 1 });
+    expect(cfg(paper('paper: { latencyMs: 15 }')).paper.latency).toEqual({ entryMs: 15, cancelMs: 15, ackMs: 15, streamHoldMs: 0, seed: 1 });
     expect(cfg(paper('paper: { latency: { entryMs: { median: 3, p99: 30 }, ackMs: { file: lat/ack.txt }, seed: 9 } }')).paper.latency).toEqual({
       entryMs: { median: 3, p99: 30 },
       cancelMs: 4,
       ackMs: { file: path.resolve('/p/lat/ack.txt') },
-      streamHoldMs: 100,
+      streamHoldMs: 0,
       seed: 9,
     });
     const fails = (text: string) => {

@@ -95,10 +95,11 @@ const latencySpec = z.union([
 /** Default of each order latency (ms): the recordings' median one-way feed latency (src/backtest/README.md, "Latency"). */
 const DEFAULT_ORDER_LATENCY_MS = 4;
 /**
- * Default stream hold (ms): the E-ordering window of kancil's live user data streams
- * (src/exchange/stream/user-stream-base.ts), which every fill of a resting order waits out live.
+ * Default stream hold (ms): 0, as live. kancil's live user data streams deliver an event the
+ * moment it arrives in E order and hold only after a gap or reordering
+ * (src/exchange/stream/user-event-order.ts), so a resting order's fill costs no more than an answer.
  */
-export const DEFAULT_STREAM_HOLD_MS = 100;
+export const DEFAULT_STREAM_HOLD_MS = 0;
 /** Order latencies of the simulated venue (backtest and paper). */
 export const latencySchema = z.strictObject({
   entryMs: latencySpec.default(DEFAULT_ORDER_LATENCY_MS).describe('order sent -> order reaches the engine'),
@@ -108,7 +109,7 @@ export const latencySchema = z.strictObject({
     .number()
     .min(0)
     .default(DEFAULT_STREAM_HOLD_MS)
-    .describe("added to ackMs for the fills (and expiries) of resting orders, which a live run hears only on its user data stream, held there for the stream's E-ordering window"),
+    .describe('added to ackMs for the fills (and expiries) of resting orders, which a live run hears only on its user data stream (default 0: that stream holds nothing that arrives in order)'),
   seed: z.number().int().default(1).describe('seed of the drawn latencies'),
 });
 const latencyDefaults = { entryMs: DEFAULT_ORDER_LATENCY_MS, cancelMs: DEFAULT_ORDER_LATENCY_MS, ackMs: DEFAULT_ORDER_LATENCY_MS, streamHoldMs: DEFAULT_STREAM_HOLD_MS, seed: 1 };

@@ -197,4 +197,41 @@ describe('data side against the sandbox exchange', () => {
     await place(alice, 'BUY', '800000000');
     await waitFor(() => events.some((e) => e.type === 'executionReport' && e.price.toFixed() === '800000000'), 10_000, 'event after re-subscribe');
   });
+
+  /** Alice's listen-token stream with a ten-minute window: any event it held would never arrive within a test. */
+  async function unheldStream(): Promise<{ us: ListenTokenUserStream; events: UserDataEvent[] }> {
+    await start();
+    const events: UserDataEvent[] = [];
+    const us = new ListenTokenUserStream({ url: sb.urls.ws_api_url, api: alice, logger: silent, backoff, reorderWindowMs: 600_000 });
+    us.events$.subscribe((e) => events.push(e));
+    us.start();
+    closers.push(() => us.close());
+    await waitFor(() => us.subscribed, 10_000, 'subscribed');
+    return { us, events };
+  }
+
+  it('user stream: reports that arrive in order are not held (a window of ten minutes delays nothing)', async () => {
+    const { us, events } = await unheldStream();
+    await place(alice, 'BUY', '700000000');
+    await place(bob, 'SELL', '700000000');
+    await waitFor(() => events.some((e) => e.type === 'executionReport' && e.status === 'FILLED'), 10_000, 'the fill, unheld');
+    const reports = events.flatMap((e) => (e.type === 'executionReport' ? [`${e.executionType}/${e.status}`] : []));
+    expect(reports).toEqual(['NEW/NEW', 'TRADE/FILLED']);
+    expect(us.ordering.held).toBe(0);
+  });
+
+  it('user stream: reports the exchange sends reversed (reorder fault) reach the client in E order', async () => {
+    const { us, events } = await unheldStream();
+    await place(alice, 'BUY', '700000000', '0.002');
+    await waitFor(() => events.length >= 1, 10_000, 'NEW');
+    const before = events.length;
+    // Every user event of the two sells (both accounts' reports and account positions, 8) comes reversed.
+    sb.faults.reorderUserEvents(8);
+    await place(bob, 'SELL', '700000000', '0.001');
+    await place(bob, 'SELL', '700000000', '0.001');
+    await waitFor(() => events.some((e) => e.type === 'executionReport' && e.status === 'FILLED'), 10_000, 'both fills, reordered by the client');
+    const fills = events.slice(before).flatMap((e) => (e.type === 'executionReport' ? [e.cumQty.toFixed()] : []));
+    expect(fills).toEqual(['0.001', '0.002']);
+    expect(us.ordering.held).toBeGreaterThan(0);
+  });
 });

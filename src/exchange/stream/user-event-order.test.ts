@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { UserDataEvent } from '../../core/marketEvents.js';
+import { Decimal, ZERO } from '../../core/decimal.js';
+import type { ExecutionReportEvent, UserDataEvent } from '../../core/marketEvents.js';
 import type { Timers } from './timing.js';
 import { UserEventOrderer } from './user-event-order.js';
 
@@ -35,36 +36,109 @@ function manual(): { now: number; timers: Timers; advance(ms: number): void } {
 
 const st = (E: number, sub = 1): UserDataEvent => ({ type: 'streamTerminated', E, subscriptionId: sub });
 
+/** An executionReport of order 7: NEW (cum 0), or a fill of `last` taking the order to `cum`. */
+function er(E: number, cum = '0', last = '0'): ExecutionReportEvent {
+  const filled = !new Decimal(last).isZero();
+  return {
+    type: 'executionReport', E, symbol: 'BTCUSDT', clientId: 'c7', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC',
+    quantity: new Decimal('1'), price: new Decimal('100'), stopPrice: ZERO, icebergQty: ZERO, origClientId: '',
+    executionType: filled ? 'TRADE' : 'NEW', status: !filled ? 'NEW' : cum === '1' ? 'FILLED' : 'PARTIALLY_FILLED',
+    rejectReason: 'NONE', orderId: '7', lastQty: new Decimal(last), cumQty: new Decimal(cum), lastPrice: new Decimal('100'),
+    commission: ZERO, commissionAsset: null, transactionTime: E, tradeId: filled ? String(E) : undefined, isWorking: true,
+    isMaker: true, orderCreationTime: 1, cumQuoteQty: new Decimal(cum).mul(100), lastQuoteQty: new Decimal(last).mul(100), expiryReason: undefined,
+  };
+}
+
+function setup(windowMs = 100, cautionMs?: number) {
+  const m = manual();
+  const out: number[] = [];
+  const gaps: string[] = [];
+  const o = new UserEventOrderer({ windowMs, cautionMs, clock: { now: () => m.now }, timers: m.timers, emit: (e) => out.push(e.E), onGap: (r) => gaps.push(r) });
+  return { m, out, gaps, o };
+}
+
 describe('UserEventOrderer', () => {
-  it('holds events for the window and releases them in E order, dropping duplicates', () => {
-    const m = manual();
-    const out: number[] = [];
-    const o = new UserEventOrderer({ windowMs: 50, clock: { now: () => m.now }, timers: m.timers, emit: (e) => out.push(e.E) });
-    o.push(st(30));
-    m.advance(10);
-    o.push(st(10));
-    o.push(st(10));
+  it('delivers events that arrive in E order at once, with no time passing, fills included', () => {
+    const { out, o } = setup();
+    o.push(er(10));
+    o.push(er(20, '0.4', '0.4'));
     o.push(st(20));
+    o.push(er(30, '1', '0.6'));
+    expect(out).toEqual([10, 20, 20, 30]);
+    expect({ held: o.held, late: o.late }).toEqual({ held: 0, late: 0 });
+  });
+
+  it('holds a fill whose earlier fill is missing until it arrives, then delivers both in E order at once', () => {
+    const { out, gaps, o } = setup();
+    o.push(er(10));
+    o.push(er(30, '1', '0.6')); // builds on 0.4 filled that was never reported
+    o.push(st(31)); // in E order, but behind the held fill
+    expect(out).toEqual([10]);
+    o.push(er(20, '0.4', '0.4'));
+    expect(out).toEqual([10, 20, 30, 31]);
+    expect({ held: o.held, late: o.late, gaps }).toEqual({ held: 3, late: 0, gaps: [] });
+  });
+
+  it('a report of an order not seen yet (its NEW still on the way) waits for it', () => {
+    const { out, o } = setup();
+    o.push(er(20, '0.4', '0.4'));
     expect(out).toEqual([]);
-    m.advance(40); // the first event is due: everything with E <= 30 goes, sorted
-    expect(out).toEqual([10, 20, 30]);
-    expect(o.duplicates).toBe(1);
-    o.push(st(5, 2)); // later than its window allows: delivered, counted as late
-    m.advance(50);
-    expect(out).toEqual([10, 20, 30, 5]);
+    o.push(er(10));
+    expect(out).toEqual([10, 20]);
+  });
+
+  it('a gap the window does not fill: the event goes after the window and the gap is reported', () => {
+    const { m, out, gaps, o } = setup();
+    o.push(er(10));
+    o.push(er(30, '1', '0.6'));
+    m.advance(99);
+    expect(out).toEqual([10]);
+    m.advance(1);
+    expect(out).toEqual([10, 30]);
+    expect(gaps).toHaveLength(1);
+    expect(gaps[0]).toContain('order 7');
+    expect(o.gaps).toBe(1);
+  });
+
+  it('after a reordering every event is held for the window and sorted, until the caution time has passed', () => {
+    const { m, out, o } = setup(50, 1000);
+    o.push(st(30));
+    o.push(st(10)); // below one delivered: the stream is reordering
+    m.advance(10);
+    o.push(st(50));
+    o.push(st(40));
+    expect(out).toEqual([30]);
+    m.advance(40); // the late one goes after its window (late: 30 went before it)
+    expect(out).toEqual([30, 10]);
     expect(o.late).toBe(1);
+    m.advance(10); // then the others, sorted by E
+    expect(out).toEqual([30, 10, 40, 50]);
+    m.advance(1000);
+    o.push(st(60));
+    expect(out).toEqual([30, 10, 40, 50, 60]);
+    expect(o.late).toBe(1);
+  });
+
+  it('drops duplicates', () => {
+    const { out, o } = setup();
+    o.push(er(10));
+    o.push(er(10));
+    o.push(st(11));
+    o.push(st(11));
+    expect(out).toEqual([10, 11]);
+    expect(o.duplicates).toBe(2);
   });
 
   it('window 0 passes through; close flushes what is held', () => {
     const m = manual();
     const out: number[] = [];
     const pass = new UserEventOrderer({ windowMs: 0, clock: { now: () => m.now }, timers: m.timers, emit: (e) => out.push(e.E) });
-    pass.push(st(2));
-    expect(out).toEqual([2]);
+    pass.push(er(20, '0.4', '0.4'));
+    expect(out).toEqual([20]);
     const held = new UserEventOrderer({ windowMs: 100, clock: { now: () => m.now }, timers: m.timers, emit: (e) => out.push(e.E) });
-    held.push(st(9));
-    held.push(st(7));
+    held.push(er(30, '1', '0.6'));
+    held.push(st(31));
     held.close();
-    expect(out).toEqual([2, 7, 9]);
+    expect(out).toEqual([20, 30, 31]);
   });
 });

@@ -15,15 +15,14 @@ import { UserEventOrderer } from './user-event-order.js';
 export type UserStreamStatus = ConnectionStatusEvent | ReconcileNeededEvent;
 
 /**
- * Default window (ms) for ordering user data events by E: every event waits this long before it
- * is emitted, fills included (a backtest and paper add it to a resting order's fill reports:
- * `latency.streamHoldMs`).
+ * Default window (ms) for ordering user data events by E: the longest an event is held when a gap
+ * or a reordering is seen (./user-event-order.ts). Events that arrive in order are not held.
  */
 export const USER_EVENT_ORDER_WINDOW_MS = 100;
 
 /** Options shared by user data streams. */
 export interface UserStreamCommonOptions extends TimingDeps {
-  /** Window for ordering events by E (default 100 ms; 0 disables holding). */
+  /** Longest hold when events arrive out of order (default 100 ms; 0 disables holding). */
   readonly reorderWindowMs?: number;
   readonly pingIntervalMs?: number;
   readonly pongTimeoutMs?: number;
@@ -65,6 +64,7 @@ export abstract class UserStreamBase {
         this.stats.events++;
         this.#events.next(ev);
       },
+      onGap: (reason) => this.needReconcile(reason),
     });
   }
 
@@ -81,9 +81,10 @@ export abstract class UserStreamBase {
     return this.#status.asObservable();
   }
 
-  /** Counters of the orderer (late arrivals beyond the window, duplicates dropped). */
-  get ordering(): { late: number; duplicates: number } {
-    return { late: this.#orderer.late, duplicates: this.#orderer.duplicates };
+  /** Counters of the orderer: late arrivals, duplicates dropped, events held, gaps left open. */
+  get ordering(): { late: number; duplicates: number; held: number; gaps: number } {
+    const o = this.#orderer;
+    return { late: o.late, duplicates: o.duplicates, held: o.held, gaps: o.gaps };
   }
 
   protected emitStatus(status: ConnectionStatusEvent['status'], reason: string): void {
