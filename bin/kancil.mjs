@@ -44,4 +44,4 @@ if (builtIsFresh()) {
   register();
   main = await import('../src/cli/main.ts');
 }
-process.exitCode = await main.runCli(process.argv.slice(2));
+await main.runProcess(process.argv.slice(2));

@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, KancilError, ValidationError } from '../core/errors.js';
+import { guardStdio, isClosed } from './closedPipe.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { commands } from './commands.js';
 import { version } from './version.js';
@@ -27,9 +28,14 @@ KANCIL_CONSOLE_TOKEN, KANCIL_WEBHOOK_URL, KANCIL_TELEGRAM_TOKEN.
 `;
 }
 
+// A closed stream takes no more writes (its reader is gone: closedPipe.ts).
 const processIO: CliIO = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: (t) => {
+    if (!isClosed('stdout')) process.stdout.write(t);
+  },
+  stderr: (t) => {
+    if (!isClosed('stderr')) process.stderr.write(t);
+  },
   env: process.env,
 };
 
@@ -85,6 +91,13 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
-  process.exitCode = await runCli(process.argv.slice(2));
+/**
+ * Runs the CLI as the process (bin/kancil.mjs): a closed stdout or stderr ends it quietly
+ * (closedPipe.ts), and its exit code becomes the process's.
+ */
+export async function runProcess(argv: readonly string[]): Promise<void> {
+  guardStdio(process, (code) => process.exit(code));
+  process.exitCode = await runCli(argv);
 }
+
+if (isEntryPoint()) await runProcess(process.argv.slice(2));

@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { convertCryptofeed, convertKlineCsv, convertNsLines, noEvents, recordingLines, writeRecording } from '../record/importers.js';
 import { Recorder } from '../record/recorder.js';
 import { writeBinaryRecording } from '../record/binary/writer.js';
+import { onClosedPipe } from './closedPipe.js';
 import type { Command } from './command.js';
 import { outputDirProblem } from './outputDir.js';
 import path from 'node:path';
@@ -32,12 +33,15 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
   const recorder = new Recorder(cfg, { snapshots: client, logger });
   recorder.start();
   logger.info({ out: cfg.out, symbols: cfg.symbols.map((s) => s.symbol) }, 'recording; SIGINT or SIGTERM stops and flushes');
+  // A closed stdout (`kancil record … | head -1`) stops it as a signal does: the files are flushed whole.
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      undoClosed();
       resolve();
     };
+    const undoClosed = onClosedPipe(stop);
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });

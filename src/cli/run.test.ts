@@ -30,3 +30,55 @@ describe('kancil run', () => {
     expect(JSON.parse(out.trim())).toMatchObject({ n: 1, msg: 'hello' });
   });
 });
+
+describe('the run logger', () => {
+  const sink = (isTTY: boolean, write: (s: string) => void): Writable =>
+    Object.assign(
+      new Writable({
+        write: (c: Buffer, _e, cb) => {
+          write(c.toString());
+          cb();
+        },
+      }),
+      { isTTY },
+    );
+
+  it('formats pretty lines in this thread, into the stream it was given (a terminal)', () => {
+    let out = '';
+    runLogger('info', sink(true, (s) => (out += s))).info({ n: 7 }, 'pretty hello');
+    // Synchronously: no worker thread (whose file the built package lacked) formats them.
+    expect(out).toContain('pretty hello');
+    expect(out).toMatch(/INFO/);
+    expect(() => JSON.parse(out)).toThrow();
+  });
+
+  it('keeps the run going when its output fails: one notice, then nothing more is written or thrown', () => {
+    const notices: string[] = [];
+    let writes = 0;
+    const broken = sink(false, () => undefined);
+    broken.write = () => {
+      writes += 1;
+      throw new Error('disk gone');
+    };
+    const log = runLogger('info', broken, false, undefined, (t) => notices.push(t));
+    expect(() => {
+      log.info('one');
+      log.info('two');
+    }).not.toThrow();
+    expect(writes).toBe(1);
+    expect(notices).toEqual([expect.stringContaining('log output failed (disk gone)')]);
+  });
+
+  it('a stream error (EPIPE from a reader that went away) stops its lines without a notice', () => {
+    const notices: string[] = [];
+    let out = '';
+    const s = sink(false, (t) => (out += t));
+    const log = runLogger('info', s, false, undefined, (t) => notices.push(t));
+    log.info('before');
+    s.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    log.info('after');
+    expect(out).toContain('before');
+    expect(out).not.toContain('after');
+    expect(notices).toEqual([]);
+  });
+});

@@ -5,13 +5,16 @@
  * played once has ended, and prints a summary. Credentials come
  * only from the environment (or the in-process sandbox's test account) and are redacted from logs.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
+import type { PinoPretty } from 'pino-pretty';
 import { ValidationError } from '../core/errors.js';
 import { loadSandboxConfig, startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { loadStrategies, plainErrorAt } from '../strategy/loader.js';
 import type { StrategyPlugin } from '../strategy/types.js';
 import { parseCommandArgs } from './args.js';
+import { onClosedPipe } from './closedPipe.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { SECRET_ENV, loadRunConfig, type RunConfig } from './runConfig.js';
 import { RunSession, type RunCredentials, type RunEndpoints } from './runSession.js';
@@ -42,18 +45,49 @@ export const REDACT_PATHS = ['apiKey', 'apiSecret', 'secret', 'legacyKey', 'lega
 
 /**
  * The run logger: pretty when `logging.pretty` says so, else when the output is a terminal; JSON
- * lines otherwise. `tap` also receives every (redacted) JSON line: the console's log tail.
+ * lines otherwise. `tap` also receives every (redacted) JSON line: the console's log tail. Pretty
+ * lines are formatted in this thread (no transport worker: its file is not in the built package,
+ * and a worker that dies takes the run with it). A log output that fails (a write that throws or
+ * a stream error) is dropped after one notice on `notice`: the run goes on, stops as it would and
+ * prints its summary.
  */
-export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout, pretty?: boolean, tap?: NodeJS.WritableStream): Logger {
+export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout, pretty?: boolean, tap?: NodeJS.WritableStream, notice: (text: string) => void = () => undefined): Logger {
   const tty = pretty ?? (stream as NodeJS.WriteStream).isTTY === true;
   const opts = { name: 'kancil', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
-  const prettyOptions = { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' };
-  if (tap) {
-    const dest = tty ? pino.transport({ target: 'pino-pretty', options: prettyOptions }) : stream;
-    return pino(opts, pino.multistream([{ level: 'trace', stream: dest }, { level: 'trace', stream: tap }]));
-  }
-  if (tty) return pino({ ...opts, transport: { target: 'pino-pretty', options: prettyOptions } });
-  return pino(opts, stream);
+  const dest = guardedLogOutput(stream, tty ? prettyLines() : (line) => line, notice);
+  if (tap) return pino(opts, pino.multistream([{ level: 'trace', stream: dest }, { level: 'trace', stream: tap }]));
+  return pino(opts, dest);
+}
+
+/** pino-pretty's formatter of one JSON line (loaded only for a terminal: ~40 modules a JSON run never needs). */
+function prettyLines(): (line: string) => string {
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  const format = prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' });
+  return (line) => format(line);
+}
+
+/** A pino destination writing `format(line)` to `stream` until the first failure, then nothing. */
+function guardedLogOutput(stream: NodeJS.WritableStream, format: (line: string) => string, notice: (text: string) => void): { write(line: string): boolean } {
+  let failed = false;
+  const fail = (err: unknown): void => {
+    if (failed) return;
+    failed = true;
+    // A reader that went away is not a failure to report (closedPipe.ts stops the run).
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+    notice(`kancil run: the log output failed (${err instanceof Error ? err.message : String(err)}); the run goes on without it\n`);
+  };
+  stream.on('error', fail);
+  return {
+    write(line: string): boolean {
+      if (failed) return true;
+      try {
+        stream.write(format(line));
+      } catch (err) {
+        fail(err);
+      }
+      return true;
+    },
+  };
 }
 
 async function loadPlugins(cfg: RunConfig): Promise<Map<string, StrategyPlugin>> {
@@ -129,17 +163,27 @@ async function stopReason(durationSec: number, marketEnded: Promise<void> | unde
   }
 }
 
-/** Records a SIGINT/SIGTERM from now on (resolving `reason`) until disposed. */
-function signalWhileStarting(): { reason: Promise<string>; dispose(): void } {
+/**
+ * Records a SIGINT/SIGTERM, or a closed stdout or stderr (the reader of `kancil run | …` went
+ * away), from now on (resolving `reason`) until disposed. While it is registered a closed stream
+ * stops the run gracefully rather than ending the process (closedPipe.ts).
+ */
+function stopRequests(): { reason: Promise<string>; dispose(): void } {
   let onSignal: (sig: NodeJS.Signals) => void = () => undefined;
-  const reason = new Promise<string>((resolve) => (onSignal = (sig) => resolve(`signal ${sig}`)));
+  let onClosed: (stream: string) => void = () => undefined;
+  const reason = new Promise<string>((resolve) => {
+    onSignal = (sig) => resolve(`signal ${sig}`);
+    onClosed = (stream) => resolve(`${stream} closed`);
+  });
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const undoClosed = onClosedPipe(onClosed);
   return {
     reason,
     dispose: () => {
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
+      undoClosed();
     },
   };
 }
@@ -158,27 +202,47 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   // The console is checked before anything connects: an unsafe one refuses the run.
   const consolePlan = planConsole(cfg, values.console === true, io.env);
   const tap = consolePlan ? new LogTap() : undefined;
-  const log = runLogger(cfg.logging.level, logStream, cfg.logging.pretty, tap?.stream);
+  const log = runLogger(cfg.logging.level, logStream, cfg.logging.pretty, tap?.stream, io.stderr);
   const plugins = await loadPlugins(cfg);
   const target = await connectTarget(cfg, io.env, log);
   // A SIGINT/SIGTERM while the session starts (reconciliation may already have found live orders)
   // stops it gracefully once started; without a handler yet, Node would kill it with orders resting.
-  const early = signalWhileStarting();
+  const requests = stopRequests();
+  try {
+    return await runSession(cfg, { io, log, target, plugins, durationSec, requests: requests.reason, consolePlan, tap });
+  } finally {
+    requests.dispose();
+  }
+}
+
+/** What {@link runSession} runs with. */
+interface SessionParts {
+  readonly io: CliIO;
+  readonly log: Logger;
+  readonly target: Awaited<ReturnType<typeof connectTarget>>;
+  readonly plugins: Map<string, StrategyPlugin>;
+  readonly durationSec: number;
+  readonly requests: Promise<string>;
+  readonly consolePlan: ReturnType<typeof planConsole>;
+  readonly tap: LogTap | undefined;
+}
+
+/** Starts the session, waits for what stops it, stops it and prints the summary; returns the exit code. */
+async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
+  const { io, log, target, consolePlan, tap } = p;
   let session: RunSession;
   try {
-    session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins, log });
+    session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins: p.plugins, log });
   } catch (err) {
-    early.dispose();
     await target.sandbox?.stop();
     throw err;
   }
   let requestStop: (reason: string) => void = () => undefined;
   const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));
-  void early.reason.then(requestStop);
+  void p.requests.then(requestStop);
   const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
   if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/ (dashboard; API ${consoleHandle.url}/api, metrics ${consoleHandle.url}/metrics)\n`);
-  const reason = await stopReason(durationSec, target.sandbox?.marketEnded, log, operatorStop);
-  early.dispose();
+  const reason = await stopReason(p.durationSec, target.sandbox?.marketEnded, log, operatorStop);
   const summary = await session.stop(reason);
   await consoleHandle?.close(reason);
   await target.sandbox?.stop();
