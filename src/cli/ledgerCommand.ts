@@ -41,7 +41,7 @@ export interface LedgerArgs {
 }
 
 /** Which ledger file: --ledger, else the storage.path of the config given as the one positional. */
-function ledgerPath(ledger: string | undefined, positionals: readonly string[]): string {
+export function ledgerPath(ledger: string | undefined, positionals: readonly string[]): string {
   if (positionals.length > 1) throw new ValidationError('config', positionals.join(' '), 'give at most one config file');
   const config = positionals[0];
   if (ledger !== undefined && config !== undefined) throw new ValidationError('--ledger', ledger, 'give either a config file or --ledger, not both');

@@ -213,6 +213,19 @@ export class OrderTracker {
     this.#patch(clientId, { state: 'EXPIRED', reason }, source);
   }
 
+  /**
+   * Closes a live order the exchange no longer knows (the ORDER_LOST rule): EXPIRED, its executed
+   * totals those of its recorded fills when they show more (fills fetched for it while no report came).
+   */
+  expireLost(clientId: string, reason: string): void {
+    const o = this.#live.get(clientId);
+    if (!o || isTerminal(o.state)) return;
+    const fills = this.#ledger.fills(clientId);
+    const qty = fills.reduce((sum, f) => sum.plus(f.qty), ZERO);
+    const quote = fills.reduce((sum, f) => sum.plus(f.quoteQty), ZERO);
+    this.#patch(clientId, { state: 'EXPIRED', reason, ...(qty.gt(o.cumQty) ? { cumQty: qty, cumQuoteQty: Decimal.max(quote, o.cumQuoteQty) } : {}) }, 'lost');
+  }
+
   /** An UNKNOWN order goes back to PENDING for a retry after reconciliation proved it absent. */
   markRetry(clientId: string): void {
     const o = this.#live.get(clientId);

@@ -140,6 +140,7 @@ export class Reconciler {
         for (const id of this.#polledAt.keys()) if (!ids.has(id)) this.#polledAt.delete(id);
       }
       if (core.lookups.size > 0) core.lookups.keepOnly(new Set(live.filter((o) => o.state === 'UNKNOWN').map((o) => o.clientId)));
+      if (core.lost.size > 0) core.lost.keepOnly(new Set(live.map((o) => o.clientId)));
       for (const o of live) {
         if (core.chains.has(o.clientId)) continue;
         if (o.state === 'UNKNOWN') {
@@ -147,6 +148,9 @@ export class Reconciler {
         }
         else if (core.cancelWanted.has(o.clientId) && now >= (core.cancelTried.get(o.clientId) ?? 0) + cancelRetryMs) {
           core.enqueue(o.clientId, () => core.ops.cancel(o.clientId));
+        } else if (core.lost.isDue(o.clientId, now)) {
+          // Answered "does not exist": looked up again on its own pace until the rule settles it.
+          core.enqueue(o.clientId, () => this.#pollOrder(o.clientId, now));
         } else if (o.orderId !== undefined && !this.#listing.has(o.symbol)) {
           const period = this.#unstreamed.has(o.symbol) ? orderPollMs : streamedPollMs;
           if (period > 0 && now >= (this.#polledAt.get(o.clientId) ?? o.sentAt ?? 0) + period) {

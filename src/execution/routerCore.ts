@@ -10,9 +10,11 @@ import type { Order } from '../core/types.js';
 import type { OrderRecord } from '../store/records.js';
 import { CircuitBreaker, type BreakerFailure } from './CircuitBreaker.js';
 import { LookupBackoff } from './lookupBackoff.js';
+import { LostOrders } from './lostOrders.js';
 import type { LegacyOrderPort, OpenOrderPort } from './ports.js';
 import type { OrderTracker } from './OrderTracker.js';
 import { isTerminal } from './orderState.js';
+import { RepeatLog } from './repeatLog.js';
 import type { OrderRouterOptions, RouterStats } from './routerOptions.js';
 
 /** The operations one part of the router asks of another. */
@@ -49,7 +51,11 @@ export class RouterCore {
   readonly earlierRun = new Set<string>();
   /** Pacing of the repeated lookups of orders whose outcome is unknown. */
   readonly lookups: LookupBackoff;
-  readonly stats: RouterStats = { openRequests: 0, legacyRequests: 0, reconciliations: 0, retries: 0 };
+  /** Orders the exchange answered "does not exist" for (lostOrders.ts). */
+  readonly lost: LostOrders;
+  /** Log lines that repeat for one order, rate-limited. */
+  readonly repeats: RepeatLog;
+  readonly stats: RouterStats = { openRequests: 0, legacyRequests: 0, reconciliations: 0, retries: 0, lost: 0 };
   stopped = false;
   #ops: RouterOps | undefined;
 
@@ -61,6 +67,8 @@ export class RouterCore {
     this.settleMs = o.settleMs ?? 6000;
     this.maxRetryAgeMs = o.maxRetryAgeMs ?? 10_000;
     this.lookups = new LookupBackoff(o.lookupBackoff);
+    this.lost = new LostOrders(o.lostOrders);
+    this.repeats = new RepeatLog(o.log, () => o.clock.now());
     this.breaker = new CircuitBreaker(o.clock, o.breaker, (s, why) => {
       o.log.warn({ breaker: s, why }, `open API circuit ${s}`);
       o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
@@ -181,13 +189,13 @@ function breakerFailure(err: unknown): BreakerFailure | undefined {
  */
 export async function settleFailedCancel(core: RouterCore, o: OrderRecord, err: unknown, what: string): Promise<void> {
   if (err instanceof UnknownOutcomeError) {
-    core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, `${what} failed, outcome unknown; tried again until the order settles`);
+    core.repeats.write('warn', `${o.clientId} ${what} unknown`, { clientId: o.clientId, err: errInfo(err) }, `${what} failed, outcome unknown; tried again until the order settles`);
     return;
   }
   await core.ops.refreshOrder(o);
   const state = core.tracker.get(o.clientId)?.state;
   if (state !== undefined && isTerminal(state)) core.o.log.info({ clientId: o.clientId, state, err: errInfo(err) }, `${what} refused: the order is already ${state}`);
-  else core.o.log.warn({ clientId: o.clientId, state, err: errInfo(err) }, `${what} failed; order refreshed`);
+  else core.repeats.write('warn', `${o.clientId} ${what} failed`, { clientId: o.clientId, state, err: errInfo(err) }, `${what} failed; order refreshed`);
 }
 
 /** Error summary for logs: never the request itself (it may carry signed parameters). */

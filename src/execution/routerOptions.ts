@@ -7,6 +7,7 @@ import type { OrderRecord } from '../store/records.js';
 import type { BreakerOptions, BreakerState } from './CircuitBreaker.js';
 import type { ExecLogger } from './log.js';
 import type { LookupBackoffOptions } from './lookupBackoff.js';
+import type { LostOrderOptions } from './lostOrders.js';
 import type { LegacyOrderPort, OpenOrderPort } from './ports.js';
 import type { OrderTracker } from './OrderTracker.js';
 
@@ -59,6 +60,8 @@ export interface OrderRouterOptions {
   readonly timeOffsetMs?: () => number;
   /** Pacing of the repeated lookups of an order whose outcome is unknown (defaults: 250 ms doubling to 30 s). */
   readonly lookupBackoff?: LookupBackoffOptions;
+  /** When an order the exchange says does not exist is closed as lost (lostOrders.ts; defaults: 3 answers over 5 s). */
+  readonly lostOrders?: LostOrderOptions;
   /** Called with every balance snapshot fetched from the exchange. */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
@@ -78,4 +81,6 @@ export interface RouterStats {
   legacyRequests: number;
   reconciliations: number;
   retries: number;
+  /** Orders closed as lost (the exchange does not know them). */
+  lost: number;
 }

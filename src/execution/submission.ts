@@ -121,6 +121,6 @@ export async function cancel(core: RouterCore, clientId: string): Promise<void> 
   } else if (core.legacy && orderId !== undefined && legacyPairOk(o.symbol)) {
     await cancelLegacy(core, o, orderId);
   } else {
-    core.o.log.warn({ clientId }, 'cancel not possible now: open API circuit open and the legacy interface cannot name this order');
+    core.repeats.write('warn', `${clientId} cancel not possible`, { clientId }, 'cancel not possible now: open API circuit open and the legacy interface cannot name this order');
   }
 }

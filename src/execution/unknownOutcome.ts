@@ -11,10 +11,14 @@
  * (its exchange orderId attached and journalled) before its snapshot is applied: unlinked, its
  * fills had no order to land on and it stayed UNKNOWN, looked up again on every pass. Repeated
  * lookups that settle nothing back off (lookupBackoff.ts).
+ *
+ * A known order the exchange answers "does not exist" for is closed by the ORDER_LOST rule
+ * (lostOrders.ts) once the lookups it names confirm it.
  */
-import type { Order } from '../core/types.js';
+import type { AccountTrade, Order } from '../core/types.js';
 import type { OrderRecord } from '../store/records.js';
 import { findLegacyActive, refreshLegacy } from './legacyFallback.js';
+import { isNoSuchOrder, ORDER_LOST } from './lostOrders.js';
 import { isTerminal } from './orderState.js';
 import { errInfo, type RouterCore } from './routerCore.js';
 
@@ -89,7 +93,7 @@ async function findByClientId(core: RouterCore, o: OrderRecord): Promise<Order |
         !core.tracker.byOrderId(x.orderId),
     );
   } catch (err) {
-    core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'lookup by clientId failed; will retry');
+    core.repeats.write('warn', `${o.clientId} lookup failed`, { clientId: o.clientId, err: errInfo(err) }, 'lookup by clientId failed; will retry');
     core.lookupUnsettled(o.clientId, err);
     return 'error';
   }
@@ -108,11 +112,61 @@ export async function refreshOrder(core: RouterCore, o: OrderRecord): Promise<vo
   if (orderId === undefined) return;
   try {
     if (core.breaker.closed) {
-      core.ops.applyRest(await core.call(() => core.open.orderDetail({ orderId, clientId: o.clientId })), 'poll');
+      const x = await core.call(() => core.open.orderDetail({ orderId, clientId: o.clientId }));
+      core.lost.clear(o.clientId);
+      core.ops.applyRest(x, 'poll');
     } else {
       await refreshLegacy(core, o, orderId);
     }
   } catch (err) {
-    core.o.log.warn({ clientId: o.clientId, err: errInfo(err) }, 'order refresh failed');
+    if (isNoSuchOrder(err)) await noSuchOrder(core, o, orderId);
+    else core.repeats.write('warn', `${o.clientId} refresh failed`, { clientId: o.clientId, err: errInfo(err) }, 'order refresh failed');
   }
+}
+
+/** The exchange answered "does not exist" for an order we hold as live: one strike of the ORDER_LOST rule (lostOrders.ts). */
+async function noSuchOrder(core: RouterCore, o: OrderRecord, orderId: string): Promise<void> {
+  const { clientId } = o;
+  if (core.lost.of(clientId) === undefined) core.o.log.warn({ clientId, orderId }, 'the exchange says this order does not exist; looking again before closing it as lost');
+  if (!core.lost.strike(clientId, core.now())) return;
+  // Confirmation, as for an unknown placement: every order of the symbol since it was created.
+  const found = await findByClientId(core, o);
+  if (found === 'error') return;
+  if (found) {
+    core.lost.clear(clientId);
+    core.ops.applyRest(found, 'reconcile');
+    return;
+  }
+  const before = core.tracker.recordedQty(clientId);
+  let trades: readonly AccountTrade[];
+  try {
+    trades = await core.call(() => core.open.accountTrades({ symbol: o.symbol, orderId, limit: 1000 }));
+  } catch (err) {
+    core.repeats.write('warn', `${clientId} lost trades`, { clientId, err: errInfo(err) }, 'fetching the trades of an order the exchange does not know failed; asked again later');
+    return;
+  }
+  for (const t of trades) core.tracker.applyTrade(t);
+  const cur = core.tracker.get(clientId);
+  if (!cur || isTerminal(cur.state) || core.tracker.recordedQty(clientId).gt(before)) {
+    // Fills it had not reported: the exchange knew it after all. Recorded, and the rule starts over.
+    core.lost.clear(clientId);
+    return;
+  }
+  closeLost(core, cur);
+}
+
+/** Closes an order the rule found lost: journal row, error line, EXPIRED with the ORDER_LOST reason. */
+function closeLost(core: RouterCore, o: OrderRecord): void {
+  const s = core.lost.of(o.clientId);
+  const strikes = s?.count ?? 0;
+  const spanSec = s === undefined ? 0 : Math.round((s.lastAt - s.firstAt) / 100) / 10;
+  const now = core.now();
+  const data = { clientId: o.clientId, orderId: o.orderId, strategy: o.strategy, symbol: o.symbol, state: o.state, executedQty: o.cumQty.toFixed(), strikes, spanSec };
+  core.o.ledger.journal(now, 'orderLost', data);
+  core.o.log.error(data, 'order closed as lost: the exchange does not know it and shows no fill of it beyond those recorded');
+  core.stats.lost++;
+  core.cancelDone(o.clientId);
+  core.lost.clear(o.clientId);
+  core.repeats.forget(o.clientId);
+  core.tracker.expireLost(o.clientId, `${ORDER_LOST}: the exchange answered "does not exist" ${strikes} times over ${spanSec} s and lists neither the order nor a fill beyond those recorded`);
 }

@@ -38,6 +38,8 @@ export function sandboxDoc(opts: { synthetic?: boolean } = {}): SandboxConfigInp
 export interface CountingProxy {
   readonly url: string;
   count(method: string, path: string): number;
+  /** Sends later requests to another origin (an exchange that restarted elsewhere, its state lost). */
+  retarget(url: string): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,8 @@ export interface CountingProxy {
  * is answered 502, or with `passDrops` the client's connection is dropped too, so a connection the
  * exchange dropped reaches the client as a drop and not as a 5XX.
  */
-export async function countingProxy(target: string, opts: { passDrops?: boolean } = {}): Promise<CountingProxy> {
+export async function countingProxy(first: string, opts: { passDrops?: boolean } = {}): Promise<CountingProxy> {
+  let target = first;
   const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -81,6 +84,9 @@ export async function countingProxy(target: string, opts: { passDrops?: boolean 
   return {
     url: `http://127.0.0.1:${port}`,
     count: (method, path) => counts.get(`${method} ${path}`) ?? 0,
+    retarget: (url) => {
+      target = url;
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
