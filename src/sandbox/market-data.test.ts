@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TradeEvent } from '../sim/index.js';
-import { MarketData } from './market-data.js';
+import { MarketData, type WireCandle } from './market-data.js';
 
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 0); // a Monday
 const trade = (id: number, price: string, qty: string, time: number, taker = '7', isBuyerMaker = false): TradeEvent => ({
@@ -14,6 +14,18 @@ const trade = (id: number, price: string, qty: string, time: number, taker = '7'
   isBuyerMaker,
   time,
 });
+
+const R0 = Date.UTC(2024, 7, 8, 23, 54, 0);
+
+/** Market data and a feed of replayed trades, each recorded at its own time. */
+function replayed(): { m: MarketData; replay: (id: number, price: string, qty: string, recorded: number) => void } {
+  const m = new MarketData();
+  const replay = (id: number, price: string, qty: string, recorded: number): void => {
+    m.replayedTrade('BTC_USDT', recorded);
+    m.record([{ ...trade(id, price, qty, T0 + id), buyerOrderId: '0', sellerOrderId: '0' }]);
+  };
+  return { m, replay };
+}
 
 describe('MarketData', () => {
   it('aggregates fills of one taker at one price and time; replayed trades (order 0) stay separate', () => {
@@ -50,12 +62,7 @@ describe('MarketData', () => {
   });
 
   it('a replayed symbol: bars at the recorded trade times, whole minutes only, without own trades', () => {
-    const m = new MarketData();
-    const R0 = Date.UTC(2024, 7, 8, 23, 54, 0);
-    const replay = (id: number, price: string, qty: string, recorded: number): void => {
-      m.replayedTrade('BTC_USDT', recorded);
-      m.record([{ ...trade(id, price, qty, T0 + id), buyerOrderId: '0', sellerOrderId: '0' }]);
-    };
+    const { m, replay } = replayed();
     replay(1, '100', '1', R0 + 15_000); // before the first whole minute: in no bar
     replay(2, '101', '1', R0 + 60_000);
     m.record([trade(3, '150', '5', T0 + 3)]); // an own trade: in the trade list, not in the bars
@@ -73,6 +80,24 @@ describe('MarketData', () => {
     expect(m.currentKline('BTC_USDT', '1m')).toMatchObject({ t: R0 + 180_000, c: '103', n: 1 });
     expect(m.currentKline('BTC_USDT', '5m')).toMatchObject({ t: R0 + 60_000, o: '101', c: '103', n: 3 });
     expect(m.trades('BTC_USDT', 10).map((t) => t.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a replayed symbol: before its first whole bar, the forming one is served from the first trade and never closed', () => {
+    const { m, replay } = replayed();
+    replay(1, '100', '1', R0 + 15_000);
+    replay(2, '99', '2', R0 + 20_000);
+    const lead = [R0, '100', '100', '99', '99', '3', 2];
+    const row = (k: WireCandle | undefined) => k && [k.t, k.o, k.h, k.l, k.c, k.v, k.n];
+    expect(row(m.currentKline('BTC_USDT', '1m'))).toEqual(lead);
+    expect(m.klines('BTC_USDT', '1m', { limit: 10 }).map(row)).toEqual([lead]);
+    // The 5m bar forming since 23:50, of the replay's trades so far.
+    expect(row(m.currentKline('BTC_USDT', '5m'))).toEqual([Date.UTC(2024, 7, 8, 23, 50), '100', '100', '99', '99', '3', 2]);
+    expect(m.klines('BTC_USDT', '5m', { limit: 10, startTime: R0 + 300_000 })).toEqual([]);
+    expect(m.closedKlines('BTC_USDT', '1m', undefined)).toEqual([]);
+    replay(3, '101', '1', R0 + 60_000); // the first whole minute opens: the lead-in goes, unclosed
+    expect(m.klines('BTC_USDT', '1m', { limit: 10 }).map(row)).toEqual([[R0 + 60_000, '101', '101', '101', '101', '1', 1]]);
+    expect(row(m.currentKline('BTC_USDT', '5m'))).toEqual([Date.UTC(2024, 7, 8, 23, 55), '101', '101', '101', '101', '1', 1]);
+    expect(m.closedKlines('BTC_USDT', '1m', undefined)).toEqual([]);
   });
 
   it('a wall-clock symbol closes bars as the clock passes their end', () => {

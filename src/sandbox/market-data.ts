@@ -9,7 +9,10 @@
  * MarketData.replayedTrade}): bar open times are recording minutes and a bar holds exactly its
  * interval of recording whatever the replay speed, whole bars only, so a run against the replay
  * reads the bars a backtest of the recording builds. Its clients' own trades are not in them (they
- * are in the trade streams): they would make the bars depend on the client. Every other symbol's
+ * are in the trade streams): they would make the bars depend on the client. Until the first whole
+ * bar of an interval opens, the bar forming is built from the replay's trades so far (a lead-in):
+ * the spec pushes and lists the forming bar from the first second, so it is served (x=false) but
+ * never closed, since the trades before the replay's start are unknown. Every other symbol's
  * bars take every trade at the sandbox's wall clock and close when the clock passes their end.
  */
 import { BarBuilder, barStart, type Bar, Decimal, firstWholeBar, flatBar, type KlineIntervalName, mergeBars, ZERO } from '../core/index.js';
@@ -75,6 +78,8 @@ class SymbolHistory {
   minutes: Bar[] = [];
   /** Undefined until the first trade that makes bars decides the clock (replayed or wall). */
   builder: BarBuilder | undefined;
+  /** A replay's minute bars before its first whole one (the lead-in); dropped once that one opens. */
+  leadIn: BarBuilder | undefined;
   /** Recorded times of replayed trades applied but not yet recorded, oldest first. */
   readonly replayTimes: number[] = [];
   lastPrice: Decimal | undefined;
@@ -163,9 +168,17 @@ export class MarketData {
     }
     if (!fromReplay && h.builder?.wholeBarsOnly === true) return;
     const time = fromReplay ? (h.replayTimes.shift() as number) : t.time;
-    h.builder ??= new BarBuilder('1m', fromReplay);
-    const closed = h.builder.add({ price, qty: new Decimal(t.qty), isBuyerMaker: t.isBuyerMaker, time, id: String(t.id) });
+    const bt = { price, qty: new Decimal(t.qty), isBuyerMaker: t.isBuyerMaker, time, id: String(t.id) };
+    if (h.builder === undefined) {
+      h.builder = new BarBuilder('1m', fromReplay);
+      if (fromReplay) h.leadIn = new BarBuilder('1m', false);
+    }
+    const closed = h.builder.add(bt);
     if (closed.length > 0) h.minutes.push(...closed);
+    if (h.leadIn !== undefined) {
+      if (h.builder.current === undefined) h.leadIn.add(bt);
+      else h.leadIn = undefined;
+    }
   }
 
   /** Recent trades, oldest first: the last `limit`, or from `fromId` inclusive. */
@@ -184,9 +197,12 @@ export class MarketData {
       .slice(0, q.limit);
   }
 
-  /** Bars of `interval` merged from one-minute bars, oldest first (the open one last). */
+  /** Bars of `interval` merged from one-minute bars, oldest first (the forming one last, as the spec lists it). */
   klines(symbol: string, interval: KlineIntervalName, q: { startTime?: number; endTime?: number; limit: number }): WireCandle[] {
     const list = this.#bars(this.#h(symbol), interval, q.startTime, q.endTime).map(wireCandle);
+    const forming = this.currentKline(symbol, interval);
+    const last = list.at(-1);
+    if (forming && (last === undefined || last.t < forming.t) && (q.startTime === undefined || forming.T >= q.startTime) && (q.endTime === undefined || forming.t <= q.endTime)) list.push(forming);
     if (q.startTime !== undefined) return list.slice(0, q.limit);
     return list.slice(Math.max(0, list.length - q.limit));
   }
@@ -205,6 +221,7 @@ export class MarketData {
   currentKline(symbol: string, interval: KlineIntervalName): WireCandle | undefined {
     const h = this.#h(symbol);
     const open = h.builder?.current;
+    if (h.builder?.wholeBarsOnly === true) return replayForming(h, interval);
     if (open === undefined) {
       // A wall-clock symbol between trades: the bar the clock is in, its trades so far or flat at the last price.
       const before = h.builder?.closedBefore;
@@ -301,6 +318,27 @@ export class MarketData {
       if (n > 0) h.minutes = h.minutes.slice(n);
     }
   }
+}
+
+/**
+ * The forming bar of `interval` of a replayed symbol: the minutes (the lead-in's included) from
+ * the start of the interval bar the newest minute is in, whole-bar rule or not, so a wider bar
+ * forms from the replay's first trade as the one-minute bar does.
+ */
+function replayForming(h: SymbolHistory, interval: KlineIntervalName): WireCandle | undefined {
+  const newest = h.builder?.current ?? h.leadIn?.current;
+  if (newest === undefined) return undefined;
+  const start = barStart(interval, newest.openTime);
+  const parts: Bar[] = [];
+  const lead = h.leadIn?.current;
+  if (lead !== undefined && lead.openTime >= start) parts.push(lead);
+  let i = h.minutes.length;
+  while (i > 0 && (h.minutes[i - 1] as Bar).openTime >= start) i--;
+  for (let j = i; j < h.minutes.length; j++) parts.push(h.minutes[j] as Bar);
+  const open = h.builder?.current;
+  if (open !== undefined) parts.push(open);
+  if (interval === '1m' && parts.length === 1) return wireCandle(parts[0] as Bar);
+  return wireCandle(mergeBars(interval, start, parts));
 }
 
 function wireCandle(b: Bar): WireCandle {

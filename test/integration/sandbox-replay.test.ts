@@ -247,6 +247,33 @@ describe("klines on the recording's clock", () => {
     }
   });
 
+  it('at speed 1 the forming bar is there from the first trade: REST lists it, the kline stream pushes it (x=false)', async () => {
+    // The sample's first trade is at 23:54:15 of the recording: its first whole minute is 45 s away.
+    const slow = await startSandbox(
+      testSandboxConfig((d) => {
+        d.market = [{ symbol: 'BTC_USDT', replay: { file: sample, sourceSymbol: 'BTCUSDT', loop: false, speed: 1 } }];
+      }),
+      { holdMarket: true },
+    );
+    const ws = new WebSocket(`${slow.urls.stream_url}/ws/btcusdt@kline_1m`);
+    try {
+      const pushed = new Promise<{ t: number; x: boolean; n: number }>((resolve) => ws.once('message', (m) => resolve((JSON.parse(String(m)) as { k: { t: number; x: boolean; n: number } }).k)));
+      await new Promise((r) => ws.once('open', r));
+      slow.startMarket();
+      const k = await pushed;
+      const lead = Date.UTC(2024, 7, 8, 23, 54);
+      expect(k).toMatchObject({ t: lead, x: false });
+      expect(k.n).toBeGreaterThan(0);
+      const rest = (await (await fetch(`${slow.urls.market_url}/api/v3/klines?symbol=BTCUSDT&interval=1m`)).json()) as unknown[][];
+      expect(rest.map((r) => r[0])).toEqual([lead]);
+      const fiveMin = (await (await fetch(`${slow.urls.market_url}/api/v3/klines?symbol=BTCUSDT&interval=5m`)).json()) as unknown[][];
+      expect(fiveMin.map((r) => r[0])).toEqual([Date.UTC(2024, 7, 8, 23, 50)]);
+    } finally {
+      ws.terminate();
+      await slow.stop();
+    }
+  });
+
   it('a looped replay shifts each pass by whole minutes: bar open times only go forward', async () => {
     const looped = await startSandbox(
       testSandboxConfig((d) => {
