@@ -8,7 +8,7 @@ const base = { mode: 'paper', sandbox: { config: 'x.yaml' }, strategies: [{ name
 describe('console settings', () => {
   it('is off unless the YAML block or --console turns it on', () => {
     expect(consoleSettings(parseRunConfig(base, 'a.yaml'), false)).toBeUndefined();
-    expect(consoleSettings(parseRunConfig(base, 'a.yaml'), true)).toEqual({ enabled: true, host: '127.0.0.1', port: 8321 });
+    expect(consoleSettings(parseRunConfig(base, 'a.yaml'), true)).toEqual({ enabled: true, host: '127.0.0.1', port: 8321, allowedHosts: [], publicReads: false });
     expect(consoleSettings(parseRunConfig({ ...base, console: { port: 0 } }, 'a.yaml'), false)).toMatchObject({ port: 0 });
     expect(consoleSettings(parseRunConfig({ ...base, console: { enabled: false } }, 'a.yaml'), false)).toBeUndefined();
     expect(consoleSettings(parseRunConfig({ ...base, console: { enabled: false } }, 'a.yaml'), true)).toMatchObject({ enabled: true });
@@ -30,7 +30,36 @@ describe('console settings', () => {
     expect(consoleToken(wide, s, { KANCIL_CONSOLE_TOKEN: 'a-long-enough-token-123' })).toBe('a-long-enough-token-123');
     expect(() => consoleToken(wide, s, { KANCIL_CONSOLE_TOKEN: 'short' })).toThrow(/at least 16 characters/);
     const local = parseRunConfig({ ...base, console: {} }, 'a.yaml');
-    expect(consoleToken(local, { enabled: true, host: '127.0.0.1', port: 0 }, {})).toBeUndefined();
+    expect(consoleToken(local, { enabled: true, host: '127.0.0.1', port: 0, allowedHosts: [], publicReads: false }, {})).toBeUndefined();
+  });
+
+  it('refuses at start a token that no bearer header could match, without echoing it', () => {
+    const local = parseRunConfig({ ...base, console: {} }, 'a.yaml');
+    const s = consoleSettings(local, false);
+    if (!s) throw new Error('no settings');
+    for (const [token, why] of [[' a-long-enough-token-123', /whitespace/], ['a-long-enough-token-123\n', /whitespace/], ['a-long-enough token-123', /a space, a control/], ['a-long-enough-tökenn-123', /non-ASCII/]] as const) {
+      let err: unknown;
+      try {
+        consoleToken(local, s, { KANCIL_CONSOLE_TOKEN: token });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(token)).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toMatch(why);
+      expect((err as Error).message).toContain('KANCIL_CONSOLE_TOKEN');
+      expect((err as Error).message).not.toContain(token.trim());
+    }
+  });
+
+  it('keeps open reads and extra Host names to what is safe, naming the field', () => {
+    const wide = parseRunConfig({ ...base, console: { host: '0.0.0.0', publicReads: true } }, 'a.yaml');
+    const s = consoleSettings(wide, false);
+    if (!s) throw new Error('no settings');
+    expect(() => consoleToken(wide, s, { KANCIL_CONSOLE_TOKEN: 'a-long-enough-token-123' })).toThrow(/console\.publicReads=true: open reads are for a loopback bind only/);
+    expect(parseRunConfig({ ...base, console: { allowedHosts: ['console.example.org', '192.168.1.5', '[::1]'] } }, 'a.yaml').console?.allowedHosts).toHaveLength(3);
+    for (const bad of ['https://console.example.org', 'console.example.org:443', 'a b', '']) {
+      expect(() => parseRunConfig({ ...base, console: { allowedHosts: [bad] } }, 'a.yaml'), bad).toThrow(/console\.allowedHosts/);
+    }
   });
 
   it('names a bad console field', () => {

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { consoleSchema } from '../config/schema.js';
 import { ConfigError } from '../core/errors.js';
-import { CONSOLE_TOKEN_ENV, MIN_TOKEN_LENGTH, isLoopbackHost } from '../console/auth.js';
+import { CONSOLE_TOKEN_ENV, isLoopbackHost, tokenProblem } from '../console/auth.js';
 import { dashboardPage } from '../console/dashboard.js';
 import { RunFeed } from '../console/feed.js';
 import { RunMetrics } from '../console/metrics.js';
@@ -36,9 +36,12 @@ export function consoleSettings(cfg: RunConfig, flag: boolean): ConsoleSettings 
  */
 export function consoleToken(cfg: RunConfig, settings: ConsoleSettings, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const token = env[CONSOLE_TOKEN_ENV];
-  if (token !== undefined && token !== '' && token.length < MIN_TOKEN_LENGTH) throw new ConfigError(cfg.file, `env ${CONSOLE_TOKEN_ENV}`, `(${token.length} characters)`, `the console token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  // The value is never echoed: only its length, in the message.
+  const problem = token === undefined || token === '' ? undefined : tokenProblem(token);
+  if (token !== undefined && problem !== undefined) throw new ConfigError(cfg.file, `env ${CONSOLE_TOKEN_ENV}`, `(${token.length} characters)`, problem);
   const t = token === '' ? undefined : token;
   if (t === undefined && !isLoopbackHost(settings.host)) throw new ConfigError(cfg.file, 'console.host', settings.host, `a console listening beyond loopback needs ${CONSOLE_TOKEN_ENV} set in the environment`);
+  if (settings.publicReads && !isLoopbackHost(settings.host)) throw new ConfigError(cfg.file, 'console.publicReads', true, `open reads are for a loopback bind only, and console.host is ${settings.host}`);
   return t;
 }
 
@@ -142,7 +145,7 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
   metrics.start();
   let server: ConsoleServer;
   try {
-    server = await ConsoleServer.start({ run, feed, host: settings.host, port: settings.port, token, log, metrics, page: dashboardPage });
+    server = await ConsoleServer.start({ run, feed, host: settings.host, port: settings.port, token, log, metrics, page: dashboardPage, allowedHosts: settings.allowedHosts, publicReads: settings.publicReads });
   } catch (err) {
     feed.stop();
     metrics.stop();

@@ -202,6 +202,11 @@ export const consoleSchema = z.strictObject({
   enabled: z.boolean().default(true).describe('serve the console (the --console flag also turns it on)'),
   host: z.string().min(1).default('127.0.0.1').describe('address to listen on; any other than loopback needs KANCIL_CONSOLE_TOKEN'),
   port: z.number().int().min(0).max(65_535).default(8321).describe('port (0: any free port)'),
+  allowedHosts: z
+    .array(z.string().regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*|\[?[0-9A-Fa-f:.]+\]?)$/, 'expected a host name or an IP address, without scheme or port'))
+    .default([])
+    .describe('Host names answered besides the loopback names and console.host (the name a TLS proxy or a LAN address serves it under); any other Host is refused, against DNS rebinding'),
+  publicReads: z.boolean().default(false).describe('with KANCIL_CONSOLE_TOKEN set, still answer reads (state, balances, orders, log tail, metrics) without it; loopback binds only'),
   notify: notifySchema.optional(),
 });
 

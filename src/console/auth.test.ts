@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBearer, isLoopbackHost } from './auth.js';
+import { checkBearer, isLoopbackHost, tokenProblem } from './auth.js';
 
 describe('console auth', () => {
   it('knows loopback hosts', () => {
@@ -16,5 +16,15 @@ describe('console auth', () => {
     expect(checkBearer(`Bearer ${token}x`, token)).toBe('wrong');
     expect(checkBearer(`Basic ${token}`, token)).toBe('wrong');
     expect(checkBearer('Bearer ', token)).toBe('wrong');
+  });
+
+  it('names why a token cannot serve: whitespace at either end, inner spaces or non-ASCII, too short', () => {
+    expect(tokenProblem('abcdefghijklmnop0123')).toBeUndefined();
+    expect(tokenProblem('!#$%&()*+,-./:;<=>?@[]^_{|}~')).toBeUndefined();
+    expect(tokenProblem(' abcdefghijklmnop0123')).toMatch(/starts or ends with whitespace/);
+    expect(tokenProblem('abcdefghijklmnop0123\n')).toMatch(/starts or ends with whitespace/);
+    expect(tokenProblem('abcdefgh ijklmnop0123')).toMatch(/a space, a control or a non-ASCII/);
+    expect(tokenProblem('abcdefgh\u00e9ijklmnop0123')).toMatch(/a space, a control or a non-ASCII/);
+    expect(tokenProblem('short')).toMatch(/has 5 characters: .* at least 16/);
   });
 });

@@ -12,6 +12,18 @@ export const CONSOLE_TOKEN_ENV = 'KANCIL_CONSOLE_TOKEN';
 /** Shortest token accepted: a guessable one is no protection. */
 export const MIN_TOKEN_LENGTH = 16;
 
+/**
+ * Why a configured token cannot serve, or undefined when it can. A bearer header carries one run
+ * of visible ASCII, so a token with whitespace (a newline from `$(cat file)`, a pasted space) or
+ * other characters could never match and would lock the operator out; a short one is guessable.
+ */
+export function tokenProblem(token: string): string | undefined {
+  if (token.trim() !== token) return `${CONSOLE_TOKEN_ENV} starts or ends with whitespace (a newline from a file?): no bearer header could match it; remove it`;
+  if (!/^[\x21-\x7e]*$/.test(token)) return `${CONSOLE_TOKEN_ENV} holds a space, a control or a non-ASCII character: no bearer header could match it; use letters, digits and punctuation`;
+  if (token.length < MIN_TOKEN_LENGTH) return `${CONSOLE_TOKEN_ENV} has ${token.length} characters: the console token must be at least ${MIN_TOKEN_LENGTH} characters`;
+  return undefined;
+}
+
 /** True for a host that only this machine can reach (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost') return true;

@@ -6,11 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { RunFeed } from './feed.js';
 import { ConsoleServer } from './server.js';
-import { testRun, type TestRun } from './testRun.js';
+import { recordingLog, testRun, type TestRun } from './testRun.js';
 
 const TOKEN = 'server-test-token-0123456789';
 const logs: string[] = [];
-const log = { info: (o: object, m: string) => void logs.push(JSON.stringify(o) + m), warn: (o: object, m: string) => void logs.push(JSON.stringify(o) + m), error: (o: object, m: string) => void logs.push(JSON.stringify(o) + m) };
+const log = recordingLog(logs);
 const running: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of running.splice(0)) await c();
@@ -63,9 +63,9 @@ describe('console server', () => {
     expect(JSON.parse((await call(`${url}/api/halt`, 'POST', auth, '{"reason":5}')).text).error).toMatch(/^reason: /);
     expect((await call(`${url}/api/halt`, 'POST', auth, 'not json')).status).toBe(400);
     expect((await call(`${url}/api/halt`, 'POST', auth, 'x'.repeat(20_000))).status).toBe(413);
-    expect(JSON.parse((await call(`${url}/api/fills?limit=abc`)).text).error).toBe('limit="abc": expected a whole number from 1 to 9999');
-    expect((await call(`${url}/api/nothing`)).status).toBe(404);
-    expect((await call(`${url}/api/status`, 'DELETE')).status).toBe(405);
+    expect(JSON.parse((await call(`${url}/api/fills?limit=abc`, 'GET', auth)).text).error).toBe('limit="abc": expected a whole number from 1 to 9999');
+    expect((await call(`${url}/api/nothing`, 'GET', auth)).status).toBe(404);
+    expect((await call(`${url}/api/status`, 'DELETE', auth)).status).toBe(405);
     // A wrong token: 401, logged with the address and without the token.
     const wrong = await call(`${url}/api/halt`, 'POST', { authorization: 'Bearer wrong-token-abcdefghij' });
     expect(wrong.status).toBe(401);

@@ -2,19 +2,25 @@
  * The console's HTTP server (node:http, one process with the bot): JSON endpoints of the run's
  * state, operator commands, a live feed as server-sent events, the dashboard page and /metrics.
  *
- * Access: reads are open on a loopback bind and need the bearer token on any other; commands
- * always need it (without a token configured they are refused with 403, saying how to enable
- * them). A wrong token is 401 and logged with the caller's address, never with the token. Every
- * command is journalled in the ledger before it acts. A handler that fails answers 500 and is
- * logged: nothing here can throw into the trading path.
+ * Before a handler runs, a request passes requestGuard's checks (Host against DNS rebinding,
+ * Origin against cross-site use, the body cap read from the headers, the path and method) and
+ * then access: commands always need the bearer token (without one configured they are refused
+ * with 403, saying how to enable them); reads need it whenever one is configured, unless
+ * `publicReads` keeps them open on a loopback bind; the page itself holds no data. Wrong tokens
+ * are throttled per address and their log lines aggregated (authThrottle). Every command is
+ * journalled in the ledger before it acts. A handler that fails answers 500 and is logged:
+ * nothing here can throw into the trading path.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TradingStateName } from '../bus/events.js';
+import { ConfigError } from '../core/errors.js';
 import { checkBearer, isLoopbackHost, CONSOLE_TOKEN_ENV } from './auth.js';
-import { DASHBOARD_CSP } from './dashboard.js';
+import { AuthThrottle } from './authThrottle.js';
 import type { FeedMessage, RunFeed } from './feed.js';
 import type { ConsoleRun } from './source.js';
+import { checkBodyHeaders, checkHost, checkOrigin, isRefusal, route, RouteKind, type Refusal, type Route } from './requestGuard.js';
+import { pageCsp, SECURITY_HEADERS } from './securityHeaders.js';
 import { bookJson, orderJson, pnlByQuote, positionJson } from './views.js';
 
 /** What the server logs (pino-compatible). */
@@ -43,7 +49,33 @@ export interface ConsoleServerOptions {
   readonly metrics?: MetricsSource;
   /** The dashboard page's HTML. */
   readonly page?: () => string;
+  /** Host names served besides the loopback names and the bound address (a proxy's public name). */
+  readonly allowedHosts?: readonly string[];
+  /** With a token configured, still answer reads without it (loopback binds only). */
+  readonly publicReads?: boolean;
+  readonly limits?: Partial<ConsoleLimits>;
 }
+
+/** Caps on what callers may hold open. */
+export interface ConsoleLimits {
+  /** Live feed streams at once (the next is 503). */
+  readonly sseClients: number;
+  /** Sockets at once (the next is closed unanswered). */
+  readonly connections: number;
+}
+
+/** A console is used by one operator and a scraper: generous for that, small for a flood. */
+export const DEFAULT_LIMITS: ConsoleLimits = { sseClients: 16, connections: 64 };
+
+/** Slow-loris bounds: a request's headers within 10 s, the whole request within 30 s. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** How often counted refusals are summarised in the log. */
+const REFUSAL_SUMMARY_MS = 60_000;
+
+/** A socket whose unread body is refused gets this long to read the answer before it is closed. */
+const LINGER_MS = 2_000;
 
 /** Operator commands and the trading state each one sets. */
 const STATE_COMMANDS: Readonly<Record<string, TradingStateName>> = { halt: 'HALTED', reduce: 'REDUCING', resume: 'ACTIVE' };
@@ -58,6 +90,7 @@ class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
@@ -69,15 +102,23 @@ export class ConsoleServer {
   readonly #server: http.Server;
   readonly #clients = new Set<http.ServerResponse>();
   readonly #openReads: boolean;
+  readonly #limits: ConsoleLimits;
+  readonly #throttle: AuthThrottle;
   #heartbeat: NodeJS.Timeout | undefined;
+  #summaries: NodeJS.Timeout | undefined;
   #url = '';
 
   private constructor(o: ConsoleServerOptions) {
     this.#o = o;
-    this.#openReads = isLoopbackHost(o.host);
-    this.#server = http.createServer((req, res) => {
+    if (o.publicReads === true && !isLoopbackHost(o.host)) throw new ConfigError('console', 'console.publicReads', true, `open reads are for a loopback bind only, and console.host is ${o.host}`);
+    // Without a token the console is read-only and loopback-only (the run refuses any other bind).
+    this.#openReads = isLoopbackHost(o.host) && (o.token === undefined || o.publicReads === true);
+    this.#limits = { ...DEFAULT_LIMITS, ...o.limits };
+    this.#throttle = new AuthThrottle(o.log);
+    this.#server = http.createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
       this.#handle(req, res).catch((err: unknown) => this.#fail(res, err, req));
     });
+    this.#server.maxConnections = this.#limits.connections;
   }
 
   /** Starts listening; rejects when the address cannot be bound. */
@@ -99,6 +140,8 @@ export class ConsoleServer {
       for (const c of s.#clients) c.write(': keep-alive\n\n');
     }, 15_000);
     s.#heartbeat.unref();
+    s.#summaries = setInterval(() => s.#throttle.flush(), REFUSAL_SUMMARY_MS);
+    s.#summaries.unref();
     return s;
   }
 
@@ -115,6 +158,8 @@ export class ConsoleServer {
   /** Stops accepting, ends the feed streams and closes every connection. */
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
+    clearInterval(this.#summaries);
+    this.#throttle.flush();
     for (const c of this.#clients) c.end();
     this.#clients.clear();
     const closed = new Promise<void>((r) => this.#server.close(() => r()));
@@ -123,28 +168,38 @@ export class ConsoleServer {
   }
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://console');
-    const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
-    if (method === 'POST' && path.startsWith('/api/')) {
-      if (!this.#authorised(req, path, true)) return this.#refuse(req, res, path, true);
-      return this.#command(req, res, path);
+    const host = req.headers.host ?? '';
+    const early = checkHost(req.headers.host, this.#o.host, this.#o.allowedHosts ?? []) ?? checkBodyHeaders(method, req.headers, MAX_BODY);
+    if (early) return this.#refuseWith(req, res, early);
+    const r = route(method, req.url);
+    if (isRefusal(r)) return this.#refuseWith(req, res, r);
+    const cross = checkOrigin(req.headers.origin, host);
+    if (cross) return this.#refuseWith(req, res, cross);
+    if (r.kind !== RouteKind.PAGE && !this.#admit(req, res, r)) return;
+    switch (r.kind) {
+      case RouteKind.PAGE:
+        if (!this.#o.page) throw new HttpError(404, 'no dashboard page in this build; see /api');
+        return this.#page(res, this.#o.page());
+      case RouteKind.EVENTS:
+        return this.#stream(req, res);
+      case RouteKind.COMMAND:
+        return this.#command(req, res, r);
+      case RouteKind.READ:
+        if (r.path === '/metrics') {
+          if (!this.#o.metrics) throw new HttpError(404, 'metrics are not enabled');
+          return send(res, 200, this.#o.metrics.contentType, await this.#o.metrics.text());
+        }
+        return json(res, 200, this.#read(r.path, r.url));
+      default: {
+        const never: never = r.kind;
+        throw new Error(`unhandled route ${String(never)}`);
+      }
     }
-    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, `${method} is not allowed on ${path}`);
-    if (!this.#authorised(req, path, false)) return this.#refuse(req, res, path, false);
-    if (path === '/') {
-      if (!this.#o.page) throw new HttpError(404, 'no dashboard page in this build; see /api');
-      res.setHeader('content-security-policy', DASHBOARD_CSP);
-      return send(res, 200, 'text/html; charset=utf-8', this.#o.page());
-    }
-    if (path === '/metrics') {
-      if (!this.#o.metrics) throw new HttpError(404, 'metrics are not enabled');
-      return send(res, 200, this.#o.metrics.contentType, await this.#o.metrics.text());
-    }
-    if (path === '/api/events') return this.#stream(req, res);
-    const body = this.#read(path, url);
-    if (body === undefined) throw new HttpError(404, `no such endpoint: ${path} (see /api)`);
-    return json(res, 200, body);
+  }
+
+  #page(res: http.ServerResponse, html: string): void {
+    send(res, 200, 'text/html; charset=utf-8', html, { 'content-security-policy': pageCsp(html) });
   }
 
   /** The read endpoints. */
@@ -174,7 +229,7 @@ export class ConsoleServer {
       case '/api/snapshot':
         return this.#snapshot();
       default:
-        return undefined;
+        throw new HttpError(404, `no such endpoint: ${path} (see /api)`);
     }
   }
 
@@ -204,7 +259,12 @@ export class ConsoleServer {
 
   /** Server-sent events of the feed; a client that cannot keep up is dropped (it reconnects and reloads). */
   #stream(req: http.IncomingMessage, res: http.ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    if (this.#clients.size >= this.#limits.sseClients) throw new HttpError(503, `${this.#limits.sseClients} live feeds are open already; retry later`, { 'retry-after': '10' });
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     res.write('retry: 2000\n\n');
     this.#clients.add(res);
     const off = this.#o.feed.listen((m: FeedMessage) => {
@@ -223,18 +283,14 @@ export class ConsoleServer {
   }
 
   /** POST /api/<command> and /api/strategies/<name>/<command>. */
-  async #command(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+  async #command(req: http.IncomingMessage, res: http.ServerResponse, r: Route): Promise<void> {
     const { run } = this.#o;
-    const m = /^\/api\/(?:strategies\/([^/]+)\/)?([a-z-]+)$/.exec(path);
-    if (!m) throw new HttpError(404, `no such command: ${path} (see /api)`);
-    const strategy = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
-    const name = m[2] ?? '';
+    const strategy = r.strategy;
+    const name = r.command ?? '';
     const body = await readBody(req);
     const reason = body.reason === undefined ? `console ${name}` : body.reason;
     if (typeof reason !== 'string' || reason.length > 200) throw new HttpError(400, 'reason: expected a string of at most 200 characters');
     if (strategy !== undefined && !run.strategies().some((s) => s.name === strategy)) throw new HttpError(404, `no strategy named ${JSON.stringify(strategy)} in this run (it has ${run.strategies().map((s) => s.name).join(', ')})`);
-    const known = name in STATE_COMMANDS || name === 'cancel-all' || (name === 'stop' && strategy === undefined);
-    if (!known) throw new HttpError(404, `no such command: ${name}${strategy !== undefined ? ` for a strategy` : ''} (halt, reduce, resume, cancel-all${strategy === undefined ? ', stop' : ''})`);
     const from = req.socket.remoteAddress;
     // Journalled before it acts: the ledger says who asked for what even if acting fails.
     run.journal('console', { command: name, strategy, reason, from });
@@ -249,33 +305,51 @@ export class ConsoleServer {
     run.stop(`operator: ${reason}`);
   }
 
-  #authorised(req: http.IncomingMessage, path: string, command: boolean): boolean {
-    const token = this.#o.token;
+  /** Access to a read, the feed or a command; false once it has answered the refusal. */
+  #admit(req: http.IncomingMessage, res: http.ServerResponse, r: Route): boolean {
+    const command = r.kind === RouteKind.COMMAND;
     if (!command && this.#openReads) return true;
-    if (token === undefined) return false;
-    return checkBearer(req.headers.authorization, token) === 'ok';
+    const token = this.#o.token;
+    if (token === undefined) {
+      const why = command ? `commands are disabled: start the run with ${CONSOLE_TOKEN_ENV} set and send it as a bearer token` : `reads beyond loopback need ${CONSOLE_TOKEN_ENV}`;
+      this.#refuseWith(req, res, { status: 403, message: why });
+      return false;
+    }
+    const from = req.socket.remoteAddress ?? 'unknown';
+    // Logged without the header: a near-miss token in a log is a leaked token.
+    const detail = { method: req.method, path: r.path, command };
+    const wait = this.#throttle.blockedFor(from);
+    if (wait > 0) {
+      this.#throttle.refused(from, 'throttled', detail);
+      const sec = Math.ceil(wait / 1000);
+      this.#refuseWith(req, res, { status: 429, message: `too many wrong tokens from ${from}: retry in ${sec} s`, headers: { 'retry-after': String(sec) } });
+      return false;
+    }
+    const result = checkBearer(req.headers.authorization, token);
+    if (result === 'ok') {
+      this.#throttle.succeeded(from);
+      return true;
+    }
+    this.#throttle.refused(from, result, detail);
+    this.#refuseWith(req, res, { status: 401, message: 'a valid bearer token is required (Authorization: Bearer <token>)', headers: { 'www-authenticate': 'Bearer realm="kancil"' } });
+    return false;
   }
 
-  #refuse(req: http.IncomingMessage, res: http.ServerResponse, path: string, command: boolean): void {
-    if (this.#o.token === undefined) {
-      json(res, 403, { error: `commands are disabled: start the run with ${CONSOLE_TOKEN_ENV} set and send it as a bearer token` });
-      return;
-    }
-    // Logged without the header: a near-miss token in a log is a leaked token.
-    this.#o.log.warn({ from: req.socket.remoteAddress, method: req.method, path, command, auth: req.headers.authorization === undefined ? 'missing' : 'wrong' }, 'console request refused: wrong or missing token');
-    res.setHeader('www-authenticate', 'Bearer realm="kancil"');
-    json(res, 401, { error: 'a valid bearer token is required (Authorization: Bearer <token>)' });
+  /** Answers a refusal; one whose body is left unread also ends the connection, so the body is never read. */
+  #refuseWith(req: http.IncomingMessage, res: http.ServerResponse, r: Refusal): void {
+    if (r.status === 413) closeUnread(req, res);
+    json(res, r.status, { error: r.message }, r.headers);
   }
 
   #fail(res: http.ServerResponse, err: unknown, req: http.IncomingMessage): void {
     const status = err instanceof HttpError ? err.status : 500;
     const message = err instanceof Error ? err.message : String(err);
-    if (status >= 500) this.#o.log.error({ err: message, path: req.url }, 'console request failed');
+    if (status === 500) this.#o.log.error({ err: message, path: req.url }, 'console request failed');
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    json(res, status, { error: message });
+    this.#refuseWith(req, res, { status, message, ...(err instanceof HttpError ? { headers: err.headers } : {}) });
   }
 }
 
@@ -287,13 +361,24 @@ function limitOf(url: URL): number {
 }
 
 async function readBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY) throw new HttpError(413, `body larger than ${MAX_BODY} bytes`);
-    chunks.push(c as Buffer);
-  }
+  // Events, not `for await`: leaving an async iterator destroys the socket before the 413 is sent.
+  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+    const got: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer): void => {
+      size += c.length;
+      if (size <= MAX_BODY) {
+        got.push(c);
+        return;
+      }
+      req.off('data', onData);
+      req.pause();
+      reject(new HttpError(413, `body larger than ${MAX_BODY} bytes`));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(got));
+    req.once('error', reject);
+  });
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (text === '') return {};
   let v: unknown;
@@ -306,11 +391,27 @@ async function readBody(req: http.IncomingMessage): Promise<Record<string, unkno
   return v as Record<string, unknown>;
 }
 
-function send(res: http.ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+function send(res: http.ServerResponse, status: number, type: string, body: string, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, ...headers });
   res.end(body);
 }
 
-function json(res: http.ServerResponse, status: number, body: unknown): void {
-  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+function json(res: http.ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), headers);
+}
+
+/**
+ * Ends the connection after this answer without reading the body the caller is still sending:
+ * the socket stops reading (the sender's window fills), says FIN after the answer, and is
+ * destroyed once the caller has had time to read it.
+ */
+function closeUnread(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.shouldKeepAlive = false;
+  res.setHeader('connection', 'close');
+  const socket = req.socket;
+  res.once('finish', () => {
+    socket.pause();
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  });
 }

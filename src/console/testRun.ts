@@ -3,6 +3,7 @@ import { Subject } from 'rxjs';
 import type { BusEvent, TradingStateName } from '../bus/events.js';
 import type { ConsoleRun, PositionView, StrategyView, WeightView } from './source.js';
 import type { OrderRecord } from '../store/records.js';
+import type { ConsoleLogger } from './server.js';
 
 /** The fake run and what the test can change or inspect. */
 export interface TestRun extends ConsoleRun {
@@ -47,4 +48,10 @@ export function testRun(): TestRun {
     stop: (reason) => void run.commands.push({ stop: reason }),
   };
   return run;
+}
+
+/** A logger for the console's unit tests: each line as its fields in JSON followed by the message. */
+export function recordingLog(lines: string[]): ConsoleLogger {
+  const push = (o: object, m: string): void => void lines.push(JSON.stringify(o) + m);
+  return { info: push, warn: push, error: push };
 }

@@ -52,6 +52,11 @@ describe.skipIf(!haveChromium)(`console dashboard in headless Chromium (${haveCh
       });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
+      // The page runs under a CSP of hashes (no 'unsafe-inline'): anything it refused is reported here.
+      const refused: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) refused.push(m.text());
+      });
       await page.goto(`${base}/#token=${TOKEN}`);
       const status = (): Promise<PageStatus> => page.evaluate(() => (globalThis as unknown as { __kancilConsole: PageStatus }).__kancilConsole);
       await page.waitForFunction(() => {
@@ -85,6 +90,7 @@ describe.skipIf(!haveChromium)(`console dashboard in headless Chromium (${haveCh
       }
       expect((await status()).fills).toBeGreaterThan(0);
       expect(errors).toEqual([]);
+      expect(refused).toEqual([]);
       expect(elsewhere).toEqual([]);
       // The token was taken from the address and kept in the tab, not in the page.
       expect(page.url()).not.toContain(TOKEN);

@@ -1,7 +1,7 @@
 /**
  * The operator's console of `kancil run`, end to end: the npm start configuration (paper against
  * the in-process sandbox) with a console on an ephemeral loopback port. Reads answer while the bot
- * trades; commands need the bearer token (a wrong one is 401 and logged without it); a command for
+ * trades (with the token; a rebound Host is refused); commands need the bearer token (a wrong one is 401 and logged without it); a command for
  * an unknown strategy is 404 naming it; HALT stops new orders; every command is journalled; STOP
  * ends the run through the normal shutdown.
  */
@@ -37,6 +37,17 @@ async function call(url: string, method: 'GET' | 'POST', token?: string, body?: 
   return { status: r.statusCode, json, text };
 }
 
+/** Status of a GET with the token and the given Host header (as a page on a rebound DNS name sends it). */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { host, authorization: `Bearer ${TOKEN}` }, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+}
+
 describe('console control API on a paper run against the sandbox', () => {
   it('serves state, refuses bad tokens and unknown strategies, halts, journals and stops the run', async () => {
     const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
@@ -51,7 +62,7 @@ describe('console control API on a paper run against the sandbox', () => {
       const base = /console: (http:\/\/127\.0\.0\.1:\d+)\/ \(dashboard/.exec(out)?.[1] ?? '';
       const responses: string[] = [];
       const get = async (p: string): Promise<unknown> => {
-        const r = await call(`${base}${p}`, 'GET');
+        const r = await call(`${base}${p}`, 'GET', TOKEN);
         expect(r.status, `${p}: ${r.text}`).toBe(200);
         responses.push(r.text);
         return r.json;
@@ -80,7 +91,7 @@ describe('console control API on a paper run against the sandbox', () => {
       expect(((await get('/api/balances')) as { asset: string }[]).map((b) => b.asset).sort()).toEqual(['BTC', 'USDT']);
       expect((await get('/api/pnl')) as { total: Record<string, string> }).toHaveProperty('total.USDT');
       expect(((await get('/api/intents')) as { stats: { intents: number } }).stats.intents).toBeGreaterThan(0);
-      const metrics = await call(`${base}/metrics`, 'GET');
+      const metrics = await call(`${base}/metrics`, 'GET', TOKEN);
       responses.push(metrics.text);
       expect(metrics.status).toBe(200);
       expect(metrics.text).toMatch(/kancil_orders_total\{strategy="mm",symbol="BTC_USDT",side="(BUY|SELL)",type="(LIMIT_MAKER|LIMIT)"[^}]*\} [1-9]/);
@@ -88,6 +99,11 @@ describe('console control API on a paper run against the sandbox', () => {
       expect(metrics.text).toMatch(/kancil_order_roundtrip_seconds_count\{[^}]*\} [1-9]/);
       expect(metrics.text).toMatch(/kancil_position\{strategy="mm",symbol="BTC_USDT"/);
       expect(metrics.text).toContain('kancil_process_cpu_seconds_total');
+
+      // Reads need the token too once one is set; a page on a rebound DNS name reads nothing, token or not.
+      expect((await call(`${base}/api/balances`, 'GET')).status).toBe(401);
+      expect(await statusWithHost(`${base}/api/balances`, 'rebind.attacker.example')).toBe(403);
+      expect(await statusWithHost(`${base}/api/snapshot`, 'rebind.attacker.example')).toBe(403);
 
       // Commands: no token, a wrong token, an unknown strategy, an unknown command.
       expect((await call(`${base}/api/halt`, 'POST')).status).toBe(401);
