@@ -240,6 +240,8 @@ async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
   let requestStop: (reason: string) => void = () => undefined;
   const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));
   void p.requests.then(requestStop);
+  // An in-process sandbox whose own code threw stops the run in order (stop row, summary, exit 1).
+  void target.sandbox?.failures.failed.then((f) => requestStop(`sandbox failed in ${f.where}: ${f.error.message}`));
   const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
   if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/ (dashboard; API ${consoleHandle.url}/api, metrics ${consoleHandle.url}/metrics)\n`);
   const reason = await stopReason(p.durationSec, target.sandbox?.marketEnded, log, operatorStop);
@@ -249,7 +251,7 @@ async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
   log.info({ summary }, 'summary');
   log.flush?.();
   io.stdout(formatSummary(summary));
-  if (summary.failures.length > 0) return ExitCode.FAILED;
+  if (summary.failures.length > 0 || target.sandbox?.failures.first !== undefined) return ExitCode.FAILED;
   return summary.ordersLeft > 0 ? ExitCode.ORDERS_LEFT : ExitCode.OK;
 }
 

@@ -16,6 +16,7 @@
  *   POST /faults/expire-listen-key    {"listenKey"}
  *   POST /faults/expire-listen-token  {"token"}
  *   POST /faults/reorder-user-events  {"count"?}
+ *   POST /faults/crash                {}   the stream server's next tick throws (an internal bug)
  *   POST /faults/clear                {}
  *   POST /reference-price             {"symbol", "price": "<decimal>" | null}
  */
@@ -95,6 +96,10 @@ export function adminHandler(deps: AdminDeps): HostHandler {
     '/faults/expire-listen-token': (b) => ({ expired: f.expireListenToken(z.object({ token: z.string() }).parse(b).token) }),
     '/faults/reorder-user-events': (b) => {
       f.reorderUserEvents(z.object({ count: z.number().int().min(2).optional() }).parse(b ?? {}).count);
+      return {};
+    },
+    '/faults/crash': () => {
+      f.crash();
       return {};
     },
     '/faults/clear': () => {

@@ -90,6 +90,7 @@ export class FaultController {
   readonly #cancelFailures: CancelFailureFault[] = [];
   readonly #depthGaps = new Map<string, number>();
   #reorder = 0;
+  #crash = false;
   readonly #rejections: RejectReasonName[] = [];
   #processing: { orderId: string | undefined; remaining: number } | undefined;
   #hooks: FaultHooks | undefined;
@@ -185,6 +186,18 @@ export class FaultController {
     return n;
   }
 
+  /** Makes the stream server's next housekeeping tick throw, as a bug in the sandbox would. */
+  crash(): void {
+    this.#crash = true;
+  }
+
+  /** Consulted by the stream server each tick: whether to throw now (once). */
+  takeCrash(): boolean {
+    const c = this.#crash;
+    this.#crash = false;
+    return c;
+  }
+
   /** Forces every client into 429, a 418 ban, or a 403 from the web application firewall, for `seconds`. */
   forceRateLimit(status: ForcedStatus, seconds: number): void {
     this.#hook().forceRateLimit(status, seconds);
@@ -214,6 +227,7 @@ export class FaultController {
     this.#cancelFailures.length = 0;
     this.#depthGaps.clear();
     this.#reorder = 0;
+    this.#crash = false;
     this.#rejections.length = 0;
     this.#processing = undefined;
   }

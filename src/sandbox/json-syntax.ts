@@ -44,12 +44,27 @@ export function lineColumn(text: string, offset: number): { line: number; column
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
+
+/**
+ * serde_json's recursion limit: the 128th nested array or object is refused with "recursion limit
+ * exceeded" at its opening bracket. The scanner keeps its own stack (no recursion), so a frame of
+ * thousands of `[` costs a few bytes per level instead of a stack overflow.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+interface OpenContainer {
+  readonly kind: '{' | '[';
+  /** The key of the member being read (objects). */
+  key: string;
+}
 
 /** Scans `text`; returns the first error, or the layout of a valid document. */
 export function scanJson(text: string): { error: JsonSyntaxError } | { layout: JsonLayout } {
   let i = 0;
   const members = new Map<string, number>();
   let rootClose = -1;
+  const stack: OpenContainer[] = [];
   const eof = (what: string): never => {
     throw new Fail(`EOF while parsing ${what}`, text.length - 1);
   };
@@ -85,92 +100,87 @@ export function scanJson(text: string): { error: JsonSyntaxError } | { layout: J
     }
   };
   const num = (): void => {
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/.exec(text.slice(i));
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (!m || m[0] === '-') throw new Fail('invalid number', i + (m ? 1 : 0));
     i += m[0].length;
   };
-  const value = (depth: number): void => {
+  // After `{` or `,` in an object: the key and its colon.
+  const memberKey = (top: OpenContainer): void => {
+    skip();
+    if (i >= text.length) eof('an object');
+    if (text[i] !== '"') throw new Fail(text[i] === '}' ? 'trailing comma' : 'key must be a string', i);
+    top.key = str();
+    skip();
+    if (i >= text.length) eof('an object');
+    if (text[i] !== ':') throw new Fail('expected `:`', i);
+    i++;
+  };
+  // Reads a scalar or an empty container (true: a whole value was read), or opens a container (false).
+  const value = (): boolean => {
     skip();
     if (i >= text.length) eof('a value');
     const c = text[i] as string;
-    if (c === '{') return obj(depth);
-    if (c === '[') return arr(depth);
+    if (c === '{' || c === '[') {
+      if (stack.length + 1 >= MAX_JSON_DEPTH) throw new Fail('recursion limit exceeded', i);
+      const root = stack.length === 0;
+      i++;
+      skip();
+      if (i >= text.length) eof(c === '{' ? 'an object' : 'a list');
+      if (text[i] === (c === '{' ? '}' : ']')) {
+        if (c === '{' && root) rootClose = i;
+        i++;
+        return true;
+      }
+      const top: OpenContainer = { kind: c, key: '' };
+      stack.push(top);
+      if (c === '{') memberKey(top);
+      return false;
+    }
     if (c === '"') {
       str();
-      return;
+      return true;
     }
-    if (c === '-' || (c >= '0' && c <= '9')) return num();
+    if (c === '-' || (c >= '0' && c <= '9')) {
+      num();
+      return true;
+    }
     for (const lit of ['true', 'false', 'null']) {
       if (text.startsWith(lit, i)) {
         i += lit.length;
-        return;
+        return true;
       }
-      if (lit.startsWith(text.slice(i)) && text.slice(i).length > 0) eof('a value');
+      // Only a short remainder can be a cut-off literal: no slice of a long text per value.
+      if (text.length - i < lit.length && lit.startsWith(text.slice(i))) eof('a value');
     }
     if (/[a-zA-Z]/.test(c)) throw new Fail('expected ident', i);
     throw new Fail('expected value', i);
   };
-  const obj = (depth: number): void => {
-    i++;
+  // After a value inside the innermost open container: a comma (then the next value) or its close.
+  const afterMember = (top: OpenContainer): boolean => {
+    if (top.kind === '{' && stack.length === 1) members.set(top.key, i - 1);
     skip();
-    if (i >= text.length) eof('an object');
-    if (text[i] === '}') {
-      if (depth === 0) rootClose = i;
+    if (i >= text.length) eof(top.kind === '{' ? 'an object' : 'a list');
+    if (text[i] === ',') {
       i++;
-      return;
+      if (top.kind === '{') memberKey(top);
+      else {
+        skip();
+        if (text[i] === ']') throw new Fail('trailing comma', i);
+      }
+      return value();
     }
-    while (true) {
-      skip();
-      if (i >= text.length) eof('an object');
-      if (text[i] !== '"') throw new Fail(text[i] === '}' ? 'trailing comma' : 'key must be a string', i);
-      const key = str();
-      skip();
-      if (i >= text.length) eof('an object');
-      if (text[i] !== ':') throw new Fail('expected `:`', i);
+    if (text[i] === (top.kind === '{' ? '}' : ']')) {
+      if (top.kind === '{' && stack.length === 1) rootClose = i;
       i++;
-      value(depth + 1);
-      if (depth === 0) members.set(key, i - 1);
-      skip();
-      if (i >= text.length) eof('an object');
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === '}') {
-        if (depth === 0) rootClose = i;
-        i++;
-        return;
-      }
-      throw new Fail('expected `,` or `}`', i);
+      stack.pop();
+      return true;
     }
-  };
-  const arr = (depth: number): void => {
-    i++;
-    skip();
-    if (i >= text.length) eof('a list');
-    if (text[i] === ']') {
-      i++;
-      return;
-    }
-    while (true) {
-      skip();
-      if (text[i] === ']') throw new Fail('trailing comma', i);
-      value(depth + 1);
-      skip();
-      if (i >= text.length) eof('a list');
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      throw new Fail('expected `,` or `]`', i);
-    }
+    throw new Fail(top.kind === '{' ? 'expected `,` or `}`' : 'expected `,` or `]`', i);
   };
   try {
-    value(0);
+    let complete = value();
+    for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) complete = complete ? afterMember(top) : value();
     skip();
     if (i < text.length) throw new Fail('trailing characters', i);
     return { layout: { memberValueEnd: members, rootClose } };

@@ -10,6 +10,7 @@ import { adminHandler } from './admin.js';
 import type { SandboxAccount, SandboxConfig } from './config.js';
 import { ExchangeState } from './exchange-state.js';
 import { FaultController } from './faults.js';
+import { SandboxFailures } from './failures.js';
 import { DropConnection, type Host, type Reply, startHost } from './http-host.js';
 import { legacyErrorReply, legacyHandler } from './legacy-api.js';
 import { type MarketFeed, startFeed } from './market-feed.js';
@@ -62,6 +63,11 @@ export interface RunningSandbox {
    * moves any more; undefined when some feed never ends (looped or synthetic) or none runs.
    */
   readonly marketEnded: Promise<void> | undefined;
+  /**
+   * Callbacks of the sandbox that threw (a bug, or a fault injected through /faults/crash): counted
+   * and reported instead of killing the process; `failures.failed` settles at the first one.
+   */
+  readonly failures: SandboxFailures;
   /**
    * Starts the configured market activity held back by `holdMarket` (at once; later calls do
    * nothing). A replay starts at its snapshot when this is called.
@@ -154,15 +160,16 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     // Answers given before routing (malformed path) carry the weight headers too: "on every response".
     startHost(name, bind(port), openHostHandler({ routes, limiter: weights, orderCounter, faults, keys, clock, waiter }), (e, _ctx, ip) => errorReply(e, 'msg', clock.now(), weights.headersOf(ip)));
 
-  const streams = new StreamServer(state, registry, faults, clock, config.websocket);
-  const wsApi = new WsApiServer(registry, streams, clock, config.websocket, config.limits.maxWsApiSubscriptions);
+  const failures = new SandboxFailures();
+  const streams = new StreamServer(state, registry, faults, clock, config.websocket, failures);
+  const wsApi = new WsApiServer(registry, streams, clock, config.websocket, config.limits.maxWsApiSubscriptions, failures);
   const feeds: MarketFeed[] = [];
   const sweep = (): void => {
     const expired = registry.sweep();
     for (const k of expired.listenKeys) streams.closeListenKey(k);
     wsApi.terminateTokens(expired.tokens);
   };
-  const sweeper = setInterval(sweep, 250);
+  const sweeper = setInterval(failures.guard('listen key sweep', sweep), 250);
   const notFound = (): Reply => ({ status: 404, body: { code: ApiCode.NOT_FOUND, msg: 'Not found' } });
   const shutdown = async (): Promise<void> => {
     for (const f of feeds) f.stop();
@@ -270,6 +277,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       weights,
       feeds,
       marketEnded,
+      failures,
       startMarket,
       sweep,
       setReferencePrice,

@@ -18,6 +18,8 @@
  * - Lifetime end closes with code 1000 and reason "connection lifetime reached"; a missed pong
  *   terminates the socket.
  * - Diff depth is sent in batches per interval (depth-batches.ts).
+ * - A client frame over MAX_INBOUND_FRAME_BYTES closes with 1009 (message too big) once its header
+ *   announces the length, so it is never buffered; 1024 stream names fit in 30 KB.
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -26,11 +28,12 @@ import type { Clock, KlineIntervalName, SymbolInfo, SymbolTypeCode } from '../co
 import type { SandboxSymbol } from './config.js';
 import type { EventBatch, ExchangeState } from './exchange-state.js';
 import type { FaultController } from './faults.js';
+import { SandboxFailures } from './failures.js';
 import { DepthBatches } from './depth-batches.js';
 import { KlinePushes } from './kline-pushes.js';
 import { accountPositionPayload, aggTradePayload, executionReportPayload, miniTickerPayload, payloadSymbol, tradePayload } from './stream-payloads.js';
 import { parseStreamName, type StreamName } from './stream-names.js';
-import { controlError, controlResult, parseControl } from './ws-control.js';
+import { MAX_INBOUND_FRAME_BYTES, controlError, controlResult, frameText, parseControl } from './ws-control.js';
 import type { UserStreamRegistry } from './user-streams.js';
 
 /** Timing settings of stream connections. */
@@ -95,16 +98,17 @@ export class StreamServer {
     readonly faults: FaultController,
     readonly clock: Clock,
     readonly timing: StreamTiming,
+    readonly failures = new SandboxFailures(),
   ) {
     this.#depth = new DepthBatches(faults);
     this.#klinePushes = new KlinePushes(state.market, (key) => this.#klineOf(key));
-    this.#unsubscribe = state.onBatch((b) => this.#onBatch(b));
-    this.#timer = setInterval(() => this.#tick(), TICK_MS);
+    this.#unsubscribe = state.onBatch(failures.guard('stream fan-out', (b) => this.#onBatch(b)));
+    this.#timer = setInterval(failures.guard('stream housekeeping', () => this.#tick()), TICK_MS);
   }
 
   /** Serves streams on `server` for symbols of `types`. */
   attach(name: string, server: http.Server, types: readonly SymbolTypeCode[]): void {
-    const wss = new WebSocketServer({ noServer: true });
+    const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_FRAME_BYTES });
     const host: StreamHost = { name, types, wss };
     this.#hosts.push(host);
     server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => this.#upgrade(host, req, socket, head));
@@ -148,9 +152,9 @@ export class StreamServer {
       ws.on('pong', () => {
         conn.lastPongAt = this.clock.now();
       });
+      const onText = this.failures.guard('stream control message', (text: string) => this.#control(conn, text));
       ws.on('message', (data, isBinary) => {
-        if (isBinary || listenKey !== undefined) return;
-        this.#control(conn, Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
+        if (!isBinary && listenKey === undefined) onText(frameText(data));
       });
       ws.on('close', () => this.#drop(conn));
       ws.on('error', () => this.#drop(conn));
@@ -421,6 +425,7 @@ export class StreamServer {
   }
 
   #tick(): void {
+    if (this.faults.takeCrash()) throw new Error('injected fault: the stream housekeeping tick threw');
     this.#ticks++;
     this.state.flush();
     if (this.#held.length > 0) this.#releaseHeld();

@@ -6,13 +6,20 @@
  * Reply shape (the spec gives only results): {"id", "status", "result"} on success and
  * {"id", "status", "error": {"code", "msg"}} on failure, with a rateLimits array carrying the
  * request weight, as the exchange's WebSocket API family does.
+ *
+ * Hostile input: a frame over MAX_INBOUND_FRAME_BYTES closes with 1009 before it is buffered; JSON
+ * nested deeper than serde's limit answers -1100 like any malformed request (JSON.parse would take
+ * it, but echoing such a value back would overflow the stack).
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../core/index.js';
+import { SandboxFailures } from './failures.js';
+import { scanJson } from './json-syntax.js';
 import type { StreamServer, StreamTiming } from './stream-server.js';
 import type { UserStreamRegistry } from './user-streams.js';
+import { MAX_INBOUND_FRAME_BYTES, frameText } from './ws-control.js';
 
 interface Subscription {
   readonly id: number;
@@ -30,7 +37,7 @@ interface Session {
 
 /** The WebSocket API server. */
 export class WsApiServer {
-  readonly #wss = new WebSocketServer({ noServer: true });
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_FRAME_BYTES });
   readonly #sessions = new Set<Session>();
   #nextSubscriptionId = 0;
   readonly #unsubscribe: () => void;
@@ -42,12 +49,13 @@ export class WsApiServer {
     readonly clock: Clock,
     readonly timing: StreamTiming,
     readonly maxSubscriptions: number,
+    readonly failures = new SandboxFailures(),
   ) {
     // The WebSocket API serves symbol type 1 only: order updates of other types are not its to send.
     this.#unsubscribe = streams.onUserEvent((account, payload, symbolType) => {
       if (symbolType === undefined || symbolType === 1) this.#push(account, payload);
     });
-    this.#timer = setInterval(() => this.#housekeeping(), 100);
+    this.#timer = setInterval(failures.guard('WebSocket API housekeeping', () => this.#housekeeping()), 100);
   }
 
   /** Serves /ws-api/v3 on `server`. */
@@ -65,7 +73,10 @@ export class WsApiServer {
         ws.on('pong', () => {
           session.lastPongAt = this.clock.now();
         });
-        ws.on('message', (data) => this.#request(session, Buffer.isBuffer(data) ? data.toString('utf8') : String(data)));
+        ws.on(
+          'message',
+          this.failures.guard('WebSocket API request', (data: Buffer | ArrayBuffer | Buffer[]) => this.#request(session, frameText(data))),
+        );
         ws.on('close', () => this.#sessions.delete(session));
         ws.on('error', () => this.#sessions.delete(session));
       });
@@ -78,13 +89,13 @@ export class WsApiServer {
   }
 
   #request(session: Session, text: string): void {
-    let req: unknown;
-    try {
-      req = JSON.parse(text);
-    } catch {
-      this.#reply(session, null, 400, { error: { code: -1100, msg: 'Malformed request: the message is not valid JSON.' } }, 0);
+    const scanned = scanJson(text);
+    if ('error' in scanned) {
+      const e = scanned.error;
+      this.#reply(session, null, 400, { error: { code: -1100, msg: `Malformed request: the message is not valid JSON (${e.message} at line ${e.line} column ${e.column}).` } }, 0);
       return;
     }
+    const req: unknown = JSON.parse(text);
     if (typeof req !== 'object' || req === null || Array.isArray(req)) {
       this.#reply(session, null, 400, { error: { code: -1100, msg: 'Malformed request: expected a JSON object.' } }, 0);
       return;

@@ -62,6 +62,11 @@ describe('control message errors, byte for byte (spec error table)', () => {
     expect(reply('')).toBe('{"code":3,"msg":"Invalid JSON: EOF while parsing a value at line 1 column 0"}');
   });
 
+  it('code 3 recursion limit exceeded for nesting deeper than serde allows', () => {
+    expect(reply('['.repeat(5_000))).toBe('{"code":3,"msg":"Invalid JSON: recursion limit exceeded at line 1 column 128"}');
+    expect(reply(`{"method":"SUBSCRIBE","params":${'['.repeat(200)}`)).toBe('{"code":3,"msg":"Invalid JSON: recursion limit exceeded at line 1 column 158"}');
+  });
+
   it('code 2 params that are not an array, in serde wording with the position of the value end', () => {
     expect(reply('{"method":"SUBSCRIBE","params":"btcusdt@trade","id":9}')).toBe('{"code":2,"msg":"Invalid request: invalid type: string \\"btcusdt@trade\\", expected a sequence at line 1 column 46","id":9}');
     expect(reply('{"method":"GET_PROPERTY","params":true,"id":9}')).toBe('{"code":2,"msg":"Invalid request: invalid type: boolean `true`, expected a sequence at line 1 column 38","id":9}');

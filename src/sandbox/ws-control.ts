@@ -37,6 +37,14 @@ export function controlError(code: number, msg: string, id?: number): string {
   return id === undefined ? JSON.stringify({ code, msg }) : JSON.stringify({ code, msg, id });
 }
 
+/** The largest frame a stream or WebSocket API client may send (1024 stream names fit in 30 KB). */
+export const MAX_INBOUND_FRAME_BYTES = 64 * 1024;
+
+/** The text of a received frame, however ws delivered its bytes. */
+export function frameText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  return (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
+}
+
 /** Formats a success reply. */
 export function controlResult(result: unknown, id: number): string {
   return JSON.stringify({ result, id });

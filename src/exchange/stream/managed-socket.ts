@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
+import { MAX_STREAM_FRAME_BYTES } from './frame-limit.js';
 import { closeSocket } from './close-socket.js';
 import { type BackoffOptions, type TimerHandle, backoffDelay, timing, type TimingDeps } from './timing.js';
 
@@ -70,7 +71,7 @@ export class ManagedSocket {
       return;
     }
     if (this.#closed) return;
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, { maxPayload: MAX_STREAM_FRAME_BYTES });
     this.#ws = ws;
     ws.on('open', () => {
       this.#open = true;

@@ -15,6 +15,7 @@
 import { type Logger, pino } from 'pino';
 import { Subject, type Observable } from 'rxjs';
 import WebSocket from 'ws';
+import { MAX_STREAM_FRAME_BYTES } from './frame-limit.js';
 import { StateError, StreamError } from '../../core/errors.js';
 import type { ConnectionStatusEvent, DepthDiffEvent, MarketEvent } from '../../core/marketEvents.js';
 import { type DroppedPayload, attributeDropped } from './dropped-depth.js';
@@ -212,7 +213,7 @@ export class StreamClient {
   #connect(forRotation: boolean): Conn {
     const { url, raw, rest } = this.#url();
     const gen = ++this.#gen;
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, { maxPayload: MAX_STREAM_FRAME_BYTES });
     const now = this.#t.clock.now();
     const conn: Conn = { ws, gen, rawStream: raw, openedAt: now, lastFrameAt: now, open: false, heartbeat: undefined, ageTimer: undefined };
     if (!forRotation) this.#conn = conn;
