@@ -76,6 +76,9 @@ class ShiftedKline implements KlineEvent {
   get low() { return this.k.low; }
   get close() { return this.k.close; }
   get closeNumber() { return this.k.closeNumber; }
+  get openNumber() { return this.k.openNumber; }
+  get highNumber() { return this.k.highNumber; }
+  get lowNumber() { return this.k.lowNumber; }
   get volume() { return this.k.volume; }
   get quoteVolume() { return this.k.quoteVolume; }
   get trades() { return this.k.trades; }

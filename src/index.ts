@@ -5,7 +5,7 @@
  * runtime's internals, so this surface stays stable while the internals move.
  */
 export { z } from 'zod';
-export { defineStrategy } from './strategy/types.js';
+export { defineStrategy, readsTimer } from './strategy/types.js';
 export type { StrategyPlugin, StrategyContext, StrategyHandlers, StrategyLogger, PlaceRequest, OwnOrderView } from './strategy/types.js';
 export { symbolRules, givenOrRule, type SymbolRules, type RoundMode, type DecimalInput } from './strategy/symbolRules.js';
 export { decimalParam, positiveDecimalParam } from './strategy/params.js';

@@ -44,6 +44,7 @@ export default defineStrategy({
   description: 'Long while the fast moving average is above the slow one (trading-signals), market orders on closed candles',
   params: smaCrossoverParams,
   marketEvents: ['kline'],
+  timer: false,
   // Live and paper subscribe to this kline stream; a backtest of trade recordings builds these bars.
   klineIntervals: (p) => [p.interval as KlineIntervalName],
   create(ctx) {
@@ -60,6 +61,8 @@ export default defineStrategy({
     // from the bars, not from the execution's time: a run against a replay gets bars on the
     // recording's clock and executions on the exchange's.
     let openBar = -Infinity;
+    const fastName = `${p.kind}(${p.fast})`;
+    const slowName = `${p.kind}(${p.slow})`;
     return {
       onEvent(e: BusEvent): void {
         if (e.type === 'fill' || (e.type === 'orderUpdate' && e.state !== 'PENDING')) {
@@ -76,8 +79,8 @@ export default defineStrategy({
         const s = slow.update(close, false);
         if (f === null || s === null || !slow.isStable) return;
         // Drawn over the price in the backtest report.
-        ctx.plot(`${p.kind}(${p.fast})`, f);
-        ctx.plot(`${p.kind}(${p.slow})`, s);
+        ctx.plot(fastName, f);
+        ctx.plot(slowName, s);
         if (ctx.openOrders(symbol).length > 0 || busyUntilBarAfter >= e.openTime) return;
         // What can be sold: the position on the step grid (the position itself without a step).
         const pos = step.isZero() ? ctx.position(base) : floorToStep(ctx.position(base), step);

@@ -63,3 +63,26 @@ describe('sources in batches', () => {
     expect(JSON.stringify(batched)).toBe(JSON.stringify(itemByItem));
   });
 });
+
+describe('timer events', () => {
+  const t0 = Date.UTC(2024, 7, 1);
+  const counted = async (plugin: string): Promise<number> => {
+    const d = mkdtempSync(path.join(dir, 'timer-'));
+    writeFileSync(path.join(d, 'k.csv'), `${[0, 1, 2].map((i) => bar(t0 + i * 60_000)).join('\n')}\n`);
+    const doc = { strategies: [{ name: 's', plugin, symbols: ['BTC_USDT'], budget: { USDT: '1000' } }], backtest: { candles: [{ symbol: 'BTC_USDT', interval: '1m', files: ['k.csv'] }], timerMs: 1000 } };
+    const run = await prepareRun(parseBacktestConfig(doc, path.join(d, 'bt.yaml')));
+    let timers = 0;
+    run.bus.events$.subscribe((e) => {
+      if (e.type === 'timer') timers++;
+    });
+    await run.replay.runBatches(sourceBatchesOf(parseBacktestConfig(doc, path.join(d, 'bt.yaml')), run.unread));
+    run.finish();
+    return timers;
+  };
+
+  it('are scheduled only when a strategy of the run reads them', async () => {
+    // sma-crossover says `timer: false`; periodic-orders reads them (one a second of the 2 minutes between the first and last close).
+    expect(await counted('sma-crossover')).toBe(0);
+    expect(await counted('periodic-orders')).toBeGreaterThanOrEqual(119);
+  });
+});

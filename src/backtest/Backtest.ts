@@ -22,7 +22,7 @@ import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
 import { klineSubscriptions } from '../strategy/klines.js';
 import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from '../strategy/StrategyRunner.js';
-import type { StrategyLogger, StrategyPlugin } from '../strategy/types.js';
+import { readsTimer, type StrategyLogger, type StrategyPlugin } from '../strategy/types.js';
 import { CandleVenue, bpsToRate } from './CandleVenue.js';
 import type { BacktestConfig } from './config.js';
 import { writeHtmlReport } from './htmlReport.js';
@@ -216,7 +216,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     collector,
     afterEvent: () => late.runner?.flush(),
     ...(shown ? { onDepth: (symbol: string) => shown.flush(symbol) } : {}),
-    timerMs: bt.timerMs,
+    // None scheduled when no strategy reads them: they would cost the scheduler and the bus for nothing.
+    timerMs: strategies.some((s) => readsTimer(s.plugin)) ? bt.timerMs : 0,
     start: bt.start === undefined ? undefined : timeBoundMs(bt.start),
     startSource: { file: cfg.file, value: bt.start },
     // Strategies get control when the replay goes live (the first item at or after backtest.start),

@@ -48,6 +48,9 @@ class CsvKline implements KlineEvent {
   readonly #raw: readonly string[];
   readonly #dec: (Decimal | undefined)[] = [];
   #closeNumber: number | undefined;
+  #openNumber: number | undefined;
+  #highNumber: number | undefined;
+  #lowNumber: number | undefined;
 
   constructor(
     readonly symbol: string,
@@ -83,6 +86,16 @@ class CsvKline implements KlineEvent {
   /** Nearest double of the close, from the text (as Number(close.toFixed())): for indicators only. */
   get closeNumber(): number {
     return (this.#closeNumber ??= Number(this.#raw[3]));
+  }
+  /** Nearest doubles of the open, high and low, from the text: drawn in reports, never traded on. */
+  get openNumber(): number {
+    return (this.#openNumber ??= Number(this.#raw[0]));
+  }
+  get highNumber(): number {
+    return (this.#highNumber ??= Number(this.#raw[1]));
+  }
+  get lowNumber(): number {
+    return (this.#lowNumber ??= Number(this.#raw[2]));
   }
   get volume(): Decimal {
     return this.#get(4);

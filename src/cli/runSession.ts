@@ -33,6 +33,7 @@ import { MatchingEngine } from '../sim/engine.js';
 import { Ledger } from '../store/Ledger.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { klineSubscriptions } from '../strategy/klines.js';
+import { readsTimer } from '../strategy/types.js';
 import { SimVenue } from '../backtest/SimVenue.js';
 import { latencyModel } from '../backtest/latency.js';
 import { booksWithOwnOrders } from '../backtest/OwnOrdersBook.js';
@@ -368,7 +369,7 @@ export class RunSession {
       session.#subs.push(bus.events$.subscribe((e) => {
         if (e.type === 'fill' && mine.has(e.strategy)) addFill(session.#books, e);
       }));
-      if (cfg.run.timerMs > 0) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
+      if (cfg.run.timerMs > 0 && [...o.plugins.values()].some(readsTimer)) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
       session.#every(cfg.run.statusIntervalSec * 1000, () => log.info(session.status(), 'status'));
       // Clocks drift and get stepped (NTP, a suspended VM): with a stale offset every signed
       // request falls outside the recvWindow and is refused, and the unknown-outcome settle rule

@@ -73,6 +73,10 @@ export interface KlineEvent {
    * does). For indicators only, never for order rules: prices that decide orders stay `close`.
    */
   readonly closeNumber?: number;
+  /** The open, high and low as nearest doubles, when the source has them cheaply: for charts and indicators only. */
+  readonly openNumber?: number;
+  readonly highNumber?: number;
+  readonly lowNumber?: number;
 }
 
 /** 24-hour rolling mini ticker (`<symbol>@miniTicker`, and each element of `!miniTicker@arr`). */

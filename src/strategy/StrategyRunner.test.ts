@@ -81,6 +81,16 @@ describe('StrategyRunner', () => {
     expect(seen.get('all')?.map((e) => e.type)).toEqual(['trade', 'bookTicker', 'depthDiff', 'bookStatus', 'timer']);
   });
 
+  it('hands no timer events to a plugin that says it reads none', () => {
+    const deaf = { ...echo, timer: false };
+    const { bus, runner } = setup([spec('deaf', ['BTC_IDR'], deaf), spec('hears', ['BTC_IDR'])]);
+    runner.start();
+    bus.publish(trade('BTC_IDR', '100', 1));
+    bus.publish({ type: 'timer', E: 2 });
+    expect(seen.get('deaf')?.map((e) => e.type)).toEqual(['trade']);
+    expect(seen.get('hears')?.map((e) => e.type)).toEqual(['trade', 'timer']);
+  });
+
   it('emits intents with deterministic clientIds, and the same events give the same intents', () => {
     const run = (): Intent[] => {
       const { bus, intents, runner } = setup([spec('mm', ['BTC_IDR'], echo, { qty: '0.002' })], { runTag: 'r7' });

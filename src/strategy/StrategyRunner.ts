@@ -32,7 +32,7 @@ import { symbolRules, type SymbolRules } from './symbolRules.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
 import { StrategyBook } from './StrategyBook.js';
-import type { OwnOrderView, PlaceRequest, StrategyContext, StrategyHandlers, StrategyLogger, StrategyPlugin } from './types.js';
+import { readsTimer, type OwnOrderView, type PlaceRequest, type StrategyContext, type StrategyHandlers, type StrategyLogger, type StrategyPlugin } from './types.js';
 
 /** One strategy of a run. */
 export interface StrategySpec {
@@ -120,6 +120,8 @@ class Running implements StrategyState {
   readonly ids: ClientIdSequence;
   /** Event types delivered by symbol when the plugin names its market events (book status always); undefined: all. */
   readonly reads: ReadonlySet<string> | undefined;
+  /** Whether timer events are delivered to it (StrategyPlugin.timer). */
+  readonly readsTimer: boolean;
   handlers: StrategyHandlers | undefined;
   failed = false;
   intentSeq = 0;
@@ -135,6 +137,7 @@ class Running implements StrategyState {
     this.ids = new ClientIdSequence(spec.name, runTag);
     const wanted = spec.plugin.marketEvents;
     this.reads = wanted === undefined ? undefined : new Set<string>([...wanted, 'bookStatus']);
+    this.readsTimer = readsTimer(spec.plugin);
   }
 
   position(asset: string): Decimal {
@@ -316,6 +319,8 @@ export class StrategyRunner {
         return;
       }
       case 'timer':
+        for (const r of this.#running) if (r.readsTimer) this.#deliver(r, e);
+        return;
       case 'tradingState':
         for (const r of this.#running) this.#deliver(r, e);
         return;

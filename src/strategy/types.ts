@@ -97,12 +97,23 @@ export interface StrategyPlugin<S extends z.ZodType = z.ZodType> {
    */
   readonly marketEvents?: readonly MarketEvent['type'][];
   /**
+   * Whether the strategy reads timer events (default true). A strategy that does not says false:
+   * it is not handed any, and when no strategy of a run reads them none is scheduled (a backtest of
+   * minute bars at the default 1 s timer would otherwise carry 60 timer events per bar).
+   */
+  readonly timer?: boolean;
+  /**
    * The kline intervals the strategy reads, from its parameters (default none): a live or paper
    * run subscribes to each of its symbols' `<symbol>@kline_<interval>` streams, and a backtest of
    * trade recordings builds those bars from the recorded trades (core/bars.ts).
    */
   klineIntervals?(params: z.infer<S>): readonly KlineIntervalName[];
   create(ctx: StrategyContext<z.infer<S>>): StrategyHandlers;
+}
+
+/** True when the plugin reads timer events (it does unless it says `timer: false`). */
+export function readsTimer(plugin: Pick<StrategyPlugin, 'timer'>): boolean {
+  return plugin.timer !== false;
 }
 
 /** Identity helper that gives plugin authors type inference for their params. */
