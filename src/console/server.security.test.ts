@@ -148,6 +148,19 @@ describe('console server hardening', () => {
     for (const s of held) s.destroy();
   });
 
+  it('closes a connection whose headers dribble in (slow loris)', async () => {
+    const { port } = await start({ limits: { headersTimeoutMs: 300 } });
+    const s = await connected(port);
+    let answer = '';
+    s.setEncoding('latin1');
+    s.on('data', (c: string) => (answer += c));
+    s.write('GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    const drip = setInterval(() => s.write('a'), 50);
+    await new Promise((r) => s.once('close', r));
+    clearInterval(drip);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
   it('reads no body it does not want: a 200 MB GET body or POST body is refused at its headers and the connection closed', async () => {
     const { run, port } = await start();
     for (const method of ['GET', 'POST']) {

@@ -62,13 +62,13 @@ export interface ConsoleLimits {
   readonly sseClients: number;
   /** Sockets at once (the next is closed unanswered). */
   readonly connections: number;
+  /** A request's headers must arrive within this (slow-loris); the whole request within 30 s. */
+  readonly headersTimeoutMs: number;
 }
 
 /** A console is used by one operator and a scraper: generous for that, small for a flood. */
-export const DEFAULT_LIMITS: ConsoleLimits = { sseClients: 16, connections: 64 };
+export const DEFAULT_LIMITS: ConsoleLimits = { sseClients: 16, connections: 64, headersTimeoutMs: 10_000 };
 
-/** Slow-loris bounds: a request's headers within 10 s, the whole request within 30 s. */
-const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** How often counted refusals are summarised in the log. */
@@ -115,7 +115,10 @@ export class ConsoleServer {
     this.#openReads = isLoopbackHost(o.host) && (o.token === undefined || o.publicReads === true);
     this.#limits = { ...DEFAULT_LIMITS, ...o.limits };
     this.#throttle = new AuthThrottle(o.log);
-    this.#server = http.createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
+    const headersTimeout = this.#limits.headersTimeoutMs;
+    // Node checks the timeouts on this interval (30 s by default, which would triple them).
+    const timeouts = { headersTimeout, requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout), connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeout / 2))) };
+    this.#server = http.createServer(timeouts, (req, res) => {
       this.#handle(req, res).catch((err: unknown) => this.#fail(res, err, req));
     });
     this.#server.maxConnections = this.#limits.connections;
