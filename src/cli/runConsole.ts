@@ -14,8 +14,9 @@ import { RunFeed } from '../console/feed.js';
 import { RunMetrics } from '../console/metrics.js';
 import type { LogTap } from '../console/logTap.js';
 import { ConsoleServer } from '../console/server.js';
-import { telegramChannel, webhookChannel, type Channel } from '../console/notify/channels.js';
+import { botApi, telegramChannel, webhookChannel, type BotApiCall, type Channel } from '../console/notify/channels.js';
 import { Notifier } from '../console/notify/Notifier.js';
+import { TelegramBot } from '../console/notify/telegramBot.js';
 import type { CommandScope, ConsoleRun } from '../console/source.js';
 import type { RunConfig } from './runConfig.js';
 import type { RunSession } from './runSession.js';
@@ -66,18 +67,27 @@ export function notifyChannels(cfg: RunConfig, settings: ConsoleSettings, env: R
   return out;
 }
 
+/** The Telegram command chats of a config, with the Bot API to poll; undefined when commands are off. */
+export function telegramCommands(settings: ConsoleSettings, env: Readonly<Record<string, string | undefined>>): { readonly api: BotApiCall; readonly chatIds: readonly string[] } | undefined {
+  const t = settings.notify?.telegram;
+  const token = env[NOTIFY_ENV.telegramToken];
+  if (t === undefined || !t.commands || token === undefined || token === '') return undefined;
+  return { api: botApi(t.baseUrl, token), chatIds: t.commandChatIds ?? [t.chatId] };
+}
+
 /** Everything the console of a run needs, checked before the run starts. */
 export interface ConsolePlan {
   readonly settings: ConsoleSettings;
   readonly token: string | undefined;
   readonly channels: readonly Channel[];
+  readonly telegram: ReturnType<typeof telegramCommands>;
 }
 
 /** The console plan of a run, or undefined when it has no console; a ConfigError when it would be unsafe or incomplete. */
 export function planConsole(cfg: RunConfig, flag: boolean, env: Readonly<Record<string, string | undefined>>): ConsolePlan | undefined {
   const settings = consoleSettings(cfg, flag);
   if (settings === undefined) return undefined;
-  return { settings, token: consoleToken(cfg, settings, env), channels: notifyChannels(cfg, settings, env) };
+  return { settings, token: consoleToken(cfg, settings, env), channels: notifyChannels(cfg, settings, env), telegram: telegramCommands(settings, env) };
 }
 
 /** A started console. */
@@ -156,13 +166,15 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
   const n = settings.notify;
   const notifier = n && channels.length > 0 ? new Notifier({ run, feed, channels, events: n.events, maxPerMinute: n.maxPerMinute, outageAfterSec: n.outageAfterSec, reconnectStorm: n.reconnectStorm, rejectionBurst: n.rejectionBurst, log }) : undefined;
   notifier?.start();
-  log.info({ url: server.url, commands: token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})`, notify: channels.map((c) => c.name) }, 'console listening');
+  const bot = o.plan.telegram ? new TelegramBot({ ...o.plan.telegram, run, log }) : undefined;
+  bot?.start();
+  log.info({ url: server.url, commands: token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})`, notify: channels.map((c) => c.name), telegramCommands: bot !== undefined }, 'console listening');
   return {
     url: server.url,
     close: async (stopReason) => {
       if (stopReason !== undefined) notifier?.stopped(stopReason);
       o.tap?.attach(undefined);
-      await notifier?.stop();
+      await Promise.all([notifier?.stop(), bot?.stop()]);
       feed.stop();
       metrics.stop();
       await server.close();

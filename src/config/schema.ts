@@ -185,6 +185,8 @@ export const notifySchema = z.strictObject({
     .strictObject({
       chatId: z.union([z.string().min(1), z.number().int()]).transform(String).describe('chat to send to (the bot token comes from KANCIL_TELEGRAM_TOKEN)'),
       baseUrl: url.default('https://api.telegram.org').describe('Telegram Bot API address (a test points it at a local fake)'),
+      commands: z.boolean().default(true).describe('answer /status, /balance, /profit, /daily, /orders and obey /halt, /reduce, /resume, /stop from the command chats (long polling)'),
+      commandChatIds: z.array(z.union([z.string().min(1), z.number().int()]).transform(String)).optional().describe('chats whose commands are obeyed (default: chatId only); messages from any other chat are ignored'),
     })
     .optional(),
   events: z

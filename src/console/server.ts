@@ -13,8 +13,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TradingStateName } from '../bus/events.js';
 import { ConfigError } from '../core/errors.js';
+import { executeCommand, MAX_REASON } from './commands.js';
 import { checkBearer, isLoopbackHost, CONSOLE_TOKEN_ENV } from './auth.js';
 import { AuthThrottle } from './authThrottle.js';
 import type { FeedMessage, RunFeed } from './feed.js';
@@ -76,9 +76,6 @@ const REFUSAL_SUMMARY_MS = 60_000;
 
 /** A socket whose unread body is refused gets this long to read the answer before it is closed. */
 const LINGER_MS = 2_000;
-
-/** Operator commands and the trading state each one sets. */
-const STATE_COMMANDS: Readonly<Record<string, TradingStateName>> = { halt: 'HALTED', reduce: 'REDUCING', resume: 'ACTIVE' };
 
 /** Largest request body read (a command is a few fields). */
 const MAX_BODY = 16 * 1024;
@@ -292,20 +289,11 @@ export class ConsoleServer {
     const name = r.command ?? '';
     const body = await readBody(req);
     const reason = body.reason === undefined ? `console ${name}` : body.reason;
-    if (typeof reason !== 'string' || reason.length > 200) throw new HttpError(400, 'reason: expected a string of at most 200 characters');
-    if (strategy !== undefined && !run.strategies().some((s) => s.name === strategy)) throw new HttpError(404, `no strategy named ${JSON.stringify(strategy)} in this run (it has ${run.strategies().map((s) => s.name).join(', ')})`);
-    const from = req.socket.remoteAddress;
-    // Journalled before it acts: the ledger says who asked for what even if acting fails.
-    run.journal('console', { command: name, strategy, reason, from });
-    this.#o.log.info({ command: name, strategy, reason, from }, 'console command');
-    const state = STATE_COMMANDS[name];
-    if (state !== undefined) {
-      run.setState({ strategy }, state, reason);
-      return json(res, 200, { ok: true, command: name, strategy, state });
-    }
-    if (name === 'cancel-all') return json(res, 200, { ok: true, command: name, strategy, cancelled: run.cancelAll({ strategy }) });
-    json(res, 202, { ok: true, command: name });
-    run.stop(`operator: ${reason}`);
+    if (typeof reason !== 'string') throw new HttpError(400, `reason: expected a string of at most ${MAX_REASON} characters`);
+    const done = executeCommand(run, this.#o.log, { name, strategy, reason, source: 'console', from: req.socket.remoteAddress });
+    if (!done.ok) throw new HttpError(done.status, done.error);
+    // A stop is under way, not done: 202.
+    json(res, done.command === 'stop' ? 202 : 200, done);
   }
 
   /** Access to a read, the feed or a command; false once it has answered the refusal. */

@@ -60,7 +60,7 @@ beforeAll(async () => {
       storage: { path: ':memory:' },
       run: { timerMs: 0, statusIntervalSec: 60, cancelOnShutdown: true },
       logging: { level: 'info' },
-      console: { port: 0, notify: { telegram: { chatId: 7, baseUrl: tgUrl }, events: ['fill'], outageAfterSec: 0.05 } },
+      console: { port: 0, notify: { telegram: { chatId: 7, baseUrl: tgUrl, commands: false }, events: ['fill'], outageAfterSec: 0.05 } },
     },
     'outages.yaml',
   );

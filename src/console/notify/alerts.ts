@@ -33,8 +33,6 @@ export const ALERT_KINDS = {
   dailyLoss: 'critical',
   /** An order the exchange does not know was moved to a terminal state. */
   orderResolved: 'critical',
-  /** An operator command from Telegram (so every chat member sees what was asked). */
-  command: 'critical',
   fill: 'info',
   reconnects: 'info',
   rejections: 'info',

@@ -27,14 +27,34 @@ export class ChannelError extends Error {
 /** Longest wait for one delivery. */
 const SEND_TIMEOUT_MS = 5000;
 
-async function post(name: string, url: string, body: unknown): Promise<Response> {
+async function post(name: string, url: string, body: unknown, timeoutMs = SEND_TIMEOUT_MS, signal?: AbortSignal): Promise<Response> {
   try {
-    return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
   } catch (err) {
     // The error of fetch can quote the URL: only its kind is kept.
-    const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer in ${SEND_TIMEOUT_MS} ms` : 'connection failed';
+    const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : err instanceof Error && err.name === 'AbortError' ? 'aborted' : 'connection failed';
     throw new ChannelError(`${name}: ${why}`);
   }
+}
+
+/** One call of the Telegram Bot API. */
+export type BotApiCall = (method: string, body: Record<string, unknown>, o?: { timeoutMs?: number; signal?: AbortSignal }) => Promise<unknown>;
+
+/**
+ * Calls of the Telegram Bot API with `token` (in the path only); each resolves to the answer's
+ * `result`, or rejects with a {@link ChannelError} naming the status and Telegram's description
+ * (Telegram's own text about the request, never the token), with its retry_after.
+ */
+export function botApi(baseUrl: string, token: string): BotApiCall {
+  const base = `${baseUrl.replace(/\/+$/, '')}/bot${token}/`;
+  return async (method, body, o = {}) => {
+    const r = await post('telegram', base + method, body, o.timeoutMs, o.signal);
+    const answer = (await r.json().catch(() => undefined)) as { ok?: boolean; result?: unknown; description?: string; parameters?: { retry_after?: number } } | undefined;
+    if (r.ok && answer?.ok === true) return answer.result;
+    const wait = answer?.parameters?.retry_after;
+    throw new ChannelError(`telegram: HTTP ${r.status}${answer?.description ? ` ${answer.description.slice(0, 200)}` : ''}`, typeof wait === 'number' ? wait * 1000 : undefined);
+  };
 }
 
 /** POSTs `{ run, kind, priority, t, text, data }` to `url` (from the environment); a coalesced message adds `parts`, each of that shape. */
@@ -52,16 +72,11 @@ export function webhookChannel(url: string): Channel {
 
 /** Telegram Bot API sendMessage to `chatId`; `baseUrl` is https://api.telegram.org unless a test points it elsewhere. */
 export function telegramChannel(baseUrl: string, token: string, chatId: string): Channel {
-  const url = `${baseUrl.replace(/\/+$/, '')}/bot${token}/sendMessage`;
+  const call = botApi(baseUrl, token);
   return {
     name: 'telegram',
     async send(n, run) {
-      const r = await post('telegram', url, { chat_id: chatId, text: `[${run}] ${n.text}`, disable_web_page_preview: true });
-      const body = (await r.json().catch(() => undefined)) as { ok?: boolean; description?: string; parameters?: { retry_after?: number } } | undefined;
-      if (r.ok && body?.ok === true) return;
-      const wait = body?.parameters?.retry_after;
-      // The description is Telegram's own text about the request (never the token).
-      throw new ChannelError(`telegram: HTTP ${r.status}${body?.description ? ` ${body.description.slice(0, 200)}` : ''}`, typeof wait === 'number' ? wait * 1000 : undefined);
+      await call('sendMessage', { chat_id: chatId, text: `[${run}] ${n.text}`, disable_web_page_preview: true });
     },
   };
 }
