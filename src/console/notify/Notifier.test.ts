@@ -180,7 +180,7 @@ describe('notifications', () => {
     expect(texts().filter((t) => t.includes('reachable')).length).toBe(2);
   });
 
-  it('reports an order of unknown outcome once and how it settled; the daily loss limit once a day; critical log lines', async () => {
+  it('reports an order of unknown outcome once and how it settled, an order the exchange lost, the daily loss limit once a day, critical log lines', async () => {
     const tg = await fakeServer(okTelegram);
     open.push(tg);
     const { n, run, feed } = setup({}, [telegramChannel(tg.url, TG_TOKEN, '1')]);
@@ -192,13 +192,16 @@ describe('notifications', () => {
     const loss = { type: 'intentRejected', E: 2, strategy: 'mm', intent: { kind: 'cancelAll', strategy: 'mm', intentId: 'x' }, reason: 'DAILY_LOSS_LIMIT', message: 'daily PnL -101 reached dailyLossLimit 100: only reducing orders pass' } as const;
     run.bus.next(loss);
     run.bus.next(loss);
+    run.bus.next({ ...order, clientId: 'c8', orderId: '12', state: 'NEW' });
+    run.bus.next({ ...order, clientId: 'c8', orderId: '12', state: 'EXPIRED', reason: 'ORDER_LOST: 3 lookups answered -2013, no order or trade found' });
     feed.log(JSON.stringify({ level: 50, time: 5, msg: 'reconciliation failed; will retry from the poll loop', reason: 'start' }));
     feed.log(JSON.stringify({ level: 30, time: 6, msg: 'reconciliation failed; will retry from the poll loop' }));
-    await until(() => n.totals().sent === 5);
+    await until(() => n.totals().sent === 6);
     expect(tg.bodies.flatMap((b) => String(b.text).split('\n')).slice(1)).toEqual([
       '[test] order of unknown outcome: mm SELL 0.01 BTC_USDT @ 61000 (c7): timeout; reconciled by its clientId before anything else is sent for it',
       'order mm SELL 0.01 BTC_USDT @ 61000 (c7) settled as CANCELED (not found on the exchange), executed 0',
       'strategy mm reached its daily loss limit: daily PnL -101 reached dailyLossLimit 100: only reducing orders pass',
+      'order mm SELL 0.01 BTC_USDT @ 61000 (c8) is unknown to the exchange and was closed EXPIRED: ORDER_LOST: 3 lookups answered -2013, no order or trade found; executed 0',
       'reconciliation failed; will retry from the poll loop {"reason":"start"}',
     ]);
   });

@@ -11,6 +11,7 @@
  */
 import { assertNever, type TradingStateName } from '../../bus/events.js';
 import { ZERO, type Decimal } from '../../core/decimal.js';
+import { ORDER_LOST } from '../../execution/lostOrders.js';
 import type { FeedMessage, LogLine, RunFeed } from '../feed.js';
 import type { ConsoleLogger } from '../server.js';
 import type { ConsoleRun } from '../source.js';
@@ -201,6 +202,11 @@ export class Notifier {
       if (this.#unknown.has(o.clientId)) return;
       this.#unknown.add(o.clientId);
       this.notify({ kind: 'unknownOrder', t, text: `order of unknown outcome: ${what}${o.reason ? `: ${o.reason}` : ''}; reconciled by its clientId before anything else is sent for it`, data: o });
+      return;
+    }
+    if (o.state === 'EXPIRED' && o.reason?.startsWith(ORDER_LOST) === true) {
+      this.#unknown.delete(o.clientId);
+      this.notify({ kind: 'orderResolved', t, text: `order ${what} is unknown to the exchange and was closed EXPIRED: ${o.reason}; executed ${o.executed}`, data: o });
       return;
     }
     if (!this.#unknown.delete(o.clientId)) return;

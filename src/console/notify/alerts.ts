@@ -31,7 +31,7 @@ export const ALERT_KINDS = {
   reconcile: 'critical',
   /** The daily loss limit was reached: only reducing orders pass. */
   dailyLoss: 'critical',
-  /** An order the exchange does not know was moved to a terminal state. */
+  /** An order of unknown outcome settled, or one the exchange does not know closed (reason ORDER_LOST). */
   orderResolved: 'critical',
   fill: 'info',
   reconnects: 'info',
