@@ -34,9 +34,9 @@ export const EXCHANGE_OPTIONS_USAGE = `Options:
   --json             machine-readable output
   -h, --help         this text`;
 
-/** Reads an integer option. */
-export function intOption(name: string, value: string | undefined, fallback: number): number {
+/** Reads an integer option, at most `max` (default: the largest safe integer). */
+export function intOption(name: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new ValidationError(`--${name}`, value, 'must be a positive integer');
+  if (!/^\d+$/.test(value) || Number(value) <= 0 || Number(value) > max) throw new ValidationError(`--${name}`, value, `must be a positive integer${max < Number.MAX_SAFE_INTEGER ? `, at most ${max}` : ''}`);
   return Number(value);
 }

@@ -1,5 +1,5 @@
 /** Builds an OpenClient from command-line options and KANCIL_* environment variables. */
-import { ValidationError } from '../core/index.js';
+import { MAX_TIMER_MS, ValidationError } from '../core/index.js';
 import { OpenClient } from '../exchange/index.js';
 import { EXCHANGE_OPTIONS, intOption, parseCommandArgs } from './args.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
@@ -27,7 +27,7 @@ export function openClientFromArgs(values: ExchangeArgValues, env: Readonly<Reco
     depthUrl: values['depth-url'] ?? env.KANCIL_DEPTH_URL ?? baseUrl,
     ...(env.KANCIL_API_KEY ? { apiKey: env.KANCIL_API_KEY } : {}),
     ...(env.KANCIL_API_SECRET ? { apiSecret: env.KANCIL_API_SECRET } : {}),
-    timeoutMs: intOption('timeout-ms', values['timeout-ms'], 10_000),
+    timeoutMs: intOption('timeout-ms', values['timeout-ms'], 10_000, MAX_TIMER_MS),
     // One attempt: a connectivity check should report the failure, not hide it behind retries.
     retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
   });

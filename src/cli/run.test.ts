@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../core/errors.js';
-import { runCommand, runLogger } from './run.js';
+import { runCommand, runLogger, stopReason } from './run.js';
 
 const echo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../strategy/test-plugins/echo.ts');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-run-'));
@@ -80,5 +81,32 @@ describe('the run logger', () => {
     expect(out).toContain('before');
     expect(out).not.toContain('after');
     expect(notices).toEqual([]);
+  });
+});
+
+describe('the run duration', () => {
+  it('a 30-day run keeps running past the 24.8 days one Node timer holds, and stops at 30 days', async () => {
+    vi.useFakeTimers();
+    try {
+      const never = new Promise<string>(() => undefined);
+      let reason: string | undefined;
+      void stopReason(30 * 86_400, undefined, pino({ level: 'silent' }), never).then((r) => (reason = r));
+      await vi.advanceTimersByTimeAsync(2 ** 31);
+      expect(reason).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(30 * 86_400_000 - 2 ** 31 - 1);
+      expect(reason).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(reason).toBe('duration 2592000 s');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('--duration must be a finite number of seconds', async () => {
+    const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
+    const file = path.join(dir, 'duration.yaml');
+    writeFileSync(file, `mode: paper\nsandbox: { config: missing.yaml }\nstrategies:\n  - { name: e, plugin: ${JSON.stringify(echo)}, symbols: [BTC_IDR] }\nstorage: { path: ':memory:' }\nlogging: { level: silent }\n`);
+    const err = await runCommand([file, '--duration', '9'.repeat(400)], io).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/--duration=.*must be a number of seconds/);
   });
 });

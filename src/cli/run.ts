@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { PinoPretty } from 'pino-pretty';
 import { ValidationError } from '../core/errors.js';
+import { setLongTimeout, type LongTimer } from '../core/longTimer.js';
 import { loadSandboxConfig, startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { loadStrategies, plainErrorAt } from '../strategy/loader.js';
 import type { StrategyPlugin } from '../strategy/types.js';
@@ -128,7 +129,7 @@ async function connectTarget(cfg: RunConfig, env: CliIO['env'], log: Logger): Pr
 /** Parses `--duration`. */
 function durationOption(v: string | undefined, fallback: number): number {
   if (v === undefined) return fallback;
-  if (!/^\d+(\.\d+)?$/.test(v)) throw new ValidationError('--duration', v, 'must be a number of seconds');
+  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(Number(v))) throw new ValidationError('--duration', v, 'must be a number of seconds');
   return Number(v);
 }
 
@@ -139,15 +140,16 @@ function durationOption(v: string | undefined, fallback: number): number {
  * external exchange, or a sandbox whose market never ends (looped or synthetic), has no
  * `marketEnded` and stops as before. Leaves no listener or timer behind.
  */
-async function stopReason(durationSec: number, marketEnded: Promise<void> | undefined, log: Logger, operator: Promise<string>): Promise<string> {
+export async function stopReason(durationSec: number, marketEnded: Promise<void> | undefined, log: Logger, operator: Promise<string>): Promise<string> {
   let onSignal: ((sig: NodeJS.Signals) => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: LongTimer | undefined;
   try {
     return await new Promise<string>((resolve) => {
       onSignal = (sig: NodeJS.Signals): void => resolve(`signal ${sig}`);
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      if (durationSec > 0) timer = setTimeout(() => resolve(`duration ${durationSec} s`), durationSec * 1000).unref();
+      // Chained timers: one Node timer would fire at once past 2^31-1 ms (24.8 days).
+      if (durationSec > 0) timer = setLongTimeout(() => resolve(`duration ${durationSec} s`), durationSec * 1000).unref();
       void operator.then(resolve);
       void marketEnded?.then(() => {
         log.info('the sandbox replay played its last event: stopping the run');
@@ -159,7 +161,7 @@ async function stopReason(durationSec: number, marketEnded: Promise<void> | unde
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
     }
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 

@@ -9,6 +9,7 @@ import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
 import { intOption, parseCommandArgs } from './args.js';
 import { version } from './version.js';
+import { MAX_TIMER_MS } from '../core/longTimer.js';
 import { checkReachable } from '../backtest/queue/connection.js';
 import { startQueueWorker } from '../backtest/queue/queueWorker.js';
 import { parseRedisUrl, redactRedisUrls } from '../backtest/queue/redisUrl.js';
@@ -37,8 +38,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   // Bad values are ValidationErrors: main prints them with the usage and exits 2.
   const target = parseRedisUrl(values.queue);
   const concurrency = intOption('concurrency', values.concurrency, 1);
-  const lockMs = intOption('lock-ms', values['lock-ms'], 30_000);
-  const stalledMs = intOption('stalled-ms', values['stalled-ms'], 30_000);
+  const lockMs = intOption('lock-ms', values['lock-ms'], 30_000, MAX_TIMER_MS);
+  const stalledMs = intOption('stalled-ms', values['stalled-ms'], 30_000, MAX_TIMER_MS);
   await checkReachable(target);
   const log = (line: string): void => io.stderr(`${new Date().toISOString()} ${line}\n`);
   const worker = startQueueWorker({ target, version: version(), concurrency, lockMs, stalledMs, log });

@@ -95,6 +95,16 @@ describe('parseConfig', () => {
     expect(e.message).toMatch(/invalid YAML: .*line \d+/);
   });
 
+  it('refuses a timer period past what one Node timer holds, giving the allowed range', () => {
+    const e = fails(`${LIVE}run: { timerMs: 3000000000 }\n`);
+    expect(e.path).toBe('run.timerMs');
+    expect(e.message).toMatch(/run\.timerMs=3000000000: expected 0 to 2147483647 ms/);
+    expect(fails(`${LIVE}run: { statusIntervalSec: 2592000 }\n`).message).toMatch(/run\.statusIntervalSec=2592000: .*at most 2147483 s/);
+    expect(fails(`${LIVE}paper: { latencyMs: 2147483648 }\n`).message).toMatch(/paper\.latencyMs=2147483648: expected 0 to 2147483647 ms/);
+    // A 30-day run is fine: the duration is a chain of timers.
+    expect(parseConfig(`${LIVE}run: { durationSec: 2592000, timerMs: 2147483647 }\n`, '/cfg/run.yaml').config.run.durationSec).toBe(2592000);
+  });
+
   it('checks rules across sections', () => {
     expect(fails(LIVE.replace('  - name: mine', '  - name: mm')).path).toBe('strategies[1].name');
     expect(fails(LIVE.replace(/exchange:\n( {2}.*\n){3}/, '')).message).toMatch(/mode live needs exchange URLs or a sandbox/);

@@ -6,6 +6,25 @@
  * here; they are parsed into Decimal where they are used.
  */
 import { z } from 'zod';
+import { MAX_TIMER_MS } from '../core/longTimer.js';
+
+/**
+ * A period or delay in ms that becomes a Node timer, so at most what one timer holds (a longer
+ * one would fire at once); the error gives the allowed range.
+ */
+export function timerMs(min: number): z.ZodNumber {
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(MAX_TIMER_MS, { error: `expected ${min} to ${MAX_TIMER_MS} ms (about 24.8 days, what one timer holds)` });
+}
+
+/** As {@link timerMs}, in seconds (any positive number). */
+export function timerSec(): z.ZodNumber {
+  const max = Math.floor(MAX_TIMER_MS / 1000);
+  return z.number().positive().max(max, { error: `expected more than 0 and at most ${max} s (about 24.8 days, what one timer holds)` });
+}
 
 /** A non-negative decimal written as a string ("0.001") or a YAML number (0.001). */
 export const decimalValue = z
@@ -29,12 +48,12 @@ export const exchangeSchema = z.strictObject({
   ws_api_url: url.optional().describe('WebSocket API endpoint (/ws-api/v3)'),
   legacy_base_url: url.optional().describe('first-generation /v1 REST host (fallback for order entry)'),
   recvWindow: z.number().int().positive().max(60_000).default(5000).describe('signed request window in ms (max 60000)'),
-  timeoutMs: z.number().int().positive().default(10_000).describe('HTTP request timeout in ms'),
+  timeoutMs: timerMs(1).default(10_000).describe('HTTP request timeout in ms'),
   weightLimits: z
     .record(z.string().regex(/^\d+[smhdSMHD]$/), z.number().int().positive())
     .optional()
     .describe("the IP's request-weight limits per interval (e.g. { 1M: 6000 }; the spec does not show them): normal requests stop 10% short, the rest is kept for cancels and reconciliation"),
-  referencePriceRefreshMs: z.number().int().positive().default(10_000).describe('how often the PRICE_RANGE reference price is polled (ms)'),
+  referencePriceRefreshMs: timerMs(1).default(10_000).describe('how often the PRICE_RANGE reference price is polled (ms)'),
   referencePriceMaxAgeMs: z.number().int().positive().default(30_000).describe('a reference price older than this is not used: PRICE_RANGE is then left to the exchange'),
 });
 
@@ -83,7 +102,7 @@ export const strategySchema = z.strictObject({
 
 /** One latency: ms, a seeded log-normal by its median and 99th percentile, or a file of recorded ms (src/backtest/latency.ts). */
 const latencySpec = z.union([
-  z.number().min(0),
+  z.number().min(0).max(MAX_TIMER_MS, { error: `expected 0 to ${MAX_TIMER_MS} ms` }),
   z
     .strictObject({ median: z.number().positive().describe('median ms'), p99: z.number().positive().describe('99th percentile ms') })
     .refine((v) => v.p99 >= v.median, 'p99 must not be below median'),
@@ -160,14 +179,14 @@ export const paperSchema = z.strictObject({
   makerBps: z.number().min(0).default(10),
   takerBps: z.number().min(0).default(10),
   latency: latencySchema.default(latencyDefaults).describe('order latencies of the paper venue, as in a backtest'),
-  latencyMs: z.number().min(0).optional().describe('shorthand: one constant latency for entry, cancel and report (not with latency)'),
+  latencyMs: z.number().min(0).max(MAX_TIMER_MS, { error: `expected 0 to ${MAX_TIMER_MS} ms` }).optional().describe('shorthand: one constant latency for entry, cancel and report (not with latency)'),
 });
 
 /** Run control. */
 export const runSchema = z.strictObject({
   durationSec: z.number().min(0).default(0).describe('stop after this many seconds (0: until a signal)'),
-  statusIntervalSec: z.number().positive().default(10),
-  timerMs: z.number().int().min(0).default(1000).describe('timer event period for strategies (0: none)'),
+  statusIntervalSec: timerSec().default(10),
+  timerMs: timerMs(0).default(1000).describe('timer event period for strategies (0: none)'),
   cancelOnShutdown: z.boolean().default(true),
   startupWaitSec: z.number().min(0).default(300).describe('live: how long start-up waits out an exchange that is unavailable (ban, maintenance, timeouts) before it exits non-zero (0: not at all)'),
 });

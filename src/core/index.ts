@@ -14,3 +14,4 @@ export type * from './newOrder.js';
 export * from './scaledLevels.js';
 export * from './tradeId.js';
 export * from './bars.js';
+export * from './longTimer.js';

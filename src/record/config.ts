@@ -3,6 +3,7 @@
  * the document, the value and the line.
  */
 import { z } from 'zod';
+import { timerMs } from '../config/schema.js';
 import { loadYamlFile } from '../config/yamlFile.js';
 
 const url = z.string().regex(/^(https?|wss?):\/\//, 'must be an http(s) or ws(s) URL');
@@ -27,10 +28,10 @@ export const RecordConfigSchema = z.strictObject({
   streams: z.array(z.string().regex(/^[A-Za-z0-9_@]+$/)).min(1).default(['depth@100ms', 'trade']),
   /** Whole stream names recorded as well, e.g. '!miniTicker@arr' (on the type 1 host). */
   extraStreams: z.array(z.string()).default([]),
-  snapshot: z.strictObject({ everyMs: z.number().int().min(0).default(600_000), limit: z.union([z.literal(5), z.literal(10), z.literal(20), z.literal(50), z.literal(100), z.literal(500), z.literal(1000), z.literal(5000)]).default(1000) }).default({ everyMs: 600_000, limit: 1000 }),
+  snapshot: z.strictObject({ everyMs: timerMs(0).default(600_000), limit: z.union([z.literal(5), z.literal(10), z.literal(20), z.literal(50), z.literal(100), z.literal(500), z.literal(1000), z.literal(5000)]).default(1000) }).default({ everyMs: 600_000, limit: 1000 }),
   rotate: z.strictObject({ maxBytes: z.number().int().positive().default(256 * 1024 * 1024), maxMs: z.number().int().positive().default(3_600_000) }).default({ maxBytes: 256 * 1024 * 1024, maxMs: 3_600_000 }),
   /** Print a JSON status line to stdout this often (0: never). */
-  statusEveryMs: z.number().int().min(0).default(0),
+  statusEveryMs: timerMs(0).default(0),
 });
 
 /** A validated recorder configuration. */

@@ -11,6 +11,7 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import {
   ConfigError,
+  MAX_TIMER_MS,
   configErrorOfIssues,
   type Decimal,
   type ExchangeFilters,
@@ -96,7 +97,8 @@ const syntheticSchema = z.object({
   /** Levels kept on each side. */
   levels: z.number().int().min(1).max(200).default(20),
   /** Milliseconds between steps. */
-  intervalMs: z.number().int().min(1).default(100),
+  // It becomes a Node timer, which takes at most MAX_TIMER_MS.
+  intervalMs: z.number().int().min(1).max(MAX_TIMER_MS, { error: `expected 1 to ${MAX_TIMER_MS} ms` }).default(100),
   /** Probability of a public trade per step. */
   tradeProbability: z.number().min(0).max(1).default(0.3),
   /** Largest quantity of one level, in lot steps. */
