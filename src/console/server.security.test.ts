@@ -86,7 +86,7 @@ describe('console server hardening', () => {
     for (const host of ['console.example.org.attacker.example', 'example.org', '127.0.0.1.nip.io', 'localhost.attacker.example']) {
       expect((await ask(port, 'GET', '/api/status', { ...AUTH, host })).status, host).toBe(403);
     }
-    expect((await ask(port, 'GET', '/api/status', { ...AUTH, host: 'a b' })).status).toBe(400);
+    for (const host of ['a b', '127.0.0.1@attacker.example', 'attacker.example/127.0.0.1', '127.0.0.1:80:80']) expect((await ask(port, 'GET', '/api/status', { ...AUTH, host })).status, host).toBe(400);
     // HTTP/1.0 allows no Host at all: nothing to check it against, so refused.
     expect(await raw(port, `GET /api/status HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
   });
@@ -207,6 +207,36 @@ describe('console server hardening', () => {
     expect(summary).toMatch(/"from":"127\.0\.0\.1"/);
     expect(summary).toMatch(/"refused":(\d+)/);
     expect(Number(/"refused":(\d+)/.exec(summary)?.[1]) + refusals.length).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('takes the token only from the Authorization header, and never hands it or markup back as a page', async () => {
+    const { run, port } = await start();
+    // A token in a URL ends up in logs and history; a cookie would ride along on cross-site requests.
+    expect((await ask(port, 'GET', `/api/status?token=${TOKEN}`)).status).toBe(401);
+    expect((await ask(port, 'GET', '/api/status', { cookie: `token=${TOKEN}; kancilToken=${TOKEN}` })).status).toBe(401);
+    expect((await ask(port, 'POST', `/api/halt?access_token=${TOKEN}`)).status).toBe(401);
+    expect(run.journalled).toEqual([]);
+    // Markup in a value (a strategy's failure) is data: JSON with nosniff and a policy that runs nothing.
+    run.strategyList = [{ name: 'mm', symbols: ['BTC_USDT'], state: 'HALTED', reason: 'failed', failure: { error: '<script>alert(1)</script><img src=x onerror=alert(2)>', phase: 'onTimer', t: 1 } }];
+    const r = await ask(port, 'GET', '/api/strategies', AUTH);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(String(r.headers['content-security-policy'])).toMatch(/^default-src 'none';/);
+    expect(JSON.parse(r.text)[0].failure.error).toBe('<script>alert(1)</script><img src=x onerror=alert(2)>');
+    for (const path of ['/api', '/api/status', '/api/snapshot', '/', '/nothing']) expect((await ask(port, 'GET', path, AUTH)).text, path).not.toContain(TOKEN);
+  });
+
+  it('refuses an ambiguous request (smuggling) and an overlong reason', async () => {
+    const { run, port } = await start();
+    // Both a length and chunking: which body is meant is ambiguous, so the parser refuses it.
+    const smuggled = `POST /api/resume HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nPOST /api/stop HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: 0\r\n\r\n`;
+    expect(await raw(port, smuggled)).toMatch(/^HTTP\/1\.1 400 /);
+    const long = await ask(port, 'POST', '/api/halt', { ...AUTH, 'content-type': 'application/json' }, JSON.stringify({ reason: 'r'.repeat(10_000) }));
+    expect(long.status).toBe(400);
+    expect(JSON.parse(long.text).error).toBe('reason: expected a string of at most 200 characters');
+    expect(run.journalled).toEqual([]);
+    expect(run.commands).toEqual([]);
   });
 
   it('answers 400 to a malformed path and 405 naming the allowed methods to a wrong one', async () => {
