@@ -17,10 +17,10 @@ import { ConfigError, StateError } from '../core/errors.js';
 import { LegacyClient } from '../exchange/legacy/LegacyClient.js';
 import { TimeNonceStore } from '../exchange/legacy/NonceStore.js';
 import { OpenClient } from '../exchange/open/OpenClient.js';
-
 import { OrderRouter } from '../execution/OrderRouter.js';
 import { OrderTracker, fillEventOf, orderUpdateOf } from '../execution/OrderTracker.js';
 import { TrackedVenue } from '../execution/TrackedVenue.js';
+import { TradingStateJournal } from '../execution/stateJournal.js';
 import { legacyPort } from '../execution/legacyAdapter.js';
 import { openPort } from '../execution/openPort.js';
 import { createPipeline, type Pipeline } from '../execution/pipeline.js';
@@ -43,6 +43,7 @@ import { checkBudgets } from './budgets.js';
 import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
 import { RunRejections, runSummary, statusLine, type RunSummary } from './runStatus.js';
+import { watchExchange } from './runSessionHealth.js';
 import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
 import { retryStartup, transientWaitMs } from './startupRetry.js';
 import { optional, paperBalances, settleMsOf, strategySymbols } from './runSetup.js';
@@ -180,7 +181,9 @@ export class RunSession {
 
       const infoOf = new Map(symbols.map((s) => [s.symbol, s]));
       const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e), symbolInfo: (s) => infoOf.get(s), log: log.child({ part: 'tracker' }) });
-      const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
+      // Every change of the run-wide state is journalled (halts with their duration), then published.
+      const stateJournal = new TradingStateJournal(ledger);
+      const states = new TradingStateMachine({ onChange: (e) => (stateJournal.record(e), bus.publish(e)) });
       let router: OrderRouter | undefined;
       let legacy: LegacyClient | undefined;
       let sim: { venue: SimVenue; scheduler: WallScheduler; shown: ShownOwnOrders } | undefined;
@@ -363,7 +366,8 @@ export class RunSession {
       runner.flush();
 
       const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, rejections, startedAt });
-      session.#subs.push(stateSub, flushSub, dailySub);
+      const stopWatch = watchExchange({ bus, states, ledger, clock, log, probe: () => open.time(), silenceMs: cfg.run.exchangeSilenceSec * 1000, live: cfg.mode === 'live' });
+      session.#subs.push(stateSub, flushSub, dailySub, { unsubscribe: stopWatch });
       const mine = new Set(session.#strategyNames);
       for (const f of carried) addFill(session.#books, f);
       session.#subs.push(bus.events$.subscribe((e) => {

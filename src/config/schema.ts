@@ -189,6 +189,7 @@ export const runSchema = z.strictObject({
   timerMs: timerMs(0).default(1000).describe('timer event period for strategies (0: none)'),
   cancelOnShutdown: z.boolean().default(true),
   startupWaitSec: z.number().min(0).default(300).describe('live: how long start-up waits out an exchange that is unavailable (ban, maintenance, timeouts) before it exits non-zero (0: not at all)'),
+  exchangeSilenceSec: z.number().min(0).default(15).describe('halt trading when no stream message arrived for this long and a REST probe sent meanwhile went unanswered (0: never)'),
 });
 
 /** Logging. */
@@ -244,7 +245,7 @@ export const configSchema = z.strictObject({
   risk: riskSchema.default({ mode: 'reject' }),
   storage: z.strictObject({ path: z.string().min(1).describe("SQLite ledger file (':memory:' for none)") }).optional(),
   logging: loggingSchema.default({ level: 'info' }),
-  run: runSchema.default({ durationSec: 0, statusIntervalSec: 10, timerMs: 1000, cancelOnShutdown: true, startupWaitSec: 300 }),
+  run: runSchema.default({ durationSec: 0, statusIntervalSec: 10, timerMs: 1000, cancelOnShutdown: true, startupWaitSec: 300, exchangeSilenceSec: 15 }),
   paper: paperSchema.default({ makerBps: 10, takerBps: 10, latency: latencyDefaults }),
   backtest: backtestSchema.optional(),
   console: consoleSchema.optional(),

@@ -110,8 +110,10 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
   const setState = (s: TradingStateName, reason: string): void => {
     if (s === state) return;
     state = s;
+    // With a trading-state machine publishing, it is also what the run journals (one row per change).
+    if (o.publishTradingState === false) return;
     o.ledger?.journal(o.clock.now(), 'tradingState', { state: s, reason });
-    if (o.publishTradingState !== false) o.bus.publish({ type: 'tradingState', E: o.clock.now(), state: s, reason });
+    o.bus.publish({ type: 'tradingState', E: o.clock.now(), state: s, reason });
   };
 
   const gate = (intent: Intent, strategy: S): PipelineDecision => {

@@ -1,8 +1,8 @@
 /**
  * Trading states ACTIVE / REDUCING / HALTED as a small state machine with three independent
  * sources, the most severe winning: an operator command, the user limits (e.g. the daily loss
- * limit moves to REDUCING), and data health (a user stream resyncing or a reconcile pending halts
- * everything; a book resyncing halts its symbol). Cancels always pass whatever the state.
+ * limit moves to REDUCING), and data health (a user stream resyncing, a reconcile pending or an
+ * exchange that answers nothing halts everything; a book resyncing halts its symbol). Cancels always pass whatever the state.
  */
 import type { BusEvent, TradingStateEvent, TradingStateName } from '../bus/events.js';
 
@@ -28,6 +28,8 @@ export class TradingStateMachine {
   #limitReason = '';
   readonly #userDown = new Map<string, string>();
   #reconcileReason: string | undefined;
+  /** Set while the exchange answers nothing at all (src/execution/liveness.ts). */
+  #unreachable: string | undefined;
   readonly #booksNotReady = new Map<string, string>();
   /** Operator floors of single strategies (absent: ACTIVE); they never change the global state. */
   readonly #strategyFloors = new Map<string, { state: TradingStateName; reason: string }>();
@@ -95,6 +97,12 @@ export class TradingStateMachine {
     this.#emit(now);
   }
 
+  /** The exchange is unreachable (`reason`) or reachable again (undefined): everything halts meanwhile. */
+  setExchangeUnreachable(reason: string | undefined, now: number): void {
+    this.#unreachable = reason;
+    this.#emit(now);
+  }
+
   /** Marks a reconcile as pending (start-up before the first reconciliation). */
   requireReconcile(reason: string, now: number): void {
     this.#reconcileReason = reason;
@@ -134,6 +142,7 @@ export class TradingStateMachine {
     };
     consider(this.#operator, this.#operatorReason);
     consider(this.#limit, this.#limitReason);
+    if (this.#unreachable !== undefined) consider('HALTED', this.#unreachable);
     for (const r of this.#userDown.values()) consider('HALTED', `user stream resyncing: ${r}`);
     if (this.#reconcileReason !== undefined) consider('HALTED', `reconcile pending: ${this.#reconcileReason}`);
     this.#cached = { state: worst(state, 'ACTIVE'), reason };

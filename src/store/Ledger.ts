@@ -280,6 +280,12 @@ export class Ledger {
     return r.n;
   }
 
+  /** The journal lines of one kind, oldest first, their data parsed (reports and tests). */
+  journalEntries(kind: string): { ts: number; data: unknown }[] {
+    const rows = this.#db.prepare('SELECT ts, data FROM journal WHERE kind = ? ORDER BY id').all(kind) as { ts: number; data: string | null }[];
+    return rows.map((r) => ({ ts: r.ts, data: r.data === null ? null : (JSON.parse(r.data) as unknown) }));
+  }
+
   /** Checkpoints the WAL into the main file and closes the database. Idempotent. */
   close(): void {
     if (this.#closed) return;

@@ -1,0 +1,87 @@
+/**
+ * A frozen exchange: the sandbox process stopped (SIGSTOP) with every socket left open, so no
+ * connection closes and REST calls only time out. A live `kancil run` must notice within its
+ * `run.exchangeSilenceSec`, halt trading with the reason, journal it, and when the exchange answers
+ * again (SIGCONT) journal how long it was gone, reconcile and trade on; a SIGTERM then exits 0.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { Ledger } from '../../src/store/Ledger.js';
+import { startBot, startKancil, type BotProcess } from '../support/botProcess.js';
+import { ALICE, sandboxDoc, waitFor } from './pipeline-harness.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dir = mkdtempSync(path.join(tmpdir(), 'kancil-frozen-'));
+const children: BotProcess[] = [];
+
+afterAll(() => {
+  for (const c of children) {
+    if (!c.alive()) continue;
+    c.child.kill('SIGCONT');
+    c.child.kill('SIGKILL');
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `kancil sandbox` as its own process and reads the addresses it prints. */
+async function sandboxProcess(): Promise<{ proc: BotProcess; urls: Record<string, string> }> {
+  const file = path.join(dir, 'sandbox.yaml');
+  writeFileSync(file, stringify({ server: { host: '127.0.0.1', ports: { base: 0, market: 0, depth: 0, stream: 0, streamNext: 0, streamNew: 0, wsApi: 0, legacy: 0, admin: 0 } }, ...sandboxDoc({ synthetic: true }) }));
+  const proc = startKancil(['sandbox', '--config', file]);
+  children.push(proc);
+  expect(await waitFor(() => /"base_url"/.test(proc.output()) || !proc.alive(), 30_000), proc.output()).toBe(true);
+  const line = proc.output().split('\n').find((l) => l.includes('"base_url"')) ?? '{}';
+  return { proc, urls: JSON.parse(line) as Record<string, string> };
+}
+
+describe('a frozen exchange (process stopped, sockets open)', () => {
+  it('halts trading with the reason, journals the halt and its duration, and trades on after it answers again', async () => {
+    const { proc: exchange, urls } = await sandboxProcess();
+    const ledgerPath = path.join(dir, 'ledger.db');
+    const configFile = path.join(dir, 'run.yaml');
+    writeFileSync(
+      configFile,
+      stringify({
+        mode: 'live',
+        name: 'frozen',
+        exchange: { base_url: urls.base_url, market_url: urls.market_url, stream_url: urls.stream_url, ws_api_url: urls.ws_api_url, recvWindow: 1000, timeoutMs: 2000 },
+        strategies: [{ name: 'churn', plugin: path.join(here, 'pipeline-restart-plugin.ts'), symbols: ['BTC_IDR'], budget: { IDR: '100000000000', BTC: '10' } }],
+        storage: { path: ledgerPath },
+        run: { timerMs: 50, statusIntervalSec: 60, cancelOnShutdown: true, exchangeSilenceSec: 4 },
+        logging: { level: 'info' },
+      }),
+    );
+    const bot = startBot(configFile, { KANCIL_API_KEY: ALICE.apiKey, KANCIL_API_SECRET: ALICE.secret });
+    children.push(bot);
+    expect(await bot.waitForOutput(/\brunning\b/, 40_000), bot.output()).toBe(true);
+    exchange.child.kill('SIGSTOP');
+    expect(await bot.waitForOutput(/exchange unreachable: no stream message for \d+ s and no answer to a REST probe/, 30_000), bot.output()).toBe(true);
+    exchange.child.kill('SIGCONT');
+    expect(await bot.waitForOutput(/exchange answered again after \d+ s unreachable/, 30_000), bot.output()).toBe(true);
+    expect(await bot.waitForOutput(/reconciling with the exchange/, 30_000), bot.output()).toBe(true);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exit, bot.output()).toBe(0);
+    exchange.child.kill('SIGTERM');
+    await exchange.exit;
+
+    const ledger = Ledger.open(ledgerPath);
+    try {
+      expect(ledger.journalEntries('exchangeUnreachable')).toHaveLength(1);
+      const back = ledger.journalEntries('exchangeBack');
+      expect(back).toHaveLength(1);
+      expect((back[0]?.data as { downMs: number }).downMs).toBeGreaterThan(0);
+      const states = ledger.journalEntries('tradingState').map((e) => e.data as { state: string; reason: string; haltedMs?: number; haltReason?: string });
+      const halt = states.findIndex((s) => s.state === 'HALTED' && /^exchange unreachable/.test(s.reason));
+      expect(halt, JSON.stringify(states)).toBeGreaterThanOrEqual(0);
+      const end = states.slice(halt + 1).find((s) => s.state === 'ACTIVE');
+      expect(end?.haltReason).toMatch(/^exchange unreachable/);
+      expect(end?.haltedMs).toBeGreaterThan(0);
+    } finally {
+      ledger.close();
+    }
+  }, 120_000);
+});
