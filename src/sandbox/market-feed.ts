@@ -7,7 +7,8 @@ import { type Clock, ConfigError, type Decimal, floorToStep } from '../core/inde
 import type { BookLevel } from '../core/types.js';
 import type { MarketActivity, SandboxSymbol } from './config.js';
 import type { ExchangeState } from './exchange-state.js';
-import { loadRecording, type RecordedEvent } from './recording.js';
+import type { RecordedEvent } from './recording.js';
+import type { RecordingStream } from './recording-stream.js';
 import { mulberry32 } from '../core/random.js';
 
 /** A running feed. */
@@ -123,31 +124,33 @@ export class RecordedApplier {
   }
 }
 
-/** Replays a recording: diffs before the snapshot (or already in it) are dropped, as the book rules say. */
+/**
+ * Replays a recording as it is read from disk (RecordingStream): diffs before the snapshot (or
+ * already in it) are dropped, as the book rules say. When the read-ahead runs dry the replay waits
+ * for the reader and goes on where it stood; a looped replay re-reads the file.
+ */
 class ReplayFeed implements MarketFeed {
   applied = 0;
   replayedTo: number | undefined;
-  failed = 0;
-  lastError: string | undefined;
+  #failed = 0;
+  #lastError: string | undefined;
   readonly #applier: RecordedApplier;
   #timer: NodeJS.Timeout | undefined;
-  #i = 0;
+  #stopped = false;
   #startWall = 0;
   #startRec = 0;
-  #snapshotIndex: number;
   /**
    * Added to recorded trade times for bars: each pass of a looped replay is shifted by the
    * recording's trade span rounded up to whole minutes, so the bars' clock never goes back.
    */
   #passShift = 0;
-  readonly #passLength: number;
   readonly ended: Promise<void> | undefined;
   #end: () => void = () => undefined;
 
   constructor(
     readonly state: ExchangeState,
     sym: SandboxSymbol,
-    readonly events: readonly RecordedEvent[],
+    readonly source: RecordingStream,
     readonly loop: boolean,
     readonly speed: number,
     readonly clock: Clock,
@@ -155,8 +158,6 @@ class ReplayFeed implements MarketFeed {
   ) {
     this.symbol = sym.info.symbol;
     this.#applier = new RecordedApplier(this.symbol, sym);
-    this.#snapshotIndex = events.findIndex((e) => e.kind === 'snapshot');
-    this.#passLength = passLength(events.slice(this.#snapshotIndex));
     this.ended = loop ? undefined : new Promise<void>((resolve) => (this.#end = resolve));
     this.#restart();
     this.#schedule(0);
@@ -168,27 +169,41 @@ class ReplayFeed implements MarketFeed {
     return this.#applier.adjusted;
   }
 
+  /** Engine refusals and unreadable lines of the recording, both skipped. */
+  get failed(): number {
+    return this.#failed + this.source.badLines;
+  }
+
+  get lastError(): string | undefined {
+    return this.#lastError ?? this.source.lastError;
+  }
+
+  /** A pass starts at its snapshot, the first message the reader hands out. */
   #restart(): void {
-    // Start at the snapshot: the diffs buffered before it in the recording are older than it.
-    this.#i = this.#snapshotIndex;
     this.#applier.restart();
     this.#startWall = this.clock.now();
-    this.#startRec = (this.events[this.#i] as RecordedEvent).ms;
+    this.#startRec = this.source.peek()?.ms ?? 0;
   }
 
   #schedule(ms: number): void {
-    this.#timer = setTimeout(() => this.#run(), Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+    if (!this.#stopped) this.#timer = setTimeout(() => this.#run(), Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+  }
+
+  /** Runs `then` once the reader has a message or has ended its pass. */
+  #whenReady(then: () => void): void {
+    void this.source.ready().then(() => {
+      if (!this.#stopped) then();
+    });
   }
 
   #run(): void {
     this.#timer = undefined;
     const elapsed = (this.clock.now() - this.#startWall) * this.speed;
     let diffs = 0;
+    const src = this.source;
     this.state.exec((engine, now) => {
-      while (this.#i < this.events.length) {
-        const ev = this.events[this.#i] as RecordedEvent;
-        if (ev.ms - this.#startRec > elapsed) break;
-        this.#i++;
+      for (let ev = src.peek(); ev !== undefined && ev.ms - this.#startRec <= elapsed; ev = src.peek()) {
+        src.take();
         this.replayedTo = ev.ms;
         try {
           this.#applier.apply(engine, ev, now);
@@ -198,42 +213,39 @@ class ReplayFeed implements MarketFeed {
           if (ev.kind === 'diff') diffs++;
         } catch (e) {
           // One bad message must not stop the market: count it, keep the reason, carry on.
-          this.failed++;
-          this.lastError = e instanceof Error ? e.message : String(e);
+          this.#failed++;
+          this.#lastError = e instanceof Error ? e.message : String(e);
         }
       }
     });
     if (diffs > 0) this.onDiffs?.();
-    if (this.#i >= this.events.length) {
-      if (!this.loop) {
-        this.#end();
-        return;
-      }
-      this.#passShift += this.#passLength;
-      this.#restart();
-      this.#schedule(0);
+    const next = src.peek();
+    if (next !== undefined) {
+      this.#schedule((next.ms - this.#startRec - elapsed) / this.speed);
       return;
     }
-    const next = this.events[this.#i] as RecordedEvent;
-    this.#schedule((next.ms - this.#startRec - elapsed) / this.speed);
+    if (!src.done) {
+      this.#whenReady(() => this.#schedule(0));
+      return;
+    }
+    if (!this.loop) {
+      this.#end();
+      return;
+    }
+    this.#passShift += src.passLength;
+    src.rewind();
+    this.#whenReady(() => {
+      this.#restart();
+      this.#schedule(0);
+    });
   }
 
   stop(): void {
+    this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.source.close();
   }
-}
-
-/** The span of a recording's trades rounded up to whole minutes (at least one). */
-function passLength(events: readonly RecordedEvent[]): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const e of events) {
-    if (e.kind !== 'trade') continue;
-    lo = Math.min(lo, e.T);
-    hi = Math.max(hi, e.T);
-  }
-  return hi < lo ? 60_000 : Math.ceil((hi - lo + 1) / 60_000) * 60_000;
 }
 
 /**
@@ -342,14 +354,18 @@ class SyntheticFeed implements MarketFeed {
 }
 
 /**
- * Starts the configured activity of one symbol. `onReplayedDiffs` runs after a replay applied
- * recorded diffs: they are the exchange's own 100 ms batches, so the streams send them on at once
- * rather than batching them again.
+ * Starts the configured activity of one symbol; a replay reads `recording`, opened beforehand
+ * (RecordingStream.open, which refuses a file it cannot replay). `onReplayedDiffs` runs after a
+ * replay applied recorded diffs: they are the exchange's own 100 ms batches, so the streams send
+ * them on at once rather than batching them again.
  */
-export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock, onReplayedDiffs?: () => void): MarketFeed {
+export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock, recording: RecordingStream | undefined, onReplayedDiffs?: () => void): MarketFeed {
   const sym = state.symbols.get(activity.symbol);
   if (!sym) throw new ConfigError('sandbox config', 'market', activity.symbol, 'not a configured symbol');
-  if (activity.kind === 'replay') return new ReplayFeed(state, sym, loadRecording(activity.file, activity.sourceSymbol), activity.loop, activity.speed, clock, onReplayedDiffs);
+  if (activity.kind === 'replay') {
+    if (!recording) throw new ConfigError('sandbox config', `market[${activity.symbol}].replay`, activity.file, 'the recording was not opened');
+    return new ReplayFeed(state, sym, recording, activity.loop, activity.speed, clock, onReplayedDiffs);
+  }
   return new SyntheticFeed(state, activity, sym);
 }
 

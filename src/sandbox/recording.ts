@@ -4,8 +4,9 @@
  * envelopes; backtest-data/README.md) and the `<ns> <json>` files of ../shared/data (bare
  * snapshot lines). Depth diffs, trades and snapshots of the symbol are kept; other payloads
  * (bookTicker, aggTrade) are skipped: the engine derives its own. Values are parsed to Decimal
- * once here. The whole file is held: the sandbox replays a recording in a loop. The sandbox
- * imports only core and sim, so the few rules of the line format it needs are spelled here (the
+ * once here. The sandbox replays a recording as it reads it (./recording-stream.ts);
+ * {@link loadRecording} holds a whole (short) file, for tests and benches. The sandbox imports
+ * only core and sim, so the few rules of the line format it needs are spelled here (the
  * recorder's own reader is record/format.ts).
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import type { BookLevel } from '../core/types.js';
 /** Stream-name suffix of a snapshot line (record/format's SNAPSHOT_SUFFIX). */
 const SNAPSHOT_SUFFIX = '@depthSnapshot';
 /** First bytes of a binary recording (record/binary/format's MAGIC). */
-const BINARY_MAGIC = 'KANCILRB';
+export const BINARY_MAGIC = 'KANCILRB';
 
 /** A line's receive time in whole ms: nanoseconds when it has 15 digits or more, else milliseconds. */
 function receiveMs(text: string): number {
@@ -66,7 +67,7 @@ export function parseRecordingLine(line: string, symbol: string): RecordedEvent 
   return undefined;
 }
 
-/** Loads a whole recording; errors name the file and line. */
+/** Loads a whole recording into memory (tests, benches; the sandbox streams it); errors name the file and line. */
 export function loadRecording(file: string, symbol: string): RecordedEvent[] {
   let text: string;
   try {

@@ -7,13 +7,14 @@
 import { type Clock, ExchangeError, parseDecimal, systemClock } from '../core/index.js';
 import type { MatchingEngine } from '../sim/index.js';
 import { adminHandler } from './admin.js';
-import type { SandboxAccount, SandboxConfig } from './config.js';
+import type { MarketActivity, SandboxAccount, SandboxConfig } from './config.js';
 import { ExchangeState } from './exchange-state.js';
 import { FaultController } from './faults.js';
 import { SandboxFailures } from './failures.js';
 import { DropConnection, type Host, type Reply, startHost } from './http-host.js';
 import { legacyErrorReply, legacyHandler } from './legacy-api.js';
 import { type MarketFeed, startFeed } from './market-feed.js';
+import { RecordingStream } from './recording-stream.js';
 import { marketHostExtras, marketRoutes, type ReferencePrices } from './market-routes.js';
 import { openHostHandler, type Waiter } from './open-host.js';
 import { openRoutes } from './open-routes.js';
@@ -164,6 +165,8 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   const streams = new StreamServer(state, registry, faults, clock, config.websocket, failures);
   const wsApi = new WsApiServer(registry, streams, clock, config.websocket, config.limits.maxWsApiSubscriptions, failures);
   const feeds: MarketFeed[] = [];
+  /** Replays' recordings, opened (and checked) before the sandbox answers; each feed then reads its own. */
+  const recordings = new Map<MarketActivity, RecordingStream>();
   const sweep = (): void => {
     const expired = registry.sweep();
     for (const k of expired.listenKeys) streams.closeListenKey(k);
@@ -173,6 +176,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
   const notFound = (): Reply => ({ status: 404, body: { code: ApiCode.NOT_FOUND, msg: 'Not found' } });
   const shutdown = async (): Promise<void> => {
     for (const f of feeds) f.stop();
+    for (const r of recordings.values()) r.close();
     clearInterval(sweeper);
     waiter.stop();
     await streams.close();
@@ -254,6 +258,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     });
     let stopped = false;
     const activity = options.quiet ? [] : config.market;
+    for (const m of activity) if (m.kind === 'replay') recordings.set(m, await RecordingStream.open(m.file, m.sourceSymbol));
     // Known before the feeds start: a replay played once ends, a looped one or a synthetic flow never.
     const ends = activity.length > 0 && activity.every((m) => m.kind === 'replay' && !m.loop);
     let ended: () => void = () => undefined;
@@ -262,7 +267,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     const startMarket = (): void => {
       if (started || stopped) return;
       started = true;
-      for (const m of activity) feeds.push(startFeed(state, m, clock, () => streams.flushFastDepth()));
+      for (const m of activity) feeds.push(startFeed(state, m, clock, recordings.get(m), () => streams.flushFastDepth()));
       if (ends) void Promise.all(feeds.map((f) => f.ended)).then(() => ended());
     };
     if (!options.holdMarket) startMarket();
