@@ -40,16 +40,18 @@ export function dashboardPage(): string {
   <span id="cmd-result"></span></div>
 </header>
 <main>
-  <section><h2>Strategies</h2><table id="strategies"><thead><tr><th>name</th><th>symbols</th><th>state</th><th>reason</th><th>failure</th><th></th></tr></thead><tbody></tbody></table>
+  <section class="wide"><h2>Strategies</h2><table id="strategies"><thead><tr><th>name</th><th>symbols</th><th>state</th><th>reason</th><th>failure</th><th>commands</th></tr></thead><tbody></tbody></table>
   <template id="strategy-buttons">${buttons('?')}</template></section>
-  <section><h2>PnL</h2><div id="equity"></div></section>
-  <section><h2>Positions</h2><table id="positions"><thead><tr><th>strategy</th><th>symbol</th><th>position</th><th>fills</th><th>volume</th><th>mark</th><th>PnL</th></tr></thead><tbody></tbody></table></section>
-  <section><h2>Books</h2><table id="books"><thead><tr><th>symbol</th><th>bid qty</th><th>bid</th><th>ask</th><th>ask qty</th><th>ready</th></tr></thead><tbody></tbody></table></section>
-  <section><h2>Balances</h2><table id="balances"><thead><tr><th>asset</th><th>free</th><th>locked</th></tr></thead><tbody></tbody></table></section>
-  <section class="wide"><h2>Open orders <span id="orders-count"></span></h2><table id="orders"><thead><tr><th>clientId</th><th>strategy</th><th>symbol</th><th>side</th><th>type</th><th>price</th><th>qty</th><th>executed</th><th>state</th></tr></thead><tbody></tbody></table></section>
-  <section class="wide"><h2>Fills <span id="fills-count"></span></h2><table id="fills"><thead><tr><th>time</th><th>strategy</th><th>symbol</th><th>side</th><th>price</th><th>qty</th><th>fee</th><th>role</th></tr></thead><tbody></tbody></table></section>
-  <section><h2>Rejections <span id="reasons"></span></h2><table id="rejections"><thead><tr><th>time</th><th>strategy</th><th>symbol</th><th>reason</th><th>message</th></tr></thead><tbody></tbody></table></section>
-  <section><h2>Events and log</h2><pre id="log"></pre></section>
+  <section class="chart"><h2>Price, our orders and fills <span id="price-symbol"></span></h2><div id="price" class="plot"></div></section>
+  <section class="chart"><h2>PnL</h2><div id="equity" class="plot"></div></section>
+  <section class="wide"><h2>Positions</h2><table id="positions"><thead><tr><th>strategy</th><th>symbol</th><th class="num">position</th><th class="num">fills</th><th class="num">volume</th><th class="num">mark</th><th class="num">PnL</th></tr></thead><tbody></tbody></table></section>
+  <section class="chart"><h2>Daily profit (UTC days)</h2><div id="daily" class="plot"></div></section>
+  <section class="span2"><h2>Books</h2><table id="books"><thead><tr><th>symbol</th><th class="num">bid qty</th><th class="num">bid</th><th class="num">ask</th><th class="num">ask qty</th><th>ready</th></tr></thead><tbody></tbody></table>
+  <h2>Balances</h2><table id="balances"><thead><tr><th>asset</th><th class="num">free</th><th class="num">locked</th></tr></thead><tbody></tbody></table></section>
+  <section class="wide"><h2>Open orders <span id="orders-count"></span></h2><table id="orders"><thead><tr><th>clientId</th><th>strategy</th><th>symbol</th><th>side</th><th>type</th><th class="num">price</th><th class="num">qty</th><th class="num">executed</th><th>state</th></tr></thead><tbody></tbody></table></section>
+  <section class="wide"><h2>Fills <span id="fills-count"></span> <button data-page="newer" disabled>newer</button><button data-page="older">older</button></h2><table id="fills"><thead><tr><th>time</th><th>strategy</th><th>symbol</th><th>side</th><th class="num">price</th><th class="num">qty</th><th class="num">fee</th><th>role</th></tr></thead><tbody></tbody></table></section>
+  <section><h2>Rejections <span id="rejections-count"></span></h2><div id="reasons"></div><table id="rejections"><thead><tr><th>time</th><th>strategy</th><th>symbol</th><th>reason</th><th>message</th></tr></thead><tbody></tbody></table></section>
+  <section class="span2"><h2>Events and log</h2><div id="log"></div></section>
 </main>
 <script>${lightweightCharts()}</script>
 <script>${DASHBOARD_SCRIPT}</script>

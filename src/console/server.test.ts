@@ -4,6 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { Decimal } from '../core/decimal.js';
+import { parseTradeId } from '../core/tradeId.js';
+import type { FillRecord } from '../store/records.js';
 import { RunFeed } from './feed.js';
 import { ConsoleServer } from './server.js';
 import { recordingLog, testRun, type TestRun } from './testRun.js';
@@ -17,8 +20,9 @@ afterEach(async () => {
   logs.length = 0;
 });
 
-async function start(token: string | undefined): Promise<{ run: TestRun; url: string; feed: RunFeed }> {
+async function start(token: string | undefined, fills: FillRecord[] = []): Promise<{ run: TestRun; url: string; feed: RunFeed }> {
   const run = testRun();
+  run.fillList = fills;
   const feed = new RunFeed(run, { tickMs: 3_600_000 });
   feed.start();
   const s = await ConsoleServer.start({ run, feed, host: '127.0.0.1', port: 0, token, log, page: () => '<!doctype html><title>x</title>' });
@@ -93,5 +97,27 @@ describe('console server', () => {
     const data = /event: rejection\ndata: (.*)\n\n/.exec(text)?.[1] ?? '';
     expect(JSON.parse(data)).toMatchObject({ type: 'rejection', rejection: { strategy: 'mm', reason: 'TRADING_HALTED', message: 'halted' } });
     expect(JSON.parse((await call(`${url}/api/intents`)).text).rejectionsByReason).toEqual({ TRADING_HALTED: 1 });
+  });
+
+  it('pages the run\'s fills from the ledger, newest first, with the total beside the retained ones', async () => {
+    const day = 86_400_000;
+    // 396 fills over two UTC days: more than the feed keeps (200).
+    const fills = Array.from({ length: 396 }, (_, i): FillRecord => ({ clientId: `c${i}`, strategy: 'mm', orderId: String(i), symbol: 'BTC_USDT', side: i % 2 === 0 ? 'BUY' : 'SELL', tradeId: parseTradeId('tradeId', String(i + 1)), price: new Decimal(i % 2 === 0 ? '100' : '101'), qty: new Decimal('1'), quoteQty: new Decimal(i % 2 === 0 ? '100' : '101'), commission: new Decimal('0'), commissionAsset: 'USDT', isMaker: true, time: 20_000 * day + i * 300_000, source: 'sim' }));
+    const { url } = await start(undefined, fills);
+    const snapshot = JSON.parse((await call(`${url}/api/snapshot`)).text) as { fills: unknown[]; fillsTotal: number };
+    expect(snapshot.fills).toHaveLength(200);
+    expect(snapshot.fillsTotal).toBe(396);
+    const first = JSON.parse((await call(`${url}/api/fills`)).text) as { total: number; offset: number; limit: number; fills: { clientId: string }[] };
+    expect(first).toMatchObject({ total: 396, offset: 0, limit: 200 });
+    expect(first.fills.map((f) => f.clientId).slice(0, 2)).toEqual(['c395', 'c394']);
+    const last = JSON.parse((await call(`${url}/api/fills?offset=300&limit=100`)).text) as typeof first;
+    expect(last.fills.map((f) => f.clientId)).toEqual(Array.from({ length: 96 }, (_, i) => `c${95 - i}`));
+    expect((JSON.parse((await call(`${url}/api/fills?offset=400`)).text) as typeof first).fills).toEqual([]);
+    expect(JSON.parse((await call(`${url}/api/fills?offset=-1`)).text).error).toBe('offset="-1": expected a whole number from 0');
+    // Daily profit: each day's round trips earn 1 USDT each (buy at 100, sell at 101).
+    const daily = JSON.parse((await call(`${url}/api/daily`)).text) as { day: string; quote: string; fills: number; pnl: string }[];
+    expect(daily.map((d) => [d.day, d.fills])).toEqual([['2024-10-04', 288], ['2024-10-05', 108]]);
+    expect(daily.every((d) => d.quote === 'USDT')).toBe(true);
+    expect(daily.reduce((a, d) => a.plus(d.pnl), new Decimal(0)).toFixed()).toBe('198');
   });
 });

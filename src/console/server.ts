@@ -21,7 +21,8 @@ import type { FeedMessage, RunFeed } from './feed.js';
 import type { ConsoleRun } from './source.js';
 import { checkBodyHeaders, checkHost, checkOrigin, isRefusal, route, RouteKind, type Refusal, type Route } from './requestGuard.js';
 import { pageCsp, SECURITY_HEADERS } from './securityHeaders.js';
-import { bookJson, orderJson, pnlByQuote, positionJson } from './views.js';
+import { profitByDay } from './profit.js';
+import { bookJson, fillPage, orderJson, pnlByQuote, positionJson } from './views.js';
 
 /** What the server logs (pino-compatible). */
 export interface ConsoleLogger {
@@ -207,7 +208,7 @@ export class ConsoleServer {
     const { run, feed } = this.#o;
     switch (path) {
       case '/api':
-        return { endpoints: ['/api/status', '/api/strategies', '/api/positions', '/api/balances', '/api/orders', '/api/fills', '/api/intents', '/api/books', '/api/pnl', '/api/snapshot', '/api/events (server-sent events)', '/metrics'], commands: ['POST /api/halt', 'POST /api/reduce', 'POST /api/resume', 'POST /api/cancel-all', 'POST /api/stop', 'POST /api/strategies/<name>/{halt,reduce,resume,cancel-all}'], commandsEnabled: this.#o.token !== undefined };
+        return { endpoints: ['/api/status', '/api/strategies', '/api/positions', '/api/balances', '/api/orders', '/api/fills?offset&limit (newest first, with the total)', '/api/daily', '/api/intents', '/api/books', '/api/pnl', '/api/snapshot', '/api/events (server-sent events)', '/metrics'], commands: ['POST /api/halt', 'POST /api/reduce', 'POST /api/resume', 'POST /api/cancel-all', 'POST /api/stop', 'POST /api/strategies/<name>/{halt,reduce,resume,cancel-all}'], commandsEnabled: this.#o.token !== undefined };
       case '/api/status':
         return this.#status();
       case '/api/strategies':
@@ -219,7 +220,9 @@ export class ConsoleServer {
       case '/api/orders':
         return run.openOrders().map(orderJson);
       case '/api/fills':
-        return feed.fills.list().slice(-limitOf(url));
+        return fillPage(run.recentFills(ALL), offsetOf(url), limitOf(url));
+      case '/api/daily':
+        return profitByDay(run.recentFills(ALL));
       case '/api/intents':
         return { stats: run.intentStats(), rejectionsByReason: Object.fromEntries(feed.rejectionCounts), rejections: feed.rejections.list().slice(-limitOf(url)) };
       case '/api/books':
@@ -248,6 +251,7 @@ export class ConsoleServer {
       balances: run.balances().map((b) => ({ asset: b.asset, free: b.free.toFixed(), locked: b.locked.toFixed() })),
       orders: run.openOrders().map(orderJson),
       fills: feed.fills.list(),
+      fillsTotal: run.recentFills(ALL).length,
       rejections: feed.rejections.list(),
       rejectionsByReason: Object.fromEntries(feed.rejectionCounts),
       books: run.bookTops().map(bookJson),
@@ -342,6 +346,16 @@ export class ConsoleServer {
     }
     this.#refuseWith(req, res, { status, message, ...(err instanceof HttpError ? { headers: err.headers } : {}) });
   }
+}
+
+/** Every fill of the run: the ledger keeps them all, so totals and pages are the ledger's, not the feed's retained few. */
+const ALL = Number.MAX_SAFE_INTEGER;
+
+function offsetOf(url: URL): number {
+  const v = url.searchParams.get('offset');
+  if (v === null) return 0;
+  if (!/^\d{1,9}$/.test(v)) throw new HttpError(400, `offset=${JSON.stringify(v)}: expected a whole number from 0`);
+  return Number(v);
 }
 
 function limitOf(url: URL): number {

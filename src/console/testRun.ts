@@ -2,7 +2,7 @@
 import { Subject } from 'rxjs';
 import type { BusEvent, TradingStateName } from '../bus/events.js';
 import type { ConsoleRun, PositionView, StrategyView, WeightView } from './source.js';
-import type { OrderRecord } from '../store/records.js';
+import type { FillRecord, OrderRecord } from '../store/records.js';
 import type { ConsoleLogger } from './server.js';
 
 /** The fake run and what the test can change or inspect. */
@@ -14,6 +14,8 @@ export interface TestRun extends ConsoleRun {
   strategyList: StrategyView[];
   positionList: PositionView[];
   orders: OrderRecord[];
+  /** The run's fills in the ledger, oldest first. */
+  fillList: FillRecord[];
   weightList: WeightView[];
 }
 
@@ -32,13 +34,14 @@ export function testRun(): TestRun {
     strategyList: [{ name: 'mm', symbols: ['BTC_USDT'], state: 'ACTIVE', reason: 'active' }],
     positionList: [],
     orders: [],
+    fillList: [],
     weightList: [],
     strategies: () => run.strategyList,
     tradingState: () => run.state,
     positions: () => run.positionList,
     balances: () => [],
     openOrders: () => run.orders,
-    recentFills: () => [],
+    recentFills: (limit) => run.fillList.slice(-limit),
     bookTops: () => [],
     intentStats: () => ({ intents: 3, accepted: 2, adjusted: 0, rejected: 1 }),
     weights: () => run.weightList,

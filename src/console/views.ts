@@ -117,3 +117,18 @@ export function pnlByQuote(positions: readonly PositionView[]): Record<string, s
 export function bookJson(b: BookTopView): BookJson {
   return { symbol: b.symbol, ready: b.ready, bid: b.bid?.price.toFixed(), bidQty: b.bid?.qty.toFixed(), ask: b.ask?.price.toFixed(), askQty: b.ask?.qty.toFixed() };
 }
+
+/** One page of a run's fills, newest first, with how many there are in all. */
+export interface FillPageJson {
+  readonly total: number;
+  readonly offset: number;
+  readonly limit: number;
+  readonly fills: readonly FillJson[];
+}
+
+/** Fills `offset` to `offset + limit` counted from the newest of `all` (oldest first, as the ledger keeps them). */
+export function fillPage(all: readonly FillRecord[], offset: number, limit: number): FillPageJson {
+  const end = Math.max(0, all.length - offset);
+  const fills = all.slice(Math.max(0, end - limit), end).reverse().map(fillJson);
+  return { total: all.length, offset, limit, fills };
+}

@@ -2,14 +2,16 @@
  * The console's dashboard in headless Chromium (playwright-core driving the Debian `chromium`
  * package, as the report test does) while `kancil run` trades the npm start configuration on
  * paper against the in-process sandbox over 127.0.0.1: the page loads with nothing fetched from
- * elsewhere, shows the run's open orders, fills, books and PnL chart, and a click on HALT stops
+ * elsewhere, shows the run's open orders, fills (with their total), books, a price chart with our
+ * orders and fills, PnL and daily profit charts and formatted log lines; at 1280 x 800, 1440 x 900
+ * and 1920 x 1080 every button and cell lies inside the viewport and its card; a click on HALT stops
  * new orders (the strategy's placements are refused TRADING_HALTED, shown on the page).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -26,9 +28,42 @@ interface PageStatus {
   ready: boolean;
   orders: number;
   fills: number;
+  fillsTotal: number;
   equityPoints: number;
+  pricePoints: number;
+  markers: number;
+  orderLines: number;
+  dailyBars: number;
+  logLines: number;
   connected: boolean;
   lastCommand: { cmd: string; status: number } | null;
+}
+
+/**
+ * Run in the page (as text: this project compiles without the DOM types): what lies outside the
+ * viewport or its card, and which cards scroll sideways.
+ */
+const OUTSIDE = `(() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  for (const el of document.querySelectorAll('button, td, th, input')) {
+    const r = el.getBoundingClientRect();
+    const card = el.closest('section, header')?.getBoundingClientRect();
+    const name = el.tagName + ' ' + (el.textContent ?? '').trim().slice(0, 20);
+    if (r.left < 0 || r.right > vw) out.push(name + ': outside the viewport (' + Math.round(r.left) + '..' + Math.round(r.right) + ' of ' + vw + ')');
+    if (card && (r.left < card.left - 0.5 || r.right > card.right + 0.5)) out.push(name + ': outside its card (' + Math.round(r.right) + ' > ' + Math.round(card.right) + ')');
+  }
+  for (const s of document.querySelectorAll('section')) if (s.scrollWidth > s.clientWidth + 1) out.push('section ' + (s.querySelector('h2')?.textContent ?? '') + ' scrolls sideways');
+  return out;
+})()`;
+
+/** Every button and cell inside the viewport and inside its card, on a laptop and on wide screens. */
+async function fitsEveryScreen(page: Page): Promise<void> {
+  for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+    expect(await page.evaluate<string[]>(OUTSIDE), `${width} x ${height}`).toEqual([]);
+  }
 }
 
 describe.skipIf(!haveChromium)(`console dashboard in headless Chromium (${haveChromium ? executablePath : `skipped: no chromium binary at ${executablePath}; install the Debian 'chromium' package or set CHROMIUM_PATH`})`, () => {
@@ -71,8 +106,26 @@ describe.skipIf(!haveChromium)(`console dashboard in headless Chromium (${haveCh
       expect(await page.locator('#fills tbody tr').count()).toBeGreaterThan(0);
       expect(await page.textContent('#books tbody')).toContain('BTC_USDT');
       expect(await page.textContent('#strategies tbody')).toContain('mm');
-      const canvases = await page.$$eval('#equity canvas', (cs) => cs.filter((c) => (c as unknown as { width: number }).width > 0).length);
-      expect(canvases).toBeGreaterThan(0);
+      for (const id of ['equity', 'price', 'daily']) {
+        const canvases = await page.$$eval(`#${id} canvas`, (cs) => cs.filter((c) => (c as unknown as { width: number }).width > 0).length);
+        expect(canvases, id).toBeGreaterThan(0);
+      }
+      await page.waitForFunction(() => {
+        const s = (globalThis as unknown as { __kancilConsole: PageStatus }).__kancilConsole;
+        return s.pricePoints > 1 && s.markers > 0 && s.orderLines > 0 && s.dailyBars > 0 && s.logLines > 0;
+      }, undefined, { timeout: 30_000 }).catch(async (e: unknown) => {
+        throw new Error(`${String(e)}; page status ${JSON.stringify(await status())}`);
+      });
+      // The total is the ledger's, beside the rows shown.
+      const st = await status();
+      expect(await page.textContent('#fills-count')).toMatch(/^\(1-\d+ of \d+, newest first\)$/);
+      expect(st.fillsTotal).toBeGreaterThanOrEqual(st.fills);
+      // Log lines are time, level, message and key=value fields, never a raw JSON object.
+      const logText = (await page.locator('#log div').allTextContents()).join('\n');
+      expect(logText).toMatch(/^\d\d:\d\d:\d\d\.\d{3} (INFO|WARN|EVENT) /m);
+      expect(logText).toMatch(/ running mode=paper run=1 /);
+      expect(logText).not.toMatch(/"level":|"msg":|^\{/m);
+      await fitsEveryScreen(page);
 
       // HALT from the header: the run's state goes HALTED and no order is placed after it.
       await page.click('header button[data-cmd="halt"]');
@@ -82,6 +135,7 @@ describe.skipIf(!haveChromium)(`console dashboard in headless Chromium (${haveCh
       try {
         const placed = reader.orders().length;
         await page.locator('#rejections tbody td', { hasText: 'TRADING_HALTED' }).first().waitFor({ timeout: 10_000 });
+        await fitsEveryScreen(page);
         await new Promise((r) => setTimeout(r, 1500));
         expect(reader.orders().length).toBe(placed);
         expect(reader.journal(['console']).map((j) => (j.data as { command: string; reason: string }).reason)).toEqual(['dashboard halt']);

@@ -77,7 +77,7 @@ describe('console control API on a paper run against the sandbox', () => {
       const t0 = Date.now();
       while (Date.now() - t0 < 20_000 && (orders.length === 0 || fills.length === 0)) {
         orders = (await get('/api/orders')) as typeof orders;
-        fills = (await get('/api/fills')) as unknown[];
+        fills = ((await get('/api/fills')) as { fills: unknown[] }).fills;
         await new Promise((r) => setTimeout(r, 200));
       }
       expect(orders.length).toBeGreaterThan(0);
