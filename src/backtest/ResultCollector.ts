@@ -14,9 +14,9 @@ import { reasonCode, Rejections } from './rejections.js';
 import { OrderCounts } from './orderCounts.js';
 import { roundTripsOf } from './roundTrips.js';
 import { NumberSpool, RecordSpool } from './spool.js';
-import { filtered, registerStreams, type ResultStreams } from './resultStreams.js';
+import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
-import { tradeStats } from './tearsheet.js';
+import { TradeStatsBuilder } from './tearsheet.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 
 import type { BacktestResult, ReportFill, ReportOpenOrder, RoundTrip, StrategyMetrics } from './result.js';
@@ -356,14 +356,20 @@ export class ResultCollector {
     }
     const symbols = [...this.#prices.keys()].sort();
     const fills = this.#fills;
-    const trips = new RecordSpool<RoundTrip>();
-    for (const t of roundTripsOf(fills)) trips.push(t);
+    // One pass over the fills builds the round trips and every strategy's trade statistics.
     const span = { start: this.#first ?? 0, end };
+    const builders = new Map(this.#strategies.map((s) => [s.name, new TradeStatsBuilder(span)]));
+    const trips = new RecordSpool<RoundTrip>();
+    const tapped = tap(fills, (f) => builders.get(f.strategy)?.fill(f));
+    for (const t of roundTripsOf(tapped)) {
+      trips.push(t);
+      builders.get(t.strategy)?.trip(t);
+    }
     const tearsheet = Object.fromEntries(
       this.#strategies.map((s) => {
         const px = s.symbols[0] === undefined ? undefined : this.#prices.get(s.symbols[0]);
         const marks = { first: px === undefined ? undefined : firstOf(px.column(1)), last: px?.last(1) };
-        return [s.name, tradeStats(filtered(trips, (t) => t.strategy === s.name), filtered(fills, (f) => f.strategy === s.name), strategies[s.name] as StrategyMetrics, span, s.symbols[0], marks)];
+        return [s.name, (builders.get(s.name) as TradeStatsBuilder).stats(strategies[s.name] as StrategyMetrics, s.symbols[0], marks)];
       }),
     );
     const spool = this.#equity;
@@ -467,4 +473,12 @@ export class ResultCollector {
 /** Whether two optional BigDecs hold the same value in the same form (bigOf gives one form per value). */
 function sameBig(a: BigDec | undefined, b: BigDec | undefined): boolean {
   return a === undefined ? b === undefined : b !== undefined && a.m === b.m && a.e === b.e;
+}
+
+/** `items` read once, each handed to `see` as it passes. */
+function* tap<T>(items: Iterable<T>, see: (item: T) => void): Generator<T> {
+  for (const x of items) {
+    see(x);
+    yield x;
+  }
 }

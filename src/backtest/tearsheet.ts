@@ -19,34 +19,126 @@ function mean(sum: Decimal, n: number): string | null {
   return n === 0 ? null : amountText(sum.div(n));
 }
 
-/** Time (ms) within [start, end] that the strategy held a non-zero position in some symbol. */
-export function exposureMs(fills: Iterable<ReportFill>, start: number, end: number): number {
-  const pos = new Map<string, Decimal>();
-  let open = 0;
-  let since = start;
-  let total = 0;
-  for (const f of fills) {
+/** Time a strategy held a non-zero position in some symbol, from its fills one at a time. */
+class Exposure {
+  readonly #pos = new Map<string, Decimal>();
+  #open = 0;
+  #since: number;
+  #total = 0;
+
+  constructor(start: number) {
+    this.#since = start;
+  }
+
+  fill(f: ReportFill): void {
     const base = f.symbol.slice(0, f.symbol.indexOf('_'));
     let q = new Decimal(f.qty);
     if (f.side === 'BUY' && f.feeAsset === base) q = q.minus(f.fee);
-    const before = pos.get(f.symbol) ?? ZERO;
+    const before = this.#pos.get(f.symbol) ?? ZERO;
     const after = f.side === 'BUY' ? before.plus(q) : before.minus(q);
-    pos.set(f.symbol, after);
-    const wasOpen = open > 0;
-    if (before.isZero() && !after.isZero()) open++;
-    else if (!before.isZero() && after.isZero()) open--;
-    if (!wasOpen && open > 0) since = f.t;
-    else if (wasOpen && open === 0) total += f.t - since;
+    this.#pos.set(f.symbol, after);
+    const wasOpen = this.#open > 0;
+    if (before.isZero() && !after.isZero()) this.#open++;
+    else if (!before.isZero() && after.isZero()) this.#open--;
+    if (!wasOpen && this.#open > 0) this.#since = f.t;
+    else if (wasOpen && this.#open === 0) this.#total += f.t - this.#since;
   }
-  if (open > 0) total += end - since;
-  return total;
+
+  /** Milliseconds held up to `end` (a position still open counts until then). */
+  until(end: number): number {
+    return this.#open > 0 ? this.#total + end - this.#since : this.#total;
+  }
+}
+
+/** Time (ms) within [start, end] that the strategy held a non-zero position in some symbol. */
+export function exposureMs(fills: Iterable<ReportFill>, start: number, end: number): number {
+  const e = new Exposure(start);
+  for (const f of fills) e.fill(f);
+  return e.until(end);
 }
 
 /**
- * The figures of one strategy, from its round trips and fills (each read once, in order: sums
- * taken in that order, so the figures are those of the whole lists) and the first and last mark of
- * its first symbol.
+ * The trade statistics of one strategy built in one pass: its fills and its round trips given as
+ * they come (each in order: sums are taken in that order, so the figures are those of the whole
+ * lists), nothing kept but the sums.
  */
+export class TradeStatsBuilder {
+  readonly #exposure: Exposure;
+  #n = 0;
+  #wins = 0;
+  #losses = 0;
+  #all = ZERO;
+  #grossWin = ZERO;
+  #lossSum = ZERO;
+  #largestWin: Decimal | undefined;
+  #largestLoss: Decimal | undefined;
+  #streak = 0;
+  #maxStreak = 0;
+  #held = 0;
+
+  constructor(readonly span: { readonly start: number; readonly end: number }) {
+    this.#exposure = new Exposure(span.start);
+  }
+
+  fill(f: ReportFill): void {
+    this.#exposure.fill(f);
+  }
+
+  trip(t: RoundTrip): void {
+    const p = new Decimal(t.pnl);
+    this.#n++;
+    this.#all = this.#all.plus(p);
+    if (p.gt(0)) {
+      this.#wins++;
+      this.#grossWin = this.#grossWin.plus(p);
+      if (this.#largestWin === undefined || p.gt(this.#largestWin)) this.#largestWin = p;
+    } else if (p.lt(0)) {
+      this.#losses++;
+      this.#lossSum = this.#lossSum.plus(p);
+      if (this.#largestLoss === undefined || p.lt(this.#largestLoss)) this.#largestLoss = p;
+    }
+    this.#streak = p.lt(0) ? this.#streak + 1 : 0;
+    if (this.#streak > this.#maxStreak) this.#maxStreak = this.#streak;
+    this.#held += t.exitT - t.entryT;
+  }
+
+  /** The figures, with the strategy's metrics and the first and last mark of its first symbol. */
+  stats(m: StrategyMetrics, firstSymbol: string | undefined, marks: { readonly first: number | undefined; readonly last: number | undefined }): TradeStats {
+    const n = this.#n;
+    const grossLoss = this.#lossSum.abs();
+    const { start, end } = this.span;
+    const ms = end - start;
+    const init = new Decimal(m.initialEquity);
+    const fin = new Decimal(m.finalEquity);
+    let cagrPct: number | null = null;
+    let cagrNote: string | undefined;
+    if (ms < MIN_CAGR_SPAN_MS) cagrNote = `run spans ${(ms / 86_400_000).toFixed(1)} days, under ${MIN_CAGR_SPAN_MS / 86_400_000}: not compounded to a year`;
+    else if (!init.gt(0) || !fin.gt(0)) cagrNote = 'equity not positive at the start or the end';
+    else cagrPct = roundStat((Math.pow(fin.div(init).toNumber(), YEAR_MS / ms) - 1) * 100);
+    const { first, last } = marks;
+    return {
+      roundTrips: n,
+      wins: this.#wins,
+      losses: this.#losses,
+      winRatePct: n === 0 ? null : roundStat((this.#wins / n) * 100),
+      profitFactor: grossLoss.isZero() ? null : roundStat(this.#grossWin.div(grossLoss).toNumber()),
+      expectancy: mean(this.#all, n),
+      avgWin: mean(this.#grossWin, this.#wins),
+      avgLoss: mean(this.#lossSum, this.#losses),
+      largestWin: this.#largestWin === undefined ? null : this.#largestWin.toFixed(),
+      largestLoss: this.#largestLoss === undefined ? null : this.#largestLoss.toFixed(),
+      maxConsecutiveLosses: this.#maxStreak,
+      avgHoldingMs: n === 0 ? null : Math.round(this.#held / n),
+      exposurePct: ms <= 0 ? 0 : roundStat((this.#exposure.until(end) / ms) * 100),
+      cagrPct,
+      ...(cagrNote !== undefined ? { cagrNote } : {}),
+      buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
+      buyHoldSymbol: firstSymbol,
+    };
+  }
+}
+
+/** The figures of one strategy from its round trips and fills (see {@link TradeStatsBuilder}). */
 export function tradeStats(
   trips: Iterable<RoundTrip>,
   fills: Iterable<ReportFill>,
@@ -55,61 +147,8 @@ export function tradeStats(
   firstSymbol: string | undefined,
   marks: { readonly first: number | undefined; readonly last: number | undefined },
 ): TradeStats {
-  let n = 0;
-  let wins = 0;
-  let losses = 0;
-  let all = ZERO;
-  let grossWin = ZERO;
-  let lossSum = ZERO;
-  let largestWin: Decimal | undefined;
-  let largestLoss: Decimal | undefined;
-  let streak = 0;
-  let maxStreak = 0;
-  let held = 0;
-  for (const t of trips) {
-    const p = new Decimal(t.pnl);
-    n++;
-    all = all.plus(p);
-    if (p.gt(0)) {
-      wins++;
-      grossWin = grossWin.plus(p);
-      if (largestWin === undefined || p.gt(largestWin)) largestWin = p;
-    } else if (p.lt(0)) {
-      losses++;
-      lossSum = lossSum.plus(p);
-      if (largestLoss === undefined || p.lt(largestLoss)) largestLoss = p;
-    }
-    streak = p.lt(0) ? streak + 1 : 0;
-    if (streak > maxStreak) maxStreak = streak;
-    held += t.exitT - t.entryT;
-  }
-  const grossLoss = lossSum.abs();
-  const ms = span.end - span.start;
-  const init = new Decimal(m.initialEquity);
-  const fin = new Decimal(m.finalEquity);
-  let cagrPct: number | null = null;
-  let cagrNote: string | undefined;
-  if (ms < MIN_CAGR_SPAN_MS) cagrNote = `run spans ${(ms / 86_400_000).toFixed(1)} days, under ${MIN_CAGR_SPAN_MS / 86_400_000}: not compounded to a year`;
-  else if (!init.gt(0) || !fin.gt(0)) cagrNote = 'equity not positive at the start or the end';
-  else cagrPct = roundStat((Math.pow(fin.div(init).toNumber(), YEAR_MS / ms) - 1) * 100);
-  const { first, last } = marks;
-  return {
-    roundTrips: n,
-    wins,
-    losses,
-    winRatePct: n === 0 ? null : roundStat((wins / n) * 100),
-    profitFactor: grossLoss.isZero() ? null : roundStat(grossWin.div(grossLoss).toNumber()),
-    expectancy: mean(all, n),
-    avgWin: mean(grossWin, wins),
-    avgLoss: mean(lossSum, losses),
-    largestWin: largestWin === undefined ? null : largestWin.toFixed(),
-    largestLoss: largestLoss === undefined ? null : largestLoss.toFixed(),
-    maxConsecutiveLosses: maxStreak,
-    avgHoldingMs: n === 0 ? null : Math.round(held / n),
-    exposurePct: ms <= 0 ? 0 : roundStat((exposureMs(fills, span.start, span.end) / ms) * 100),
-    cagrPct,
-    ...(cagrNote !== undefined ? { cagrNote } : {}),
-    buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
-    buyHoldSymbol: firstSymbol,
-  };
+  const b = new TradeStatsBuilder(span);
+  for (const t of trips) b.trip(t);
+  for (const f of fills) b.fill(f);
+  return b.stats(m, firstSymbol, marks);
 }
