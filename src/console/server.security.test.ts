@@ -25,7 +25,7 @@ afterEach(async () => {
 type Extra = Partial<Omit<ConsoleServerOptions, 'run' | 'feed' | 'log'>>;
 const PAGE = '<!doctype html><title>x</title><style>b{color:red}</style><script>window.a=1</script><script src-less>window.b=2</script>';
 
-async function start(extra: Extra = {}): Promise<{ run: TestRun; server: ConsoleServer; port: number }> {
+async function start(extra: Extra = {}): Promise<{ run: TestRun; server: ConsoleServer; port: number; feed: RunFeed }> {
   const run = testRun();
   const feed = new RunFeed(run, { tickMs: 3_600_000 });
   feed.start();
@@ -34,7 +34,7 @@ async function start(extra: Extra = {}): Promise<{ run: TestRun; server: Console
     await server.close();
     feed.stop();
   });
-  return { run, server, port: Number(new URL(server.url).port) };
+  return { run, server, port: Number(new URL(server.url).port), feed };
 }
 
 interface Answer {
@@ -159,6 +159,25 @@ describe('console server hardening', () => {
     await new Promise((r) => s.once('close', r));
     clearInterval(drip);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('drops a live-feed client that stops reading once a megabyte waits for it, and keeps serving', async () => {
+    const { server, port, feed } = await start();
+    const stalled = await connected(port);
+    stalled.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    await waitUntil(() => server.feedClients === 1);
+    stalled.pause();
+    const line = JSON.stringify({ level: 30, time: 1, msg: 'x'.repeat(64 * 1024) });
+    // Up to 64 MB offered; the kernel's buffers take a few, then a megabyte waits and the client goes.
+    let sent = 0;
+    while (sent < 1024 && server.feedClients === 1) {
+      feed.log(line);
+      sent++;
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(server.feedClients, `${sent} lines of 64 KB`).toBe(0);
+    expect((await ask(port, 'GET', '/api/status', AUTH)).status).toBe(200);
+    stalled.destroy();
   });
 
   it('reads no body it does not want: a 200 MB GET body or POST body is refused at its headers and the connection closed', async () => {
