@@ -49,8 +49,12 @@ describe('sources in batches', () => {
     const end = all[1234] as number;
     const upTo = await flat(config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }], end }));
     expect(upTo).toEqual(all.filter((t) => t <= end));
-    const two = await flat(config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }, { symbol: 'BTC_USDT', files: [sample] }] }));
-    expect(two).toEqual(all.flatMap((t) => [t, t]));
+    // One clock: a copy of the same recording under the same symbol would be one stream to the
+    // two-clock split, whose exchange times a copy interleaves (twoClocks.ts).
+    const oneClock = { feed: { maxExchangeLagMs: 0 } };
+    const single = await flat(config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }], ...oneClock }));
+    const two = await flat(config({ recordings: [{ symbol: 'BTC_USDT', files: [sample] }, { symbol: 'BTC_USDT', files: [sample] }], ...oneClock }));
+    expect(two).toEqual(single.flatMap((t) => [t, t]));
   });
 
   it('a run over batches gives the result of a replay item by item', async () => {

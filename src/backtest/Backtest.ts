@@ -39,6 +39,7 @@ import { latencyModel } from './latency.js';
 import { booksWithOwnOrders, ownOrdersOfRunner } from './OwnOrdersBook.js';
 import { ShownOwnOrders } from './ShownOwnOrders.js';
 import { receiveTimeBatches, type FeedTimeStats } from './feedTime.js';
+import { twoClockBatches, type ClockedBatch, type StepClock } from './twoClocks.js';
 import { createPipeline } from '../execution/pipeline.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
 // The same risk gate and daily PnL as `kancil run`: one composition of the risk checker.
@@ -125,8 +126,8 @@ export interface PreparedRun {
   readonly bus: Bus;
   /** Market event types no strategy reads and the replay does without: pass them to {@link sourcesOf}. */
   readonly unread: ReadonlySet<MarketEvent['type']>;
-  /** Replays one item at time t. */
-  step(t: number, item: RecordedItem): void;
+  /** Replays one step of an item at time t on the clock it drives (default both; see twoClocks.ts). */
+  step(t: number, item: RecordedItem, clock?: StepClock): void;
   /** Stops the strategies, delivers what is in flight and builds the result. */
   finish(): BacktestResult;
 }
@@ -285,7 +286,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     runner,
     bus,
     unread: unreadEvents(strategies.map((s) => s.plugin)),
-    step: (t, item) => replay.step(t, item),
+    step: (t, item, clock) => replay.step(t, item, clock),
     finish: () => {
       runner.stop();
       // replay.finish throws when the data ended before backtest.start: the pipeline, the venue's
@@ -368,15 +369,18 @@ export function unreadEvents(plugins: readonly StrategyPlugin[]): ReadonlySet<Ma
  * of the `skip` event types are dropped unread; `stats` (optional) counts the recordings' lines;
  * `feedStats` (optional) reports the clock offsets estimated.
  */
-export async function* sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncGenerator<Timed<RecordedItem>> {
-  for await (const b of sourceBatchesOf(cfg, skip, stats, feedStats)) for (let i = 0; i < b.items.length; i++) yield { t: b.times[i] as number, item: b.items[i] as RecordedItem };
+export async function* sourcesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncGenerator<Timed<RecordedItem> & { readonly clock?: StepClock }> {
+  for await (const b of sourceBatchesOf(cfg, skip, stats, feedStats)) {
+    const clocks = b.clocks;
+    for (let i = 0; i < b.items.length; i++) yield { t: b.times[i] as number, item: b.items[i] as RecordedItem, clock: clocks?.[i] };
+  }
 }
 
 /**
  * {@link sourcesOf} in batches, what a run replays (Replay.runBatches): one recording at receive
  * time (the usual case) costs an async step per read chunk, not several per item.
  */
-export function sourceBatchesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncIterable<TimedBatch<RecordedItem>> {
+export function sourceBatchesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEvent['type']>, stats?: ReadStats, feedStats?: FeedTimeStats): AsyncIterable<ClockedBatch<RecordedItem>> {
   const bt = cfg.backtest;
   const wireToSymbol = new Map<string, string>();
   for (const s of Object.keys(cfg.symbols)) wireToSymbol.set(s.replace('_', ''), s);
@@ -398,7 +402,10 @@ export function sourceBatchesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEv
       ),
     );
   }
-  return bt.end === undefined ? merged : until(merged, timeBoundMs(bt.end));
+  // Tick mode: the simulated exchange applies each item at its exchange time, the strategy hears it
+  // at its replay time (twoClocks.ts). Candle mode keeps one clock.
+  const split: AsyncIterable<ClockedBatch<RecordedItem>> = bt.recordings.length > 0 && bt.feed.maxExchangeLagMs > 0 ? twoClockBatches(merged, bt.feed.maxExchangeLagMs) : merged;
+  return bt.end === undefined ? split : until(split, timeBoundMs(bt.end));
 }
 
 /** Candle items timed at their event time. */
@@ -444,15 +451,15 @@ async function* unwrap(merged: AsyncIterable<Timed<Timed<RecordedItem>>>): Async
   for await (const x of merged) yield { t: x.t, item: x.item.item };
 }
 
-/** The items up to `end` (ms); stopping early closes the files. */
-async function* until(batches: AsyncIterable<TimedBatch<RecordedItem>>, end: number): AsyncGenerator<TimedBatch<RecordedItem>> {
+/** The steps up to `end` (ms); stopping early closes the files. */
+async function* until(batches: AsyncIterable<ClockedBatch<RecordedItem>>, end: number): AsyncGenerator<ClockedBatch<RecordedItem>> {
   for await (const b of batches) {
     const cut = b.times.findIndex((t) => t > end);
     if (cut < 0) {
       yield b;
       continue;
     }
-    if (cut > 0) yield { times: b.times.slice(0, cut), items: b.items.slice(0, cut) };
+    if (cut > 0) yield { times: b.times.slice(0, cut), items: b.items.slice(0, cut), ...(b.clocks ? { clocks: b.clocks.slice(0, cut) } : {}) };
     return;
   }
 }

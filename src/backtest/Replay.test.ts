@@ -81,12 +81,17 @@ function feeFreeEngine(cfg: BacktestConfig): MatchingEngine {
   });
 }
 
+/** The config with one clock (every item one step, twoClocks.ts): these tests step items themselves. */
+function oneClock(cfg: BacktestConfig): BacktestConfig {
+  return { ...cfg, backtest: { ...cfg.backtest, feed: { ...cfg.backtest.feed, maxExchangeLagMs: 0 } } };
+}
+
 /** A level as exact text. */
 const levelText = (l: BookLevel): string => `${l.price.toFixed()}x${l.qty.toFixed()}`;
 
 describe('Replay with a start (warm-up)', () => {
   it('reaches the same local book and engine state at start as a replay from the beginning, and publishes nothing before it', async () => {
-    const cfg = loadBacktestConfig(path.join(projectRoot, 'config/market-maker.yaml'));
+    const cfg = oneClock(loadBacktestConfig(path.join(projectRoot, 'config/market-maker.yaml')));
     const items: { t: number; item: RecordedItem }[] = [];
     for await (const x of sourcesOf(cfg)) items.push(x);
     // About the middle of the bundled 120 s recording.
@@ -143,7 +148,7 @@ describe('Replay with a start (warm-up)', () => {
 
 describe('Replay: diffs parsed once for the book and the engine', () => {
   it('gives the local book and engine state of the eagerly parsed events, through a gap, a duplicate and a resync', async () => {
-    const cfg = loadBacktestConfig(path.join(projectRoot, 'config/market-maker.yaml'));
+    const cfg = oneClock(loadBacktestConfig(path.join(projectRoot, 'config/market-maker.yaml')));
     const lazy: { t: number; item: RecordedItem }[] = [];
     for await (const x of sourcesOf(cfg)) lazy.push(x);
     // A duplicate diff (stale once applied), a lost one (a gap: the book invalidates and waits for

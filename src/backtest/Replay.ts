@@ -1,9 +1,13 @@
 /**
- * The replay loop: feeds recorded market data, in replay-time order (when the recorder received
- * it, by default; see feedTime.ts), into the same bus that a live run uses, on a virtual clock. For each item at time t it first runs everything the
- * scheduler has due up to t (venue acknowledgements, fills, timers), then updates the matching
- * engine's replayed liquidity and the local books, then publishes the event, then runs the work
- * that event caused at the same instant. Nothing can observe data later than the clock.
+ * The replay loop: feeds recorded market data into the same bus that a live run uses, on a virtual
+ * clock, on two clocks (twoClocks.ts): each item moves the simulated exchange (the matching
+ * engine's replayed liquidity, the trades consuming it, our resting orders' queue and fills) at its
+ * exchange time, and the strategy's side (local books, bars, last prices, the published event) at
+ * its receive time (feedTime.ts). Every step at time t first runs everything the scheduler has due
+ * up to t (orders reaching the engine, acknowledgements, fills, timers); a local step then updates
+ * the local books, publishes the event and runs the work that event caused at the same instant.
+ * An order reaching the engine at t meets the book as the exchange had it at t; nothing a strategy
+ * sees is later than the clock.
  *
  * With a `start`, items before it are a warm-up: they move the market state only (local books,
  * the engine's replayed liquidity and trade window, last prices, bar books, the candle venue's
@@ -14,26 +18,19 @@ import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
-import { parseDepthSides, reserveLevels, scaledLevels, type ScaledLevels } from '../core/scaledLevels.js';
-import { POW10 as CORE_POW10 } from '../core/pow10.js';
 import { symbolKey } from '../core/symbols.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BarBuilder } from '../core/bars.js';
 import type { KlineIntervalName } from '../core/enums.js';
-import { BookSync } from '../exchange/book/book-sync.js';
-import { flatDepthLevels, rawDepthLevels, scaledDepthSides, type RawDepthLevels, type ScaledDepthSides } from '../record/depth-diff.js';
 import type { RecordedItem } from '../record/reader.js';
-import { snapshotInput } from '../record/snapshot.js';
 import { rawTrade, scaledTradeOf } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import { BarBook } from './BarBook.js';
 import type { CandleVenue } from './CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
 import type { VirtualScheduler } from './Scheduler.js';
-import type { TimedBatch } from './merge.js';
-
-/** Core's powers of ten under a local const (see core/pow10.ts). */
-const POW10 = CORE_POW10;
+import { ReplayedBook } from './ReplayedBook.js';
+import { StepClock, type ClockedBatch } from './twoClocks.js';
 
 /**
  * Where a symbol's last price is read from: the last trade (whose price a lazily read trade
@@ -95,21 +92,16 @@ export interface ReplayStats {
 export class Replay {
   readonly stats: ReplayStats = { events: 0, snapshots: 0, firstTime: undefined, lastTime: undefined, warmUpItems: 0, liveTime: undefined };
   readonly #o: ReplayOptions;
-  readonly #syncs = new Map<string, BookSync>();
+  /** The strategy's local books, moved at receive time. */
+  readonly #books = new Map<string, ReplayedBook>();
+  /** The simulated exchange's books, moved at exchange time, the engine's replayed liquidity following each. */
+  readonly #exchangeBooks = new Map<string, ReplayedBook>();
   /** Last price source per symbol, in a holder so that a trade updates it without a map write. */
   readonly #lastPrice = new Map<string, { src: PriceSource }>();
   /** The symbol and holder of the last update (a recording's events nearly all share one symbol). */
   #lastSym: string | undefined;
   #lastHolder: { src: PriceSource } | undefined;
   readonly #barBooks = new Map<string, BarBook>();
-  /** A diff's sides parsed once for the local book and the engine (reused buffers, see #parseDiff). */
-  readonly #bids = scaledLevels();
-  readonly #asks = scaledLevels();
-  /** The same buffers as a pair, for a binary recording's diff brought to the book's scales (see #atBookScales). */
-  readonly #rescaled: ScaledDepthSides = { bids: this.#bids, asks: this.#asks };
-  /** The local book's levels for seeding the engine (see #seedEngine); grown to the book's size. */
-  readonly #seedBids = scaledLevels(0);
-  readonly #seedAsks = scaledLevels(0);
   /** Bar builders by symbol key (any spelling), and by the spelling events carry once seen. */
   readonly #barsByKey = new Map<string, BarBuilder[]>();
   readonly #barsBySymbol = new Map<string, readonly BarBuilder[]>();
@@ -126,17 +118,11 @@ export class Replay {
       if (!list.some((x) => x.interval === b.interval)) list.push(new BarBuilder(b.interval, true));
       this.#barsByKey.set(symbolKey(b.symbol), list);
     }
+    const now = (): number => opts.scheduler.clock.now();
     for (const sym of opts.bookSymbols ?? []) {
-      const sync: BookSync = new BookSync(sym, {
-        // The recording supplies its own snapshots; a replay cannot fetch one.
-        requestSnapshot: () => undefined,
-        onStatus: (ev) => {
-          if (ev.ready) this.#seedEngine(sym, sync);
-          // During the warm-up nobody may see it; going live reports each book's state instead.
-          if (this.#live) opts.bus.publish(ev);
-        },
-      });
-      this.#syncs.set(sym, sync);
+      // During the warm-up nobody may see a status; going live reports each book's state instead.
+      this.#books.set(sym, new ReplayedBook(sym, (ev) => this.#live && opts.bus.publish(ev), undefined, now));
+      if (opts.engine) this.#exchangeBooks.set(sym, new ReplayedBook(sym, () => undefined, opts.engine, now));
     }
   }
 
@@ -145,12 +131,12 @@ export class Replay {
    * account's resting orders added, OwnOrdersBook.ts); in candle mode a {@link BarBook} at the last close.
    */
   book(symbol: string): BookView | undefined {
-    return this.#syncs.get(symbol)?.book ?? this.#barBooks.get(symbol);
+    return this.#books.get(symbol)?.sync.book ?? this.#barBooks.get(symbol);
   }
 
   /** Mark price: book mid when the book is ready, else the last trade or bar close. */
   mark(symbol: string): Decimal | undefined {
-    const b = this.#syncs.get(symbol)?.book;
+    const b = this.#books.get(symbol)?.sync.book;
     return (b?.ready ? b.midPrice() : undefined) ?? this.lastPrice(symbol);
   }
 
@@ -161,33 +147,34 @@ export class Replay {
   }
 
   /**
-   * Replays one item at time `t` (non-decreasing across calls). Before `start` the item only warms
-   * up the market state; the first item at or after `start` (the first item when there is none)
-   * makes the run live first (see #goLive).
+   * Replays one step of an item at time `t` (non-decreasing across calls) on the clock `clock`
+   * drives (twoClocks.ts; default both: the exchange's part, then the strategy's, at one instant).
+   * Before `start` the item only warms up the market state; the first local step at or after
+   * `start` (the first one when there is none) makes the run live first (see #goLive).
    */
-  step(t: number, item: RecordedItem): void {
+  step(t: number, item: RecordedItem, clock: StepClock = StepClock.both): void {
     const o = this.#o;
-    const s = o.scheduler;
+    if (clock === StepClock.exchange) {
+      this.#advance(t);
+      this.#toExchange(item);
+      o.scheduler.runUntil(t);
+      o.afterEvent?.();
+      return;
+    }
     if (this.stats.firstTime === undefined) this.stats.firstTime = t;
     if (!this.#live) {
       if (o.start !== undefined && t < o.start) {
-        this.#warmUp(t, item);
+        this.#warmUp(t, item, clock);
         return;
       }
       this.#goLive(t);
     }
-    // Equity samples due before t see every event up to their time and nothing later: which
-    // streams a run reads (or skips unread) cannot change what a sample saw.
-    const c = o.collector;
-    if (c) for (let due = c.nextDue(); due !== undefined && due < t; due = c.nextDue()) {
-      s.runUntil(due);
-      c.sample(due);
-    }
-    s.runUntil(t);
+    this.#advance(t);
     this.stats.lastTime = t;
+    if (clock === StepClock.both) this.#toExchange(item);
     if (item.kind === 'snapshot') {
       this.stats.snapshots++;
-      this.#syncs.get(item.symbol)?.onSnapshot(snapshotInput(item.snapshot), t);
+      this.#books.get(item.symbol)?.snapshot(item.snapshot, t);
       o.afterEvent?.();
       return;
     }
@@ -201,26 +188,65 @@ export class Replay {
       this.#closedBars.length = 0;
     }
     o.bus.publish(e);
-    c?.observe(t);
-    s.runUntil(t);
+    o.collector?.observe(t);
+    o.scheduler.runUntil(t);
     o.afterEvent?.();
   }
 
+  /**
+   * Moves the clock to `t`: everything due up to it runs. Once live, equity samples due before t
+   * see every event up to their time and nothing later: which streams a run reads (or skips
+   * unread) cannot change what a sample saw.
+   */
+  #advance(t: number): void {
+    const s = this.#o.scheduler;
+    const c = this.#o.collector;
+    if (c && this.#live) for (let due = c.nextDue(); due !== undefined && due < t; due = c.nextDue()) {
+      s.runUntil(due);
+      c.sample(due);
+    }
+    s.runUntil(t);
+  }
+
+  /**
+   * The simulated exchange's part of an item, at the clock's time: a snapshot or diff moves the
+   * exchange's book and the engine's replayed liquidity behind it, a trade consumes that liquidity
+   * and fills our resting orders. Diffs and trades are handed their own event and trade times,
+   * which decide whether a diff already shows a trade (src/sim/README.md, rule 4).
+   */
+  #toExchange(item: RecordedItem): void {
+    const engine = this.#o.engine;
+    if (engine === undefined) return;
+    if (item.kind === 'snapshot') {
+      this.#exchangeBooks.get(item.symbol)?.snapshot(item.snapshot, this.#o.scheduler.clock.now());
+      return;
+    }
+    const e = item.event;
+    if (e.type === 'depthDiff') {
+      this.#exchangeBooks.get(e.symbol)?.diff(e);
+    } else if (e.type === 'trade') {
+      // Scaled integers when the reader had them (a binary recording: no string is read), else
+      // wire strings when the reader kept them, which the engine scales directly.
+      const st = scaledTradeOf(e);
+      if (st === undefined || !engine.applyTradeScaled(e.symbol, st.scaledPrice, st.priceScale, st.scaledQty, st.qtyScale, st.isBuyerMaker, e.E, e.tradeTime)) engine.applyTrade(e.symbol, rawTrade(e) ?? e, e.E, e.tradeTime);
+    }
+  }
+
   /** Replays a merged source to its end. `onProgress` is called every `every` items. */
-  async run(source: AsyncIterable<{ t: number; item: RecordedItem }>, onProgress?: (stats: ReplayStats) => void, every = 10_000): Promise<void> {
+  async run(source: AsyncIterable<{ t: number; item: RecordedItem; clock?: StepClock }>, onProgress?: (stats: ReplayStats) => void, every = 10_000): Promise<void> {
     let n = 0;
-    for await (const { t, item } of source) {
-      this.step(t, item);
+    for await (const { t, item, clock } of source) {
+      this.step(t, item, clock);
       if (onProgress && ++n % every === 0) onProgress(this.stats);
     }
   }
 
   /** {@link run} over a source in batches (Backtest's sourceBatchesOf): the same steps, one async step per batch. */
-  async runBatches(source: AsyncIterable<TimedBatch<RecordedItem>>, onProgress?: (stats: ReplayStats) => void, every = 10_000): Promise<void> {
+  async runBatches(source: AsyncIterable<ClockedBatch<RecordedItem>>, onProgress?: (stats: ReplayStats) => void, every = 10_000): Promise<void> {
     let n = 0;
-    for await (const { times, items } of source) {
+    for await (const { times, items, clocks } of source) {
       for (let i = 0; i < items.length; i++) {
-        this.step(times[i] as number, items[i] as RecordedItem);
+        this.step(times[i] as number, items[i] as RecordedItem, clocks?.[i]);
         if (onProgress && ++n % every === 0) onProgress(this.stats);
       }
     }
@@ -241,14 +267,15 @@ export class Replay {
     if (this.#live) o.collector?.sample(o.scheduler.clock.now());
   }
 
-  /** An item before `start`: market state only. Nothing is scheduled yet (no strategy has run), so no work can be due. */
-  #warmUp(t: number, item: RecordedItem): void {
+  /** A local (or both) step before `start`: market state only. Nothing is scheduled yet (no strategy has run), so no work can be due. */
+  #warmUp(t: number, item: RecordedItem, clock: StepClock): void {
     this.#o.scheduler.runUntil(t);
     this.stats.lastTime = t;
     this.stats.warmUpItems++;
+    if (clock === StepClock.both) this.#toExchange(item);
     if (item.kind === 'snapshot') {
       this.stats.snapshots++;
-      this.#syncs.get(item.symbol)?.onSnapshot(snapshotInput(item.snapshot), t);
+      this.#books.get(item.symbol)?.snapshot(item.snapshot, t);
     } else {
       this.#apply(item.event);
       this.#closedBars.length = 0;
@@ -268,7 +295,7 @@ export class Replay {
     const o = this.#o;
     o.scheduler.runUntil(t);
     if (this.stats.warmUpItems > 0) {
-      for (const [sym, sync] of this.#syncs) {
+      for (const [sym, { sync }] of this.#books) {
         if (sync.state !== 'ready') throw this.#startError(`the ${sym} book is not synchronised by then (state ${sync.state}: no snapshot replayed before it, or a gap since); choose a later start`);
       }
     }
@@ -276,7 +303,7 @@ export class Replay {
     this.stats.liveTime = t;
     o.onLive?.();
     if (this.stats.warmUpItems > 0) {
-      for (const [sym, sync] of this.#syncs) {
+      for (const [sym, { sync }] of this.#books) {
         const status: BookStatusEvent = { type: 'bookStatus', E: t, symbol: sym, ready: sync.book.ready, reason: 'synchronised during the warm-up before backtest.start' };
         o.bus.publish(status);
       }
@@ -290,63 +317,23 @@ export class Replay {
     return new ConfigError(src?.file ?? '<config>', 'backtest.start', src?.value ?? this.#o.start, `${rule} (start ${iso(this.#o.start ?? 0)})`);
   }
 
+  /** The strategy's side of a market event: local books, last prices, bars, the candle venue. */
   #apply(e: MarketEvent): void {
     const o = this.#o;
     switch (e.type) {
-      case 'depthDiff': {
-        const sync = this.#syncs.get(e.symbol);
-        if (sync === undefined) return;
-        const raw = rawDepthLevels(e);
-        // The bulk of a replay: a diff with wire strings that is the next one for a ready book.
-        // Its levels are parsed once into scaled integers for both the local book and the engine.
-        if (raw !== undefined && sync.isNext(e.firstUpdateId, e.finalUpdateId) && this.#parseDiff(raw, sync.book.priceScale, sync.book.qtyScale)) {
-          // The engine follows the synchronised book: only diffs the book really applied move it.
-          if (sync.applyNextScaled(e.firstUpdateId, e.finalUpdateId, e.E, this.#bids, this.#asks)) o.engine?.applyDepthDiffScaled(e.symbol, this.#bids, this.#asks, e.E);
-          return;
-        }
-        // A binary recording's diff: the sides are scaled already, at the smallest exact scales;
-        // brought to the scales the parse above would have reached, nothing is parsed.
-        if (raw === undefined && sync.isNext(e.firstUpdateId, e.finalUpdateId)) {
-          // At the book's scales already (nearly every diff): the levels as the reader left them,
-          // both sides in one buffer whose place the diff's state holds, not read through the
-          // ScaledLevels objects and array views (cache misses a diff on a pre-loaded recording).
-          const flat = flatDepthLevels(e);
-          if (flat !== undefined && flat.priceScale === sync.book.priceScale && flat.qtyScale === sync.book.qtyScale) {
-            if (sync.applyNextFlat(e.firstUpdateId, e.finalUpdateId, e.E, flat)) o.engine?.applyDepthDiffFlat(e.symbol, flat, e.E);
-            return;
-          }
-          const pre = scaledDepthSides(e);
-          const sides = pre && this.#atBookScales(pre, sync.book.priceScale, sync.book.qtyScale);
-          if (sides !== undefined) {
-            if (sync.applyNextScaled(e.firstUpdateId, e.finalUpdateId, e.E, sides.bids, sides.asks)) o.engine?.applyDepthDiffScaled(e.symbol, sides.bids, sides.asks, e.E);
-            return;
-          }
-        }
-        // Everything else (buffering, bridging, gaps, stale diffs, eagerly parsed events, levels
-        // the parse refused) takes the synchroniser's own path, which decides as the spec says.
-        const before = sync.book.lastUpdateId;
-        const wasReady = sync.state === 'ready';
-        sync.onDiff({ U: e.firstUpdateId, u: e.finalUpdateId, E: e.E, bids: raw?.bids ?? e.bids, asks: raw?.asks ?? e.asks });
-        if (wasReady && sync.state === 'ready' && sync.book.lastUpdateId !== before) o.engine?.applyDepthDiff(e.symbol, e, e.E);
+      case 'depthDiff':
+        this.#books.get(e.symbol)?.diff(e);
         return;
-      }
-      case 'trade': {
+      case 'trade':
         this.#setLastPrice(e.symbol, e);
         if (this.#barsByKey.size > 0) this.#addToBars(e);
-        const engine = o.engine;
-        if (engine === undefined) return;
-        // Scaled integers when the reader had them (a binary recording: no string is read), else
-        // wire strings when the reader kept them, which the engine scales directly.
-        const st = scaledTradeOf(e);
-        if (st === undefined || !engine.applyTradeScaled(e.symbol, st.scaledPrice, st.priceScale, st.scaledQty, st.qtyScale, st.isBuyerMaker, e.E, e.tradeTime)) engine.applyTrade(e.symbol, rawTrade(e) ?? e, e.E, e.tradeTime);
         return;
-      }
       case 'aggTrade':
         this.#setLastPrice(e.symbol, e);
         return;
       case 'kline': {
         this.#setLastPrice(e.symbol, e);
-        if (e.closed && !this.#syncs.has(e.symbol)) {
+        if (e.closed && !this.#books.has(e.symbol)) {
           let bb = this.#barBooks.get(e.symbol);
           if (!bb) this.#barBooks.set(e.symbol, (bb = new BarBook(e.symbol)));
           bb.update(e.close, e.closeTime);
@@ -403,49 +390,6 @@ export class Replay {
     this.#lastHolder = h;
   }
 
-  /**
-   * Parses a diff's wire levels into the reused #bids/#asks buffers, starting at the local book's
-   * scales (so the book needs no conversion; see core/scaledLevels for the scale policy). False
-   * when a string does not parse there: the caller then hands the strings to the synchroniser,
-   * whose own parse reports or applies them exactly as without this path.
-   */
-  #parseDiff(raw: RawDepthLevels, priceScale: number, qtyScale: number): boolean {
-    try {
-      parseDepthSides(raw.bids, raw.asks, this.#bids, this.#asks, priceScale, qtyScale);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * A binary recording's sides at the scales {@link parseDepthSides} would give their strings when
-   * starting at the book's (the larger of the book's and the record's, which holds the smallest
-   * exact ones): the sides themselves when they are there already, else converted exactly into the
-   * #bids/#asks buffers. Undefined when a level would leave the safe-integer range, where the parse
-   * would refuse the strings too; the caller then takes the synchroniser's path.
-   */
-  #atBookScales(pre: ScaledDepthSides, priceScale: number, qtyScale: number): ScaledDepthSides | undefined {
-    const ps = Math.max(priceScale, pre.bids.priceScale);
-    const qs = Math.max(qtyScale, pre.bids.qtyScale);
-    if (ps === pre.bids.priceScale && qs === pre.bids.qtyScale) return pre;
-    const pf = POW10[ps - pre.bids.priceScale] as number;
-    const qf = POW10[qs - pre.bids.qtyScale] as number;
-    if (!rescaleInto(pre.bids, this.#bids, ps, qs, pf, qf) || !rescaleInto(pre.asks, this.#asks, ps, qs, pf, qf)) return undefined;
-    return this.#rescaled;
-  }
-
-  /** On (re)synchronisation the engine's replayed liquidity is replaced by the local book. */
-  #seedEngine(symbol: string, sync: BookSync): void {
-    const engine = this.#o.engine;
-    if (!engine) return;
-    const now = this.#o.scheduler.clock.now();
-    // Scaled integers when the engine keeps the book's scales (no text per level of the whole book);
-    // otherwise wire strings, which the engine scales itself (and whose misfit it reports).
-    sync.book.scaledLevels(this.#seedBids, this.#seedAsks);
-    if (!engine.applyDepthSnapshotScaled(symbol, this.#seedBids, this.#seedAsks, now)) engine.applyDepthSnapshot(symbol, sync.book.wireLevels(), now);
-  }
-
   #armTimer(every: number): void {
     const s = this.#o.scheduler;
     const tick = (): void => {
@@ -454,27 +398,6 @@ export class Replay {
     };
     this.#timerId = s.schedule(every, tick);
   }
-}
-
-/** Copies `from` into `to` at scales `ps`/`qs` (factors `pf`/`qf`); false when a value would pass 2^53. */
-function rescaleInto(from: ScaledLevels, to: ScaledLevels, ps: number, qs: number, pf: number, qf: number): boolean {
-  const n = from.n;
-  reserveLevels(to, n);
-  const fp = from.prices;
-  const fq = from.qtys;
-  const tp = to.prices;
-  const tq = to.qtys;
-  for (let i = 0; i < n; i++) {
-    const p = (fp[i] as number) * pf;
-    const q = (fq[i] as number) * qf;
-    if (p > Number.MAX_SAFE_INTEGER || q > Number.MAX_SAFE_INTEGER) return false;
-    tp[i] = p;
-    tq[i] = q;
-  }
-  to.n = n;
-  to.priceScale = ps;
-  to.qtyScale = qs;
-  return true;
 }
 
 /** An epoch-ms time as ISO 8601 text for messages. */

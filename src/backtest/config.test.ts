@@ -16,7 +16,7 @@ describe('backtest config', () => {
     const c = parseBacktestConfig(base, '/cfg/dir/bt.yaml');
     expect(c.backtest.recordings[0]?.files).toEqual([path.resolve('/cfg/dir/data/x.gz')]);
     expect(c.backtest.latency).toEqual({ entryMs: 4, cancelMs: 4, ackMs: 4, streamHoldMs: 0, seed: 1 });
-    expect(c.backtest.feed).toEqual({ time: 'receive', windowMs: 30_000 });
+    expect(c.backtest.feed).toEqual({ time: 'receive', windowMs: 30_000, maxExchangeLagMs: 1000 });
     expect(c.risk.mode).toBe('reject');
     expect(c.name).toBe('backtest');
   });

@@ -132,6 +132,12 @@ export const latencySchema = z.strictObject({
   seed: z.number().int().default(1).describe('seed of the drawn latencies'),
 });
 const latencyDefaults = { entryMs: DEFAULT_ORDER_LATENCY_MS, cancelMs: DEFAULT_ORDER_LATENCY_MS, ackMs: DEFAULT_ORDER_LATENCY_MS, streamHoldMs: DEFAULT_STREAM_HOLD_MS, seed: 1 };
+/**
+ * Default bound (ms) of how far before its replay time the simulated exchange applies an item
+ * (src/backtest/twoClocks.ts): above the largest lag on the BTCUSDT recordings (217 ms, a trade
+ * published late), small enough that the look-ahead holds about a second of data.
+ */
+export const DEFAULT_MAX_EXCHANGE_LAG_MS = 1000;
 /** When strategies see recorded data (src/backtest/feedTime.ts). */
 const feedSchema = z.strictObject({
   time: z
@@ -140,6 +146,12 @@ const feedSchema = z.strictObject({
     .describe("receive: each item when the recorder received it, on the exchange's clock (feed latency); exchange: at its event time (none)"),
   offsetMs: z.number().optional().describe('receive clock minus exchange clock (ms); default: estimated per window from the fastest depth diff or trade'),
   windowMs: z.number().int().positive().default(30_000).describe('receive time over which one clock offset is estimated'),
+  maxExchangeLagMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_MAX_EXCHANGE_LAG_MS)
+    .describe("tick mode: how far (ms) an item's exchange time, when the simulated exchange applies it, may lie before its replay time; 0: the exchange moves with the strategy (one clock)"),
 });
 const feesSchema = z.strictObject({ makerBps: z.number().min(0).default(10), takerBps: z.number().min(0).default(10) });
 /** A time bound: ISO 8601 text or epoch ms. */
@@ -153,7 +165,7 @@ export const backtestSchema = z.strictObject({
     .default([])
     .describe('candle mode: kline files'),
   latency: latencySchema.default(latencyDefaults),
-  feed: feedSchema.default({ time: 'receive', windowMs: 30_000 }),
+  feed: feedSchema.default({ time: 'receive', windowMs: 30_000, maxExchangeLagMs: DEFAULT_MAX_EXCHANGE_LAG_MS }),
   fees: feesSchema.default({ makerBps: 10, takerBps: 10 }),
   balances: z.record(z.string(), decimalValue).optional().describe("engine balances; default: the sum of the strategies' budgets"),
   start: timeBound

@@ -4,7 +4,8 @@
  * maker (passive quotes, frequent cancels) and a market taker run over the bundled recording
  * with entryMs 20, cancelMs 30, ackMs 10; a wrapper records, on the strategy's own clock, when
  * each order and cancel was sent and when each report arrived, and the prices every replayed
- * trade and depth diff it was shown reached, and the local book's top after each market event.
+ * trade and depth diff it was shown reached (at the exchange's time: trade time, event time), and
+ * the local book's top after each market event.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,7 +64,8 @@ function recorded(inner: StrategyPlugin, log: Log): StrategyPlugin {
         onStart: () => h.onStart?.(),
         onEvent(e) {
           if (e.type === 'orderUpdate' || e.type === 'fill' || e.type === 'intentRejected') log.reports.push({ now: ctx.clock.now(), e });
-          if (e.type === 'trade') log.reached.push({ E: e.E, low: e.price, high: e.price });
+          // At the exchange's time: a trade at its trade time (the simulated exchange applies it then).
+          if (e.type === 'trade') log.reached.push({ E: e.tradeTime, low: e.price, high: e.price });
           if (e.type === 'depthDiff') {
             // Crossing: replayed liquidity at or through our price fills a resting order as maker.
             const asks = e.asks.filter((l) => !l.qty.isZero()).map((l) => l.price);

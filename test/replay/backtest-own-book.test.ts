@@ -23,12 +23,12 @@ const QTY = new Decimal('0.003');
 type Ctx = Parameters<Parameters<typeof defineStrategy>[0]['create']>[0];
 
 /** Backtests the bundled recording with a probe whose onEvent is `on(ctx, e, market)` (`market`: the replayed book alone). */
-async function runProbe(on: (ctx: Ctx, e: BusEvent, market: () => BookView | undefined) => void): Promise<void> {
+async function runProbe(on: (ctx: Ctx, e: BusEvent, market: () => BookView | undefined) => void, streamHoldMs?: number): Promise<void> {
   const late: { run?: PreparedRun } = {};
   const market = () => late.run?.replay.book(SYM);
   const probe = defineStrategy({ name: 'probe', description: 'reads its own order in the book', params: z.object({}), create: (ctx) => ({ onEvent: (e: BusEvent) => on(ctx, e, market) }) });
   const cfg = loadBacktestConfig(path.join(PROJECT_ROOT, 'config/market-maker.yaml'));
-  const c = { ...cfg, strategies: [{ ...cfg.strategies[0]!, plugin: 'probe', params: {} }], backtest: { ...cfg.backtest, output: undefined } } as BacktestConfig;
+  const c = { ...cfg, strategies: [{ ...cfg.strategies[0]!, plugin: 'probe', params: {} }], backtest: { ...cfg.backtest, output: undefined, ...(streamHoldMs === undefined ? {} : { latency: { ...cfg.backtest.latency, streamHoldMs } }) } } as BacktestConfig;
   const run = await prepareRun(c, { plugins: { probe } });
   late.run = run;
   await run.replay.run(sourcesOf(c));
@@ -80,7 +80,10 @@ describe("a backtest strategy's book holds its own resting orders, as live", () 
       // What the strategy knew before this fill: its open order's unfilled quantity (the order's update follows the fill).
       const o = ctx.openOrders(SYM)[0];
       if (e.type === 'fill' && price !== undefined) heard.push({ ours: bidAt(book, price).minus(bidAt(market(), price)), known: o === undefined ? new Decimal(0) : QTY.minus(o.cumQty) });
-    });
+      // Fill reports held 100 ms, past the depth stream's next message (its 100 ms tick at the
+      // latest): what the book shows follows that stream, not what the strategy was told. With no
+      // hold a report can come first, as live, and the book then still shows the order.
+    }, 100);
     // The recording's sellers reach the bid: the strategy hears of the fills ~110 ms after them.
     expect(heard.length).toBeGreaterThan(0);
     // Not yet told, its book already lacks what the engine filled, as the exchange's depth stream shows it live.
