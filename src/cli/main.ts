@@ -6,6 +6,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, KancilError, ValidationError } from '../core/errors.js';
+import { addSecretValues, scrubSecretText } from '../core/secretScrub.js';
+import { envSecretValues } from '../config/secrets.js';
 import { guardStdio, isClosed } from './closedPipe.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { commands } from './commands.js';
@@ -39,8 +41,14 @@ const processIO: CliIO = {
   env: process.env,
 };
 
-/** Runs the CLI with `argv` (arguments after the program name); resolves to the exit code. */
-export async function runCli(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+/**
+ * Runs the CLI with `argv` (arguments after the program name); resolves to the exit code. The
+ * environment's secret values are registered first, and every line a command prints through `io`
+ * has them scrubbed (a plugin's message or an exchange error may quote a key).
+ */
+export async function runCli(argv: readonly string[], cliIO: CliIO = processIO): Promise<number> {
+  addSecretValues(envSecretValues(cliIO.env));
+  const io: CliIO = { ...cliIO, stdout: (t) => cliIO.stdout(scrubSecretText(t)), stderr: (t) => cliIO.stderr(scrubSecretText(t)) };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const target = name === 'help' ? rest[0] : undefined;

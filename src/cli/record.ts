@@ -13,6 +13,7 @@ import { onClosedPipe } from './closedPipe.js';
 import type { Command } from './command.js';
 import { outputDirProblem } from './outputDir.js';
 import path from 'node:path';
+import { scrubSecretText } from '../core/secretScrub.js';
 
 /** Usage text. */
 export const RECORD_USAGE = [
@@ -28,7 +29,7 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
   const file = i >= 0 ? argv[i + 1] : undefined;
   if (file === undefined) return usage('--config is required');
   const cfg = loadRecordConfig(file);
-  const logger = pino({ name: 'kancil.record' }, pino.destination(2));
+  const logger = pino({ hooks: { streamWrite: scrubSecretText }, name: 'kancil.record' }, pino.destination(2));
   const client = new OpenClient({ baseUrl: toHttp(cfg.urls.base_url), marketUrl: toHttp(cfg.urls.market_url), depthUrl: toHttp(cfg.urls.depth_url) });
   const recorder = new Recorder(cfg, { snapshots: client, logger });
   recorder.start();

@@ -11,6 +11,8 @@ import { pino, type Logger } from 'pino';
 import type { PinoPretty } from 'pino-pretty';
 import { ValidationError } from '../core/errors.js';
 import { setLongTimeout, type LongTimer } from '../core/longTimer.js';
+import { addSecretValues, scrubSecretText } from '../core/secretScrub.js';
+import { envSecretValues } from '../config/secrets.js';
 import { loadSandboxConfig, startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { loadStrategies, plainErrorAt } from '../strategy/loader.js';
 import type { StrategyPlugin } from '../strategy/types.js';
@@ -54,7 +56,8 @@ export const REDACT_PATHS = ['apiKey', 'apiSecret', 'secret', 'legacyKey', 'lega
  */
 export function runLogger(level: string, stream: NodeJS.WritableStream = process.stdout, pretty?: boolean, tap?: NodeJS.WritableStream, notice: (text: string) => void = () => undefined): Logger {
   const tty = pretty ?? (stream as NodeJS.WriteStream).isTTY === true;
-  const opts = { name: 'kancil', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  // Fields by name, then secret values wherever they are (a plugin's message, an error's stack).
+  const opts = { name: 'kancil', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, hooks: { streamWrite: scrubSecretText } };
   const dest = guardedLogOutput(stream, tty ? prettyLines() : (line) => line, notice);
   if (tap) return pino(opts, pino.multistream([{ level: 'trace', stream: dest }, { level: 'trace', stream: tap }]));
   return pino(opts, dest);
@@ -108,6 +111,7 @@ async function connectTarget(cfg: RunConfig, env: CliIO['env'], log: Logger): Pr
       await sandbox.stop();
       throw new ValidationError('sandbox.account', wanted, 'no such account in the sandbox config');
     }
+    addSecretValues([acct.apiKey, acct.secret, acct.legacyApiKey, acct.legacySecret]);
     log.info({ urls: sandbox.urls, account: acct.id }, 'in-process sandbox started');
     return {
       endpoints: sandbox.urls,
@@ -199,6 +203,7 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   }
   const file = positionals[0];
   if (file === undefined || positionals.length > 1) throw new ValidationError('config', positionals.join(' '), 'give exactly one config file');
+  addSecretValues(envSecretValues(io.env));
   const cfg = loadRunConfig(path.resolve(file));
   const durationSec = durationOption(values.duration, cfg.run.durationSec);
   // The console is checked before anything connects: an unsafe one refuses the run.

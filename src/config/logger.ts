@@ -8,10 +8,10 @@ import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { PinoPretty, PrettyStream } from 'pino-pretty';
+import { REDACTED, scrubSecretText, secretPattern } from '../core/secretScrub.js';
 import { isSecretKey } from './secrets.js';
 
-/** What replaces a credential. */
-export const REDACTED = '[redacted]';
+export { REDACTED };
 
 const SECRET_FIELDS = ['apiKey', 'apiSecret', 'api_key', 'api_secret', 'secret', 'secretKey', 'password', 'passphrase', 'token', 'listenToken', 'listenKey', 'signature', 'legacyKey', 'legacySecret', 'authorization', 'Authorization'];
 const SECRET_HEADERS = ['X-MBX-APIKEY', 'x-mbx-apikey', 'X-TC-APIKEY', 'x-tc-apikey', 'X-TC-SIGNATURE', 'x-tc-signature', 'Key', 'Sign'];
@@ -25,17 +25,13 @@ export const REDACT_PATHS: readonly string[] = [
   ...SECRET_HEADERS.map((h) => `*.headers["${h}"]`),
 ];
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A function that replaces every occurrence of the given secret values (and their JSON-escaped forms). */
+/**
+ * A function that replaces every occurrence of the given secret values (and their JSON-escaped
+ * and URL-encoded forms), then of the process's registered ones (core/secretScrub.ts).
+ */
 export function secretScrubber(secrets: readonly string[]): (text: string) => string {
-  const values = [...new Set(secrets.filter((s) => s.length >= 4).flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))];
-  if (values.length === 0) return (t) => t;
-  // Longest first, so a secret containing another is replaced whole.
-  const re = new RegExp(values.sort((a, b) => b.length - a.length).map(escapeRe).join('|'), 'g');
-  return (text) => text.replace(re, REDACTED);
+  const re = secretPattern(secrets);
+  return re === undefined ? scrubSecretText : (text) => scrubSecretText(text.replace(re, REDACTED));
 }
 
 /**

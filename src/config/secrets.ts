@@ -37,6 +37,31 @@ export function secretValues(s: Secrets): string[] {
   return [s.apiKey, s.apiSecret, s.legacyKey, s.legacySecret].filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
+/**
+ * Every environment variable whose value is secret: the API credentials, the console token, the
+ * Telegram bot token and the webhook URL (its path is the key of most webhook services).
+ */
+export const SCRUBBED_ENV = [...Object.values(SECRET_ENV), 'KANCIL_CONSOLE_TOKEN', 'KANCIL_TELEGRAM_TOKEN', 'KANCIL_WEBHOOK_URL'] as const;
+
+/**
+ * The secret values of an environment, for scrubbing every output: each variable of
+ * {@link SCRUBBED_ENV}, and of a URL value also the password and the path with its query (a
+ * message may quote either alone).
+ */
+export function envSecretValues(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  for (const name of SCRUBBED_ENV) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    out.push(v);
+    if (!URL.canParse(v)) continue;
+    const u = new URL(v);
+    if (u.password !== '') out.push(decodeURIComponent(u.password));
+    if (u.pathname.length > 1) out.push(u.pathname + u.search);
+  }
+  return out;
+}
+
 // Key names that hold credentials; compared with case, '_' and '-' ignored.
 const SECRET_WORDS = ['apikey', 'apisecret', 'secret', 'secretkey', 'password', 'passwd', 'passphrase', 'token', 'accesstoken', 'listentoken', 'privatekey', 'credential', 'credentials', 'auth', 'authorization'];
 

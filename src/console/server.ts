@@ -23,6 +23,7 @@ import { checkBodyHeaders, checkHost, checkOrigin, isRefusal, route, RouteKind, 
 import { pageCsp, SECURITY_HEADERS } from './securityHeaders.js';
 import { profitByDay } from './profit.js';
 import { bookJson, fillPage, orderJson, pnlByQuote, positionJson } from './views.js';
+import { scrubSecretText } from '../core/secretScrub.js';
 
 /** What the server logs (pino-compatible). */
 export interface ConsoleLogger {
@@ -276,7 +277,7 @@ export class ConsoleServer {
         res.destroy();
         return;
       }
-      res.write(`event: ${m.type}\ndata: ${JSON.stringify(m)}\n\n`);
+      res.write(`event: ${m.type}\ndata: ${scrubSecretText(JSON.stringify(m))}\n\n`);
     });
     const done = (): void => {
       off();
@@ -396,9 +397,10 @@ async function readBody(req: http.IncomingMessage): Promise<Record<string, unkno
   return v as Record<string, unknown>;
 }
 
+/** Every response body leaves through here: secret values (a plugin's error, a log line) are scrubbed. */
 function send(res: http.ServerResponse, status: number, type: string, body: string, headers: Readonly<Record<string, string>> = {}): void {
   res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, ...headers });
-  res.end(body);
+  res.end(scrubSecretText(body));
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {

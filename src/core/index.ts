@@ -15,3 +15,4 @@ export * from './scaledLevels.js';
 export * from './tradeId.js';
 export * from './bars.js';
 export * from './longTimer.js';
+export * from './secretScrub.js';

@@ -12,6 +12,7 @@ import { isBinaryRecording, readBinaryBatches } from './binary/reader.js';
 import { type ReadStats, type RecordedItem, itemContext } from './items.js';
 import { readTextBatches } from './text-reader.js';
 import { lineStream, streamSkipper } from './skipStreams.js';
+import { scrubSecretText } from '../core/secretScrub.js';
 
 export type { ReadStats, RecordedItem, RecordedMarket, RecordedSnapshot } from './items.js';
 
@@ -38,7 +39,7 @@ export interface LineReadOptions extends Pick<ReadOptions, 'onMalformed' | 'stat
   readonly skipStream?: (stream: string) => boolean;
 }
 
-const log = pino({ name: 'kancil.record.reader' });
+const log = pino({ hooks: { streamWrite: scrubSecretText }, name: 'kancil.record.reader' });
 
 /** Raw lines of the given files in order (comments and blank lines skipped). */
 export async function* readRecordLines(paths: string | readonly string[], opts: LineReadOptions = {}): AsyncGenerator<RecordLine & { readonly file: string; readonly lineNo: number }> {

@@ -15,6 +15,7 @@ import { streamHostFor } from '../exchange/stream/stream-names.js';
 import type { RecordConfig } from './config.js';
 import { formatEnvelopeLine, nowNs, snapshotStream } from './format.js';
 import { RecordingWriter } from './writer.js';
+import { scrubSecretText } from '../core/secretScrub.js';
 
 /** Serialises a parsed snapshot back to the wire shape (decimal strings, exact). */
 export function snapshotJson(s: OrderBookSnapshot): string {
@@ -54,7 +55,7 @@ export class Recorder {
     private readonly cfg: RecordConfig,
     private readonly deps: RecorderDeps,
   ) {
-    this.#log = deps.logger ?? pino({ name: 'kancil.record' });
+    this.#log = deps.logger ?? pino({ hooks: { streamWrite: scrubSecretText }, name: 'kancil.record' });
     this.#clock = deps.clock ?? systemClock;
     const first = cfg.symbols[0];
     this.writer = new RecordingWriter({

@@ -13,6 +13,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import { Decimal } from '../core/decimal.js';
 import { StateError } from '../core/errors.js';
+import { scrubSecretText } from '../core/secretScrub.js';
 import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
@@ -125,9 +126,12 @@ export class Ledger {
     }
   }
 
-  /** Appends a free-form journal line (operator commands, reconciliation summaries, start/stop). */
+  /**
+   * Appends a free-form journal line (operator commands, reconciliation summaries, start/stop).
+   * Its data can quote anything (a plugin's error message): secret values are scrubbed here.
+   */
   journal(ts: number, kind: string, data: unknown): void {
-    this.#st.journal.run(ts, kind, JSON.stringify(data ?? null));
+    this.#st.journal.run(ts, kind, scrubSecretText(JSON.stringify(data ?? null)));
   }
 
   /** Records an intent as the strategy emitted it (idempotent on intentId). */

@@ -5,6 +5,7 @@
  */
 
 import { priorityOf, type Notification } from './alerts.js';
+import { scrubSecretText } from '../../core/secretScrub.js';
 
 /** A destination. */
 export interface Channel {
@@ -30,7 +31,8 @@ const SEND_TIMEOUT_MS = 5000;
 async function post(name: string, url: string, body: unknown, timeoutMs = SEND_TIMEOUT_MS, signal?: AbortSignal): Promise<Response> {
   try {
     const timeout = AbortSignal.timeout(timeoutMs);
-    return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+    // Every notification leaves through here: secret values its text quotes are scrubbed.
+    return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: scrubSecretText(JSON.stringify(body)), signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
   } catch (err) {
     // The error of fetch can quote the URL: only its kind is kept.
     const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : err instanceof Error && err.name === 'AbortError' ? 'aborted' : 'connection failed';

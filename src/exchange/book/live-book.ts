@@ -16,6 +16,7 @@ import type { DroppedPayload } from '../stream/dropped-depth.js';
 import { type TimerHandle, type TimingDeps, backoffDelay, timing } from '../stream/timing.js';
 import { BookSync, type BookSyncOptions } from './book-sync.js';
 import type { OrderBook } from './order-book.js';
+import { scrubSecretText } from '../../core/secretScrub.js';
 
 /** Options of a live book. */
 export interface LiveOrderBookOptions extends TimingDeps, BookSyncOptions {
@@ -66,7 +67,7 @@ export class LiveOrderBook implements BookView {
 
   constructor(private readonly opts: LiveOrderBookOptions) {
     this.#t = timing(opts);
-    this.#log = opts.logger ?? pino({ name: 'kancil.book' });
+    this.#log = opts.logger ?? pino({ hooks: { streamWrite: scrubSecretText }, name: 'kancil.book' });
     this.sync = new BookSync(opts.symbol, { requestSnapshot: (r) => this.#fetch(r), onStatus: (s) => this.#onStatus(s) }, opts);
   }
 

@@ -26,6 +26,7 @@ import { parseMarketPayload } from './parse-market.js';
 import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './timing.js';
 import type { TimerHandle } from './timing.js';
+import { scrubSecretText } from '../../core/secretScrub.js';
 
 /** Options of a stream client. */
 export interface StreamClientOptions extends TimingDeps {
@@ -113,7 +114,7 @@ export class StreamClient {
     this.#base = opts.url.replace(/\/+$/, '').replace(/\/(stream|ws)$/, '');
     this.#combined = opts.combined ?? true;
     this.#t = timing(opts);
-    this.#log = opts.logger ?? pino({ name: 'kancil.stream' });
+    this.#log = opts.logger ?? pino({ hooks: { streamWrite: scrubSecretText }, name: 'kancil.stream' });
     this.#requests = new ControlRequests(this.#t.timers, opts.requestTimeoutMs ?? 10_000, this.#log);
   }
 

@@ -10,6 +10,7 @@ import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type UserPayload, parseUserPayload } from './parse-user.js';
 import { type TimingDeps, timing } from './timing.js';
 import { UserEventOrderer } from './user-event-order.js';
+import { scrubSecretText } from '../../core/secretScrub.js';
 
 /** Status of a user data stream: connection changes and reconciliation requests. */
 export type UserStreamStatus = ConnectionStatusEvent | ReconcileNeededEvent;
@@ -54,7 +55,7 @@ export abstract class UserStreamBase {
     defaultName: string,
   ) {
     this.t = timing(common);
-    this.log = common.logger ?? pino({ name: `kancil.${defaultName}` });
+    this.log = common.logger ?? pino({ hooks: { streamWrite: scrubSecretText }, name: `kancil.${defaultName}` });
     this.name = common.name ?? defaultName;
     this.#orderer = new UserEventOrderer({
       windowMs: common.reorderWindowMs ?? USER_EVENT_ORDER_WINDOW_MS,
