@@ -18,7 +18,9 @@ import type { MarketEvent } from '../core/marketEvents.js';
 import { ConfigError } from '../core/errors.js';
 import { MatchingEngine } from '../sim/engine.js';
 import { timeBoundMs } from '../config/timeBound.js';
-import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
+import { loadPlugin, plainErrorAt, resolvePlugin } from '../strategy/loader.js';
+import { codeVersion } from './codeVersion.js';
+import { runProvenance, type StrategyAsRun } from './provenance.js';
 import { validateParams } from '../strategy/params.js';
 import { klineSubscriptions } from '../strategy/klines.js';
 import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from '../strategy/StrategyRunner.js';
@@ -156,8 +158,12 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const errorAt = plainErrorAt(cfg.file);
   checkDataFiles(cfg);
   const strategies: StrategySpec[] = [];
+  // The module file of each plugin loaded from disk (not one given in opts.plugins): an input of the run.
+  const pluginFiles = new Map<string, string>();
   for (const [i, s] of cfg.strategies.entries()) {
-    const plugin = opts.plugins?.[s.plugin] ?? (await loadPlugin(s.plugin, cfg.dir, errorAt, ['strategies', i]));
+    const given = opts.plugins?.[s.plugin];
+    if (given === undefined) pluginFiles.set(s.name, resolvePlugin(s.plugin, cfg.dir));
+    const plugin = given ?? (await loadPlugin(s.plugin, cfg.dir, errorAt, ['strategies', i]));
     const budget: Record<string, Decimal> = {};
     for (const [a, v] of Object.entries(s.budget)) budget[a] = new Decimal(v);
     strategies.push({ name: s.name, plugin, params: { ...s.params, ...(opts.paramOverrides?.[s.name] ?? {}) }, symbols: s.symbols, budget });
@@ -275,11 +281,14 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   late.runner = runner;
   // A bad parameter must stop the run before any data is read (the runner starts only when the
   // replay goes live, possibly after a long warm-up): named by the config file and its path there.
+  const asRun: StrategyAsRun[] = [];
   for (const [i, s] of strategies.entries()) {
     const v = validateParams(s.plugin, s.params);
     const issue = v.ok ? undefined : v.issues[0];
     if (issue !== undefined) throw errorAt(['strategies', i, 'params', ...issue.path], issue.message, issue.value);
+    asRun.push({ name: s.name, plugin: cfg.strategies[i]?.plugin ?? s.plugin.name, params: v.ok ? v.value : s.params });
   }
+  const provenance = runProvenance(cfg, codeVersion(), asRun, pluginFiles);
   return {
     engine,
     replay,
@@ -298,7 +307,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
         if (venue instanceof SimVenue) venue.dispose();
         bus.close();
       }
-      return collector.finish(cfg.name, runner.failures, chart.finish());
+      return collector.finish(cfg.name, runner.failures, chart.finish(), provenance);
     },
   };
 }

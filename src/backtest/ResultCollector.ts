@@ -17,6 +17,7 @@ import { NumberSpool, RecordSpool } from './spool.js';
 import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
 import { TradeStatsBuilder } from './tearsheet.js';
+import type { RunProvenance } from './provenance.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 
 import type { BacktestResult, ReportFill, ReportOpenOrder, RoundTrip, StrategyMetrics } from './result.js';
@@ -318,7 +319,7 @@ export class ResultCollector {
    * Builds the result; takes a final sample at the last time seen so the curve ends at the end.
    * Its equity, prices, fills and round trips stay in spools (see resultStreams.ts).
    */
-  finish(name: string, failures: readonly StrategyFailure[] = [], chart: { bars: Record<string, Bar[]>; plots: PlotSeries[] } = { bars: {}, plots: [] }): BacktestResult {
+  finish(name: string, failures: readonly StrategyFailure[] = [], chart: { bars: Record<string, Bar[]>; plots: PlotSeries[] } = { bars: {}, plots: [] }, provenance?: RunProvenance): BacktestResult {
     const end = this.#last;
     const lastT = this.#equity.last(0);
     if (this.#first !== undefined && (lastT === undefined || lastT < end)) this.#takeSample(end);
@@ -408,6 +409,7 @@ export class ResultCollector {
       ['tearsheet', tearsheet],
       ['bars', chart.bars],
       ['plots', chart.plots],
+      ['provenance', provenance],
     ]);
     registerStreams(result, streams);
     return result;

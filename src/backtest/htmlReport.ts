@@ -13,6 +13,7 @@ import { ratioSampleText, ratioText } from './ratioText.js';
 import { chartData } from './reportData.js';
 import { REPORT_CLIENT } from './reportClient.js';
 import { escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
+import { provenanceSection } from './provenanceHtml.js';
 import { streamsOf } from './resultStreams.js';
 
 export { escapeHtml };
@@ -144,7 +145,7 @@ ${ratioNote(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}
 ${openOrdersTable(r)}
-`;
+${provenanceSection(r)}`;
   yield roundTripsTable(s.roundTrips(), s.roundTripCount);
   yield `
 <div id="tip"></div>

@@ -7,6 +7,7 @@ import type { StrategyFailure } from '../strategy/StrategyRunner.js';
 import type { RiskRatios } from './metrics.js';
 import type { RejectionCount } from './rejections.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
+import type { RunProvenance } from './provenance.js';
 
 
 /** Metrics of one strategy, or of the total. Money values are exact decimal strings in the quote currency. */
@@ -119,6 +120,8 @@ export interface BacktestResult {
   readonly bars: Readonly<Record<string, readonly Bar[]>>;
   /** Series strategies plotted with ctx.plot (bounded for the chart). */
   readonly plots: readonly PlotSeries[];
+  /** What produced the result: config as run, parameters, input files and their hashes, code version (provenance.ts). */
+  readonly provenance?: RunProvenance;
 }
 
 /** One closed round trip. */

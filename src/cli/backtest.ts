@@ -25,12 +25,14 @@ import type { SweepResult } from '../backtest/sweep.js';
 import type { RedisTarget } from '../backtest/queue/redisUrl.js';
 import { queueTarget } from './queueOptions.js';
 import { version } from './version.js';
+import { rerun } from './rerun.js';
 import { ratioText } from '../backtest/ratioText.js';
 import { failureText } from '../backtest/failureText.js';
 import { positionsText } from '../backtest/positionsText.js';
 import { rejectionsText } from '../backtest/rejections.js';
 
 const USAGE = `Usage: kancil backtest <config.yaml> [options]
+       kancil backtest --rerun <result.json> [--out DIR]
 
 Replays recorded market data (or kline files) through the strategies, the risk checker and the
 simulated venue on a virtual clock, and writes result.json and a self-contained report.html.
@@ -47,6 +49,9 @@ Options:
                  and writes the same reports. Re-running the command re-gathers a finished sweep
                  (results are kept 7 days)
   --gather       with --queue: enqueue nothing, report what the queue holds for this sweep
+  --rerun FILE   repeat the run a result.json records (its config as run, inputs and their
+                 SHA-256, code version) and say whether the new result.json is byte-identical;
+                 exit 1 when it is not, naming the fields and the inputs or code that changed
   --json         print the result JSON (what result.json holds) instead of a summary
   --quiet        no progress output
   -h, --help     this text`;
@@ -84,12 +89,12 @@ function summary(r: BacktestResult): string {
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   limitHeapGrowth();
-  let values: { sweep?: string; out?: string; workers?: string; queue?: string; gather?: boolean; json?: boolean; quiet?: boolean; help?: boolean };
+  let values: { sweep?: string; out?: string; workers?: string; queue?: string; gather?: boolean; rerun?: string; json?: boolean; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...argv],
-      options: { sweep: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, queue: { type: 'string' }, gather: { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { sweep: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, queue: { type: 'string' }, gather: { type: 'boolean' }, rerun: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     }));
@@ -100,6 +105,18 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (values.help) {
     io.stdout(`${USAGE}\n`);
     return ExitCode.OK;
+  }
+  if (values.rerun !== undefined) {
+    if (positionals.length > 0 || values.sweep !== undefined) {
+      io.stderr(`--rerun takes the result.json alone (its config is in it)\n\n${USAGE}\n`);
+      return ExitCode.USAGE;
+    }
+    try {
+      return await rerun(values.rerun, values.out === undefined ? undefined : path.resolve(values.out), io);
+    } catch (err) {
+      io.stderr(`backtest --rerun failed: ${err instanceof KancilError || err instanceof RangeError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      return ExitCode.FAILED;
+    }
   }
   if (positionals.length !== 1) {
     io.stderr(`expected exactly one config file\n\n${USAGE}\n`);
