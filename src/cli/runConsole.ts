@@ -116,7 +116,8 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
       }),
     tradingState: () => ({ state: p.states.state, reason: p.states.reason }),
     positions: () => [...p.books].map(([key, b]) => ({ strategy: key.slice(0, key.indexOf(' ')), symbol: b.symbol, position: b.position, cash: b.cash, fills: b.fills, volume: b.volume, mark: p.market.mark(b.symbol) })),
-    balances: () => (p.router ? p.router.balances : (p.sim?.balances() ?? [])),
+    balances: () => p.balances(),
+    equity: () => p.equity(),
     openOrders: () => p.tracker.liveOrders(),
     recentFills: (limit) => session.ledger.fills().filter((f) => f.time >= session.startedAt).slice(-limit),
     bookTops: () =>

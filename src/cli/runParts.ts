@@ -1,9 +1,11 @@
 /** The parts of a running session the operator's console reads (see RunSession.parts). */
 import type { SimVenue } from '../backtest/SimVenue.js';
+import type { Equity } from '../execution/equity.js';
 import type { Pipeline } from '../execution/pipeline.js';
 import type { OrderRouter } from '../execution/OrderRouter.js';
 import type { OrderTracker } from '../execution/OrderTracker.js';
 import type { SymbolBook } from '../execution/dailyPnl.js';
+import type { Balance } from '../core/types.js';
 import type { RateLimitState } from '../exchange/transport/RateLimitState.js';
 import type { TradingStateMachine } from '../risk/tradingState.js';
 import type { StrategyRunner, StrategyState } from '../strategy/StrategyRunner.js';
@@ -23,4 +25,8 @@ export interface RunParts {
   /** Positions of this run's strategies by `strategy symbol`, kept from fills. */
   readonly books: ReadonlyMap<string, SymbolBook>;
   readonly rateLimits: RateLimitState;
+  /** The account's balances now (account stream and REST reads live; the simulator's on paper). */
+  readonly balances: () => readonly Balance[];
+  /** The account's equity in the quote asset of the run's first symbol (src/execution/equity.ts). */
+  readonly equity: () => Equity | undefined;
 }

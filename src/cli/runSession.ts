@@ -29,16 +29,19 @@ import { riskGate } from '../execution/riskGate.js';
 import { AveragePrices } from '../execution/AveragePrices.js';
 import { ReferencePrices } from '../execution/ReferencePrices.js';
 import { TradingStateMachine } from '../risk/tradingState.js';
-import { MatchingEngine } from '../sim/engine.js';
+import type { MatchingEngine } from '../sim/engine.js';
 import { Ledger } from '../store/Ledger.js';
 import { StrategyRunner, type StrategySpec, type StrategyState } from '../strategy/StrategyRunner.js';
 import { klineSubscriptions } from '../strategy/klines.js';
 import { readsTimer } from '../strategy/types.js';
-import { SimVenue } from '../backtest/SimVenue.js';
-import { latencyModel } from '../backtest/latency.js';
+import type { SimVenue } from '../backtest/SimVenue.js';
 import { booksWithOwnOrders } from '../backtest/OwnOrdersBook.js';
-import { ShownOwnOrders } from '../backtest/ShownOwnOrders.js';
-import { WallScheduler } from '../backtest/Scheduler.js';
+import type { ShownOwnOrders } from '../backtest/ShownOwnOrders.js';
+import type { WallScheduler } from '../backtest/Scheduler.js';
+import { BalanceSource, LiveBalances } from '../execution/balances.js';
+import { paperVenue } from './runSessionPaper.js';
+import { followBalances, valuation } from './runSessionBalances.js';
+import type { Equity } from '../execution/equity.js';
 import { checkBudgets } from './budgets.js';
 import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
@@ -46,12 +49,10 @@ import { RunRejections, runSummary, statusLine, type RunSummary } from './runSta
 import { watchExchange } from './runSessionHealth.js';
 import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
 import { retryStartup, transientWaitMs } from './startupRetry.js';
-import { optional, paperBalances, settleMsOf, strategySymbols } from './runSetup.js';
+import { optional, settleMsOf, strategySymbols } from './runSetup.js';
 import type { RunSessionOptions } from './runSessionOptions.js';
 
 export type { RunCredentials, RunEndpoints, RunSessionOptions } from './runSessionOptions.js';
-
-const PAPER_ACCOUNT = 'paper';
 
 /** A running bot (live or paper). */
 export class RunSession {
@@ -82,6 +83,8 @@ export class RunSession {
   /** Positions of this run's strategies, kept from fill events (each is a new ledger fill). */
   readonly #books = new Map<string, SymbolBook>();
   readonly #rejections: RunRejections;
+  #balances: LiveBalances | undefined;
+  #equity: () => Equity | undefined = () => undefined;
   #stopped: Promise<RunSummary> | undefined;
 
   private constructor(o: RunSessionOptions, parts: {
@@ -184,6 +187,8 @@ export class RunSession {
       // Every change of the run-wide state is journalled (halts with their duration), then published.
       const stateJournal = new TradingStateJournal(ledger);
       const states = new TradingStateMachine({ onChange: (e) => (stateJournal.record(e), bus.publish(e)) });
+      // The account's balances from every source (stream, REST, simulator), recorded when they change.
+      const balances = new LiveBalances(ledger, () => clock.now());
       let router: OrderRouter | undefined;
       let legacy: LegacyClient | undefined;
       let sim: { venue: SimVenue; scheduler: WallScheduler; shown: ShownOwnOrders } | undefined;
@@ -217,6 +222,7 @@ export class RunSession {
           timeOffsetMs: () => open.timeOffsetMs,
           ...optional('pollMs', o.router?.pollMs),
           ...optional('cancelRetryMs', o.router?.cancelRetryMs),
+          onBalances: (b) => balances.update(BalanceSource.REST, b, true),
         });
         const r = router;
         const streams = user;
@@ -228,21 +234,11 @@ export class RunSession {
           bus.attach(u.status$);
         }
       } else {
-        engine = new MatchingEngine({
-          symbols: symbols.map((info) => {
-            const priceRange = ranges.get(info.symbol);
-            const referencePrice = refs.referencePrice(info.symbol);
-            return { info, ...(priceRange ? { priceRange } : {}), ...(referencePrice !== undefined ? { referencePrice } : {}) };
-          }),
-          exchangeFilters,
-          accounts: [{ id: PAPER_ACCOUNT, makerCommission: new Decimal(cfg.paper.makerBps).div(10_000), takerCommission: new Decimal(cfg.paper.takerBps).div(10_000), balances: paperBalances(cfg) }],
-          bufferEvents: false,
-        });
-        const scheduler = new WallScheduler(clock);
-        const shownOrders = new ShownOwnOrders(scheduler);
-        const venue = new SimVenue({ engine, accountId: PAPER_ACCOUNT, scheduler, publish: (e) => bus.publish(e), emit: 'userData', latency: latencyModel(cfg.paper.latency), shown: shownOrders });
-        sim = { venue, scheduler, shown: shownOrders };
-        cleanup.push(() => scheduler.cancelAll());
+        const paper = paperVenue({ cfg, bus, clock, symbols, ranges, referencePrice: (s) => refs.referencePrice(s), exchangeFilters });
+        engine = paper.engine;
+        sim = paper;
+        balances.update(BalanceSource.SIM, paper.venue.balances(), true);
+        cleanup.push(() => paper.scheduler.cancelAll());
       }
 
       // Paper: our orders in the engine, as the depth stream would show them (ShownOwnOrders.ts).
@@ -366,8 +362,11 @@ export class RunSession {
       runner.flush();
 
       const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, rejections, startedAt });
+      const stopBalances = followBalances({ bus, balances, log, source: router ? BalanceSource.STREAM : BalanceSource.SIM, ...(router ? { refresh: () => (router as OrderRouter).refreshBalances() } : {}) });
+      session.#balances = balances;
+      session.#equity = valuation(cfg.strategies.flatMap((x) => x.symbols), balances, (x) => market.mark(x));
       const stopWatch = watchExchange({ bus, states, ledger, clock, log, probe: () => open.time(), silenceMs: cfg.run.exchangeSilenceSec * 1000, live: cfg.mode === 'live' });
-      session.#subs.push(stateSub, flushSub, dailySub, { unsubscribe: stopWatch });
+      session.#subs.push(stateSub, flushSub, dailySub, { unsubscribe: stopWatch }, { unsubscribe: stopBalances });
       const mine = new Set(session.#strategyNames);
       for (const f of carried) addFill(session.#books, f);
       session.#subs.push(bus.events$.subscribe((e) => {
@@ -412,7 +411,7 @@ export class RunSession {
 
   /** The run's parts, for the operator's console (src/cli/runConsole.ts): read, and commanded through their own methods. */
   get parts(): RunParts {
-    return { config: this.#o.config, tracker: this.#tracker, market: this.#market, router: this.#router, sim: this.#sim?.venue, states: this.#states, runner: this.#runner, pipeline: this.#pipeline, books: this.#books, rateLimits: this.#open.rateLimits };
+    return { config: this.#o.config, tracker: this.#tracker, market: this.#market, router: this.#router, sim: this.#sim?.venue, states: this.#states, runner: this.#runner, pipeline: this.#pipeline, books: this.#books, rateLimits: this.#open.rateLimits, balances: () => this.#balances?.list() ?? [], equity: () => this.#equity() };
   }
 
   /** Operator command: sets the trading state floor (HALTED: only cancels pass; REDUCING: only exposure-reducing orders). */
@@ -423,7 +422,7 @@ export class RunSession {
 
   /** One status record: positions, open orders, PnL per strategy. */
   status(): Record<string, unknown> {
-    return statusLine(this.#books, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats);
+    return statusLine(this.#books, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats, this.#equity());
   }
 
   /**

@@ -3,6 +3,7 @@
  * and marked to market with the local books. Exact decimals throughout; the output is strings.
  */
 import type { Decimal } from '../core/decimal.js';
+import type { Equity } from '../execution/equity.js';
 import { addFill, markedPnl as pnl, type SymbolBook } from '../execution/dailyPnl.js';
 import { Rejections, rejectionsText, type RejectionCount } from '../backtest/rejections.js';
 import type { BusEvent } from '../bus/events.js';
@@ -24,6 +25,7 @@ export function statusLine(
   live: readonly OrderRecord[],
   mark: (symbol: string) => Decimal | undefined,
   stats: Readonly<Record<string, number>>,
+  equity?: Equity,
 ): Record<string, unknown> {
   const positions: Record<string, string> = {};
   const pnls: Record<string, string> = {};
@@ -32,7 +34,8 @@ export function statusLine(
     pnls[key] = pnl(b, mark(b.symbol)).toFixed();
   }
   const mine = live.filter((o) => strategies.includes(o.strategy));
-  return { positions, openOrders: mine.length, unknownOrders: mine.filter((o) => o.state === 'UNKNOWN').length, pnl: pnls, intents: { ...stats } };
+  const worth = equity === undefined ? {} : { equity: { quote: equity.quote, value: equity.value.toFixed(), ...(equity.unvalued.length > 0 ? { unvalued: equity.unvalued } : {}) } };
+  return { positions, openOrders: mine.length, unknownOrders: mine.filter((o) => o.state === 'UNKNOWN').length, pnl: pnls, intents: { ...stats }, ...worth };
 }
 
 /**

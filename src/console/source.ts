@@ -61,7 +61,13 @@ export interface ConsoleRun {
   /** The run-wide trading state and why. */
   tradingState(): { readonly state: TradingStateName; readonly reason: string };
   positions(): readonly PositionView[];
+  /** The account's balances now: the account stream and REST reads live, the simulator's on paper. */
   balances(): readonly { readonly asset: string; readonly free: Decimal; readonly locked: Decimal }[];
+  /**
+   * The account's equity in one quote asset (that of the run's first symbol), each other asset at
+   * the run's mark of its pair with it; assets with no such price are listed, not summed.
+   */
+  equity?(): { readonly quote: string; readonly value: Decimal; readonly unvalued: readonly string[] } | undefined;
   openOrders(): readonly OrderRecord[];
   /** This run's latest fills from the ledger (the feed keeps newer ones from the bus). */
   recentFills(limit: number): readonly FillRecord[];

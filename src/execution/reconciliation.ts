@@ -115,8 +115,9 @@ export class Reconciler {
     const core = this.#core;
     const acct = await core.call(() => core.open.account());
     this.#balances = acct.balances;
-    core.o.ledger.recordBalances(core.now(), 'rest', acct.balances);
-    core.o.onBalances?.(acct.balances);
+    // A run's LiveBalances records what changed; without one, every read is recorded.
+    if (core.o.onBalances) core.o.onBalances(acct.balances);
+    else core.o.ledger.recordBalances(core.now(), 'rest', acct.balances);
   }
 
   /** One pass of the background loop (see OrderRouter.tick). */

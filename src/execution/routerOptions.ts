@@ -62,7 +62,7 @@ export interface OrderRouterOptions {
   readonly lookupBackoff?: LookupBackoffOptions;
   /** When an order the exchange says does not exist is closed as lost (lostOrders.ts; defaults: 3 answers over 5 s). */
   readonly lostOrders?: LostOrderOptions;
-  /** Called with every balance snapshot fetched from the exchange. */
+  /** Called with every balance snapshot fetched from the exchange (it records them; without it the router does). */
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
   readonly onBreaker?: (state: BreakerState, why: string) => void;
