@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { consoleSchema } from '../config/schema.js';
+import { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import { CONSOLE_TOKEN_ENV, isLoopbackHost, tokenProblem } from '../console/auth.js';
 import { dashboardPage } from '../console/dashboard.js';
@@ -20,6 +21,7 @@ import { TelegramBot } from '../console/notify/telegramBot.js';
 import type { CommandScope, ConsoleRun } from '../console/source.js';
 import type { RunConfig } from './runConfig.js';
 import type { RunSession } from './runSession.js';
+import { version } from './version.js';
 
 /** The console section of a run config, with the --console flag applied. */
 export type ConsoleSettings = NonNullable<RunConfig['console']>;
@@ -127,7 +129,16 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
       }),
     intentStats: () => ({ ...p.pipeline.stats }),
     // The exchange limits per IP: one figure for every host of the open API.
-    weights: () => Object.entries(p.rateLimits.snapshot().usedWeight).map(([interval, used]) => ({ host: 'ip', interval, used })),
+    weights: () => {
+      const r = p.rateLimits.snapshot();
+      return Object.entries(r.usedWeight).map(([interval, used]) => ({ host: 'ip', interval, used, limit: r.weightLimits[interval.toUpperCase()] }));
+    },
+    clockOffsetMs: () => (cfg.mode === 'live' ? p.clockOffsetMs() : undefined),
+    dailyLoss: () =>
+      cfg.strategies.flatMap((s) => {
+        const limit = s.risk?.dailyLossLimit ?? cfg.risk.dailyLossLimit;
+        return limit === undefined ? [] : [{ strategy: s.name, limit: new Decimal(limit), pnl: p.dailyPnl(s.name) }];
+      }),
     journal: (kind, data) => session.ledger.journal(now(), kind, data),
     setState: (scope: CommandScope, state, reason) => {
       if (scope.strategy === undefined) return session.setTradingState(state, reason);
@@ -152,7 +163,9 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
   const feed = new RunFeed(run);
   o.tap?.attach((line) => feed.log(line));
   feed.start();
-  const metrics = new RunMetrics(run);
+  const n = settings.notify;
+  const notifier = n && channels.length > 0 ? new Notifier({ run, feed, channels, events: n.events, maxPerMinute: n.maxPerMinute, outageAfterSec: n.outageAfterSec, reconnectStorm: n.reconnectStorm, rejectionBurst: n.rejectionBurst, log }) : undefined;
+  const metrics = new RunMetrics(run, { version: version(), notifications: () => notifier?.counts() ?? [] });
   metrics.start();
   let server: ConsoleServer;
   try {
@@ -164,8 +177,6 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
     log.error({ err: err instanceof Error ? err.message : String(err), host: settings.host, port: settings.port }, 'the console could not start; the run goes on without it');
     return undefined;
   }
-  const n = settings.notify;
-  const notifier = n && channels.length > 0 ? new Notifier({ run, feed, channels, events: n.events, maxPerMinute: n.maxPerMinute, outageAfterSec: n.outageAfterSec, reconnectStorm: n.reconnectStorm, rejectionBurst: n.rejectionBurst, log }) : undefined;
   notifier?.start();
   const bot = o.plan.telegram ? new TelegramBot({ ...o.plan.telegram, run, log }) : undefined;
   bot?.start();

@@ -1,6 +1,7 @@
 /** The parts of a running session the operator's console reads (see RunSession.parts). */
 import type { SimVenue } from '../backtest/SimVenue.js';
 import type { Equity } from '../execution/equity.js';
+import type { Decimal } from '../core/decimal.js';
 import type { Pipeline } from '../execution/pipeline.js';
 import type { OrderRouter } from '../execution/OrderRouter.js';
 import type { OrderTracker } from '../execution/OrderTracker.js';
@@ -29,4 +30,8 @@ export interface RunParts {
   readonly balances: () => readonly Balance[];
   /** The account's equity in the quote asset of the run's first symbol (src/execution/equity.ts). */
   readonly equity: () => Equity | undefined;
+  /** A strategy's PnL of the current UTC day, marked to market (what its daily loss limit is held to). */
+  readonly dailyPnl: (strategy: string) => Decimal;
+  /** Server time minus local time in ms, as last measured (0 before the first measurement). */
+  readonly clockOffsetMs: () => number;
 }

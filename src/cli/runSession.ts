@@ -85,6 +85,7 @@ export class RunSession {
   readonly #rejections: RunRejections;
   #balances: LiveBalances | undefined;
   #equity: () => Equity | undefined = () => undefined;
+  readonly #daily: DailyPnl;
   #stopped: Promise<RunSummary> | undefined;
 
   private constructor(o: RunSessionOptions, parts: {
@@ -103,6 +104,7 @@ export class RunSession {
     runner: StrategyRunner;
     names: readonly string[];
     rejections: RunRejections;
+    daily: DailyPnl;
     startedAt: number;
   }) {
     this.#o = o;
@@ -121,6 +123,7 @@ export class RunSession {
     this.#runner = parts.runner;
     this.#strategyNames = parts.names;
     this.#rejections = parts.rejections;
+    this.#daily = parts.daily;
     this.startedAt = parts.startedAt;
   }
 
@@ -361,7 +364,7 @@ export class RunSession {
       cleanup.push(() => flushSub.unsubscribe());
       runner.flush();
 
-      const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, rejections, startedAt });
+      const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, rejections, daily, startedAt });
       const stopBalances = followBalances({ bus, balances, log, source: router ? BalanceSource.STREAM : BalanceSource.SIM, ...(router ? { refresh: () => (router as OrderRouter).refreshBalances() } : {}) });
       session.#balances = balances;
       session.#equity = valuation(cfg.strategies.flatMap((x) => x.symbols), balances, (x) => market.mark(x));
@@ -411,7 +414,7 @@ export class RunSession {
 
   /** The run's parts, for the operator's console (src/cli/runConsole.ts): read, and commanded through their own methods. */
   get parts(): RunParts {
-    return { config: this.#o.config, tracker: this.#tracker, market: this.#market, router: this.#router, sim: this.#sim?.venue, states: this.#states, runner: this.#runner, pipeline: this.#pipeline, books: this.#books, rateLimits: this.#open.rateLimits, balances: () => this.#balances?.list() ?? [], equity: () => this.#equity() };
+    return { config: this.#o.config, tracker: this.#tracker, market: this.#market, router: this.#router, sim: this.#sim?.venue, states: this.#states, runner: this.#runner, pipeline: this.#pipeline, books: this.#books, rateLimits: this.#open.rateLimits, balances: () => this.#balances?.list() ?? [], equity: () => this.#equity(), dailyPnl: (strategy) => this.#daily.of(strategy, systemClock.now(), (s) => this.#market.mark(s)), clockOffsetMs: () => this.#open.timeOffsetMs };
   }
 
   /** Operator command: sets the trading state floor (HALTED: only cancels pass; REDUCING: only exposure-reducing orders). */

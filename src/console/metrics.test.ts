@@ -42,6 +42,62 @@ describe('run metrics', () => {
     expect(text).toMatch(/kancil_pnl\{strategy="mm",symbol="BTC_USDT",quote="USDT",.*\} 500/);
     expect(text).toMatch(/kancil_request_weight_used\{host="127.0.0.1:9",interval="1M",.*\} 42/);
     expect(text).toMatch(/kancil_trading_state\{scope="run",.*\} 2/);
-    expect(text).toMatch(/kancil_intents\{verdict="rejected",.*\} 1/);
+    expect(text).toMatch(/# TYPE kancil_intents_total counter\nkancil_intents_total\{verdict="intents",.*\} 3/);
+    expect(text).toMatch(/kancil_intents_total\{verdict="rejected",.*\} 1/);
+    expect(text).not.toMatch(/^kancil_intents\{/m);
+  });
+
+  it('shows balances, the run\'s equity, realized and unrealized PnL, streams, clock, weight, headroom, fills, orders, notifications, build', async () => {
+    const run = testRun();
+    let wall = 1_000_000;
+    const m = new RunMetrics(run, { processMetrics: false, wallNow: () => wall, version: '9.9.9', notifications: () => [{ channel: 'telegram', priority: 'critical', sent: 4, dropped: 0, failed: 2 }, { channel: 'telegram', priority: 'info', sent: 20, dropped: 40, failed: 0 }] });
+    m.start();
+    const fill = (side: 'BUY' | 'SELL', price: string, qty: string, E: number) => ({ type: 'fill', E, strategy: 'mm', clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side, tradeId: String(E), price: D(price), qty: D(qty), quoteQty: D(price).mul(qty), commission: ZERO, commissionAsset: null, isMaker: true }) as const;
+    // Buy 1 @ 100 and 1 @ 200 (average 150), sell 1 @ 180: realized 30; 1 left, marked at 170: unrealized 20.
+    run.bus.next(fill('BUY', '100', '1', 1));
+    run.bus.next(fill('BUY', '200', '1', 2));
+    wall += 5000;
+    run.bus.next(fill('SELL', '180', '1', 3));
+    run.positionList = [{ strategy: 'mm', symbol: 'BTC_USDT', position: D('1'), cash: D('-120'), fills: 3, volume: D('480'), mark: D('170') }];
+    run.balanceList = [{ asset: 'USDT', free: D('1000'), locked: D('50') }, { asset: 'BTC', free: D('1'), locked: D('0.5') }, { asset: 'DOGE', free: D('7'), locked: ZERO }];
+    run.equityValue = { quote: 'USDT', value: D('1305'), unvalued: ['DOGE'] };
+    run.weightList = [{ host: 'ip', interval: '1M', used: 42, limit: 6000 }];
+    run.clockOffset = -250;
+    run.dailyLossList = [{ strategy: 'mm', limit: D('100'), pnl: D('-30') }];
+    run.orders = [{ clientId: 'o1', intentId: 'i', orderId: '5', strategy: 'mm', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: D('160'), quantity: D('1'), quoteOrderQty: undefined, stopPrice: undefined, icebergQty: undefined, stpMode: undefined, venue: 'open', state: 'NEW', cumQty: ZERO, cumQuoteQty: ZERO, createdAt: wall - 90_000, sentAt: undefined, updatedAt: wall, reason: undefined }];
+    run.bus.next({ type: 'connection', E: 4, connection: 'user:type1', status: 'down' });
+    run.bus.next({ type: 'connection', E: 4, connection: 'market:type1', status: 'up' });
+    run.bus.next({ type: 'bookTicker', E: 5, symbol: 'BTC_USDT', bidPrice: D('169'), bidQty: D('1'), askPrice: D('171'), askQty: D('1'), updateId: 1 } as never);
+    wall += 12_000;
+    const text = await m.text();
+    m.stop();
+    const v = (series: string): string | undefined => new RegExp(`^${series.replace(/[{}]/g, (c) => `\\${c}`)}[^\n]* (\\S+)$`, 'm').exec(text)?.[1];
+    expect(v('kancil_pnl_realized{strategy="mm",symbol="BTC_USDT",quote="USDT"')).toBe('30');
+    expect(v('kancil_pnl_unrealized{strategy="mm",symbol="BTC_USDT",quote="USDT"')).toBe('20');
+    expect(v('kancil_pnl{strategy="mm",symbol="BTC_USDT",quote="USDT"')).toBe('50');
+    expect(v('kancil_balance{asset="BTC",state="locked"')).toBe('0.5');
+    expect(v('kancil_equity{quote="USDT"')).toBe('1305');
+    expect(v('kancil_equity_unvalued_assets{asset="DOGE"')).toBe('1');
+    expect(v('kancil_stream_state{connection="user:type1"')).toBe('2');
+    expect(v('kancil_stream_state{connection="market:type1"')).toBe('0');
+    expect(v('kancil_stream_last_message_age_seconds{stream="market:BTC_USDT"')).toBe('12');
+    expect(v('kancil_clock_offset_seconds{')).toBe('-0.25');
+    expect(v('kancil_request_weight_limit{host="ip",interval="1M"')).toBe('6000');
+    expect(v('kancil_daily_loss_headroom{strategy="mm"')).toBe('70');
+    expect(v('kancil_last_fill_timestamp_seconds{')).toBe('1005');
+    expect(v('kancil_oldest_open_order_age_seconds{')).toBe('102');
+    expect(v('kancil_notifications_sent_total{channel="telegram",priority="critical"')).toBe('4');
+    expect(v('kancil_notifications_dropped_total{channel="telegram",priority="info"')).toBe('40');
+    expect(text).toMatch(/# TYPE kancil_notifications_dropped_total counter/);
+    expect(v('kancil_build_info{version="9.9.9"')).toBe('1');
+  });
+
+  it("keeps prom-client's standard names for the process metrics", async () => {
+    const m = new RunMetrics(testRun());
+    const text = await m.text();
+    expect(text).toMatch(/^process_cpu_seconds_total\{/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{/m);
+    expect(text).not.toContain('kancil_process_');
+    expect(text).not.toContain('kancil_nodejs_');
   });
 });

@@ -1,22 +1,36 @@
 /**
  * Prometheus metrics of a running bot at /metrics, with prom-client (the maintained Node client:
- * exposition format, histograms, the process's own CPU, memory and event-loop lag). Counters are
- * kept from bus events as they pass (a few map lookups each); gauges of positions, PnL, open
- * orders, request weight and trading state are read from the run when Prometheus scrapes.
- * Gauge values are binary floats: they are for watching, never for deciding an order.
+ * exposition format, histograms). Counters are kept from bus events as they pass (a few map
+ * lookups each); gauges (metricGauges.ts) and the running totals the run keeps itself are read
+ * when Prometheus scrapes. The process's own metrics keep prom-client's standard names
+ * (`process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`, ...) so the usual Node.js
+ * dashboards find them. Values are binary floats: they are for watching, never for deciding an order.
  *
  * Order round trip: from the order's first PENDING update (journalled, about to be sent) to its
  * first update in any other state (the venue's answer, or UNKNOWN when none came), on this
  * process's clock.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Subscription } from 'rxjs';
-import type { BusEvent, TradingStateName } from '../bus/events.js';
+import { assertNever } from '../bus/events.js';
+import type { BusEvent } from '../bus/events.js';
+import { CostBasis } from './costBasis.js';
+import { runGauges, type StreamClock } from './metricGauges.js';
+import type { LaneCounts } from './notify/lane.js';
 import type { ConsoleRun } from './source.js';
-import { positionPnl } from './views.js';
-import { splitSymbol } from '../core/symbols.js';
 
-const STATE_VALUE: Readonly<Record<TradingStateName, number>> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
+/** Options of the metrics. */
+export interface RunMetricsOptions {
+  readonly now?: () => number;
+  /** prom-client's default process metrics (default true). */
+  readonly processMetrics?: boolean;
+  /** kancil's version, for kancil_build_info. */
+  readonly version?: string;
+  /** Notification delivery counts by channel and priority. */
+  readonly notifications?: () => readonly LaneCounts[];
+  /** Wall clock in ms for ages and timestamps (default Date.now). */
+  readonly wallNow?: () => number;
+}
 
 /** Longest an order is remembered while waiting for its first answer (a lost one must not leak). */
 const PENDING_LIMIT = 10_000;
@@ -41,14 +55,18 @@ export class RunMetrics {
   readonly #disconnects: Counter<'connection' | 'status'>;
   readonly #resyncs: Counter<'symbol'>;
   readonly #unknown: Counter;
+  readonly #cost = new CostBasis();
+  readonly #wall: () => number;
+  readonly #streams: StreamClock = { market: new Map(), user: undefined, connections: new Map(), lastFill: undefined };
 
-  constructor(run: ConsoleRun, o: { now?: () => number; processMetrics?: boolean } = {}) {
+  constructor(run: ConsoleRun, o: RunMetricsOptions = {}) {
     this.#run = run;
     this.#now = o.now ?? (() => performance.now());
+    this.#wall = o.wallNow ?? Date.now;
     const registers = [this.registry];
     const labels = { name: run.name, mode: run.mode };
     this.registry.setDefaultLabels(labels);
-    if (o.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'kancil_' });
+    if (o.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
     this.#orders = new Counter({ name: 'kancil_orders_total', help: 'Orders journalled and sent (each clientId once)', labelNames: ['strategy', 'symbol', 'side', 'type'], registers });
     this.#states = new Counter({ name: 'kancil_order_states_total', help: 'Order state changes, by the state reached', labelNames: ['state'], registers });
     this.#fills = new Counter({ name: 'kancil_fills_total', help: 'Fills of the run\'s orders', labelNames: ['strategy', 'symbol', 'side', 'role'], registers });
@@ -58,7 +76,12 @@ export class RunMetrics {
     this.#disconnects = new Counter({ name: 'kancil_disconnects_total', help: 'Stream connections going down or resyncing', labelNames: ['connection', 'status'], registers });
     this.#resyncs = new Counter({ name: 'kancil_book_resyncs_total', help: 'Local books found wrong (gap, stale, reconnect) and rebuilt', labelNames: ['symbol'], registers });
     this.#unknown = new Counter({ name: 'kancil_unknown_outcome_orders_total', help: 'Orders whose placement outcome became unknown (timeout, 5XX), reconciled by clientId', registers });
-    this.#gauges(registers);
+    for (const f of run.recentFills(100_000)) {
+      this.#cost.add(f);
+      this.#streams.lastFill = Math.max(this.#streams.lastFill ?? 0, f.time);
+    }
+    this.#totals(registers, o);
+    runGauges(run, registers, { cost: this.#cost, streams: this.#streams, now: this.#wall, version: o.version ?? 'unknown' });
   }
 
   /** Starts counting bus events. */
@@ -88,6 +111,7 @@ export class RunMetrics {
   }
 
   #onEvent(e: BusEvent): void {
+    const wall = this.#wall();
     switch (e.type) {
       case 'orderUpdate': {
         this.#child(this.#states, 's', e.state).inc();
@@ -111,11 +135,14 @@ export class RunMetrics {
       }
       case 'fill':
         this.#child(this.#fills, 'f', e.strategy, e.symbol, e.side, e.isMaker ? 'maker' : 'taker').inc();
+        this.#cost.add(e);
+        this.#streams.lastFill = wall;
         return;
       case 'intentRejected':
         this.#child(this.#rejections, 'r', e.strategy, String(e.reason)).inc();
         return;
       case 'connection':
+        this.#streams.connections.set(e.connection, e.status);
         if (e.status === 'up') {
           if (this.#down.delete(e.connection)) this.#reconnects.inc({ connection: e.connection });
         } else if (!this.#down.has(e.connection)) {
@@ -126,9 +153,58 @@ export class RunMetrics {
       case 'bookStatus':
         if (!e.ready) this.#resyncs.inc({ symbol: e.symbol });
         return;
-      default:
+      case 'trade':
+      case 'aggTrade':
+      case 'kline':
+      case 'miniTicker':
+      case 'depthDiff':
+      case 'partialDepth':
+      case 'bookTicker':
+        this.#streams.market.set(e.symbol, wall);
         return;
+      case 'executionReport':
+      case 'accountPosition':
+      case 'streamTerminated':
+        this.#streams.user = wall;
+        return;
+      case 'reconcileNeeded':
+      case 'timer':
+      case 'tradingState':
+        return;
+      default:
+        assertNever(e);
     }
+  }
+
+  /** Running totals the run and the notifier keep themselves, exposed as counters. */
+  #totals(registers: Registry[], o: RunMetricsOptions): void {
+    const run = this.#run;
+    new Counter({
+      name: 'kancil_intents_total',
+      help: 'Intents seen by the risk gate since start, by verdict (intents: all of them)',
+      labelNames: ['verdict'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [k, v] of Object.entries(run.intentStats())) this.inc({ verdict: k }, v);
+      },
+    });
+    const notifications = o.notifications;
+    if (notifications === undefined) return;
+    const byLane = (name: string, help: string, pick: (c: LaneCounts) => number): void =>
+      void new Counter({
+        name,
+        help,
+        labelNames: ['channel', 'priority'],
+        registers,
+        collect() {
+          this.reset();
+          for (const c of notifications()) this.inc({ channel: c.channel, priority: c.priority }, pick(c));
+        },
+      });
+    byLane('kancil_notifications_sent_total', 'Alerts delivered, by channel and priority (a coalesced message counts each alert)', (c) => c.sent);
+    byLane('kancil_notifications_dropped_total', 'Alerts not delivered: info over its budget or failed (critical ones are retried, never dropped)', (c) => c.dropped);
+    byLane('kancil_notification_failures_total', 'Delivery attempts that failed', (c) => c.failed);
   }
 
   /** The child of `counter` with these label values (in its labelNames order), made once. */
@@ -137,88 +213,5 @@ export class RunMetrics {
     let c = this.#children.get(key);
     if (c === undefined) this.#children.set(key, (c = counter.labels(...values)));
     return c;
-  }
-
-  /** Gauges read from the run at scrape time. */
-  #gauges(registers: Registry[]): void {
-    const run = this.#run;
-    new Gauge({
-      name: 'kancil_position',
-      help: 'Net base-asset position per strategy and symbol',
-      labelNames: ['strategy', 'symbol'],
-      registers,
-      collect() {
-        this.reset();
-        for (const p of run.positions()) this.set({ strategy: p.strategy, symbol: p.symbol }, p.position.toNumber());
-      },
-    });
-    new Gauge({
-      name: 'kancil_pnl',
-      help: 'PnL per strategy and symbol in the quote asset (cash flow plus the position at the mark)',
-      labelNames: ['strategy', 'symbol', 'quote'],
-      registers,
-      collect() {
-        this.reset();
-        for (const p of run.positions()) this.set({ strategy: p.strategy, symbol: p.symbol, quote: splitSymbol(p.symbol).quote }, positionPnl(p).toNumber());
-      },
-    });
-    new Gauge({
-      name: 'kancil_open_orders',
-      help: 'Live orders per strategy and state (PENDING, NEW, PARTIALLY_FILLED, UNKNOWN)',
-      labelNames: ['strategy', 'state'],
-      registers,
-      collect() {
-        this.reset();
-        const n = new Map<string, { strategy: string; state: string; count: number }>();
-        for (const o of run.openOrders()) {
-          const k = `${o.strategy} ${o.state}`;
-          const c = n.get(k) ?? { strategy: o.strategy, state: o.state, count: 0 };
-          c.count++;
-          n.set(k, c);
-        }
-        for (const c of n.values()) this.set({ strategy: c.strategy, state: c.state }, c.count);
-      },
-    });
-    new Gauge({
-      name: 'kancil_request_weight_used',
-      help: 'Request weight used as the exchange last reported it (X-MBX-USED-WEIGHT), per host and interval',
-      labelNames: ['host', 'interval'],
-      registers,
-      collect() {
-        this.reset();
-        for (const w of run.weights()) this.set({ host: w.host, interval: w.interval }, w.used);
-      },
-    });
-    new Gauge({
-      name: 'kancil_trading_state',
-      help: 'Trading state: 0 ACTIVE, 1 REDUCING, 2 HALTED (scope: run, or a strategy\'s operator floor)',
-      labelNames: ['scope'],
-      registers,
-      collect() {
-        this.reset();
-        this.set({ scope: 'run' }, STATE_VALUE[run.tradingState().state]);
-        for (const s of run.strategies()) this.set({ scope: s.name }, STATE_VALUE[s.state]);
-      },
-    });
-    new Gauge({
-      name: 'kancil_strategy_failed',
-      help: '1 when the strategy threw and was stopped',
-      labelNames: ['strategy'],
-      registers,
-      collect() {
-        this.reset();
-        for (const s of run.strategies()) this.set({ strategy: s.name }, s.failure ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'kancil_intents',
-      help: 'Intents seen by the risk gate since start, by verdict',
-      labelNames: ['verdict'],
-      registers,
-      collect() {
-        this.reset();
-        for (const [k, v] of Object.entries(run.intentStats())) this.set({ verdict: k }, v);
-      },
-    });
   }
 }

@@ -45,6 +45,15 @@ export interface WeightView {
   readonly host: string;
   readonly interval: string;
   readonly used: number;
+  /** The limit of that interval when known (configured or learned from a 429). */
+  readonly limit?: number | undefined;
+}
+
+/** A strategy's daily loss limit and its PnL of the current UTC day (quote terms). */
+export interface DailyLossView {
+  readonly strategy: string;
+  readonly limit: Decimal;
+  readonly pnl: Decimal;
 }
 
 /** Scope of an operator command: the whole run, or one strategy. */
@@ -76,6 +85,10 @@ export interface ConsoleRun {
   intentStats(): Readonly<Record<string, number>>;
   /** Request weight used per host and interval (live; empty on paper). */
   weights(): readonly WeightView[];
+  /** Server time minus local time in ms, as last measured (live); undefined where there is no exchange clock. */
+  clockOffsetMs?(): number | undefined;
+  /** Strategies with a daily loss limit: the limit and today's PnL. */
+  dailyLoss?(): readonly DailyLossView[];
   /** Writes one journal line in the ledger (commands are journalled before they act). */
   journal(kind: string, data: unknown): void;
   /** Operator trading state for the run or one strategy. */

@@ -1,7 +1,8 @@
 /** A ConsoleRun for the console's unit tests: a Subject as the bus, state the test sets, commands recorded. */
 import { Subject } from 'rxjs';
 import type { BusEvent, TradingStateName } from '../bus/events.js';
-import type { ConsoleRun, PositionView, StrategyView, WeightView } from './source.js';
+import type { Decimal } from '../core/decimal.js';
+import type { BookTopView, ConsoleRun, DailyLossView, PositionView, StrategyView, WeightView } from './source.js';
 import type { FillRecord, OrderRecord } from '../store/records.js';
 import type { ConsoleLogger } from './server.js';
 
@@ -17,6 +18,11 @@ export interface TestRun extends ConsoleRun {
   /** The run's fills in the ledger, oldest first. */
   fillList: FillRecord[];
   weightList: WeightView[];
+  balanceList: { asset: string; free: Decimal; locked: Decimal }[];
+  bookList: BookTopView[];
+  dailyLossList: DailyLossView[];
+  clockOffset: number | undefined;
+  equityValue: ReturnType<NonNullable<ConsoleRun['equity']>>;
 }
 
 /** A fake run with one strategy `mm` on BTC_USDT. */
@@ -36,15 +42,23 @@ export function testRun(): TestRun {
     orders: [],
     fillList: [],
     weightList: [],
+    balanceList: [],
+    bookList: [],
+    dailyLossList: [],
+    clockOffset: undefined,
+    equityValue: undefined,
     strategies: () => run.strategyList,
     tradingState: () => run.state,
     positions: () => run.positionList,
-    balances: () => [],
+    balances: () => run.balanceList,
     openOrders: () => run.orders,
     recentFills: (limit) => run.fillList.slice(-limit),
-    bookTops: () => [],
+    bookTops: () => run.bookList,
     intentStats: () => ({ intents: 3, accepted: 2, adjusted: 0, rejected: 1 }),
     weights: () => run.weightList,
+    clockOffsetMs: () => run.clockOffset,
+    dailyLoss: () => run.dailyLossList,
+    equity: () => run.equityValue,
     journal: (kind, data) => void run.journalled.push({ kind, data }),
     setState: (scope, state, reason) => void run.commands.push({ scope, state, reason }),
     cancelAll: (scope) => (run.commands.push({ cancelAll: scope }), 0),
