@@ -174,7 +174,9 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
     feed.stop();
     metrics.stop();
     o.tap?.attach(undefined);
-    log.error({ err: err instanceof Error ? err.message : String(err), host: settings.host, port: settings.port }, 'the console could not start; the run goes on without it');
+    const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const why = inUse ? `port ${settings.port} is in use: set console.port to a free one (0 = any)` : err instanceof Error ? err.message : String(err);
+    log.error({ err: why, host: settings.host, port: settings.port }, 'the console could not start; the run goes on without it');
     return undefined;
   }
   notifier?.start();

@@ -27,7 +27,7 @@ export interface LoadedConfig {
 
 /** True when a plugin reference is a path rather than a name from strategies/. */
 export function isPluginPath(ref: string): boolean {
-  return ref.includes('/') || ref.includes('\\') || /\.(ts|js|mjs)$/.test(ref);
+  return ref.includes('/') || ref.includes('\\') || /\.(ts|mts|js|mjs)$/.test(ref);
 }
 
 /** A run mode. */

@@ -5,6 +5,7 @@
 import { isMap, isPair, isScalar, LineCounter, parseDocument, stringify, type Document } from 'yaml';
 import { formatDocPath, valueAtPath, type DocPath } from '../core/configIssue.js';
 import { ConfigError } from '../core/errors.js';
+import { checkYamlText, yamlValue } from '../core/yamlLimits.js';
 
 /** A path in the document (core's {@link DocPath}). */
 export type { DocPath };
@@ -26,13 +27,16 @@ export class ConfigSource {
     opts: { readonly positions?: boolean } = {},
   ) {
     this.#positions = opts.positions ?? true;
+    // A file's text is held to the limits before the parser runs (a document given as values was
+    // built by a program, not read).
+    if (this.#positions) checkYamlText(file, text);
     this.doc = parseDocument(text, { lineCounter: this.#lines, prettyErrors: true, uniqueKeys: true });
     const err = this.doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0];
       throw new ConfigError(file, '', undefined, `invalid YAML: ${err.message.split('\n')[0] ?? err.code}${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}`);
     }
-    this.value = this.doc.toJS({ maxAliasCount: 100 }) as unknown;
+    this.value = yamlValue(this.doc, file);
   }
 
   /**

@@ -136,6 +136,19 @@ export class ParseError extends KancilError {
   }
 }
 
+/** A recording (or another data file) is cut short or corrupt; names the file and where: the line or the byte. */
+export class RecordingError extends KancilError {
+  readonly code = ErrorCode.PARSE;
+  constructor(
+    readonly file: string,
+    readonly where: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${file}: ${where}: ${problem}`, options);
+  }
+}
+
 /** A WebSocket control request failed (the spec's control-message error codes). */
 export class StreamError extends KancilError {
   readonly code = ErrorCode.STREAM;

@@ -16,3 +16,4 @@ export * from './tradeId.js';
 export * from './bars.js';
 export * from './longTimer.js';
 export * from './secretScrub.js';
+export * from './yamlLimits.js';

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
+import { RecordingError } from '../core/errors.js';
 
 /** True when the file starts with gzip's magic bytes. */
 export async function isGzip(path: string): Promise<boolean> {
@@ -17,6 +18,17 @@ export async function isGzip(path: string): Promise<boolean> {
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The error of a read of `file` that failed at line `lineNo` (1-based) after `bytesRead` bytes of
+ * the file: a gzip stream cut short (a copy interrupted, a disk full) or corrupt says so, naming
+ * the place, rather than zlib's bare "unexpected end of file".
+ */
+export function readFailure(file: string, err: unknown, lineNo: number, bytesRead: number, gzip: boolean): RecordingError {
+  const why = err instanceof Error ? err.message : String(err);
+  const problem = gzip ? `the gzip data is cut short or corrupt (${why}) within the first ${bytesRead} bytes of the file` : `read failed (${why}) after ${bytesRead} bytes`;
+  return new RecordingError(file, `line ${lineNo}`, problem, { cause: err });
 }
 
 /** Where a read adds the bytes of the file it has read, as stored (compressed for gzip). */
@@ -33,12 +45,14 @@ export async function* readLineBatches(path: string, count?: ByteCount): AsyncGe
   const file = createReadStream(path, { highWaterMark: 256 * 1024 });
   // Decompressed in 256 KiB pieces, as the file is read (zlib's default is 16 KiB: sixteen times
   // the async steps, string joins and batches for the same lines).
-  const source = (await isGzip(path)) ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
+  const gzip = await isGzip(path);
+  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let counted = 0;
+  let lineNo = 0;
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
+    for await (const chunk of chunksOf(source, (err) => readFailure(path, err, lineNo + 1, file.bytesRead, gzip))) {
       const text = rest + decoder.write(chunk);
       const batch: string[] = [];
       let start = 0;
@@ -51,6 +65,7 @@ export async function* readLineBatches(path: string, count?: ByteCount): AsyncGe
       }
       rest = text.slice(start);
       if (count !== undefined) counted = addBytesRead(count, file, counted);
+      lineNo += batch.length;
       if (batch.length > 0) yield batch;
     }
     rest += decoder.end();
@@ -58,6 +73,21 @@ export async function* readLineBatches(path: string, count?: ByteCount): AsyncGe
   } finally {
     file.destroy();
     if (source !== file) source.destroy();
+  }
+}
+
+/** The chunks of `source`; an error of the read becomes `failure(err)`. */
+export async function* chunksOf(source: NodeJS.ReadableStream, failure: (err: unknown) => Error): AsyncGenerator<Buffer> {
+  const it = (source as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  for (;;) {
+    let r: IteratorResult<Buffer>;
+    try {
+      r = await it.next();
+    } catch (err) {
+      throw failure(err);
+    }
+    if (r.done === true) return;
+    yield r.value;
   }
 }
 

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { parseRecordLine, recvToMs, SNAPSHOT_SUFFIX } from './format.js';
 import { type ItemContext, MarketItem, type ReadStats, type RecordedItem, toItems } from './items.js';
-import { addBytesRead, isGzip } from './line-reader.js';
+import { addBytesRead, chunksOf, isGzip, readFailure } from './line-reader.js';
 import { type ScanContext, scanPayload } from './line-scan.js';
 import { lineStream } from './skipStreams.js';
 
@@ -145,13 +145,14 @@ export async function* readTextBatches(
   const raw = createReadStream(file, { highWaterMark: 256 * 1024 });
   // Decompressed in 256 KiB pieces (zlib's default is 16 KiB: sixteen times the async steps and batches).
   // Smaller pieces collect no cheaper: one holds about as many kept items as a binary read of 128 KiB.
-  const source = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 256 * 1024 })) : raw;
+  const gzip = await isGzip(file);
+  const source = gzip ? raw.pipe(createGunzip({ chunkSize: 256 * 1024 })) : raw;
   const lines = new LineItems(file, ctx, stats, onMalformed, skipStream);
   let counted = 0;
   // The unfinished last line of the previous chunk, copied (a chunk is not ours to keep).
   let carry: Buffer | undefined;
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
+    for await (const chunk of chunksOf(source, (err) => readFailure(file, err, lines.lineNo + 1, raw.bytesRead, gzip))) {
       const out: RecordedItem[] = [];
       let from = 0;
       if (carry !== undefined) {

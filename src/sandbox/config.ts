@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import {
+  checkYamlText,
   ConfigError,
   MAX_TIMER_MS,
   configErrorOfIssues,
@@ -19,6 +20,7 @@ import {
   type OrderTypeName,
   parseDecimal,
   parseSymbolFilters,
+  yamlValue,
   type PriceRangeRule,
   StpMode,
   type StpModeName,
@@ -340,10 +342,11 @@ export function loadSandboxConfig(file: string): SandboxConfig {
   } catch (e) {
     throw new ConfigError(file, '', undefined, `cannot read file: ${e instanceof Error ? e.message : String(e)}`);
   }
+  checkYamlText(file, text);
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     throw new ConfigError(file, '', undefined, `YAML syntax: ${err?.message ?? 'invalid'}`);
   }
-  return resolveSandboxConfig(doc.toJS() as unknown, file, path.dirname(path.resolve(file)));
+  return resolveSandboxConfig(yamlValue(doc, file), file, path.dirname(path.resolve(file)));
 }

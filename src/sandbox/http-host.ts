@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ExchangeError } from '../core/index.js';
+import { ExchangeError, NetworkError } from '../core/index.js';
 
 /** A parsed incoming request. */
 export interface RequestContext {
@@ -80,6 +80,16 @@ export function sendReply(res: http.ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
+/**
+ * Why host `name` could not listen, naming the address and the sandbox setting to change (a port
+ * in use is an operator's problem to fix, not a crash with a stack).
+ */
+export function listenError(err: Error, name: string, bind: { host: string; port: number }): NetworkError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const fix = code === 'EADDRNOTAVAIL' ? 'set server.host to an address of this machine' : `set server.ports.${name} in the sandbox config to a free port (0 = any)`;
+  return new NetworkError(`${bind.host}:${bind.port}`, `the sandbox's ${name} port cannot listen (${code ?? err.message}): ${fix}`, { cause: err });
+}
+
 /** Starts a host listening on `host:port` (0 for an ephemeral port). */
 export async function startHost(
   name: string,
@@ -127,7 +137,7 @@ export async function startHost(
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenError(err, name, bind)));
     server.listen(bind.port, bind.host, () => {
       server.off('error', reject);
       resolve();

@@ -4,7 +4,7 @@
  * The default export must be a StrategyPlugin (defineStrategy); its parameters are validated with
  * its own schema, and errors name `strategies[i].params.<path>` and the value.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -102,10 +102,15 @@ function moduleHint(file: string): string {
   }
 }
 
+/** The names of a module file a plugin may be. */
+const MODULE_FILE = /\.(ts|mts|js|mjs)$/;
+
 /** Imports a plugin and checks its default export. `where` is its path in the configuration. */
 export async function loadPlugin(ref: string, configDir: string, errorAt: ErrorAt, where: readonly PropertyKey[]): Promise<StrategyPlugin> {
   const file = resolvePlugin(ref, configDir);
   if (!existsSync(file)) throw errorAt([...where, 'plugin'], `no plugin module at ${file}`, ref);
+  // Importing runs the file as code: only a module file is taken (not /etc/passwd, a folder, a device).
+  if (!MODULE_FILE.test(file) || !statSync(file).isFile()) throw errorAt([...where, 'plugin'], `${file} is not a module file: a plugin is a .ts, .mts, .js or .mjs file`, ref);
   let mod: { default?: unknown };
   allowOutOfTree(file);
   try {

@@ -7,6 +7,7 @@
  * A bad or truncated file throws a {@link BinaryRecordingError} naming the file and byte offset.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { RecordingError } from '../../core/errors.js';
 import { open } from 'node:fs/promises';
 import { lazyBookTicker } from '../book-ticker.js';
 import { flatDepthDiff } from '../depth-diff.js';
@@ -17,14 +18,13 @@ import { wireTrade } from '../trade.js';
 import { type BinaryHeader, KIND_BOOK_TICKER, KIND_DEPTH, KIND_LINE, KIND_STRING, KIND_TRADE, MAGIC, RECORD_HEAD, VERSION, scaledText } from './format.js';
 
 /** A binary recording that cannot be read: names the file and the byte offset of the problem. */
-export class BinaryRecordingError extends Error {
+export class BinaryRecordingError extends RecordingError {
   constructor(
-    readonly file: string,
+    file: string,
     readonly offset: number,
     problem: string,
   ) {
-    super(`${file}: offset ${offset}: ${problem}`);
-    this.name = 'BinaryRecordingError';
+    super(file, `offset ${offset}`, problem);
   }
 }
 
