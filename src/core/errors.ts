@@ -15,6 +15,7 @@ export const ErrorCode = {
   PARSE: 'PARSE',
   STREAM: 'STREAM',
   STATE: 'STATE',
+  DELIVERY: 'DELIVERY',
 } as const;
 export type ErrorCodeName = keyof typeof ErrorCode;
 
@@ -163,6 +164,20 @@ export class StreamError extends KancilError {
 /** An operation is not allowed in the current state (e.g. a book not ready, a closed client). */
 export class StateError extends KancilError {
   readonly code = ErrorCode.STATE;
+}
+
+/**
+ * A notification was not delivered: the message names the channel and the HTTP status (never the
+ * URL, which carries the credential); `retryAfterMs` is how long the channel asked us to wait (429).
+ */
+export class DeliveryError extends KancilError {
+  readonly code = ErrorCode.DELIVERY;
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
 }
 
 function safeJson(v: unknown): string {

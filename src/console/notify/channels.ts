@@ -4,25 +4,15 @@
  * or the Bot API path carries the credential).
  */
 
+import { DeliveryError } from '../../core/errors.js';
 import { priorityOf, type Notification } from './alerts.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
 
 /** A destination. */
 export interface Channel {
   readonly name: string;
-  /** Resolves when delivered; rejects with a {@link ChannelError}. */
+  /** Resolves when delivered; rejects with a {@link DeliveryError}. */
   send(n: Notification, run: string): Promise<void>;
-}
-
-/** A failed delivery: the channel, the status and how long the channel asked us to wait (429). */
-export class ChannelError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-    this.name = 'ChannelError';
-  }
 }
 
 /** Longest wait for one delivery. */
@@ -36,7 +26,7 @@ async function post(name: string, url: string, body: unknown, timeoutMs = SEND_T
   } catch (err) {
     // The error of fetch can quote the URL: only its kind is kept.
     const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : err instanceof Error && err.name === 'AbortError' ? 'aborted' : 'connection failed';
-    throw new ChannelError(`${name}: ${why}`);
+    throw new DeliveryError(`${name}: ${why}`);
   }
 }
 
@@ -45,7 +35,7 @@ export type BotApiCall = (method: string, body: Record<string, unknown>, o?: { t
 
 /**
  * Calls of the Telegram Bot API with `token` (in the path only); each resolves to the answer's
- * `result`, or rejects with a {@link ChannelError} naming the status and Telegram's description
+ * `result`, or rejects with a {@link DeliveryError} naming the status and Telegram's description
  * (Telegram's own text about the request, never the token), with its retry_after.
  */
 export function botApi(baseUrl: string, token: string): BotApiCall {
@@ -55,7 +45,7 @@ export function botApi(baseUrl: string, token: string): BotApiCall {
     const answer = (await r.json().catch(() => undefined)) as { ok?: boolean; result?: unknown; description?: string; parameters?: { retry_after?: number } } | undefined;
     if (r.ok && answer?.ok === true) return answer.result;
     const wait = answer?.parameters?.retry_after;
-    throw new ChannelError(`telegram: HTTP ${r.status}${answer?.description ? ` ${answer.description.slice(0, 200)}` : ''}`, typeof wait === 'number' ? wait * 1000 : undefined);
+    throw new DeliveryError(`telegram: HTTP ${r.status}${answer?.description ? ` ${answer.description.slice(0, 200)}` : ''}`, typeof wait === 'number' ? wait * 1000 : undefined);
   };
 }
 
@@ -67,7 +57,7 @@ export function webhookChannel(url: string): Channel {
       const one = (x: Notification): Record<string, unknown> => ({ run, kind: x.kind, priority: priorityOf(x.kind), t: x.t, text: x.text, data: x.data });
       const r = await post('webhook', url, n.parts ? { ...one(n), parts: n.parts.map(one) } : one(n));
       await r.body?.cancel();
-      if (!r.ok) throw new ChannelError(`webhook: HTTP ${r.status}`, r.status === 429 ? retryAfter(r.headers.get('retry-after')) : undefined);
+      if (!r.ok) throw new DeliveryError(`webhook: HTTP ${r.status}`, r.status === 429 ? retryAfter(r.headers.get('retry-after')) : undefined);
     },
   };
 }

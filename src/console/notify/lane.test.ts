@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from './alerts.js';
-import { ChannelError, type Channel } from './channels.js';
+import { DeliveryError } from '../../core/errors.js';
+import type { Channel } from './channels.js';
 import { Lane, MAX_BACKOFF_MS } from './lane.js';
 
 interface FakeChannel extends Channel {
@@ -53,7 +54,7 @@ describe('a lane', () => {
   it('retries critical alerts on a channel that is down with doubling waits, keeps their order and drops info', async () => {
     const c = fakeChannel();
     let down = true;
-    c.fail = () => (down ? new ChannelError('fake: connection failed') : undefined);
+    c.fail = () => (down ? new DeliveryError('fake: connection failed') : undefined);
     const l = lane(c);
     l.push(crit('A'));
     await settle();
@@ -89,7 +90,7 @@ describe('a lane', () => {
 
   it('never waits longer than a minute between attempts', async () => {
     const c = fakeChannel();
-    c.fail = () => new ChannelError('fake: HTTP 502');
+    c.fail = () => new DeliveryError('fake: HTTP 502');
     const l = lane(c);
     l.push(crit('A'));
     await vi.advanceTimersByTimeAsync(10 * 60_000);
@@ -147,7 +148,7 @@ describe('a lane', () => {
   it("waits out a channel's retry-after before anything else", async () => {
     const c = fakeChannel();
     let first = true;
-    c.fail = () => (first ? ((first = false), new ChannelError('fake: HTTP 429', 30_000)) : undefined);
+    c.fail = () => (first ? ((first = false), new DeliveryError('fake: HTTP 429', 30_000)) : undefined);
     const l = lane(c);
     l.push(crit('A'));
     await settle();

@@ -11,7 +11,8 @@
  * Info has a token bucket of `infoPerMinute`: what exceeds it, or fails once, is dropped and
  * counted; one "N suppressed" line goes out at most once a minute.
  */
-import { ChannelError, type Channel } from './channels.js';
+import { DeliveryError } from '../../core/errors.js';
+import type { Channel } from './channels.js';
 import { priorityOf, type Notification, type PriorityName } from './alerts.js';
 
 /** Delivery counts of one channel and priority. */
@@ -214,7 +215,7 @@ export class Lane {
       }
     } catch (err) {
       c.failed++;
-      const e = err instanceof ChannelError ? err : new ChannelError(`${this.channel.name}: ${err instanceof Error ? err.name : 'error'}`);
+      const e = err instanceof DeliveryError ? err : new DeliveryError(`${this.channel.name}: ${err instanceof Error ? err.name : 'error'}`);
       const now = this.#o.now();
       if (priority === 'critical') {
         // Kept at the head; the next attempt (after the backoff) may carry more alerts with it.

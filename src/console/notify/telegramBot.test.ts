@@ -3,76 +3,14 @@
  * update, every command answered in its chat, actions journalled (source telegram) before they
  * act, other chats ignored and logged once without their text, polling errors backed off.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../core/decimal.js';
 import { testRun } from '../testRun.js';
 import { botApi } from './channels.js';
+import { fakeBotApi, type FakeBotApi } from './fakeBotApi.js';
 import { TelegramBot } from './telegramBot.js';
 
 const TOKEN = '777:bot-test-token-0123456789';
-
-interface FakeBotApi {
-  url: string;
-  /** sendMessage bodies. */
-  sent: { chat_id: unknown; text: string }[];
-  /** Offsets asked for by getUpdates. */
-  offsets: number[];
-  /** getUpdates answers still to fail with this status. */
-  failNext: number;
-  say(chatId: number, text: string, user?: string): void;
-  close(): Promise<void>;
-}
-
-async function fakeBotApi(): Promise<FakeBotApi> {
-  const updates: unknown[] = [];
-  let nextId = 100;
-  const waiting = new Set<() => void>();
-  const server = http.createServer((req, res) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(text) as Record<string, unknown>;
-      const answer = (result: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result }));
-      if (req.url !== `/bot${TOKEN}/getUpdates` && req.url !== `/bot${TOKEN}/sendMessage`) return void res.writeHead(404).end('{"ok":false,"description":"Not Found"}');
-      if (req.url.endsWith('/sendMessage')) {
-        f.sent.push(body as FakeBotApi['sent'][number]);
-        return answer({ message_id: 1 });
-      }
-      if (f.failNext > 0) {
-        f.failNext--;
-        return void res.writeHead(502).end();
-      }
-      const offset = Number(body.offset);
-      f.offsets.push(offset);
-      const ready = (): unknown[] => updates.filter((u) => (u as { update_id: number }).update_id >= offset);
-      if (ready().length > 0) return answer(ready());
-      // Long poll: answer when an update arrives or the timeout passes.
-      const timer = setTimeout(() => (waiting.delete(wake), answer([])), Number(body.timeout) * 1000);
-      const wake = (): void => {
-        clearTimeout(timer);
-        waiting.delete(wake);
-        answer(ready());
-      };
-      waiting.add(wake);
-      res.on('close', () => (clearTimeout(timer), waiting.delete(wake)));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const f: FakeBotApi = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    sent: [],
-    offsets: [],
-    failNext: 0,
-    say(chatId, text, user = 'alice') {
-      updates.push({ update_id: nextId++, message: { message_id: nextId, date: 0, text, chat: { id: chatId, type: 'private' }, from: { id: 1, is_bot: false, username: user } } });
-      for (const w of [...waiting]) w();
-    },
-    close: () => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-  return f;
-}
 
 const logs: string[] = [];
 const log = { info: (o: object, m: string) => void logs.push(`${m} ${JSON.stringify(o)}`), warn: (o: object, m: string) => void logs.push(`${m} ${JSON.stringify(o)}`), error: (o: object, m: string) => void logs.push(`${m} ${JSON.stringify(o)}`) };
@@ -88,7 +26,7 @@ const until = async (cond: () => boolean): Promise<void> => {
 };
 
 async function setup(): Promise<{ api: FakeBotApi; run: ReturnType<typeof testRun>; bot: TelegramBot; order: string[] }> {
-  const api = await fakeBotApi();
+  const api = await fakeBotApi(TOKEN);
   const run = testRun();
   // One list of journal lines and acts, to see which came first.
   const order: string[] = [];
@@ -161,7 +99,7 @@ describe('two-way Telegram', () => {
   });
 
   it('backs off after polling errors, says so once, and goes on; the token is never logged', async () => {
-    const api = await fakeBotApi();
+    const api = await fakeBotApi(TOKEN);
     api.failNext = 3;
     const run = testRun();
     const bot = new TelegramBot({ api: botApi(api.url, TOKEN), chatIds: ['7'], run, log, pollSec: 1, retryBaseMs: 50 });

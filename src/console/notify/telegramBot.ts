@@ -12,7 +12,8 @@
 import { executeCommand, type OperatorCommandName } from '../commands.js';
 import type { ConsoleLogger } from '../server.js';
 import type { ConsoleRun } from '../source.js';
-import { ChannelError, type BotApiCall } from './channels.js';
+import { DeliveryError } from '../../core/errors.js';
+import type { BotApiCall } from './channels.js';
 import { commandReply, HELP } from './telegramReplies.js';
 
 /** Options of the bot. */
@@ -96,7 +97,7 @@ export class TelegramBot {
 
   async #backoff(err: unknown): Promise<void> {
     this.#errors++;
-    const e = err instanceof ChannelError ? err : undefined;
+    const e = err instanceof DeliveryError ? err : undefined;
     if (this.#errors === 1) this.#o.log.warn({ err: e?.message ?? 'telegram: error' }, 'telegram polling failed; retrying with backoff');
     const wait = Math.max(e?.retryAfterMs ?? 0, Math.min(MAX_BACKOFF_MS, (this.#o.retryBaseMs ?? 1000) * 2 ** (this.#errors - 1)));
     await new Promise<void>((resolve) => {
