@@ -19,5 +19,6 @@ export const commands: readonly CommandEntry[] = [
   { name: 'status', summary: "a run's ledger at a glance: last run, open orders, positions, balances, events", load: () => import('./status.js') },
   { name: 'orders', summary: "the orders in a run's ledger (--open: only live ones)", load: () => import('./orders.js') },
   { name: 'trades', summary: "the fills in a run's ledger", load: () => import('./trades.js') },
+  { name: 'ledger', summary: 'ledger upkeep: archive --before DATE moves old rows to a dated file, keeping what a restart needs', load: () => import('./ledgerArchive.js') },
   { name: 'profit', summary: "profit and loss from a run's ledger, per strategy or per day (--by day)", load: () => import('./profit.js') },
 ];

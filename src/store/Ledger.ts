@@ -18,6 +18,7 @@ import type { Balance } from '../core/types.js';
 import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
+import { archiveRows, type ArchiveResult } from './archive.js';
 import { migrateLedger } from './migrate.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
@@ -288,6 +289,11 @@ export class Ledger {
   journalEntries(kind: string): { ts: number; data: unknown }[] {
     const rows = this.#db.prepare('SELECT ts, data FROM journal WHERE kind = ? ORDER BY id').all(kind) as { ts: number; data: string | null }[];
     return rows.map((r) => ({ ts: r.ts, data: r.data === null ? null : (JSON.parse(r.data) as unknown) }));
+  }
+
+  /** Moves the rows a restart does not need, older than `before` (epoch ms), to the SQLite file `file` (archive.ts says which). */
+  archive(before: number, file: string): ArchiveResult {
+    return archiveRows(this.#db, this.#db.name, before, file);
   }
 
   /** Checkpoints the WAL into the main file and closes the database. Idempotent. */

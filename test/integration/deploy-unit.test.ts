@@ -91,13 +91,27 @@ describe('deploy/kancil.service', () => {
     expect(Number(one(unit, 'StartLimitBurst'))).toBeGreaterThan(0);
   });
 
+  it('archives the ledger weekly as the same user, the bot stopped and started again around it', () => {
+    const text = readFileSync(deploy('kancil-archive.service'), 'utf8');
+    const u = section(text, 'Unit');
+    const s = section(text, 'Service');
+    expect(one(u, 'Conflicts')).toBe('kancil.service');
+    expect(one(u, 'OnSuccess')).toBe('kancil.service');
+    expect(one(u, 'OnFailure')?.split(' ')).toContain('kancil.service');
+    // DynamicUser names the user after the unit: kancil.service's is "kancil".
+    expect(one(s, 'User')).toBe('kancil');
+    expect(one(s, 'StateDirectory')).toBe(one(service, 'StateDirectory'));
+    expect(one(s, 'ExecStart')).toBe(`${one(service, 'ExecStart')?.split(' ').slice(0, 2).join(' ')} ledger archive --keep-days 7 /etc/kancil/live.yaml`);
+    expect(one(section(readFileSync(deploy('kancil-archive.timer'), 'utf8'), 'Timer'), 'OnCalendar')).toMatch(/^Sun /);
+  });
+
   it.skipIf(ANALYZE === undefined)(`passes systemd-analyze verify (${ANALYZE ?? 'skipped: systemd-analyze not installed (Debian package systemd)'})`, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-unit-'));
     try {
-      for (const f of ['kancil.service', 'kancil-failure@.service']) copyFileSync(deploy(f), path.join(dir, f));
+      for (const f of ['kancil.service', 'kancil-failure@.service', 'kancil-archive.service', 'kancil-archive.timer']) copyFileSync(deploy(f), path.join(dir, f));
       copyFileSync(deploy('kancil-failure@.service'), path.join(dir, 'kancil-failure@kancil.service.service'));
       // --man=no: Documentation= is not looked up; exit status non-zero on any bad setting.
-      for (const f of ['kancil.service', 'kancil-failure@kancil.service.service']) {
+      for (const f of ['kancil.service', 'kancil-failure@kancil.service.service', 'kancil-archive.service', 'kancil-archive.timer']) {
         const r = await run(ANALYZE ?? '', ['verify', '--man=no', path.join(dir, f)], { timeout: 20_000 });
         expect(r.stderr, f).toBe('');
       }
