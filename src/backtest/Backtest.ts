@@ -20,6 +20,7 @@ import { MatchingEngine } from '../sim/engine.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt, resolvePlugin } from '../strategy/loader.js';
 import { codeVersion } from './codeVersion.js';
+import { klineWarnings } from './klineWarnings.js';
 import { runProvenance, type StrategyAsRun } from './provenance.js';
 import { validateParams } from '../strategy/params.js';
 import { klineSubscriptions } from '../strategy/klines.js';
@@ -246,9 +247,14 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const dailyAsked = opts.gate === undefined && [cfg.risk, ...cfg.strategies.map((s) => s.risk)].some((r) => r?.dailyLossLimit !== undefined);
   // The collector, the trading-state machine and the daily PnL, in this order, as one bus listener:
   // every replayed event reaches it, and one call per event costs less than three.
+  // Symbols that had a kline on the bus: a kline strategy over data that gives none is said so, not left to end with no trade and exit 0.
+  const withKlines = new Set<string>();
   bus.listen((e) => {
     collector.onEvent(e);
-    if (e.type === 'kline') chart.kline(e);
+    if (e.type === 'kline') {
+      chart.kline(e);
+      if (!withKlines.has(e.symbol)) withKlines.add(e.symbol);
+    }
     states.onEvent(e);
     if (e.type === 'fill' && dailyAsked) daily.add(clock.now(), e);
   });
@@ -307,7 +313,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
         if (venue instanceof SimVenue) venue.dispose();
         bus.close();
       }
-      return collector.finish(cfg.name, runner.failures, chart.finish(), provenance);
+      return collector.finish(cfg.name, runner.failures, chart.finish(), provenance, klineWarnings(strategies, withKlines, cfg));
     },
   };
 }

@@ -20,7 +20,7 @@ import type { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import { symbolKey } from '../core/symbols.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
-import { BarBuilder } from '../core/bars.js';
+import { BarBuilder, type BarTrade } from '../core/bars.js';
 import type { KlineIntervalName } from '../core/enums.js';
 import type { RecordedItem } from '../record/reader.js';
 import { rawTrade, scaledTradeOf } from '../record/trade.js';
@@ -326,10 +326,12 @@ export class Replay {
         return;
       case 'trade':
         this.#setLastPrice(e.symbol, e);
-        if (this.#barsByKey.size > 0) this.#addToBars(e);
+        if (this.#barsByKey.size > 0) this.#addToBars(e.symbol, { price: e.price, qty: e.qty, isBuyerMaker: e.isBuyerMaker, time: e.tradeTime, id: e.tradeId });
         return;
       case 'aggTrade':
         this.#setLastPrice(e.symbol, e);
+        // A recording of aggregate trades (kancil download aggTrades) builds the bars a strategy reads as trades do.
+        if (this.#barsByKey.size > 0) this.#addToBars(e.symbol, { price: e.price, qty: e.qty, isBuyerMaker: e.isBuyerMaker, time: e.tradeTime, id: e.firstTradeId, lastId: e.lastTradeId, count: tradeCount(e) });
         return;
       case 'kline': {
         this.#setLastPrice(e.symbol, e);
@@ -364,13 +366,12 @@ export class Replay {
   }
 
   /** Adds a replayed trade to its symbol's bars at its trade time; the bars it closed wait in #closedBars. */
-  #addToBars(e: TradeEvent): void {
-    const builders = this.#builtBars(e.symbol);
+  #addToBars(symbol: string, trade: BarTrade): void {
+    const builders = this.#builtBars(symbol);
     if (builders.length === 0) return;
-    const trade = { price: e.price, qty: e.qty, isBuyerMaker: e.isBuyerMaker, time: e.tradeTime, id: e.tradeId };
     const now = this.#o.scheduler.clock.now();
     for (const b of builders) {
-      for (const bar of b.add(trade)) this.#closedBars.push({ type: 'kline', E: now, symbol: e.symbol, interval: b.interval, ...bar, closed: true });
+      for (const bar of b.add(trade)) this.#closedBars.push({ type: 'kline', E: now, symbol, interval: b.interval, ...bar, closed: true });
     }
   }
 
@@ -403,4 +404,14 @@ export class Replay {
 /** An epoch-ms time as ISO 8601 text for messages. */
 function iso(t: number): string {
   return new Date(t).toISOString();
+}
+
+/** How many trades an aggregate trade holds (its id span; 1 when the ids do not read as integers). */
+function tradeCount(e: AggTradeEvent): number {
+  try {
+    const n = Number(BigInt(e.lastTradeId) - BigInt(e.firstTradeId)) + 1;
+    return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+  } catch {
+    return 1;
+  }
 }

@@ -319,7 +319,7 @@ export class ResultCollector {
    * Builds the result; takes a final sample at the last time seen so the curve ends at the end.
    * Its equity, prices, fills and round trips stay in spools (see resultStreams.ts).
    */
-  finish(name: string, failures: readonly StrategyFailure[] = [], chart: { bars: Record<string, Bar[]>; plots: PlotSeries[] } = { bars: {}, plots: [] }, provenance?: RunProvenance): BacktestResult {
+  finish(name: string, failures: readonly StrategyFailure[] = [], chart: { bars: Record<string, Bar[]>; plots: PlotSeries[] } = { bars: {}, plots: [] }, provenance?: RunProvenance, warnings: readonly string[] = []): BacktestResult {
     const end = this.#last;
     const lastT = this.#equity.last(0);
     if (this.#first !== undefined && (lastT === undefined || lastT < end)) this.#takeSample(end);
@@ -405,6 +405,7 @@ export class ResultCollector {
       ['openOrders', openOrders],
       ['rejections', Object.fromEntries(this.#strategies.map((s) => [s.name, this.#rejections.of(s.name)]))],
       ['failures', [...failures]],
+      ['warnings', [...warnings]],
       ['roundTrips', () => [...trips]],
       ['tearsheet', tearsheet],
       ['bars', chart.bars],

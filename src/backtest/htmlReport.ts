@@ -105,6 +105,11 @@ function rejectionsTable(r: BacktestResult): string {
 }
 
 /** The strategies an error of their own stopped, or nothing when none failed. */
+function warningsBox(r: BacktestResult): string {
+  if ((r.warnings ?? []).length === 0) return '';
+  return `<div class="failed"><h2>Warnings</h2><ul>${r.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>`;
+}
+
 function failuresBox(r: BacktestResult): string {
   if (r.failures.length === 0) return '';
   const items = r.failures.map((f) => `<li>${escapeHtml(failureText(f))}</li>`);
@@ -138,6 +143,7 @@ function* htmlParts(r: BacktestResult): Generator<string> {
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(period)} &middot; ${r.events} events &middot; ${s.fillCount} fills &middot; ${s.roundTripCount} round trips &middot; equity sampled every ${r.equityIntervalMs} ms</p>
 ${failuresBox(r)}
+${warningsBox(r)}
 <div class="cols">${metricsTable(r)}${tradeStatsTable(r)}</div>
 ${ratioNote(r)}
 <h2>Equity</h2><div class="chart" id="equity"></div>

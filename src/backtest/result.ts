@@ -112,6 +112,8 @@ export interface BacktestResult {
    * every strategy ran to the end.
    */
   readonly failures: readonly StrategyFailure[];
+  /** What the run could not do that a reader must know (a kline strategy that got no bars): each a sentence. */
+  readonly warnings: readonly string[];
   /** Closed round trips (FIFO), in closing order. */
   readonly roundTrips: readonly RoundTrip[];
   /** Trade statistics per strategy (by name). */

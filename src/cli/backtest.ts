@@ -84,6 +84,7 @@ function summary(r: BacktestResult): string {
   }
   for (const [n, counts] of Object.entries(r.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of r.failures) lines.push(`  FAILED and stopped: ${failureText(f)}`);
+  for (const w of r.warnings ?? []) lines.push(`  WARNING: ${w}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -4,12 +4,14 @@
  * `--depth-url` for symbol type 3) into kancil's data files, resumable, with a progress bar
  * (src/record/download.ts does the work).
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Presets, SingleBar } from 'cli-progress';
 import { ValidationError } from '../core/errors.js';
 import { isKlineInterval, type SymbolTypeCode } from '../core/enums.js';
 import { OpenClient } from '../exchange/index.js';
 import { download } from '../record/download.js';
+import { backtestConfigFor, exchangeHosts, wireSymbol } from './downloadConfig.js';
 import { intOption, parseCommandArgs } from './args.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { outputDirProblem } from './outputDir.js';
@@ -30,6 +32,11 @@ Options:
   --interval I       kline interval (default 1m)
   --symbol-type N    1 (default) or 3: which market host serves the symbol
   --out FILE         output file (.gz compresses; default <symbol>-<interval|aggTrades>-<from>-<to>.csv.gz or .rec.gz)
+  --exchange FILE    take the hosts from a file: a kancil run config (its exchange: section)
+                     or the JSON line \`kancil sandbox\` prints (base_url, market_url, depth_url)
+  --config-out FILE  also write a backtest config (YAML) over the downloaded file that runs as
+                     is: \`kancil backtest FILE\` (sma-crossover on the candles, or on bars built
+                     from the aggregate trades)
   --base-url URL     REST host (env KANCIL_BASE_URL)
   --market-url URL   market-data host of type 1 symbols (env KANCIL_MARKET_URL; default: base URL)
   --depth-url URL    market-data host of type 3 symbols (env KANCIL_DEPTH_URL; default: base URL)
@@ -56,6 +63,8 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       'base-url': { type: 'string' },
       'market-url': { type: 'string' },
       'depth-url': { type: 'string' },
+      exchange: { type: 'string' },
+      'config-out': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -76,15 +85,29 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const out = path.resolve(values.out ?? `${symbol.toLowerCase()}-${kind === 'klines' ? interval : 'aggTrades'}-${day(from)}-${day(to)}.${kind === 'klines' ? 'csv' : 'rec'}.gz`);
   const problem = outputDirProblem(path.dirname(out));
   if (problem !== undefined) throw new ValidationError('--out', out, `its folder ${problem}`);
-  const baseUrl = values['base-url'] ?? io.env.KANCIL_BASE_URL;
-  if (baseUrl === undefined) throw new ValidationError('--base-url', undefined, 'is required (or set KANCIL_BASE_URL)');
-  const client = new OpenClient({ baseUrl, marketUrl: values['market-url'] ?? io.env.KANCIL_MARKET_URL ?? baseUrl, depthUrl: values['depth-url'] ?? io.env.KANCIL_DEPTH_URL ?? baseUrl });
+  const configOut = values['config-out'] === undefined ? undefined : path.resolve(values['config-out']);
+  if (configOut !== undefined) {
+    const p = outputDirProblem(path.dirname(configOut));
+    if (p !== undefined) throw new ValidationError('--config-out', configOut, `its folder ${p}`);
+  }
+  const hosts = exchangeHosts(values, io.env);
+  const client = new OpenClient(hosts);
   const bar = values.quiet || !process.stderr.isTTY ? undefined : new SingleBar({ format: `${kind} ${symbol} [{bar}] {percentage}% | {rows} rows | ETA {eta_formatted}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
   bar?.start(Math.max(1, to - from), 0, { rows: 0 });
   try {
-    const rows = await download(client, { kind, symbol, symbolType: symbolType as SymbolTypeCode, from, to, interval, out }, { onProgress: (done, _total, n) => bar?.update(done, { rows: n }) });
+    // Whether a candle has closed is the exchange's call: its clock, not ours (a local clock ahead
+    // of the server's would write a candle that is still forming).
+    const offset = await client.syncTime();
+    const job = { kind, symbol, symbolType: symbolType as SymbolTypeCode, from, to, interval, out } as const;
+    const rows = await download(client, job, { onProgress: (done, _total, n) => bar?.update(done, { rows: n }), now: () => Date.now() + offset });
     bar?.stop();
-    io.stdout(`${JSON.stringify({ out, kind, symbol, rows })}\n`);
+    if (configOut !== undefined) {
+      // A replay of trades needs the symbol's filters; candles use them too (every order meets them).
+      const sym = await wireSymbol(hosts.baseUrl, symbol);
+      if (sym === undefined && kind === 'aggTrades') throw new ValidationError('--config-out', configOut, `the exchange does not list ${symbol} in /open/v1/common/symbols: a tick replay needs its filters`);
+      writeFileSync(configOut, backtestConfigFor(job, configOut, sym));
+    }
+    io.stdout(`${JSON.stringify({ out, kind, symbol, rows, ...(configOut !== undefined ? { config: configOut } : {}) })}\n`);
     return ExitCode.OK;
   } finally {
     bar?.stop();

@@ -57,6 +57,9 @@ export interface BarTrade {
   /** The trade's time (ms) on the clock bars are built on. */
   readonly time: number;
   readonly id?: TradeId;
+  /** An aggregate trade (aggTrade): the id of its last trade and how many trades it holds (default: one trade, `id`). */
+  readonly lastId?: TradeId;
+  readonly count?: number;
 }
 
 /** One bar: the bar fields of a KlineEvent. */
@@ -81,11 +84,11 @@ function newBar(interval: KlineIntervalName, start: number, t: BarTrade): OpenBa
     close: t.price,
     volume: t.qty,
     quoteVolume: quote,
-    trades: 1,
+    trades: t.count ?? 1,
     takerBuyBaseVolume: buy ? t.qty : ZERO,
     takerBuyQuoteVolume: buy ? quote : ZERO,
     firstTradeId: t.id,
-    lastTradeId: t.id,
+    lastTradeId: t.lastId ?? t.id,
   };
 }
 
@@ -101,13 +104,13 @@ function addTrade(b: OpenBar, t: BarTrade): void {
   b.close = t.price;
   b.volume = b.volume.plus(t.qty);
   b.quoteVolume = b.quoteVolume.plus(quote);
-  b.trades++;
+  b.trades += t.count ?? 1;
   if (!t.isBuyerMaker) {
     b.takerBuyBaseVolume = b.takerBuyBaseVolume.plus(t.qty);
     b.takerBuyQuoteVolume = b.takerBuyQuoteVolume.plus(quote);
   }
   b.firstTradeId ??= t.id;
-  b.lastTradeId = t.id ?? b.lastTradeId;
+  b.lastTradeId = t.lastId ?? t.id ?? b.lastTradeId;
 }
 
 /**

@@ -121,9 +121,10 @@ async function downloadAggTrades(client: MarketHistory, job: DownloadJob, sleep:
     const m = /"a":(\d+)/.exec(last);
     if (m === null) throw new ValidationError('--out', job.out, 'its last line is not an aggregate trade: not continuing it');
     fromId = BigInt(m[1] as string) + 1n;
-  } else {
-    append(job.out, `${formatHeaderLine({ format: 'kancil-recording', version: 1, createdAt: new Date().toISOString(), source: `kancil download aggTrades ${job.symbol} ${new Date(job.from).toISOString()}..${new Date(job.to).toISOString()}`, symbols: [job.symbol], streams: ['aggTrade'] })}\n`);
   }
+  // Written with the first trades, not before them: a download that fails (or finds none) leaves no header-only file.
+  let header: string | undefined =
+    last !== undefined ? undefined : formatHeaderLine({ format: 'kancil-recording', version: 1, createdAt: new Date().toISOString(), source: `kancil download aggTrades ${job.symbol} ${new Date(job.from).toISOString()}..${new Date(job.to).toISOString()}`, symbols: [job.symbol], streams: ['aggTrade'] });
   let rows = 0;
   let windowStart = job.from;
   for (;;) {
@@ -133,7 +134,12 @@ async function downloadAggTrades(client: MarketHistory, job: DownloadJob, sleep:
         ? await patiently(() => client.aggTrades({ symbol: job.symbol, symbolType: job.symbolType, startTime: windowStart, endTime: Math.min(job.to, windowStart + AGG_WINDOW_MS - 1), limit: PAGE }), sleep)
         : await patiently(() => client.aggTrades({ symbol: job.symbol, symbolType: job.symbolType, fromId: fromId?.toString(), limit: PAGE }), sleep);
     const inRange = page.filter((a) => a.time >= job.from && a.time <= job.to);
-    append(job.out, inRange.map((a) => `${aggTradeLine(job.symbol, a)}\n`).join(''));
+    // formatEnvelopeLine ends its line itself.
+    if (inRange.length > 0) {
+      if (header !== undefined) append(job.out, header);
+      header = undefined;
+      append(job.out, inRange.map((a) => aggTradeLine(job.symbol, a)).join(''));
+    }
     rows += inRange.length;
     const lastA = page[page.length - 1];
     if (fromId === undefined && lastA === undefined) {

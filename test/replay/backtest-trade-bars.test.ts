@@ -4,7 +4,8 @@
  * recording, and, on the 11-minute recording of ../shared/data, the exchange's own one-minute
  * klines of those minutes (its kline file).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -70,6 +71,63 @@ describe('bars from the trades of a recording', () => {
       );
     } finally {
       await sbx.stop();
+    }
+  });
+
+  it('are built from a recording of aggregate trades (kancil download aggTrades) as from the trades themselves', async () => {
+    // The sample's trades as aggregate trades, two consecutive trades of one price and side in one aggregate where they come so.
+    const lines = gunzipSync(readFileSync(sample)).toString('utf8').split('\n');
+    const out: string[] = [];
+    let pending: { recv: string; d: Record<string, unknown> } | undefined;
+    const flush = (): void => {
+      if (pending === undefined) return;
+      out.push(`${pending.recv} ${JSON.stringify({ stream: 'btcusdt@aggTrade', data: pending.d })}`);
+      pending = undefined;
+    };
+    for (const line of lines) {
+      const sp = line.indexOf(' ');
+      if (sp < 0 || !line.includes('@trade"')) continue;
+      const t = (JSON.parse(line.slice(sp + 1)) as { data: { E: number; s: string; t: number; p: string; q: string; T: number; m: boolean } }).data;
+      const prev = pending?.d;
+      if (prev !== undefined && prev.p === t.p && prev.m === t.m && prev.T === t.T && (prev.l as number) + 1 === t.t) {
+        prev.l = t.t;
+        prev.q = new Decimal(prev.q as string).plus(t.q).toFixed();
+        continue;
+      }
+      flush();
+      pending = { recv: line.slice(0, sp), d: { e: 'aggTrade', E: t.E, s: t.s, a: t.t, p: t.p, q: t.q, f: t.t, l: t.t, T: t.T, m: t.m, M: true } };
+    }
+    flush();
+    expect(out.length).toBeGreaterThan(100);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-agg-'));
+    try {
+      const file = path.join(dir, 'agg.rec');
+      writeFileSync(file, `${out.join('\n')}\n`);
+      const fromTrades = await barsOf([sample], ['1m']);
+      const fromAgg = await barsOf([file], ['1m']);
+      expect(fromTrades.length).toBeGreaterThan(0);
+      expect(fromAgg.map(row)).toEqual(fromTrades.map(row));
+      expect(fromAgg.map((b) => [b.firstTradeId, b.lastTradeId])).toEqual(fromTrades.map((b) => [b.firstTradeId, b.lastTradeId]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a kline strategy over data with no trades and no candles is warned about in the result, not left silent', async () => {
+    const lines = gunzipSync(readFileSync(sample)).toString('utf8').split('\n');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-nobars-'));
+    try {
+      const file = path.join(dir, 'depth-only.rec');
+      writeFileSync(file, `${lines.filter((l) => !l.includes('@trade"') && !l.includes('@aggTrade"')).join('\n')}\n`);
+      const cfg = loadBacktestConfig(path.join(repoRoot, 'config/sma-crossover.yaml'));
+      const mm = loadBacktestConfig(path.join(repoRoot, 'config/market-maker.yaml'));
+      const run = { ...mm, strategies: [{ ...cfg.strategies[0], name: 'sma' }], backtest: { ...mm.backtest, recordings: [{ symbol: 'BTC_USDT', files: [file] }] } } as BacktestConfig;
+      const result = await runBacktest(run, { writeOutput: false });
+      expect(result.warnings).toEqual([expect.stringMatching(/^strategy sma reads klines \(1m\) of BTC_USDT but got none: backtest\.recordings has no candles and no trades/)]);
+      const withTrades = await runBacktest({ ...run, backtest: { ...run.backtest, recordings: [{ symbol: 'BTC_USDT', files: [sample] }] } } as BacktestConfig, { writeOutput: false });
+      expect(withTrades.warnings).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

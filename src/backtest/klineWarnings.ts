@@ -1,0 +1,26 @@
+/** What a backtest tells its reader about bars a strategy waited for and never got. */
+import type { StrategySpec } from '../strategy/StrategyRunner.js';
+import type { BacktestConfig } from './config.js';
+
+/**
+ * One sentence per strategy that reads klines of a symbol none came for: the data has neither
+ * candles nor trades to build them from (a recording of depth alone, a filter that left nothing).
+ */
+export function klineWarnings(strategies: readonly StrategySpec[], withKlines: ReadonlySet<string>, cfg: BacktestConfig): string[] {
+  const out: string[] = [];
+  for (const s of strategies) {
+    const p = s.plugin;
+    let intervals: readonly string[] = [];
+    try {
+      intervals = p.klineIntervals?.(p.params.parse(s.params ?? {}) as never) ?? [];
+    } catch {
+      // Parameters were validated before the run; a plugin whose hook throws reads no bars.
+    }
+    if (!(p.marketEvents?.includes('kline') ?? false) && intervals.length === 0) continue;
+    const missing = s.symbols.filter((sym) => !withKlines.has(sym));
+    if (missing.length === 0) continue;
+    const field = cfg.backtest.candles.length > 0 ? 'backtest.candles' : 'backtest.recordings';
+    out.push(`strategy ${s.name} reads klines${intervals.length > 0 ? ` (${intervals.join(', ')})` : ''} of ${missing.join(', ')} but got none: ${field} has no candles and no trades of ${missing.length === 1 ? 'it' : 'them'} to build bars from`);
+  }
+  return out;
+}
