@@ -53,7 +53,7 @@ export interface RunProvenance {
 const digests = new Map<string, { size: number; mtimeMs: number; bytes: number; sha256: string }>();
 
 /** {@link fileDigest}, reused while the file's size and modification time are unchanged. */
-function cachedDigest(file: string): { bytes: number; sha256: string } {
+export function cachedDigest(file: string): { bytes: number; sha256: string } {
   const st = statSync(file);
   const hit = digests.get(file);
   if (hit !== undefined && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit;

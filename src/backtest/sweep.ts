@@ -39,6 +39,8 @@ export interface SweepRow {
   readonly error?: string;
   /** With eachRecording: each recording's run of the point (its figures are these combined: sweepRecordings.ts). */
   readonly recordings?: readonly RecordingRow[];
+  /** On a queue: the workers (host, pid) that ran the point's jobs, each once; absent on the embedded pool. */
+  readonly ranBy?: readonly string[];
 }
 
 /** Result of a sweep. */
@@ -175,10 +177,11 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
       const error = errors.length === 0 ? undefined : errors.join('; ');
       const outOfSample = W > 1 ? metricsOf(index, 1) : undefined;
       const value = error !== undefined || metrics === undefined ? null : rankValue(metrics, grid.rankBy);
-      return { index, params, metrics, outOfSample, error, value, failed: error !== undefined, recordings: grid.eachRecording ? recordingRows(index, 0) : undefined };
+      const ranBy = [...new Set(windows.flatMap((_, w) => parts.flatMap((_r, r) => answers[at(index, w, r)]?.ranBy ?? [])))];
+      return { index, params, metrics, outOfSample, error, value, failed: error !== undefined, recordings: grid.eachRecording ? recordingRows(index, 0) : undefined, ranBy };
     })
     .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)))
-    .map(({ index, params, metrics, outOfSample, error, recordings: recs }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}), ...(recs !== undefined ? { recordings: recs } : {}) }));
+    .map(({ index, params, metrics, outOfSample, error, recordings: recs, ranBy }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}), ...(recs !== undefined ? { recordings: recs } : {}), ...(ranBy.length > 0 ? { ranBy } : {}) }));
   const results = opts.keepResults === true ? points.flatMap((_, p) => parts.map((_r, r) => all[at(p, 0, r)] as BacktestResult | undefined)) : undefined;
   return { strategy, rankBy: grid.rankBy, rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}) };
 }
@@ -187,7 +190,9 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
 export function sweepTable(s: SweepResult): string {
   const keys = Object.keys(s.rows[0]?.params ?? {});
   const cols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'sortinoPerPeriod', 'fees', 'trades', 'fillRatio'] as const;
-  const outHead = s.split !== undefined ? ['oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos sharpe'] : [];
+  // A queue sweep says which worker ran each point: a point that looks odd can be traced to its machine.
+  const workers = s.rows.some((r) => r.ranBy !== undefined);
+  const outHead = [...(s.split !== undefined ? ['oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos sharpe'] : []), ...(workers ? ['ran on'] : [])];
   const head = `| rank | ${keys.join(' | ')} | ${[...cols, ...outHead].join(' | ')} |`;
   const sep = `|${' --- |'.repeat(1 + keys.length + cols.length + outHead.length)}`;
   const cell = (m: StrategyMetrics, c: (typeof cols)[number]): string => (isRatio(c) ? ratioText(m, c) : String(m[c]));
@@ -197,7 +202,7 @@ export function sweepTable(s: SweepResult): string {
     const m = r.metrics;
     const figures = r.error !== undefined ? [`FAILED: ${r.error.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`, ...cols.slice(1).map(() => '')] : m === undefined ? cols.map(() => '') : cols.map((c) => cell(m, c));
     const o = r.outOfSample;
-    const outFigures = !oos ? [] : oosCols.map((c) => (o === undefined ? '' : cell(o, c)));
+    const outFigures = [...(!oos ? [] : oosCols.map((c) => (o === undefined ? '' : cell(o, c)))), ...(workers ? [(r.ranBy ?? []).join(', ')] : [])];
     return `| ${r.rank} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${[...figures, ...outFigures].join(' | ')} |`;
   });
   const first = s.rows.find((r) => r.metrics !== undefined)?.metrics?.ratioSample;

@@ -32,7 +32,10 @@ export interface SweepJob {
 export type SweepFigures = Pick<BacktestResult, 'strategies' | 'failures'>;
 
 /** A job's answer: `result` is the JSON of {@link SweepFigures}, or of the whole result with `full`. */
-export type SweepAnswer = { readonly index: number; readonly ok: true; readonly result: string } | { readonly index: number; readonly ok: false; readonly error: string };
+export type SweepAnswer = ({ readonly index: number; readonly ok: true; readonly result: string } | { readonly index: number; readonly ok: false; readonly error: string }) & {
+  /** Which queue worker ran it (host, pid); absent on the embedded pool. */
+  readonly ranBy?: string;
+};
 
 /** The recording files of a config, in the order `SweepJob.recording` indexes them. */
 export function recordingFiles(cfg: BacktestConfig): { symbol: string; file: string }[] {

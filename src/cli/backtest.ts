@@ -24,7 +24,6 @@ import { streamsOf } from '../backtest/resultStreams.js';
 import type { SweepResult } from '../backtest/sweep.js';
 import type { RedisTarget } from '../backtest/queue/redisUrl.js';
 import { queueTarget } from './queueOptions.js';
-import { version } from './version.js';
 import { rerun } from './rerun.js';
 import { ratioText } from '../backtest/ratioText.js';
 import { failureText } from '../backtest/failureText.js';
@@ -151,7 +150,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       // BullMQ and ioredis (~230 modules) load only for a queue sweep, not at every backtest's start.
       const q = target === undefined ? undefined : { target, connection: await import('../backtest/queue/connection.js'), sweep: await import('../backtest/queue/queueSweep.js') };
       if (q !== undefined) await q.connection.checkReachable(q.target);
-      const queue = q === undefined ? undefined : q.sweep.queueSweep(cfg, { target: q.target, version: version(), gatherOnly: values.gather === true, log: (line) => io.stderr(`${line}\n`) });
+      const queue = q === undefined ? undefined : q.sweep.queueSweep(cfg, { target: q.target, gatherOnly: values.gather === true, log: (line) => io.stderr(`${line}\n`) });
       let s: SweepResult;
       try {
         s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`), ...(queue !== undefined ? { runner: queue.runner } : {}) });

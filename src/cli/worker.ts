@@ -8,9 +8,9 @@
 import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
 import { intOption, parseCommandArgs } from './args.js';
-import { version } from './version.js';
 import { MAX_TIMER_MS } from '../core/longTimer.js';
 import { checkReachable } from '../backtest/queue/connection.js';
+import { engineId } from '../backtest/queue/engineHash.js';
 import { startQueueWorker } from '../backtest/queue/queueWorker.js';
 import { parseRedisUrl, redactRedisUrls } from '../backtest/queue/redisUrl.js';
 
@@ -18,9 +18,10 @@ const USAGE = `Usage: kancil worker --queue redis://[:password@]host[:port][/db]
 
 Runs the jobs of queue sweeps (kancil backtest --sweep grid.yaml --queue URL) on this machine, on
 worker threads, until SIGINT/SIGTERM (the running jobs finish; a second signal puts them back in
-the queue). Start as many workers, on as many machines, as you like. Each needs the config's data
-files and strategy files at the same paths as the machine that enqueued the sweep, and the same
-kancil version; a job it cannot run fails with the reason and is retried (3 attempts).
+the queue). Start as many workers, on as many machines, as you like. Each needs the config's data,
+latency and strategy files at the same paths as the machine that enqueued the sweep, and the same
+build of kancil; a job it cannot run (another build, a file missing or different) is handed back
+to the queue for another worker, and the reason is logged once.
 
 Options:
   --queue URL        the Redis holding the queue (rediss:// for TLS)
@@ -42,7 +43,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const stalledMs = intOption('stalled-ms', values['stalled-ms'], 30_000, MAX_TIMER_MS);
   await checkReachable(target);
   const log = (line: string): void => io.stderr(`${new Date().toISOString()} ${line}\n`);
-  const worker = startQueueWorker({ target, version: version(), concurrency, lockMs, stalledMs, log });
+  const worker = startQueueWorker({ target, engine: engineId(), concurrency, lockMs, stalledMs, log });
   await new Promise<void>((resolve) => {
     let signals = 0;
     const stop = (signal: NodeJS.Signals): void => {

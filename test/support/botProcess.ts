@@ -28,10 +28,13 @@ export function startBot(configFile: string, env: Record<string, string>, extra:
   return startKancil(['run', configFile, ...extra], env);
 }
 
-/** Starts `kancil <args>` from the sources with the given environment added to this process's. */
-export function startKancil(args: readonly string[], env: Record<string, string> = {}): BotProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), ...args], {
-    cwd: repoRoot,
+/**
+ * Starts `kancil <args>` from the sources with the given environment added to this process's;
+ * `root` runs another copy of kancil (another build, for tests of mixed workers).
+ */
+export function startKancil(args: readonly string[], env: Record<string, string> = {}, root = repoRoot): BotProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), ...args], {
+    cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

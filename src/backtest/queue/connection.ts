@@ -6,11 +6,15 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { NetworkError } from '../../core/errors.js';
 import type { SweepJob } from '../sweepJob.js';
+import type { EngineId } from './engineHash.js';
 import type { FileIdentity } from './jobKey.js';
 import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
 
-/** The BullMQ queue every sweep uses (jobs of different sweeps differ by id). */
-export const QUEUE_NAME = 'sweep';
+/**
+ * The BullMQ queue every sweep uses (jobs of different sweeps differ by id). Workers that do not
+ * check a job's engine listened on another name, so they never see these jobs.
+ */
+export const QUEUE_NAME = 'sweep-jobs';
 /** Key prefix in Redis, so kancil's keys are easy to find next to other BullMQ users'. */
 export const QUEUE_PREFIX = 'kancil';
 /** How long finished jobs (results and failure reasons) stay in Redis for a re-gather: 7 days. */
@@ -20,14 +24,34 @@ export const KEEP_SECONDS = 7 * 86_400;
 export interface QueueJobData {
   /** The job as the embedded pool would run it, with the config's YAML text (configText) so a worker needs no copy of it. */
   readonly job: SweepJob;
-  /** kancil version of the enqueuing side; a worker of another version refuses the job. */
-  readonly version: string;
-  /** The data files the job reads, as the enqueuing side saw them; a worker checks its own copies against them. */
+  /** The engine of the enqueuing side; a worker of another engine hands the job back. */
+  readonly engine: EngineId;
+  /** The data and latency files the job reads, as the enqueuing side saw them; a worker checks its own copies against them. */
   readonly files: readonly FileIdentity[];
   /** The strategy's source file and its hash, checked the same way. */
   readonly plugin: { readonly path: string; readonly hash: string };
   /** The job in words for logs: the point, its window and recording. */
   readonly label: string;
+}
+
+/** Which worker ran a job: enough to find its machine, its process and its log. */
+export interface RanBy {
+  readonly host: string;
+  readonly pid: number;
+  /** The engine hash (the job's own, or the worker would have handed it back). */
+  readonly engine: string;
+}
+
+/** What a finished job holds: the answer's text and who produced it. */
+export interface QueueJobResult {
+  /** The JSON of the job's figures (SweepAnswer.result). */
+  readonly result: string;
+  readonly ranBy: RanBy;
+}
+
+/** A worker in words for reports: `host pid 123`. */
+export function ranByText(r: RanBy): string {
+  return `${r.host} pid ${r.pid}`;
 }
 
 /** ioredis options for a target (BullMQ opens its own connections with them). */

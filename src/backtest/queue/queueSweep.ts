@@ -11,7 +11,9 @@ import { readConfigText } from '../../config/yamlFile.js';
 import { resolvePlugin } from '../../strategy/loader.js';
 import type { BacktestConfig } from '../config.js';
 import { recordingFiles, type JobRunner, type SweepAnswer } from '../sweepJob.js';
-import { jobLabel, KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, redisOptions, type QueueJobData } from './connection.js';
+import { inputPaths } from '../provenance.js';
+import { jobLabel, KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, ranByText, redisOptions, type QueueJobData, type QueueJobResult } from './connection.js';
+import { engineId, type EngineId } from './engineHash.js';
 import { fileIdentity, queueJobId, type FileIdentity } from './jobKey.js';
 import { sourceHash } from './sourceHash.js';
 import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
@@ -19,8 +21,8 @@ import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
 /** How a queue sweep runs. */
 export interface QueueSweepOptions {
   readonly target: RedisTarget;
-  /** kancil's version: part of every job id, and checked by each worker. */
-  readonly version: string;
+  /** The engine: part of every job id, and checked by each worker. Default: this process's (engineId()). */
+  readonly engine?: EngineId;
   /** Only collect what the queue holds; a job that is not there is answered as missing. */
   readonly gatherOnly?: boolean;
   /** Attempts of a job that fails (a worker that dies does not use one: its job is retried as stalled). Default 3. */
@@ -50,16 +52,19 @@ const QUIET_MS = 30_000;
 export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueSweep {
   // Our own connection, so a close can always end it (BullMQ's own waits for a Redis that may be gone).
   const client = new Redis({ ...redisOptions(opts.target), maxRetriesPerRequest: null });
-  const queue = new Queue<QueueJobData, string>(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
+  const queue = new Queue<QueueJobData, QueueJobResult>(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
   let lastError = '';
   queue.on('error', (err) => {
     const msg = redactRedisUrls(err.message);
     if (msg !== lastError) opts.log(`queue ${opts.target.display}: ${msg}`);
     lastError = msg;
   });
+  const engine = opts.engine ?? engineId();
   const recordings = recordingFiles(cfg);
-  const candleFiles = cfg.backtest.candles.flatMap((c) => c.files);
-  const allFiles = [...recordings.map((r) => r.file), ...candleFiles];
+  // Every file the config reads but the strategy's (hashed with its imports): recordings, candles, latency files.
+  const inputs = inputPaths(cfg, new Map());
+  const allFiles = inputs.map((i) => i.path);
+  const otherFiles = inputs.filter((i) => i.role !== 'backtest.recordings').map((i) => i.path);
   // Read when the first jobs are sent: the sweep has checked the files exist by then.
   let read: { configText: string; identities: Map<string, FileIdentity> } | undefined;
   const files = (): { configText: string; identities: Map<string, FileIdentity> } => (read ??= { configText: readConfigText(cfg.file), identities: new Map(allFiles.map((f) => [f, fileIdentity(f)])) });
@@ -112,10 +117,10 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     const { configText, identities } = files();
     jobs.forEach((job, i) => {
       const recording = job.recording === undefined ? undefined : recordings[job.recording]?.file;
-      const files = (recording === undefined ? allFiles : [recording, ...candleFiles]).map((f) => identities.get(f) as FileIdentity);
+      const files = (recording === undefined ? allFiles : [recording, ...otherFiles]).map((f) => identities.get(f) as FileIdentity);
       const plugin = pluginOf(job.strategy);
-      const id = queueJobId(job, { config: cfg, plugin: plugin.hash, files, version: opts.version });
-      const entry = byId.get(id) ?? { data: { job: { ...job, index: 0, configText }, version: opts.version, files, plugin, label: jobLabel(job, recording) }, indexes: [] };
+      const id = queueJobId(job, { config: cfg, plugin: plugin.hash, files, engine: engine.hash });
+      const entry = byId.get(id) ?? { data: { job: { ...job, index: 0, configText }, engine, files, plugin, label: jobLabel(job, recording) }, indexes: [] };
       entry.indexes.push(i);
       byId.set(id, entry);
     });
@@ -130,9 +135,9 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     };
     const collect = async (id: string, state: string): Promise<boolean> => {
       if (state !== 'completed' && state !== 'failed') return false;
-      const job = await deadline(Job.fromId<QueueJobData, string>(queue, id));
+      const job = await deadline(Job.fromId<QueueJobData, QueueJobResult>(queue, id));
       if (job === undefined) return false;
-      if (state === 'completed') settle(id, (index) => ({ index, ok: true, result: job.returnvalue }));
+      if (state === 'completed') settle(id, (index) => ({ index, ok: true, result: job.returnvalue.result, ranBy: ranByText(job.returnvalue.ranBy) }));
       else settle(id, (index) => ({ index, ok: false, error: `${job.failedReason || 'failed'} (after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'})` }));
       return true;
     };
@@ -172,7 +177,10 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       if (pending.size < before) quietSince = Date.now();
       else if (Date.now() - quietSince >= QUIET_MS) {
         const counts = await deadline(queue.getJobCounts('waiting', 'active', 'delayed'));
-        opts.log(`queue ${opts.target.display}: ${pending.size} jobs of this sweep unfinished; queue has ${counts.waiting ?? 0} waiting, ${counts.active ?? 0} running, ${counts.delayed ?? 0} waiting to retry${(counts.active ?? 0) === 0 ? ' (is a worker running?)' : ''}`);
+        // A worker that cannot run a job says why in the job's log: the latest word of one unfinished job.
+        const first = pending.values().next().value;
+        const last = first === undefined ? undefined : (await deadline(queue.getJobLogs(first, 0, 0, false))).logs[0];
+        opts.log(`queue ${opts.target.display}: ${pending.size} jobs of this sweep unfinished; queue has ${counts.waiting ?? 0} waiting, ${counts.active ?? 0} running, ${counts.delayed ?? 0} waiting to retry${(counts.active ?? 0) === 0 ? ' (is a worker running?)' : ''}${last === undefined ? '' : `; last word on job ${first}: ${last}`}`);
         quietSince = Date.now();
       }
     }

@@ -1,16 +1,19 @@
 /**
  * The working side of a queue sweep: takes jobs from the queue and runs each on a worker thread
  * (the embedded pool's, so the result is the same and this thread stays free to renew its job
- * locks). Before a run it checks the job against this machine: the same kancil version (else the
- * job fails for good, the reason naming both), and the same data files and strategy source (else
- * it fails this attempt, and another worker may take the next). A worker that dies holds its job
- * only until its lock expires: a live worker's stalled check then puts the job back.
+ * locks). Before a run it checks the job against this machine: the same engine (kancil's code,
+ * engineHash.ts), and the same data, latency and strategy files. A job it cannot run is handed
+ * back, not failed: it goes back to the queue after a delay (growing to 30 s the more often it
+ * was handed back) for another worker, uses none of its attempts, and the reason is said once per
+ * kind in this worker's log and recorded in the job's log for the enqueuing side. A worker that
+ * dies holds its job only until its lock expires: a live worker's stalled check then puts it back.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Worker, type Job } from 'bullmq';
 import { runJobs } from '../sweepPool.js';
-import { KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, redisOptions, type QueueJobData } from './connection.js';
+import { KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, ranByText, redisOptions, type QueueJobData, type QueueJobResult, type RanBy } from './connection.js';
+import { engineText, type EngineId } from './engineHash.js';
 import { fileIdentity } from './jobKey.js';
 import { sourceHash } from './sourceHash.js';
 import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
@@ -18,7 +21,8 @@ import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
 /** How a queue worker runs. */
 export interface QueueWorkerOptions {
   readonly target: RedisTarget;
-  readonly version: string;
+  /** This process's engine: a job of another engine is handed back. */
+  readonly engine: EngineId;
   /** Jobs run at once (each on its own thread). */
   readonly concurrency: number;
   /** How long a job's lock lasts without renewal (ms); a dead worker's job is free again after it. */
@@ -36,35 +40,54 @@ export interface QueueWorker {
   release(): Promise<void>;
 }
 
+/** Why this worker cannot run a job: `kind` groups reasons that are said once (an engine, a file). */
+interface Refusal {
+  readonly kind: string;
+  readonly reason: string;
+}
+
 /** Why this machine cannot run `data`, or undefined when it can. */
-function machineProblem(data: QueueJobData): string | undefined {
+function refusalOf(data: QueueJobData, engine: EngineId): Refusal | undefined {
+  const host = os.hostname();
+  if (data.engine.hash !== engine.hash) return { kind: `engine ${data.engine.hash}`, reason: `the sweep was enqueued by ${engineText(data.engine)}, worker ${host} runs ${engineText(engine)}` };
   for (const f of data.files) {
-    if (!existsSync(f.path)) return `data file ${f.path} is missing on worker ${os.hostname()}`;
+    if (!existsSync(f.path)) return { kind: `file ${f.path}`, reason: `data file ${f.path} is missing on worker ${host}` };
     const mine = fileIdentity(f.path);
-    if (mine.size !== f.size || mine.head !== f.head) return `data file ${f.path} on worker ${os.hostname()} differs from the one the sweep was enqueued with (${mine.size} bytes here, ${f.size} there${mine.size === f.size ? ', other content' : ''})`;
+    if (mine.sha256 !== f.sha256) return { kind: `file ${f.path}`, reason: `data file ${f.path} on worker ${host} differs from the one the sweep was enqueued with (${mine.bytes} bytes here, ${f.bytes} there${mine.bytes === f.bytes ? ', other content' : ''})` };
   }
-  if (!existsSync(data.plugin.path)) return `strategy ${data.plugin.path} is missing on worker ${os.hostname()}`;
-  if (sourceHash(data.plugin.path) !== data.plugin.hash) return `strategy ${data.plugin.path} (or a module it imports) on worker ${os.hostname()} differs from the one the sweep was enqueued with`;
+  if (!existsSync(data.plugin.path)) return { kind: `file ${data.plugin.path}`, reason: `strategy ${data.plugin.path} is missing on worker ${host}` };
+  if (sourceHash(data.plugin.path) !== data.plugin.hash) return { kind: `file ${data.plugin.path}`, reason: `strategy ${data.plugin.path} (or a module it imports) on worker ${host} differs from the one the sweep was enqueued with` };
   return undefined;
+}
+
+/** Delay before a handed-back job is offered again: 1 s, doubling with each hand-back, at most 30 s. */
+export function handBackDelayMs(handBacks: number): number {
+  return Math.min(30_000, 1000 * 2 ** Math.min(5, Math.max(0, handBacks)));
 }
 
 /** Starts a worker on the queue at `opts.target`. */
 export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
-  const running = new Map<string, { job: Job<QueueJobData, string>; token: string | undefined }>();
+  const running = new Map<string, { job: Job<QueueJobData, QueueJobResult>; token: string | undefined }>();
+  const me: RanBy = { host: os.hostname(), pid: process.pid, engine: opts.engine.hash };
+  // Kinds of refusal already logged: a wrong engine is one line, not one per job.
+  const said = new Set<string>();
   // Aborted on release: the running threads stop, their jobs already back in the queue.
   const released = new AbortController();
-  const work = async (job: Job<QueueJobData, string>, token?: string): Promise<string> => {
+  const work = async (job: Job<QueueJobData, QueueJobResult>, token?: string): Promise<QueueJobResult> => {
     const data = job.data;
     const id = job.id ?? '?';
     const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
-    if (data.version !== opts.version) {
-      opts.log(`job ${id} refused: kancil ${data.version} job, this worker runs ${opts.version}`);
-      throw new UnrecoverableError(`kancil version mismatch: the sweep was enqueued by kancil ${data.version}, worker ${os.hostname()} runs kancil ${opts.version}; run workers of the enqueuing version`);
-    }
-    const problem = machineProblem(data);
-    if (problem !== undefined) {
-      opts.log(`job ${id} failed (${attempt}): ${problem}`);
-      throw new Error(problem);
+    const refusal = refusalOf(data, opts.engine);
+    if (refusal !== undefined) {
+      const delay = handBackDelayMs(job.attemptsStarted - 1);
+      if (!said.has(refusal.kind)) {
+        said.add(refusal.kind);
+        opts.log(`handing back jobs this worker cannot run (said once; the next ones of this kind are handed back quietly): job ${id}: ${refusal.reason}`);
+      }
+      // The enqueuing side reads this when nothing finishes, to say why.
+      await job.log(`handed back by ${ranByText(me)}: ${refusal.reason}`);
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
     }
     opts.log(`job ${id} started (${attempt}): ${data.label}`);
     const t0 = Date.now();
@@ -78,12 +101,12 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
         throw new Error(error);
       }
       opts.log(`job ${id} completed in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${data.label}`);
-      return answer.result;
+      return { result: answer.result, ranBy: me };
     } finally {
       running.delete(id);
     }
   };
-  const worker = new Worker<QueueJobData, string>(QUEUE_NAME, work, {
+  const worker = new Worker<QueueJobData, QueueJobResult>(QUEUE_NAME, work, {
     connection: redisOptions(opts.target),
     prefix: QUEUE_PREFIX,
     concurrency: opts.concurrency,
@@ -100,7 +123,7 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
     if (msg !== lastError) opts.log(`queue ${opts.target.display}: ${msg}`);
     lastError = msg;
   });
-  opts.log(`worker on ${opts.target.display} (${os.hostname()}, kancil ${opts.version}, ${opts.concurrency} at once, lock ${opts.lockMs} ms, stalled check every ${opts.stalledMs} ms)`);
+  opts.log(`worker on ${opts.target.display} (${os.hostname()} pid ${process.pid}, ${engineText(opts.engine)}, ${opts.concurrency} at once, lock ${opts.lockMs} ms, stalled check every ${opts.stalledMs} ms)`);
   return {
     close: () => worker.close(),
     release: async () => {
