@@ -27,7 +27,7 @@ import { prepareRun, sourcesOf } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig } from '../src/backtest/config.js';
 import type { LatencySpec } from '../src/backtest/latency.js';
 import { loadRunConfig } from '../src/cli/runConfig.js';
-import { DEFAULT_STREAM_HOLD_MS } from '../src/config/schema.js';
+import { DEFAULT_MAX_EXCHANGE_LAG_MS, DEFAULT_STREAM_HOLD_MS } from '../src/config/schema.js';
 import { RunSession } from '../src/cli/runSession.js';
 import { Decimal } from '../src/core/decimal.js';
 import { loadSandboxConfig, startSandbox } from '../src/sandbox/index.js';
@@ -35,7 +35,7 @@ import { loadPlugin, PROJECT_ROOT, plainErrorAt } from '../src/strategy/loader.j
 import { Ledger } from '../src/store/Ledger.js';
 import { recordingOffset, recordingSpan } from './parityRecording.js';
 import { type EngineOp, fillsDiffer, noteReport, replayOps } from './parityReplay.js';
-import { contiguousAt, type ModeOutcome, type ParityCase, type ParityFill, type ParityResult } from './parityResults.js';
+import { contiguousAt, figuresOf, type ModeOutcome, type ParityCase, type ParityFill, type ParityResult } from './parityResults.js';
 import { latencyFile, type Latencies, median, quantile, replayLatency, type Seen, watched } from './parityWatch.js';
 
 /** The bundled recording the sandbox and the backtest replay. */
@@ -235,6 +235,13 @@ export interface BacktestInputs {
   /** Seed of the latency draws (a `random`-order file, a log-normal). */
   readonly seed?: number;
   readonly offset: number;
+  /**
+   * backtest.feed.maxExchangeLagMs. Default 0, one clock: the sandbox the live runs trade against
+   * applies each replayed message to its engine when the recorder received it and streams it then,
+   * so its exchange's clock is the receive clock; the backtest of that world is one clock too. A
+   * larger value models a real exchange (src/backtest/twoClocks.ts), which the suite logs beside it.
+   */
+  readonly maxExchangeLagMs?: number;
   readonly timerMs: number;
   /** Virtual ms (recording receive ms minus `offset`). */
   readonly start: number;
@@ -264,7 +271,7 @@ export async function runParityBacktest(x: BacktestInputs, entry: LatencySpec): 
         fees: FEES,
         balances: BALANCES,
         latency: { entryMs: entry, cancelMs: x.cancel, ackMs: x.ackMs, streamHoldMs: x.streamHoldMs, ...(x.seed === undefined ? {} : { seed: x.seed }) },
-        feed: { offsetMs: offset },
+        feed: { offsetMs: offset, maxExchangeLagMs: x.maxExchangeLagMs ?? 0 },
         timerMs: x.timerMs,
         start: x.start,
         end: x.end,
@@ -352,7 +359,16 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     const first = await backtest(entryMs);
     const at = contiguousAt(live.outcome.intents, first.outcome.intents);
     const values = [...Array<number>(Math.max(0, at)).fill(entryMs), ...perOrder];
-    const bt = await backtest({ file: latencyFile(path.join(dir, 'backtest-entry.txt'), values), order: 'recorded' });
+    const entry: LatencySpec = { file: latencyFile(path.join(dir, 'backtest-entry.txt'), values), order: 'recorded' };
+    const bt = await backtest(entry);
+    // The same backtest on two clocks (a real exchange's trades consume liquidity at their trade
+    // time): how far the sandbox's one clock moves the figures.
+    const two = await runParityBacktest({ ...inputs, maxExchangeLagMs: DEFAULT_MAX_EXCHANGE_LAG_MS }, entry);
+    const fig = (x: BacktestRun): string => {
+      const f = figuresOf(trimmed(x.outcome, window.startMs, window.endMs), x.mark);
+      return `filled ${f.filledQty.toPrecision(5)}, taker ${(f.takerShare * 100).toFixed(1)} %, fees ${f.fees.toPrecision(5)}, PnL ${f.pnl.toPrecision(5)}`;
+    };
+    o.log?.(`${c.name}: backtest on one clock (the sandbox's) ${fig(bt)}; on two clocks ${fig(two)}`);
     o.log?.(`${c.name}: live feed ${feedWall} ms, entry ${median(live.latency.entry) ?? 'n/a'} ms, report ${median(live.latency.ack) ?? 'n/a'} ms, fill report ${fillWall ?? 'n/a'} ms wall, ${median(live.latency.fillReplay) ?? 'n/a'} ms of recording (p90 ${quantile(live.latency.fillReplay, 0.9) ?? 'n/a'}) (${live.latency.entry.length} orders); market answered to market met ${entryMs} ms (p90 ${quantile(measured, 0.9) ?? 'n/a'}, max ${quantile(measured, 1) ?? 'n/a'}) of recording, ${at >= 0 ? 'order by order' : 'in order, intents differ'}; window ${window.startMs}..${window.endMs}, strategies started +${Math.round(live.startRec - window.startMs)} ms (live), +${Math.round(paper.startRec - window.startMs)} ms (paper)`);
     const inWindow = (x: ModeOutcome): ModeOutcome => trimmed(x, window.startMs, window.endMs);
     // Each run's orders replayed through one engine fed as the sandbox's: do they give its fills?
@@ -363,7 +379,7 @@ export async function runParityCase(c: ParityCase, o: ParityOptions): Promise<Pa
     if (dump !== undefined) {
       const run = (x: typeof live) => ({ outcome: x.outcome, latency: x.latency, startRec: x.startRec, ops: x.engine.ops });
       const { c: _c, dir: _d, recording: _r, ...given } = inputs;
-      writeFileSync(path.join(dump, `${c.name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ case: c.name, speed: o.speed, window, given, entryMs, perCancel, live: run(live), ...(again ? { again: run(again) } : {}), paper: run(paper), backtest: { outcome: bt.outcome, ops: bt.engine.ops }, mark: bt.mark }));
+      writeFileSync(path.join(dump, `${c.name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ case: c.name, speed: o.speed, window, given, entryMs, perCancel, live: run(live), ...(again ? { again: run(again) } : {}), paper: run(paper), backtest: { outcome: bt.outcome, ops: bt.engine.ops }, backtestTwoClocks: { outcome: two.outcome, mark: two.mark }, mark: bt.mark }));
     }
     return { c, engineCheck, live: inWindow(live.outcome), ...(again ? { liveAgain: inWindow(again.outcome) } : {}), paper: inWindow(paper.outcome), backtest: inWindow(bt.outcome), mark: bt.mark, measured: { feedWallMs: feedWall, entryWallMs: median(live.latency.entry), ackWallMs: median(live.latency.ack), entryMs, ackMs, samples: measured.length, fillWallMs: fillWall, fillReplayMs: median(live.latency.fillReplay), streamHoldMs }, window };
   } finally {
