@@ -8,8 +8,10 @@ import { formatTable } from './table.js';
 const USAGE = `Usage: kancil profit [config.yaml] [--ledger PATH] [--by strategy|day] [filters] [--json]
 
 Profit and loss from the fills in a run's ledger, in each symbol's quote asset: cash received
-minus cash paid, less commissions in the pair's assets, plus the position marked at the symbol's
-last fill price (the ledger knows no later price). Commissions in other assets are listed apart.
+minus cash paid, less commissions in the pair's assets, plus the position marked at the run's
+last journalled mark (the mid of its book, else its last trade), or the symbol's last fill price
+where the run never marked it; split at average cost into realized and unrealized. Commissions
+in other assets are listed apart.
   --by strategy      per strategy and symbol (default): fills, volume, position, mark, PnL
   --by day           per UTC day and quote asset: fills, volume, and the day's change of PnL
 ${LEDGER_OPTIONS_USAGE}`;
@@ -25,9 +27,10 @@ export const command = ledgerCommand(USAGE, { by: { type: 'string' } }, ({ reade
     io.stdout(formatTable(['day (UTC)', 'quote', 'fills', 'volume', 'pnl'], days.map((d) => [d.day, d.quote, String(d.fills), d.volume, d.pnl])));
     return ExitCode.OK;
   }
-  const rows = profitByStrategy(fills);
+  const marks = reader.latestMarks();
+  const rows = profitByStrategy(fills, (s) => marks.get(s));
   if (json) return printJson(io, rows);
-  io.stdout(formatTable(['strategy', 'symbol', 'fills', 'volume', 'position', 'mark', 'pnl', 'other fees'], rows.map((r) => [r.strategy, r.symbol, String(r.fills), r.volume, r.position, r.mark ?? '-', `${r.pnl} ${r.quote}`, Object.entries(r.otherFees).map(([a, v]) => `${v} ${a}`).join(', ')])));
+  io.stdout(formatTable(['strategy', 'symbol', 'fills', 'volume', 'position', 'mark', 'pnl', 'realized', 'unrealized', 'other fees'], rows.map((r) => [r.strategy, r.symbol, String(r.fills), r.volume, r.position, r.mark ?? '-', `${r.pnl} ${r.quote}`, r.realized, r.unrealized, Object.entries(r.otherFees).map(([a, v]) => `${v} ${a}`).join(', ')])));
   if (rows.length === 0) io.stdout('no fills\n');
   return ExitCode.OK;
 });

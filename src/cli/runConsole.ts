@@ -117,7 +117,7 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
         return { name: s.name, symbols: s.symbols, state: floor.state, reason: floor.reason, failure: f ? { error: f.error, phase: f.phase, t: f.t } : undefined };
       }),
     tradingState: () => ({ state: p.states.state, reason: p.states.reason }),
-    positions: () => [...p.books].map(([key, b]) => ({ strategy: key.slice(0, key.indexOf(' ')), symbol: b.symbol, position: b.position, cash: b.cash, fills: b.fills, volume: b.volume, mark: p.market.mark(b.symbol) })),
+    positions: () => [...p.books].map(([key, b]) => ({ strategy: key.slice(0, key.indexOf(' ')), symbol: b.symbol, position: b.position, cash: b.cash, basis: b.basis, fills: b.fills, volume: b.volume, mark: p.market.mark(b.symbol) })),
     balances: () => p.balances(),
     equity: () => p.equity(),
     openOrders: () => p.tracker.liveOrders(),

@@ -40,8 +40,7 @@ import type { ShownOwnOrders } from '../backtest/ShownOwnOrders.js';
 import type { WallScheduler } from '../backtest/Scheduler.js';
 import { BalanceSource, LiveBalances } from '../execution/balances.js';
 import { paperVenue } from './runSessionPaper.js';
-import { followBalances, valuation } from './runSessionBalances.js';
-import type { Equity } from '../execution/equity.js';
+import { followBalances, RunAccount } from './runSessionBalances.js';
 import { checkBudgets } from './budgets.js';
 import { RunMarket } from './runMarket.js';
 import type { RunParts } from './runParts.js';
@@ -83,8 +82,7 @@ export class RunSession {
   /** Positions of this run's strategies, kept from fill events (each is a new ledger fill). */
   readonly #books = new Map<string, SymbolBook>();
   readonly #rejections: RunRejections;
-  #balances: LiveBalances | undefined;
-  #equity: () => Equity | undefined = () => undefined;
+  #account: RunAccount | undefined;
   readonly #daily: DailyPnl;
   #stopped: Promise<RunSummary> | undefined;
 
@@ -356,7 +354,7 @@ export class RunSession {
       if (cfg.mode === 'live') for (const o of tracker.liveOrders()) if (runner.names.includes(o.strategy)) runner.book(o.strategy).update(orderUpdateOf(o));
       if (router) checkBudgets(cfg.file, cfg.strategies.map((s) => ({ name: s.name, budget: s.budget, free: (asset: string) => runner.book(s.name).free(asset) })), router.balances);
       // Counted from before the start: a strategy's onStart may already send refused intents.
-      const rejections = new RunRejections(runner.names);
+      const rejections = new RunRejections(runner.names, (id, intentId) => ledger.order(id)?.intentId === intentId);
       cleanup.push(bus.listen((e) => rejections.onEvent(e)));
       runner.start();
       // Risk rejections queued while a handler ran are published after each bus event.
@@ -366,8 +364,7 @@ export class RunSession {
 
       const session = new RunSession(o, { ledger, bus, open, legacy, market, refs, tracker, router, sim, user, states, pipeline, runner, names: runner.names, rejections, daily, startedAt });
       const stopBalances = followBalances({ bus, balances, log, source: router ? BalanceSource.STREAM : BalanceSource.SIM, ...(router ? { refresh: () => (router as OrderRouter).refreshBalances() } : {}) });
-      session.#balances = balances;
-      session.#equity = valuation(cfg.strategies.flatMap((x) => x.symbols), balances, (x) => market.mark(x));
+      const account = (session.#account = new RunAccount(ledger, balances, cfg.strategies.flatMap((x) => x.symbols), (x) => market.mark(x)));
       const stopWatch = watchExchange({ bus, states, ledger, clock, log, probe: () => open.time(), silenceMs: cfg.run.exchangeSilenceSec * 1000, live: cfg.mode === 'live' });
       session.#subs.push(stateSub, flushSub, dailySub, { unsubscribe: stopWatch }, { unsubscribe: stopBalances });
       const mine = new Set(session.#strategyNames);
@@ -377,6 +374,7 @@ export class RunSession {
       }));
       if (cfg.run.timerMs > 0 && [...o.plugins.values()].some(readsTimer)) session.#every(cfg.run.timerMs, () => bus.publish({ type: 'timer', E: clock.now() }));
       session.#every(cfg.run.statusIntervalSec * 1000, () => log.info(session.status(), 'status'));
+      session.#every(60_000, () => account.journalMarks(clock.now()));
       // Clocks drift and get stepped (NTP, a suspended VM): with a stale offset every signed
       // request falls outside the recvWindow and is refused, and the unknown-outcome settle rule
       // (absent after recvWindow + 1 s means never placed) would rest on a wrong timestamp.
@@ -414,7 +412,7 @@ export class RunSession {
 
   /** The run's parts, for the operator's console (src/cli/runConsole.ts): read, and commanded through their own methods. */
   get parts(): RunParts {
-    return { config: this.#o.config, tracker: this.#tracker, market: this.#market, router: this.#router, sim: this.#sim?.venue, states: this.#states, runner: this.#runner, pipeline: this.#pipeline, books: this.#books, rateLimits: this.#open.rateLimits, balances: () => this.#balances?.list() ?? [], equity: () => this.#equity(), dailyPnl: (strategy) => this.#daily.of(strategy, systemClock.now(), (s) => this.#market.mark(s)), clockOffsetMs: () => this.#open.timeOffsetMs };
+    return { config: this.#o.config, tracker: this.#tracker, market: this.#market, router: this.#router, sim: this.#sim?.venue, states: this.#states, runner: this.#runner, pipeline: this.#pipeline, books: this.#books, rateLimits: this.#open.rateLimits, balances: () => this.#account?.balances() ?? [], equity: () => this.#account?.equity(), dailyPnl: (strategy) => this.#daily.of(strategy, systemClock.now(), (s) => this.#market.mark(s)), clockOffsetMs: () => this.#open.timeOffsetMs };
   }
 
   /** Operator command: sets the trading state floor (HALTED: only cancels pass; REDUCING: only exposure-reducing orders). */
@@ -425,7 +423,7 @@ export class RunSession {
 
   /** One status record: positions, open orders, PnL per strategy. */
   status(): Record<string, unknown> {
-    return statusLine(this.#books, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats, this.#equity());
+    return statusLine(this.#books, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats, this.#account?.equity());
   }
 
   /**
@@ -466,6 +464,7 @@ export class RunSession {
     } catch (err) {
       log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not fetch missing fills at shutdown; the next start reconciles them');
     }
+    this.#account?.journalMarks(systemClock.now());
     const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures, ordersLeft, this.#rejections.byStrategy());
     this.#pipeline.stop();
     await this.#router?.stop();

@@ -43,9 +43,20 @@ describe('positionsOf', () => {
 });
 
 describe('RunRejections', () => {
+  it("counts a simulated venue's refusal of a sent order once, as the venue's (its intentRejected and the order's REJECTED are one refusal)", () => {
+    const sent = new Set(['c1:i1']);
+    const r = new RunRejections(['a'], (clientId, intentId) => sent.has(`${clientId}:${intentId}`));
+    const intent = (clientId: string, intentId: string) => ({ kind: 'place', strategy: 'a', intentId, clientId });
+    r.onEvent({ type: 'intentRejected', E: 0, strategy: 'a', intent: intent('c1', 'i1'), reason: 'INSUFFICIENT_BALANCE', message: 'Account has insufficient balance' } as unknown as BusEvent);
+    r.onEvent({ type: 'orderUpdate', E: 0, strategy: 'a', clientId: 'c1', state: 'REJECTED', reason: 'INSUFFICIENT_BALANCE: Account has insufficient balance' } as unknown as BusEvent);
+    // A risk refusal reusing a clientId names an order of another intent: still the checker's.
+    r.onEvent({ type: 'intentRejected', E: 0, strategy: 'a', intent: intent('c1', 'i2'), reason: 'DUPLICATE_CLIENT_ID', message: 'clientId already used' } as unknown as BusEvent);
+    expect(r.byStrategy().a?.map((c) => `${c.source} ${c.reason} ${c.count}`)).toEqual(['risk DUPLICATE_CLIENT_ID 1', 'venue INSUFFICIENT_BALANCE 1']);
+  });
+
   it('counts risk refusals and each rejected order once, by strategy and reason, into the summary', () => {
     const r = new RunRejections(['a', 'b']);
-    const refused = (strategy: string, reason: string, message: string) => ({ type: 'intentRejected', E: 0, strategy, reason, message }) as unknown as BusEvent;
+    const refused = (strategy: string, reason: string, message: string) => ({ type: 'intentRejected', E: 0, strategy, intent: { kind: 'place', strategy, intentId: 'i', clientId: 'x' }, reason, message }) as unknown as BusEvent;
     const rejected = (clientId: string, reason: string) => ({ type: 'orderUpdate', E: 0, strategy: 'a', clientId, state: 'REJECTED', reason }) as unknown as BusEvent;
     r.onEvent(refused('a', 'LOT_SIZE', 'quantity=0.0001 is not a multiple of stepSize 0.001'));
     r.onEvent(refused('a', 'LOT_SIZE', 'quantity=0.0002 is not a multiple of stepSize 0.001'));

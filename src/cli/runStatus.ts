@@ -4,8 +4,8 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { Equity } from '../execution/equity.js';
-import { addFill, markedPnl as pnl, type SymbolBook } from '../execution/dailyPnl.js';
-import { Rejections, rejectionsText, type RejectionCount } from '../backtest/rejections.js';
+import { addFill, markedPnl as pnl, pnlSplit, type SymbolBook } from '../execution/dailyPnl.js';
+import { reasonCode, Rejections, rejectionsText, type RejectionCount } from '../backtest/rejections.js';
 import type { BusEvent } from '../bus/events.js';
 import type { Ledger } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord } from '../store/records.js';
@@ -29,34 +29,49 @@ export function statusLine(
 ): Record<string, unknown> {
   const positions: Record<string, string> = {};
   const pnls: Record<string, string> = {};
+  const realized: Record<string, string> = {};
+  const unrealized: Record<string, string> = {};
   for (const [key, b] of books) {
+    const m = mark(b.symbol);
+    const split = pnlSplit(b, m);
     positions[key] = b.position.toFixed();
-    pnls[key] = pnl(b, mark(b.symbol)).toFixed();
+    pnls[key] = pnl(b, m).toFixed();
+    realized[key] = split.realized.toFixed();
+    unrealized[key] = split.unrealized.toFixed();
   }
   const mine = live.filter((o) => strategies.includes(o.strategy));
   const worth = equity === undefined ? {} : { equity: { quote: equity.quote, value: equity.value.toFixed(), ...(equity.unvalued.length > 0 ? { unvalued: equity.unvalued } : {}) } };
-  return { positions, openOrders: mine.length, unknownOrders: mine.filter((o) => o.state === 'UNKNOWN').length, pnl: pnls, intents: { ...stats }, ...worth };
+  return { positions, openOrders: mine.length, unknownOrders: mine.filter((o) => o.state === 'UNKNOWN').length, pnl: pnls, realized, unrealized, intents: { ...stats }, ...worth };
 }
 
 /**
  * A run's refusals by strategy and reason, fed from the bus like a backtest's (risk: the
  * intentRejected events; venue: an order's first REJECTED update, however often it is repeated).
+ * A simulated venue refuses a placement with an intentRejected event too, and the order it names
+ * is then closed REJECTED: that refusal is the venue's and counts once, as the order's. Such an
+ * event is told from a risk refusal by `sentOrder`: an order journalled from that very intent.
  */
 export class RunRejections {
   readonly #counts = new Rejections();
   readonly #strategies: readonly string[];
   readonly #rejectedOrders = new Set<string>();
+  readonly #sentOrder: (clientId: string, intentId: string) => boolean;
 
-  constructor(strategies: readonly string[]) {
+  constructor(strategies: readonly string[], sentOrder: (clientId: string, intentId: string) => boolean = () => false) {
     this.#strategies = strategies;
+    this.#sentOrder = sentOrder;
   }
 
   /** Feeds one bus event. */
   onEvent(e: BusEvent): void {
-    if (e.type === 'intentRejected' && this.#strategies.includes(e.strategy)) this.#counts.add(e.strategy, 'risk', e.reason, e.message);
+    if (e.type === 'intentRejected' && this.#strategies.includes(e.strategy)) {
+      if (e.intent.kind === 'place' && this.#sentOrder(e.intent.clientId, e.intent.intentId)) return;
+      this.#counts.add(e.strategy, 'risk', e.reason, e.message);
+    }
     else if (e.type === 'orderUpdate' && e.state === 'REJECTED' && this.#strategies.includes(e.strategy) && !this.#rejectedOrders.has(e.clientId)) {
       this.#rejectedOrders.add(e.clientId);
-      this.#counts.add(e.strategy, 'venue', e.reason ?? 'REJECTED', e.reason ?? 'rejected by the venue');
+      // Counted by code (`INSUFFICIENT_BALANCE: ...` and the like), as a backtest counts them.
+      this.#counts.add(e.strategy, 'venue', e.reason === undefined ? 'REJECTED' : reasonCode(e.reason), e.reason ?? 'rejected by the venue');
     }
   }
 
@@ -78,7 +93,10 @@ export interface RunSummary {
     readonly fills: number;
     readonly position: string;
     readonly volume: string;
+    /** realized + unrealized, at `mark`. */
     readonly pnl: string;
+    readonly realized: string;
+    readonly unrealized: string;
     readonly mark: string | undefined;
   }[];
   readonly failures: readonly { strategy: string; error: string }[];
@@ -116,7 +134,8 @@ export function runSummary(
   const rows = [...books.entries()].map(([key, b]) => {
     fills += b.fills;
     const m = mark(b.symbol);
-    return { strategy: key.split(' ')[0] ?? key, symbol: b.symbol, fills: b.fills, position: b.position.toFixed(), volume: b.volume.toFixed(), pnl: pnl(b, m).toFixed(), mark: m?.toFixed() };
+    const split = pnlSplit(b, m);
+    return { strategy: key.split(' ')[0] ?? key, symbol: b.symbol, fills: b.fills, position: b.position.toFixed(), volume: b.volume.toFixed(), pnl: pnl(b, m).toFixed(), realized: split.realized.toFixed(), unrealized: split.unrealized.toFixed(), mark: m?.toFixed() };
   });
   return { reason, durationSec: Math.round((endedAt - startedAt) / 100) / 10, orders, fills, strategies: rows, failures, ordersLeft, rejections };
 }
@@ -124,7 +143,7 @@ export function runSummary(
 /** Human-readable summary lines. */
 export function formatSummary(s: RunSummary): string {
   const lines = [`run stopped (${s.reason}) after ${s.durationSec} s`, `orders: ${Object.entries(s.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; fills: ${s.fills}`];
-  for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${r.fills} fills, position ${r.position}, volume ${r.volume}, PnL ${r.pnl}${r.mark ? ` (mark ${r.mark})` : ''}`);
+  for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${r.fills} fills, position ${r.position}, volume ${r.volume}, PnL ${r.pnl} (realized ${r.realized}, unrealized ${r.unrealized}${r.mark ? ` at mark ${r.mark}` : ''})`);
   for (const [n, counts] of Object.entries(s.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of s.failures) lines.push(`  strategy ${f.strategy} FAILED: ${f.error}`);
   if (s.ordersLeft > 0) lines.push(`  ${s.ordersLeft} order(s) still live or unresolved on the exchange: start again to reconcile them`);

@@ -13,13 +13,14 @@ import { formatTable, timeCell } from './table.js';
 const USAGE = `Usage: kancil status [config.yaml] [--ledger PATH] [--json]
 
 Summarises a run's ledger (also while the run is going): the last run and whether it is still
-running, orders by state and the open ones, positions and PnL per strategy (marked at the last
-fill price), the latest balances, rejections by reason, and the latest operator commands,
-trading-state changes and strategy failures.
+running, orders by state and the open ones, positions and PnL per strategy, realized and
+unrealized (at the run's last journalled mark, else the last fill price), the latest balances,
+rejections by reason, and the latest operator commands, trading-state changes and strategy
+failures.
 ${LEDGER_OPTIONS_USAGE}`;
 
 /** Journal kinds an operator wants to see in a status. */
-const EVENTS = ['operator', 'console', 'tradingState', 'strategyFailed'];
+const EVENTS = ['operator', 'console', 'tradingState', 'strategyFailed', 'exchangeUnreachable', 'exchangeBack', 'orderLost', 'operatorResolve'];
 
 /** Whether the process of a run is alive (signal 0 checks without sending; EPERM: alive, not ours). */
 function alive(pid: unknown): boolean {
@@ -47,7 +48,8 @@ function lastRun(starts: readonly JournalEntry[], stops: readonly JournalEntry[]
 export const command = ledgerCommand(USAGE, {}, ({ reader, query, json, io }) => {
   const run = lastRun(reader.journal(['start'], 1), reader.journal(['stop'], 1));
   const open = reader.orders({ ...query, open: true });
-  const positions = profitByStrategy(reader.fills({ ...query, limit: undefined }));
+  const marks = reader.latestMarks();
+  const positions = profitByStrategy(reader.fills({ ...query, limit: undefined }), (s) => marks.get(s));
   const balances = reader.latestBalances();
   const events = reader.journal(EVENTS, query.limit ?? 10);
   const status = { run, runs: reader.journal(['start'], 1_000_000).length, orders: reader.orderCounts(), openOrders: open, positions, balances, rejections: reader.rejectionCounts(), events };
@@ -56,7 +58,7 @@ export const command = ledgerCommand(USAGE, {}, ({ reader, query, json, io }) =>
   else io.stdout('no run has started on this ledger\n');
   io.stdout(`orders: ${Object.entries(status.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}\n`);
   if (open.length > 0) io.stdout(`\nopen orders\n${formatTable(ORDER_HEADER, open.map(orderCells))}`);
-  if (positions.length > 0) io.stdout(`\npositions (marked at the last fill price)\n${formatTable(['strategy', 'symbol', 'fills', 'position', 'mark', 'pnl'], positions.map((p) => [p.strategy, p.symbol, String(p.fills), p.position, p.mark ?? '-', `${p.pnl} ${p.quote}`]))}`);
+  if (positions.length > 0) io.stdout(`\npositions (at the run's last journalled mark, else the last fill price)\n${formatTable(['strategy', 'symbol', 'fills', 'position', 'mark', 'pnl', 'realized', 'unrealized'], positions.map((p) => [p.strategy, p.symbol, String(p.fills), p.position, p.mark ?? '-', `${p.pnl} ${p.quote}`, p.realized, p.unrealized]))}`);
   if (balances.length > 0) io.stdout(`\nbalances (latest recorded)\n${formatTable(['asset', 'free', 'locked'], balances.map((b) => [b.asset, b.free.toFixed(), b.locked.toFixed()]))}`);
   const rejections = Object.entries(status.rejections);
   if (rejections.length > 0) io.stdout(`\nrejected intents: ${rejections.map(([k, v]) => `${k} ${v}`).join(', ')}\n`);

@@ -1,13 +1,17 @@
 /**
  * Profit from a ledger's fills, per strategy and symbol or per UTC day, as `kancil profit` prints
- * it. PnL is cash flow plus the position marked at a price (the last fill price of the symbol when
- * no live price is given: the ledger knows no other). A day's PnL is the change of that marked
+ * it. PnL is cash flow plus the position marked at a price, split at average cost into realized
+ * (closed trades, less commissions) and unrealized (the open position at the mark less its cost).
+ * The mark is the run's one mark: the mid of its local book, else its last trade price. A reader
+ * of the ledger alone takes the last marks the run journalled (kind `marks`: every minute while it
+ * runs and at its stop, so a stopped run's status shows its summary's figures), and the symbol's
+ * last fill price only where the run never marked it. A day's PnL is the change of that marked
  * value over the day, each day marked at its own last fill price, so the days add up to the total.
  * Amounts are in each symbol's quote asset and never summed across quote assets. Exact decimals.
  */
 import { ZERO, type Decimal } from '../core/decimal.js';
 import { splitSymbol } from '../core/symbols.js';
-import { addFill, markedPnl, type SymbolBook } from '../execution/dailyPnl.js';
+import { addFill, markedPnl, pnlSplit, type SymbolBook } from '../execution/dailyPnl.js';
 import type { FillRecord } from '../store/records.js';
 
 /** Profit of one strategy on one symbol. */
@@ -21,6 +25,9 @@ export interface StrategyProfit {
   /** Price the position is marked at; undefined when none is known. */
   readonly mark: string | undefined;
   readonly pnl: string;
+  /** pnl at average cost: what closed trades made (less commissions) and the open position at the mark less its cost. */
+  readonly realized: string;
+  readonly unrealized: string;
   /** Commissions charged in assets other than the symbol's own, by asset (not in pnl). */
   readonly otherFees: Readonly<Record<string, string>>;
 }
@@ -55,6 +62,8 @@ export function profitByStrategy(fills: readonly FillRecord[], mark?: (symbol: s
       position: b.position.toFixed(),
       mark: m?.toFixed(),
       pnl: markedPnl(b, m).toFixed(),
+      realized: pnlSplit(b, m).realized.toFixed(),
+      unrealized: pnlSplit(b, m).unrealized.toFixed(),
       otherFees: Object.fromEntries([...b.otherFees].map(([a, v]) => [a, v.toFixed()])),
     };
   });

@@ -28,8 +28,10 @@ export interface PositionView {
   readonly cash: Decimal;
   readonly fills: number;
   readonly volume: Decimal;
-  /** Mid or last price the position is marked at, when known. */
+  /** The run's mark (the mid of its local book, else the last trade price), when known. */
   readonly mark: Decimal | undefined;
+  /** Average cost of the open position in quote (negative for a short); realized = cash + basis, unrealized = position x mark - basis. */
+  readonly basis?: Decimal;
 }
 
 /** Top of one local book. */

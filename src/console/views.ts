@@ -60,6 +60,9 @@ export interface PositionJson {
   readonly volume: string;
   readonly mark: string | undefined;
   readonly pnl: string;
+  /** pnl split at average cost (when the run keeps the basis): closed trades, and the open position at the mark. */
+  readonly realized?: string;
+  readonly unrealized?: string;
 }
 
 /** Top of a book. */
@@ -100,7 +103,8 @@ export function positionPnl(p: PositionView): Decimal {
 
 /** From a position view. */
 export function positionJson(p: PositionView): PositionJson {
-  return { strategy: p.strategy, symbol: p.symbol, quote: splitSymbol(p.symbol).quote, position: p.position.toFixed(), fills: p.fills, volume: p.volume.toFixed(), mark: p.mark?.toFixed(), pnl: positionPnl(p).toFixed() };
+  const split = p.basis === undefined ? {} : { realized: p.cash.plus(p.basis).toFixed(), unrealized: (p.mark === undefined ? ZERO : p.position.mul(p.mark).minus(p.basis)).toFixed() };
+  return { strategy: p.strategy, symbol: p.symbol, quote: splitSymbol(p.symbol).quote, position: p.position.toFixed(), fills: p.fills, volume: p.volume.toFixed(), mark: p.mark?.toFixed(), pnl: positionPnl(p).toFixed(), ...split };
 }
 
 /** Total PnL per quote asset over positions. */

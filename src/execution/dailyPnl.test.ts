@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { addFill, DailyPnl, markedPnl, type SymbolBook } from './dailyPnl.js';
+import { addFill, DailyPnl, markedPnl, pnlSplit, type SymbolBook } from './dailyPnl.js';
 
 const fill = (side: 'BUY' | 'SELL', qty: string, price: string, strategy: string) => ({ strategy, symbol: 'BTC_USDT', side, qty: new Decimal(qty), quoteQty: new Decimal(qty).mul(price), commission: new Decimal(0), commissionAsset: 'USDT' });
 
@@ -107,5 +107,39 @@ describe('DailyPnl buckets a fill by its exchange transaction time', () => {
   it('refuses a fill whose symbol has an empty quote (BTC_), as splitSymbol does', () => {
     const d = new DailyPnl();
     for (const symbol of ['BTC_', '_USDT', 'BTCUSDT']) expect(() => d.add(day, { ...fill('BUY', '1', '1', 's'), symbol }), symbol).toThrow(/BASE_QUOTE/);
+  });
+});
+
+describe('pnlSplit: realized and unrealized at average cost', () => {
+  const f = (side: 'BUY' | 'SELL', qty: string, price: string, commission = '0', commissionAsset: string | null = null) => ({ strategy: 's', symbol: 'BTC_USDT', side, qty: new Decimal(qty), quoteQty: new Decimal(qty).mul(price), commission: new Decimal(commission), commissionAsset });
+
+  it('splits a long trimmed at a profit: the sold part realized at its average cost, the rest unrealized at the mark; they add up to the marked PnL', () => {
+    const books = new Map<string, SymbolBook>();
+    addFill(books, f('BUY', '1', '100'));
+    addFill(books, f('BUY', '1', '110')); // average cost 105
+    addFill(books, f('SELL', '0.5', '120', '0.06', 'USDT'));
+    const b = books.get('s BTC_USDT');
+    if (!b) throw new Error('no book');
+    const s = pnlSplit(b, new Decimal('90'));
+    expect(s.realized.toFixed()).toBe('7.44'); // 0.5 x (120 - 105) - 0.06
+    expect(s.unrealized.toFixed()).toBe('-22.5'); // 1.5 x (90 - 105)
+    expect(s.realized.plus(s.unrealized).eq(markedPnl(b, new Decimal('90')))).toBe(true);
+  });
+
+  it('crossing through zero realizes the whole old side and opens the new one at the fill price; flat means all realized', () => {
+    const books = new Map<string, SymbolBook>();
+    addFill(books, f('BUY', '2', '100', '0.002', 'BTC')); // position 1.998 costing 200
+    addFill(books, f('SELL', '3', '110')); // closes 1.998, opens a short of 1.002 at 110
+    const b = books.get('s BTC_USDT');
+    if (!b) throw new Error('no book');
+    expect(b.position.toFixed()).toBe('-1.002');
+    expect(b.basis.toFixed()).toBe('-110.22');
+    const s = pnlSplit(b, new Decimal('110'));
+    expect(s.unrealized.isZero()).toBe(true);
+    expect(s.realized.toFixed()).toBe(markedPnl(b, new Decimal('110')).toFixed());
+    addFill(books, f('BUY', '1.002', '105'));
+    expect(b.position.isZero()).toBe(true);
+    expect(pnlSplit(b, new Decimal('1')).realized.eq(b.cash)).toBe(true);
+    expect(pnlSplit(b, new Decimal('1')).unrealized.isZero()).toBe(true);
   });
 });

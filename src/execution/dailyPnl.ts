@@ -3,7 +3,7 @@
  * reads. Shared by live, paper (src/cli/runSession.ts) and backtests (src/backtest/Backtest.ts),
  * so a loss limit means the same in every mode. Exact decimals throughout.
  */
-import { ZERO, type Decimal } from '../core/decimal.js';
+import { Decimal, ZERO } from '../core/decimal.js';
 import { isBaseQuote, splitSymbol } from '../core/symbols.js';
 import type { FillRecord } from '../store/records.js';
 
@@ -14,6 +14,11 @@ export interface SymbolBook {
   position: Decimal;
   /** Quote received minus quote paid, less quote-asset commissions. */
   cash: Decimal;
+  /**
+   * What the open position cost, in quote (negative for a short: what selling it brought), at
+   * average cost. Kept by {@link addFill} only (the daily loss limit needs no split).
+   */
+  basis: Decimal;
   /** Commissions in other assets, by asset. */
   readonly otherFees: Map<string, Decimal>;
   fills: number;
@@ -29,7 +34,7 @@ export type DatedFill = FillFields & { readonly E?: number };
 const DAY_MS = 86_400_000;
 
 function emptyBook(symbol: string): SymbolBook {
-  return { symbol, position: ZERO, cash: ZERO, otherFees: new Map(), fills: 0, volume: ZERO };
+  return { symbol, position: ZERO, cash: ZERO, basis: ZERO, otherFees: new Map(), fills: 0, volume: ZERO };
 }
 
 /** Adds one fill to a book whose symbol splits into `base` and `quote`. */
@@ -44,13 +49,48 @@ function applyFill(b: SymbolBook, f: FillFields, base: string, quote: string): v
   b.volume = b.volume.plus(f.quoteQty);
 }
 
-/** Adds one fill to per-(strategy, symbol) positions (keyed `strategy symbol`). */
+/** Adds one fill to per-(strategy, symbol) positions (keyed `strategy symbol`), their cost basis included. */
 export function addFill(out: Map<string, SymbolBook>, f: FillFields): void {
   const key = `${f.strategy} ${f.symbol}`;
   let b = out.get(key);
   if (!b) out.set(key, (b = emptyBook(f.symbol)));
   const { base, quote } = splitSymbol(f.symbol);
+  const before = b.position;
   applyFill(b, f, base, quote);
+  moveBasis(b, before, f);
+}
+
+/**
+ * Average cost: a fill that adds to the position adds what it paid (a buy) or brought (a sell, as
+ * a negative cost); one that reduces it takes out the average cost of what it closed, and what
+ * goes beyond zero opens the other side at the fill's own price. A base-asset commission shrinks
+ * the position, not its cost. A flat position has no basis (no rounding residue is carried).
+ */
+function moveBasis(b: SymbolBook, before: Decimal, f: FillFields): void {
+  const buy = f.side === 'BUY';
+  const signedQuote = buy ? f.quoteQty : f.quoteQty.neg();
+  if (b.position.isZero()) b.basis = ZERO;
+  else if (before.isZero() || before.isPositive() === buy) b.basis = b.basis.plus(signedQuote);
+  else {
+    const closed = Decimal.min(f.qty, before.abs());
+    b.basis = b.basis.minus(b.basis.div(before).mul(buy ? closed.neg() : closed));
+    const opened = f.qty.minus(closed);
+    if (opened.isPositive() && !f.qty.isZero()) b.basis = b.basis.plus(signedQuote.mul(opened).div(f.qty));
+  }
+}
+
+/** Realized and unrealized PnL of a book, in quote; they add up to {@link markedPnl}. */
+export interface PnlSplit {
+  /** Cash flow of what was closed, less commissions: cash plus the cost of what is still held. */
+  readonly realized: Decimal;
+  /** The open position at the mark less its cost; zero when flat or with no mark. */
+  readonly unrealized: Decimal;
+}
+
+/** Splits a book's PnL at `mark` (undefined mark: the open position is valued at its cost). */
+export function pnlSplit(b: SymbolBook, mark: Decimal | undefined): PnlSplit {
+  const realized = b.cash.plus(b.basis);
+  return { realized, unrealized: mark === undefined ? ZERO : b.position.mul(mark).minus(b.basis) };
 }
 
 /** One strategy's books of the day by symbol, with each symbol's assets split once. */

@@ -88,6 +88,26 @@ export class LedgerReader {
     return rows.map((r) => ({ asset: r.asset, free: new Decimal(r.free), locked: new Decimal(r.locked) }));
   }
 
+  /**
+   * The marks a run last journalled (kind `marks`: { symbol: price }), for PnL read from the ledger
+   * alone at the run's own mark. Empty when no run journalled any.
+   */
+  latestMarks(): Map<string, Decimal> {
+    const row = this.#db.prepare("SELECT data FROM journal WHERE kind = 'marks' ORDER BY id DESC LIMIT 1").get() as { data: string } | undefined;
+    const data = row === undefined ? undefined : parseJson(row.data);
+    const out = new Map<string, Decimal>();
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return out;
+    for (const [symbol, v] of Object.entries(data as Record<string, unknown>)) {
+      if (typeof v !== 'string') continue;
+      try {
+        out.set(symbol, new Decimal(v));
+      } catch {
+        // A value that is no decimal is left out: the symbol's last fill price stands in.
+      }
+    }
+    return out;
+  }
+
   /** Journal lines of the given kinds (all kinds when empty), newest `limit`, oldest first. */
   journal(kinds: readonly string[] = [], limit = 50): JournalEntry[] {
     const where = kinds.length > 0 ? `WHERE kind IN (${kinds.map(() => '?').join(', ')})` : '';
