@@ -27,6 +27,7 @@ import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './timing.js';
 import type { TimerHandle } from './timing.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
+import { MAX_JSON_DEPTH, deepNestingAt } from '../transport/jsonDepth.js';
 
 /** Options of a stream client. */
 export interface StreamClientOptions extends TimingDeps {
@@ -389,6 +390,7 @@ export class StreamClient {
     let doc: unknown;
     try {
       // Trade ids are 64-bit: quoted first so one past 2^53 keeps its digits (the user streams do the same).
+      if (deepNestingAt(text) >= 0) throw new RangeError(`nested deeper than ${MAX_JSON_DEPTH} levels`);
       doc = JSON.parse(quoteUnsafeIntegers(text));
     } catch (err) {
       this.#malformed(conn, text, undefined, conn.rawStream, err as Error);

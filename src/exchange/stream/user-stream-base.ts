@@ -11,6 +11,7 @@ import { type UserPayload, parseUserPayload } from './parse-user.js';
 import { type TimingDeps, timing } from './timing.js';
 import { UserEventOrderer } from './user-event-order.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
+import { deepNestingAt } from '../transport/jsonDepth.js';
 
 /** Status of a user data stream: connection changes and reconciliation requests. */
 export type UserStreamStatus = ConnectionStatusEvent | ReconcileNeededEvent;
@@ -106,6 +107,7 @@ export abstract class UserStreamBase {
    */
   protected readJson(text: string, what: string): unknown {
     try {
+      if (deepNestingAt(text) >= 0) throw new RangeError('nested too deep');
       return JSON.parse(quoteUnsafeIntegers(text)) as unknown;
     } catch {
       this.stats.malformed++;

@@ -6,6 +6,7 @@
  */
 import { ExchangeError, ParseError } from '../../core/index.js';
 import { quoteUnsafeIntegers } from './unsafeIntegers.js';
+import { MAX_JSON_DEPTH, deepNestingAt } from './jsonDepth.js';
 
 /** Which envelope a response carries. `optional` accepts an open envelope or the bare payload. */
 export type EnvelopeKind = 'open' | 'open-optional' | 'legacy' | 'none';
@@ -21,6 +22,8 @@ export interface Unwrapped {
  * beyond 2^53 come back as strings (see unsafeIntegers.ts) so ids keep every digit.
  */
 export function parseJsonBody(endpoint: string, text: string): unknown {
+  const deep = deepNestingAt(text);
+  if (deep >= 0) throw new ParseError(`${endpoint} response body`, text.slice(0, 120), `nested deeper than ${MAX_JSON_DEPTH} levels at offset ${deep}`);
   try {
     return JSON.parse(quoteUnsafeIntegers(text)) as unknown;
   } catch (e) {

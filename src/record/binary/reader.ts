@@ -6,7 +6,7 @@
  * strings, and lines kept as text go through the text reader's own conversion (record/items.ts).
  * A bad or truncated file throws a {@link BinaryRecordingError} naming the file and byte offset.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { RecordingError } from '../../core/errors.js';
 import { open } from 'node:fs/promises';
 import { lazyBookTicker } from '../book-ticker.js';
@@ -172,6 +172,7 @@ export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: 
       if (!headerDone) {
         const len = headerLength(file, buf.subarray(0, filled));
         need = len === undefined ? MAGIC.length + 5 : MAGIC.length + 5 + len;
+        if (need > filled && need > fstatSync(fd).size) throw new BinaryRecordingError(file, MAGIC.length + 1, `truncated header (its length says ${len} bytes, past the end of the file)`);
         if (len !== undefined && filled >= need) {
           parseHeader(file, buf.subarray(MAGIC.length + 5, need));
           pos = need;
@@ -184,6 +185,9 @@ export async function* readBinaryBatches(file: string, ctx: ItemContext, stats: 
         while (pos + RECORD_HEAD <= filled) {
           const end = pos + RECORD_HEAD + view.getUint32(pos + 1, true);
           if (end > filled) {
+            // A corrupt length must not become a buffer of gigabytes: past the end it is an error.
+            const size = fstatSync(fd).size;
+            if (base + end > size) throw new BinaryRecordingError(file, base + pos, `truncated record (its length says ${end - pos} bytes, ${size - base - pos} left at the end of the file)`);
             need = end - pos;
             break;
           }
