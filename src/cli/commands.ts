@@ -15,6 +15,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'download', summary: 'download klines or aggregate trades from the exchange REST into backtest data files (resumable)', load: () => import('./download.js') },
   { name: 'new', summary: 'write a new strategy, its test and a backtest config to start from (new strategy NAME)', load: () => import('./new.js') },
   { name: 'strategies', summary: 'list the strategies with their descriptions and parameters (defaults)', load: () => import('./strategies.js') },
+  { name: 'doctor', summary: 'check a run config before starting it: keys, exchange, clock, account, symbols, ledger, console token, notifications', load: () => import('./doctor.js') },
   { name: 'run', summary: 'run strategies live or on paper from a YAML config (Ctrl-C stops)', load: () => import('./run.js') },
   { name: 'status', summary: "a run's ledger at a glance: last run, open orders, positions, balances, events", load: () => import('./status.js') },
   { name: 'orders', summary: "the orders in a run's ledger (--open: only live ones)", load: () => import('./orders.js') },
