@@ -2,7 +2,7 @@
 import type { OrderRecord } from '../store/records.js';
 import { ExitCode, type Command } from './command.js';
 import { LEDGER_OPTIONS_USAGE, ledgerCommand, printJson } from './ledgerCommand.js';
-import { resolveCommand } from './ordersResolve.js';
+import { RESOLVE_USAGE, resolveCommand } from './ordersResolve.js';
 import { formatTable, timeCell } from './table.js';
 
 const USAGE = `Usage: kancil orders [config.yaml] [--ledger PATH] [--open] [filters] [--json]
@@ -11,7 +11,9 @@ const USAGE = `Usage: kancil orders [config.yaml] [--ledger PATH] [--open] [filt
 Lists the orders of a run's ledger: time journalled, clientId, strategy, symbol, side, type,
 price, quantity, executed quantity, state and the last reason (reject, expiry, unknown outcome).
   --open             only orders not in a final state (PENDING, NEW, PARTIALLY_FILLED, UNKNOWN)
-${LEDGER_OPTIONS_USAGE}`;
+${LEDGER_OPTIONS_USAGE}
+
+${RESOLVE_USAGE}`;
 
 /** One order as a table row. */
 export function orderCells(o: OrderRecord): string[] {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,9 @@ describe('kancil orders resolve', () => {
     expect(executed.code).toBe(2);
     expect(executed.err).toMatch(/--as.*0\.001 of the order executed/);
     expect((await cli('orders', 'resolve', 'nope', '--as', 'canceled', '--ledger', file)).err).toMatch(/clientId.*no order/);
+    const typo = await cli('orders', 'resolve', 'mm-1', '--as', 'canceled', '--ledger', path.join(dir, 'typo.db'));
+    expect(typo.code).toBe(2);
+    expect(existsSync(path.join(dir, 'typo.db'))).toBe(false);
     const bad = await cli('orders', 'resolve', 'mm-2', '--as', 'filled', '--ledger', file);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--as.*filled.*canceled, rejected/);

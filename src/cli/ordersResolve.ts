@@ -11,6 +11,7 @@
  * positions and PnL. The decision is journalled (kind `operatorResolve`) before the order changes,
  * and the run must be stopped: the ledger's lock refuses a second writer.
  */
+import { existsSync } from 'node:fs';
 import { ValidationError } from '../core/errors.js';
 import { isTerminalState } from '../bus/events.js';
 import { Ledger } from '../store/Ledger.js';
@@ -23,7 +24,8 @@ export const ResolveAs = { canceled: 'CANCELED', rejected: 'REJECTED' } as const
 /** One of ResolveAs' keys. */
 export type ResolveAsName = keyof typeof ResolveAs;
 
-const USAGE = `Usage: kancil orders resolve <clientId> --as canceled|rejected [config.yaml] [--ledger PATH] [--reason TEXT] [--json]
+/** Usage of the subcommand (also part of `kancil orders --help`). */
+export const RESOLVE_USAGE = `Usage: kancil orders resolve <clientId> --as canceled|rejected [config.yaml] [--ledger PATH] [--reason TEXT] [--json]
 
 Closes an order the bot holds as live (NEW, PARTIALLY_FILLED, PENDING, UNKNOWN) that the
 exchange cannot settle, with what its recorded fills show executed. Stop the run first.
@@ -48,11 +50,11 @@ function isResolveAs(v: string): v is ResolveAsName {
 
 /** The `orders resolve` subcommand. */
 export const resolveCommand: Command = {
-  usage: USAGE,
+  usage: RESOLVE_USAGE,
   run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, true);
     if (values.help === true) {
-      io.stdout(`${USAGE}\n`);
+      io.stdout(`${RESOLVE_USAGE}\n`);
       return Promise.resolve(ExitCode.OK);
     }
     const [clientId, ...rest] = positionals;
@@ -60,7 +62,10 @@ export const resolveCommand: Command = {
     const as = values.as;
     if (as === undefined || !isResolveAs(as)) throw new ValidationError('--as', as, `expected one of ${Object.keys(ResolveAs).join(', ')}`);
     const reasonText = values.reason ?? 'operator decision';
-    const ledger = Ledger.open(ledgerPath(values.ledger, rest));
+    const file = ledgerPath(values.ledger, rest);
+    // Opening would create an empty ledger at a mistyped path.
+    if (!existsSync(file)) throw new ValidationError('--ledger', file, 'no ledger file there');
+    const ledger = Ledger.open(file);
     try {
       const o = ledger.order(clientId);
       if (!o) throw new ValidationError('clientId', clientId, 'no order with this clientId in the ledger');

@@ -26,7 +26,9 @@ describe('one mark for a run and its ledger', () => {
     }
     // The run's mark at its stop (the book's mid) is not the last fill price (59950).
     const mid = new Decimal('60020.5');
-    new RunAccount(ledger, new LiveBalances(ledger, () => t0), ['BTC_USDT'], () => mid).journalMarks(t0 + 10);
+    const balances = new LiveBalances(ledger, () => t0);
+    balances.update('stream', [{ asset: 'BTC', free: new Decimal('0.002'), locked: new Decimal('0.001') }, { asset: 'USDT', free: new Decimal('820'), locked: new Decimal('60') }, { asset: 'XRP', free: new Decimal('7'), locked: ZERO }], true);
+    new RunAccount(ledger, balances, ['BTC_USDT'], () => mid).journalMarks(t0 + 10);
     const summary = runSummary(ledger, ['mm'], () => mid, 'test', t0, t0 + 10, []);
     ledger.close();
     const row = summary.strategies[0];
@@ -34,7 +36,8 @@ describe('one mark for a run and its ledger', () => {
     let out = '';
     const code = await runCli(['status', '--ledger', file, '--json'], { stdout: (t) => (out += t), stderr: () => undefined, env: {} });
     expect(code).toBe(0);
-    const status = JSON.parse(out) as { positions: { mark: string; pnl: string; realized: string; unrealized: string }[] };
+    const status = JSON.parse(out) as { positions: { mark: string; pnl: string; realized: string; unrealized: string }[]; equity: unknown };
+    expect(status.equity).toEqual({ quote: 'USDT', value: new Decimal('0.003').mul(mid).plus(880).toFixed(), unvalued: ['XRP'] });
     expect(status.positions[0]).toMatchObject({ mark: row?.mark, pnl: row?.pnl, realized: row?.realized, unrealized: row?.unrealized });
     expect(new Decimal(row?.realized ?? '0').plus(row?.unrealized ?? '0').toFixed()).toBe(row?.pnl);
     expect(row?.realized).not.toBe(ZERO.toFixed());
