@@ -11,6 +11,7 @@ import type { Venue } from '../bus/venue.js';
 import type { OrderRecord } from '../store/records.js';
 import { newOrderOf, type OrderTracker } from './OrderTracker.js';
 import type { ReconcilingVenue } from './pipeline.js';
+import { type OrderSentProbe, orderSent } from '../core/probes.js';
 
 /** A venue wrapper that journals orders in the tracker before the inner venue acts. */
 export class TrackedVenue implements Venue, ReconcilingVenue {
@@ -28,6 +29,7 @@ export class TrackedVenue implements Venue, ReconcilingVenue {
     if (intent.kind === 'place') {
       this.#tracker.create(newOrderOf(intent, 'sim'));
       this.#tracker.markSent(intent.clientId, 'sim');
+      if (orderSent.hasSubscribers) orderSent.publish({ at: performance.now(), clientId: intent.clientId } satisfies OrderSentProbe);
     }
     this.#inner.submit(intent);
   }

@@ -28,6 +28,7 @@ import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './ti
 import type { TimerHandle } from './timing.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
 import { MAX_JSON_DEPTH, deepNestingAt } from '../transport/jsonDepth.js';
+import { type FrameProbe, frameReceived } from '../../core/probes.js';
 
 /** Options of a stream client. */
 export interface StreamClientOptions extends TimingDeps {
@@ -230,6 +231,7 @@ export class StreamClient {
       else this.#onPrimaryOpen();
     });
     ws.on('message', (data: WebSocket.RawData) => {
+      if (frameReceived.hasSubscribers) frameReceived.publish({ at: performance.now(), data } satisfies FrameProbe);
       conn.lastFrameAt = this.#t.clock.now();
       this.#onMessage(conn, data.toString());
     });

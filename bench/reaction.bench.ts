@@ -1,0 +1,338 @@
+/**
+ * Reaction time of the live loop (no npm peer does this; absolute figures against goals). A
+ * strategy answers every trade with an order and keeps one bid resting that the market fills; it
+ * runs as `kancil run` composes it (RunSession), on paper and live, against a sandbox in its own
+ * process on loopback (bench/reactionSandbox.ts), at 100, 1,000 and 10,000 trades/s, without and
+ * with the operator console:
+ *  - tick-to-order: a trade frame received by the market stream's socket -> the order's request
+ *    bytes written (live: undici's `undici:request:bodySent`) or the order handed to the simulated
+ *    venue (paper; src/core/probes.ts);
+ *  - fill-to-strategy: the frame that brought a fill (live: the user stream's executionReport;
+ *    paper: the public trade the simulator filled the bid on, latency model 0) -> the strategy's
+ *    handler of that fill.
+ * Frames and orders are seen through diagnostics channels, which cost one property read when
+ * nobody listens. GC pauses come from perf_hooks. `REACTION_SECONDS` sets the measured seconds
+ * per rate (default 3); `REACTION_MODES` (paper,live) and `REACTION_RATES` (100,1000,10000) pick
+ * the runs. Also reported: frame-to-strategy, a trade frame received -> the strategy's handler.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { parseRunConfig } from '../src/cli/runConfig.js';
+import { planConsole, startRunConsole, type RunConsole } from '../src/cli/runConsole.js';
+import { runLogger } from '../src/cli/run.js';
+import { RunSession, type RunEndpoints } from '../src/cli/runSession.js';
+import { Decimal } from '../src/core/decimal.js';
+import { frameReceived, orderSent, type FrameProbe, type OrderSentProbe } from '../src/core/probes.js';
+import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
+import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
+import { type BenchReport, percentile } from './report.js';
+
+const RATES = (process.env.REACTION_RATES ?? '100,1000,10000').split(',').map(Number);
+/** Fills per second (a bid filled, re-placed, filled again). */
+const FILL_RATE = 20;
+const SECONDS = Number(process.env.REACTION_SECONDS ?? 3);
+const GOALS = { tickP99At1000: 1, tickP99At10000: 5, fillP99: 10 } as const;
+const dir = path.dirname(fileURLToPath(import.meta.url));
+
+/** What the probes and the strategy saw in one measured stretch. */
+class Samples {
+  frames: FrameProbe[] = [];
+  sent = new Map<string, number>();
+  /** When the strategy heard of each tick (by trade id). */
+  tickAt = new Map<string, number>();
+  /** clientId of each answer -> the trade id it answered. */
+  answered = new Map<string, string>();
+  /** The strategy's handler of each fill: `${clientId}|${tradeId}` -> time; paper also the bid's price level. */
+  handled: { key: string; at: number }[] = [];
+  gc: number[] = [];
+  on = false;
+
+  clear(): void {
+    this.frames = [];
+    this.sent.clear();
+    this.tickAt.clear();
+    this.answered.clear();
+    this.handled = [];
+    this.gc = [];
+  }
+}
+
+const S = new Samples();
+
+const TICK = new Decimal('60000');
+const FILL_PRICE = new Decimal('59000');
+const ANSWER_PRICE = new Decimal('59990');
+const QTY = new Decimal('0.001');
+
+/**
+ * Answers of the strategy still on their way (sent, no final state yet). Beyond MAX_IN_FLIGHT, one
+ * per connection of the REST client's pool (HttpTransport: 8), a trade is not answered: at 10,000
+ * trades/s no exchange (nor the sandbox beside the bot on two cores) takes an order per trade, and
+ * orders queued for a connection would measure the exchange's round trip, not the bot. The report
+ * gives the share of trades answered.
+ */
+const MAX_IN_FLIGHT = 8;
+let inFlight = new Set<string>();
+let seenTicks = 0;
+
+/** Answers each 60000 trade with an IOC bid that cannot trade; keeps a bid at 59000 resting. */
+const reaction = defineStrategy({
+  name: 'reaction',
+  description: 'bench: an order for every trade, one bid resting for the market to fill',
+  params: z.object({}),
+  create(ctx) {
+    let bid: string | undefined;
+    const placeBid = (): void => {
+      bid = ctx.place({ symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: FILL_PRICE, quantity: QTY });
+    };
+    return {
+      onEvent(e) {
+        if (e.type === 'fill' && e.clientId === bid) {
+          if (S.on) S.handled.push({ key: `${e.clientId}|${e.tradeId}`, at: performance.now() });
+          placeBid();
+          return;
+        }
+        if (e.type === 'orderUpdate' && (e.state === 'EXPIRED' || e.state === 'REJECTED' || e.state === 'CANCELED' || e.state === 'FILLED')) inFlight.delete(e.clientId);
+        if (e.type === 'intentRejected' && e.intent.kind === 'place') inFlight.delete(e.intent.clientId);
+        if (e.type === 'trade' && e.price.eq(TICK)) {
+          if (S.on) seenTicks++;
+          if (S.on) S.tickAt.set(e.tradeId, performance.now());
+          if (inFlight.size >= MAX_IN_FLIGHT) return;
+          const id = ctx.place({ symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'IOC', price: ANSWER_PRICE, quantity: QTY });
+          inFlight.add(id);
+          if (S.on) S.answered.set(id, e.tradeId);
+          if (bid === undefined) placeBid();
+        }
+      },
+    };
+  },
+});
+
+/** Figures of one list of latencies (ms). */
+interface Dist {
+  readonly n: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly p999: number;
+  readonly max: number;
+}
+
+function dist(xs: number[]): Dist {
+  return { n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), p999: percentile(xs, 99.9), max: xs.length > 0 ? Math.max(...xs) : NaN };
+}
+
+const fmt = (d: Dist): string => (d.n === 0 ? 'no samples' : `p50 ${d.p50.toFixed(3)}  p99 ${d.p99.toFixed(3)}  p99.9 ${d.p999.toFixed(3)}  max ${d.max.toFixed(3)} ms (${d.n})`);
+
+/** Frame receipt times by trade id (public trades) and by clientId|tradeId (executionReports). */
+function frameTimes(frames: readonly FrameProbe[], paper: boolean): { trades: Map<string, number>; fills: Map<string, number>; fillTrades: number[] } {
+  const trades = new Map<string, number>();
+  const fills = new Map<string, number>();
+  const fillTrades: number[] = [];
+  for (const f of frames) {
+    const text = String(f.data);
+    const m = JSON.parse(text) as { data?: Record<string, unknown> } & Record<string, unknown>;
+    const d = (m.data ?? m) as Record<string, unknown>;
+    if (d.e === 'trade') {
+      if (d.p === '60000.00' || d.p === '60000') trades.set(String(d.t), f.at);
+      else if (paper) fillTrades.push(f.at);
+    } else if (d.e === 'executionReport' && d.x === 'TRADE') fills.set(`${String(d.c)}|${String(d.t)}`, f.at);
+  }
+  return { trades, fills, fillTrades };
+}
+
+/** Latencies of one stretch: tick-to-order and fill-to-strategy. */
+function measure(paper: boolean): { heard: Dist; tick: Dist; fill: Dist; gcCount: number; gcMax: number } {
+  const { trades, fills, fillTrades } = frameTimes(S.frames, paper);
+  const tick: number[] = [];
+  const heard: number[] = [];
+  for (const [tradeId, at] of S.tickAt) {
+    const f = trades.get(tradeId);
+    if (f !== undefined) heard.push(at - f);
+  }
+  for (const [clientId, tradeId] of S.answered) {
+    const at = trades.get(tradeId);
+    const out = S.sent.get(clientId);
+    if (at !== undefined && out !== undefined) tick.push(out - at);
+  }
+  const fill: number[] = [];
+  for (const h of S.handled) {
+    // Paper: the simulator fills on the public trade frame just before the handler.
+    const at = paper ? latestBefore(fillTrades, h.at) : fills.get(h.key);
+    if (at !== undefined) fill.push(h.at - at);
+  }
+  return { heard: dist(heard), tick: dist(tick), fill: dist(fill), gcCount: S.gc.length, gcMax: S.gc.length > 0 ? Math.max(...S.gc) : 0 };
+}
+
+function latestBefore(sorted: readonly number[], t: number): number | undefined {
+  let best: number | undefined;
+  for (const x of sorted) if (x <= t) best = x;
+  return best;
+}
+
+/** The exchange process; `rate` sets its trades per second. */
+async function startExchange(): Promise<{ urls: RunEndpoints; rate(ticks: number, fills: number): Promise<void>; stop(): Promise<void> }> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', path.join(dir, 'reactionSandbox.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
+  const lines = createInterface({ input: child.stdout });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on('line', (l) => waiting.shift()?.(l));
+  const next = (): Promise<string> => new Promise((resolve) => waiting.push(resolve));
+  const urls = JSON.parse(await next()) as RunEndpoints;
+  return {
+    urls,
+    rate: async (ticks, fills) => {
+      const ok = next();
+      child.stdin.write(`${ticks} ${fills}\n`);
+      await ok;
+    },
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** One run of the bot (paper or live, console on or off) over the three rates. */
+async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode: 'paper' | 'live', withConsole: boolean, lines: string[]): Promise<{ tick: Map<number, Dist>; fill: Dist[] }> {
+  const config = parseRunConfig(
+    {
+      mode,
+      name: `reaction-${mode}`,
+      exchange: { base_url: exchange.urls.base_url, market_url: exchange.urls.market_url, stream_url: exchange.urls.stream_url },
+      strategies: [{ name: 'reaction', plugin: 'reaction', symbols: ['BTC_USDT'], budget: { USDT: '500000', BTC: '5' } }],
+      storage: { path: ':memory:' },
+      run: { timerMs: 60_000, statusIntervalSec: 60, cancelOnShutdown: true },
+      logging: { level: 'warn' },
+      ...(mode === 'paper' ? { paper: { latency: { entryMs: 0, cancelMs: 0, ackMs: 0, streamHoldMs: 0 }, balances: { USDT: '100000000', BTC: '100' } } } : {}),
+      ...(withConsole ? { console: { port: 0 } } : {}),
+    },
+    `reaction-${mode}.yaml`,
+  );
+  const quiet = new Writable({ write: (_c, _e, cb) => cb() });
+  const log = runLogger('warn', quiet);
+  inFlight = new Set<string>();
+  const session = await RunSession.start({
+    config,
+    endpoints: exchange.urls,
+    credentials: { apiKey: TEST_ACCOUNTS.alice.apiKey, apiSecret: TEST_ACCOUNTS.alice.secret, legacyKey: TEST_ACCOUNTS.alice.apiKey, legacySecret: TEST_ACCOUNTS.alice.secret },
+    plugins: new Map<string, StrategyPlugin>([['reaction', reaction]]),
+    log,
+    bookReadyTimeoutMs: 10_000,
+  });
+  let con: RunConsole | undefined;
+  let feed: AbortController | undefined;
+  if (withConsole) {
+    const token = 'reaction-bench-console-token-0123456789';
+    const plan = planConsole(config, false, { KANCIL_CONSOLE_TOKEN: token });
+    if (plan) con = await startRunConsole(session, { plan, log, requestStop: () => undefined });
+    // A browser on the live feed: the console's per-event work is part of the loop.
+    feed = new AbortController();
+    if (con) void followFeed(`${con.url}/api/events`, token, feed.signal);
+  }
+  const tick = new Map<number, Dist>();
+  const fill: Dist[] = [];
+  try {
+    for (const rate of RATES) {
+      await exchange.rate(rate, FILL_RATE);
+      await sleep(700);
+      S.clear();
+      seenTicks = 0;
+      S.on = true;
+      await sleep(SECONDS * 1000);
+      S.on = false;
+      await exchange.rate(0, 0);
+      await sleep(1000);
+      const m = measure(mode === 'paper');
+      tick.set(rate, m.tick);
+      fill.push(m.fill);
+      lines.push(`${mode}${withConsole ? ' +console' : ''} ${String(rate).padStart(6)} trades/s  tick-to-order ${fmt(m.tick)}, ${seenTicks > 0 ? ((100 * S.answered.size) / seenTicks).toFixed(0) : 0} % of ${seenTicks} trades answered`);
+      lines.push(`${' '.repeat(mode.length + (withConsole ? 9 : 0))} ${' '.repeat(6)}           frame-to-strategy ${fmt(m.heard)}`);
+      lines.push(`${' '.repeat(mode.length + (withConsole ? 9 : 0))} ${' '.repeat(6)}           fill-to-strategy ${fmt(m.fill)}  GC ${m.gcCount} pauses, max ${m.gcMax.toFixed(1)} ms`);
+    }
+  } finally {
+    feed?.abort();
+    await con?.close();
+    await session.stop('bench done');
+  }
+  return { tick, fill };
+}
+
+/** Reads the console's live feed until aborted (its bytes are discarded). */
+async function followFeed(url: string, token: string, signal: AbortSignal): Promise<void> {
+  try {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal });
+    const reader = res.body?.getReader();
+    if (!reader) return;
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) return;
+    }
+  } catch {
+    // aborted at the end of the run
+  }
+}
+
+/** Runs paper and live, console off and on, and checks the goals. */
+export async function run(): Promise<BenchReport> {
+  const lines: string[] = [];
+  const onFrame = (m: unknown): void => {
+    if (S.on) S.frames.push(m as FrameProbe);
+  };
+  const onSent = (m: unknown): void => {
+    // Sends are noted after the window too: an answer decided in it may leave after it ends.
+    const p = m as OrderSentProbe;
+    S.sent.set(p.clientId, p.at);
+  };
+  const onBody = (m: unknown): void => {
+    const at = performance.now();
+    const body = (m as { request: { body?: unknown } }).request.body;
+    const text = body instanceof Uint8Array ? Buffer.from(body).toString() : typeof body === 'string' ? body : '';
+    const id = /(?:^|&)clientId=([^&]+)/.exec(text)?.[1];
+    if (id !== undefined) S.sent.set(decodeURIComponent(id), at);
+  };
+  frameReceived.subscribe(onFrame);
+  orderSent.subscribe(onSent);
+  diagnosticsChannel.subscribe('undici:request:bodySent', onBody);
+  const gc = new PerformanceObserver((list) => {
+    if (S.on) for (const e of list.getEntries()) S.gc.push(e.duration);
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  const exchange = await startExchange();
+  const verdicts: string[] = [];
+  let ok = true;
+  try {
+    for (const mode of (process.env.REACTION_MODES ?? 'paper,live').split(',') as ('paper' | 'live')[]) {
+      for (const withConsole of [false, true]) {
+        const r = await runMode(exchange, mode, withConsole, lines);
+        const tag = `${mode}${withConsole ? ' +console' : ''}`;
+        const check = (what: string, value: number, goal: number): void => {
+          const hit = Number.isFinite(value) && value <= goal;
+          if (!hit) ok = false;
+          verdicts.push(`${hit ? 'OK  ' : 'MISS'} ${tag}: ${what} ${Number.isFinite(value) ? value.toFixed(3) : 'n/a'} ms (goal <= ${goal})`);
+        };
+        check('tick-to-order p99 at 1,000/s', r.tick.get(1000)?.p99 ?? NaN, GOALS.tickP99At1000);
+        check('tick-to-order p99 at 10,000/s', r.tick.get(10_000)?.p99 ?? NaN, GOALS.tickP99At10000);
+        check('fill-to-strategy p99 (worst rate)', Math.max(...r.fill.map((d) => d.p99)), GOALS.fillP99);
+      }
+    }
+  } finally {
+    await exchange.stop();
+    gc.disconnect();
+    frameReceived.unsubscribe(onFrame);
+    orderSent.unsubscribe(onSent);
+    diagnosticsChannel.unsubscribe('undici:request:bodySent', onBody);
+  }
+  lines.push(...verdicts);
+  lines.push(`${SECONDS} s measured per rate after 0.7 s of warm-up; fills ${FILL_RATE}/s; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString().slice(0, 10)}`);
+  return { name: 'reaction', lines, ok };
+}

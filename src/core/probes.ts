@@ -1,0 +1,26 @@
+/**
+ * Timing probes for the reaction-time bench (bench/reaction.bench.ts): diagnostics channels the
+ * live loop publishes to at the moments that bound a reaction, a stream frame arriving and an
+ * order leaving for a simulated venue (a live order's bytes are seen on undici's own channels).
+ * Publishing is guarded by `hasSubscribers`, one property read, so a run that does not measure
+ * pays nothing: no timestamp is taken and no object is made.
+ */
+import diagnosticsChannel from 'node:diagnostics_channel';
+
+/** A WebSocket frame as it arrived, before it is decoded: `at` is performance.now(). */
+export interface FrameProbe {
+  readonly at: number;
+  readonly data: unknown;
+}
+
+/** An order handed to a simulated venue (paper mode): `at` is performance.now(). */
+export interface OrderSentProbe {
+  readonly at: number;
+  readonly clientId: string;
+}
+
+/** Every market and user data stream frame received. */
+export const frameReceived = diagnosticsChannel.channel('kancil:stream:frame');
+
+/** Every order that paper mode hands to its simulated venue (the moment a live run writes the request). */
+export const orderSent = diagnosticsChannel.channel('kancil:order:sent');
