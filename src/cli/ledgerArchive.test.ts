@@ -63,7 +63,11 @@ describe('kancil ledger archive', () => {
     l.close();
     // --keep-days 5: midnight UTC five days ago, the same cutoff.
     const json = await cli('ledger', 'archive', '--keep-days', '5', '--ledger', db, '--json');
-    expect(JSON.parse(json.out)).toMatchObject({ ledger: db, file, before: Date.parse(`${day}T00:00:00Z`), moved: { orders: 0 } });
+    expect(JSON.parse(json.out)).toMatchObject({ ledger: db, file, written: false, before: Date.parse(`${day}T00:00:00Z`), moved: { orders: 0 } });
+    // Nothing older than the cutoff: no empty archive file.
+    const none = await cli('ledger', 'archive', '--before', '2020-01-01', '--ledger', db);
+    expect(none.out).toContain('nothing in');
+    expect(existsSync(path.join(dir, 'live.archive-2020-01-01.db'))).toBe(false);
   });
 
   it('refuses a bad or too late cutoff with the usage (exit 2), and a ledger a run holds (exit 1)', async () => {

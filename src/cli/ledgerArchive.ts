@@ -69,6 +69,10 @@ function checkCutoff(before: number): void {
 }
 
 function report(io: CliIO, ledger: string, r: ArchiveResult): void {
+  if (!r.written) {
+    io.stdout(`nothing in ${ledger} to archive before ${new Date(r.before).toISOString()}; no archive file written\n`);
+    return;
+  }
   const moved = Object.entries(r.moved).map(([k, n]) => `${k} ${n}`).join(', ');
   const mb = (b: number): string => `${(b / 1_048_576).toFixed(1)} MB`;
   io.stdout(`archived rows before ${new Date(r.before).toISOString()} to ${r.file}\n  moved: ${moved}\n  kept: ${r.kept.fills} older fills (positions are rebuilt from them), ${r.kept.openOrders} orders not yet terminal\n  ${ledger}: ${mb(r.bytesBefore)} -> ${mb(r.bytesAfter)}\n`);

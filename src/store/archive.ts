@@ -34,6 +34,8 @@ export interface ArchiveCounts {
 /** What an archive did. */
 export interface ArchiveResult {
   readonly file: string;
+  /** False when nothing was old enough to move (no file is written then). */
+  readonly written: boolean;
   readonly before: number;
   readonly moved: ArchiveCounts;
   /** Rows that stay although older than the cutoff, and why. */
@@ -92,13 +94,21 @@ function prepareArchive(file: string, from: string, before: number): void {
  */
 export function archiveRows(db: Database, from: string, before: number, file: string): ArchiveResult {
   const bytesBefore = fileBytes(from);
+  markRows(db, before);
+  const count = (table: string): number => (db.prepare(`SELECT COUNT(*) AS n FROM temp.mv_${table}`).get() as { n: number }).n;
+  const moved = Object.fromEntries(MOVES.map(({ table }) => [table, count(table)])) as unknown as ArchiveCounts;
+  const kept = (): ArchiveResult['kept'] => ({
+    fills: (db.prepare('SELECT COUNT(*) AS n FROM fills WHERE time < ?').get(before) as { n: number }).n,
+    openOrders: (db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state NOT IN (${TERMINAL_SQL})`).get() as { n: number }).n,
+  });
+  if (Object.values(moved).every((n) => n === 0)) {
+    // Nothing to move: no empty archive file, no compaction.
+    for (const { table } of MOVES) db.exec(`DROP TABLE temp.mv_${table}`);
+    return { file, written: false, before, moved, kept: kept(), bytesBefore, bytesAfter: bytesBefore };
+  }
   prepareArchive(file, from, before);
   db.prepare('ATTACH DATABASE ? AS arc').run(file);
-  let moved: ArchiveCounts;
   try {
-    markRows(db, before);
-    const count = (table: string): number => (db.prepare(`SELECT COUNT(*) AS n FROM temp.mv_${table}`).get() as { n: number }).n;
-    moved = Object.fromEntries(MOVES.map(({ table }) => [table, count(table)])) as unknown as ArchiveCounts;
     // Copy first and commit: only then may the ledger lose the rows.
     db.transaction(() => {
       for (const { table, key } of MOVES) db.exec(`INSERT OR IGNORE INTO arc.${table} SELECT * FROM main.${table} WHERE ${key} IN (SELECT k FROM temp.mv_${table})`);
@@ -110,13 +120,10 @@ export function archiveRows(db: Database, from: string, before: number, file: st
   } finally {
     db.exec('DETACH DATABASE arc');
   }
-  const kept = {
-    fills: (db.prepare('SELECT COUNT(*) AS n FROM fills WHERE time < ?').get(before) as { n: number }).n,
-    openOrders: (db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state NOT IN (${TERMINAL_SQL})`).get() as { n: number }).n,
-  };
+  const left = kept();
   db.exec('VACUUM');
   db.pragma('wal_checkpoint(TRUNCATE)');
-  return { file, before, moved, kept, bytesBefore, bytesAfter: fileBytes(from) };
+  return { file, written: true, before, moved, kept: left, bytesBefore, bytesAfter: fileBytes(from) };
 }
 
 /** The ledger's size on disk: the file and its write-ahead log. */
