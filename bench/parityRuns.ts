@@ -205,7 +205,7 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
 }
 
 /** The intents placed in [from, to] (recording ms) and their fills, renumbered. */
-function trimmed(o: ModeOutcome, from: number, to: number): ModeOutcome {
+export function trimmed(o: ModeOutcome, from: number, to: number): ModeOutcome {
   const keep = new Map<string, string>();
   const intents: string[] = [];
   const placedAt: number[] = [];
