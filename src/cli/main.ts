@@ -105,7 +105,18 @@ function isEntryPoint(): boolean {
  */
 export async function runProcess(argv: readonly string[]): Promise<void> {
   guardStdio(process, (code) => process.exit(code));
-  process.exitCode = await runCli(argv);
+  // A bug's error (thrown here, or from a callback nothing awaits) ends the process with exit 1
+  // as Node's own handler would, but its stack is printed with the secret values scrubbed.
+  const die = (e: unknown): void => {
+    process.stderr.write(`${scrubSecretText(e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e))}\n`);
+    process.exit(ExitCode.FAILED);
+  };
+  process.on('uncaughtException', die);
+  try {
+    process.exitCode = await runCli(argv);
+  } catch (e) {
+    die(e);
+  }
 }
 
 if (isEntryPoint()) await runProcess(process.argv.slice(2));

@@ -25,6 +25,11 @@ import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 
 export { TERMINAL_STATES };
 
+/** Free text for a row (an exchange's reject message, a risk rule's words): secret values scrubbed. */
+function scrubbed(text: string | null | undefined): string | null {
+  return text === undefined || text === null ? null : scrubSecretText(text);
+}
+
 /** TERMINAL_STATES as an SQL list, so openOrders() and the set cannot disagree (state names are plain words, safe to inline). */
 const TERMINAL_SQL = [...TERMINAL_STATES].map((s) => `'${s}'`).join(', ');
 
@@ -144,14 +149,14 @@ export class Ledger {
 
   /** Records the risk checker's verdict on an intent. */
   recordRiskDecision(ts: number, d: RiskDecisionRecord): void {
-    this.#st.risk.run(ts, d.intentId, d.accepted ? 1 : 0, d.adjusted ? 1 : 0, d.reason ?? null, d.message ?? null);
+    this.#st.risk.run(ts, d.intentId, d.accepted ? 1 : 0, d.adjusted ? 1 : 0, d.reason ?? null, scrubbed(d.message));
   }
 
   /** Journals a new order (normally PENDING, before its request is sent) and its first transition, atomically. */
   insertOrder(o: OrderRecord, source: string): void {
     this.#db.transaction(() => {
       this.#st.insertOrder.run(orderParams(o));
-      this.#st.transition.run(o.createdAt, o.clientId, null, o.state, source, o.reason ?? null);
+      this.#st.transition.run(o.createdAt, o.clientId, null, o.state, source, scrubbed(o.reason));
     })();
   }
 
@@ -166,7 +171,7 @@ export class Ledger {
       const before = fromOrderRow(row);
       const after: OrderRecord = { ...before, ...definedOnly(patch), updatedAt: ts };
       this.#st.updateOrder.run(orderParams(after));
-      if (after.state !== before.state) this.#st.transition.run(ts, clientId, before.state, after.state, source, detail ?? after.reason ?? null);
+      if (after.state !== before.state) this.#st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
       return after;
     })();
   }
@@ -195,7 +200,7 @@ export class Ledger {
   /** Keeps an inconsistent fill out of the fills (see {@link QuarantineRecord}); false when this exact one was kept already. */
   quarantineFill(ts: number, f: FillRecord, reason: string): boolean {
     const data = { price: f.price.toString(), qty: f.qty.toString(), quoteQty: f.quoteQty.toString(), commission: f.commission.toString(), commissionAsset: f.commissionAsset, isMaker: f.isMaker, time: f.time };
-    return this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, reason, JSON.stringify(data)).changes > 0;
+    return this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
   }
 
   /**
@@ -203,7 +208,7 @@ export class Ledger {
    * when this exact one was kept already.
    */
   quarantineOrder(ts: number, clientId: string, orderId: string, source: string, reason: string, data: QuarantineRecord['data']): boolean {
-    return this.#st.quarantine.run(ts, clientId, orderId, '', source, reason, JSON.stringify(data)).changes > 0;
+    return this.#st.quarantine.run(ts, clientId, orderId, '', source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
   }
 
   /** The quarantined fills and order snapshots, oldest first. */
@@ -374,6 +379,6 @@ function orderParams(o: OrderRecord): Record<string, unknown> {
     created_at: o.createdAt,
     sent_at: o.sentAt ?? null,
     updated_at: o.updatedAt,
-    reason: o.reason ?? null,
+    reason: scrubbed(o.reason),
   };
 }

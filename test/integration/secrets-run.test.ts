@@ -132,4 +132,28 @@ describe('secret values in everything a run writes', () => {
     }
     expect(hits).toEqual([]);
   }, 90_000);
+
+  it('are scrubbed from the stack of an error nothing caught, and the process still exits 1', async () => {
+    const key = word('crashkey');
+    const file = path.join(dir, 'crash.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        mode: 'paper',
+        name: 'crash',
+        sandbox: { config: path.join(repoRoot, 'config/paper-sandbox.yaml') },
+        strategies: [{ name: 'crasher', plugin: path.join(repoRoot, 'test/integration/secret-crash-plugin.ts'), symbols: ['BTC_USDT'], budget: { USDT: '1000' }, params: {} }],
+        storage: { path: path.join(dir, 'crash.db') },
+        logging: { level: 'info' },
+      }),
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), 'run', file, '--duration', '30'], { cwd: repoRoot, env: { PATH: process.env.PATH, HOME: process.env.HOME, KANCIL_API_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(out).toContain('plugin crashed with key [redacted]');
+    expect(out).not.toContain(key);
+    expect(code).toBe(1);
+  }, 60_000);
 });
