@@ -168,10 +168,25 @@ export class OrderRouter implements Venue {
     for (;;) {
       await this.idle();
       const live = core.tracker.liveOrders();
-      if (live.length === 0 || core.now() >= deadline || core.stopped) return live;
+      if (live.length === 0 || core.now() >= this.#settleBy(live, deadline) || core.stopped) return live;
       await sleep(50);
       await this.tick();
     }
+  }
+
+  /**
+   * The shutdown deadline, later when an order the exchange says does not exist is on its way to
+   * the ORDER_LOST rule (its strikes span `minSpanMs`, then two lookups): settled as lost, it no
+   * longer makes the stop exit 3. Never later than `minSpanMs` + 5 s past the given deadline.
+   */
+  #settleBy(live: readonly OrderRecord[], deadline: number): number {
+    const lost = this.#core.lost;
+    let by = deadline;
+    for (const o of live) {
+      const s = lost.of(o.clientId);
+      if (s !== undefined) by = Math.max(by, s.firstAt + lost.minSpanMs + 5000);
+    }
+    return Math.min(by, deadline + lost.minSpanMs + 5000);
   }
 
   /** Feeds a user-data executionReport to the tracker. */

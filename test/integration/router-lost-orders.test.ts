@@ -64,4 +64,27 @@ describe('orders the exchange lost', () => {
       ledger.close();
     }
   }, 60_000);
+
+  it('a shutdown met by the exchange saying "does not exist" waits for the rule (default 3 answers over 5 s) instead of leaving the order for exit 3', async () => {
+    proxy.retarget(first.urls.base_url);
+    const ledger = Ledger.open(':memory:');
+    const tracker = new OrderTracker({ ledger, clock: systemClock, emit: () => undefined });
+    const open = new OpenClient({ baseUrl: proxy.url, marketUrl: first.urls.market_url, depthUrl: first.urls.depth_url, apiKey: ALICE.apiKey, apiSecret: ALICE.secret, recvWindow: 1000, timeoutMs: 3000 });
+    const router = new OrderRouter({ open: openPort(open), tracker, ledger, clock: systemClock, log: silentLogger, symbols: ['BTC_IDR'], settleMs: 1500, pollMs: 100 });
+    router.start();
+    try {
+      const a = intent();
+      router.submit(a);
+      await router.idle();
+      expect(ledger.order(a.clientId)?.state).toBe('NEW');
+      proxy.retarget(second.urls.base_url);
+      // The shortest shutdown wait kancil run uses; the rule needs more than 5 s.
+      expect(await router.cancelAllAndWait(3000)).toEqual([]);
+      expect(ledger.order(a.clientId)?.reason).toMatch(/^ORDER_LOST/);
+    } finally {
+      await router.stop();
+      await open.close();
+      ledger.close();
+    }
+  }, 60_000);
 });
