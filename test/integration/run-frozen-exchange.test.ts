@@ -11,36 +11,22 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { Ledger } from '../../src/store/Ledger.js';
-import { startBot, startKancil, type BotProcess } from '../support/botProcess.js';
-import { ALICE, sandboxDoc, waitFor } from './pipeline-harness.js';
+import { startBot, type BotProcess } from '../support/botProcess.js';
+import { ALICE, waitFor } from './pipeline-harness.js';
+import { killChildren, sandboxProcess } from './sandboxProcess.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'kancil-frozen-'));
 const children: BotProcess[] = [];
 
 afterAll(() => {
-  for (const c of children) {
-    if (!c.alive()) continue;
-    c.child.kill('SIGCONT');
-    c.child.kill('SIGKILL');
-  }
+  killChildren(children);
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts `kancil sandbox` as its own process and reads the addresses it prints. */
-async function sandboxProcess(): Promise<{ proc: BotProcess; urls: Record<string, string> }> {
-  const file = path.join(dir, 'sandbox.yaml');
-  writeFileSync(file, stringify({ server: { host: '127.0.0.1', ports: { base: 0, market: 0, depth: 0, stream: 0, streamNext: 0, streamNew: 0, wsApi: 0, legacy: 0, admin: 0 } }, ...sandboxDoc({ synthetic: true }) }));
-  const proc = startKancil(['sandbox', '--config', file]);
-  children.push(proc);
-  expect(await waitFor(() => /"base_url"/.test(proc.output()) || !proc.alive(), 30_000), proc.output()).toBe(true);
-  const line = proc.output().split('\n').find((l) => l.includes('"base_url"')) ?? '{}';
-  return { proc, urls: JSON.parse(line) as Record<string, string> };
-}
-
 describe('a frozen exchange (process stopped, sockets open)', () => {
   it('halts trading with the reason, journals the halt and its duration, and trades on after it answers again', async () => {
-    const { proc: exchange, urls } = await sandboxProcess();
+    const { proc: exchange, urls } = await sandboxProcess(dir, children);
     const ledgerPath = path.join(dir, 'ledger.db');
     const configFile = path.join(dir, 'run.yaml');
     writeFileSync(

@@ -189,6 +189,8 @@ describe('notifications', () => {
     run.bus.next({ ...order, state: 'UNKNOWN', reason: 'timeout' });
     run.bus.next({ ...order, state: 'UNKNOWN', reason: 'timeout' });
     run.bus.next({ ...order, state: 'CANCELED', reason: 'not found on the exchange' });
+    run.bus.next({ ...order, clientId: 'c9', state: 'UNKNOWN', reason: 'open: HTTP 500' });
+    run.bus.next({ ...order, clientId: 'c9', state: 'PENDING' });
     const loss = { type: 'intentRejected', E: 2, strategy: 'mm', intent: { kind: 'cancelAll', strategy: 'mm', intentId: 'x' }, reason: 'DAILY_LOSS_LIMIT', message: 'daily PnL -101 reached dailyLossLimit 100: only reducing orders pass' } as const;
     run.bus.next(loss);
     run.bus.next(loss);
@@ -196,10 +198,12 @@ describe('notifications', () => {
     run.bus.next({ ...order, clientId: 'c8', orderId: '12', state: 'EXPIRED', reason: 'ORDER_LOST: 3 lookups answered -2013, no order or trade found' });
     feed.log(JSON.stringify({ level: 50, time: 5, msg: 'reconciliation failed; will retry from the poll loop', reason: 'start' }));
     feed.log(JSON.stringify({ level: 30, time: 6, msg: 'reconciliation failed; will retry from the poll loop' }));
-    await until(() => n.totals().sent === 6);
+    await until(() => n.totals().sent === 8);
     expect(tg.bodies.flatMap((b) => String(b.text).split('\n')).slice(1)).toEqual([
       '[test] order of unknown outcome: mm SELL 0.01 BTC_USDT @ 61000 (c7): timeout; reconciled by its clientId before anything else is sent for it',
       'order mm SELL 0.01 BTC_USDT @ 61000 (c7) settled as CANCELED (not found on the exchange), executed 0',
+      'order of unknown outcome: mm SELL 0.01 BTC_USDT @ 61000 (c9): open: HTTP 500; reconciled by its clientId before anything else is sent for it',
+      'order mm SELL 0.01 BTC_USDT @ 61000 (c9) was proven not placed; sent again',
       'strategy mm reached its daily loss limit: daily PnL -101 reached dailyLossLimit 100: only reducing orders pass',
       'order mm SELL 0.01 BTC_USDT @ 61000 (c8) is unknown to the exchange and was closed EXPIRED: ORDER_LOST: 3 lookups answered -2013, no order or trade found; executed 0',
       'reconciliation failed; will retry from the poll loop {"reason":"start"}',

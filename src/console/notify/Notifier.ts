@@ -210,6 +210,10 @@ export class Notifier {
       return;
     }
     if (!this.#unknown.delete(o.clientId)) return;
+    if (o.state === 'PENDING') {
+      this.notify({ kind: 'orderResolved', t, text: `order ${what} was proven not placed; sent again`, data: o });
+      return;
+    }
     this.notify({ kind: 'orderResolved', t, text: `order ${what} settled as ${o.state}${o.reason ? ` (${o.reason})` : ''}, executed ${o.executed}`, data: o });
   }
 
