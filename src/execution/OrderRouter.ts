@@ -213,7 +213,7 @@ export class OrderRouter implements Venue {
     return this.#reconciler.recover(waitMs);
   }
 
-  /** Fetches balances from the exchange, records them and hands them to `onBalances`. */
+  /** Fetches balances from the exchange and records them (through `onBalances` when given). */
   refreshBalances(): Promise<void> {
     return this.#reconciler.refreshBalances();
   }

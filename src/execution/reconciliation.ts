@@ -110,7 +110,7 @@ export class Reconciler {
     }
   }
 
-  /** Fetches balances from the exchange, records them and hands them to `onBalances`. */
+  /** Fetches balances from the exchange and records them (through `onBalances` when given). */
   async refreshBalances(): Promise<void> {
     const core = this.#core;
     const acct = await core.call(() => core.open.account());
