@@ -3,8 +3,8 @@
  * answers each by its index. A worker that dies fails only the job it was running and is replaced.
  */
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { SweepAnswer, SweepJob } from './sweepJob.js';
+import { startSweepThread } from './sweepThreads.js';
 
 /**
  * Runs `jobs` (indexed 0..n-1) and resolves with their answers in index order. `signal` stops the
@@ -26,9 +26,7 @@ export async function runJobs(jobs: readonly SweepJob[], workers: number | undef
     // and is replaced while points remain: one bad point never takes the others with it.
     const start = (): void => {
       alive++;
-      // Compiled (dist/): the worker's JavaScript. From the sources: `execArgv: ['--import', 'tsx']`
-      // does not reach worker threads on Node 20, so the .mjs entry registers tsx itself.
-      const worker = new Worker(new URL(import.meta.url.endsWith('.js') ? './sweepWorker.js' : './sweepWorkerEntry.mjs', import.meta.url));
+      const worker = startSweepThread();
       let current: number | undefined;
       let crashed = false;
       const feed = (): void => {

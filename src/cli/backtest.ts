@@ -43,7 +43,8 @@ Options:
   --out DIR      output folder (default: backtest.output of the config, else reports/<name>)
   --workers N    sweep worker threads (default: all cores)
   --queue URL    run the sweep's jobs on \`kancil worker\` processes on any number of machines,
-                 through the Redis at URL (redis://[:password@]host[:port][/db]): enqueues them
+                 through the Redis at URL (redis://host[:port][/db]; its password from
+                 KANCIL_REDIS_URL or the file named by KANCIL_REDIS_PASSWORD_FILE): enqueues them
                  (each once: a job already there is found, a finished one not run again), waits,
                  and writes the same reports. Re-running the command re-gathers a finished sweep
                  (results are kept 7 days)
@@ -129,7 +130,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   let target: RedisTarget | undefined;
   try {
-    target = queueTarget(values);
+    target = queueTarget(values, io.env);
   } catch (err) {
     io.stderr(`${(err as Error).message}\n\n${USAGE}\n`);
     return ExitCode.USAGE;

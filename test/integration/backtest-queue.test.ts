@@ -10,6 +10,7 @@
 import { appendFileSync, copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../src/cli/backtest.js';
 import { runCli } from '../../src/cli/main.js';
@@ -28,7 +29,7 @@ const mmConfig = path.join(root, 'config/market-maker.yaml');
 const PASSWORD = 'pw-s3cret-9f2';
 
 /** CLI output captured, with a wait for a line in it. */
-function captureIO(): CliIO & { text(): string; waitFor(re: RegExp): Promise<void> } {
+function captureIO(env: Record<string, string> = {}): CliIO & { text(): string; waitFor(re: RegExp): Promise<void> } {
   let text = '';
   const waiters: { re: RegExp; resolve: () => void }[] = [];
   const write = (t: string): void => {
@@ -38,12 +39,15 @@ function captureIO(): CliIO & { text(): string; waitFor(re: RegExp): Promise<voi
       w.resolve();
     }
   };
-  return { stdout: write, stderr: write, env: {}, text: () => text, waitFor: (re) => (re.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ re, resolve }))) };
+  return { stdout: write, stderr: write, env, text: () => text, waitFor: (re) => (re.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ re, resolve }))) };
 }
 
-/** `kancil worker` with short lock and stalled intervals, so a killed worker's job returns within seconds. */
+/**
+ * `kancil worker` with short lock and stalled intervals, so a killed worker's job returns within
+ * seconds; its Redis (password included) from KANCIL_REDIS_URL, not its command line.
+ */
 function startWorker(url: string): BotProcess {
-  return startKancil(['worker', '--queue', url, '--lock-ms', '2000', '--stalled-ms', '1000']);
+  return startKancil(['worker', '--lock-ms', '2000', '--stalled-ms', '1000'], { KANCIL_REDIS_URL: url });
 }
 
 /** A queue sweep's sweep.json without the workers that ran its points: what the embedded pool writes. */
@@ -121,9 +125,13 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     workers.push(a, b);
     expect(await Promise.all([a.waitForOutput(/worker on redis/, 30_000), b.waitForOutput(/worker on redis/, 30_000)])).toEqual([true, true]);
 
-    const io = captureIO();
+    // The password from a file (as a Docker or systemd secret is), the URL on the command line without it.
+    const pwFile = path.join(dir, 'redis-password');
+    writeFileSync(pwFile, `${PASSWORD}\n`);
+    const noPassword = `redis://127.0.0.1:${redis.port}`;
+    const io = captureIO({ KANCIL_REDIS_PASSWORD_FILE: pwFile });
     const killed = a.waitForOutput(/job kancil-[0-9a-f]+ started/, 30_000);
-    const gathered = command.run([mmConfig, '--sweep', grid, '--queue', redis.url, '--out', path.join(dir, 'queue'), '--quiet'], io);
+    const gathered = command.run([mmConfig, '--sweep', grid, '--queue', noPassword, '--out', path.join(dir, 'queue'), '--quiet'], io);
     expect(await killed).toBe(true);
     a.child.kill('SIGKILL');
     const killedId = [...a.output().matchAll(/job (kancil-[0-9a-f]+) started/g)].at(-1)?.[1];
@@ -165,7 +173,8 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     expect(b.output()).toContain('worker stopped');
     // The URL is shown, its password never.
     expect(b.output()).toContain(`worker on redis://:***@127.0.0.1:${redis.port}`);
-    expect(io.text()).toContain(`queue redis://:***@127.0.0.1:${redis.port}: 4 jobs`);
+    expect(io.text()).toContain(`queue ${noPassword}: 4 jobs`);
+    for (const text of [b.output(), io.text()]) expect(text).not.toContain('warning');
     for (const text of [a.output(), b.output(), io.text(), embedded.text()]) expect(text).not.toContain(PASSWORD);
   }, 120_000);
 
@@ -189,6 +198,8 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     expect(await gathered, io.text()).toBe(0);
     // Said once for the file, however many times its jobs came back.
     expect(c.output().match(/handing back/g)).toHaveLength(1);
+    // A password on the command line works, with a warning that ps shows it.
+    expect(io.text()).toContain('warning: the Redis password in --queue is visible to every user of this machine (ps)');
     expect(c.output()).toMatch(/data file .*btcusdt\.ndjson\.gz is missing on worker/);
     expect(countOf(/job (kancil-[0-9a-f]+) completed/g, c.output()).size).toBe(2);
     // The first attempt of each job is the one that ran: handing back uses none.
@@ -246,6 +257,59 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
       await other.stop();
     }
   }, 60_000);
+
+  it('waiting asks Redis nothing per job: it reads the event stream (200 jobs, no worker)', async () => {
+    const own = await startRedis(PASSWORD);
+    const cfg = loadBacktestConfig(mmConfig);
+    const lines: string[] = [];
+    const q = queueSweep(cfg, { target: parseRedisUrl(own.url), log: (l) => lines.push(l) });
+    const probe = new Redis({ host: '127.0.0.1', port: own.port, password: PASSWORD });
+    const processed = async (): Promise<number> => Number(/total_commands_processed:(\d+)/.exec(await probe.info('stats'))?.[1]);
+    try {
+      const sweep = runSweep(cfg, gridSchema.parse({ strategy: 'mm', params: { spreadBps: Array.from({ length: 200 }, (_, i) => i + 1) } }), { runner: q.runner });
+      sweep.catch(() => undefined);
+      for (let i = 0; i < 300 && !lines.some((l) => l.includes('waiting for workers')); i++) await new Promise((r) => setTimeout(r, 100));
+      const before = await processed();
+      await new Promise((r) => setTimeout(r, 3000));
+      // Polling every job twice a second would be about 1,200 calls here; the probe's own INFO calls count too.
+      expect((await processed()) - before).toBeLessThan(50);
+    } finally {
+      probe.disconnect();
+      await q.close();
+      await own.stop();
+    }
+  }, 60_000);
+
+  it('two sweeps at once take turns on one worker instead of queueing one behind the other', async () => {
+    const own = await startRedis(PASSWORD);
+    const data = mkdtempSync(path.join(dir, 'fair-'));
+    twoRecordingConfig(data);
+    const cfg = path.join(data, 'short.yaml');
+    writeFileSync(cfg, readFileSync(mmConfig, 'utf8').replace('../backtest-data/btcusdt-sample.ndjson.gz', path.join(data, 'short.ndjson.gz')).replace(/^ {2}output:.*$/m, ''));
+    const gridOf = (name: string, values: number[]): string => {
+      const f = path.join(data, `${name}.yaml`);
+      writeFileSync(f, `params:\n  spreadBps: [${values.join(', ')}]\n`);
+      return f;
+    };
+    const first = captureIO();
+    const a = command.run([cfg, '--sweep', gridOf('a', [11, 12, 13, 14]), '--queue', own.url, '--out', path.join(data, 'a'), '--quiet'], first);
+    await first.waitFor(/waiting for workers/);
+    const second = captureIO();
+    const b = command.run([cfg, '--sweep', gridOf('b', [21, 22]), '--queue', own.url, '--out', path.join(data, 'b'), '--quiet'], second);
+    await second.waitFor(/waiting for workers/);
+    const w = startKancil(['worker', '--queue', own.url]);
+    workers.push(w);
+    try {
+      expect(await a, first.text()).toBe(0);
+      expect(await b, second.text()).toBe(0);
+      const order = [...w.output().matchAll(/started \(attempt 1\/3\): mm \{"spreadBps":(\d+)\}/g)].map((m) => Number(m[1]));
+      expect(order).toEqual([11, 21, 12, 22, 13, 14]);
+    } finally {
+      w.child.kill('SIGTERM');
+      await w.exit;
+      await own.stop();
+    }
+  }, 120_000);
 
   it('eachRecording: one job per point and recording, as the embedded pool; a twice-signalled worker puts its job back', async () => {
     const data = mkdtempSync(path.join(dir, 'recordings-'));

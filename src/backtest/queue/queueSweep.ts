@@ -4,7 +4,7 @@
  * answers the sweep with the results they stored, so the report is written exactly as for the
  * embedded pool. With `gatherOnly` nothing is enqueued: the answers are what the queue holds.
  */
-import { Job, Queue } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { NetworkError } from '../../core/errors.js';
 import { readConfigText } from '../../config/yamlFile.js';
@@ -15,8 +15,9 @@ import { inputPaths } from '../provenance.js';
 import { jobLabel, KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, ranByText, redisOptions, type QueueJobData, type QueueJobResult } from './connection.js';
 import { engineId, type EngineId } from './engineHash.js';
 import { fileIdentity, queueJobId, type FileIdentity } from './jobKey.js';
+import { FinishedJobs } from './finishedJobs.js';
 import { sourceHash } from './sourceHash.js';
-import { redactRedisUrls, type RedisTarget } from './redisUrl.js';
+import { passwordWarning, redactRedisUrls, type RedisTarget } from './redisUrl.js';
 
 /** How a queue sweep runs. */
 export interface QueueSweepOptions {
@@ -27,8 +28,11 @@ export interface QueueSweepOptions {
   readonly gatherOnly?: boolean;
   /** Attempts of a job that fails (a worker that dies does not use one: its job is retried as stalled). Default 3. */
   readonly attempts?: number;
-  /** How often job states are read (ms). Default 500. */
-  readonly pollMs?: number;
+  /**
+   * While no job of the sweep finishes, how often the states of its unfinished jobs are read all
+   * the same (ms): an event missed over a reconnect, a job removed by hand. Default 10000.
+   */
+  readonly scanMs?: number;
   /** How long Redis may leave a request unanswered (down, unreachable) before the sweep gives up (ms). Default 60000. */
   readonly redisTimeoutMs?: number;
   /** Status lines (what was enqueued, what the workers are doing while nothing finishes). */
@@ -48,17 +52,37 @@ const STATE_BATCH = 500;
 /** Silence after which the gathering side says what the queue is doing. */
 const QUIET_MS = 30_000;
 
+/** BullMQ's lowest priority (the largest number it takes). */
+const LOWEST_PRIORITY = 2_097_152;
+
+/**
+ * The priority of a sweep's k-th job when the next job the workers will take has priority `base`.
+ * Jobs of equal priority are taken in the order they were added, so a sweep enqueued while another
+ * runs takes turns with it, job for job, instead of waiting for all of it (one FIFO for every
+ * sweep let one large sweep hold the machines for hours).
+ */
+export function fairPriority(base: number, k: number): number {
+  return Math.min(LOWEST_PRIORITY, Math.max(1, base) + k);
+}
+
 /** A runner that sends a sweep's jobs of `cfg` through the queue at `opts.target`. */
 export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueSweep {
   // Our own connection, so a close can always end it (BullMQ's own waits for a Redis that may be gone).
   const client = new Redis({ ...redisOptions(opts.target), maxRetriesPerRequest: null });
   const queue = new Queue<QueueJobData, QueueJobResult>(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
+  const warning = passwordWarning(opts.target);
+  if (warning !== undefined) opts.log(`warning: ${warning}`);
+  // Finished jobs are announced on the queue's event stream; read from when this sweep starts.
+  const events = new QueueEvents(QUEUE_NAME, { connection: redisOptions(opts.target), prefix: QUEUE_PREFIX });
+  const finished = new FinishedJobs(events);
   let lastError = '';
-  queue.on('error', (err) => {
+  const onError = (err: Error): void => {
     const msg = redactRedisUrls(err.message);
     if (msg !== lastError) opts.log(`queue ${opts.target.display}: ${msg}`);
     lastError = msg;
-  });
+  };
+  queue.on('error', onError);
+  events.on('error', onError);
   const engine = opts.engine ?? engineId();
   const recordings = recordingFiles(cfg);
   // Every file the config reads but the strategy's (hashed with its imports): recordings, candles, latency files.
@@ -81,10 +105,10 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     return p;
   };
   let reused = 0;
-  const pollMs = opts.pollMs ?? 500;
+  const scanMs = opts.scanMs ?? 10_000;
   const keep = { age: KEEP_SECONDS };
-  // A failed attempt is retried after a second (perhaps by another worker, one that has the file).
-  const jobOpts = (jobId: string) => ({ jobId, attempts: opts.attempts ?? 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: keep, removeOnFail: keep });
+  // A failed attempt is retried after a second. Every job has a priority (one without would go before all that have one: see fairPriority).
+  const jobOpts = (jobId: string, priority: number) => ({ jobId, priority, attempts: opts.attempts ?? 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: keep, removeOnFail: keep, keepLogs: 20 });
 
   // ioredis holds requests while it reconnects; a Redis that stays away ends the wait with a sentence.
   const deadline = async <T>(p: Promise<T>): Promise<T> => {
@@ -124,6 +148,8 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       entry.indexes.push(i);
       byId.set(id, entry);
     });
+    // Listening before the first state is read: a job that finishes in between is announced, not missed.
+    await deadline(events.waitUntilReady());
     const pending = new Set(byId.keys());
     let done = 0;
     const settle = (id: string, answer: (index: number) => SweepAnswer): void => {
@@ -159,28 +185,31 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     }
     if (!opts.gatherOnly) {
       // add() of an id that is already there (waiting, running) is a no-op in BullMQ: never a second run.
-      await deadline(queue.addBulk([...pending].map((id) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id) }))));
+      const base = (await deadline(queue.getPrioritized(0, 0)))[0]?.priority ?? 1;
+      await deadline(queue.addBulk([...pending].map((id, k) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id, fairPriority(base, k)) }))));
     }
     opts.log(`queue ${opts.target.display}: ${byId.size} job${byId.size === 1 ? '' : 's'}, ${byId.size - pending.size} finished already${retried > 0 ? `, ${retried} failed before and retried` : ''}${opts.gatherOnly || pending.size === 0 ? '' : `; waiting for workers (kancil worker --queue ${opts.target.display})`}`);
 
     let quietSince = Date.now();
     while (pending.size > 0) {
-      await new Promise((r) => setTimeout(r, pollMs));
+      const announced = (await finished.next(scanMs)).filter((id) => pending.has(id));
       const before = pending.size;
-      for (const [id, state] of await statesOf([...pending])) {
+      // An announced job is read once; with none for scanMs, every unfinished one is (see scanMs).
+      const states = announced.length > 0 ? await statesOf(announced) : await statesOf([...pending]);
+      for (const [id, state] of states) {
         // A job removed meanwhile (by hand, or its keep time passed) is added again rather than waited for.
         if (state === 'unknown' && !opts.gatherOnly) {
           const entry = byId.get(id) as { data: QueueJobData };
-          await deadline(queue.add('backtest', entry.data, jobOpts(id)));
+          await deadline(queue.add('backtest', entry.data, jobOpts(id, 1)));
         } else await collect(id, state);
       }
       if (pending.size < before) quietSince = Date.now();
       else if (Date.now() - quietSince >= QUIET_MS) {
-        const counts = await deadline(queue.getJobCounts('waiting', 'active', 'delayed'));
+        const counts = await deadline(queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed'));
         // A worker that cannot run a job says why in the job's log: the latest word of one unfinished job.
         const first = pending.values().next().value;
         const last = first === undefined ? undefined : (await deadline(queue.getJobLogs(first, 0, 0, false))).logs[0];
-        opts.log(`queue ${opts.target.display}: ${pending.size} jobs of this sweep unfinished; queue has ${counts.waiting ?? 0} waiting, ${counts.active ?? 0} running, ${counts.delayed ?? 0} waiting to retry${(counts.active ?? 0) === 0 ? ' (is a worker running?)' : ''}${last === undefined ? '' : `; last word on job ${first}: ${last}`}`);
+        opts.log(`queue ${opts.target.display}: ${pending.size} jobs of this sweep unfinished; queue has ${(counts.waiting ?? 0) + (counts.prioritized ?? 0)} waiting, ${counts.active ?? 0} running, ${counts.delayed ?? 0} waiting to retry${(counts.active ?? 0) === 0 ? ' (is a worker running?)' : ''}${last === undefined ? '' : `; last word on job ${first}: ${last}`}`);
         quietSince = Date.now();
       }
     }
@@ -191,8 +220,9 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     reused: () => reused,
     // A Redis that is gone would hold a graceful close as long as it holds requests.
     close: async () => {
-      await Promise.race([queue.close().catch(() => undefined), new Promise<void>((r) => setTimeout(r, 5000).unref())]);
+      await Promise.race([Promise.all([queue.close().catch(() => undefined), events.close().catch(() => undefined)]), new Promise<void>((r) => setTimeout(r, 5000).unref())]);
       client.disconnect();
+      await events.disconnect().catch(() => undefined);
     },
   };
 }

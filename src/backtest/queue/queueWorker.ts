@@ -1,7 +1,7 @@
 /**
  * The working side of a queue sweep: takes jobs from the queue and runs each on a worker thread
- * (the embedded pool's, so the result is the same and this thread stays free to renew its job
- * locks). Before a run it checks the job against this machine: the same engine (kancil's code,
+ * (the embedded pool's code, so the result is the same, and this thread stays free to renew its
+ * job locks), kept warm from job to job. Before a run it checks the job against this machine: the same engine (kancil's code,
  * engineHash.ts), and the same data, latency and strategy files. A job it cannot run is handed
  * back, not failed: it goes back to the queue after a delay (growing to 30 s the more often it
  * was handed back) for another worker, uses none of its attempts, and the reason is said once per
@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { runJobs } from '../sweepPool.js';
+import { SweepThreads } from '../sweepThreads.js';
 import { KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, ranByText, redisOptions, type QueueJobData, type QueueJobResult, type RanBy } from './connection.js';
 import { engineText, type EngineId } from './engineHash.js';
 import { fileIdentity } from './jobKey.js';
@@ -71,8 +71,9 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
   const me: RanBy = { host: os.hostname(), pid: process.pid, engine: opts.engine.hash };
   // Kinds of refusal already logged: a wrong engine is one line, not one per job.
   const said = new Set<string>();
-  // Aborted on release: the running threads stop, their jobs already back in the queue.
-  const released = new AbortController();
+  // One warm thread per concurrent job, kept across jobs; terminated on release (the jobs already back in the queue) or close.
+  const threads = new SweepThreads(opts.concurrency);
+  let released = false;
   const work = async (job: Job<QueueJobData, QueueJobResult>, token?: string): Promise<QueueJobResult> => {
     const data = job.data;
     const id = job.id ?? '?';
@@ -93,10 +94,10 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
     const t0 = Date.now();
     running.set(id, { job, token });
     try {
-      const [answer] = await runJobs([data.job], 1, undefined, released.signal);
-      if (released.signal.aborted) throw new Error('released to the queue');
-      if (answer === undefined || !answer.ok) {
-        const error = answer === undefined ? 'no answer from the worker thread' : answer.error;
+      const answer = await threads.run(data.job);
+      if (released) throw new Error('released to the queue');
+      if (!answer.ok) {
+        const error = answer.error;
         opts.log(`job ${id} failed (${attempt}) after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${error}`);
         throw new Error(error);
       }
@@ -125,7 +126,10 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
   });
   opts.log(`worker on ${opts.target.display} (${os.hostname()} pid ${process.pid}, ${engineText(opts.engine)}, ${opts.concurrency} at once, lock ${opts.lockMs} ms, stalled check every ${opts.stalledMs} ms)`);
   return {
-    close: () => worker.close(),
+    close: async () => {
+      await worker.close();
+      await threads.terminate();
+    },
     release: async () => {
       for (const [id, r] of running) {
         try {
@@ -135,7 +139,8 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
           opts.log(`job ${id} could not be released (${(err as Error).message}); it is retried when its lock expires`);
         }
       }
-      released.abort();
+      released = true;
+      await threads.terminate();
       await worker.close(true);
     },
   };
