@@ -22,6 +22,8 @@ import { runJobs } from './sweepPool.js';
 import { combineMetrics, recordingsTable, type RecordingRow } from './sweepRecordings.js';
 import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './sweepWalkForward.js';
 import { renderSweepHtml } from './sweepReport.js';
+import { overfittingText, sweepOverfitting, type SweepOverfitting } from './sweepOverfitting.js';
+import { returnSlices } from './returnSlices.js';
 
 /** One ranked row. */
 export interface SweepRow {
@@ -62,6 +64,8 @@ export interface SweepResult {
   readonly split?: number;
   /** With `walkForward` in the grid: each window's chosen point and its out-of-sample figures, and their totals. */
   readonly walkForward?: WalkForwardResult;
+  /** How much the winner owes to luck: PBO, deflated Sharpe ratio, in- against out-of-sample (sweepOverfitting.ts). */
+  readonly overfitting?: SweepOverfitting;
 }
 
 /** Which strategy a grid applies to. */
@@ -182,8 +186,20 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
     })
     .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)))
     .map(({ index, params, metrics, outOfSample, error, recordings: recs, ranBy }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}), ...(recs !== undefined ? { recordings: recs } : {}), ...(ranBy.length > 0 ? { ranBy } : {}) }));
+  // Slices of one run per point: with eachRecording the recordings span different times, and slice k of one is not slice k of another.
+  const overfitting = sweepOverfitting(
+    points.map((params, p) => {
+      const m = metricsOf(p, 0);
+      const o = W > 1 ? metricsOf(p, 1) : undefined;
+      const fig = all[at(p, 0, 0)];
+      // A whole result (keepResults) carries its curve rather than the slices: sliced here alike.
+      const slices = fig === undefined ? undefined : (fig.returnSlices ?? (opts.keepResults === true ? returnSlices(fig as BacktestResult, strategy) : undefined));
+      return { index: p, slices: R === 1 && errorsOf(p, 0).length === 0 ? slices : undefined, inSample: m === undefined ? null : rankValue(m, grid.rankBy), ...(W > 1 ? { outOfSample: o === undefined ? null : rankValue(o, grid.rankBy) } : {}) };
+    }),
+    rows[0]?.error === undefined ? rows[0]?.index : undefined,
+  );
   const results = opts.keepResults === true ? points.flatMap((_, p) => parts.map((_r, r) => all[at(p, 0, r)] as BacktestResult | undefined)) : undefined;
-  return { strategy, rankBy: grid.rankBy, rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}) };
+  return { strategy, rankBy: grid.rankBy, rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}), overfitting };
 }
 
 /** The ranked table as Markdown. */
@@ -210,7 +226,7 @@ export function sweepTable(s: SweepResult): string {
   const failed = s.failed > 0 ? `\n${s.failed} of ${s.rows.length} points failed (ranked last, error in the first figure column).\n` : '';
   const skipped = s.skipped.length === 0 ? '' : `\n${s.skipped.length} points skipped (refused by the strategy):\n${s.skipped.map((p) => `- ${JSON.stringify(p.params)}: ${p.reason}`).join('\n')}\n`;
   const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
-  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}`;
+  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
 }
 
 /** The walk-forward windows and their stitched out-of-sample totals as Markdown. */
@@ -241,7 +257,7 @@ export function writeSweep(dir: string, s: SweepResult): { md: string; json: str
   const json = path.join(dir, 'sweep.json');
   const html = path.join(dir, 'sweep.html');
   writeFileSync(md, sweepTable(s));
-  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, ...(s.split !== undefined ? { split: s.split } : {}), ...(s.walkForward !== undefined ? { walkForward: s.walkForward } : {}), rows: s.rows }, null, 2)}\n`);
+  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, ...(s.split !== undefined ? { split: s.split } : {}), ...(s.walkForward !== undefined ? { walkForward: s.walkForward } : {}), ...(s.overfitting !== undefined ? { overfitting: s.overfitting } : {}), rows: s.rows }, null, 2)}\n`);
   writeFileSync(html, renderSweepHtml(s));
   return { md, json, html };
 }

@@ -5,6 +5,8 @@
 import { runBacktest } from './Backtest.js';
 import type { BacktestResult } from './result.js';
 import { streamsOf } from './resultStreams.js';
+import type { Moments } from './overfitting.js';
+import { returnSlices } from './returnSlices.js';
 import { loadBacktestConfig, parseBacktestConfigText, type BacktestConfig } from './config.js';
 import { timeBoundMs } from '../config/timeBound.js';
 
@@ -28,8 +30,11 @@ export interface SweepJob {
   readonly full?: boolean;
 }
 
-/** What a sweep reads of each point's run: its strategies' figures and why any stopped. */
-export type SweepFigures = Pick<BacktestResult, 'strategies' | 'failures'>;
+/**
+ * What a sweep reads of each point's run: its strategies' figures, why any stopped, and the swept
+ * strategy's returns per time slice (for the probability of overfitting: returnSlices.ts).
+ */
+export type SweepFigures = Pick<BacktestResult, 'strategies' | 'failures'> & { readonly returnSlices?: readonly Moments[] };
 
 /** A job's answer: `result` is the JSON of {@link SweepFigures}, or of the whole result with `full`. */
 export type SweepAnswer = ({ readonly index: number; readonly ok: true; readonly result: string } | { readonly index: number; readonly ok: false; readonly error: string }) & {
@@ -60,7 +65,8 @@ export async function runSweepJob(job: SweepJob): Promise<SweepAnswer> {
     const result = await runBacktest(jobConfig(job), { paramOverrides: { [job.strategy]: job.params }, writeOutput: false });
     try {
       // Serialized here so the gathering side compares exactly what a single run would write.
-      const figures: SweepFigures = { strategies: result.strategies, failures: result.failures };
+      const slices = returnSlices(result, job.strategy);
+      const figures: SweepFigures = { strategies: result.strategies, failures: result.failures, ...(slices !== undefined ? { returnSlices: slices } : {}) };
       return { index: job.index, ok: true, result: JSON.stringify(job.full === true ? result : figures) };
     } finally {
       // A long run's lists spill to temporary files: a worker runs many jobs before it exits.

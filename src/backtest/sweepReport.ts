@@ -9,6 +9,7 @@ import type { StrategyMetrics } from './result.js';
 import { escapeHtml } from './reportTables.js';
 import type { WalkForwardResult } from './sweepWalkForward.js';
 import type { RecordingRow } from './sweepRecordings.js';
+import { overfittingText, type SweepOverfitting } from './sweepOverfitting.js';
 
 /** What the page needs of a sweep (sweep.ts's SweepResult has it). */
 export interface SweepPage {
@@ -18,6 +19,16 @@ export interface SweepPage {
   readonly rows: readonly { rank: number; params: Record<string, unknown>; metrics: StrategyMetrics | undefined; outOfSample?: StrategyMetrics; error?: string; recordings?: readonly RecordingRow[] }[];
   readonly skipped: readonly { params: Record<string, unknown>; reason: string }[];
   readonly walkForward?: WalkForwardResult;
+  readonly overfitting?: SweepOverfitting;
+}
+
+/** The overfitting figures, each with how to read it (the Markdown lines as a list). */
+function overfittingHtml(o: SweepOverfitting, rankBy: string): string {
+  const items = overfittingText(o, rankBy)
+    .split('\n')
+    .filter((l) => l.startsWith('- '))
+    .map((l) => `<li>${escapeHtml(l.slice(2))}</li>`);
+  return `<h2>Overfitting (${o.points} points with returns)</h2><ul id="overfitting">${items.join('')}</ul>`;
 }
 
 /** Walk-forward windows (chosen point, in- and out-of-sample figures) and the stitched totals. */
@@ -157,6 +168,7 @@ export function renderSweepHtml(s: SweepPage): string {
 <h1>${escapeHtml(title)}</h1>
 <p>${s.rows.length} points run, ranked by ${escapeHtml(s.rankBy)} (click a column header to sort by it).${escapeHtml(split)}</p>
 ${walkForwardHtml(s.walkForward)}
+${s.overfitting === undefined ? '' : overfittingHtml(s.overfitting, s.rankBy)}
 <h2>Heatmap</h2>
 <p>x <select id="hx"></select> y <select id="hy"></select> metric <select id="hm"></select> (each cell: the best value among the points with those two values)</p>
 <table id="heatmap"></table>

@@ -54,7 +54,7 @@ describe('kancil backtest --rerun', () => {
     const html = readFileSync(path.join(dir, 'first/report.html'), 'utf8');
     expect(html).toContain(sha);
     expect(html).toContain('riskAverse');
-  });
+  }, 120_000);
 
   it('repeats the run byte for byte, and says which input changed when one did', async () => {
     const first = path.join(dir, 'first/result.json');
@@ -75,7 +75,7 @@ describe('kancil backtest --rerun', () => {
     expect(moved.code).toBe(1);
     expect(moved.out).toMatch(/DIFFERS in .*provenance/);
     expect(moved.out).toContain(`input ${data} changed`);
-  });
+  }, 180_000);
 
   it('refuses a file without a record, naming it', async () => {
     const bare = path.join(dir, 'bare.json');

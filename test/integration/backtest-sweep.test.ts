@@ -12,6 +12,8 @@ import { loadBacktestConfig } from '../../src/backtest/config.js';
 import { command } from '../../src/cli/backtest.js';
 import { runSweep, sweepTable } from '../../src/backtest/sweep.js';
 import { gridPoints, gridSchema, loadGrid } from '../../src/backtest/sweepGrid.js';
+import { probabilityOfOverfitting } from '../../src/backtest/overfitting.js';
+import { returnSlices } from '../../src/backtest/returnSlices.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -122,6 +124,33 @@ describe('backtest sweeps', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('says how much the winner owes to luck: PBO over the points\' returns, the deflated Sharpe ratio, in against out of sample', async () => {
+    const cfg = loadBacktestConfig(path.join(root, 'config/sma-crossover.yaml'));
+    const grid = gridSchema.parse({ params: { fast: [5, 20], slow: [30, 60] }, rankBy: 'netPnl', outOfSample: '2024-08-04T00:00:00Z' });
+    const s = await runSweep(cfg, grid, { workers: 2, keepResults: true });
+    const o = s.overfitting;
+    expect(o?.points).toBe(4);
+    expect(o?.pbo?.splits).toBe(12870);
+    // The same figure from each point's whole in-sample result, sliced here.
+    const split = Date.parse('2024-08-04T00:00:00Z');
+    const slices = await Promise.all(
+      gridPoints(grid).map(async (p) => {
+        const r = await runBacktest({ ...cfg, backtest: { ...cfg.backtest, end: split - 1 } }, { paramOverrides: { sma: p }, writeOutput: false });
+        return returnSlices(r, 'sma') ?? [];
+      }),
+    );
+    expect(o?.pbo?.pbo).toBe(probabilityOfOverfitting(slices)?.pbo);
+    expect(o?.deflatedSharpe?.index).toBe(s.rows[0]?.index);
+    expect(o?.deflatedSharpe?.trials).toBe(4);
+    expect(o?.deflatedSharpe?.dsr).toBeGreaterThanOrEqual(0);
+    expect(o?.deflatedSharpe?.dsr).toBeLessThanOrEqual(1);
+    expect(o?.rankCorrelation).toBeGreaterThanOrEqual(-1);
+    const md = sweepTable(s);
+    expect(md).toMatch(/Probability of backtest overfitting \(CSCV, 12870 splits of 16 slices\): \d+\.\d %/);
+    expect(md).toMatch(/Deflated Sharpe ratio of the first-ranked point/);
+    expect(md).toMatch(/Rank correlation of netPnl in and out of sample/);
+  }, 180_000);
 
   it('walk-forward: each window ranks in sample, and its out-of-sample figures equal single runs on the window', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-wf-'));
