@@ -5,6 +5,7 @@
  * Instead the error is counted, written once to stderr, and `failed` settles so the host process
  * can stop in order; the sandbox itself keeps serving what still works.
  */
+import { scrubSecretText } from '../core/secretScrub.js';
 
 /** The failure record of one sandbox. */
 export class SandboxFailures {
@@ -16,7 +17,7 @@ export class SandboxFailures {
   readonly failed: Promise<{ readonly where: string; readonly error: Error }>;
   #settle: (f: { readonly where: string; readonly error: Error }) => void = () => undefined;
 
-  constructor(private readonly write: (line: string) => void = (line) => process.stderr.write(line)) {
+  constructor(private readonly write: (line: string) => void = (line) => process.stderr.write(scrubSecretText(line))) {
     this.failed = new Promise((resolve) => (this.#settle = resolve));
   }
 
