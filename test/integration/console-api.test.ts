@@ -182,6 +182,8 @@ describe('console control API on a paper run against the sandbox', () => {
       const code = await runCommand([file, '--duration', '4'], { stdout: (t) => (out += t), stderr: (t) => (out += t), env: {} }, logSink(logs));
       expect(code, out).toBe(0);
       expect(logs.join('')).toContain('the console could not start; the run goes on without it');
+      // The line names the port and the setting to change.
+      expect(logs.join('')).toContain(`port ${port} is in use: set console.port to a free one (0 = any)`);
       expect(out).not.toContain('console: http');
       const reader = LedgerReader.open(db);
       try {
