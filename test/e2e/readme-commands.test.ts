@@ -41,11 +41,11 @@ describe.skipIf(!ready)('README commands from the built package (needs `npm run 
     sandbox = await startSandbox(loadSandboxConfig(path.join(ROOT, 'config/sandbox.yaml')));
     base = sandbox.urls.base_url;
     market = sandbox.urls.market_url;
-  });
+  }, 120_000);
   afterAll(async () => {
     await sandbox?.stop();
     rmSync(tmp, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('npm start in a terminal prints its summary and exits 0, with a stop row in the ledger', async () => {
     const r = await inTerminal('npm start -- --duration 5', ROOT, 180_000);
