@@ -50,7 +50,7 @@ export const DASHBOARD_SCRIPT = String.raw`
   'use strict';
   var PAGE = 100;
   var S = { orders: new Map(), fills: [], fillsTotal: 0, fillsOffset: 0, pageFills: null, rejections: [], rejectionsTotal: 0, lines: [], series: new Map(), lastSec: new Map(), equityPoints: 0, pricePoints: 0, priceSymbol: null, priceLast: -1, priceLines: [], dailyAt: 0, events: 0, commandsEnabled: false };
-  var status = window.__kancilConsole = { ready: false, orders: 0, fills: 0, fillsTotal: 0, events: 0, equityPoints: 0, pricePoints: 0, markers: 0, orderLines: 0, dailyBars: 0, logLines: 0, connected: false, lastCommand: null };
+  var status = window.__kancilConsole = { ready: false, orders: 0, fills: 0, fillsTotal: 0, events: 0, equityPoints: 0, pricePoints: 0, markers: 0, orderLines: 0, dailyBars: 0, logLines: 0, accountReads: 0, connected: false, lastCommand: null };
   var TERMINAL = { FILLED: 1, CANCELED: 1, REJECTED: 1, EXPIRED: 1 };
   var $ = function (id) { return document.getElementById(id); };
 
@@ -166,7 +166,7 @@ export const DASHBOARD_SCRIPT = String.raw`
     });
   }
   function renderPositions(ps, pnl) {
-    fill('positions', ps, function (tr, p) { cell(tr, p.strategy); cell(tr, p.symbol); cell(tr, p.position, 'num'); cell(tr, p.fills, 'num'); cell(tr, p.volume, 'num'); cell(tr, p.mark, 'num'); cell(tr, p.pnl + ' ' + p.quote, 'num'); });
+    fill('positions', ps, function (tr, p) { cell(tr, p.strategy); cell(tr, p.symbol); cell(tr, p.position, 'num'); cell(tr, p.fills, 'num'); cell(tr, p.volume, 'num'); cell(tr, p.mark, 'num'); cell(tr, p.realized, 'num'); cell(tr, p.unrealized, 'num'); cell(tr, p.pnl + ' ' + p.quote, 'num'); });
     $('pnl').textContent = Object.keys(pnl).map(function (q) { return 'PnL ' + pnl[q] + ' ' + q; }).join('  ');
   }
   function renderBooks(bs) {
@@ -176,6 +176,15 @@ export const DASHBOARD_SCRIPT = String.raw`
     });
   }
   function renderBalances(bs) { fill('balances', bs, function (tr, b) { cell(tr, b.asset); cell(tr, b.free, 'num'); cell(tr, b.locked, 'num'); }); }
+  // Balances move with every fill (live: the account stream): read again every few seconds.
+  function loadAccount() {
+    return getJson('/api/account').then(function (a) {
+      renderBalances(a.balances);
+      $('equity-total').textContent = a.equity ? '(equity ' + a.equity.value + ' ' + a.equity.quote + (a.equity.unvalued.length ? '; not valued: ' + a.equity.unvalued.join(', ') : '') + ')' : '';
+      status.accountReads++;
+    });
+  }
+  setInterval(function () { if (status.ready) loadAccount().catch(function () {}); }, 5000);
   function renderOrders() {
     var list = Array.from(S.orders.values()).sort(function (a, b) { return b.t - a.t; });
     var shown = list.slice(0, 200);
@@ -275,7 +284,7 @@ export const DASHBOARD_SCRIPT = String.raw`
       S.rejections = s.rejections.slice(); reasons = s.rejectionsByReason;
       S.rejectionsTotal = Object.keys(reasons).reduce(function (n, k) { return n + reasons[k]; }, 0);
       renderBooks(s.books); if (s.books.length > 0) selectSymbol(S.priceSymbol || s.books[0].symbol);
-      renderOrders(); renderFills(); drawMarkers(); renderRejections(); renderPositions(s.positions, s.status.pnl); renderBalances(s.balances);
+      renderOrders(); renderFills(); drawMarkers(); renderRejections(); renderPositions(s.positions, s.status.pnl); renderBalances(s.balances); loadAccount().catch(function () {});
       s.equity.forEach(addEquity);
       S.lines = []; $('log').replaceChildren();
       s.events.forEach(function (m) { logLine(eventLine(m)); }); s.logs.forEach(function (l) { logLine(eventLine({ type: 'log', line: l })); });

@@ -32,7 +32,7 @@ export interface Route {
 }
 
 /** The read endpoints (GET or HEAD). */
-export const READ_PATHS: readonly string[] = ['/api', '/api/status', '/api/strategies', '/api/positions', '/api/balances', '/api/orders', '/api/fills', '/api/daily', '/api/intents', '/api/books', '/api/pnl', '/api/snapshot', '/metrics'];
+export const READ_PATHS: readonly string[] = ['/api', '/api/status', '/api/strategies', '/api/positions', '/api/balances', '/api/account', '/api/orders', '/api/fills', '/api/daily', '/api/intents', '/api/books', '/api/pnl', '/api/snapshot', '/metrics'];
 const RUN_COMMANDS = ['halt', 'reduce', 'resume', 'cancel-all', 'stop'];
 const STRATEGY_COMMANDS = ['halt', 'reduce', 'resume', 'cancel-all'];
 const READ_METHODS = ['GET', 'HEAD'];

@@ -107,6 +107,7 @@ describe('console server', () => {
     const snapshot = JSON.parse((await call(`${url}/api/snapshot`)).text) as { fills: unknown[]; fillsTotal: number };
     expect(snapshot.fills).toHaveLength(200);
     expect(snapshot.fillsTotal).toBe(396);
+    expect(JSON.parse((await call(`${url}/api/account`)).text)).toEqual({ balances: [], equity: null });
     const first = JSON.parse((await call(`${url}/api/fills`)).text) as { total: number; offset: number; limit: number; fills: { clientId: string }[] };
     expect(first).toMatchObject({ total: 396, offset: 0, limit: 200 });
     expect(first.fills.map((f) => f.clientId).slice(0, 2)).toEqual(['c395', 'c394']);

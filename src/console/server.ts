@@ -209,13 +209,15 @@ export class ConsoleServer {
     const { run, feed } = this.#o;
     switch (path) {
       case '/api':
-        return { endpoints: ['/api/status', '/api/strategies', '/api/positions', '/api/balances', '/api/orders', '/api/fills?offset&limit (newest first, with the total)', '/api/daily', '/api/intents', '/api/books', '/api/pnl', '/api/snapshot', '/api/events (server-sent events)', '/metrics'], commands: ['POST /api/halt', 'POST /api/reduce', 'POST /api/resume', 'POST /api/cancel-all', 'POST /api/stop', 'POST /api/strategies/<name>/{halt,reduce,resume,cancel-all}'], commandsEnabled: this.#o.token !== undefined };
+        return { endpoints: ['/api/status', '/api/strategies', '/api/positions', '/api/balances', '/api/account', '/api/orders', '/api/fills?offset&limit (newest first, with the total)', '/api/daily', '/api/intents', '/api/books', '/api/pnl', '/api/snapshot', '/api/events (server-sent events)', '/metrics'], commands: ['POST /api/halt', 'POST /api/reduce', 'POST /api/resume', 'POST /api/cancel-all', 'POST /api/stop', 'POST /api/strategies/<name>/{halt,reduce,resume,cancel-all}'], commandsEnabled: this.#o.token !== undefined };
       case '/api/status':
         return this.#status();
       case '/api/strategies':
         return run.strategies();
       case '/api/positions':
         return run.positions().map(positionJson);
+      case '/api/account':
+        return this.#account();
       case '/api/balances':
         return run.balances().map((b) => ({ asset: b.asset, free: b.free.toFixed(), locked: b.locked.toFixed() }));
       case '/api/orders':
@@ -235,6 +237,13 @@ export class ConsoleServer {
       default:
         throw new HttpError(404, `no such endpoint: ${path} (see /api)`);
     }
+  }
+
+  /** Balances and the account's equity in one quote asset (null where the run cannot value it). */
+  #account(): Record<string, unknown> {
+    const { run } = this.#o;
+    const e = run.equity?.();
+    return { balances: run.balances().map((b) => ({ asset: b.asset, free: b.free.toFixed(), locked: b.locked.toFixed() })), equity: e === undefined ? null : { quote: e.quote, value: e.value.toFixed(), unvalued: e.unvalued } };
   }
 
   #status(): Record<string, unknown> {

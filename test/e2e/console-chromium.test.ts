@@ -116,6 +116,12 @@ describe.skipIf(!haveChromium)(`console dashboard in headless Chromium (${haveCh
       }, undefined, { timeout: 30_000 }).catch(async (e: unknown) => {
         throw new Error(`${String(e)}; page status ${JSON.stringify(await status())}`);
       });
+      // Live balances with the account's equity in one quote asset; realized and unrealized PnL apart.
+      await page.locator('#equity-total', { hasText: /^\(equity \d+(\.\d+)? USDT\)$/ }).waitFor({ timeout: 15_000 });
+      expect(await page.locator('#positions thead th').allTextContents()).toEqual(['strategy', 'symbol', 'position', 'fills', 'volume', 'mark', 'realized', 'unrealized', 'PnL']);
+      const pos = await page.locator('#positions tbody tr').first().locator('td').allTextContents();
+      expect(pos[6]).toMatch(/^-?\d+(\.\d+)?$/);
+      expect(pos[7]).toMatch(/^-?\d+(\.\d+)?$/);
       // The total is the ledger's, beside the rows shown.
       const st = await status();
       expect(await page.textContent('#fills-count')).toMatch(/^\(1-\d+ of \d+, newest first\)$/);
