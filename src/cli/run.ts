@@ -250,7 +250,7 @@ async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
   // An in-process sandbox whose own code threw stops the run in order (stop row, summary, exit 1).
   void target.sandbox?.failures.failed.then((f) => requestStop(`sandbox failed in ${f.where}: ${f.error.message}`));
   const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
-  if (consoleHandle) io.stdout(`console: ${consoleHandle.url}/ (dashboard; API ${consoleHandle.url}/api, metrics ${consoleHandle.url}/metrics)\n`);
+  if (consoleHandle?.url !== undefined) io.stdout(`console: ${consoleHandle.url}/ (dashboard; API ${consoleHandle.url}/api, metrics ${consoleHandle.url}/metrics)\n`);
   const reason = await stopReason(p.durationSec, target.sandbox?.marketEnded, log, operatorStop);
   const summary = await session.stop(reason);
   await consoleHandle?.close(reason);

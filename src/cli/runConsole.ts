@@ -94,7 +94,8 @@ export function planConsole(cfg: RunConfig, flag: boolean, env: Readonly<Record<
 
 /** A started console. */
 export interface RunConsole {
-  readonly url: string;
+  /** The server's base URL; undefined when it could not listen and only the notifications run. */
+  readonly url: string | undefined;
   /** Stops the console; with a reason, first says the run stopped (waiting a few seconds for it to be delivered). */
   close(stopReason?: string): Promise<void>;
 }
@@ -155,7 +156,11 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
   };
 }
 
-/** Starts the console of a session; undefined (logged) when it cannot start: the run goes on without it. */
+/**
+ * Starts the console of a session. When the server cannot listen (logged) the run goes on without
+ * it, but its notifications and Telegram commands still run: alerts must not depend on a free port.
+ * Undefined when nothing at all could start.
+ */
 export async function startRunConsole(session: RunSession, o: { plan: ConsolePlan; log: Logger; tap?: LogTap; requestStop: (reason: string) => void }): Promise<RunConsole | undefined> {
   const { settings, token, channels } = o.plan;
   const log = o.log.child({ part: 'console' });
@@ -167,31 +172,34 @@ export async function startRunConsole(session: RunSession, o: { plan: ConsolePla
   const notifier = n && channels.length > 0 ? new Notifier({ run, feed, channels, events: n.events, maxPerMinute: n.maxPerMinute, outageAfterSec: n.outageAfterSec, reconnectStorm: n.reconnectStorm, rejectionBurst: n.rejectionBurst, log }) : undefined;
   const metrics = new RunMetrics(run, { version: version(), notifications: () => notifier?.counts() ?? [] });
   metrics.start();
-  let server: ConsoleServer;
+  let server: ConsoleServer | undefined;
   try {
     server = await ConsoleServer.start({ run, feed, host: settings.host, port: settings.port, token, log, metrics, page: dashboardPage, allowedHosts: settings.allowedHosts, publicReads: settings.publicReads });
   } catch (err) {
-    feed.stop();
     metrics.stop();
-    o.tap?.attach(undefined);
     const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
     const why = inUse ? `port ${settings.port} is in use: set console.port to a free one (0 = any)` : err instanceof Error ? err.message : String(err);
-    log.error({ err: why, host: settings.host, port: settings.port }, 'the console could not start; the run goes on without it');
-    return undefined;
+    const alerts = notifier !== undefined || o.plan.telegram !== undefined;
+    log.error({ err: why, host: settings.host, port: settings.port }, `the console could not start; the run goes on without it${alerts ? ' (notifications and Telegram commands still run)' : ''}`);
+    if (!alerts) {
+      feed.stop();
+      o.tap?.attach(undefined);
+      return undefined;
+    }
   }
   notifier?.start();
   const bot = o.plan.telegram ? new TelegramBot({ ...o.plan.telegram, run, log }) : undefined;
   bot?.start();
-  log.info({ url: server.url, commands: token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})`, notify: channels.map((c) => c.name), telegramCommands: bot !== undefined }, 'console listening');
+  if (server) log.info({ url: server.url, commands: token !== undefined ? 'enabled' : `disabled (set ${CONSOLE_TOKEN_ENV})`, notify: channels.map((c) => c.name), telegramCommands: bot !== undefined }, 'console listening');
   return {
-    url: server.url,
+    url: server?.url,
     close: async (stopReason) => {
       if (stopReason !== undefined) notifier?.stopped(stopReason);
       o.tap?.attach(undefined);
       await Promise.all([notifier?.stop(), bot?.stop()]);
       feed.stop();
       metrics.stop();
-      await server.close();
+      await server?.close();
     },
   };
 }

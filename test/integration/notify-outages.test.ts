@@ -3,6 +3,7 @@
  * a fake Telegram Bot API on loopback that is itself down for a stretch (HTTP 502). Every stream
  * is dropped five times; every trading-state change the run published must reach the chat, in
  * order, with the start before and the stop after, and each outage reported must have its end reported.
+ * A console whose port is taken still sends its alerts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,8 @@ let down = false;
 let refused = 0;
 const states: TradingStateEvent[] = [];
 const logText: string[] = [];
+let tgUrl = '';
+let doc: Record<string, unknown> = {};
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -48,22 +51,20 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const tgUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  tgUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   sandbox = await startSandbox(testSandboxConfig(), { quiet: true });
   const { ws_api_url: _published, ...urls } = sandbox.urls;
-  const config = parseRunConfig(
-    {
-      mode: 'live',
-      name: 'outages',
-      exchange: { base_url: urls.base_url, market_url: urls.market_url, depth_url: urls.depth_url, stream_url: urls.stream_url, stream_url_new: urls.stream_url_new },
-      strategies: [{ name: 'idle', plugin: 'idle', symbols: ['BTC_IDR'] }],
-      storage: { path: ':memory:' },
-      run: { timerMs: 0, statusIntervalSec: 60, cancelOnShutdown: true },
-      logging: { level: 'info' },
-      console: { port: 0, notify: { telegram: { chatId: 7, baseUrl: tgUrl, commands: false }, events: ['fill'], outageAfterSec: 0.05 } },
-    },
-    'outages.yaml',
-  );
+  doc = {
+    mode: 'live',
+    name: 'outages',
+    exchange: { base_url: urls.base_url, market_url: urls.market_url, depth_url: urls.depth_url, stream_url: urls.stream_url, stream_url_new: urls.stream_url_new },
+    strategies: [{ name: 'idle', plugin: 'idle', symbols: ['BTC_IDR'] }],
+    storage: { path: ':memory:' },
+    run: { timerMs: 0, statusIntervalSec: 60, cancelOnShutdown: true },
+    logging: { level: 'info' },
+    console: { port: 0, notify: { telegram: { chatId: 7, baseUrl: tgUrl, commands: false }, events: ['fill'], outageAfterSec: 0.05 } },
+  };
+  const config = parseRunConfig(doc, 'outages.yaml');
   const a = TEST_ACCOUNTS.alice;
   const log = runLogger('info', logSink(logText));
   session = await RunSession.start({ config, endpoints: urls, credentials: { apiKey: a.apiKey, apiSecret: a.secret }, plugins: new Map<string, StrategyPlugin>([['idle', idle]]), log, bookReadyTimeoutMs: 300 });
@@ -108,4 +109,23 @@ describe('critical alerts through repeated outages', () => {
     consoleRun = undefined;
     expect(received.at(-1)).toMatch(/^stopped: test done; 0 open orders left/);
   }, 120_000);
+
+  it('still notifies when the console cannot listen (its port taken)', async () => {
+    const taken = http.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const plan = planConsole(parseRunConfig({ ...doc, console: { port, notify: { telegram: { chatId: 7, baseUrl: tgUrl, commands: false }, events: [] } } }, 'taken.yaml'), false, { KANCIL_TELEGRAM_TOKEN: TOKEN });
+      if (!plan) throw new Error('no console plan');
+      const before = received.length;
+      const handle = await startRunConsole(session, { plan, log: runLogger('info', logSink(logText)), requestStop: () => undefined });
+      expect(handle?.url).toBeUndefined();
+      expect(logText.join('')).toContain('(notifications and Telegram commands still run)');
+      expect(await waitFor(() => received.slice(before).some((t) => t.startsWith('started: live run')), 10_000)).toBe(true);
+      await handle?.close('port test');
+      expect(received.at(-1)).toMatch(/^stopped: port test;/);
+    } finally {
+      await new Promise<void>((r) => taken.close(() => r()));
+    }
+  }, 30_000);
 });
