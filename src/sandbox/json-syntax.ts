@@ -59,131 +59,155 @@ interface OpenContainer {
   key: string;
 }
 
-/** Scans `text`; returns the first error, or the layout of a valid document. */
-export function scanJson(text: string): { error: JsonSyntaxError } | { layout: JsonLayout } {
-  let i = 0;
-  const members = new Map<string, number>();
-  let rootClose = -1;
-  const stack: OpenContainer[] = [];
-  const eof = (what: string): never => {
-    throw new Fail(`EOF while parsing ${what}`, text.length - 1);
-  };
-  const skip = (): void => {
-    while (i < text.length && WS.has(text[i] as string)) i++;
-  };
-  const str = (): string => {
-    // text[i] is the opening quote
-    const start = i;
-    i++;
+/** One scan over one text: position, open containers and the root object's layout. */
+class Scanner {
+  i = 0;
+  rootClose = -1;
+  readonly members = new Map<string, number>();
+  readonly stack: OpenContainer[] = [];
+
+  constructor(readonly text: string) {}
+
+  eof(what: string): never {
+    throw new Fail(`EOF while parsing ${what}`, this.text.length - 1);
+  }
+
+  skip(): void {
+    while (this.i < this.text.length && WS.has(this.text[this.i] as string)) this.i++;
+  }
+
+  /** A string literal at `i` (its opening quote); returns its value. */
+  str(): string {
+    const text = this.text;
+    const start = this.i;
+    this.i++;
     while (true) {
-      if (i >= text.length) eof('a string');
-      const c = text[i] as string;
+      if (this.i >= text.length) this.eof('a string');
+      const c = text[this.i] as string;
       if (c === '"') {
-        i++;
-        return JSON.parse(text.slice(start, i)) as string;
+        this.i++;
+        return JSON.parse(text.slice(start, this.i)) as string;
       }
-      if (c.charCodeAt(0) < 0x20) throw new Fail('control character (\\u0000-\\u001F) found while parsing a string', i);
+      if (c.charCodeAt(0) < 0x20) throw new Fail('control character (\\u0000-\\u001F) found while parsing a string', this.i);
       if (c === '\\') {
-        i++;
-        if (i >= text.length) eof('a string');
-        const e = text[i] as string;
+        this.i++;
+        if (this.i >= text.length) this.eof('a string');
+        const e = text[this.i] as string;
         if (e === 'u') {
-          const hex = text.slice(i + 1, i + 5);
+          const hex = text.slice(this.i + 1, this.i + 5);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-            if (i + 5 > text.length) eof('a string');
-            throw new Fail('invalid escape', i + 1);
+            if (this.i + 5 > text.length) this.eof('a string');
+            throw new Fail('invalid escape', this.i + 1);
           }
-          i += 4;
-        } else if (!'"\\/bfnrt'.includes(e)) throw new Fail('invalid escape', i);
+          this.i += 4;
+        } else if (!'"\\/bfnrt'.includes(e)) throw new Fail('invalid escape', this.i);
       }
-      i++;
+      this.i++;
     }
-  };
-  const num = (): void => {
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (!m || m[0] === '-') throw new Fail('invalid number', i + (m ? 1 : 0));
-    i += m[0].length;
-  };
-  // After `{` or `,` in an object: the key and its colon.
-  const memberKey = (top: OpenContainer): void => {
-    skip();
-    if (i >= text.length) eof('an object');
-    if (text[i] !== '"') throw new Fail(text[i] === '}' ? 'trailing comma' : 'key must be a string', i);
-    top.key = str();
-    skip();
-    if (i >= text.length) eof('an object');
-    if (text[i] !== ':') throw new Fail('expected `:`', i);
-    i++;
-  };
-  // Reads a scalar or an empty container (true: a whole value was read), or opens a container (false).
-  const value = (): boolean => {
-    skip();
-    if (i >= text.length) eof('a value');
-    const c = text[i] as string;
-    if (c === '{' || c === '[') {
-      if (stack.length + 1 >= MAX_JSON_DEPTH) throw new Fail('recursion limit exceeded', i);
-      const root = stack.length === 0;
-      i++;
-      skip();
-      if (i >= text.length) eof(c === '{' ? 'an object' : 'a list');
-      if (text[i] === (c === '{' ? '}' : ']')) {
-        if (c === '{' && root) rootClose = i;
-        i++;
-        return true;
-      }
-      const top: OpenContainer = { kind: c, key: '' };
-      stack.push(top);
-      if (c === '{') memberKey(top);
-      return false;
+  }
+
+  num(): void {
+    NUMBER.lastIndex = this.i;
+    const m = NUMBER.exec(this.text);
+    if (!m || m[0] === '-') throw new Fail('invalid number', this.i + (m ? 1 : 0));
+    this.i += m[0].length;
+  }
+
+  /** After `{` or `,` in an object: the key and its colon. */
+  memberKey(top: OpenContainer): void {
+    this.skip();
+    if (this.i >= this.text.length) this.eof('an object');
+    if (this.text[this.i] !== '"') throw new Fail(this.text[this.i] === '}' ? 'trailing comma' : 'key must be a string', this.i);
+    top.key = this.str();
+    this.skip();
+    if (this.i >= this.text.length) this.eof('an object');
+    if (this.text[this.i] !== ':') throw new Fail('expected `:`', this.i);
+    this.i++;
+  }
+
+  /** Opens `{` or `[` at `i`: true when it was empty (a whole value), false when its members follow. */
+  open(c: '{' | '['): boolean {
+    if (this.stack.length + 1 >= MAX_JSON_DEPTH) throw new Fail('recursion limit exceeded', this.i);
+    const root = this.stack.length === 0;
+    this.i++;
+    this.skip();
+    if (this.i >= this.text.length) this.eof(c === '{' ? 'an object' : 'a list');
+    if (this.text[this.i] === (c === '{' ? '}' : ']')) {
+      if (c === '{' && root) this.rootClose = this.i;
+      this.i++;
+      return true;
     }
+    const top: OpenContainer = { kind: c, key: '' };
+    this.stack.push(top);
+    if (c === '{') this.memberKey(top);
+    return false;
+  }
+
+  /** Reads a scalar or an empty container (true: a whole value was read), or opens a container (false). */
+  value(): boolean {
+    this.skip();
+    const text = this.text;
+    if (this.i >= text.length) this.eof('a value');
+    const c = text[this.i] as string;
+    if (c === '{' || c === '[') return this.open(c);
     if (c === '"') {
-      str();
+      this.str();
       return true;
     }
     if (c === '-' || (c >= '0' && c <= '9')) {
-      num();
+      this.num();
       return true;
     }
     for (const lit of ['true', 'false', 'null']) {
-      if (text.startsWith(lit, i)) {
-        i += lit.length;
+      if (text.startsWith(lit, this.i)) {
+        this.i += lit.length;
         return true;
       }
       // Only a short remainder can be a cut-off literal: no slice of a long text per value.
-      if (text.length - i < lit.length && lit.startsWith(text.slice(i))) eof('a value');
+      if (text.length - this.i < lit.length && lit.startsWith(text.slice(this.i))) this.eof('a value');
     }
-    if (/[a-zA-Z]/.test(c)) throw new Fail('expected ident', i);
-    throw new Fail('expected value', i);
-  };
-  // After a value inside the innermost open container: a comma (then the next value) or its close.
-  const afterMember = (top: OpenContainer): boolean => {
-    if (top.kind === '{' && stack.length === 1) members.set(top.key, i - 1);
-    skip();
-    if (i >= text.length) eof(top.kind === '{' ? 'an object' : 'a list');
-    if (text[i] === ',') {
-      i++;
-      if (top.kind === '{') memberKey(top);
+    if (/[a-zA-Z]/.test(c)) throw new Fail('expected ident', this.i);
+    throw new Fail('expected value', this.i);
+  }
+
+  /** After a value inside the innermost open container: a comma (then the next value) or its close. */
+  afterMember(top: OpenContainer): boolean {
+    const obj = top.kind === '{';
+    if (obj && this.stack.length === 1) this.members.set(top.key, this.i - 1);
+    this.skip();
+    if (this.i >= this.text.length) this.eof(obj ? 'an object' : 'a list');
+    if (this.text[this.i] === ',') {
+      this.i++;
+      if (obj) this.memberKey(top);
       else {
-        skip();
-        if (text[i] === ']') throw new Fail('trailing comma', i);
+        this.skip();
+        if (this.text[this.i] === ']') throw new Fail('trailing comma', this.i);
       }
-      return value();
+      return this.value();
     }
-    if (text[i] === (top.kind === '{' ? '}' : ']')) {
-      if (top.kind === '{' && stack.length === 1) rootClose = i;
-      i++;
-      stack.pop();
+    if (this.text[this.i] === (obj ? '}' : ']')) {
+      if (obj && this.stack.length === 1) this.rootClose = this.i;
+      this.i++;
+      this.stack.pop();
       return true;
     }
-    throw new Fail(top.kind === '{' ? 'expected `,` or `}`' : 'expected `,` or `]`', i);
-  };
+    throw new Fail(obj ? 'expected `,` or `}`' : 'expected `,` or `]`', this.i);
+  }
+
+  /** The whole text: one value, then nothing but whitespace. */
+  document(): JsonLayout {
+    let complete = this.value();
+    for (let top = this.stack.at(-1); top !== undefined; top = this.stack.at(-1)) complete = complete ? this.afterMember(top) : this.value();
+    this.skip();
+    if (this.i < this.text.length) throw new Fail('trailing characters', this.i);
+    return { memberValueEnd: this.members, rootClose: this.rootClose };
+  }
+}
+
+/** Scans `text`; returns the first error, or the layout of a valid document. */
+export function scanJson(text: string): { error: JsonSyntaxError } | { layout: JsonLayout } {
   try {
-    let complete = value();
-    for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) complete = complete ? afterMember(top) : value();
-    skip();
-    if (i < text.length) throw new Fail('trailing characters', i);
-    return { layout: { memberValueEnd: members, rootClose } };
+    return { layout: new Scanner(text).document() };
   } catch (e) {
     if (!(e instanceof Fail)) throw e;
     const at = Math.max(-1, Math.min(e.at, text.length - 1));
