@@ -95,4 +95,11 @@ describe('user data stream under hostile frames', () => {
     );
     expect(stream.stats.malformed).toBeGreaterThan(0);
   });
+
+  it('refuses a frame over the limit by replacing the connection, and goes on', async () => {
+    server.pushText('x'.repeat(MAX_STREAM_FRAME_BYTES + 1));
+    await waitFor(() => stream.stats.reconnects >= 1 && stream.connected, 10_000, 'a new connection');
+    server.push(executionReport(5_000_000, { c: 'cid-after' }));
+    await waitFor(() => events.some((e) => e.type === 'executionReport' && e.clientId === 'cid-after'), 10_000, 'the report on the new connection');
+  });
 });
