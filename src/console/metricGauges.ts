@@ -1,6 +1,6 @@
 /**
  * The run's gauges, read when Prometheus scrapes: positions and PnL (total, realized,
- * unrealized), balances and equity, open orders and the oldest one's age, streams (state, seconds
+ * unrealized, as the run splits it), balances and equity, open orders and the oldest one's age, streams (state, seconds
  * since the last message), clock offset, request weight against its limit, trading state, daily
  * loss headroom, the last fill, build info.
  * Equity is the run's own figure (ConsoleRun.equity): one quote asset, the run's marks, an asset
@@ -9,9 +9,8 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { TradingStateName } from '../bus/events.js';
 import { splitSymbol } from '../core/symbols.js';
-import type { CostBasis } from './costBasis.js';
 import type { ConsoleRun } from './source.js';
-import { positionPnl } from './views.js';
+import { positionJson, positionPnl } from './views.js';
 
 const STATE_VALUE: Readonly<Record<TradingStateName, number>> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
 const STREAM_VALUE: Readonly<Record<string, number>> = { up: 0, resyncing: 1, down: 2 };
@@ -29,7 +28,6 @@ export interface StreamClock {
 
 /** What the gauges read besides the run. */
 export interface GaugeSources {
-  readonly cost: CostBasis;
   readonly streams: StreamClock;
   readonly now: () => number;
   readonly version: string;
@@ -50,28 +48,29 @@ export function runGauges(run: ConsoleRun, registers: Registry[], src: GaugeSour
         collect(this);
       },
     });
-  pnlGauges(run, gauge, src);
+  pnlGauges(run, gauge);
   accountGauges(run, gauge, src);
   healthGauges(run, gauge, src);
 }
 
 type GaugeMaker = (name: string, help: string, labelNames: readonly string[], collect: Collect) => void;
 
-function pnlGauges(run: ConsoleRun, gauge: GaugeMaker, src: GaugeSources): void {
+function pnlGauges(run: ConsoleRun, gauge: GaugeMaker): void {
   gauge('kancil_position', 'Net base-asset position per strategy and symbol', ['strategy', 'symbol'], (g) => {
     for (const p of run.positions()) g.set({ strategy: p.strategy, symbol: p.symbol }, p.position.toNumber());
   });
   gauge('kancil_pnl', 'PnL per strategy and symbol in the quote asset (cash flow plus the position at the mark); realized + unrealized', ['strategy', 'symbol', 'quote'], (g) => {
     for (const p of run.positions()) g.set({ strategy: p.strategy, symbol: p.symbol, quote: splitSymbol(p.symbol).quote }, positionPnl(p).toNumber());
   });
+  // The run's own split (positionJson: realized = cash + basis, unrealized = position x mark - basis).
   const split = (pick: 'realized' | 'unrealized'): Collect => (g) => {
     for (const p of run.positions()) {
-      const s = src.cost.split(p);
-      if (s !== undefined) g.set({ strategy: p.strategy, symbol: p.symbol, quote: splitSymbol(p.symbol).quote }, s[pick].toNumber());
+      const v = positionJson(p)[pick];
+      if (v !== undefined) g.set({ strategy: p.strategy, symbol: p.symbol, quote: splitSymbol(p.symbol).quote }, Number(v));
     }
   };
-  gauge('kancil_pnl_realized', 'Realized PnL: kancil_pnl less the unrealized part (absent while the entry price is unknown)', ['strategy', 'symbol', 'quote'], split('realized'));
-  gauge('kancil_pnl_unrealized', 'Unrealized PnL: position x (mark - average entry price)', ['strategy', 'symbol', 'quote'], split('unrealized'));
+  gauge('kancil_pnl_realized', "Realized PnL: cash flow plus the open position's average cost (absent while the run keeps no cost)", ['strategy', 'symbol', 'quote'], split('realized'));
+  gauge('kancil_pnl_unrealized', 'Unrealized PnL: the position at the mark less its average cost', ['strategy', 'symbol', 'quote'], split('unrealized'));
   gauge('kancil_daily_pnl', "A strategy's PnL of the current UTC day, marked to market (what its daily loss limit is held to)", ['strategy'], (g) => {
     for (const d of run.dailyLoss?.() ?? []) g.set({ strategy: d.strategy }, d.pnl.toNumber());
   });

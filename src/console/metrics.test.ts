@@ -53,12 +53,12 @@ describe('run metrics', () => {
     const m = new RunMetrics(run, { processMetrics: false, wallNow: () => wall, version: '9.9.9', notifications: () => [{ channel: 'telegram', priority: 'critical', sent: 4, dropped: 0, failed: 2 }, { channel: 'telegram', priority: 'info', sent: 20, dropped: 40, failed: 0 }] });
     m.start();
     const fill = (side: 'BUY' | 'SELL', price: string, qty: string, E: number) => ({ type: 'fill', E, strategy: 'mm', clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side, tradeId: String(E), price: D(price), qty: D(qty), quoteQty: D(price).mul(qty), commission: ZERO, commissionAsset: null, isMaker: true }) as const;
-    // Buy 1 @ 100 and 1 @ 200 (average 150), sell 1 @ 180: realized 30; 1 left, marked at 170: unrealized 20.
+    // Bought 1 @ 100 and 1 @ 200, sold 1 @ 180: 1 left at an average cost of 150, marked at 170.
     run.bus.next(fill('BUY', '100', '1', 1));
     run.bus.next(fill('BUY', '200', '1', 2));
     wall += 5000;
     run.bus.next(fill('SELL', '180', '1', 3));
-    run.positionList = [{ strategy: 'mm', symbol: 'BTC_USDT', position: D('1'), cash: D('-120'), fills: 3, volume: D('480'), mark: D('170') }];
+    run.positionList = [{ strategy: 'mm', symbol: 'BTC_USDT', position: D('1'), cash: D('-120'), fills: 3, volume: D('480'), mark: D('170'), basis: D('150') }];
     run.balanceList = [{ asset: 'USDT', free: D('1000'), locked: D('50') }, { asset: 'BTC', free: D('1'), locked: D('0.5') }, { asset: 'DOGE', free: D('7'), locked: ZERO }];
     run.equityValue = { quote: 'USDT', value: D('1305'), unvalued: ['DOGE'] };
     run.weightList = [{ host: 'ip', interval: '1M', used: 42, limit: 6000 }];

@@ -14,7 +14,6 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { Subscription } from 'rxjs';
 import { assertNever } from '../bus/events.js';
 import type { BusEvent } from '../bus/events.js';
-import { CostBasis } from './costBasis.js';
 import { runGauges, type StreamClock } from './metricGauges.js';
 import type { LaneCounts } from './notify/lane.js';
 import type { ConsoleRun } from './source.js';
@@ -58,7 +57,6 @@ export class RunMetrics {
   readonly #disconnects: Counter<'connection' | 'status'>;
   readonly #resyncs: Counter<'symbol'>;
   readonly #unknown: Counter;
-  readonly #cost = new CostBasis();
   readonly #wall: () => number;
   /**
    * Wall clock for stamping stream messages, read every {@link STAMP_MS} rather than per event (a
@@ -88,12 +86,9 @@ export class RunMetrics {
     this.#disconnects = new Counter({ name: 'kancil_disconnects_total', help: 'Stream connections going down or resyncing', labelNames: ['connection', 'status'], registers });
     this.#resyncs = new Counter({ name: 'kancil_book_resyncs_total', help: 'Local books found wrong (gap, stale, reconnect) and rebuilt', labelNames: ['symbol'], registers });
     this.#unknown = new Counter({ name: 'kancil_unknown_outcome_orders_total', help: 'Orders whose placement outcome became unknown (timeout, 5XX), reconciled by clientId', registers });
-    for (const f of run.recentFills(100_000)) {
-      this.#cost.add(f);
-      this.#streams.lastFill = Math.max(this.#streams.lastFill ?? 0, f.time);
-    }
+    for (const f of run.recentFills(1)) this.#streams.lastFill = f.time;
     this.#totals(registers, o);
-    runGauges(run, registers, { cost: this.#cost, streams: this.#streams, now: this.#wall, version: o.version ?? 'unknown' });
+    runGauges(run, registers, { streams: this.#streams, now: this.#wall, version: o.version ?? 'unknown' });
   }
 
   /** Starts counting bus events. */
@@ -152,7 +147,6 @@ export class RunMetrics {
       }
       case 'fill':
         this.#child(this.#fills, 'f', e.strategy, e.symbol, e.side, e.isMaker ? 'maker' : 'taker').inc();
-        this.#cost.add(e);
         this.#streams.lastFill = wall;
         return;
       case 'intentRejected':
