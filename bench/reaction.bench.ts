@@ -137,8 +137,9 @@ function frameTimes(frames: readonly FrameProbe[], paper: boolean): { trades: Ma
   const fillTrades: number[] = [];
   for (const f of frames) {
     const text = String(f.data);
-    const m = JSON.parse(text) as { data?: Record<string, unknown> } & Record<string, unknown>;
-    const d = (m.data ?? m) as Record<string, unknown>;
+    // Combined streams wrap a payload in `data`; WebSocket API subscriptions in `event`.
+    const m = JSON.parse(text) as { data?: Record<string, unknown>; event?: Record<string, unknown> } & Record<string, unknown>;
+    const d = (m.data ?? m.event ?? m) as Record<string, unknown>;
     if (d.e === 'trade') {
       if (d.p === '60000.00' || d.p === '60000') trades.set(String(d.t), f.at);
       else if (paper) fillTrades.push(f.at);
