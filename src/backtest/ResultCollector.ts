@@ -367,10 +367,11 @@ export class ResultCollector {
       builders.get(t.strategy)?.trip(t);
     }
     const tearsheet = Object.fromEntries(
-      this.#strategies.map((s) => {
+      this.#strategies.map((s, i) => {
         const px = s.symbols[0] === undefined ? undefined : this.#prices.get(s.symbols[0]);
         const marks = { first: px === undefined ? undefined : firstOf(px.column(1)), last: px?.last(1) };
-        return [s.name, (builders.get(s.name) as TradeStatsBuilder).stats(strategies[s.name] as StrategyMetrics, s.symbols[0], marks)];
+        const equity = { curve: this.#curve(i + 1), intervalMs: this.#interval };
+        return [s.name, (builders.get(s.name) as TradeStatsBuilder).stats(strategies[s.name] as StrategyMetrics, s.symbols[0], marks, equity)];
       }),
     );
     const spool = this.#equity;

@@ -59,4 +59,26 @@ describe('HTML report', () => {
     c.onEvent({ type: 'fill', E: 1, strategy: 's', clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: d('100'), qty: d('0.002'), quoteQty: d('0.2'), commission: d('0.000002'), commissionAsset: 'BTC', isMaker: true });
     expect(renderHtmlReport(c.finish('n'))).toContain('<td>BTC_USDT 0.001998</td>');
   });
+
+  it('lists the worst drawdown periods and the shape of the returns, with units', () => {
+    const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 1000);
+    const d = (x: string) => new Decimal(x);
+    c.mark('BTC_USDT', d('100'));
+    c.sample(0);
+    expect(renderHtmlReport(c.finish('n'))).toContain('<p>Equity never fell below a previous peak.</p>');
+    c.onEvent({ type: 'fill', E: 1, strategy: 's', clientId: 'c', orderId: '1', symbol: 'BTC_USDT', side: 'BUY', tradeId: '1', price: d('100'), qty: d('0.5'), quoteQty: d('50'), commission: d('0'), commissionAsset: 'USDT', isMaker: true });
+    // equity 100, then 90 (0.5 BTC marked at 80), then 100 again
+    c.mark('BTC_USDT', d('80'));
+    c.sample(1000);
+    c.mark('BTC_USDT', d('100'));
+    c.sample(2000);
+    const r = c.finish('n');
+    expect(r.tearsheet.s?.drawdowns).toEqual([{ start: 0, trough: 1000, recovery: 2000, depth: 10, depthPct: 10, durationMs: 2000 }]);
+    const html = renderHtmlReport(r);
+    expect(html).toContain('<tr><td>s</td><td>1</td><td>1970-01-01T00:00:00.000Z</td><td>1970-01-01T00:00:01.000Z</td><td>1970-01-01T00:00:02.000Z</td><td>10</td><td>10.00%</td><td>2s</td></tr>');
+    expect(html).toContain('<tr><td>Longest drawdown</td><td>2s</td></tr>');
+    expect(html).toContain('<tr><td>Max drawdown %</td><td>10.00%</td><td>10.00%</td></tr>');
+    expect(html).toContain('<tr><td>Exposure (time in a position)</td><td>99.95%</td></tr>');
+    expect(html).toContain('<tr><td>VaR 95% (historical, per period)</td><td>n/a (2 returns, fewer than 30)</td></tr>');
+  });
 });

@@ -10,9 +10,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { MIN_RATIO_RETURNS, type RatioField } from './metrics.js';
 import { ratioSampleText, ratioText } from './ratioText.js';
+import { pctText, ratioNumText } from './figureText.js';
 import { chartData } from './reportData.js';
 import { REPORT_CLIENT } from './reportClient.js';
-import { escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
+import { drawdownsTable, escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
 import { provenanceSection } from './provenanceHtml.js';
 import { streamsOf } from './resultStreams.js';
 
@@ -37,7 +38,10 @@ export function scriptJson(value: unknown): string {
 }
 
 /** A row of the metrics table: a field printed as is, a ratio (value or n/a with its reason), the ratios' sample, or the end positions. */
-type MetricRow = readonly [keyof StrategyMetrics, string] | readonly ['ratio', RatioField, string] | readonly ['ratioSample', string] | readonly ['positionsText', string];
+type MetricRow = readonly [keyof StrategyMetrics, string] | readonly ['pct' | 'num', PctOrNumField, string] | readonly ['ratio', RatioField, string] | readonly ['ratioSample', string] | readonly ['positionsText', string];
+
+/** Plain-number fields of the metrics printed rounded: percents with their unit, ratios to 4 decimals. */
+type PctOrNumField = 'returnPct' | 'maxDrawdownPct' | 'turnoverRatio' | 'fillRatio' | 'qtyFillRatio';
 
 const METRIC_ROWS: readonly MetricRow[] = [
   ['initialEquity', 'Initial equity'],
@@ -47,16 +51,16 @@ const METRIC_ROWS: readonly MetricRow[] = [
   ['unrealizedPnl', 'Unrealized PnL'],
   ['fees', 'Fees'],
   ['positionsText', 'Position at the end (base, net of base-asset fees)'],
-  ['returnPct', 'Return %'],
+  ['pct', 'returnPct', 'Return'],
   ['maxDrawdown', 'Max drawdown'],
-  ['maxDrawdownPct', 'Max drawdown %'],
+  ['pct', 'maxDrawdownPct', 'Max drawdown %'],
   ['ratio', 'sharpePerPeriod', 'Sharpe (per period)'],
   ['ratio', 'sortinoPerPeriod', 'Sortino (per period)'],
   ['ratio', 'sharpe', 'Sharpe (annualised)'],
   ['ratio', 'sortino', 'Sortino (annualised)'],
   ['ratioSample', 'Ratio sample'],
   ['turnover', 'Turnover'],
-  ['turnoverRatio', 'Turnover / equity'],
+  ['num', 'turnoverRatio', 'Turnover / equity'],
   ['orders', 'Orders'],
   ['ordersFilled', 'Orders filled'],
   ['ordersCanceled', 'Orders canceled/expired'],
@@ -64,8 +68,8 @@ const METRIC_ROWS: readonly MetricRow[] = [
   ['ordersOpen', 'Orders open at the end'],
   ['riskRejections', 'Intents rejected (risk)'],
   ['trades', 'Trades (fills)'],
-  ['fillRatio', 'Fill ratio (orders)'],
-  ['qtyFillRatio', 'Fill ratio (quantity)'],
+  ['num', 'fillRatio', 'Fill ratio (orders)'],
+  ['num', 'qtyFillRatio', 'Fill ratio (quantity)'],
 ];
 
 function metricsTable(r: BacktestResult): string {
@@ -74,7 +78,9 @@ function metricsTable(r: BacktestResult): string {
   const head = `<tr><th>metric</th>${cols.map(([n, m]) => `<th>${escapeHtml(n)} (${escapeHtml(m.quoteAsset)})</th>`).join('')}</tr>`;
   const row = (label: string, cell: (m: StrategyMetrics) => string): string => `<tr><td>${escapeHtml(label)}</td>${cols.map(([, m]) => `<td>${escapeHtml(cell(m))}</td>`).join('')}</tr>`;
   const rows = METRIC_ROWS.map((r) => {
-    if (r[0] === 'ratio') return row(r[2], (m) => ratioText(m, r[1]));
+    if (r[0] === 'ratio') return row(r[2], (m) => (m[r[1]] === null ? ratioText(m, r[1]) : ratioNumText(m[r[1]])));
+    if (r[0] === 'pct') return row(r[2], (m) => pctText(m[r[1]]));
+    if (r[0] === 'num') return row(r[2], (m) => ratioNumText(m[r[1]], 4));
     if (r[0] === 'ratioSample') return row(r[1], ratioSampleText);
     if (r[0] === 'positionsText') return row(r[1], positionsText);
     const k = r[0];
@@ -148,6 +154,7 @@ ${warningsBox(r)}
 ${ratioNote(r)}
 <h2>Equity</h2><div class="chart" id="equity"></div>
 <h2>Underwater (drawdown of the total from its peak, %)</h2><div class="chart" id="underwater"></div>
+${drawdownsTable(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}
 ${openOrdersTable(r)}

@@ -1,8 +1,11 @@
 /**
  * The report's trade tables: the tearsheet figures per strategy (round trips, win rate, profit
- * factor, expectancy, exposure, CAGR, buy-and-hold) and the round trips themselves. A long run's
+ * factor, expectancy, exposure, CAGR, Calmar, the shape of the returns), the worst drawdown
+ * periods, and the round trips themselves. A long run's
  * round-trip list shows its first and last MAX_TRIP_ROWS / 2 rows (all of them are in result.json).
  */
+import { WORST_DRAWDOWNS, type DrawdownPeriod } from './drawdowns.js';
+import { pctText, ratioNumText } from './figureText.js';
 import { spanText } from './metrics.js';
 import type { BacktestResult, RoundTrip, TradeStats } from './result.js';
 
@@ -19,8 +22,8 @@ const na = (x: number | string | null, unit = ''): string => (x === null ? 'n/a'
 const STAT_ROWS: readonly [string, (s: TradeStats) => string][] = [
   ['Round trips', (s) => String(s.roundTrips)],
   ['Wins / losses', (s) => `${s.wins} / ${s.losses}`],
-  ['Win rate', (s) => na(s.winRatePct, '%')],
-  ['Profit factor', (s) => (s.profitFactor === null ? (s.wins > 0 ? 'n/a (no losing trip)' : 'n/a') : String(s.profitFactor))],
+  ['Win rate', (s) => pctText(s.winRatePct)],
+  ['Profit factor', (s) => (s.profitFactor === null ? (s.wins > 0 ? 'n/a (no losing trip)' : 'n/a') : ratioNumText(s.profitFactor))],
   ['Expectancy (PnL per trip)', (s) => na(s.expectancy)],
   ['Average win', (s) => na(s.avgWin)],
   ['Average loss', (s) => na(s.avgLoss)],
@@ -28,10 +31,20 @@ const STAT_ROWS: readonly [string, (s: TradeStats) => string][] = [
   ['Largest loss', (s) => na(s.largestLoss)],
   ['Max consecutive losses', (s) => String(s.maxConsecutiveLosses)],
   ['Average holding time', (s) => (s.avgHoldingMs === null ? 'n/a' : spanText(s.avgHoldingMs))],
-  ['Exposure (time in a position)', (s) => `${s.exposurePct}%`],
-  ['CAGR', (s) => (s.cagrPct === null ? `n/a (${s.cagrNote ?? ''})` : `${s.cagrPct}%`)],
-  ['Buy and hold (first symbol, no fees)', (s) => (s.buyHoldReturnPct === null ? 'n/a' : `${s.buyHoldReturnPct}% (${s.buyHoldSymbol ?? ''})`)],
+  ['Exposure (time in a position)', (s) => pctText(s.exposurePct)],
+  ['CAGR', (s) => (s.cagrPct === null ? `n/a (${s.cagrNote ?? ''})` : pctText(s.cagrPct))],
+  ['Calmar (CAGR / max drawdown)', (s) => (s.calmar === null ? `n/a (${s.calmarNote ?? ''})` : ratioNumText(s.calmar))],
+  ['Longest drawdown', (s) => (s.longestDrawdownMs === 0 ? 'none' : spanText(s.longestDrawdownMs))],
+  ['Skew (per-period returns)', (s) => orNote(ratioNumText(s.returns.skew), s.returns.note)],
+  ['Excess kurtosis', (s) => orNote(ratioNumText(s.returns.kurtosis), s.returns.note)],
+  ['VaR 95% (historical, per period)', (s) => orNote(pctText(s.returns.var95Pct), s.returns.note)],
+  ['CVaR 95% (mean of the worst 5%)', (s) => orNote(pctText(s.returns.cvar95Pct), s.returns.note)],
+  ['Buy and hold (first symbol, no fees)', (s) => (s.buyHoldReturnPct === null ? 'n/a' : `${pctText(s.buyHoldReturnPct)} (${s.buyHoldSymbol ?? ''})`)],
 ];
+
+function orNote(text: string, note: string | undefined): string {
+  return text === 'n/a' && note !== undefined ? `n/a (${note})` : text;
+}
 
 /** The tearsheet figures, a column per strategy. */
 export function tradeStatsTable(r: BacktestResult): string {
@@ -41,8 +54,23 @@ export function tradeStatsTable(r: BacktestResult): string {
   return `<table id="trade-stats">${head}${rows.join('')}</table>`;
 }
 
+function drawdownRow(strategy: string, i: number, d: DrawdownPeriod): string {
+  const iso = (t: number): string => new Date(t).toISOString();
+  const cells = [strategy, String(i + 1), iso(d.start), iso(d.trough), d.recovery === null ? 'not recovered' : iso(d.recovery), String(d.depth), pctText(d.depthPct), spanText(d.durationMs)];
+  return `<tr>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
+}
+
+/** The worst drawdown periods of each strategy, deepest first, or a line saying equity never fell. */
+export function drawdownsTable(r: BacktestResult): string {
+  const rows = Object.entries(r.tearsheet).flatMap(([n, s]) => s.drawdowns.map((d, i) => drawdownRow(n, i, d)));
+  const title = `<h2>Worst drawdowns (up to ${WORST_DRAWDOWNS} per strategy, from a peak to the trough and back)</h2>`;
+  if (rows.length === 0) return `${title}<p>Equity never fell below a previous peak.</p>`;
+  const head = `<tr>${['strategy', '#', 'peak', 'trough', 'recovered', 'depth', 'depth %', 'duration'].map((c) => `<th>${c}</th>`).join('')}</tr>`;
+  return `${title}<table id="drawdowns">${head}${rows.join('')}</table>`;
+}
+
 function tripRow(t: RoundTrip): string {
-  const cells = [t.strategy, t.symbol, t.side, new Date(t.entryT).toISOString(), new Date(t.exitT).toISOString(), spanText(t.exitT - t.entryT), t.qty, t.entryPrice, t.exitPrice, t.fees, t.pnl, `${t.returnPct}%`];
+  const cells = [t.strategy, t.symbol, t.side, new Date(t.entryT).toISOString(), new Date(t.exitT).toISOString(), spanText(t.exitT - t.entryT), t.qty, t.entryPrice, t.exitPrice, t.fees, t.pnl, pctText(t.returnPct)];
   return `<tr class="${t.pnl.startsWith('-') ? 'loss' : 'win'}">${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
 }
 

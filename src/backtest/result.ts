@@ -5,6 +5,8 @@
  */
 import type { StrategyFailure } from '../strategy/StrategyRunner.js';
 import type { RiskRatios } from './metrics.js';
+import type { DrawdownPeriod } from './drawdowns.js';
+import type { ReturnDistribution } from './returnDistribution.js';
 import type { RejectionCount } from './rejections.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 import type { RunProvenance } from './provenance.js';
@@ -168,6 +170,15 @@ export interface TradeStats {
   /** Compound annual growth of equity, percent; null for a run under tearsheet.ts's MIN_CAGR_SPAN_MS (see cagrNote). */
   readonly cagrPct: number | null;
   readonly cagrNote?: string;
+  /** CAGR / max drawdown (both percent); null when either is missing (see calmarNote). */
+  readonly calmar: number | null;
+  readonly calmarNote?: string;
+  /** Longest time equity spent below a previous peak (ms), recovered or not. */
+  readonly longestDrawdownMs: number;
+  /** The worst drawdown periods (drawdowns.ts WORST_DRAWDOWNS), deepest first. */
+  readonly drawdowns: readonly DrawdownPeriod[];
+  /** Skew, kurtosis, VaR and CVaR of the per-period equity returns the ratios use. */
+  readonly returns: ReturnDistribution;
   /** Buy-and-hold of the first symbol from the run's first to its last mark, percent (fees not counted). */
   readonly buyHoldReturnPct: number | null;
   readonly buyHoldSymbol: string | undefined;

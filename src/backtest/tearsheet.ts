@@ -6,7 +6,9 @@
  * floats over exact amounts; a figure that cannot be had is null with its reason, never 0.
  */
 import { Decimal, ZERO } from '../core/decimal.js';
-import { roundStat } from './metrics.js';
+import { drawdownPeriods } from './drawdowns.js';
+import { periodReturns, roundStat, type EquityPoint } from './metrics.js';
+import { returnDistribution } from './returnDistribution.js';
 import { amountText } from './roundTrips.js';
 import type { ReportFill, RoundTrip, StrategyMetrics, TradeStats } from './result.js';
 
@@ -17,6 +19,19 @@ const YEAR_MS = 365 * 86_400_000;
 
 function mean(sum: Decimal, n: number): string | null {
   return n === 0 ? null : amountText(sum.div(n));
+}
+
+/** An equity curve (readable more than once) and its sampling interval (ms). */
+export interface EquityCurve {
+  readonly curve: Iterable<EquityPoint>;
+  readonly intervalMs: number;
+}
+
+/** CAGR over the deepest drawdown (both percent); null with its reason when either is missing. */
+function calmar(cagrPct: number | null, cagrNote: string | undefined, maxDrawdownPct: number): Pick<TradeStats, 'calmar' | 'calmarNote'> {
+  if (cagrPct === null) return { calmar: null, calmarNote: `no CAGR: ${cagrNote ?? ''}` };
+  if (!(maxDrawdownPct > 0)) return { calmar: null, calmarNote: 'equity never fell' };
+  return { calmar: roundStat(cagrPct / maxDrawdownPct) };
 }
 
 /** Time a strategy held a non-zero position in some symbol, from its fills one at a time. */
@@ -102,8 +117,11 @@ export class TradeStatsBuilder {
     this.#held += t.exitT - t.entryT;
   }
 
-  /** The figures, with the strategy's metrics and the first and last mark of its first symbol. */
-  stats(m: StrategyMetrics, firstSymbol: string | undefined, marks: { readonly first: number | undefined; readonly last: number | undefined }): TradeStats {
+  /**
+   * The figures, with the strategy's metrics, the first and last mark of its first symbol, and its
+   * equity curve (read twice: drawdown periods, then per-period returns).
+   */
+  stats(m: StrategyMetrics, firstSymbol: string | undefined, marks: { readonly first: number | undefined; readonly last: number | undefined }, equity: EquityCurve): TradeStats {
     const n = this.#n;
     const grossLoss = this.#lossSum.abs();
     const { start, end } = this.span;
@@ -116,6 +134,7 @@ export class TradeStatsBuilder {
     else if (!init.gt(0) || !fin.gt(0)) cagrNote = 'equity not positive at the start or the end';
     else cagrPct = roundStat((Math.pow(fin.div(init).toNumber(), YEAR_MS / ms) - 1) * 100);
     const { first, last } = marks;
+    const dd = drawdownPeriods(equity.curve);
     return {
       roundTrips: n,
       wins: this.#wins,
@@ -132,6 +151,10 @@ export class TradeStatsBuilder {
       exposurePct: ms <= 0 ? 0 : roundStat((this.#exposure.until(end) / ms) * 100),
       cagrPct,
       ...(cagrNote !== undefined ? { cagrNote } : {}),
+      ...calmar(cagrPct, cagrNote, m.maxDrawdownPct),
+      longestDrawdownMs: dd.longestMs,
+      drawdowns: dd.worst,
+      returns: returnDistribution(periodReturns(equity.curve, equity.intervalMs)),
       buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
       buyHoldSymbol: firstSymbol,
     };
@@ -146,9 +169,10 @@ export function tradeStats(
   span: { start: number; end: number },
   firstSymbol: string | undefined,
   marks: { readonly first: number | undefined; readonly last: number | undefined },
+  equity: EquityCurve,
 ): TradeStats {
   const b = new TradeStatsBuilder(span);
   for (const t of trips) b.trip(t);
   for (const f of fills) b.fill(f);
-  return b.stats(m, firstSymbol, marks);
+  return b.stats(m, firstSymbol, marks, equity);
 }

@@ -19,16 +19,13 @@ import { KancilError } from '../core/errors.js';
 import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
 import { type ProgressState, createProgress, totalBytes } from '../backtest/progress.js';
-import type { BacktestResult } from '../backtest/ResultCollector.js';
 import { streamsOf } from '../backtest/resultStreams.js';
 import type { SweepResult } from '../backtest/sweep.js';
 import type { RedisTarget } from '../backtest/queue/redisUrl.js';
 import { queueTarget } from './queueOptions.js';
 import { rerun } from './rerun.js';
-import { ratioText } from '../backtest/ratioText.js';
+import { summary } from './backtestSummary.js';
 import { failureText } from '../backtest/failureText.js';
-import { positionsText } from '../backtest/positionsText.js';
-import { rejectionsText } from '../backtest/rejections.js';
 
 const USAGE = `Usage: kancil backtest <config.yaml> [options]
        kancil backtest --rerun <result.json> [--out DIR]
@@ -70,22 +67,6 @@ function copyToStdout(file: string, io: CliIO): void {
   } finally {
     closeSync(fd);
   }
-}
-
-function summary(r: BacktestResult): string {
-  const lines = [`backtest ${r.name}: ${new Date(r.start).toISOString()} .. ${new Date(r.end).toISOString()}, ${r.events} bus events, ${streamsOf(r).fillCount} fills`];
-  const rows = Object.entries(r.strategies);
-  if (r.total && rows.length > 1) rows.push(['TOTAL', r.total]);
-  for (const [n, m] of rows) {
-    lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${m.returnPct}%), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, position ${positionsText(m)}, max DD ${m.maxDrawdownPct}%, Sharpe per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sharpePerPeriod')}, annualised ${ratioText(m, 'sharpe')}, Sortino per ${m.ratioSample.intervalMs} ms ${ratioText(m, 'sortinoPerPeriod')}, annualised ${ratioText(m, 'sortino')}, orders ${m.orders} (${m.ordersOpen} open at the end), trades ${m.trades}, fill ratio ${m.fillRatio}`);
-  }
-  for (const [n, t] of Object.entries(r.tearsheet)) {
-    lines.push(`  ${n} round trips ${t.roundTrips}: win rate ${t.winRatePct ?? 'n/a'}%, profit factor ${t.profitFactor ?? 'n/a'}, expectancy ${t.expectancy ?? 'n/a'}, exposure ${t.exposurePct}%, CAGR ${t.cagrPct === null ? 'n/a' : `${t.cagrPct}%`}, buy and hold ${t.buyHoldReturnPct ?? 'n/a'}%`);
-  }
-  for (const [n, counts] of Object.entries(r.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
-  for (const f of r.failures) lines.push(`  FAILED and stopped: ${failureText(f)}`);
-  for (const w of r.warnings ?? []) lines.push(`  WARNING: ${w}`);
-  return `${lines.join('\n')}\n`;
 }
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
