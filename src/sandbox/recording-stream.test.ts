@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -27,6 +27,15 @@ async function drain(s: RecordingStream): Promise<{ events: RecordedEvent[]; max
 const key = (e: RecordedEvent): string => `${e.kind} ${e.ms} ${e.kind === 'trade' ? e.price.toFixed() : e.kind === 'diff' ? e.u : e.lastUpdateId}`;
 
 describe('RecordingStream', () => {
+  it('a .gz cut short ends the pass with an error naming the file, the line reached and the bytes read', async () => {
+    const cut = path.join(dir, 'cut.ndjson.gz');
+    writeFileSync(cut, readFileSync(sample).subarray(0, 100_000));
+    const s = await RecordingStream.open(cut, 'BTCUSDT', 64);
+    await drain(s);
+    expect(s.lastError).toMatch(new RegExp(`^${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line \\d+: the gzip data is cut short or corrupt \\(unexpected end of file\\) within the first 100000 bytes of the file$`));
+    s.close();
+  });
+
   it('hands out the sample from its snapshot on, as the whole-file reader does, holding no more than its read-ahead and a chunk', async () => {
     const all = loadRecording(sample, 'BTCUSDT');
     const want = all.slice(all.findIndex((e) => e.kind === 'snapshot')).map(key);

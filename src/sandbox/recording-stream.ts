@@ -149,7 +149,8 @@ export class RecordingStream {
     const input: Readable = this.gzip ? raw.pipe(createGunzip()) : raw;
     const failed = (e: Error): void => {
       if (this.#input !== input) return;
-      this.lastError = `${this.file}: read failed: ${e.message}`;
+      // Named as the record readers name it (record/line-reader.ts): the line reached and the bytes read.
+      this.lastError = `${this.file}: line ${this.#line + 1}: ${this.gzip ? 'the gzip data is cut short or corrupt' : 'read failed'} (${e.message}) within the first ${raw.bytesRead} bytes of the file`;
       this.#end();
     };
     raw.on('error', failed);
