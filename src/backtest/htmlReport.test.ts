@@ -79,6 +79,8 @@ describe('HTML report', () => {
     expect(html).toContain('<tr><td>Longest drawdown</td><td>2s</td></tr>');
     expect(html).toContain('<tr><td>Max drawdown %</td><td>10.00%</td><td>10.00%</td></tr>');
     expect(html).toContain('<tr><td>Exposure (time in a position)</td><td>99.95%</td></tr>');
+    expect(html).toContain(`<tr><td>s</td><td>1970</td><td>0.00%</td>${'<td></td>'.repeat(11)}<td>0.00%</td></tr>`);
+    expect(html).not.toContain('id="holding-times"');
     expect(html).toContain('<tr><td>VaR 95% (historical, per period)</td><td>n/a (2 returns, fewer than 30)</td></tr>');
   });
 });

@@ -15,6 +15,7 @@ import { chartData } from './reportData.js';
 import { REPORT_CLIENT } from './reportClient.js';
 import { drawdownsTable, escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
 import { provenanceSection } from './provenanceHtml.js';
+import { holdingTimesTable, monthlyReturnsTable } from './reportPeriodTables.js';
 import { streamsOf } from './resultStreams.js';
 
 export { escapeHtml };
@@ -155,6 +156,8 @@ ${ratioNote(r)}
 <h2>Equity</h2><div class="chart" id="equity"></div>
 <h2>Underwater (drawdown of the total from its peak, %)</h2><div class="chart" id="underwater"></div>
 ${drawdownsTable(r)}
+${monthlyReturnsTable(r)}
+${holdingTimesTable(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}
 ${openOrdersTable(r)}

@@ -31,6 +31,8 @@ const STAT_ROWS: readonly [string, (s: TradeStats) => string][] = [
   ['Largest loss', (s) => na(s.largestLoss)],
   ['Max consecutive losses', (s) => String(s.maxConsecutiveLosses)],
   ['Average holding time', (s) => (s.avgHoldingMs === null ? 'n/a' : spanText(s.avgHoldingMs))],
+  ['Average holding time, winners', (s) => (s.avgWinHoldingMs === null ? 'n/a' : spanText(s.avgWinHoldingMs))],
+  ['Average holding time, losers', (s) => (s.avgLossHoldingMs === null ? 'n/a' : spanText(s.avgLossHoldingMs))],
   ['Exposure (time in a position)', (s) => pctText(s.exposurePct)],
   ['CAGR', (s) => (s.cagrPct === null ? `n/a (${s.cagrNote ?? ''})` : pctText(s.cagrPct))],
   ['Calmar (CAGR / max drawdown)', (s) => (s.calmar === null ? `n/a (${s.calmarNote ?? ''})` : ratioNumText(s.calmar))],

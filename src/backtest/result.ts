@@ -7,6 +7,8 @@ import type { StrategyFailure } from '../strategy/StrategyRunner.js';
 import type { RiskRatios } from './metrics.js';
 import type { DrawdownPeriod } from './drawdowns.js';
 import type { ReturnDistribution } from './returnDistribution.js';
+import type { HoldingBucket } from './holdingTimes.js';
+import type { MonthlyReturn } from './monthlyReturns.js';
 import type { RejectionCount } from './rejections.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 import type { RunProvenance } from './provenance.js';
@@ -165,6 +167,11 @@ export interface TradeStats {
   readonly maxConsecutiveLosses: number;
   /** Mean time from entry to exit (ms); null without round trips. */
   readonly avgHoldingMs: number | null;
+  /** Mean holding time of winning and of losing round trips (ms); null without such trips. */
+  readonly avgWinHoldingMs: number | null;
+  readonly avgLossHoldingMs: number | null;
+  /** Round trips by holding time (holdingTimes.ts buckets), winners and losers apart. */
+  readonly holdingTimes: readonly HoldingBucket[];
   /** Share of the run with a position open (any symbol), percent. */
   readonly exposurePct: number;
   /** Compound annual growth of equity, percent; null for a run under tearsheet.ts's MIN_CAGR_SPAN_MS (see cagrNote). */
@@ -179,6 +186,8 @@ export interface TradeStats {
   readonly drawdowns: readonly DrawdownPeriod[];
   /** Skew, kurtosis, VaR and CVaR of the per-period equity returns the ratios use. */
   readonly returns: ReturnDistribution;
+  /** Equity return per calendar month (UTC), chained month to month. */
+  readonly monthlyReturns: readonly MonthlyReturn[];
   /** Buy-and-hold of the first symbol from the run's first to its last mark, percent (fees not counted). */
   readonly buyHoldReturnPct: number | null;
   readonly buyHoldSymbol: string | undefined;

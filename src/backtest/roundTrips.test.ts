@@ -47,6 +47,10 @@ describe('tradeStats', () => {
     expect(s.calmar).toBeNull();
     expect(s.calmarNote).toMatch(/no CAGR: run spans/);
     expect(exposureMs([fill(5, 'BUY', '1', '1', '0', null)], 0, 100)).toBe(95);
+    // every trip held 10 ms: all in the first bucket, one winner and two losers
+    expect([s.avgWinHoldingMs, s.avgLossHoldingMs]).toEqual([10, 10]);
+    expect(s.holdingTimes[0]).toEqual({ label: '< 1 min', count: 3, wins: 1, losses: 2 });
+    expect(s.monthlyReturns).toEqual([]);
   });
 
   it('compounds to a year only over a long enough run, and has no figures without trips', () => {
@@ -70,6 +74,8 @@ describe('tradeStats over the equity curve', () => {
     expect(s.longestDrawdownMs).toBe(2000);
     // 39 returns, 20 of -1 %: the 5th percentile and the mean of the tail are both -1 %
     expect(s.returns).toMatchObject({ var95Pct: -1, cvar95Pct: -1 });
+    // from 100 to 99 at the last sample: -1 % in January 1970
+    expect(s.monthlyReturns).toEqual([{ month: '1970-01', returnPct: -1 }]);
     expect(s.calmarNote).toMatch(/no CAGR/);
   });
 });

@@ -9,6 +9,8 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { drawdownPeriods } from './drawdowns.js';
 import { periodReturns, roundStat, type EquityPoint } from './metrics.js';
 import { returnDistribution } from './returnDistribution.js';
+import { HoldingTimes } from './holdingTimes.js';
+import { monthlyReturns } from './monthlyReturns.js';
 import { amountText } from './roundTrips.js';
 import type { ReportFill, RoundTrip, StrategyMetrics, TradeStats } from './result.js';
 
@@ -90,6 +92,9 @@ export class TradeStatsBuilder {
   #streak = 0;
   #maxStreak = 0;
   #held = 0;
+  #heldWins = 0;
+  #heldLosses = 0;
+  readonly #holding = new HoldingTimes();
 
   constructor(readonly span: { readonly start: number; readonly end: number }) {
     this.#exposure = new Exposure(span.start);
@@ -114,12 +119,16 @@ export class TradeStatsBuilder {
     }
     this.#streak = p.lt(0) ? this.#streak + 1 : 0;
     if (this.#streak > this.#maxStreak) this.#maxStreak = this.#streak;
-    this.#held += t.exitT - t.entryT;
+    const held = t.exitT - t.entryT;
+    this.#held += held;
+    if (p.gt(0)) this.#heldWins += held;
+    else if (p.lt(0)) this.#heldLosses += held;
+    this.#holding.add(held, p.comparedTo(0));
   }
 
   /**
    * The figures, with the strategy's metrics, the first and last mark of its first symbol, and its
-   * equity curve (read twice: drawdown periods, then per-period returns).
+   * equity curve (read three times: drawdown periods, per-period returns, monthly returns).
    */
   stats(m: StrategyMetrics, firstSymbol: string | undefined, marks: { readonly first: number | undefined; readonly last: number | undefined }, equity: EquityCurve): TradeStats {
     const n = this.#n;
@@ -148,6 +157,9 @@ export class TradeStatsBuilder {
       largestLoss: this.#largestLoss === undefined ? null : this.#largestLoss.toFixed(),
       maxConsecutiveLosses: this.#maxStreak,
       avgHoldingMs: n === 0 ? null : Math.round(this.#held / n),
+      avgWinHoldingMs: this.#wins === 0 ? null : Math.round(this.#heldWins / this.#wins),
+      avgLossHoldingMs: this.#losses === 0 ? null : Math.round(this.#heldLosses / this.#losses),
+      holdingTimes: this.#holding.buckets(),
       exposurePct: ms <= 0 ? 0 : roundStat((this.#exposure.until(end) / ms) * 100),
       cagrPct,
       ...(cagrNote !== undefined ? { cagrNote } : {}),
@@ -155,6 +167,7 @@ export class TradeStatsBuilder {
       longestDrawdownMs: dd.longestMs,
       drawdowns: dd.worst,
       returns: returnDistribution(periodReturns(equity.curve, equity.intervalMs)),
+      monthlyReturns: monthlyReturns(equity.curve),
       buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
       buyHoldSymbol: firstSymbol,
     };

@@ -19,6 +19,10 @@ function ratio(m: StrategyMetrics, f: RatioField): string {
   return v === null ? ratioText(m, f) : ratioNumText(v);
 }
 
+function held(ms: number | null): string {
+  return ms === null ? 'n/a' : spanText(ms);
+}
+
 /** Calmar, the deepest and the longest drawdown, and the shape of the per-period returns. */
 function riskLine(n: string, t: TradeStats, intervalMs: number): string {
   const worst = t.drawdowns[0];
@@ -38,7 +42,7 @@ export function summary(r: BacktestResult): string {
     lines.push(`  ${n}: net ${m.netPnl} ${m.quoteAsset} (${pctText(m.returnPct)}), realized ${m.realizedPnl}, unrealized ${m.unrealizedPnl}, fees ${m.fees}, position ${positionsText(m)}, max DD ${pctText(m.maxDrawdownPct)}, Sharpe ${per} ${ratio(m, 'sharpePerPeriod')}, annualised ${ratio(m, 'sharpe')}, Sortino ${per} ${ratio(m, 'sortinoPerPeriod')}, annualised ${ratio(m, 'sortino')}, orders ${m.orders} (${m.ordersOpen} open at the end), trades ${m.trades}, fill ratio ${pctText(m.fillRatio * 100)}`);
   }
   for (const [n, t] of Object.entries(r.tearsheet)) {
-    lines.push(`  ${n} round trips ${t.roundTrips}: win rate ${pctText(t.winRatePct)}, profit factor ${ratioNumText(t.profitFactor)}, expectancy ${t.expectancy ?? 'n/a'}, exposure ${pctText(t.exposurePct)}, CAGR ${pctText(t.cagrPct)}, buy and hold ${pctText(t.buyHoldReturnPct)}`);
+    lines.push(`  ${n} round trips ${t.roundTrips}: win rate ${pctText(t.winRatePct)}, profit factor ${ratioNumText(t.profitFactor)}, expectancy ${t.expectancy ?? 'n/a'}, exposure ${pctText(t.exposurePct)}, CAGR ${pctText(t.cagrPct)}, buy and hold ${pctText(t.buyHoldReturnPct)}, held ${held(t.avgWinHoldingMs)} by winners, ${held(t.avgLossHoldingMs)} by losers on average`);
     lines.push(riskLine(n, t, r.equityIntervalMs));
   }
   for (const [n, counts] of Object.entries(r.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);

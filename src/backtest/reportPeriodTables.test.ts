@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../core/decimal.js';
+import { ResultCollector } from './ResultCollector.js';
+import { holdingTimesTable, monthlyReturnsTable } from './reportPeriodTables.js';
+
+describe('report tables over time', () => {
+  it('a row per holding bucket with trips, winners and losers; a row per year with its months', () => {
+    const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 60_000);
+    const d = (x: string): Decimal => new Decimal(x);
+    const fill = (E: number, side: 'BUY' | 'SELL', price: string) => ({ type: 'fill', E, strategy: 's', clientId: `c${E}`, orderId: `${E}`, symbol: 'BTC_USDT', side, tradeId: `${E}`, price: d(price), qty: d('0.1'), quoteQty: d(price).mul('0.1'), commission: d('0'), commissionAsset: 'USDT', isMaker: true }) as const;
+    const jan31 = Date.parse('2024-01-31T23:00:00Z');
+    c.mark('BTC_USDT', d('100'));
+    c.sample(jan31);
+    // a winner held 2 minutes in January, a loser held about an hour in February
+    c.onEvent(fill(jan31 + 1, 'BUY', '100'));
+    c.onEvent(fill(jan31 + 120_001, 'SELL', '110'));
+    c.sample(jan31 + 3_540_000);
+    c.onEvent(fill(jan31 + 3_600_001, 'BUY', '110'));
+    c.mark('BTC_USDT', d('100'));
+    c.onEvent(fill(jan31 + 7_380_000, 'SELL', '100'));
+    c.sample(jan31 + 7_380_000);
+    const r = c.finish('n');
+    const h = holdingTimesTable(r);
+    expect(h).toContain('<tr><td>1-5 min</td><td>1 (1 / 0)</td></tr>');
+    expect(h).toContain('<tr><td>1-4 h</td><td>1 (0 / 1)</td></tr>');
+    expect(h).toContain('<tr><td>&lt; 1 min</td><td>0</td></tr>');
+    // January: +1 (100 to 101), February: -1 (101 to 100)
+    const m = monthlyReturnsTable(r);
+    expect(m).toContain(`<tr><td>s</td><td>2024</td><td>1.00%</td><td>-0.99%</td>${'<td></td>'.repeat(10)}<td>0.00%</td></tr>`);
+  });
+});
