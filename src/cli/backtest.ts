@@ -46,6 +46,10 @@ Options:
                  and writes the same reports. Re-running the command re-gathers a finished sweep
                  (results are kept 7 days)
   --gather       with --queue: enqueue nothing, report what the queue holds for this sweep
+  --status       with --queue: print how many of this sweep's jobs are finished, running,
+                 waiting; enqueue, wait for and write nothing
+  --cancel       with --queue: remove this sweep's jobs no worker has started (running ones
+                 finish) and print what was there
   --rerun FILE   repeat the run a result.json records (its config as run, inputs and their
                  SHA-256, code version) and say whether the new result.json is byte-identical;
                  exit 1 when it is not, naming the fields and the inputs or code that changed
@@ -71,12 +75,12 @@ function copyToStdout(file: string, io: CliIO): void {
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   limitHeapGrowth();
-  let values: { sweep?: string; out?: string; workers?: string; queue?: string; gather?: boolean; rerun?: string; json?: boolean; quiet?: boolean; help?: boolean };
+  let values: { sweep?: string; out?: string; workers?: string; queue?: string; gather?: boolean; status?: boolean; cancel?: boolean; rerun?: string; json?: boolean; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...argv],
-      options: { sweep: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, queue: { type: 'string' }, gather: { type: 'boolean' }, rerun: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { sweep: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, queue: { type: 'string' }, gather: { type: 'boolean' }, status: { type: 'boolean' }, cancel: { type: 'boolean' }, rerun: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     }));
@@ -132,7 +136,18 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       // BullMQ and ioredis (~230 modules) load only for a queue sweep, not at every backtest's start.
       const q = target === undefined ? undefined : { target, connection: await import('../backtest/queue/connection.js'), sweep: await import('../backtest/queue/queueSweep.js') };
       if (q !== undefined) await q.connection.checkReachable(q.target);
-      const queue = q === undefined ? undefined : q.sweep.queueSweep(cfg, { target: q.target, gatherOnly: values.gather === true, log: (line) => io.stderr(`${line}\n`) });
+      const action = values.status === true ? 'status' : values.cancel === true ? 'cancel' : undefined;
+      const queue = q === undefined ? undefined : q.sweep.queueSweep(cfg, { target: q.target, gatherOnly: values.gather === true, ...(action !== undefined ? { action } : {}), log: (line) => io.stderr(`${line}\n`) });
+      if (queue !== undefined && action !== undefined) {
+        // The sweep's jobs are found as a re-gather finds them; its report is not written.
+        try {
+          await runSweep(cfg, grid, { gridFile: values.sweep, runner: queue.runner });
+        } finally {
+          await queue.close();
+        }
+        io.stdout(`${queue.status()}\n`);
+        return ExitCode.OK;
+      }
       let s: SweepResult;
       try {
         s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`), ...(queue !== undefined ? { runner: queue.runner } : {}) });

@@ -7,11 +7,13 @@ import { resolveRedisTarget, type RedisTarget } from '../backtest/queue/redisUrl
  * The Redis of `--queue` (its password, when not in the URL, from KANCIL_REDIS_URL or
  * KANCIL_REDIS_PASSWORD_FILE), or undefined for the embedded pool; a ValidationError for a wrong combination.
  */
-export function queueTarget(values: { sweep?: string; queue?: string; gather?: boolean; workers?: string }, env: Readonly<Record<string, string | undefined>> = {}): RedisTarget | undefined {
+export function queueTarget(values: { sweep?: string; queue?: string; gather?: boolean; workers?: string; status?: boolean; cancel?: boolean }, env: Readonly<Record<string, string | undefined>> = {}): RedisTarget | undefined {
+  const only = (['gather', 'status', 'cancel'] as const).filter((k) => values[k] === true);
   if (values.queue === undefined) {
-    if (values.gather === true) throw new ValidationError('--gather', true, 'needs --queue (and --sweep): it collects a queue sweep');
+    if (only[0] !== undefined) throw new ValidationError(`--${only[0]}`, true, `needs --queue (and --sweep): it ${only[0] === 'gather' ? 'collects' : only[0] === 'status' ? 'reports on' : 'cancels'} a queue sweep`);
     return undefined;
   }
+  if (only.length > 1) throw new ValidationError(`--${only[1] as string}`, true, `cannot go with --${only[0] as string}: pick one`);
   const target = resolveRedisTarget(values.queue, env) as RedisTarget;
   // However it was given (URL, environment, file), the password is scrubbed from all output.
   addSecretValues([target.password]);

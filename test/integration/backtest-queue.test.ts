@@ -225,7 +225,9 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     expect(await old.waitForOutput(/handing back/, 30_000)).toBe(true);
     const good = startWorker(redis.url);
     workers.push(good);
-    expect(await gathered, io.text()).toBe(0);
+    // Bounded, so a hang fails with what each side said.
+    const late = new Promise<string>((r) => setTimeout(() => r('late'), 100_000).unref());
+    expect(await Promise.race([gathered, late]), `${io.text()}\n--- other build:\n${old.output()}\n--- this build:\n${good.output()}`).toBe(0);
     expect(old.output()).toMatch(/the sweep was enqueued by kancil \S+ engine [0-9a-f]{12} \(src\), worker .* runs kancil \S+ engine [0-9a-f]{12} \(src\)/);
     expect(old.output().match(/handing back/g)).toHaveLength(1);
     expect(old.output()).not.toMatch(/ started /);
@@ -310,6 +312,36 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
       await own.stop();
     }
   }, 120_000);
+
+  it('--status counts a sweep\'s jobs; --cancel removes those not started and stops the command waiting for them', async () => {
+    const own = await startRedis(PASSWORD);
+    const grid = path.join(dir, 'cancel-grid.yaml');
+    writeFileSync(grid, 'strategy: mm\nparams:\n  spreadBps: [31, 32, 33]\n');
+    const args = [mmConfig, '--sweep', grid, '--queue', own.url, '--out', path.join(dir, 'cancel'), '--quiet'];
+    try {
+      const waiting = captureIO();
+      const sweep = command.run(args, waiting);
+      await waiting.waitFor(/waiting for workers/);
+      const status = captureIO();
+      expect(await command.run([...args, '--status'], status), status.text()).toBe(0);
+      expect(status.text()).toContain(`queue redis://:***@127.0.0.1:${own.port}: this sweep has 3 jobs: 3 waiting`);
+      const cancel = captureIO();
+      expect(await command.run([...args, '--cancel'], cancel), cancel.text()).toBe(0);
+      expect(cancel.text()).toContain('cancelled 3 jobs no worker had started');
+      expect(await sweep, waiting.text()).toBe(1);
+      expect(waiting.text()).toMatch(/point 0 \{"spreadBps":31\}: cancelled \(kancil backtest/);
+      const after = captureIO();
+      expect(await command.run([...args, '--status'], after)).toBe(0);
+      expect(after.text()).toContain('this sweep has 3 jobs: 3 not in the queue');
+      const usage = captureIO();
+      expect(await command.run([mmConfig, '--sweep', grid, '--status'], usage)).toBe(2);
+      expect(await command.run([...args, '--status', '--cancel'], usage)).toBe(2);
+      expect(usage.text()).toContain('invalid --status=true: needs --queue');
+      expect(usage.text()).toContain('invalid --cancel=true: cannot go with --status');
+    } finally {
+      await own.stop();
+    }
+  }, 90_000);
 
   it('eachRecording: one job per point and recording, as the embedded pool; a twice-signalled worker puts its job back', async () => {
     const data = mkdtempSync(path.join(dir, 'recordings-'));

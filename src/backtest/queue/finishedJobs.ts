@@ -5,7 +5,7 @@
  */
 import type { QueueEvents } from 'bullmq';
 
-/** Ids announced finished (completed or failed for good), taken in batches. */
+/** Ids announced finished (completed or failed for good) or removed, taken in batches. */
 export class FinishedJobs {
   readonly #ids = new Set<string>();
   #wake: (() => void) | undefined;
@@ -17,6 +17,8 @@ export class FinishedJobs {
     };
     events.on('completed', add);
     events.on('failed', add);
+    // A removed job (a cancel) is read at once too: it answers as cancelled, or is added again.
+    events.on('removed', add);
   }
 
   /** The ids announced since the last call; waits up to `ms` for the first one (then resolves empty). */

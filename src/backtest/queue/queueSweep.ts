@@ -16,6 +16,7 @@ import { jobLabel, KEEP_SECONDS, QUEUE_NAME, QUEUE_PREFIX, ranByText, redisOptio
 import { engineId, type EngineId } from './engineHash.js';
 import { fileIdentity, queueJobId, type FileIdentity } from './jobKey.js';
 import { FinishedJobs } from './finishedJobs.js';
+import { inspectJobs, type QueueAction } from './queueInspect.js';
 import { sourceHash } from './sourceHash.js';
 import { passwordWarning, redactRedisUrls, type RedisTarget } from './redisUrl.js';
 
@@ -26,6 +27,8 @@ export interface QueueSweepOptions {
   readonly engine?: EngineId;
   /** Only collect what the queue holds; a job that is not there is answered as missing. */
   readonly gatherOnly?: boolean;
+  /** Only say what the queue holds of the sweep (`status`), or also remove its jobs not started (`cancel`); enqueue and wait for nothing. */
+  readonly action?: QueueAction;
   /** Attempts of a job that fails (a worker that dies does not use one: its job is retried as stalled). Default 3. */
   readonly attempts?: number;
   /**
@@ -44,6 +47,8 @@ export interface QueueSweep {
   readonly runner: JobRunner;
   /** Jobs found finished in the queue rather than run now (a re-gather finds all of them). */
   readonly reused: () => number;
+  /** With `action`: what the queue holds of the sweep, and what a cancel removed. */
+  readonly status: () => string;
   close(): Promise<void>;
 }
 
@@ -104,7 +109,16 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     }
     return p;
   };
+  // Ids of jobs a --cancel removed, so a command waiting for them stops rather than adding them again.
+  const cancelledKey = `${QUEUE_PREFIX}:${QUEUE_NAME}:cancelled`;
+  const markCancelled = async (ids: string[]): Promise<void> => {
+    if (ids.length === 0) return;
+    await client.sadd(cancelledKey, ...ids);
+    await client.expire(cancelledKey, KEEP_SECONDS);
+  };
   let reused = 0;
+  // What --status and --cancel found and did, one entry per runner call (a walk-forward makes several).
+  const said: string[] = [];
   const scanMs = opts.scanMs ?? 10_000;
   const keep = { age: KEEP_SECONDS };
   // A failed attempt is retried after a second. Every job has a priority (one without would go before all that have one: see fairPriority).
@@ -170,7 +184,13 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
 
     // What is already there: finished jobs are answers now; failed ones run again unless only gathering.
     let retried = 0;
-    for (const [id, state] of await statesOf([...byId.keys()])) {
+    const initial = await statesOf([...byId.keys()]);
+    if (opts.action !== undefined) {
+      for (const [id, state] of initial) await collect(id, state);
+      said.push(await deadline(inspectJobs(queue, initial, opts.action, opts.target.display, markCancelled)));
+      return answers;
+    }
+    for (const [id, state] of initial) {
       if (state === 'completed') {
         if (await collect(id, state)) reused += byId.get(id)?.indexes.length ?? 0;
       } else if (state === 'failed') {
@@ -184,6 +204,8 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       }
     }
     if (!opts.gatherOnly) {
+      // Run again on purpose: a cancel of an earlier run no longer applies.
+      if (pending.size > 0) await deadline(client.srem(cancelledKey, ...pending));
       // add() of an id that is already there (waiting, running) is a no-op in BullMQ: never a second run.
       const base = (await deadline(queue.getPrioritized(0, 0)))[0]?.priority ?? 1;
       await deadline(queue.addBulk([...pending].map((id, k) => ({ name: 'backtest', data: (byId.get(id) as { data: QueueJobData }).data, opts: jobOpts(id, fairPriority(base, k)) }))));
@@ -199,8 +221,8 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
       for (const [id, state] of states) {
         // A job removed meanwhile (by hand, or its keep time passed) is added again rather than waited for.
         if (state === 'unknown' && !opts.gatherOnly) {
-          const entry = byId.get(id) as { data: QueueJobData };
-          await deadline(queue.add('backtest', entry.data, jobOpts(id, 1)));
+          if ((await deadline(client.sismember(cancelledKey, id))) === 1) settle(id, (index) => ({ index, ok: false, error: 'cancelled (kancil backtest … --queue … --cancel)' }));
+          else await deadline(queue.add('backtest', (byId.get(id) as { data: QueueJobData }).data, jobOpts(id, 1)));
         } else await collect(id, state);
       }
       if (pending.size < before) quietSince = Date.now();
@@ -218,6 +240,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
   return {
     runner,
     reused: () => reused,
+    status: () => said.join('\n'),
     // A Redis that is gone would hold a graceful close as long as it holds requests.
     close: async () => {
       await Promise.race([Promise.all([queue.close().catch(() => undefined), events.close().catch(() => undefined)]), new Promise<void>((r) => setTimeout(r, 5000).unref())]);

@@ -3,9 +3,10 @@
  * (the embedded pool's code, so the result is the same, and this thread stays free to renew its
  * job locks), kept warm from job to job. Before a run it checks the job against this machine: the same engine (kancil's code,
  * engineHash.ts), and the same data, latency and strategy files. A job it cannot run is handed
- * back, not failed: it goes back to the queue after a delay (growing to 30 s the more often it
- * was handed back) for another worker, uses none of its attempts, and the reason is said once per
- * kind in this worker's log and recorded in the job's log for the enqueuing side. A worker that
+ * back, not failed: it goes back to the queue a second later for another worker, uses none of its
+ * attempts, and the reason is said once per kind in this worker's log and recorded in the job's
+ * log for the enqueuing side; the refusing worker then takes no job for a while (1 s, doubling
+ * with each refusal in a row, at most 30 s). A worker that
  * dies holds its job only until its lock expires: a live worker's stalled check then puts it back.
  */
 import { existsSync } from 'node:fs';
@@ -60,9 +61,12 @@ function refusalOf(data: QueueJobData, engine: EngineId): Refusal | undefined {
   return undefined;
 }
 
-/** Delay before a handed-back job is offered again: 1 s, doubling with each hand-back, at most 30 s. */
-export function handBackDelayMs(handBacks: number): number {
-  return Math.min(30_000, 1000 * 2 ** Math.min(5, Math.max(0, handBacks)));
+/** How long a handed-back job waits before it is offered again (to any worker). */
+const HAND_BACK_MS = 1000;
+
+/** How long a worker takes no job after refusing `inRow` + 1 in a row: 1 s, doubling, at most 30 s. */
+export function handBackDelayMs(inRow: number): number {
+  return Math.min(30_000, 1000 * 2 ** Math.min(5, Math.max(0, inRow)));
 }
 
 /** Starts a worker on the queue at `opts.target`. */
@@ -71,6 +75,24 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
   const me: RanBy = { host: os.hostname(), pid: process.pid, engine: opts.engine.hash };
   // Kinds of refusal already logged: a wrong engine is one line, not one per job.
   const said = new Set<string>();
+  // A worker that refuses jobs takes none for a while (this worker only: BullMQ's pause is local), so
+  // the workers that can run them get them, rather than racing this one for every job handed back.
+  let refusedInRow = 0;
+  let resumeTimer: NodeJS.Timeout | undefined;
+  let stopping = false;
+  const backOff = (): void => {
+    if (resumeTimer !== undefined || stopping) return;
+    void worker.pause(true).catch(() => undefined);
+    resumeTimer = setTimeout(() => {
+      resumeTimer = undefined;
+      if (!stopping) worker.resume();
+    }, handBackDelayMs(refusedInRow - 1));
+  };
+  const stop = (): void => {
+    stopping = true;
+    clearTimeout(resumeTimer);
+    resumeTimer = undefined;
+  };
   // One warm thread per concurrent job, kept across jobs; terminated on release (the jobs already back in the queue) or close.
   const threads = new SweepThreads(opts.concurrency);
   let released = false;
@@ -80,16 +102,18 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
     const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
     const refusal = refusalOf(data, opts.engine);
     if (refusal !== undefined) {
-      const delay = handBackDelayMs(job.attemptsStarted - 1);
+      refusedInRow++;
       if (!said.has(refusal.kind)) {
         said.add(refusal.kind);
         opts.log(`handing back jobs this worker cannot run (said once; the next ones of this kind are handed back quietly): job ${id}: ${refusal.reason}`);
       }
       // The enqueuing side reads this when nothing finishes, to say why.
       await job.log(`handed back by ${ranByText(me)}: ${refusal.reason}`);
-      await job.moveToDelayed(Date.now() + delay, token);
+      await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+      backOff();
       throw new DelayedError();
     }
+    refusedInRow = 0;
     opts.log(`job ${id} started (${attempt}): ${data.label}`);
     const t0 = Date.now();
     running.set(id, { job, token });
@@ -127,6 +151,7 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
   opts.log(`worker on ${opts.target.display} (${os.hostname()} pid ${process.pid}, ${engineText(opts.engine)}, ${opts.concurrency} at once, lock ${opts.lockMs} ms, stalled check every ${opts.stalledMs} ms)`);
   return {
     close: async () => {
+      stop();
       await worker.close();
       await threads.terminate();
     },
@@ -140,6 +165,7 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
         }
       }
       released = true;
+      stop();
       await threads.terminate();
       await worker.close(true);
     },
