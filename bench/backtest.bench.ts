@@ -22,7 +22,7 @@
  * converted once before timing and checked equal to the text path first): it is the form kancil
  * offers for replaying a recording many times, and the text form's rates are bound by parsing 596k
  * decimal strings a run. Both forms' rates are printed in every run.
- * Measured history and where the time goes: docs/performance.md.
+ * Latest figures and where the time goes: docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -17,7 +17,7 @@
  * result JSON must be identical across repetitions, before any rate counts. grademark's bars are
  * built per repetition before its timer and dropped after it, so our timed runs do not mark them
  * in every major collection (about 10-20 ms of collector pauses per run).
- * Measured history and where the time goes: docs/performance.md.
+ * Latest figures and where the time goes: docs/performance.md.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

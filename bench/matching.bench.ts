@@ -4,7 +4,7 @@
  * The final books must be equal before any timing counts. Reports ops/s and p99 latency for both,
  * plus our engine with every event built and delivered to a listener, then the same mix at
  * realistic depths (at most 300, 1,000 and 3,000 live orders) with and without events.
- * Measured history and where the time goes: docs/performance.md.
+ * Latest figures and where the time goes: docs/performance.md.
  */
 import { cpus, loadavg } from 'node:os';
 import { OrderBook, Side } from 'nodejs-order-book';

@@ -7,7 +7,7 @@
  * so CPU time is the steadier measure). Goal: >= 2,000,000 checks per second. A second run has the
  * contexts change before every check as a live run's do (new Decimals for the average price, open
  * quantities, balances and positions), so the bounds cache keyed by their identity misses.
- * Measured history and where the time goes: docs/performance.md.
+ * Latest figures and where the time goes: docs/performance.md.
  */
 import { checkIntent, riskPathStats } from '../src/risk/checkIntent.js';
 import { checkIntentReference } from '../src/risk/reference/checkIntentReference.js';

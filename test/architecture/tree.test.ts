@@ -1,7 +1,7 @@
 /**
  * House rules of the tree that a reviewer would otherwise have to catch: source files stay under
  * 500 lines (one job each), and nothing in code or docs names an issue number or a working
- * session (measurement history belongs in docs/performance.md, reasons in a few lines of comment).
+ * session (measurements belong in docs/performance.md and commit bodies, reasons in a few lines of comment).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -230,7 +230,7 @@ function turn(): Promise<void> {
 /**
  * Bytes read at a time, and so the size of a batch. A batch's items live until the replay has taken
  * them, and a young collection copies (and, the second time, promotes) whatever is still alive, so
- * a smaller batch is cheaper to collect (docs/performance.md, End to end, has the figures).
+ * a smaller batch is cheaper to collect (the commit that chose 128 KiB has the figures).
  */
 const READ_BYTES = 1 << 17;
 
