@@ -247,7 +247,7 @@ describe.skipIf(REDIS_SERVER === undefined)(`queue sweep over redis-server${REDI
     const other = await startRedis(PASSWORD);
     const cfg = loadBacktestConfig(mmConfig);
     const lines: string[] = [];
-    const q = queueSweep(cfg, { target: parseRedisUrl(other.url), redisTimeoutMs: 2000, log: (l) => lines.push(l) });
+    const q = queueSweep(cfg, { target: parseRedisUrl(other.url), redisTimeoutMs: 2000, scanMs: 1000, log: (l) => lines.push(l) });
     try {
       const sweep = runSweep(cfg, gridSchema.parse({ strategy: 'mm', params: { spreadBps: [1] } }), { runner: q.runner });
       for (let i = 0; i < 100 && !lines.some((l) => l.includes('waiting for workers')); i++) await new Promise((r) => setTimeout(r, 100));
