@@ -17,6 +17,7 @@ import { NumberSpool, RecordSpool } from './spool.js';
 import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
 import { TradeStatsBuilder } from './tearsheet.js';
+import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 
@@ -361,7 +362,11 @@ export class ResultCollector {
     const span = { start: this.#first ?? 0, end };
     const builders = new Map(this.#strategies.map((s) => [s.name, new TradeStatsBuilder(span)]));
     const trips = new RecordSpool<RoundTrip>();
-    const tapped = tap(fills, (f) => builders.get(f.strategy)?.fill(f));
+    const markouts = new MarkoutBuilder(this.#interval, (sym) => ({ [Symbol.iterator]: () => pricesOf(this.#prices.get(sym)) }));
+    const tapped = tap(fills, (f) => {
+      builders.get(f.strategy)?.fill(f);
+      markouts.fill(f);
+    });
     for (const t of roundTripsOf(tapped)) {
       trips.push(t);
       builders.get(t.strategy)?.trip(t);
@@ -371,7 +376,8 @@ export class ResultCollector {
         const px = s.symbols[0] === undefined ? undefined : this.#prices.get(s.symbols[0]);
         const marks = { first: px === undefined ? undefined : firstOf(px.column(1)), last: px?.last(1) };
         const equity = { curve: this.#curve(i + 1), intervalMs: this.#interval };
-        return [s.name, (builders.get(s.name) as TradeStatsBuilder).stats(strategies[s.name] as StrategyMetrics, s.symbols[0], marks, equity)];
+        const stats = (builders.get(s.name) as TradeStatsBuilder).stats(strategies[s.name] as StrategyMetrics, s.symbols[0], marks, equity);
+        return [s.name, { ...stats, markouts: markouts.of(s.name, roundStat) }];
       }),
     );
     const spool = this.#equity;

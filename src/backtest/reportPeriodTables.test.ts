@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import { ResultCollector } from './ResultCollector.js';
-import { holdingTimesTable, monthlyReturnsTable } from './reportPeriodTables.js';
+import { holdingTimesTable, markoutsTable, monthlyReturnsTable } from './reportPeriodTables.js';
 
 describe('report tables over time', () => {
   it('a row per holding bucket with trips, winners and losers; a row per year with its months', () => {
@@ -25,6 +25,12 @@ describe('report tables over time', () => {
     expect(h).toContain('<tr><td>1-4 h</td><td>1 (0 / 1)</td></tr>');
     expect(h).toContain('<tr><td>&lt; 1 min</td><td>0</td></tr>');
     // January: +1 (100 to 101), February: -1 (101 to 100)
+    // marks sampled every minute, all at 100: the 1 s and 10 s horizons are not measured; a minute
+    // on, the buy at 100 scores 0, the sell at 110 +909.09 bps, the buy at 110 -909.09 bps; the
+    // last sell's minute is past the end
+    const k = markoutsTable(r);
+    expect(k).toContain('<tr><td>1s</td><td>n/a (marks sampled every 60000 ms)</td></tr>');
+    expect(k).toContain('<tr><td>60s</td><td>0.00 bps (3 fills)</td></tr>');
     const m = monthlyReturnsTable(r);
     expect(m).toContain(`<tr><td>s</td><td>2024</td><td>1.00%</td><td>-0.99%</td>${'<td></td>'.repeat(10)}<td>0.00%</td></tr>`);
   });

@@ -1,10 +1,12 @@
 /**
  * The report's tables over time: equity returns per month (a row per strategy and year, a column
  * per month and the year compounded) and round trips by holding time (a row per bucket, a column
- * per strategy). Both are bounded: twelve cells a year, eight buckets.
+ * per strategy), and the markouts of fills (a row per horizon). All are bounded: twelve cells a
+ * year, eight buckets, three horizons.
  */
 import { pctText } from './figureText.js';
 import { HOLDING_BUCKETS } from './holdingTimes.js';
+import { MARKOUT_HORIZONS_MS, horizonText, type Markout } from './markouts.js';
 import { yearReturnPct, type MonthlyReturn } from './monthlyReturns.js';
 import type { BacktestResult } from './result.js';
 import { escapeHtml } from './reportTables.js';
@@ -51,4 +53,19 @@ export function holdingTimesTable(r: BacktestResult): string {
     return `<tr>${cells([label, ...shown])}</tr>`;
   });
   return `<h2>Round trips by holding time</h2><table id="holding-times">${head}${rows.join('')}</table>`;
+}
+
+/** A markout as a cell: mean bps and the fills it rests on, or n/a with the reason. */
+export function markoutText(m: Markout | undefined): string {
+  if (m === undefined || m.meanBps === null) return `n/a (${m?.note ?? 'no fill'})`;
+  return `${m.meanBps.toFixed(2)} bps (${m.fills} fills)`;
+}
+
+/** Mean markout of each strategy's fills per horizon, or nothing when no strategy filled. */
+export function markoutsTable(r: BacktestResult): string {
+  const cols = Object.entries(r.tearsheet).filter(([, s]) => s.markouts.some((m) => m.fills > 0));
+  if (cols.length === 0) return '';
+  const head = `<tr><th>after</th>${cols.map(([n]) => `<th>${escapeHtml(n)}</th>`).join('')}</tr>`;
+  const rows = MARKOUT_HORIZONS_MS.map((h, i) => `<tr>${cells([horizonText(h), ...cols.map(([, s]) => markoutText(s.markouts[i]))])}</tr>`);
+  return `<h2>Markouts of fills (mark move after a fill, from the filler's side, mean in bps of the fill price; negative: picked off)</h2><table id="markouts">${head}${rows.join('')}</table>`;
 }

@@ -9,6 +9,7 @@ import type { DrawdownPeriod } from './drawdowns.js';
 import type { ReturnDistribution } from './returnDistribution.js';
 import type { HoldingBucket } from './holdingTimes.js';
 import type { MonthlyReturn } from './monthlyReturns.js';
+import type { Markout } from './markouts.js';
 import type { RejectionCount } from './rejections.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 import type { RunProvenance } from './provenance.js';
@@ -120,8 +121,8 @@ export interface BacktestResult {
   readonly warnings: readonly string[];
   /** Closed round trips (FIFO), in closing order. */
   readonly roundTrips: readonly RoundTrip[];
-  /** Trade statistics per strategy (by name). */
-  readonly tearsheet: Readonly<Record<string, TradeStats>>;
+  /** Trade statistics per strategy (by name), with the markouts of its fills. */
+  readonly tearsheet: Readonly<Record<string, TradeStats & { readonly markouts: readonly Markout[] }>>;
   /** Candles per symbol of bar data (bounded for the chart; empty for tick data). */
   readonly bars: Readonly<Record<string, readonly Bar[]>>;
   /** Series strategies plotted with ctx.plot (bounded for the chart). */

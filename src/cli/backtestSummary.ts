@@ -10,6 +10,8 @@ import { pctText, ratioNumText } from '../backtest/figureText.js';
 import { spanText, type RatioField } from '../backtest/metrics.js';
 import { ratioText } from '../backtest/ratioText.js';
 import { failureText } from '../backtest/failureText.js';
+import { markoutText } from '../backtest/reportPeriodTables.js';
+import { horizonText } from '../backtest/markouts.js';
 import { positionsText } from '../backtest/positionsText.js';
 import { rejectionsText } from '../backtest/rejections.js';
 
@@ -44,6 +46,7 @@ export function summary(r: BacktestResult): string {
   for (const [n, t] of Object.entries(r.tearsheet)) {
     lines.push(`  ${n} round trips ${t.roundTrips}: win rate ${pctText(t.winRatePct)}, profit factor ${ratioNumText(t.profitFactor)}, expectancy ${t.expectancy ?? 'n/a'}, exposure ${pctText(t.exposurePct)}, CAGR ${pctText(t.cagrPct)}, buy and hold ${pctText(t.buyHoldReturnPct)}, held ${held(t.avgWinHoldingMs)} by winners, ${held(t.avgLossHoldingMs)} by losers on average`);
     lines.push(riskLine(n, t, r.equityIntervalMs));
+    if (t.markouts.some((m) => m.fills > 0)) lines.push(`  ${n} markouts: ${t.markouts.map((m) => `${horizonText(m.horizonMs)} ${markoutText(m)}`).join(', ')}`);
   }
   for (const [n, counts] of Object.entries(r.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of r.failures) lines.push(`  FAILED and stopped: ${failureText(f)}`);
