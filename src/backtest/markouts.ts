@@ -4,7 +4,15 @@
  * (m - price) / price; a sell, (price - m) / price. Negative means the fills were picked off: the
  * market went against them right after. Descriptive floats: they decide no order.
  */
-import type { ReportFill } from './result.js';
+
+/** What a markout reads of a fill (result.ts's ReportFill has these; result.ts imports this file). */
+export interface MarkedFill {
+  readonly t: number;
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: string;
+}
 
 /** Horizons after a fill (ms) at which fills are marked out. */
 export const MARKOUT_HORIZONS_MS = [1000, 10_000, 60_000] as const;
@@ -60,7 +68,7 @@ export class MarkoutBuilder {
   ) {}
 
   /** One fill, in time order across all strategies. */
-  fill(f: ReportFill): void {
+  fill(f: MarkedFill): void {
     let cs = this.#cursors.get(f.symbol);
     if (cs === undefined) this.#cursors.set(f.symbol, (cs = MARKOUT_HORIZONS_MS.map(() => new MarkCursor(this.marksOf(f.symbol)))));
     let s = this.#sums.get(f.strategy);
