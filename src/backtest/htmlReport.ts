@@ -15,7 +15,7 @@ import { chartData } from './reportData.js';
 import { REPORT_CLIENT } from './reportClient.js';
 import { drawdownsTable, escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
 import { provenanceSection } from './provenanceHtml.js';
-import { holdingTimesTable, markoutsTable, monthlyReturnsTable } from './reportPeriodTables.js';
+import { holdingTimesTable, markoutsTable, monthlyReturnsTable, symbolsTable } from './reportPeriodTables.js';
 import { streamsOf } from './resultStreams.js';
 
 export { escapeHtml };
@@ -158,6 +158,7 @@ ${ratioNote(r)}
 ${drawdownsTable(r)}
 ${monthlyReturnsTable(r)}
 ${holdingTimesTable(r)}
+${symbolsTable(r)}
 ${markoutsTable(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}

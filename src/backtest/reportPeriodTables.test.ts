@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import { ResultCollector } from './ResultCollector.js';
-import { holdingTimesTable, markoutsTable, monthlyReturnsTable } from './reportPeriodTables.js';
+import { holdingTimesTable, markoutsTable, monthlyReturnsTable, symbolsTable } from './reportPeriodTables.js';
 
 describe('report tables over time', () => {
   it('a row per holding bucket with trips, winners and losers; a row per year with its months', () => {
@@ -31,6 +31,9 @@ describe('report tables over time', () => {
     const k = markoutsTable(r);
     expect(k).toContain('<tr><td>1s</td><td>n/a (marks sampled every 60000 ms)</td></tr>');
     expect(k).toContain('<tr><td>60s</td><td>0.00 bps (3 fills)</td></tr>');
+    // 0.1 BTC held from 31 Jan 23:00:00.001 to 23:02:00.001 (120,000 ms) and from 1 Feb
+    // 00:00:00.001 to 01:03:00.000 (3,779,999 ms): 3,899,999 ms of the 7,380,000 ms run
+    expect(symbolsTable(r)).toContain(`<tr><td>s</td><td>BTC_USDT</td><td>2</td><td>1</td><td>0</td><td>0.1</td><td>${Number(((0.1 * 3_899_999) / 7_380_000).toPrecision(10))}</td><td>52.85%</td><td>0.00%</td></tr>`);
     const m = monthlyReturnsTable(r);
     expect(m).toContain(`<tr><td>s</td><td>2024</td><td>1.00%</td><td>-0.99%</td>${'<td></td>'.repeat(10)}<td>0.00%</td></tr>`);
   });

@@ -1,8 +1,8 @@
 /**
  * The report's tables over time: equity returns per month (a row per strategy and year, a column
  * per month and the year compounded) and round trips by holding time (a row per bucket, a column
- * per strategy), and the markouts of fills (a row per horizon). All are bounded: twelve cells a
- * year, eight buckets, three horizons.
+ * per strategy), the markouts of fills (a row per horizon) and the per-symbol figures (a row per
+ * strategy and symbol). All are bounded: twelve cells a year, eight buckets, three horizons.
  */
 import { pctText } from './figureText.js';
 import { HOLDING_BUCKETS } from './holdingTimes.js';
@@ -68,4 +68,14 @@ export function markoutsTable(r: BacktestResult): string {
   const head = `<tr><th>after</th>${cols.map(([n]) => `<th>${escapeHtml(n)}</th>`).join('')}</tr>`;
   const rows = MARKOUT_HORIZONS_MS.map((h, i) => `<tr>${cells([horizonText(h), ...cols.map(([, s]) => markoutText(s.markouts[i]))])}</tr>`);
   return `<h2>Markouts of fills (mark move after a fill, from the filler's side, mean in bps of the fill price; negative: picked off)</h2><table id="markouts">${head}${rows.join('')}</table>`;
+}
+
+/** Per strategy and symbol: round trips, winners, net PnL and the inventory held over the run. */
+export function symbolsTable(r: BacktestResult): string {
+  const rows = Object.entries(r.tearsheet).flatMap(([n, s]) =>
+    Object.entries(s.symbols).map(([sym, x]) => `<tr>${cells([n, sym, String(x.roundTrips), String(x.wins), x.netPnl, x.maxAbsPosition, String(x.meanAbsPosition), pctText(x.longPct), pctText(x.shortPct)])}</tr>`),
+  );
+  if (rows.length === 0) return '';
+  const head = `<tr>${['strategy', 'symbol', 'round trips', 'won', 'net PnL (trips)', 'largest position', 'mean |position|', 'time long', 'time short'].map((c) => `<th>${c}</th>`).join('')}</tr>`;
+  return `<h2>Per symbol (positions in the base asset, time-weighted over the run)</h2><table id="symbols">${head}${rows.join('')}</table>`;
 }

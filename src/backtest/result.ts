@@ -189,7 +189,24 @@ export interface TradeStats {
   readonly returns: ReturnDistribution;
   /** Equity return per calendar month (UTC), chained month to month. */
   readonly monthlyReturns: readonly MonthlyReturn[];
+  /** Round trips and inventory per symbol traded, in symbol order. */
+  readonly symbols: Readonly<Record<string, SymbolStats>>;
   /** Buy-and-hold of the first symbol from the run's first to its last mark, percent (fees not counted). */
   readonly buyHoldReturnPct: number | null;
   readonly buyHoldSymbol: string | undefined;
+}
+
+/** One symbol's figures in a strategy's tearsheet (perSymbol.ts). */
+export interface SymbolStats {
+  readonly roundTrips: number;
+  readonly wins: number;
+  /** Sum of the round trips' PnL (after the fees of both legs), quote asset. */
+  readonly netPnl: string;
+  /** Largest absolute position held (base asset). */
+  readonly maxAbsPosition: string;
+  /** Time-weighted mean absolute position over the run (base asset). */
+  readonly meanAbsPosition: number;
+  /** Share of the run with a long, and with a short, position; percent. */
+  readonly longPct: number;
+  readonly shortPct: number;
 }

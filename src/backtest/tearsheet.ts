@@ -11,6 +11,7 @@ import { periodReturns, roundStat, type EquityPoint } from './metrics.js';
 import { returnDistribution } from './returnDistribution.js';
 import { HoldingTimes } from './holdingTimes.js';
 import { monthlyReturns } from './monthlyReturns.js';
+import { PerSymbolBuilder, positionChange } from './perSymbol.js';
 import { amountText } from './roundTrips.js';
 import type { ReportFill, RoundTrip, StrategyMetrics, TradeStats } from './result.js';
 
@@ -48,11 +49,8 @@ class Exposure {
   }
 
   fill(f: ReportFill): void {
-    const base = f.symbol.slice(0, f.symbol.indexOf('_'));
-    let q = new Decimal(f.qty);
-    if (f.side === 'BUY' && f.feeAsset === base) q = q.minus(f.fee);
     const before = this.#pos.get(f.symbol) ?? ZERO;
-    const after = f.side === 'BUY' ? before.plus(q) : before.minus(q);
+    const after = before.plus(positionChange(f));
     this.#pos.set(f.symbol, after);
     const wasOpen = this.#open > 0;
     if (before.isZero() && !after.isZero()) this.#open++;
@@ -95,13 +93,16 @@ export class TradeStatsBuilder {
   #heldWins = 0;
   #heldLosses = 0;
   readonly #holding = new HoldingTimes();
+  readonly #symbols: PerSymbolBuilder;
 
   constructor(readonly span: { readonly start: number; readonly end: number }) {
     this.#exposure = new Exposure(span.start);
+    this.#symbols = new PerSymbolBuilder(span);
   }
 
   fill(f: ReportFill): void {
     this.#exposure.fill(f);
+    this.#symbols.fill(f);
   }
 
   trip(t: RoundTrip): void {
@@ -124,6 +125,7 @@ export class TradeStatsBuilder {
     if (p.gt(0)) this.#heldWins += held;
     else if (p.lt(0)) this.#heldLosses += held;
     this.#holding.add(held, p.comparedTo(0));
+    this.#symbols.trip(t);
   }
 
   /**
@@ -168,6 +170,7 @@ export class TradeStatsBuilder {
       drawdowns: dd.worst,
       returns: returnDistribution(periodReturns(equity.curve, equity.intervalMs)),
       monthlyReturns: monthlyReturns(equity.curve),
+      symbols: this.#symbols.stats(),
       buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
       buyHoldSymbol: firstSymbol,
     };
