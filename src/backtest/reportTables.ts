@@ -1,8 +1,8 @@
 /**
  * The report's trade tables: the tearsheet figures per strategy (round trips, win rate, profit
  * factor, expectancy, exposure, CAGR, Calmar, the shape of the returns), the worst drawdown
- * periods, and the round trips themselves. A long run's
- * round-trip list shows its first and last MAX_TRIP_ROWS / 2 rows (all of them are in result.json).
+ * periods, and the round trips themselves. A long run's round-trip list shows its first and last
+ * MAX_TRIP_ROWS / 2 rows (all of them are in result.json), folded when longer than OPEN_TRIP_ROWS.
  */
 import { WORST_DRAWDOWNS, type DrawdownPeriod } from './drawdowns.js';
 import { pctText, ratioNumText } from './figureText.js';
@@ -11,6 +11,9 @@ import type { BacktestResult, RoundTrip, TradeStats } from './result.js';
 
 /** Most round-trip rows the HTML table shows. */
 export const MAX_TRIP_ROWS = 1000;
+
+/** Most round trips listed unfolded; a longer list is folded behind a "show" line. */
+export const OPEN_TRIP_ROWS = 50;
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(s: string): string {
@@ -89,5 +92,9 @@ export function roundTripsTable(trips: Iterable<RoundTrip>, count: number): stri
     if (!all && i === half - 1) shown.push(`<tr><td colspan="12">... ${count - MAX_TRIP_ROWS} more (all ${count} in result.json) ...</td></tr>`);
     i++;
   }
-  return `<h2>Round trips (${count}, FIFO; fees of both legs in the quote asset)</h2><table id="round-trips">${head}${shown.join('')}</table>`;
+  const title = `Round trips (${count}, FIFO; fees of both legs in the quote asset)`;
+  const table = `<table id="round-trips">${head}${shown.join('')}</table>`;
+  // A long list is folded so the figures after it stay in reach; a short one is shown open.
+  if (count > OPEN_TRIP_ROWS) return `<h2>${title}</h2><details><summary>show the ${count} round trips</summary>${table}</details>`;
+  return `<h2>${title}</h2>${table}`;
 }
