@@ -14,8 +14,10 @@ export interface MonthlyReturn {
   readonly returnPct: number | null;
 }
 
-function monthOf(t: number): string {
-  return new Date(t).toISOString().slice(0, 7);
+/** The month of `t` ("YYYY-MM") and the time the next month starts (ms, UTC). */
+function monthOf(t: number): { key: string; next: number } {
+  const d = new Date(t);
+  return { key: d.toISOString().slice(0, 7), next: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
 }
 
 /** The curve's monthly returns in order; empty for an empty curve. */
@@ -28,11 +30,16 @@ export function monthlyReturns(curve: Iterable<EquityPoint>): MonthlyReturn[] {
     out.push({ month: m, returnPct: base > 0 ? roundStat((last / base - 1) * 100) : null });
     base = last;
   };
+  // The month is worked out again only past its end: a date per sample would cost more than the rest.
+  let next = -Infinity;
   for (const p of curve) {
-    const m = monthOf(p.t);
-    if (month === undefined) base = p.equity;
-    else if (m !== month) close(month);
-    month = m;
+    if (p.t >= next) {
+      const m = monthOf(p.t);
+      if (month === undefined) base = p.equity;
+      else close(month);
+      month = m.key;
+      next = m.next;
+    }
     last = p.equity;
   }
   if (month !== undefined) close(month);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { returnDistribution } from './returnDistribution.js';
+import { quantile, returnDistribution } from './returnDistribution.js';
 
 describe('returnDistribution', () => {
   it('skew and excess kurtosis as pandas, VaR and CVaR read off the returns', () => {
@@ -28,5 +28,21 @@ describe('returnDistribution', () => {
     expect(returnDistribution([0.01, -0.01])).toEqual({ skew: null, kurtosis: null, var95Pct: null, cvar95Pct: null, note: '2 returns, fewer than 30' });
     const flat = returnDistribution(Array.from({ length: 30 }, () => 0.001));
     expect(flat).toMatchObject({ skew: null, kurtosis: null, var95Pct: 0.1, cvar95Pct: 0.1, note: 'returns have no variance' });
+  });
+
+  it('quantile by selection matches the sorted order statistics (differential, seeded)', () => {
+    let seed = 7;
+    const rand = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648) - 0.5;
+    for (let n = 1; n <= 300; n += 7) {
+      // ties on purpose: values on a coarse grid
+      const xs = Array.from({ length: n }, () => Math.round(rand() * 40) / 1000);
+      const sorted = [...xs].sort((a, b) => a - b);
+      for (const q of [0, 0.05, 0.5, 0.99, 1]) {
+        const h = (n - 1) * q;
+        const lo = Math.floor(h);
+        const want = (sorted[lo] as number) + (h - lo) * ((sorted[Math.min(lo + 1, n - 1)] as number) - (sorted[lo] as number));
+        expect(quantile(Float64Array.from(xs), q)).toBeCloseTo(want, 12);
+      }
+    }
   });
 });

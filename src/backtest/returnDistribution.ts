@@ -21,12 +21,44 @@ export interface ReturnDistribution {
   readonly note?: string;
 }
 
-/** The `q` quantile of ascending `xs` by linear interpolation between order statistics (numpy's default). */
+/** Moves the k-th smallest of `xs` to index k, smaller ones before it, larger after (quickselect). */
+function select(xs: Float64Array, k: number): void {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (hi > lo) {
+    const pivot = xs[(lo + hi) >> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((xs[i] as number) < pivot) i++;
+      while ((xs[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = xs[i] as number;
+        xs[i++] = xs[j] as number;
+        xs[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+/**
+ * The `q` quantile of `xs` by linear interpolation between order statistics (numpy's default),
+ * by selection rather than a sort (a run's million returns need two order statistics, not an
+ * order); `xs` is reordered.
+ */
 export function quantile(xs: Float64Array, q: number): number {
   const h = (xs.length - 1) * q;
   const lo = Math.floor(h);
+  select(xs, lo);
   const a = xs[lo] as number;
-  const b = xs[Math.min(lo + 1, xs.length - 1)] as number;
+  let b = a;
+  if (lo + 1 < xs.length) {
+    b = Infinity;
+    for (let i = lo + 1; i < xs.length; i++) if ((xs[i] as number) < b) b = xs[i] as number;
+  }
   return a + (h - lo) * (b - a);
 }
 
@@ -52,12 +84,11 @@ export function returnDistribution(returns: readonly number[]): ReturnDistributi
     m3 += d * d * d;
     m4 += d * d * d * d;
   }
-  const sorted = Float64Array.from(returns).sort();
-  const v = quantile(sorted, VAR_TAIL);
+  const v = quantile(Float64Array.from(returns), VAR_TAIL);
   let tail = 0;
   let k = 0;
-  for (const r of sorted) {
-    if (r > v) break;
+  for (const r of returns) {
+    if (r > v) continue;
     tail += r;
     k++;
   }
