@@ -10,6 +10,7 @@ import { convertCryptofeed, convertKlineCsv, convertNsLines, noEvents, recording
 import { Recorder } from '../record/recorder.js';
 import { writeBinaryRecording } from '../record/binary/writer.js';
 import { onClosedPipe } from './closedPipe.js';
+import { onStopSignals } from './stopSignals.js';
 import type { Command } from './command.js';
 import { outputDirProblem } from './outputDir.js';
 import path from 'node:path';
@@ -35,18 +36,22 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
   recorder.start();
   logger.info({ out: cfg.out, symbols: cfg.symbols.map((s) => s.symbol) }, 'recording; SIGINT or SIGTERM stops and flushes');
   // A closed stdout (`kancil record … | head -1`) stops it as a signal does: the files are flushed whole.
+  let offSignals: () => void = () => undefined;
   await new Promise<void>((resolve) => {
+    let undoClosed: () => void = () => undefined;
     const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
       undoClosed();
       resolve();
     };
-    const undoClosed = onClosedPipe(stop);
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    undoClosed = onClosedPipe(stop);
+    // Kept while the files flush: a repeated signal must not cut them short (stopSignals.ts).
+    offSignals = onStopSignals(stop);
   });
-  await recorder.stop();
+  try {
+    await recorder.stop();
+  } finally {
+    offSignals();
+  }
   logger.info({ files: recorder.writer.files, lines: recorder.writer.lines }, 'recording flushed');
   return 0;
 }

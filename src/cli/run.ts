@@ -18,6 +18,7 @@ import { loadStrategies, plainErrorAt } from '../strategy/loader.js';
 import type { StrategyPlugin } from '../strategy/types.js';
 import { parseCommandArgs } from './args.js';
 import { onClosedPipe } from './closedPipe.js';
+import { onStopSignals } from './stopSignals.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { SECRET_ENV, loadRunConfig, type RunConfig } from './runConfig.js';
 import { RunSession, type RunCredentials, type RunEndpoints } from './runSession.js';
@@ -181,14 +182,14 @@ function stopRequests(): { reason: Promise<string>; dispose(): void } {
     onSignal = (sig) => resolve(`signal ${sig}`);
     onClosed = (stream) => resolve(`${stream} closed`);
   });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Held until the session has stopped: a repeat of the signal must not kill the run while it
+  // cancels its orders (stopSignals.ts); a deliberate second one, a second later, still can.
+  const offSignals = onStopSignals(onSignal);
   const undoClosed = onClosedPipe(onClosed);
   return {
     reason,
     dispose: () => {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
+      offSignals();
       undoClosed();
     },
   };
