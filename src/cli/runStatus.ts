@@ -2,7 +2,8 @@
  * Status line and end-of-run summary, computed from the ledger (the one source of truth for fills)
  * and marked to market with the local books. Exact decimals throughout; the output is strings.
  */
-import type { Decimal } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
+import { amountText } from '../backtest/roundTrips.js';
 import type { Equity } from '../execution/equity.js';
 import { addFill, markedPnl as pnl, pnlSplit, type SymbolBook } from '../execution/dailyPnl.js';
 import { reasonCode, Rejections, rejectionsText, type RejectionCount } from '../backtest/rejections.js';
@@ -143,7 +144,9 @@ export function runSummary(
 /** Human-readable summary lines. */
 export function formatSummary(s: RunSummary): string {
   const lines = [`run stopped (${s.reason}) after ${s.durationSec} s`, `orders: ${Object.entries(s.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; fills: ${s.fills}`];
-  for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${r.fills} fills, position ${r.position}, volume ${r.volume}, PnL ${r.pnl} (realized ${r.realized}, unrealized ${r.unrealized}${r.mark ? ` at mark ${r.mark}` : ''})`);
+  // The split divides at average cost (40 digits); the line shows 8 places, the summary record keeps every digit.
+  const short = (x: string): string => amountText(new Decimal(x), 8);
+  for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${r.fills} fills, position ${r.position}, volume ${r.volume}, PnL ${r.pnl} (realized ${short(r.realized)}, unrealized ${short(r.unrealized)}${r.mark ? ` at mark ${r.mark}` : ''})`);
   for (const [n, counts] of Object.entries(s.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of s.failures) lines.push(`  strategy ${f.strategy} FAILED: ${f.error}`);
   if (s.ordersLeft > 0) lines.push(`  ${s.ordersLeft} order(s) still live or unresolved on the exchange: start again to reconcile them`);
