@@ -86,7 +86,7 @@ describe('an operator drill', () => {
     exchange.child.kill('SIGTERM');
     await exchange.exit;
 
-    expect(lines().at(-1)).toMatch(/^stopped: /);
+    expect(lines().at(-1), lines().join("\n")).toMatch(/^stopped: /);
     const reader = LedgerReader.open(ledgerPath);
     let journalled: string[];
     let commands: unknown[];

@@ -114,6 +114,7 @@ export class Notifier {
     this.#off = undefined;
     clearInterval(this.#timer);
     this.#outage.stop();
+    for (const l of this.#lanes) l.finish();
     // Wall-clock deadline (the injected clock may be a test's); delivery is event-driven, only the
     // stop polls, for at most waitMs, once a run is ending.
     const deadline = Date.now() + waitMs;

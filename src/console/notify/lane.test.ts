@@ -159,3 +159,23 @@ describe('a lane', () => {
     expect(c.delivered).toEqual(['A', 'f']);
   });
 });
+
+describe('a lane at the end of a run', () => {
+  it('sends the queued critical alerts at once, past the per-minute budget', async () => {
+    const c = fakeChannel();
+    const l = new Lane(c, { infoPerMinute: 5, criticalPerMinute: 2, now: Date.now, run: 't', log: { warn: () => undefined } });
+    l.push(crit('A'));
+    await settle();
+    l.push(crit('B'));
+    await settle();
+    l.push(crit('stopped: signal SIGTERM'));
+    await settle();
+    // The budget (2 a minute) is spent: the last one would wait about half a minute.
+    expect(c.delivered).toEqual(['A', 'B']);
+    expect(l.pendingCritical).toBe(1);
+    l.finish();
+    await settle();
+    expect(c.delivered).toEqual(['A', 'B', 'stopped: signal SIGTERM']);
+    l.stop();
+  });
+});

@@ -83,6 +83,7 @@ export class Lane {
   #timer: NodeJS.Timeout | undefined;
   #busy = false;
   #stopped = false;
+  #finishing = false;
   #idle: Promise<void> = Promise.resolve();
 
   constructor(
@@ -124,6 +125,19 @@ export class Lane {
   /** Resolves when nothing is being sent. */
   idle(): Promise<void> {
     return this.#idle;
+  }
+
+  /**
+   * The run is ending: what critical is queued goes out now, past the per-minute budget (the
+   * operator's last word on a run must not wait for a window the process will not live to see);
+   * a channel's 429 and a failing channel's back-off are still obeyed.
+   */
+  finish(): void {
+    this.#finishing = true;
+    if (this.#busy) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#kick();
   }
 
   /** Stops the timers; what is queued stays unsent. */
@@ -175,7 +189,7 @@ export class Lane {
   #next(now: number): { n: Notification; priority: PriorityName } | number | undefined {
     if (this.critical.length > 0) {
       this.#critBucket.refill(now);
-      const wait = this.#critBucket.waitMs();
+      const wait = this.#finishing ? 0 : this.#critBucket.waitMs();
       if (wait > 0) return wait;
       return { n: this.#coalesce(), priority: 'critical' };
     }
