@@ -1,5 +1,6 @@
 /** What a backtest tells its reader about bars a strategy waited for and never got. */
 import type { StrategySpec } from '../strategy/StrategyRunner.js';
+import { klineSubscriptions } from '../strategy/klines.js';
 import type { BacktestConfig } from './config.js';
 
 /**
@@ -9,14 +10,9 @@ import type { BacktestConfig } from './config.js';
 export function klineWarnings(strategies: readonly StrategySpec[], withKlines: ReadonlySet<string>, cfg: BacktestConfig): string[] {
   const out: string[] = [];
   for (const s of strategies) {
-    const p = s.plugin;
-    let intervals: readonly string[] = [];
-    try {
-      intervals = p.klineIntervals?.(p.params.parse(s.params ?? {}) as never) ?? [];
-    } catch {
-      // Parameters were validated before the run; a plugin whose hook throws reads no bars.
-    }
-    if (!(p.marketEvents?.includes('kline') ?? false) && intervals.length === 0) continue;
+    // The intervals it subscribes to, read as the replay reads them (validated parameters).
+    const intervals = [...new Set(klineSubscriptions([s]).map((k) => k.interval))];
+    if (!(s.plugin.marketEvents?.includes('kline') ?? false) && intervals.length === 0) continue;
     const missing = s.symbols.filter((sym) => !withKlines.has(sym));
     if (missing.length === 0) continue;
     const field = cfg.backtest.candles.length > 0 ? 'backtest.candles' : 'backtest.recordings';

@@ -5,10 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
 import { ValidationError } from '../core/errors.js';
-import type { DownloadJob } from '../record/download.js';
+import { lastLine, type DownloadJob } from '../record/download.js';
 
 /** The hosts a download talks to. */
 export interface DownloadHosts {
@@ -79,15 +78,7 @@ export async function wireSymbol(baseUrl: string, symbol: string, timeoutMs = 10
 
 /** The last price in a downloaded file (a kline's close, an aggregate trade's price); undefined when it has none. */
 function lastPrice(file: string, kind: DownloadJob['kind']): number | undefined {
-  let text: string;
-  try {
-    const raw = readFileSync(file);
-    text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
-  } catch {
-    return undefined;
-  }
-  const lines = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
-  const last = lines[lines.length - 1];
+  const last = lastLine(file);
   if (last === undefined) return undefined;
   const p = kind === 'klines' ? Number(last.split(',')[4]) : Number(/"p":"([0-9.]+)"/.exec(last)?.[1]);
   return Number.isFinite(p) && p > 0 ? p : undefined;

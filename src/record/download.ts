@@ -46,7 +46,8 @@ function text(file: string): string {
   return (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
 }
 
-function lastLine(file: string): string | undefined {
+/** The last line of a data file that is neither blank nor a `#` comment (gzip read whole); undefined for none or no file. */
+export function lastLine(file: string): string | undefined {
   const lines = text(file).split('\n');
   for (let i = lines.length - 1; i >= 0; i--) if ((lines[i] ?? '').trim() !== '' && !(lines[i] ?? '').startsWith('#')) return lines[i];
   return undefined;
