@@ -21,8 +21,7 @@ import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt, resolvePlugin } from '../strategy/loader.js';
 import { codeVersion } from './codeVersion.js';
 import { klineWarnings } from './klineWarnings.js';
-import { runProvenance, type StrategyAsRun } from './provenance.js';
-import { validateParams } from '../strategy/params.js';
+import { runProvenance, strategiesAsRun } from './provenance.js';
 import { klineSubscriptions } from '../strategy/klines.js';
 import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from '../strategy/StrategyRunner.js';
 import { readsTimer, type StrategyLogger, type StrategyPlugin } from '../strategy/types.js';
@@ -285,16 +284,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const books = booksWithOwnOrders((s) => replay.book(s), shown ? (s) => shown.orders(s) : ownOrdersOfRunner(() => late.runner));
   const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books, gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v) => chart.plot(strategy, symbol, name, clock.now(), v) });
   late.runner = runner;
-  // A bad parameter must stop the run before any data is read (the runner starts only when the
-  // replay goes live, possibly after a long warm-up): named by the config file and its path there.
-  const asRun: StrategyAsRun[] = [];
-  for (const [i, s] of strategies.entries()) {
-    const v = validateParams(s.plugin, s.params);
-    const issue = v.ok ? undefined : v.issues[0];
-    if (issue !== undefined) throw errorAt(['strategies', i, 'params', ...issue.path], issue.message, issue.value);
-    asRun.push({ name: s.name, plugin: cfg.strategies[i]?.plugin ?? s.plugin.name, params: v.ok ? v.value : s.params });
-  }
-  const provenance = runProvenance(cfg, codeVersion(), asRun, pluginFiles);
+  const provenance = runProvenance(cfg, codeVersion(), strategiesAsRun(cfg, strategies, errorAt), pluginFiles);
   return {
     engine,
     replay,

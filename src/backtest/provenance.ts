@@ -12,6 +12,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { BacktestConfig } from './config.js';
+import type { ErrorAt } from '../strategy/loader.js';
+import { validateParams } from '../strategy/params.js';
+import type { StrategySpec } from '../strategy/StrategyRunner.js';
 
 /** One input file of a run. */
 export interface InputFile {
@@ -121,4 +124,20 @@ export function inputChanged(input: InputFile): string | undefined {
   }
   if (now.sha256 === input.sha256) return undefined;
   return `${input.path} changed: ${input.bytes} bytes sha256 ${input.sha256.slice(0, 12)}… then, ${now.bytes} bytes sha256 ${now.sha256.slice(0, 12)}… now`;
+}
+
+/**
+ * Each strategy with its parameters as its plugin read them (defaults filled in). A bad parameter
+ * must stop the run before any data is read (the runner starts only when the replay goes live,
+ * possibly after a long warm-up): named by the config file and its path there.
+ */
+export function strategiesAsRun(cfg: BacktestConfig, strategies: readonly StrategySpec[], errorAt: ErrorAt): StrategyAsRun[] {
+  return strategies.map((s, i) => {
+    const v = validateParams(s.plugin, s.params);
+    if (!v.ok) {
+      const issue = v.issues[0];
+      if (issue !== undefined) throw errorAt(['strategies', i, 'params', ...issue.path], issue.message, issue.value);
+    }
+    return { name: s.name, plugin: cfg.strategies[i]?.plugin ?? s.plugin.name, params: v.ok ? v.value : s.params };
+  });
 }

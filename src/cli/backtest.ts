@@ -73,6 +73,25 @@ function copyToStdout(file: string, io: CliIO): void {
   }
 }
 
+/** An error as the user reads it: ours and range errors by their message, a bug with its stack. */
+function failureOf(err: unknown): string {
+  return err instanceof KancilError || err instanceof RangeError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+/** `--rerun FILE [--out DIR]`: nothing else may come with it (the config is in the file). */
+async function rerunOf(file: string, withOthers: boolean, out: string | undefined, io: CliIO): Promise<number> {
+  if (withOthers) {
+    io.stderr(`--rerun takes the result.json alone (its config is in it)\n\n${USAGE}\n`);
+    return ExitCode.USAGE;
+  }
+  try {
+    return await rerun(file, out === undefined ? undefined : path.resolve(out), io);
+  } catch (err) {
+    io.stderr(`backtest --rerun failed: ${failureOf(err)}\n`);
+    return ExitCode.FAILED;
+  }
+}
+
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
   limitHeapGrowth();
   let values: { sweep?: string; out?: string; workers?: string; queue?: string; gather?: boolean; status?: boolean; cancel?: boolean; rerun?: string; json?: boolean; quiet?: boolean; help?: boolean };
@@ -92,18 +111,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stdout(`${USAGE}\n`);
     return ExitCode.OK;
   }
-  if (values.rerun !== undefined) {
-    if (positionals.length > 0 || values.sweep !== undefined) {
-      io.stderr(`--rerun takes the result.json alone (its config is in it)\n\n${USAGE}\n`);
-      return ExitCode.USAGE;
-    }
-    try {
-      return await rerun(values.rerun, values.out === undefined ? undefined : path.resolve(values.out), io);
-    } catch (err) {
-      io.stderr(`backtest --rerun failed: ${err instanceof KancilError || err instanceof RangeError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      return ExitCode.FAILED;
-    }
-  }
+  if (values.rerun !== undefined) return rerunOf(values.rerun, positionals.length > 0 || values.sweep !== undefined, values.out, io);
   if (positionals.length !== 1) {
     io.stderr(`expected exactly one config file\n\n${USAGE}\n`);
     return ExitCode.USAGE;
@@ -194,7 +202,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     return ExitCode.OK;
   } catch (err) {
-    io.stderr(`backtest failed: ${err instanceof KancilError || err instanceof RangeError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    io.stderr(`backtest failed: ${failureOf(err)}\n`);
     return ExitCode.FAILED;
   }
 }
