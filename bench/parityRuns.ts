@@ -25,7 +25,7 @@ import { pino } from 'pino';
 import { parse, stringify } from 'yaml';
 import { prepareRun, sourcesOf } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig } from '../src/backtest/config.js';
-import type { LatencySpec } from '../src/backtest/latency.js';
+import type { LatencySpec } from '../src/venue/latency.js';
 import { loadRunConfig } from '../src/cli/runConfig.js';
 import { DEFAULT_MAX_EXCHANGE_LAG_MS, DEFAULT_STREAM_HOLD_MS } from '../src/config/schema.js';
 import { RunSession } from '../src/cli/runSession.js';

@@ -19,7 +19,7 @@ import { MatchingEngine } from '../sim/engine.js';
 import { runBacktest, sourcesOf, symbolInfoOf, BACKTEST_ACCOUNT } from './Backtest.js';
 import { type BacktestConfig, loadBacktestConfig, parseBacktestConfig } from './config.js';
 import { Replay } from './Replay.js';
-import { VirtualScheduler } from './Scheduler.js';
+import { VirtualScheduler } from '../venue/Scheduler.js';
 import { PROJECT_ROOT as projectRoot } from '../strategy/loader.js';
 
 describe('Replay over the bundled recording', () => {

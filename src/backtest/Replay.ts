@@ -25,10 +25,10 @@ import type { KlineIntervalName } from '../core/enums.js';
 import type { RecordedItem } from '../record/reader.js';
 import { rawTrade, scaledTradeOf } from '../record/trade.js';
 import type { MatchingEngine } from '../sim/engine.js';
-import { BarBook } from './BarBook.js';
-import type { CandleVenue } from './CandleVenue.js';
+import { BarBook } from '../venue/BarBook.js';
+import type { CandleVenue } from '../venue/CandleVenue.js';
 import type { ResultCollector } from './ResultCollector.js';
-import type { VirtualScheduler } from './Scheduler.js';
+import type { VirtualScheduler } from '../venue/Scheduler.js';
 import { ReplayedBook } from './ReplayedBook.js';
 import { StepClock, type ClockedBatch } from './twoClocks.js';
 

@@ -1,5 +1,5 @@
 /** The parts of a running session the operator's console reads (see RunSession.parts). */
-import type { SimVenue } from '../backtest/SimVenue.js';
+import type { SimVenue } from '../venue/SimVenue.js';
 import type { Equity } from '../execution/equity.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Pipeline } from '../execution/pipeline.js';

@@ -9,10 +9,10 @@ import { Decimal } from '../core/decimal.js';
 import type { ExchangeFilters } from '../core/filters.js';
 import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
 import { MatchingEngine } from '../sim/engine.js';
-import { SimVenue } from '../backtest/SimVenue.js';
-import { latencyModel } from '../backtest/latency.js';
-import { ShownOwnOrders } from '../backtest/ShownOwnOrders.js';
-import { WallScheduler } from '../backtest/Scheduler.js';
+import { SimVenue } from '../venue/SimVenue.js';
+import { latencyModel } from '../venue/latency.js';
+import { ShownOwnOrders } from '../venue/ShownOwnOrders.js';
+import { WallScheduler } from '../venue/Scheduler.js';
 import type { RunConfig } from './runConfig.js';
 import { paperBalances } from './runSetup.js';
 

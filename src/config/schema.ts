@@ -100,7 +100,7 @@ export const strategySchema = z.strictObject({
   risk: z.strictObject({ mode: riskModeSchema.optional(), ...limitsShape }).optional().describe('per-strategy risk mode and limits'),
 });
 
-/** One latency: ms, a seeded log-normal by its median and 99th percentile, or a file of recorded ms (src/backtest/latency.ts). */
+/** One latency: ms, a seeded log-normal by its median and 99th percentile, or a file of recorded ms (src/venue/latency.ts). */
 const latencySpec = z.union([
   z.number().min(0).max(MAX_TIMER_MS, { error: `expected 0 to ${MAX_TIMER_MS} ms` }),
   z

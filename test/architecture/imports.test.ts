@@ -24,7 +24,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   sandbox: ['core', 'sim'],
   record: ['core', 'config', 'exchange'],
   console: ['core', 'bus', 'execution', 'store'],
-  backtest: ['core', 'bus', 'config', 'exchange', 'execution', 'record', 'risk', 'sim', 'store', 'strategy'],
+  venue: ['core', 'bus', 'execution', 'risk', 'sim', 'store', 'strategy'],
+  backtest: ['core', 'bus', 'config', 'exchange', 'execution', 'record', 'risk', 'sim', 'store', 'strategy', 'venue'],
   cli: ['*'],
   /** src/index.ts and src/testing.ts: the package entries a plugin author imports. */
   entry: ['core', 'bus', 'strategy'],

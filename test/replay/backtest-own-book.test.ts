@@ -1,7 +1,7 @@
 /**
  * One world in every mode: live, the exchange's book holds our resting orders and the depth stream
  * shows them, so `ctx.book()` includes them; a backtest keeps them in the matching engine, and the
- * strategy's book view adds them back (src/backtest/OwnOrdersBook.ts) when the depth stream would
+ * strategy's book view adds them back (src/venue/OwnOrdersBook.ts) when the depth stream would
  * show them: with the first diff after the engine booked or removed them (ShownOwnOrders.ts). Over
  * the bundled recording a strategy rests a buy below the touch and reads its level at each event
  * while the order rests and after it is cancelled, beside the replayed market's own book.

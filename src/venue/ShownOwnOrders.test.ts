@@ -3,7 +3,7 @@ import type { BusEvent } from '../bus/events.js';
 import type { PlaceIntent } from '../bus/intents.js';
 import { Decimal } from '../core/decimal.js';
 import { MatchingEngine } from '../sim/engine.js';
-import { symbolInfoOf } from './Backtest.js';
+import { symbolInfoOf } from '../backtest/Backtest.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { ShownOwnOrders } from './ShownOwnOrders.js';
 import { SimVenue } from './SimVenue.js';

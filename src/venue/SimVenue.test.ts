@@ -5,7 +5,7 @@ import { Decimal } from '../core/decimal.js';
 import { ALGO_ORDER_TYPES } from '../core/enums.js';
 import { MatchingEngine } from '../sim/engine.js';
 import type { ScaledEngineListener, ScaledSubscribeOptions } from '../sim/events.js';
-import { symbolInfoOf } from './Backtest.js';
+import { symbolInfoOf } from '../backtest/Backtest.js';
 import { VirtualScheduler } from './Scheduler.js';
 import { type LatencyConfig, SimVenue } from './SimVenue.js';
 
