@@ -10,6 +10,10 @@ export type { StrategyPlugin, StrategyContext, StrategyHandlers, StrategyLogger,
 export { symbolRules, givenOrRule, type SymbolRules, type RoundMode, type DecimalInput } from './strategy/symbolRules.js';
 export { decimalParam, positiveDecimalParam } from './strategy/params.js';
 export { CappedOrders } from './strategy/cappedOrders.js';
+export { fromBars, fromCandles, fromTrades, BarPrice, type BarPriceName, type BarFeed, type StreamingIndicator, type PriceCalculation, type CandleCalculation } from './strategy/indicators.js';
+// The calculations docs/indicators.md covers, so a plugin needs no import of its own; the rest of
+// trading-signals is one `import { ... } from 'trading-signals'` away (kancil resolves it for plugins).
+export { SMA, EMA, WMA, DEMA, RSI, MACD, BollingerBands, ATR, ADX, ROC, StochasticOscillator } from 'trading-signals';
 export { Decimal, ZERO, floorToStep, ceilToStep, isMultipleOf, parseDecimal, decimalPlacesOfStep } from './core/decimal.js';
 export { unitsOfDecimal, decimalOfScaled } from './core/decimalScaled.js';
 export { divRound, mulDivRound } from './core/intDiv.js';

@@ -25,7 +25,7 @@ export function strategyFile(n: NewStrategyNames): string {
  * Long only, market orders, one symbol. Quantities are rounded with the symbol's exchange rules
  * (ctx.rules), so the exchange's LOT_SIZE step is not repeated as a parameter.
  */
-import { z, defineStrategy, Decimal, decimalParam, isKlineInterval, type BusEvent, type KlineIntervalName } from 'kancil';
+import { z, defineStrategy, Decimal, decimalParam, isKlineInterval, fromBars, SMA, type BusEvent, type KlineIntervalName } from 'kancil';
 
 /** Parameters (YAML \`params:\`); decimals are quoted strings, so no float rounds a quantity. */
 export const params = z.object({
@@ -47,18 +47,15 @@ export default defineStrategy({
     const symbol = ctx.symbols[0];
     if (symbol === undefined) throw new RangeError('${n.name} needs one symbol');
     const rules = ctx.rules(symbol);
-    const closes: number[] = [];
-    let sum = 0;
+    // A streaming indicator fed the closed bars of this symbol and interval (docs/indicators.md).
+    const average = fromBars(new SMA(p.period), { symbol, interval: p.interval as KlineIntervalName });
     return {
       onEvent(e: BusEvent): void {
-        if (e.type !== 'kline' || !e.closed || e.symbol !== symbol || e.interval !== p.interval) return;
+        if (!average.update(e) || e.type !== 'kline') return;
         // The average only picks a direction: a float is fine there; prices and quantities stay Decimal.
+        const avg = average.value;
+        if (avg === undefined || !average.isStable || ctx.openOrders(symbol).length > 0) return;
         const close = Number(e.close.toFixed());
-        closes.push(close);
-        sum += close;
-        if (closes.length > p.period) sum -= closes.shift() ?? 0;
-        if (closes.length < p.period || ctx.openOrders(symbol).length > 0) return;
-        const avg = sum / p.period;
         ctx.plot('average', avg);
         const held = rules.roundQty(ctx.position(rules.baseAsset));
         if (held.isZero() && close < avg * (1 - p.dipBps / 10_000)) {
