@@ -6,7 +6,7 @@
  */
 export { z } from 'zod';
 export { defineStrategy, readsTimer } from './strategy/types.js';
-export type { StrategyPlugin, StrategyContext, StrategyHandlers, StrategyLogger, PlaceRequest, OwnOrderView } from './strategy/types.js';
+export type { StrategyPlugin, StrategyContext, StrategyHandlers, StrategyLogger, PlaceRequest, OwnOrderView, PlotOptions } from './strategy/types.js';
 export { symbolRules, givenOrRule, type SymbolRules, type RoundMode, type DecimalInput } from './strategy/symbolRules.js';
 export { decimalParam, positiveDecimalParam } from './strategy/params.js';
 export { CappedOrders } from './strategy/cappedOrders.js';

@@ -282,7 +282,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const filtersOf = new Map(symbols.map((i) => [i.symbol, i.filters]));
   // Strategies read the replayed book with the account's own resting orders in it, as live (OwnOrdersBook.ts).
   const books = booksWithOwnOrders((s) => replay.book(s), shown ? (s) => shown.orders(s) : ownOrdersOfRunner(() => late.runner));
-  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books, gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v) => chart.plot(strategy, symbol, name, clock.now(), v) });
+  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books, gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v, pane) => chart.plot(strategy, symbol, name, clock.now(), v, pane) });
   late.runner = runner;
   const provenance = runProvenance(cfg, codeVersion(), strategiesAsRun(cfg, strategies, errorAt), pluginFiles);
   return {

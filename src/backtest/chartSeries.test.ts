@@ -45,6 +45,22 @@ describe('chart series for the report', () => {
     expect(out.plots).toEqual([{ strategy: 's', name: 'avg', symbol: 'BTC_USDT', points: [{ t: 0, v: 2 }, { t: 60_000, v: 3 }] }]);
   });
 
+  it('keeps the pane of a series first point; an overlay carries no pane key', () => {
+    const c = new ChartSeries(1000);
+    c.plot('s', 'BTC_USDT', 'rsi', 0, 40, 'RSI');
+    c.plot('s', 'BTC_USDT', 'rsi', 1000, 45, 'Other');
+    c.plot('s', 'BTC_USDT', 'avg', 0, 100);
+    c.plot('s', 'BTC_USDT', 'low', 0, 30, 'RSI');
+    const out = c.finish();
+    expect(out.plots.map((p) => [p.name, p.pane])).toEqual([
+      ['avg', undefined],
+      ['low', 'RSI'],
+      ['rsi', 'RSI'],
+    ]);
+    expect('pane' in (out.plots[0] as object)).toBe(false);
+    expect(Object.keys(out.plots[2] as object)).toEqual(['strategy', 'name', 'symbol', 'pane', 'points']);
+  });
+
   it('groups fills into one marker per time bucket and side past the bound, and draws the drawdown', () => {
     const fills = Array.from({ length: 5000 }, (_, i) => ({ t: i * 1000, strategy: 's', symbol: 'BTC_USDT', side: i % 2 === 0 ? ('BUY' as const) : ('SELL' as const), price: '100', qty: '1', fee: '0', feeAsset: null, maker: true }));
     expect(fillMarkers(fills.slice(0, 3), 0, 5_000_000)[0]?.text).toMatch(/^1970-01-01T00:00:00\.000Z s BUY 1 @ 100, fee 0, maker$/);

@@ -24,8 +24,10 @@ export interface Bar {
 export interface PlotSeries {
   readonly strategy: string;
   readonly name: string;
-  /** The symbol's price chart it overlays (the strategy's first symbol). */
+  /** The symbol's price chart it is drawn with (the strategy's first symbol). */
   readonly symbol: string;
+  /** The pane below the price it is drawn in (absent: over the price, on its axis). */
+  readonly pane?: string;
   readonly points: readonly { t: number; v: number }[];
 }
 
@@ -134,6 +136,7 @@ interface PlotTrack {
   readonly strategy: string;
   readonly name: string;
   readonly symbol: string;
+  readonly pane: string | undefined;
   readonly points: NumberSpool;
   slot: number;
   v: number;
@@ -171,14 +174,17 @@ export class ChartSeries {
     s.bars.push(row);
   }
 
-  /** A strategy's plotted value at time t: one point per sampling interval (the last one given in it). */
-  plot(strategy: string, symbol: string, name: string, t: number, v: number): void {
+  /**
+   * A strategy's plotted value at time t: one point per sampling interval (the last one given in
+   * it), in the pane of the series' first point (undefined: over the price).
+   */
+  plot(strategy: string, symbol: string, name: string, t: number, v: number, pane?: string): void {
     if (!Number.isFinite(v)) return;
     let byName = this.#plots.get(strategy);
     if (byName === undefined) this.#plots.set(strategy, (byName = new Map()));
     const slot = Math.floor(t / this.intervalMs) * this.intervalMs;
     const s = byName.get(name);
-    if (s === undefined) byName.set(name, { strategy, name, symbol, points: new NumberSpool(2), slot, v });
+    if (s === undefined) byName.set(name, { strategy, name, symbol, pane, points: new NumberSpool(2), slot, v });
     else if (s.slot === slot) s.v = v;
     else {
       s.points.push([s.slot, s.v]);
@@ -203,7 +209,8 @@ export class ChartSeries {
         p.points.push([p.slot, p.v]);
         const points = thinStream(pointsOf(p.points), p.points.length, (x) => x.v);
         p.points.dispose();
-        return { strategy: p.strategy, name: p.name, symbol: p.symbol, points };
+        // No pane key for an overlay: a result without panes reads as before.
+        return p.pane === undefined ? { strategy: p.strategy, name: p.name, symbol: p.symbol, points } : { strategy: p.strategy, name: p.name, symbol: p.symbol, pane: p.pane, points };
       });
     return { bars, plots };
   }

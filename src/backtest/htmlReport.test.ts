@@ -23,6 +23,22 @@ describe('HTML report', () => {
     expect(html).toContain('x&lt;/script&gt;');
   });
 
+  it('inlines each plotted series with its pane (none for an overlay) beside the candles it goes with', () => {
+    const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 60_000);
+    c.mark('BTC_USDT', new Decimal(100));
+    c.sample(0);
+    const bars = { BTC_USDT: [{ t: 0, o: 100, h: 101, l: 99, c: 100 }] };
+    const plots = [
+      { strategy: 's', name: 'avg', symbol: 'BTC_USDT', points: [{ t: 0, v: 100 }] },
+      { strategy: 's', name: 'rsi', symbol: 'BTC_USDT', pane: 'RSI', points: [{ t: 0, v: 55 }] },
+    ];
+    const html = renderHtmlReport(c.finish('n', [], { bars, plots }));
+    const data = JSON.parse(/<script type="application\/json" id="chart-data">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null') as { symbols: { symbol: string; plots: { name: string; pane?: string }[] }[] };
+    expect(data.symbols.map((s) => [s.symbol, s.plots.map((p) => [p.name, p.pane ?? 'price'])])).toEqual([['BTC_USDT', [['avg', 'price'], ['rsi', 'RSI']]]]);
+    expect(html).toContain('chart.addSeries(LC.LineSeries');
+    expect(html).toMatch(/panes\.indexOf\(p\.pane\)/);
+  });
+
   it('prints an unavailable ratio as n/a with its reason, and says what the ratios are', () => {
     const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(100) }], 1000);
     c.mark('BTC_USDT', new Decimal(1));

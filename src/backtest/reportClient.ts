@@ -2,14 +2,17 @@
  * The report's browser script (plain ES5 in a string, run from the inlined chart data): equity
  * with the buy-and-hold benchmark, the underwater curve, and per symbol candles (bar data) or a
  * mark line (ticks) with fill markers whose details show on hover and the strategies' plotted
- * series. Every chart opens on the whole run. Exposes counts on window.__kancilReport for tests.
+ * series: over the price, or in panes of their own below it (one per pane name, each with its own
+ * axis). Every chart opens on the whole run. Exposes counts on window.__kancilReport for tests.
  */
 export const REPORT_CLIENT = String.raw`
 (function () {
   var D = JSON.parse(document.getElementById('chart-data').textContent);
   var LC = window.LightweightCharts;
   var colors = ['#2962FF', '#E91E63', '#FF9800', '#4CAF50', '#9C27B0', '#00BCD4'];
-  var status = { equityPoints: 0, benchmarkPoints: 0, underwaterPoints: 0, priceCharts: 0, pricePoints: 0, candles: 0, markers: 0, plots: 0 };
+  var status = { equityPoints: 0, benchmarkPoints: 0, underwaterPoints: 0, priceCharts: 0, pricePoints: 0, candles: 0, markers: 0, plots: 0, panes: 0, panePlots: 0 };
+  // Height of a plot pane below the price, in px.
+  var PANE = 160;
   // Whole-run view: a small minimum bar spacing lets fitContent show every point at once.
   var opts = { height: 320, timeScale: { timeVisible: true, secondsVisible: true, minBarSpacing: 0.001 }, rightPriceScale: { autoScale: true } };
   function seconds(points) {
@@ -50,9 +53,14 @@ export const REPORT_CLIENT = String.raw`
     var div = document.createElement('div');
     div.className = 'chart';
     div.id = 'price-' + S.symbol;
+    // Pane names in the order of the series (pane 0 is the price): each its own axis below it.
+    var panes = [];
+    S.plots.forEach(function (p) { if (p.pane !== undefined && panes.indexOf(p.pane) < 0) panes.push(p.pane); });
+    var height = opts.height + PANE * panes.length;
+    div.style.height = height + 'px';
     holder.appendChild(h);
     holder.appendChild(div);
-    var chart = LC.createChart(div, opts);
+    var chart = LC.createChart(div, { height: height, timeScale: opts.timeScale, rightPriceScale: opts.rightPriceScale });
     var main, times;
     if (S.bars.length) {
       main = chart.addSeries(LC.CandlestickSeries, { upColor: '#26a69a', downColor: '#ef5350', wickUpColor: '#26a69a', wickDownColor: '#ef5350', borderVisible: false });
@@ -68,10 +76,20 @@ export const REPORT_CLIENT = String.raw`
       status.pricePoints += ld.length;
     }
     S.plots.forEach(function (p, i) {
-      var ps = chart.addSeries(LC.LineSeries, { color: colors[(i + 2) % colors.length], lineWidth: 1, title: p.strategy + ' ' + p.name, priceLineVisible: false, lastValueVisible: false });
+      var pane = p.pane === undefined ? 0 : 1 + panes.indexOf(p.pane);
+      var ps = chart.addSeries(LC.LineSeries, { color: colors[(i + 2) % colors.length], lineWidth: 1, title: p.strategy + ' ' + p.name, priceLineVisible: false, lastValueVisible: false }, pane);
       ps.setData(seconds(p.points));
       status.plots++;
+      if (pane > 0) status.panePlots++;
     });
+    if (panes.length) {
+      var all = chart.panes();
+      all[0].setHeight(opts.height);
+      for (var k = 1; k < all.length; k++) all[k].setHeight(PANE);
+      status.panes += all.length - 1;
+      // Read once the chart has laid out (tests): each pane's height and how many series it draws.
+      if (!window.__kancilPanes) window.__kancilPanes = function () { return chart.panes().map(function (x) { return { height: x.getHeight(), series: x.getSeries().length }; }); };
+    }
     // Markers snap to the bar (or sample) at or before the fill; their details show on hover only,
     // so many fills never write over each other.
     var details = {};

@@ -149,6 +149,33 @@ describe('StrategyRunner', () => {
     expect(intents).toEqual([]);
   });
 
+  it('hands plots on with their pane, and stops a strategy that names an empty pane, naming the value', () => {
+    const plotted: unknown[][] = [];
+    const plotter = defineStrategy({
+      name: 'p',
+      description: 'plots',
+      params: z.object({ pane: z.string().optional() }),
+      create: (ctx) => ({ onEvent: () => ctx.plot('rsi', 55, ctx.params.pane === undefined ? undefined : { pane: ctx.params.pane }) }),
+    });
+    const bus = new Bus();
+    const runner = new StrategyRunner([spec('over', ['BTC_IDR'], plotter), spec('below', ['BTC_IDR'], plotter, { pane: 'RSI' }), spec('bad', ['BTC_IDR'], plotter, { pane: ' ' })], {
+      bus,
+      clock: new VirtualClock(0),
+      books: () => undefined,
+      gate: acceptAll,
+      venue: { name: 'test', submit: () => undefined },
+      log: quiet,
+      plot: (...args) => void plotted.push(args),
+    });
+    runner.start();
+    bus.publish(trade('BTC_IDR', '100', 1));
+    expect(plotted).toEqual([
+      ['over', 'BTC_IDR', 'rsi', 55, undefined],
+      ['below', 'BTC_IDR', 'rsi', 55, 'RSI'],
+    ]);
+    expect(runner.failures.map((f) => f.error)).toEqual(['ctx.plot: options.pane=" ": expected a non-empty name (or no pane: drawn over the price)']);
+  });
+
   it('a plugin that throws in onStart is stopped without stopping the others', () => {
     const failsAtStart = defineStrategy({ name: 'x', description: 'throws in onStart', params: z.object({}), create: () => ({ onStart: () => { throw new Error('no'); }, onEvent: () => undefined }) });
     const { bus, runner } = setup([spec('bad', ['BTC_IDR'], failsAtStart), spec('good', ['BTC_IDR'])]);

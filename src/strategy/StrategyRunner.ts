@@ -32,7 +32,7 @@ import { symbolRules, type SymbolRules } from './symbolRules.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
 import { StrategyBook } from './StrategyBook.js';
-import { readsTimer, type OwnOrderView, type PlaceRequest, type StrategyContext, type StrategyHandlers, type StrategyLogger, type StrategyPlugin } from './types.js';
+import { readsTimer, type OwnOrderView, type PlaceRequest, type PlotOptions, type StrategyContext, type StrategyHandlers, type StrategyLogger, type StrategyPlugin } from './types.js';
 
 /** One strategy of a run. */
 export interface StrategySpec {
@@ -96,7 +96,7 @@ export interface StrategyRunnerOptions {
   /** The exchange filters of a symbol (for `ctx.rules`); a symbol without any gets rules that round nothing. */
   readonly symbolFilters?: (symbol: string) => SymbolFilters | undefined;
   /** Takes the values strategies plot (`ctx.plot`): a backtest charts them; live and paper runs drop them. */
-  readonly plot?: (strategy: string, symbol: string, name: string, value: number) => void;
+  readonly plot?: (strategy: string, symbol: string, name: string, value: number, pane: string | undefined) => void;
   /** Called once when a plugin throws and is stopped. */
   readonly onFailure?: (strategy: string, err: unknown) => void;
   /** Cancel a failed strategy's open orders (default true): nobody manages them any more. */
@@ -417,7 +417,7 @@ export class StrategyRunner {
       symbols: r.spec.symbols,
       clock: o.clock,
       log: strategyLog(o.log, name),
-      plot: (series, value) => o.plot?.(name, r.spec.symbols[0] ?? '', series, value),
+      plot: (series, value, options) => o.plot?.(name, r.spec.symbols[0] ?? '', series, value, plotPane(options)),
       rules: (symbol) => {
         const own = r.symbolOf(symbol);
         if (own === undefined) throw new RangeError(`strategy ${name} does not trade ${symbol}`);
@@ -458,6 +458,14 @@ export class StrategyRunner {
       },
     };
   }
+}
+
+/** The pane a plot names (undefined: the price overlay); a pane that is not a non-empty name is refused, naming the value. */
+function plotPane(options: PlotOptions | undefined): string | undefined {
+  const pane = options?.pane;
+  if (pane === undefined) return undefined;
+  if (typeof pane !== 'string' || pane.trim() === '') throw new RangeError(`ctx.plot: options.pane=${JSON.stringify(pane)}: expected a non-empty name (or no pane: drawn over the price)`);
+  return pane;
 }
 
 /** The run's logger with the strategy's name on every line (pino's child when it is one). */

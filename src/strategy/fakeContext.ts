@@ -41,7 +41,7 @@ export interface FakeContext<P> extends StrategyContext<P> {
   /** What the strategy logged, level and line. */
   readonly logged: { level: string; obj: object | string; msg?: string }[];
   /** What the strategy plotted. */
-  readonly plotted: { series: string; value: number }[];
+  readonly plotted: { series: string; value: number; pane?: string }[];
 }
 
 /** Builds a fake context for `params` trading `symbols`. */
@@ -67,7 +67,7 @@ export function fakeContext<P>(params: P, symbols: readonly string[] = ['BTC_USD
       debug: (obj, msg) => void ctx.logged.push({ level: 'debug', obj, msg }),
     },
     rules: (s) => symbolRules(s, ctx.filters.get(s)),
-    plot: (series, value) => void ctx.plotted.push({ series, value }),
+    plot: (series, value, options) => void ctx.plotted.push(options?.pane === undefined ? { series, value } : { series, value, pane: options.pane }),
     book: (s) => ctx.books.get(s),
     openOrders: (s) => ctx.orders.filter((o) => s === undefined || o.symbol === s),
     balance: () => ({ free: new Decimal(1_000_000), locked: ZERO }),

@@ -33,6 +33,16 @@ export type OwnOrderView = Pick<
  */
 export type PlaceRequest = Omit<PlaceIntent, 'kind' | 'strategy' | 'intentId' | 'clientId'> & { readonly clientId?: string };
 
+/** Where a plotted series is drawn. */
+export interface PlotOptions {
+  /**
+   * A pane below the price chart, with its own axis, shared by every series given the same name
+   * (an oscillator and its threshold lines); absent: an overlay on the price axis. The pane of a
+   * series' first point is kept.
+   */
+  readonly pane?: string;
+}
+
 /** What a strategy can see and do. */
 export interface StrategyContext<P> {
   readonly name: string;
@@ -48,10 +58,11 @@ export interface StrategyContext<P> {
    */
   rules(symbol: string): SymbolRules;
   /**
-   * Adds a value to a named series drawn over the strategy's first symbol in the backtest report
-   * (an average, a band, a signal), at the current time; live and paper runs ignore it.
+   * Adds a value to a named series of the backtest report at the current time (an average, a band,
+   * an oscillator); live and paper runs ignore it. Drawn over the strategy's first symbol's price
+   * by default, or in a pane of its own below it with `{ pane: 'RSI' }` (docs/indicators.md).
    */
-  plot(series: string, value: number): void;
+  plot(series: string, value: number, options?: PlotOptions): void;
   /** Local book of a symbol; undefined when none is maintained. */
   book(symbol: string): BookView | undefined;
   /** The strategy's own open orders. */

@@ -122,6 +122,50 @@ describe.skipIf(!haveChromium)(`HTML report in headless Chromium (${haveChromium
     }
   }, 60_000);
 
+  it('draws a series plotted in a pane below the candles, with its own axis, the candles keeping theirs', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-report-'));
+    const c = new ResultCollector([{ name: 's', symbols: ['BTC_USDT'], initialEquity: new Decimal(10_000) }], 60_000);
+    const t0 = 1_723_161_240_000;
+    const bars = [];
+    const avg = [];
+    const rsi = [];
+    for (let i = 0; i < 60; i++) {
+      const px = 61_800 + Math.round(40 * Math.sin(i / 5));
+      c.mark('BTC_USDT', new Decimal(px));
+      c.sample(t0 + i * 60_000);
+      bars.push({ t: t0 + i * 60_000, o: px - 5, h: px + 10, l: px - 10, c: px });
+      avg.push({ t: t0 + i * 60_000, v: px + 3 });
+      rsi.push({ t: t0 + i * 60_000, v: 50 + 30 * Math.sin(i / 4) });
+    }
+    const plots = [
+      { strategy: 's', name: 'SMA(5)', symbol: 'BTC_USDT', points: avg },
+      { strategy: 's', name: 'RSI(14)', symbol: 'BTC_USDT', pane: 'RSI', points: rsi },
+    ];
+    const file = path.join(dir, 'report.html');
+    writeFileSync(file, renderHtmlReport(c.finish('panes', [], { bars: { BTC_USDT: bars }, plots })));
+    const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+      const { status, errors } = await openReport(page, file);
+      expect(errors).toEqual([]);
+      expect(status.candles).toBe(60);
+      expect(status.plots).toBe(2);
+      expect(status.panes).toBe(1);
+      expect(status.panePlots).toBe(1);
+      const panes = await page.evaluate(() => (globalThis as unknown as { __kancilPanes: () => { height: number; series: number }[] }).__kancilPanes());
+      // The price pane keeps the candles and the overlay at its full height; the RSI has its own pane.
+      expect(panes.map((p) => p.series)).toEqual([2, 1]);
+      // The price pane's height is the chart's without panes (320 px less the time axis).
+      expect(panes[0]?.height).toBeGreaterThanOrEqual(280);
+      expect(panes[1]?.height).toBeGreaterThanOrEqual(140);
+      const shot = process.env.KANCIL_PANE_SCREENSHOT;
+      if (shot !== undefined) await page.locator('#prices .chart').first().screenshot({ path: shot });
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('the sweep page sorts by a clicked column and maps a metric over two parameters', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-page-'));
     const m = (net: number) => ({ netPnl: String(net), returnPct: net / 100, maxDrawdownPct: 1, sharpe: net / 10, sortino: null, sharpePerPeriod: null, fees: '1', trades: 3, fillRatio: 1 }) as unknown as StrategyMetrics;
