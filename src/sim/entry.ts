@@ -166,31 +166,12 @@ export interface EntryContext {
 
 /** Runs every entry check of a new order; `extraOrders` is 2 for an OCO list. */
 export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrderRequest, extraOrders = 1, out?: DraftBuf): Draft | Rejected {
-  const info = sym.info;
-  if (!acct.canTrade) return reject('TRADING_DISABLED', `account ${acct.id} cannot trade`);
-  if (!info.spotTradingEnable) return reject('TRADING_DISABLED', `spot trading is disabled on ${sym.name}`);
   const type = req.type;
-  if (info.orderTypes.length > 0 && !info.orderTypes.includes(type)) return reject('ORDER_TYPE_NOT_SUPPORTED', `type ${type} is not supported on ${sym.name}`);
   const isBuy = req.side === 'BUY';
   const rule = ruleOf(type);
-  const isMarket = type === 'MARKET';
   const marketType = rule.marketType;
-
-  // Parameters per type (the spec's "additional mandatory parameters by type").
-  if (rule.needsPrice && req.price === undefined) return reject('MISSING_PARAMETER', `price is required for ${type}`);
-  if (!rule.needsPrice && req.price !== undefined) return reject('INVALID_PARAMETER', `price ${String(req.price)} is not allowed for ${type}`);
-  if (rule.needsStop && req.stopPrice === undefined) return reject('MISSING_PARAMETER', `stopPrice is required for ${type}`);
-  if (!rule.needsStop && req.stopPrice !== undefined) return reject('INVALID_PARAMETER', `stopPrice ${String(req.stopPrice)} is not allowed for ${type}`);
-  if (isMarket) {
-    if (req.quantity !== undefined && req.quoteOrderQty !== undefined) return reject('INVALID_PARAMETER', 'send quantity or quoteOrderQty, not both');
-    if (req.quantity === undefined && (req.quoteOrderQty === undefined || !isBuy)) {
-      return reject('MISSING_PARAMETER', isBuy ? 'MARKET BUY needs quantity or quoteOrderQty' : 'quantity is required for MARKET SELL');
-    }
-  } else {
-    if (req.quantity === undefined) return reject('MISSING_PARAMETER', `quantity is required for ${type}`);
-    if (req.quoteOrderQty !== undefined) return reject('INVALID_PARAMETER', `quoteOrderQty is only allowed for MARKET, not ${type}`);
-  }
-  if (req.timeInForce !== undefined && !rule.takesTif) return reject('INVALID_PARAMETER', `timeInForce ${req.timeInForce} is not allowed for ${type}`);
+  const refused = checkAccess(sym, acct, type) ?? checkParameters(req, type, rule, isBuy);
+  if (refused !== undefined) return refused;
   // Orders without a timeInForce report GTC, as the exchange's order views do.
   const tif: TimeInForceName = req.timeInForce ?? 'GTC';
 
@@ -212,24 +193,77 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   if (req.quantity !== undefined && qty === 0) return reject('INVALID_PARAMETER', 'quantity must be positive');
   if (rule.needsPrice && price === 0) return reject('INVALID_PARAMETER', 'price must be positive');
   if (rule.needsStop && stop === 0) return reject('INVALID_PARAMETER', 'stopPrice must be positive');
+  const stp = req.stpMode ?? sym.info.defaultSelfTradePreventionMode;
+  const bad =
+    (iceberg > 0 ? checkIceberg(sym, type, tif, qty, iceberg) : undefined) ??
+    checkStpMode(sym, stp) ??
+    checkFilters(ctx, sym, marketType, price, stop, qty, iceberg, quoteQty) ??
+    checkOpenLimits(ctx, sym, acct, rule.isAlgo, iceberg, extraOrders);
+  if (bad !== undefined) return bad;
+  if (out === undefined) return { isBuy, type, tif, price, stop, qty, quoteQty, iceberg, stp };
+  out.isBuy = isBuy;
+  out.type = type;
+  out.tif = tif;
+  out.price = price;
+  out.stop = stop;
+  out.qty = qty;
+  out.quoteQty = quoteQty;
+  out.iceberg = iceberg;
+  out.stp = stp;
+  return out;
+}
 
-  // Iceberg orders: only limit types, GTC, enabled on the symbol, within ICEBERG_PARTS.
-  if (iceberg > 0) {
-    if (type !== 'LIMIT' && type !== 'STOP_LOSS_LIMIT' && type !== 'TAKE_PROFIT_LIMIT') return reject('ORDER_TYPE_NOT_SUPPORTED', `icebergQty is not allowed for ${type}`);
-    if (!info.icebergEnable) return reject('ICEBERG_DISABLED', `iceberg orders are disabled on ${sym.name}`);
-    if (tif !== 'GTC') return reject('ICEBERG_NOT_GTC', `an order with icebergQty needs timeInForce GTC, not ${tif}`);
-    if (iceberg >= qty) return reject('INVALID_PARAMETER', `icebergQty ${fmt(iceberg, sym.qd)} must be below quantity ${fmt(qty, sym.qd)}`);
-    const parts = Math.ceil(qty / iceberg);
-    const limit = info.filters.icebergPartsLimit;
-    if (limit !== undefined && parts > limit) return reject('ICEBERG_PARTS', `quantity / icebergQty needs ${parts} parts, above ICEBERG_PARTS limit ${limit}`);
+/** The account may trade, the symbol trades and lists the order type. */
+function checkAccess(sym: Sym, acct: Acct, type: OrderTypeName): Rejected | undefined {
+  const info = sym.info;
+  if (!acct.canTrade) return reject('TRADING_DISABLED', `account ${acct.id} cannot trade`);
+  if (!info.spotTradingEnable) return reject('TRADING_DISABLED', `spot trading is disabled on ${sym.name}`);
+  if (info.orderTypes.length > 0 && !info.orderTypes.includes(type)) return reject('ORDER_TYPE_NOT_SUPPORTED', `type ${type} is not supported on ${sym.name}`);
+  return undefined;
+}
+
+/** Parameters per type (the spec's "additional mandatory parameters by type"). */
+function checkParameters(req: NewOrderRequest, type: OrderTypeName, rule: TypeRule, isBuy: boolean): Rejected | undefined {
+  if (rule.needsPrice && req.price === undefined) return reject('MISSING_PARAMETER', `price is required for ${type}`);
+  if (!rule.needsPrice && req.price !== undefined) return reject('INVALID_PARAMETER', `price ${String(req.price)} is not allowed for ${type}`);
+  if (rule.needsStop && req.stopPrice === undefined) return reject('MISSING_PARAMETER', `stopPrice is required for ${type}`);
+  if (!rule.needsStop && req.stopPrice !== undefined) return reject('INVALID_PARAMETER', `stopPrice ${String(req.stopPrice)} is not allowed for ${type}`);
+  if (type === 'MARKET') {
+    if (req.quantity !== undefined && req.quoteOrderQty !== undefined) return reject('INVALID_PARAMETER', 'send quantity or quoteOrderQty, not both');
+    if (req.quantity === undefined && (req.quoteOrderQty === undefined || !isBuy)) {
+      return reject('MISSING_PARAMETER', isBuy ? 'MARKET BUY needs quantity or quoteOrderQty' : 'quantity is required for MARKET SELL');
+    }
+  } else {
+    if (req.quantity === undefined) return reject('MISSING_PARAMETER', `quantity is required for ${type}`);
+    if (req.quoteOrderQty !== undefined) return reject('INVALID_PARAMETER', `quoteOrderQty is only allowed for MARKET, not ${type}`);
   }
+  if (req.timeInForce !== undefined && !rule.takesTif) return reject('INVALID_PARAMETER', `timeInForce ${req.timeInForce} is not allowed for ${type}`);
+  return undefined;
+}
 
-  // Self-trade prevention mode: the symbol's default, and only modes the symbol allows.
-  const stp = req.stpMode ?? info.defaultSelfTradePreventionMode;
-  if (stp === 'NONE' || (info.allowedSelfTradePreventionModes.length > 0 && !info.allowedSelfTradePreventionModes.includes(stp))) {
-    return reject('STP_MODE_NOT_ALLOWED', `selfTradePreventionMode ${stp} is not allowed on ${sym.name}`);
-  }
+/** Iceberg orders: only limit types, GTC, enabled on the symbol, within ICEBERG_PARTS. */
+function checkIceberg(sym: Sym, type: OrderTypeName, tif: TimeInForceName, qty: number, iceberg: number): Rejected | undefined {
+  const info = sym.info;
+  if (type !== 'LIMIT' && type !== 'STOP_LOSS_LIMIT' && type !== 'TAKE_PROFIT_LIMIT') return reject('ORDER_TYPE_NOT_SUPPORTED', `icebergQty is not allowed for ${type}`);
+  if (!info.icebergEnable) return reject('ICEBERG_DISABLED', `iceberg orders are disabled on ${sym.name}`);
+  if (tif !== 'GTC') return reject('ICEBERG_NOT_GTC', `an order with icebergQty needs timeInForce GTC, not ${tif}`);
+  if (iceberg >= qty) return reject('INVALID_PARAMETER', `icebergQty ${fmt(iceberg, sym.qd)} must be below quantity ${fmt(qty, sym.qd)}`);
+  const parts = Math.ceil(qty / iceberg);
+  const limit = info.filters.icebergPartsLimit;
+  if (limit !== undefined && parts > limit) return reject('ICEBERG_PARTS', `quantity / icebergQty needs ${parts} parts, above ICEBERG_PARTS limit ${limit}`);
+  return undefined;
+}
 
+/** Self-trade prevention mode: the symbol's default, and only modes the symbol allows. */
+function checkStpMode(sym: Sym, stp: StpModeName): Rejected | undefined {
+  const allowed = sym.info.allowedSelfTradePreventionModes;
+  if (stp === 'NONE' || (allowed.length > 0 && !allowed.includes(stp))) return reject('STP_MODE_NOT_ALLOWED', `selfTradePreventionMode ${stp} is not allowed on ${sym.name}`);
+  return undefined;
+}
+
+/** PRICE_FILTER, PERCENT_PRICE, LOT_SIZE, MARKET_LOT_SIZE and NOTIONAL on the parsed amounts. */
+function checkFilters(ctx: EntryContext, sym: Sym, marketType: boolean, price: number, stop: number, qty: number, iceberg: number, quoteQty: bigint): Rejected | undefined {
+  const info = sym.info;
   // PRICE_FILTER on price and stopPrice.
   if (price > 0) {
     const r = checkPrice(sym, 'price', price);
@@ -254,35 +288,31 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
     const r = checkLot(sym, sym.mlot, 'quantity', qty, 'MARKET_LOT_SIZE');
     if (r) return r;
   }
-  // NOTIONAL: price * quantity for priced orders; market orders only with applyToMarket, at the average price.
-  const nf = info.filters.notional;
-  if (nf !== undefined) {
-    if (!marketType) {
-      // Fast path: bounds that are whole numbers at notional scale compare as safe integers.
-      const n = price * qty;
-      const fast = sym.minNotional >= 0 && n < 9007199254740992;
-      if (!fast || n < sym.minNotional || (sym.maxNotional > 0 && n > sym.maxNotional)) {
-        const r = checkNotional(sym, BigInt(price) * BigInt(qty), 1n, `${fmt(price, sym.pd)} * ${fmt(qty, sym.qd)}`);
-        if (r) return r;
-      }
-    } else if (nf.applyToMarket) {
-      if (quoteQty > 0n) {
-        const r = checkNotional(sym, quoteQty, 1n, `quoteOrderQty ${fmt(Number(quoteQty), sym.pd + sym.qd)}`);
-        if (r) return r;
-      } else {
-        const avg = ctx.avg(sym, nf.avgPriceMins);
-        if (avg !== null) {
-          const r = checkNotional(sym, avg.num * BigInt(qty), avg.den, `average price * ${fmt(qty, sym.qd)}`);
-          if (r) return r;
-        }
-      }
-    }
+  return checkOrderNotional(ctx, sym, marketType, price, qty, quoteQty);
+}
+
+/** NOTIONAL: price * quantity for priced orders; market orders only with applyToMarket, at the average price. */
+function checkOrderNotional(ctx: EntryContext, sym: Sym, marketType: boolean, price: number, qty: number, quoteQty: bigint): Rejected | undefined {
+  const nf = sym.info.filters.notional;
+  if (nf === undefined) return undefined;
+  if (!marketType) {
+    // Fast path: bounds that are whole numbers at notional scale compare as safe integers.
+    const n = price * qty;
+    const fast = sym.minNotional >= 0 && n < 9007199254740992;
+    if (fast && n >= sym.minNotional && !(sym.maxNotional > 0 && n > sym.maxNotional)) return undefined;
+    return checkNotional(sym, BigInt(price) * BigInt(qty), 1n, `${fmt(price, sym.pd)} * ${fmt(qty, sym.qd)}`);
   }
-  // Open-order limits, counting the new order(s).
+  if (!nf.applyToMarket) return undefined;
+  if (quoteQty > 0n) return checkNotional(sym, quoteQty, 1n, `quoteOrderQty ${fmt(Number(quoteQty), sym.pd + sym.qd)}`);
+  const avg = ctx.avg(sym, nf.avgPriceMins);
+  return avg === null ? undefined : checkNotional(sym, avg.num * BigInt(qty), avg.den, `average price * ${fmt(qty, sym.qd)}`);
+}
+
+/** Open-order limits of the symbol and the exchange, counting the new order(s). */
+function checkOpenLimits(ctx: EntryContext, sym: Sym, acct: Acct, isAlgo: boolean, iceberg: number, extraOrders: number): Rejected | undefined {
   const c = acct.posIfAny(sym)?.counts ?? acct.open.get(sym.name);
   const all = (c?.all ?? 0) + extraOrders;
-  const isAlgo = rule.isAlgo;
-  const f = info.filters;
+  const f = sym.info.filters;
   if (f.maxNumOrders !== undefined && all > f.maxNumOrders) return reject('MAX_NUM_ORDERS', `account would have ${all} open orders on ${sym.name}, above MAX_NUM_ORDERS ${f.maxNumOrders}`);
   if (isAlgo || extraOrders > 1) {
     const algo = (c?.algo ?? 0) + 1;
@@ -299,15 +329,5 @@ export function validateNew(ctx: EntryContext, sym: Sym, acct: Acct, req: NewOrd
   if ((isAlgo || extraOrders > 1) && ex.maxNumAlgoOrders !== undefined && acct.totalAlgo + 1 > ex.maxNumAlgoOrders) {
     return reject('EXCHANGE_MAX_NUM_ALGO_ORDERS', `account would have ${acct.totalAlgo + 1} open algo orders, above EXCHANGE_MAX_NUM_ALGO_ORDERS ${ex.maxNumAlgoOrders}`);
   }
-  if (out === undefined) return { isBuy, type, tif, price, stop, qty, quoteQty, iceberg, stp };
-  out.isBuy = isBuy;
-  out.type = type;
-  out.tif = tif;
-  out.price = price;
-  out.stop = stop;
-  out.qty = qty;
-  out.quoteQty = quoteQty;
-  out.iceberg = iceberg;
-  out.stp = stp;
-  return out;
+  return undefined;
 }

@@ -1,20 +1,34 @@
 /**
  * Matching: a working order takes liquidity (own and replayed) by price-time priority, with self-
- * trade prevention, then rests or expires.
+ * trade prevention, then rests or expires. Every step an order takes against the book is here;
+ * balances change in the ledger (ledger.ts), events are built by the sink (eventSink.ts).
  */
 import type { StpModeName } from '../core/enums.js';
 import type { BookSide, Level } from './book.js';
 import { floorDiv } from './scaled.js';
 import type { Ord, Sym } from './state.js';
-import { EngineBalances } from './balances.js';
-import { TWO53 } from './engineBase.js';
+import type { EventSink } from './eventSink.js';
+import type { Ledger } from './ledger.js';
+import { type EngineState, TWO53 } from './engineState.js';
 
-/** Matching. */
-export abstract class EngineMatching extends EngineBalances {
+/** True when `p` is outside the symbol's PRICE_RANGE band for the side (`s.range` set). */
+export function outOfRange(s: Sym, isBuy: boolean, p: number): boolean {
+  const r = s.range!;
+  return isBuy ? p > r.bidMax || p < r.bidMin : p > r.askMax || p < r.askMin;
+}
+
+/** Matching of working orders against the book. */
+export class Matcher {
+  constructor(
+    private readonly state: EngineState,
+    private readonly events: EventSink,
+    private readonly ledger: Ledger,
+  ) {}
+
   /** Runs a working order: FOK check, taking, then rest, expire or done. */
-  protected execute(o: Ord): void {
+  execute(o: Ord): void {
     if (o.tif === 'FOK' && !this.fokFillable(o)) {
-      this.expire(o, 'TIME_IN_FORCE');
+      this.ledger.expire(o, 'TIME_IN_FORCE');
       return;
     }
     this.take(o, o.isMarketType ? 0 : o.price);
@@ -22,11 +36,11 @@ export abstract class EngineMatching extends EngineBalances {
   }
 
   /** After taking: rest a GTC remainder, expire an IOC/FOK/market remainder. */
-  protected finish(o: Ord): void {
+  finish(o: Ord): void {
     if (!o.isOpen) return;
     if (o.rem === 0) return;
     if (o.isMarketType || o.tif === 'IOC' || o.tif === 'FOK') {
-      this.expire(o, 'TIME_IN_FORCE');
+      this.ledger.expire(o, 'TIME_IN_FORCE');
       return;
     }
     const s = o.sym;
@@ -34,17 +48,17 @@ export abstract class EngineMatching extends EngineBalances {
     o.visible = o.icebergQty > 0 ? Math.min(o.icebergQty, o.rem) : o.rem;
     const lv = side.level(o.price);
     side.append(lv, o);
-    this.touch(s, o.isBuy, lv);
+    this.events.touch(s, o.isBuy, lv);
   }
 
   /** True when a FOK order can fill completely, counting what self-trade prevention would skip or stop at. */
-  protected fokFillable(o: Ord): boolean {
+  fokFillable(o: Ord): boolean {
     const s = o.sym;
     let need = o.rem;
     const opp = s.opp(o.isBuy);
     for (const lv of opp.bestFirst()) {
       if (o.isBuy ? lv.price > o.price : lv.price < o.price) return false;
-      if (s.range !== null && this.outOfRange(s, o.isBuy, lv.price)) return false;
+      if (s.range !== null && outOfRange(s, o.isBuy, lv.price)) return false;
       let counted = 0;
       for (let m = lv.head as Ord | null; m !== null; m = m.next as Ord | null) {
         const extAhead = m.ahead - counted;
@@ -66,13 +80,8 @@ export abstract class EngineMatching extends EngineBalances {
     return false;
   }
 
-  protected outOfRange(s: Sym, isBuy: boolean, p: number): boolean {
-    const r = s.range!;
-    return isBuy ? p > r.bidMax || p < r.bidMin : p > r.askMax || p < r.askMin;
-  }
-
   /** Runs `o` as a taker against the opposite side down to `limit` (0: no limit). */
-  protected take(o: Ord, limit: number): void {
+  take(o: Ord, limit: number): void {
     const s = o.sym;
     const isBuy = o.isBuy;
     const opp = s.opp(isBuy);
@@ -86,8 +95,8 @@ export abstract class EngineMatching extends EngineBalances {
       if (p < 0) return;
       if (limit > 0 && (isBuy ? p > limit : p < limit)) return;
       const lv = opp.best()!;
-      if (s.range !== null && this.outOfRange(s, isBuy, p)) {
-        this.expire(o, 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED');
+      if (s.range !== null && outOfRange(s, isBuy, p)) {
+        this.ledger.expire(o, 'EXECUTION_RULE_PRICE_RANGE_EXCEEDED');
         return;
       }
       let cap = rem;
@@ -111,7 +120,7 @@ export abstract class EngineMatching extends EngineBalances {
   }
 
   /** Trades `o` against one level up to `cap`. Returns false when the taker stopped (expired). */
-  protected takeLevel(o: Ord, side: BookSide, lv: Level, cap: number): boolean {
+  takeLevel(o: Ord, side: BookSide, lv: Level, cap: number): boolean {
     let consumed = 0;
     let m = lv.head as Ord | null;
     let alive = true;
@@ -165,60 +174,60 @@ export abstract class EngineMatching extends EngineBalances {
       lv.ext -= consumed;
       for (let r = lv.head; r !== null; r = r.next) r.ahead = r.ahead > consumed ? r.ahead - consumed : 0;
     }
-    this.touch(o.sym, side.isBid, lv);
+    this.events.touch(o.sym, side.isBid, lv);
     side.dropIfEmpty(lv);
     return alive && o.isOpen;
   }
 
   /** A self-trade: same account, or both orders TRANSFER in accounts of one trade group. */
-  protected isSelfTrade(t: Ord, m: Ord): boolean {
+  isSelfTrade(t: Ord, m: Ord): boolean {
     if (t.acct === m.acct) return true;
     return t.stp === 'TRANSFER' && m.stp === 'TRANSFER' && t.acct.group !== undefined && t.acct.group === m.acct.group;
   }
 
   /** The spec's effective-mode table. */
-  protected effectiveStp(t: Ord, m: Ord): StpModeName {
+  effectiveStp(t: Ord, m: Ord): StpModeName {
     if (t.stp !== 'TRANSFER') return t.stp;
     if (m.stp !== 'TRANSFER' || t.acct === m.acct) return 'DECREMENT';
     return 'TRANSFER';
   }
 
   /** Applies self-trade prevention between taker `t` and maker `m`. */
-  protected prevent(t: Ord, m: Ord, lv: Level): void {
+  prevent(t: Ord, m: Ord, lv: Level): void {
     const mode = this.effectiveStp(t, m);
     switch (mode) {
       case 'EXPIRE_TAKER':
-        this.expire(t, 'SELF_TRADE_PREVENTION');
+        this.ledger.expire(t, 'SELF_TRADE_PREVENTION');
         return;
       case 'EXPIRE_MAKER':
-        this.expire(m, 'SELF_TRADE_PREVENTION');
+        this.ledger.expire(m, 'SELF_TRADE_PREVENTION');
         return;
       case 'EXPIRE_BOTH':
-        this.expire(m, 'SELF_TRADE_PREVENTION');
-        this.expire(t, 'SELF_TRADE_PREVENTION');
+        this.ledger.expire(m, 'SELF_TRADE_PREVENTION');
+        this.ledger.expire(t, 'SELF_TRADE_PREVENTION');
         return;
       case 'NONE':
         // Not accepted for new orders; treated as the taker expiring so no self-trade can happen.
-        this.expire(t, 'SELF_TRADE_PREVENTION');
+        this.ledger.expire(t, 'SELF_TRADE_PREVENTION');
         return;
       case 'DECREMENT':
       case 'TRANSFER': {
         const pq = Math.min(t.rem, m.rem);
-        if (mode === 'TRANSFER') this.transfer(t, m, pq, lv.price);
+        if (mode === 'TRANSFER') this.ledger.transfer(t, m, pq, lv.price);
         else {
-          this.unlockQty(t, pq);
-          this.unlockQty(m, pq);
+          this.ledger.unlockQty(t, pq);
+          this.ledger.unlockQty(m, pq);
         }
         t.prevented += pq;
         m.prevented += pq;
-        t.updateTime = m.updateTime = this.now;
-        if (m.rem === 0) this.expire(m, 'SELF_TRADE_PREVENTION');
+        t.updateTime = m.updateTime = this.state.now;
+        if (m.rem === 0) this.ledger.expire(m, 'SELF_TRADE_PREVENTION');
         else if (m.visible > m.rem) {
           lv.own -= m.visible - m.rem;
           m.visible = m.rem;
-          this.touch(m.sym, m.isBuy, lv);
+          this.events.touch(m.sym, m.isBuy, lv);
         }
-        if (t.rem === 0) this.expire(t, 'SELF_TRADE_PREVENTION');
+        if (t.rem === 0) this.ledger.expire(t, 'SELF_TRADE_PREVENTION');
         return;
       }
       default: {
@@ -229,22 +238,22 @@ export abstract class EngineMatching extends EngineBalances {
   }
 
   /** A trade between taker `t` and maker `m` at the maker's price. */
-  protected trade(t: Ord, m: Ord, q: number, price: number): void {
+  trade(t: Ord, m: Ord, q: number, price: number): void {
     const s = t.sym;
-    const id = this.nextTradeId++;
+    const id = this.state.nextTradeId++;
     m.visible -= q;
     m.level!.own -= q;
-    this.fill(t, q, price, false, id);
-    this.fill(m, q, price, true, id);
+    this.ledger.fill(t, q, price, false, id);
+    this.ledger.fill(m, q, price, true, id);
     const buyer = t.isBuy ? t : m;
     const seller = t.isBuy ? m : t;
-    this.recordPublic(s, id, price, q, buyer.id, seller.id, !t.isBuy);
+    this.events.trade(s, this.state.recordPublic(s, id, price, q, buyer.id, seller.id, !t.isBuy));
   }
 
   /** A taker trade against replayed external liquidity. */
-  protected tradeExternal(t: Ord, price: number, q: number): void {
-    const id = this.nextTradeId++;
-    this.fill(t, q, price, false, id);
-    this.recordPublic(t.sym, id, price, q, t.isBuy ? t.id : 0, t.isBuy ? 0 : t.id, !t.isBuy);
+  tradeExternal(t: Ord, price: number, q: number): void {
+    const id = this.state.nextTradeId++;
+    this.ledger.fill(t, q, price, false, id);
+    this.events.trade(t.sym, this.state.recordPublic(t.sym, id, price, q, t.isBuy ? t.id : 0, t.isBuy ? 0 : t.id, !t.isBuy));
   }
 }

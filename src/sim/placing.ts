@@ -5,11 +5,14 @@
 import type { RejectReasonName } from '../core/enums.js';
 import { reject, validateNew } from './entry.js';
 import { fmt, fmtBig, mul3, mul3n, mulBig } from './scaled.js';
-import { type Acct, idOfGeneratedClientId, type Ord, type Sym } from './state.js';
+import type { Ord, Sym } from './state.js';
 import type { Accepted, CancelRequest, CancelResult, NewOrderRequest, PlaceResult, SimOrder } from './types.js';
 import { orderView } from './views.js';
-import { EngineStops, stopReached } from './stops.js';
-import { MAX_SAFE_N, TWO53 } from './engineBase.js';
+import { type StopOrders, stopReached } from './stops.js';
+import type { EventSink } from './eventSink.js';
+import type { Ledger } from './ledger.js';
+import { type Matcher, outOfRange } from './matching.js';
+import { type EngineState, MAX_SAFE_N, TWO53 } from './engineState.js';
 
 /** An accepted order whose full view is built only when read. */
 export class AcceptedOrder implements Accepted {
@@ -30,15 +33,23 @@ export class AcceptedOrder implements Accepted {
 }
 
 /** Order entry and cancels. */
-export abstract class EnginePlacing extends EngineStops {
+export class OrderEntry {
+  constructor(
+    private readonly state: EngineState,
+    private readonly events: EventSink,
+    private readonly ledger: Ledger,
+    private readonly matcher: Matcher,
+    private readonly stops: StopOrders,
+  ) {}
+
   /** Places an order; rejected requests change nothing and emit nothing. */
   placeOrder(req: NewOrderRequest, now: number): PlaceResult {
-    this.now = now;
-    const acct = this.acct(req.accountId);
+    this.state.now = now;
+    const acct = this.state.acct(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
-    const s = this.sym(req.symbol);
+    const s = this.state.sym(req.symbol);
     if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
-    const d0 = validateNew(this.ctx, s, acct, req, 1, this.draft);
+    const d0 = validateNew(this.state.ctx, s, acct, req, 1, this.state.draft);
     if (!('isBuy' in d0)) return d0;
     let d = d0;
     const opp = s.opp(d.isBuy);
@@ -81,24 +92,24 @@ export abstract class EnginePlacing extends EngineStops {
     const bal = pos === undefined ? acct.bal.get(asset) : d.isBuy ? pos.quoteBal : pos.baseBal;
     if (lockNum >= 0 ? (bal === undefined ? lockNum > 0 : bal.freeBelow(lockNum)) : (bal?.free ?? 0n) < lock) {
       const need = lockNum >= 0 ? BigInt(lockNum) : lock;
-      return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(bal?.free ?? 0n, this.scaleOf(asset))} is below the ${fmtBig(need, this.scaleOf(asset))} this order needs`);
+      return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(bal?.free ?? 0n, this.state.scaleOf(asset))} is below the ${fmtBig(need, this.state.scaleOf(asset))} this order needs`);
     }
-    const o = this.newOrder(acct, s, d, req.clientId, now);
+    const o = this.ledger.newOrder(acct, s, d, req.clientId, now);
     o.lockPrice = d.isBuy ? (d.type === 'MARKET' ? -1 : d.price > 0 ? d.price : d.stop) : 0;
     // A plain limit order's lock is a function of its remaining quantity (Ord.deriveLock).
     if (lockNum >= 0 && d.stop === 0 && (d.type === 'LIMIT' || d.type === 'LIMIT_MAKER')) o.deriveLock();
-    if (lockNum >= 0) this.lockFundsNum(o, lockNum);
-    else this.lockFunds(o, lock);
+    if (lockNum >= 0) this.ledger.lockFundsNum(o, lockNum);
+    else this.ledger.lockFunds(o, lock);
     if (d.stop > 0) {
       o.working = false;
       s.stops.push(o);
-      this.report(o, 'NEW');
+      this.events.report(o, 'NEW');
     } else {
-      this.report(o, 'NEW');
-      this.execute(o);
+      this.events.report(o, 'NEW');
+      this.matcher.execute(o);
     }
-    this.checkStops(s);
-    this.end();
+    this.stops.checkStops(s);
+    this.events.end();
     return new AcceptedOrder(o);
   }
 
@@ -112,11 +123,11 @@ export abstract class EnginePlacing extends EngineStops {
    * `up` wins only when strictly closer (a tie spends less) and when `free` (the quote balance, at
    * asset scale) pays its cost; otherwise `down`, which costs at most the budget.
    */
-  protected qtyForQuote(s: Sym, budget: bigint, free: bigint): { qty: number; cost: bigint } | undefined {
+  qtyForQuote(s: Sym, budget: bigint, free: bigint): { qty: number; cost: bigint } | undefined {
     let qty = 0;
     let left = budget;
     for (const lv of s.asks.bestFirst()) {
-      if (s.range !== null && this.outOfRange(s, true, lv.price)) break;
+      if (s.range !== null && outOfRange(s, true, lv.price)) break;
       const avail = lv.total;
       const afford = Number(left / BigInt(lv.price));
       const take = Math.min(avail, afford);
@@ -147,7 +158,7 @@ export abstract class EnginePlacing extends EngineStops {
    * Notional cost of buying `qty` on the current book. `inRange` false: of what is available of it,
    * at any price; true: -1 unless all of it is available within PRICE_RANGE.
    */
-  protected costOf(s: Sym, qty: number, inRange: boolean): bigint {
+  costOf(s: Sym, qty: number, inRange: boolean): bigint {
     let left = qty;
     // Summed as a double while the exact sum stays below 2^53 (rounding is monotonic, so a computed
     // value below 2^53 means the exact one is too); the bigint part takes whatever does not fit.
@@ -156,7 +167,7 @@ export abstract class EnginePlacing extends EngineStops {
     const asks = s.asks;
     for (let i = asks.hi - 1; i >= asks.lo && left > 0; i--) {
       const price = asks.px[i]!;
-      if (inRange && s.range !== null && this.outOfRange(s, true, price)) break;
+      if (inRange && s.range !== null && outOfRange(s, true, price)) break;
       const take = Math.min(left, asks.totalAt(i));
       const c = price * take;
       if (c < TWO53 && small + c < TWO53) small += c;
@@ -167,33 +178,17 @@ export abstract class EnginePlacing extends EngineStops {
     return BigInt(small) + big;
   }
 
-  protected find(acct: Acct, symbol: string | undefined, orderId: string | number | undefined, clientId: string | undefined): Ord | undefined {
-    let o: Ord | undefined;
-    if (orderId !== undefined) {
-      const id = typeof orderId === 'number' ? orderId : Number(orderId);
-      o = this.orderById(id);
-      if (o !== undefined && o.acct !== acct) o = undefined;
-    } else if (clientId !== undefined) {
-      // clientIds are not unique (the spec says the server does not check): the most recent order wins.
-      o = acct.byClient.get(clientId);
-      const gen = this.orderById(idOfGeneratedClientId(clientId));
-      if (gen !== undefined && gen.acct === acct && gen.givenClientId === null && (o === undefined || gen.id > o.id)) o = gen;
-    }
-    if (o !== undefined && symbol !== undefined && o.sym.name !== symbol) return undefined;
-    return o;
-  }
-
   /** Cancels one order (an OCO leg cancels its whole list). */
   cancelOrder(req: CancelRequest, now: number): CancelResult {
-    this.now = now;
-    const acct = this.acct(req.accountId);
+    this.state.now = now;
+    const acct = this.state.acct(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     if (req.orderId === undefined && req.clientId === undefined) return reject('MISSING_PARAMETER', 'orderId or clientId is required');
-    const o = this.find(acct, req.symbol, req.orderId, req.clientId);
+    const o = this.state.find(acct, req.symbol, req.orderId, req.clientId);
     if (o === undefined) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is unknown`);
     if (!o.isOpen) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is ${o.status}, not open`);
-    this.cancelOne(o);
-    this.end();
+    this.ledger.cancelOne(o);
+    this.events.end();
     return new AcceptedOrder(o);
   }
 
@@ -203,35 +198,35 @@ export abstract class EnginePlacing extends EngineStops {
    * exchange refusing an order after acknowledging it (the sandbox's fault injection uses it).
    */
   rejectAccepted(req: CancelRequest, reason: RejectReasonName, now: number): CancelResult {
-    this.now = now;
-    const acct = this.acct(req.accountId);
+    this.state.now = now;
+    const acct = this.state.acct(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
-    const o = this.find(acct, req.symbol, req.orderId, req.clientId);
+    const o = this.state.find(acct, req.symbol, req.orderId, req.clientId);
     if (o === undefined) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is unknown`);
     if (!o.isOpen || o.filled > 0 || o.list !== null) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is ${o.status}, traded or in a list: it cannot be rejected`);
-    this.detach(o);
+    this.ledger.detach(o);
     o.status = 'REJECTED';
-    o.updateTime = this.now;
-    this.report(o, 'REJECTED', null, reason);
-    this.closed(o);
-    this.end();
+    o.updateTime = this.state.now;
+    this.events.report(o, 'REJECTED', null, reason);
+    this.ledger.closed(o);
+    this.events.end();
     return new AcceptedOrder(o);
   }
 
   /** Cancels every open order of the account (on one symbol, or all). Returns the canceled orders. */
   cancelAll(accountId: string, symbol: string | undefined, now: number): SimOrder[] {
-    this.now = now;
-    const acct = this.accts.get(accountId);
+    this.state.now = now;
+    const acct = this.state.accts.get(accountId);
     if (acct === undefined) return [];
-    const victims = acct.openList(this.openById).filter((o) => symbol === undefined || o.sym.name === symbol);
+    const victims = acct.openList(this.state.openById).filter((o) => symbol === undefined || o.sym.name === symbol);
     const out: Ord[] = [];
     for (const o of victims) {
       if (!o.isOpen) continue;
-      this.cancelOne(o);
+      this.ledger.cancelOne(o);
       out.push(o);
     }
     for (const o of victims) if (o.status === 'CANCELED' && !out.includes(o)) out.push(o);
-    this.end();
+    this.events.end();
     return out.map(orderView);
   }
 }

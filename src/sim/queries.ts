@@ -10,16 +10,21 @@ import { fmtBig } from './scaled.js';
 import { type Bal, dec, type Ord } from './state.js';
 import type { BestBidAsk, OrderQuery, SimOrder, TradeQuery } from './types.js';
 import { orderView, tradeView } from './views.js';
-import { EnginePlacing } from './placing.js';
-import { RECENT_TRADES } from './engineBase.js';
+import type { EventSink } from './eventSink.js';
+import { type EngineState, RECENT_TRADES } from './engineState.js';
 
-/** Queries and views. */
-export abstract class EngineQueries extends EnginePlacing {
+/** Queries and views, and the two account and symbol settings (deposits, the reference price). */
+export class Queries {
+  constructor(
+    private readonly state: EngineState,
+    private readonly events: EventSink,
+  ) {}
+
   /** One order by id or clientId. */
   getOrder(accountId: string, q: { orderId?: string | number; clientId?: string; symbol?: string }): SimOrder | undefined {
-    const acct = this.accts.get(accountId);
+    const acct = this.state.accts.get(accountId);
     if (acct === undefined) return undefined;
-    const o = this.find(acct, q.symbol, q.orderId, q.clientId);
+    const o = this.state.find(acct, q.symbol, q.orderId, q.clientId);
     return o === undefined ? undefined : orderView(o);
   }
 
@@ -29,23 +34,23 @@ export abstract class EngineQueries extends EnginePlacing {
    * columns' capacity. For tests and monitoring of long runs.
    */
   orderSlots(): { readonly first: number; readonly index: number; readonly capacity: number } {
-    return { first: this.cols.first, index: this.orders.length, capacity: this.cols.lock.length };
+    return { first: this.state.cols.first, index: this.state.orders.length, capacity: this.state.cols.lock.length };
   }
 
   /** Open orders of an account, oldest first. */
   openOrders(accountId: string, symbol?: string): SimOrder[] {
-    const acct = this.accts.get(accountId);
+    const acct = this.state.accts.get(accountId);
     if (acct === undefined) return [];
-    return acct.openList(this.openById).filter((o) => symbol === undefined || o.sym.name === symbol).map(orderView);
+    return acct.openList(this.state.openById).filter((o) => symbol === undefined || o.sym.name === symbol).map(orderView);
   }
 
   /** Orders of an account on a symbol, oldest first, filtered as GET /open/v1/orders does. */
   allOrders(accountId: string, symbol: string, q: OrderQuery = {}): SimOrder[] {
-    const ids = this.accts.get(accountId)?.hist.get(symbol)?.keptOrders() ?? [];
+    const ids = this.state.accts.get(accountId)?.hist.get(symbol)?.keptOrders() ?? [];
     // Kept ids are exactly the orders the id index still holds (both drop an order on eviction).
     const all: Ord[] = [];
     for (const id of ids) {
-      const o = this.orders[id - this.cols.first];
+      const o = this.state.orders[id - this.state.cols.first];
       if (o !== undefined) all.push(o);
     }
     const which = q.which ?? 'all';
@@ -62,62 +67,62 @@ export abstract class EngineQueries extends EnginePlacing {
 
   /** Own trades of an account on a symbol, oldest first. */
   accountTrades(accountId: string, symbol: string, q: TradeQuery = {}): AccountTrade[] {
-    const s = this.sym(symbol);
-    const all = this.accts.get(accountId)?.hist.get(symbol)?.keptTrades() ?? [];
+    const s = this.state.sym(symbol);
+    const all = this.state.accts.get(accountId)?.hist.get(symbol)?.keptTrades() ?? [];
     if (s === undefined) return [];
     const oid = q.orderId === undefined ? undefined : Number(q.orderId);
     let rows = all.filter(
       (t) => (oid === undefined || t.orderId === oid) && (q.startTime === undefined || t.time >= q.startTime) && (q.endTime === undefined || t.time <= q.endTime),
     );
     rows = page(rows, (t) => t.id, q.fromId, q.direct, q.limit);
-    return rows.map((t) => tradeView(s, t, this.scaleOf(t.isBuyer ? s.base : s.quote)));
+    return rows.map((t) => tradeView(s, t, this.state.scaleOf(t.isBuyer ? s.base : s.quote)));
   }
 
   /** Balances of an account (every asset it ever held), sorted by asset. */
   balances(accountId: string): Balance[] {
-    const acct = this.accts.get(accountId);
+    const acct = this.state.accts.get(accountId);
     if (acct === undefined) return [];
     return [...acct.bal.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([asset, b]) => ({ asset, free: dec(b.free, this.scaleOf(asset)), locked: dec(b.locked, this.scaleOf(asset)) }));
+      .map(([asset, b]) => ({ asset, free: dec(b.free, this.state.scaleOf(asset)), locked: dec(b.locked, this.state.scaleOf(asset)) }));
   }
 
   /** Commission rates and trading permission of an account (for the account endpoint). */
   accountInfo(accountId: string): { makerCommission: Decimal; takerCommission: Decimal; canTrade: boolean; tradeGroupId?: string } | undefined {
-    const a = this.accts.get(accountId);
+    const a = this.state.accts.get(accountId);
     return a === undefined ? undefined : { makerCommission: a.makerDec, takerCommission: a.takerDec, canTrade: a.canTrade, ...(a.group !== undefined ? { tradeGroupId: a.group } : {}) };
   }
 
   /** Account ids, in configuration order. */
   accountIds(): string[] {
-    return [...this.accts.keys()];
+    return [...this.state.accts.keys()];
   }
 
   /** Symbols, in configuration order. */
   symbolNames(): string[] {
-    return [...this.syms.keys()];
+    return [...this.state.syms.keys()];
   }
 
   /** Deposit (positive) or withdrawal (negative) of free balance; refused if it would go negative or has too many decimals. */
   adjustBalance(accountId: string, asset: string, delta: Decimal, now: number): { ok: true } | { ok: false; message: string } {
-    this.now = now;
-    const acct = this.accts.get(accountId);
+    this.state.now = now;
+    const acct = this.state.accts.get(accountId);
     if (acct === undefined) return { ok: false, message: `account ${accountId} is unknown` };
-    if (!this.assetScale.has(asset)) this.assetScale.set(asset, Math.max(8, delta.decimalPlaces()));
-    const sc = this.scaleOf(asset);
+    if (!this.state.assetScale.has(asset)) this.state.assetScale.set(asset, Math.max(8, delta.decimalPlaces()));
+    const sc = this.state.scaleOf(asset);
     if (delta.decimalPlaces() > sc) return { ok: false, message: `amount ${delta.toFixed()} has more than ${sc} decimals for ${asset}` };
     const v = BigInt(delta.mul(new Decimal(10).pow(sc)).toFixed(0));
     const b: Bal = acct.b(asset);
     if (b.free + v < 0n) return { ok: false, message: `${asset} free ${fmtBig(b.free, sc)} is below the ${delta.neg().toFixed()} to withdraw` };
     b.free += v;
-    this.dirty(acct, asset);
-    this.end();
+    this.events.dirty(acct, asset);
+    this.events.end();
     return { ok: true };
   }
 
   /** Visible book (own + replayed liquidity), best first, at most `limit` levels a side (default 100). */
   depth(symbol: string, limit = 100): OrderBookSnapshot {
-    const s = this.sym(symbol);
+    const s = this.state.sym(symbol);
     if (s === undefined) return { lastUpdateId: 0, bids: [], asks: [] };
     const side = (b: BookSide): BookLevel[] => {
       const out: BookLevel[] = [];
@@ -132,20 +137,20 @@ export abstract class EngineQueries extends EnginePlacing {
 
   /** The current depth update id of a symbol (the last emitted diff's u). */
   lastUpdateId(symbol: string): number {
-    return this.sym(symbol)?.updateId ?? 0;
+    return this.state.sym(symbol)?.updateId ?? 0;
   }
 
   /** Most recent public trades (own matches and replayed), oldest first. */
   recentTrades(symbol: string, limit = 500): TradeEvent[] {
-    const s = this.sym(symbol);
+    const s = this.state.sym(symbol);
     if (s === undefined) return [];
     const ordered = s.recent.length < RECENT_TRADES ? s.recent : [...s.recent.slice(s.recentNext), ...s.recent.slice(0, s.recentNext)];
-    return ordered.slice(Math.max(0, ordered.length - limit)).map((t) => this.tradeEvent(s, t));
+    return ordered.slice(Math.max(0, ordered.length - limit)).map((t) => this.events.tradeEvent(s, t));
   }
 
   /** Best bid and ask. */
   bestBidAsk(symbol: string): BestBidAsk {
-    const s = this.sym(symbol);
+    const s = this.state.sym(symbol);
     const b = s?.bids.best();
     const a = s?.asks.best();
     const pd = s?.pd ?? 0;
@@ -160,31 +165,31 @@ export abstract class EngineQueries extends EnginePlacing {
 
   /** Last trade price (null before any trade or seed). */
   lastPrice(symbol: string): Decimal | null {
-    const s = this.sym(symbol);
+    const s = this.state.sym(symbol);
     return s === undefined || s.last < 0 ? null : dec(s.last, s.pd);
   }
 
   /** Volume-weighted average trade price over the last `mins` minutes (0 or no trade in the window: last price). */
   averagePrice(symbol: string, mins: number, now: number): Decimal | null {
-    const s = this.sym(symbol);
+    const s = this.state.sym(symbol);
     if (s === undefined) return null;
-    this.now = now;
-    const a = this.avg(s, mins);
+    this.state.now = now;
+    const a = this.state.avg(s, mins);
     return a === null ? null : new Decimal(a.num.toString()).div(a.den.toString()).div(new Decimal(10).pow(s.pd));
   }
 
   /** The reference price of the PRICE_RANGE rule (null when none). */
   referencePrice(symbol: string): Decimal | null {
-    return this.sym(symbol)?.ref ?? null;
+    return this.state.sym(symbol)?.ref ?? null;
   }
 
   /** Sets or clears the PRICE_RANGE reference price. */
   setReferencePrice(symbol: string, price: Decimal | null, now: number): void {
-    const s = this.sym(symbol);
+    const s = this.state.sym(symbol);
     if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
-    this.now = now;
-    this.setRef(s, price);
-    if (this.mev) this.emitMarket({ type: 'referencePrice', symbol, referencePrice: price === null ? null : price.toFixed(), time: now });
+    this.state.now = now;
+    this.state.setRef(s, price);
+    this.events.referencePrice(symbol, price === null ? null : price.toFixed(), now);
   }
 }
 

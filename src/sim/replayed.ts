@@ -5,24 +5,37 @@
  */
 import type { FlatDepthLevels, ScaledLevels } from '../core/scaledLevels.js';
 import { type BookSide, CHANGED, type Level } from './book.js';
-import { aheadAfterShrink } from './queueModel.js';
+import type { FillModel, ReplayedBook } from './fillModel.js';
+import type { QueueModel } from './queueModel.js';
 import { fmt, rescale, toScaled } from './scaled.js';
 import type { Ord, Sym } from './state.js';
 import type { ExternalDepth, ExternalTrade } from './types.js';
-import { EngineQueries } from './queries.js';
+import type { EventSink } from './eventSink.js';
+import type { Ledger } from './ledger.js';
+import type { StopOrders } from './stops.js';
+import type { EngineState } from './engineState.js';
 
-/** Replayed liquidity. */
-export abstract class EngineReplayed extends EngineQueries {
+/** Replayed liquidity: the recorded market's depth and trades, and what they do to own orders. */
+export class ReplayedLiquidity implements ReplayedBook {
+  constructor(
+    private readonly state: EngineState,
+    private readonly events: EventSink,
+    private readonly ledger: Ledger,
+    private readonly stops: StopOrders,
+    private readonly queue: QueueModel,
+    private readonly fills: FillModel,
+  ) {}
+
   /** Replaces the replayed liquidity with a snapshot (own orders stay, behind at most the new level quantity). */
   applyDepthSnapshot(symbol: string, snapshot: ExternalDepth, now: number): void {
-    const s = this.needSym(symbol);
-    this.now = now;
+    const s = this.state.needSym(symbol);
+    this.state.now = now;
     s.bookTime = snapshot.time ?? now;
     for (const side of [s.bids, s.asks]) {
       for (const p of side.extPrices()) this.setExt(s, side, p, 0, false);
     }
     this.applyLevels(s, snapshot);
-    this.end();
+    this.events.end();
   }
 
   /**
@@ -33,9 +46,9 @@ export abstract class EngineReplayed extends EngineQueries {
    * does not fit (the caller then hands the strings, whose parse reports it as before).
    */
   applyDepthSnapshotScaled(symbol: string, bids: ScaledLevels, asks: ScaledLevels, now: number): boolean {
-    const s = this.needSym(symbol);
+    const s = this.state.needSym(symbol);
     if (!fitsScales(bids, s.pd, s.qd) || !fitsScales(asks, s.pd, s.qd)) return false;
-    this.now = now;
+    this.state.now = now;
     s.bookTime = now;
     for (const side of [s.bids, s.asks]) {
       for (const p of side.extPrices()) this.setExt(s, side, p, 0, false);
@@ -43,17 +56,17 @@ export abstract class EngineReplayed extends EngineQueries {
     this.applyScaledSide(s, bids, s.bids, s.asks);
     this.applyScaledSide(s, asks, s.asks, s.bids);
     this.uncross(s);
-    this.end();
+    this.events.end();
     return true;
   }
 
   /** Applies a replayed depth diff (absolute quantities; 0 removes the replayed part of a level). */
   applyDepthDiff(symbol: string, diff: ExternalDepth, now: number): void {
-    const s = this.needSym(symbol);
-    this.now = now;
+    const s = this.state.needSym(symbol);
+    this.state.now = now;
     s.bookTime = diff.time ?? now;
     this.applyLevels(s, diff);
-    this.end();
+    this.events.end();
   }
 
   /**
@@ -64,13 +77,13 @@ export abstract class EngineReplayed extends EngineQueries {
    * throws the same RangeError, after the levels before it were applied, as the string path does.
    */
   applyDepthDiffScaled(symbol: string, bids: ScaledLevels, asks: ScaledLevels, now: number): void {
-    const s = this.needSym(symbol);
-    this.now = now;
+    const s = this.state.needSym(symbol);
+    this.state.now = now;
     s.bookTime = now;
     this.applyScaledSide(s, bids, s.bids, s.asks);
     this.applyScaledSide(s, asks, s.asks, s.bids);
     this.uncross(s);
-    this.end();
+    this.events.end();
   }
 
   /**
@@ -79,22 +92,22 @@ export abstract class EngineReplayed extends EngineQueries {
    * reading them through ScaledLevels objects and array views.
    */
   applyDepthDiffFlat(symbol: string, f: FlatDepthLevels, now: number): void {
-    const s = this.needSym(symbol);
-    this.now = now;
+    const s = this.state.needSym(symbol);
+    this.state.now = now;
     s.bookTime = now;
     this.applyScaledRun(s, f.buf, f.bidPrices, f.buf, f.bidQtys, f.nBids, f.priceScale, f.qtyScale, s.bids, s.asks);
     this.applyScaledRun(s, f.buf, f.askPrices, f.buf, f.askQtys, f.nAsks, f.priceScale, f.qtyScale, s.asks, s.bids);
     this.uncross(s);
-    this.end();
+    this.events.end();
   }
 
-  protected applyLevels(s: Sym, d: ExternalDepth): void {
+  applyLevels(s: Sym, d: ExternalDepth): void {
     this.applySide(s, d.bids, s.bids, s.asks);
     this.applySide(s, d.asks, s.asks, s.bids);
     this.uncross(s);
   }
 
-  protected applySide(s: Sym, levels: ExternalDepth['bids'], side: BookSide, other: BookSide): void {
+  applySide(s: Sym, levels: ExternalDepth['bids'], side: BookSide, other: BookSide): void {
     for (let i = 0; i < levels.length; i++) {
       const l = levels[i]!;
       const p = toScaled(l.price, s.pd);
@@ -105,7 +118,7 @@ export abstract class EngineReplayed extends EngineQueries {
   }
 
   /** applySide for levels already parsed to scaled integers, converted exactly to the symbol's scales. */
-  protected applyScaledSide(s: Sym, levels: ScaledLevels, side: BookSide, other: BookSide): void {
+  applyScaledSide(s: Sym, levels: ScaledLevels, side: BookSide, other: BookSide): void {
     this.applyScaledRun(s, levels.prices, 0, levels.qtys, 0, levels.n, levels.priceScale, levels.qtyScale, side, other);
   }
 
@@ -113,7 +126,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * applyScaledSide for `n` levels with prices from `prices[pi]` and quantities from `qtys[qi]` (a
    * binary recording's level pool as its reader left it, or a ScaledLevels' arrays from 0).
    */
-  protected applyScaledRun(s: Sym, prices: Float64Array, pi: number, qtys: Float64Array, qi: number, count: number, priceScale: number, qtyScale: number, side: BookSide, other: BookSide): void {
+  applyScaledRun(s: Sym, prices: Float64Array, pi: number, qtys: Float64Array, qi: number, count: number, priceScale: number, qtyScale: number, side: BookSide, other: BookSide): void {
     // Level k is prices[pi + k] with qtys[pi + k + dq]: the loop runs over price indices.
     const n = pi + count;
     const dq = qi - pi;
@@ -126,7 +139,7 @@ export abstract class EngineReplayed extends EngineQueries {
       // itself and hands back each level that needs the full step below (see BookSide.applyWindow).
       let cleared = NaN;
       for (let i = pi; i < n; i++) {
-        if (!this.mev) {
+        if (!this.events.marketData) {
           i = side.applyWindow(prices, qtys, i, n, other.hi > other.lo ? other.px[other.hi - 1]! : NaN, dq);
           if (i >= n) break;
         }
@@ -158,7 +171,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * side best first, so when an own order rests beyond the replayed touch (a fast market) every
    * crossing level after the first walked the same stretch of the other side again.
    */
-  protected applyLevel(s: Sym, side: BookSide, other: BookSide, p: number, q: number, cleared = NaN): number {
+  applyLevel(s: Sym, side: BookSide, other: BookSide, p: number, q: number, cleared = NaN): number {
     this.setExt(s, side, p, q, true);
     if (q > 0 && other.hi > other.lo) {
       // Only when p reaches the other side's best can anything there be stale (see dropStaleCrossing).
@@ -175,7 +188,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * A replayed level at `p` makes replayed quantity on the other side at prices crossing `p` stale:
    * the real book cannot hold both, so the newer update wins and the stale quantity is removed.
    */
-  protected dropStaleCrossing(s: Sym, other: BookSide, p: number): void {
+  dropStaleCrossing(s: Sym, other: BookSide, p: number): void {
     // Best prices sit at the top of the ladder: walk down from it. A removal may move either end of
     // the ladder, so after one the walk finds its place again by price.
     // Holes (qx 0) are skipped without reading their prices: the ladder is sorted, so the first live
@@ -202,12 +215,12 @@ export abstract class EngineReplayed extends EngineQueries {
   /**
    * Sets a level's replayed quantity; own orders keep their queue place but never wait behind more
    * than is there. `diff`: the replay's diff set it, so the queue model decides how far own orders
-   * there move up (and, in the kancil fill model, the move is credited against reflected trades).
+   * there move up (and the fill model may credit the move against reflected trades).
    */
-  protected setExt(s: Sym, side: BookSide, p: number, q: number, diff: boolean): void {
+  setExt(s: Sym, side: BookSide, p: number, q: number, diff: boolean): void {
     const i = side.setPlain(p, q);
     if (i < 0) {
-      if (i === CHANGED) this.touchPrice(s, side.isBid, p);
+      if (i === CHANGED) this.events.touchPrice(s, side.isBid, p);
       return;
     }
     const lv = side.levels.get(p)!;
@@ -217,20 +230,20 @@ export abstract class EngineReplayed extends EngineQueries {
       else for (let r = lv.head; r !== null; r = r.next) if (r.ahead > q) r.ahead = q;
     }
     lv.ext = q;
-    this.touch(s, side.isBid, lv);
+    this.events.touch(s, side.isBid, lv);
     // A Level with no own orders goes back to a plain ladder slot (or away when q is 0).
     if (lv.head === null) side.demote(lv, i);
   }
 
   /** A replayed diff shrank `lv` to `q`: moves its own orders up by the queue model. */
-  protected shrinkQueue(lv: Level, q: number): void {
+  shrinkQueue(lv: Level, q: number): void {
     const prev = lv.ext;
     for (let r = lv.head as Ord | null; r !== null; r = r.next as Ord | null) {
       const a = r.ahead;
-      const n = aheadAfterShrink(a, prev, q, this.queuePower);
+      const n = this.queue.aheadAfterShrink(a, prev, q);
       if (n === a) continue;
       r.ahead = n;
-      if (this.consume) r.credit += a - n;
+      this.fills.movedUp(r, a - n);
     }
   }
 
@@ -239,7 +252,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * (it rested first) at its own price, best own price first, oldest first; the replayed quantity it
    * used is taken off that replayed level until the replay sets the level again.
    */
-  protected uncross(s: Sym): void {
+  uncross(s: Sym): void {
     for (;;) {
       const own = firstOwn(s.bids);
       if (own === undefined) break;
@@ -254,11 +267,11 @@ export abstract class EngineReplayed extends EngineQueries {
       if (i < 0 || own.price > s.bids.px[i]!) break;
       this.fillFromExternal(s, s.asks, own, s.bids, s.bids.px[i]!);
     }
-    this.checkStops(s);
+    this.stops.checkStops(s);
   }
 
   /** The oldest own order of `ownLv` takes what it can of the replayed quantity at `extPrice`. */
-  protected fillFromExternal(s: Sym, ownSide: BookSide, ownLv: Level, extSide: BookSide, extPrice: number): void {
+  fillFromExternal(s: Sym, ownSide: BookSide, ownLv: Level, extSide: BookSide, extPrice: number): void {
     const m = ownLv.head as Ord;
     const q = Math.min(m.visible, extSide.extAt(extSide.seek(extPrice)));
     this.makerFill(m, ownSide, ownLv, q);
@@ -266,12 +279,12 @@ export abstract class EngineReplayed extends EngineQueries {
   }
 
   /** An own resting order filled as maker by replayed flow, at its own price. */
-  protected makerFill(m: Ord, side: BookSide, lv: Level, q: number): void {
-    const id = this.nextTradeId++;
+  makerFill(m: Ord, side: BookSide, lv: Level, q: number): void {
+    const id = this.state.nextTradeId++;
     m.visible -= q;
     lv.own -= q;
-    this.touch(m.sym, side.isBid, lv);
-    this.fill(m, q, lv.price, true, id);
+    this.events.touch(m.sym, side.isBid, lv);
+    this.ledger.fill(m, q, lv.price, true, id);
     if (m.visible === 0) {
       if (m.isOpen && m.rem > 0) side.requeue(m, Math.min(m.icebergQty, m.rem));
       else {
@@ -291,8 +304,8 @@ export abstract class EngineReplayed extends EngineQueries {
    * `time`: the trade's exchange time (default `trade.time`; see ExternalTrade.time).
    */
   applyTrade(symbol: string, trade: ExternalTrade, now: number, time = trade.time ?? now): void {
-    const s = this.needSym(symbol);
-    this.now = now;
+    const s = this.state.needSym(symbol);
+    this.state.now = now;
     const p = toScaled(trade.price, s.pd);
     const q = toScaled(trade.qty, s.qd);
     if (p <= 0 || q <= 0) throw new RangeError(`${s.name} replayed trade ${String(trade.price)} x ${String(trade.qty)} does not fit the symbol's scales`);
@@ -308,11 +321,11 @@ export abstract class EngineReplayed extends EngineQueries {
    * misses on a pre-loaded recording). `time`: the trade's exchange time (ExternalTrade.time).
    */
   applyTradeScaled(symbol: string, price: number, priceScale: number, qty: number, qtyScale: number, isBuyerMaker: boolean, now: number, time = now): boolean {
-    const s = this.needSym(symbol);
+    const s = this.state.needSym(symbol);
     const p = rescale(price, priceScale, s.pd);
     const q = rescale(qty, qtyScale, s.qd);
     if (p <= 0 || q <= 0) return false;
-    this.now = now;
+    this.state.now = now;
     this.replayTrade(s, p, q, isBuyerMaker, time);
     return true;
   }
@@ -321,28 +334,29 @@ export abstract class EngineReplayed extends EngineQueries {
    * A replayed trade at scaled price `p` and quantity `q` (both > 0, at the symbol's scales) at
    * exchange time `time`: reflected (kancil) when the last applied diff is no older than it.
    */
-  protected replayTrade(s: Sym, p: number, qty: number, isBuyerMaker: boolean, time: number): void {
+  replayTrade(s: Sym, p: number, qty: number, isBuyerMaker: boolean, time: number): void {
     let q = qty;
-    this.recordPublic(s, this.nextTradeId++, p, q, 0, 0, isBuyerMaker);
+    this.events.trade(s, this.state.recordPublic(s, this.state.nextTradeId++, p, q, 0, 0, isBuyerMaker));
     const side = isBuyerMaker ? s.bids : s.asks;
-    const reflected = this.consume && time <= s.bookTime;
+    const reflected = this.fills.reflected(time, s.bookTime);
     while (q > 0) {
       const lv = firstOwn(side);
       if (lv === undefined || (side.isBid ? lv.price < p : lv.price > p)) break;
       q = this.fillLevelFromTrade(side, lv, q, lv.price !== p, reflected);
       if (lv.price === p) break;
     }
-    if (this.consume && !reflected) this.takeReplayed(s, side, p, qty);
-    this.checkStops(s);
-    this.end();
+    this.fills.afterTrade(this, s, side, p, qty, reflected);
+    this.stops.checkStops(s);
+    this.events.end();
   }
 
   /**
-   * The kancil fill model: a trade not yet in the book takes `qty` off the replayed quantity at its
-   * price `p` on the maker side, and removes the replayed quantity at better prices there (the
-   * taker would have reached it first: it is gone, or stale). A later diff restates those levels.
+   * For the kancil fill model (fillModel.ts): a trade not yet in the book takes `qty` off the
+   * replayed quantity at its price `p` on the maker side, and removes the replayed quantity at
+   * better prices there (the taker would have reached it first: it is gone, or stale). A later
+   * diff restates those levels.
    */
-  protected takeReplayed(s: Sym, side: BookSide, p: number, qty: number): void {
+  takeReplayed(s: Sym, side: BookSide, p: number, qty: number): void {
     if (side.hi > side.lo) {
       const top = side.px[side.hi - 1]!;
       if (side.isBid ? top > p : top < p) this.dropStaleCrossing(s, side, side.isBid ? p + 1 : p - 1);
@@ -359,7 +373,7 @@ export abstract class EngineReplayed extends EngineQueries {
    * diffs already removed ahead of the level's first own order (its credit) without moving anyone
    * up again; only the rest consumes the queue ahead and fills.
    */
-  protected fillLevelFromTrade(side: BookSide, lv: Level, q: number, better: boolean, reflected: boolean): number {
+  fillLevelFromTrade(side: BookSide, lv: Level, q: number, better: boolean, reflected: boolean): number {
     let used = 0;
     let m = lv.head as Ord | null;
     if (reflected && !better && m !== null) {

@@ -7,12 +7,22 @@ import { fmt, fmtBig, mulBig } from './scaled.js';
 import { type Ord, OrderList, type Sym } from './state.js';
 import type { OcoRequest, OcoResult, OrderListView } from './types.js';
 import { orderView } from './views.js';
-import { EngineMatching } from './matching.js';
+import type { EventSink } from './eventSink.js';
+import type { Ledger, ListLegs } from './ledger.js';
+import type { Matcher } from './matching.js';
+import type { EngineState } from './engineState.js';
 
 /** Stop orders and OCO lists. */
-export abstract class EngineStops extends EngineMatching {
+export class StopOrders implements ListLegs {
+  constructor(
+    private readonly state: EngineState,
+    private readonly events: EventSink,
+    private readonly ledger: Ledger,
+    private readonly matcher: Matcher,
+  ) {}
+
   /** Triggers every stop order the last price has reached, in id order, until none is left. */
-  protected checkStops(s: Sym): void {
+  checkStops(s: Sym): void {
     while (s.stops.length > 0 && s.last >= 0) {
       let hit: Ord | undefined;
       for (const o of s.stops) {
@@ -27,10 +37,11 @@ export abstract class EngineStops extends EngineMatching {
     }
   }
 
-  protected trigger(o: Ord): void {
+  /** A stop order whose stop price the last price reached starts working. */
+  trigger(o: Ord): void {
     const s = o.sym;
     o.working = true;
-    o.updateTime = this.now;
+    o.updateTime = this.state.now;
     if (o.list !== null && !o.list.done) {
       // The stop leg starts working: the limit leg ends and hands its lock over.
       const list = o.list;
@@ -39,40 +50,41 @@ export abstract class EngineStops extends EngineMatching {
       other.lock = 0n;
       o.lock += moved;
       list.done = true;
-      this.expire(other, 'OCO_OTHER_LEG');
+      this.ledger.expire(other, 'OCO_OTHER_LEG');
       this.finishList(list);
       o.lockPrice = o.isBuy ? o.price : 0;
-      const need = this.lockFor(o, o.rem);
+      const need = this.ledger.lockFor(o, o.rem);
       if (o.lock > need) {
         const extra = o.lock - need;
         o.lock = need;
         const b = o.acct.b(o.isBuy ? s.quote : s.base);
         b.locked -= extra;
         b.free += extra;
-        this.dirty(o.acct, o.isBuy ? s.quote : s.base);
+        this.events.dirty(o.acct, o.isBuy ? s.quote : s.base);
       }
     }
-    this.report(o, 'NEW');
+    this.events.report(o, 'NEW');
     if (o.isMarketType) {
       if (s.opp(o.isBuy).best() === undefined) {
-        this.expire(o, 'TIME_IN_FORCE');
+        this.ledger.expire(o, 'TIME_IN_FORCE');
         return;
       }
       if (o.isBuy) {
         // A triggered market buy may spend what it reserved plus the free quote balance.
         const b = o.acct.b(s.quote);
         o.lockPrice = -1;
-        this.lockFunds(o, b.free);
+        this.ledger.lockFunds(o, b.free);
       }
     }
-    this.execute(o);
+    this.matcher.execute(o);
   }
 
-  protected listLegTraded(o: Ord): void {
+  /** A traded OCO leg ends the other one. */
+  listLegTraded(o: Ord): void {
     const list = o.list!;
     if (o === list.limitLeg) {
       list.done = true;
-      this.expire(list.stopLeg, 'OCO_OTHER_LEG');
+      this.ledger.expire(list.stopLeg, 'OCO_OTHER_LEG');
       // The limit leg now needs only its own price's lock.
       if (o.isBuy && o.lockPrice !== o.price) {
         const need = mulBig(o.price, o.rem) * o.sym.quoteF;
@@ -83,7 +95,7 @@ export abstract class EngineStops extends EngineMatching {
           const b = o.acct.b(o.sym.quote);
           b.locked -= extra;
           b.free += extra;
-          this.dirty(o.acct, o.sym.quote);
+          this.events.dirty(o.acct, o.sym.quote);
         }
       }
       this.finishList(list);
@@ -91,56 +103,36 @@ export abstract class EngineStops extends EngineMatching {
   }
 
   /** A leg ended without the list being done: the other leg ends too. */
-  protected listLegClosed(o: Ord): void {
+  listLegClosed(o: Ord): void {
     const list = o.list!;
     const other = o === list.limitLeg ? list.stopLeg : list.limitLeg;
     list.done = true;
     if (other.isOpen) {
-      if (o.status === 'CANCELED') this.cancelOne(other);
-      else this.expire(other, 'OCO_OTHER_LEG');
+      if (o.status === 'CANCELED') this.ledger.cancelOne(other);
+      else this.ledger.expire(other, 'OCO_OTHER_LEG');
     }
     this.finishList(list);
   }
 
   /** Marks a list done (callers set `done` before ending the other leg) and reports ALL_DONE. */
-  protected finishList(list: OrderList): void {
+  finishList(list: OrderList): void {
     list.done = true;
-    list.updateTime = this.now;
-    this.listStatus(list);
-  }
-
-  protected listStatus(list: OrderList): void {
-    if (!this.ev) return;
-    const legs = [list.limitLeg, list.stopLeg];
-    this.emit({
-      type: 'listStatus',
-      accountId: list.acct.id,
-      e: 'listStatus',
-      E: this.now,
-      s: list.symbol,
-      g: list.id,
-      c: 'OCO',
-      l: list.done ? 'ALL_DONE' : 'EXEC_STARTED',
-      L: list.done ? 'ALL_DONE' : 'EXECUTING',
-      r: 'NONE',
-      C: list.clientId,
-      T: this.now,
-      O: legs.map((o) => ({ s: list.symbol, i: o.idStr, c: o.clientId })),
-    });
+    list.updateTime = this.state.now;
+    this.events.listStatus(list);
   }
 
   /** Places an OCO list. */
   placeOco(req: OcoRequest, now: number): OcoResult {
-    this.now = now;
-    const acct = this.acct(req.accountId);
+    this.state.now = now;
+    const acct = this.state.acct(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
-    const s = this.sym(req.symbol);
+    const s = this.state.sym(req.symbol);
     if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
     if (!s.info.ocoEnable) return reject('OCO_DISABLED', `OCO is disabled on ${s.name}`);
     const base = { accountId: req.accountId, symbol: req.symbol, side: req.side, quantity: req.quantity, stpMode: req.stpMode };
-    const lim = validateNew(this.ctx, s, acct, { ...base, type: 'LIMIT_MAKER', price: req.price, clientId: req.limitClientId }, 2);
+    const lim = validateNew(this.state.ctx, s, acct, { ...base, type: 'LIMIT_MAKER', price: req.price, clientId: req.limitClientId }, 2);
     if (!('isBuy' in lim)) return lim;
-    const stp = validateNew(this.ctx, s, acct, { ...base, type: 'STOP_LOSS_LIMIT', price: req.stopLimitPrice, stopPrice: req.stopPrice, timeInForce: 'GTC', clientId: req.stopClientId }, 2);
+    const stp = validateNew(this.state.ctx, s, acct, { ...base, type: 'STOP_LOSS_LIMIT', price: req.stopLimitPrice, stopPrice: req.stopPrice, timeInForce: 'GTC', clientId: req.stopClientId }, 2);
     if (!('isBuy' in stp)) return stp;
     if (s.last < 0) return reject('OCO_PRICE_RELATIONSHIP', `no last price on ${s.name} to check the OCO prices against`);
     const L = fmt(s.last, s.pd);
@@ -156,27 +148,28 @@ export abstract class EngineStops extends EngineMatching {
     const lock = lim.isBuy ? mulBig(lockPrice, lim.qty) * s.quoteF : BigInt(lim.qty) * s.baseF;
     const asset = lim.isBuy ? s.quote : s.base;
     const free = acct.bal.get(asset)?.free ?? 0n;
-    if (free < lock) return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(free, this.scaleOf(asset))} is below the ${fmtBig(lock, this.scaleOf(asset))} this OCO needs`);
-    const limitLeg = this.newOrder(acct, s, lim, req.limitClientId, now);
-    const stopLeg = this.newOrder(acct, s, stp, req.stopClientId, now);
-    const list = new OrderList(this.nextListId++, req.listClientId ?? `sim-list-${this.nextListId - 1}`, s.name, acct, now, limitLeg, stopLeg);
-    this.lists.set(list.id, list);
+    if (free < lock) return reject('INSUFFICIENT_BALANCE', `${asset} free ${fmtBig(free, this.state.scaleOf(asset))} is below the ${fmtBig(lock, this.state.scaleOf(asset))} this OCO needs`);
+    const limitLeg = this.ledger.newOrder(acct, s, lim, req.limitClientId, now);
+    const stopLeg = this.ledger.newOrder(acct, s, stp, req.stopClientId, now);
+    const list = new OrderList(this.state.nextListId++, req.listClientId ?? `sim-list-${this.state.nextListId - 1}`, s.name, acct, now, limitLeg, stopLeg);
+    this.state.lists.set(list.id, list);
     limitLeg.list = list;
     stopLeg.list = list;
     limitLeg.lockPrice = lockPrice;
     stopLeg.lockPrice = lim.isBuy ? stp.price : 0;
-    this.lockFunds(limitLeg, lock);
+    this.ledger.lockFunds(limitLeg, lock);
     stopLeg.working = false;
     s.stops.push(stopLeg);
-    this.listStatus(list);
-    this.report(limitLeg, 'NEW');
-    this.report(stopLeg, 'NEW');
-    this.finish(limitLeg);
-    this.end();
+    this.events.listStatus(list);
+    this.events.report(limitLeg, 'NEW');
+    this.events.report(stopLeg, 'NEW');
+    this.matcher.finish(limitLeg);
+    this.events.end();
     return { ok: true, list: this.listView(list) };
   }
 
-  protected listView(list: OrderList): OrderListView {
+  /** The list as the API shows it. */
+  listView(list: OrderList): OrderListView {
     return {
       orderListId: list.id,
       listClientId: list.clientId,
@@ -192,7 +185,7 @@ export abstract class EngineStops extends EngineMatching {
 
   /** The OCO list with this id. */
   getOrderList(accountId: string, orderListId: number): OrderListView | undefined {
-    const l = this.lists.get(orderListId);
+    const l = this.state.lists.get(orderListId);
     return l !== undefined && l.acct.id === accountId ? this.listView(l) : undefined;
   }
 }

@@ -85,9 +85,9 @@ export interface EngineConfig {
 }
 
 /** Fill models of the engine (see EngineConfig.fillModel). */
-export const FillModel = { kancil: 'kancil', hftbacktest: 'hftbacktest' } as const;
+export const FillModelNames = { kancil: 'kancil', hftbacktest: 'hftbacktest' } as const;
 /** A fill model's name. */
-export type FillModelName = keyof typeof FillModel;
+export type FillModelName = keyof typeof FillModelNames;
 
 /**
  * Queue position models. `riskAverse`: a level that shrinks takes the decrease from behind an own

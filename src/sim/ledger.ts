@@ -1,26 +1,38 @@
 /**
- * Accounts and balances: locking and releasing funds, the open-order counters, an order's end
- * (history bound, detaching), and fills with their commissions.
+ * The ledger: locking and releasing funds, the open-order counters, an order's end (history bound,
+ * detaching it from the book), and fills with their commissions. Every balance change of an order
+ * happens here.
  */
 import type { ExpiryReasonName } from '../core/enums.js';
 import type { Draft } from './entry.js';
 import { mul3, mul3n, mulBig } from './scaled.js';
 import { type Acct, Ord, type Sym } from './state.js';
-import { EngineEvents } from './engineEvents.js';
-import { TWO53 } from './engineBase.js';
+import type { EventSink } from './eventSink.js';
+import { type EngineState, TWO53 } from './engineState.js';
 
-/** Accounts and balances. */
-export abstract class EngineBalances extends EngineEvents {
-  /** A traded OCO leg ends the other one (stops.ts). */
-  protected abstract listLegTraded(o: Ord): void;
-  /** An OCO leg ended before its list: the other leg ends too (stops.ts). */
-  protected abstract listLegClosed(o: Ord): void;
+/** What the ledger asks of OCO lists when one leg trades or ends (StopOrders, stops.ts). */
+export interface ListLegs {
+  /** A traded OCO leg ends the other one. */
+  listLegTraded(o: Ord): void;
+  /** An OCO leg ended before its list: the other leg ends too. */
+  listLegClosed(o: Ord): void;
+}
 
-  protected newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
-    const id = this.nextOrderId++;
-    this.cols.ensure(id);
+/** Accounts and balances of orders: locks, fills, an order's end. */
+export class Ledger {
+  /** The OCO lists' part, set once the engine has built it (it needs the ledger first). */
+  listLegs!: ListLegs;
+
+  constructor(
+    private readonly state: EngineState,
+    private readonly events: EventSink,
+  ) {}
+
+  newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
+    const id = this.state.nextOrderId++;
+    this.state.cols.ensure(id);
     const o = Ord.create(id, clientId ?? null, acct.pos(s), d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
-    this.orders.push(o);
+    this.state.orders.push(o);
     o.hist.orders.push(id);
     if (clientId !== undefined) acct.byClient.set(clientId, o);
     acct.addOpen(o);
@@ -28,26 +40,26 @@ export abstract class EngineBalances extends EngineEvents {
     return o;
   }
 
-  protected lockFunds(o: Ord, amount: bigint): void {
+  lockFunds(o: Ord, amount: bigint): void {
     const s = o.sym;
     const b = o.lockBal;
     b.free -= amount;
     b.locked += amount;
     o.lock += amount;
-    this.dirty(o.acct, o.isBuy ? s.quote : s.base);
+    this.events.dirty(o.acct, o.isBuy ? s.quote : s.base);
   }
 
   /** lockFunds for an amount that is a safe integer (number-only updates, see amount.ts). */
-  protected lockFundsNum(o: Ord, amount: number): void {
+  lockFundsNum(o: Ord, amount: number): void {
     const b = o.lockBal;
     b.addFree(-amount);
     b.addLocked(amount);
     o.addLock(amount);
-    this.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
+    this.events.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
   }
 
   /** Returns all of an order's remaining lock to free balance. */
-  protected unlockAll(o: Ord): void {
+  unlockAll(o: Ord): void {
     const n = o.lockNum;
     const b = o.lockBal;
     if (n === 0) return;
@@ -61,27 +73,27 @@ export abstract class EngineBalances extends EngineEvents {
       b.free += lock;
     }
     o.lock = 0n;
-    this.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
+    this.events.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
   }
 
   /** The lock `qty` units of this order hold (0 for budget-limited market buys, which release at the end). */
-  protected lockFor(o: Ord, qty: number): bigint {
+  lockFor(o: Ord, qty: number): bigint {
     if (!o.isBuy) return mul3(qty, 1, o.sym.baseFn, o.sym.baseF);
     return o.lockPrice >= 0 ? mul3(o.lockPrice, qty, o.sym.quoteFn, o.sym.quoteF) : 0n;
   }
 
   /** Moves the lock of `qty` units back to free (self-trade prevention). */
-  protected unlockQty(o: Ord, qty: number): void {
+  unlockQty(o: Ord, qty: number): void {
     const amt = this.lockFor(o, qty);
     if (amt === 0n) return;
     const b = o.lockBal;
     b.locked -= amt;
     b.free += amt;
     o.lock -= amt;
-    this.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
+    this.events.dirty(o.acct, o.isBuy ? o.sym.quote : o.sym.base);
   }
 
-  protected count(o: Ord, delta: 1 | -1): void {
+  count(o: Ord, delta: 1 | -1): void {
     const c = o.counts;
     c.all += delta;
     o.acct.totalOpen += delta;
@@ -94,47 +106,47 @@ export abstract class EngineBalances extends EngineEvents {
   }
 
   /** Bookkeeping when an order reaches a final status. */
-  protected closed(o: Ord): void {
+  closed(o: Ord): void {
     if (o.counted) this.count(o, -1);
     o.acct.removeOpen(o);
     this.unlockAll(o);
-    if (o.list !== null && !o.list.done) this.listLegClosed(o);
+    if (o.list !== null && !o.list.done) this.listLegs.listLegClosed(o);
     this.ended(o);
   }
 
   /** An order reached a final status: the history may now drop its oldest ended order. */
-  protected ended(o: Ord): void {
+  ended(o: Ord): void {
     const outId = o.hist.orderEnded(o.id);
     if (outId < 0) return;
-    const slot = outId - this.cols.first;
-    const out = this.orders[slot]!;
+    const slot = outId - this.state.cols.first;
+    const out = this.state.orders[slot]!;
     out.evicted = true;
-    out.keepAmounts(this.cols);
-    this.orders[slot] = undefined;
+    out.keepAmounts(this.state.cols);
+    this.state.orders[slot] = undefined;
     const cid = out.givenClientId;
     if (cid !== null && out.acct.byClient.get(cid) === out) out.acct.byClient.delete(cid);
     const list = out.list;
-    if (list !== null && list.limitLeg.evicted && list.stopLeg.evicted) this.lists.delete(list.id);
-    if (slot === this.held) this.dropDeadPrefix();
+    if (list !== null && list.limitLeg.evicted && list.stopLeg.evicted) this.state.lists.delete(list.id);
+    if (slot === this.state.held) this.dropDeadPrefix();
   }
 
   /** Advances `held` past dropped orders; drops the dead prefix from the id index and the columns once it is half of them. */
-  protected dropDeadPrefix(): void {
-    const a = this.orders;
-    let h = this.held;
+  dropDeadPrefix(): void {
+    const a = this.state.orders;
+    let h = this.state.held;
     while (h < a.length && a[h] === undefined) h++;
-    this.held = h;
+    this.state.held = h;
     if (h < 1024 || h * 2 < a.length) return;
-    this.cols.dropPrefix(h, a.length);
-    this.orders = a.slice(h);
-    this.held = 0;
+    this.state.cols.dropPrefix(h, a.length);
+    this.state.orders = a.slice(h);
+    this.state.held = 0;
   }
 
   /** Takes an order out of the book or the stop list. */
-  protected detach(o: Ord): void {
+  detach(o: Ord): void {
     if (o.level !== null) {
       const side = o.sym.own(o.isBuy);
-      this.touch(o.sym, o.isBuy, o.level);
+      this.events.touch(o.sym, o.isBuy, o.level);
       side.remove(o);
     } else if (!o.working) {
       const i = o.sym.stops.indexOf(o);
@@ -142,31 +154,31 @@ export abstract class EngineBalances extends EngineEvents {
     }
   }
 
-  protected expire(o: Ord, reason: ExpiryReasonName): void {
+  expire(o: Ord, reason: ExpiryReasonName): void {
     if (!o.isOpen) return;
     this.detach(o);
     o.status = 'EXPIRED';
     o.expiryReason = reason;
-    o.updateTime = this.now;
-    this.report(o, 'EXPIRED');
+    o.updateTime = this.state.now;
+    this.events.report(o, 'EXPIRED');
     this.closed(o);
   }
 
-  protected cancelOne(o: Ord): void {
+  cancelOne(o: Ord): void {
     this.detach(o);
     o.status = 'CANCELED';
-    o.updateTime = this.now;
-    this.report(o, 'CANCELED');
+    o.updateTime = this.state.now;
+    this.events.report(o, 'CANCELED');
     this.closed(o);
   }
 
   /** One side of a fill: balances, commission (in the asset received), status, own trade record, report. */
-  protected fill(o: Ord, q: number, price: number, isMaker: boolean, tradeId: number): void {
+  fill(o: Ord, q: number, price: number, isMaker: boolean, tradeId: number): void {
     const s = o.sym;
     const a = o.acct;
     const rate = isMaker ? a.maker : a.taker;
     o.filled += q;
-    o.updateTime = this.now;
+    o.updateTime = this.state.now;
     // Every amount as a safe integer when it is one: then balances, lock and cumulative quote take
     // number-only updates (amount.ts); otherwise the same rule in bigint (fillBig).
     const pq = price * q;
@@ -203,11 +215,11 @@ export abstract class EngineBalances extends EngineEvents {
       feeBig = this.fillBig(o, q, price, quote, rate);
     }
     const feeAsset = o.isBuy ? s.base : s.quote;
-    this.dirty(a, s.base);
-    this.dirty(a, s.quote);
+    this.events.dirty(a, s.base);
+    this.events.dirty(a, s.quote);
     o.status = o.rem === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
-    if (fee >= 0) o.hist.trades.push(tradeId, o.id, price, q, pq, fee, o.isBuy, isMaker, this.now);
-    else o.hist.trades.push(tradeId, o.id, price, q, mulBig(price, q), feeBig, o.isBuy, isMaker, this.now);
+    if (fee >= 0) o.hist.trades.push(tradeId, o.id, price, q, pq, fee, o.isBuy, isMaker, this.state.now);
+    else o.hist.trades.push(tradeId, o.id, price, q, mulBig(price, q), feeBig, o.isBuy, isMaker, this.state.now);
     const filled = o.status === 'FILLED';
     if (filled) {
       if (o.counted) this.count(o, -1);
@@ -215,17 +227,13 @@ export abstract class EngineBalances extends EngineEvents {
       // A filled budget-limited buy may keep an unspent part of its lock.
       this.unlockAll(o);
     }
-    if (this.ev) {
-      const feeScale = this.scaleOf(feeAsset);
-      // fee >= 0: every amount of the fill, price x q included, is a safe integer (no bigint made).
-      this.report(o, 'TRADE', fee >= 0 ? { qty: q, price, quote: pq, fee, feeAsset, feeScale, tradeId, isMaker } : { qty: q, price, quote: mulBig(price, q), fee: feeBig, feeAsset, feeScale, tradeId, isMaker });
-    }
-    if (o.list !== null && !o.list.done) this.listLegTraded(o);
+    this.events.reportFill(o, q, price, pq, fee, feeBig, feeAsset, tradeId, isMaker);
+    if (o.list !== null && !o.list.done) this.listLegs.listLegTraded(o);
     if (filled) this.ended(o);
   }
 
   /** fill's balance and lock updates in bigint, for amounts beyond 2^53; returns the commission. */
-  protected fillBig(o: Ord, q: number, price: number, quote: bigint, rate: number): bigint {
+  fillBig(o: Ord, q: number, price: number, quote: bigint, rate: number): bigint {
     const s = o.sym;
     const qb = o.quoteBal;
     const bb = o.baseBal;
@@ -255,7 +263,7 @@ export abstract class EngineBalances extends EngineEvents {
   }
 
   /** TRANSFER: the prevented quantity and its notional at the maker's price move between the two accounts. */
-  protected transfer(t: Ord, m: Ord, pq: number, price: number): void {
+  transfer(t: Ord, m: Ord, pq: number, price: number): void {
     const s = t.sym;
     const buyer = t.isBuy ? t : m;
     const seller = t.isBuy ? m : t;
@@ -278,8 +286,8 @@ export abstract class EngineBalances extends EngineEvents {
     }
     seller.acct.b(s.quote).free += quote;
     for (const a of [buyer.acct, seller.acct]) {
-      this.dirty(a, s.base);
-      this.dirty(a, s.quote);
+      this.events.dirty(a, s.base);
+      this.events.dirty(a, s.quote);
     }
   }
 }

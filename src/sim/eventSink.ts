@@ -1,17 +1,64 @@
 /**
- * Event delivery: listeners, the buffer, per-operation depth diffs and account positions,
- * executionReports in wire and scaled form, and public trades.
+ * The engine's event sink: the parts tell it what happened (an order's report, a fill, a public
+ * trade, a level or a balance that changed) and it builds only the events someone wants: the
+ * buffer, and each listener by what it subscribed to (market data, account positions, wire or
+ * scaled reports). Depth diffs and account positions are collected per operation and built at its
+ * end.
  */
 import type { RejectReasonName } from '../core/enums.js';
 import type { BookSide, Level } from './book.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, NonReportEvent, ScaledEngineListener, ScaledExecutionReport, ScaledSubscribeOptions, SubscribeOptions, TradeEvent, WireSubscribeOptions } from './events.js';
-import { fmt, fmtBig } from './scaled.js';
-import type { Acct, Ord, PubTrade, Sym } from './state.js';
+import { fmt, fmtBig, mulBig } from './scaled.js';
+import type { Acct, Ord, OrderList, PubTrade, Sym } from './state.js';
 import { executionReport, type FillInfo, scaledExecutionReport, writeScaledExecutionReport } from './views.js';
-import { EngineBase, type Listener, RECENT_TRADES } from './engineBase.js';
+import type { EngineState } from './engineState.js';
 
-/** Event delivery. */
-export abstract class EngineEvents extends EngineBase {
+/**
+ * A subscribed listener: `market` false for one that wants account events only, `positions` false
+ * for one that wants no account positions, `scaled` for one that takes scaled executionReports.
+ */
+type Listener =
+  | { readonly scaled: false; readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: false }
+  | { readonly scaled: true; readonly fn: ScaledEngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: boolean };
+
+/** Builds and delivers the engine's events. */
+export class EventSink {
+  private readonly buffered: boolean;
+  private buffer: EngineEvent[] = [];
+  /** Listeners in subscription order. */
+  private readonly listeners: Listener[] = [];
+  /** True when account events are built at all (a buffer or any listener wants them). */
+  accountEvents: boolean;
+  /** True when market-data events (trade, depthUpdate, referencePrice) are built: a buffer or a listener that wants them. */
+  marketData: boolean;
+  /** True when wire executionReports are built: a buffer or a listener without `reports: 'scaled'`. */
+  private wireReports: boolean;
+  /** True when scaled executionReports are built: a listener with `reports: 'scaled'`. */
+  private scaledReports = false;
+  /** True when every scaled listener takes transient reports (the report object may be reused). */
+  private transientReports = false;
+  /** True when outboundAccountPosition events are built: a buffer or a listener that wants them. */
+  private positions: boolean;
+  /** The reused scaled report (transientReports), made at the first report. */
+  private reusedReport: ScaledExecutionReport | null = null;
+  /** Reports being delivered (more than one: a listener called back into the engine). */
+  private reporting = 0;
+  private readonly touchedSyms: Sym[] = [];
+  /** Sequence number of the operation whose depth diff is being collected (Level.mark). */
+  private opSeq = 0;
+  private readonly dirtyAccts: Acct[] = [];
+
+  constructor(
+    private readonly state: EngineState,
+    buffered: boolean,
+  ) {
+    this.buffered = buffered;
+    this.accountEvents = buffered;
+    this.wireReports = buffered;
+    this.marketData = buffered;
+    this.positions = buffered;
+  }
+
   /**
    * Subscribes a synchronous listener; returns the unsubscribe function. With `{ marketData: false }`
    * the listener gets only account events (executionReport, outboundAccountPosition, listStatus),
@@ -42,13 +89,13 @@ export abstract class EngineEvents extends EngineBase {
   }
 
   /** Recomputes which event kinds anyone wants. */
-  protected wants(): void {
-    this.ev = this.bufferOn || this.listeners.length > 0;
-    this.wev = this.bufferOn || this.listeners.some((l) => !l.scaled);
-    this.sev = this.listeners.some((l) => l.scaled);
-    this.tev = this.sev && this.listeners.every((l) => !l.scaled || l.transient);
-    this.mev = this.bufferOn || this.listeners.some((l) => l.market);
-    this.pev = this.bufferOn || this.listeners.some((l) => l.positions);
+  private wants(): void {
+    this.accountEvents = this.buffered || this.listeners.length > 0;
+    this.wireReports = this.buffered || this.listeners.some((l) => !l.scaled);
+    this.scaledReports = this.listeners.some((l) => l.scaled);
+    this.transientReports = this.scaledReports && this.listeners.every((l) => !l.scaled || l.transient);
+    this.marketData = this.buffered || this.listeners.some((l) => l.market);
+    this.positions = this.buffered || this.listeners.some((l) => l.positions);
   }
 
   /** Drains buffered events (empty when bufferEvents is false). */
@@ -59,20 +106,20 @@ export abstract class EngineEvents extends EngineBase {
   }
 
   /** Delivers an account event other than an executionReport to the buffer and every listener. */
-  protected emit(e: NonReportEvent): void {
-    if (this.bufferOn) this.buffer.push(e);
+  emit(e: NonReportEvent): void {
+    if (this.buffered) this.buffer.push(e);
     for (const l of this.listeners) l.fn(e);
   }
 
   /** Delivers a market-data event to the buffer and the listeners that want market data. */
-  protected emitMarket(e: NonReportEvent): void {
-    if (this.bufferOn) this.buffer.push(e);
+  emitMarket(e: NonReportEvent): void {
+    if (this.buffered) this.buffer.push(e);
     for (const l of this.listeners) if (l.market) l.fn(e);
   }
 
   /** Delivers an account position to the buffer and the listeners that want them. */
-  protected emitPosition(e: NonReportEvent): void {
-    if (this.bufferOn) this.buffer.push(e);
+  private emitPosition(e: NonReportEvent): void {
+    if (this.buffered) this.buffer.push(e);
     for (const l of this.listeners) if (l.positions) l.fn(e);
   }
 
@@ -81,8 +128,8 @@ export abstract class EngineEvents extends EngineBase {
    * operation (its `mark`); a price can still appear twice when its level emptied and a new one
    * opened there, which depthLevels drops after sorting.
    */
-  protected touch(s: Sym, isBid: boolean, lv: Level): void {
-    if (!this.mev || lv.mark === this.opSeq) return;
+  touch(s: Sym, isBid: boolean, lv: Level): void {
+    if (!this.marketData || lv.mark === this.opSeq) return;
     lv.mark = this.opSeq;
     if (!s.touchedAny) {
       s.touchedAny = true;
@@ -96,8 +143,8 @@ export abstract class EngineEvents extends EngineBase {
    * listed more than once in an operation, which depthLevels drops after sorting, as it does for a
    * level that emptied and reopened.
    */
-  protected touchPrice(s: Sym, isBid: boolean, price: number): void {
-    if (!this.mev) return;
+  touchPrice(s: Sym, isBid: boolean, price: number): void {
+    if (!this.marketData) return;
     if (!s.touchedAny) {
       s.touchedAny = true;
       this.touchedSyms.push(s);
@@ -105,16 +152,17 @@ export abstract class EngineEvents extends EngineBase {
     (isBid ? s.touchedBids : s.touchedAsks).push(price);
   }
 
-  protected dirty(a: Acct, asset: string): void {
-    a.lastUpdate = this.now;
-    if (!this.pev) return;
+  /** Records that an account's balance of `asset` changed, for the operation's account position. */
+  dirty(a: Acct, asset: string): void {
+    a.lastUpdate = this.state.now;
+    if (!this.positions) return;
     if (a.dirty.size === 0) this.dirtyAccts.push(a);
     a.dirty.add(asset);
   }
 
   /** Ends an operation: account positions for changed balances, then one depth diff per changed symbol. */
-  protected end(): void {
-    if (!this.ev) return;
+  end(): void {
+    if (!this.accountEvents) return;
     if (this.dirtyAccts.length === 0 && this.touchedSyms.length === 0) {
       // Nothing to report (a replayed level or trade with no own order and no market-data
       // listener): skip the loops and the `length = 0` stores, which V8 runs as a call into its
@@ -122,12 +170,12 @@ export abstract class EngineEvents extends EngineBase {
       this.opSeq++;
       return;
     }
-    const now = this.now;
+    const now = this.state.now;
     for (const a of this.dirtyAccts) {
       const B: { a: string; f: string; l: string }[] = [];
       for (const asset of a.dirty) {
         const b = a.b(asset);
-        const sc = this.scaleOf(asset);
+        const sc = this.state.scaleOf(asset);
         B.push({ a: asset, f: fmtBig(b.free, sc), l: fmtBig(b.locked, sc) });
       }
       if (B.length > 1) B.sort(byAsset);
@@ -166,12 +214,12 @@ export abstract class EngineEvents extends EngineBase {
    * Delivers the order's executionReport to the buffer and every listener, each in its form: both
    * forms are built before any listener runs (a listener may call back into the engine).
    */
-  protected report(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null = null, r: RejectReasonName = 'NONE'): void {
-    if (!this.ev) return;
-    const wire = this.wev ? executionReport(o, x, this.now, fill, r) : null;
+  report(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null = null, r: RejectReasonName = 'NONE'): void {
+    if (!this.accountEvents) return;
+    const wire = this.wireReports ? executionReport(o, x, this.state.now, fill, r) : null;
     // The reused object only outside another report's delivery (whose listeners may still read it).
-    const scaled = !this.sev ? null : this.tev && this.reporting === 0 && r === 'NONE' ? this.reuseReport(o, x, fill) : scaledExecutionReport(o, x, this.now, fill, r);
-    if (this.bufferOn && wire !== null) this.buffer.push(wire);
+    const scaled = !this.scaledReports ? null : this.transientReports && this.reporting === 0 && r === 'NONE' ? this.reuseReport(o, x, fill) : scaledExecutionReport(o, x, this.state.now, fill, r);
+    if (this.buffered && wire !== null) this.buffer.push(wire);
     // Not decremented when a listener throws: the engine then keeps building new reports (safe).
     this.reporting++;
     for (const l of this.listeners) {
@@ -180,7 +228,7 @@ export abstract class EngineEvents extends EngineBase {
         if (scaled === null) continue;
         // A listener that keeps reports, subscribed during this delivery, is handed the reused
         // object: it is then that listener's, never written again (a new one is made next time).
-        if (!l.transient && scaled === this.flyReport) this.flyReport = null;
+        if (!l.transient && scaled === this.reusedReport) this.reusedReport = null;
         l.fn(scaled);
       } else if (wire !== null) l.fn(wire);
     }
@@ -188,41 +236,55 @@ export abstract class EngineEvents extends EngineBase {
   }
 
   /** The order's scaled report in the reused object (every scaled listener takes transient reports). */
-  protected reuseReport(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null): ScaledExecutionReport {
-    const r = this.flyReport;
-    if (r === null) return (this.flyReport = scaledExecutionReport(o, x, this.now, fill));
-    return writeScaledExecutionReport(r, o, x, this.now, fill);
+  private reuseReport(o: Ord, x: ExecutionReportEvent['x'], fill: FillInfo | null): ScaledExecutionReport {
+    const r = this.reusedReport;
+    if (r === null) return (this.reusedReport = scaledExecutionReport(o, x, this.state.now, fill));
+    return writeScaledExecutionReport(r, o, x, this.state.now, fill);
   }
 
-  protected recordPublic(s: Sym, id: number, price: number, qty: number, buyer: number, seller: number, isBuyerMaker: boolean): void {
-    const now = this.now;
-    s.last = price;
-    if (s.windowMs > 0) {
-      s.hist.push({ t: now, p: price, q: qty });
-      const from = now - s.windowMs;
-      while (s.histStart < s.hist.length && s.hist[s.histStart]!.t <= from) s.histStart++;
-      if (s.histStart > 4096 && s.histStart * 2 > s.hist.length) {
-        s.hist.splice(0, s.histStart);
-        s.histStart = 0;
-      }
-    }
-    // Once the ring is full its oldest slot is rewritten in place: no allocation per trade.
-    let t = s.recent[s.recentNext];
-    if (t === undefined) s.recent[s.recentNext] = t = { id, price, qty, buyer, seller, isBuyerMaker, time: now };
-    else {
-      t.id = id;
-      t.price = price;
-      t.qty = qty;
-      t.buyer = buyer;
-      t.seller = seller;
-      t.isBuyerMaker = isBuyerMaker;
-      t.time = now;
-    }
-    s.recentNext = (s.recentNext + 1) % RECENT_TRADES;
-    if (this.mev) this.emitMarket(this.tradeEvent(s, t));
+  /** A public trade on the symbol's tape (EngineState.recordPublic): its trade event. */
+  trade(s: Sym, t: PubTrade): void {
+    if (this.marketData) this.emitMarket(this.tradeEvent(s, t));
   }
 
-  protected tradeEvent(s: Sym, t: PubTrade): TradeEvent {
+  /** The fill's executionReport (TRADE); `fee` -1 when the amounts are bigints (`quote`, `feeBig`). */
+  reportFill(o: Ord, q: number, price: number, pq: number, fee: number, feeBig: bigint, feeAsset: string, tradeId: number, isMaker: boolean): void {
+    if (!this.accountEvents) return;
+    const feeScale = this.state.scaleOf(feeAsset);
+    // fee >= 0: every amount of the fill, price x q included, is a safe integer (no bigint made).
+    const fill: FillInfo = fee >= 0 ? { qty: q, price, quote: pq, fee, feeAsset, feeScale, tradeId, isMaker } : { qty: q, price, quote: mulBig(price, q), fee: feeBig, feeAsset, feeScale, tradeId, isMaker };
+    this.report(o, 'TRADE', fill);
+  }
+
+  /** An OCO list's listStatus. */
+  listStatus(list: OrderList): void {
+    if (!this.accountEvents) return;
+    const now = this.state.now;
+    const legs = [list.limitLeg, list.stopLeg];
+    this.emit({
+      type: 'listStatus',
+      accountId: list.acct.id,
+      e: 'listStatus',
+      E: now,
+      s: list.symbol,
+      g: list.id,
+      c: 'OCO',
+      l: list.done ? 'ALL_DONE' : 'EXEC_STARTED',
+      L: list.done ? 'ALL_DONE' : 'EXECUTING',
+      r: 'NONE',
+      C: list.clientId,
+      T: now,
+      O: legs.map((o) => ({ s: list.symbol, i: o.idStr, c: o.clientId })),
+    });
+  }
+
+  /** A new reference price of the PRICE_RANGE rule. */
+  referencePrice(symbol: string, price: string | null, now: number): void {
+    if (this.marketData) this.emitMarket({ type: 'referencePrice', symbol, referencePrice: price, time: now });
+  }
+
+  /** A public trade as a trade event. */
+  tradeEvent(s: Sym, t: PubTrade): TradeEvent {
     return { type: 'trade', symbol: s.name, id: t.id, price: fmt(t.price, s.pd), qty: fmt(t.qty, s.qd), buyerOrderId: String(t.buyer), sellerOrderId: String(t.seller), isBuyerMaker: t.isBuyerMaker, time: t.time };
   }
 }

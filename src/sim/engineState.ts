@@ -1,42 +1,32 @@
 /**
- * The engine's state and lookups: symbols, accounts, the order id index, event flags and the
- * operation clock. The layers above (events, balances, matching, stops, placing, queries, replayed
- * liquidity) are the engine's methods grouped by job; MatchingEngine (engine.ts) is the last of
- * them.
+ * The engine's state and lookups: symbols, accounts, the order id index, the id counters and the
+ * operation clock. Every part of the engine (events, ledger, matcher, stop orders, order entry,
+ * queries, replayed liquidity) holds this one object; MatchingEngine (engine.ts) composes them.
  */
 import { Decimal } from '../core/decimal.js';
 import type { ExchangeFilters } from '../core/filters.js';
 import { OrderColumns } from './columns.js';
 import { type AvgPrice, DraftBuf, type EntryContext } from './entry.js';
-import type { EngineEvent, EngineListener, ScaledEngineListener, ScaledExecutionReport } from './events.js';
 import { mulBig } from './scaled.js';
-import { Acct, type Ord, type OrderList, p10, scaleExact, scaleExactBig, Sym } from './state.js';
+import { Acct, idOfGeneratedClientId, type Ord, type OrderList, p10, type PubTrade, scaleExact, scaleExactBig, Sym } from './state.js';
 import type { EngineConfig } from './types.js';
 
 /** 2^53: below it a double holds every integer exactly. */
 export const TWO53 = 9007199254740992;
 export const MAX_SAFE_N = BigInt(Number.MAX_SAFE_INTEGER);
 
-/**
- * A subscribed listener: `market` false for one that wants account events only, `positions` false
- * for one that wants no account positions, `scaled` for one that takes scaled executionReports.
- */
-export type Listener =
-  | { readonly scaled: false; readonly fn: EngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: false }
-  | { readonly scaled: true; readonly fn: ScaledEngineListener; readonly market: boolean; readonly positions: boolean; readonly transient: boolean };
-
 /** How many public trades recentTrades can return. */
 export const RECENT_TRADES = 1000;
 
-/** The engine's state and lookups. */
-export abstract class EngineBase {
-  protected readonly syms = new Map<string, Sym>();
-  protected readonly accts = new Map<string, Acct>();
+/** The engine's state and lookups, shared by its parts. */
+export class EngineState {
+  readonly syms = new Map<string, Sym>();
+  readonly accts = new Map<string, Acct>();
   /** What `sym` and `acct` found last (both maps are fixed at construction). */
-  protected lastSym: Sym | null = null;
-  protected lastAcct: Acct | null = null;
+  lastSym: Sym | null = null;
+  lastAcct: Acct | null = null;
   /** The account `acct` found before `lastAcct` (two accounts trading with each other alternate). */
-  protected prevAcct: Acct | null = null;
+  prevAcct: Acct | null = null;
   /**
    * The id index: orders by id − cols.first (undefined once the history bound dropped one), and
    * with it the columns. Invariants: cols.first + orders.length === nextOrderId; every slot below
@@ -45,50 +35,23 @@ export abstract class EngineBase {
    * the index (and 1024 slots), both drop it (`dropDeadPrefix`), so with a finite historyLimit
    * they span the ids from the oldest held order on, not every id ever issued.
    */
-  protected orders: (Ord | undefined)[] = [];
-  protected held = 0;
+  orders: (Ord | undefined)[] = [];
+  held = 0;
   /** Lock and cumulative-quote number parts of the orders of the id index (columns.ts). */
-  protected readonly cols: OrderColumns;
-  protected readonly lists = new Map<number, OrderList>();
-  protected readonly assetScale = new Map<string, number>();
-  protected readonly exchange: ExchangeFilters;
-  protected readonly rateScale: number;
-  protected nextOrderId: number;
-  protected nextTradeId: number;
-  protected nextListId: number;
-  protected readonly bufferOn: boolean;
-  protected buffer: EngineEvent[] = [];
-  /** Listeners in subscription order. */
-  protected readonly listeners: Listener[] = [];
-  /** True when account events are built at all (a buffer or any listener wants them). */
-  protected ev: boolean;
-  /** True when wire executionReports are built: a buffer or a listener without `reports: 'scaled'`. */
-  protected wev: boolean;
-  /** True when scaled executionReports are built: a listener with `reports: 'scaled'`. */
-  protected sev = false;
-  /** True when every scaled listener takes transient reports (the report object may be reused). */
-  protected tev = false;
-  /** The reused scaled report (transientReports), made at the first report. */
-  protected flyReport: ScaledExecutionReport | null = null;
-  /** Reports being delivered (more than one: a listener called back into the engine). */
-  protected reporting = 0;
-  /** True when market-data events (trade, depthUpdate, referencePrice) are built: a buffer or a listener that wants them. */
-  protected mev: boolean;
-  /** True when outboundAccountPosition events are built: a buffer or a listener that wants them. */
-  protected pev: boolean;
-  protected readonly touchedSyms: Sym[] = [];
-  /** Sequence number of the operation whose depth diff is being collected (Level.mark). */
-  protected opSeq = 0;
-  protected readonly dirtyAccts: Acct[] = [];
+  readonly cols: OrderColumns;
+  readonly lists = new Map<number, OrderList>();
+  readonly assetScale = new Map<string, number>();
+  readonly exchange: ExchangeFilters;
+  readonly rateScale: number;
+  nextOrderId: number;
+  nextTradeId: number;
+  nextListId: number;
   /** Time of the operation in progress. */
-  protected now = 0;
-  protected readonly ctx: EntryContext;
+  now = 0;
+  /** What entry checks read of the engine: the exchange filters and average prices. */
+  readonly ctx: EntryContext;
   /** placeOrder's draft, reused: it is fully read before the call can emit (and so re-enter). */
-  protected readonly draft = new DraftBuf();
-  /** The kancil fill model: replayed trades use up replayed liquidity, reflected trades count once. */
-  protected readonly consume: boolean;
-  /** The powerProb queue model's exponent; 0 for riskAverse. */
-  protected readonly queuePower: number;
+  readonly draft = new DraftBuf();
 
   constructor(config: EngineConfig) {
     this.exchange = config.exchangeFilters ?? {};
@@ -99,24 +62,10 @@ export abstract class EngineBase {
     // practice); the public views spell them as strings (core/tradeId.ts).
     if (!Number.isSafeInteger(this.nextTradeId) || this.nextTradeId < 0) throw new RangeError(`firstTradeId ${this.nextTradeId} must be a non-negative safe integer`);
     this.nextListId = config.firstOrderListId ?? 1;
-    this.bufferOn = config.bufferEvents !== false;
-    this.ev = this.bufferOn;
-    this.wev = this.bufferOn;
-    this.mev = this.bufferOn;
-    this.pev = this.bufferOn;
     const historyLimit = config.historyLimit ?? Infinity;
     if (!(historyLimit === Infinity || (Number.isSafeInteger(historyLimit) && historyLimit >= 0))) {
       throw new RangeError(`historyLimit ${historyLimit} must be a non-negative integer or Infinity`);
     }
-    const fm = config.fillModel ?? 'kancil';
-    if (fm !== 'kancil' && fm !== 'hftbacktest') throw new RangeError(`fillModel ${String(fm)} must be kancil or hftbacktest`);
-    this.consume = fm === 'kancil';
-    const qm = config.queueModel ?? { type: 'riskAverse' };
-    if (qm.type === 'powerProb') {
-      if (!(Number.isInteger(qm.power) && qm.power >= 1 && qm.power <= 10)) throw new RangeError(`queueModel power ${qm.power} must be an integer from 1 to 10`);
-      this.queuePower = qm.power;
-    } else if (qm.type === 'riskAverse') this.queuePower = 0;
-    else throw new RangeError(`queueModel type ${String((qm as { type: unknown }).type)} must be riskAverse or powerProb`);
     this.rateScale = Math.max(0, ...config.accounts.flatMap((a) => [a.makerCommission.decimalPlaces(), a.takerCommission.decimalPlaces()]));
     const rd = this.rateScale;
     const need = (asset: string, scale: number): void => {
@@ -159,12 +108,12 @@ export abstract class EngineBase {
     this.ctx = { exchange: this.exchange, avg: (s, mins) => this.avg(s, mins) };
   }
 
-  protected scaleOf(asset: string): number {
+  scaleOf(asset: string): number {
     return this.assetScale.get(asset) ?? 8;
   }
 
   /** The symbol by name; the last one found is kept, so a run of orders on one symbol does one compare instead of a map lookup. */
-  protected sym(name: string): Sym | undefined {
+  sym(name: string): Sym | undefined {
     const last = this.lastSym;
     if (last !== null && last.name === name) return last;
     const s = this.syms.get(name);
@@ -177,7 +126,7 @@ export abstract class EngineBase {
    * account; a market maker and a taker, or a buyer and a seller, alternate between two): a hit is
    * one or two compares instead of a map lookup.
    */
-  protected acct(id: string): Acct | undefined {
+  acct(id: string): Acct | undefined {
     const last = this.lastAcct;
     if (last !== null && last.id === id) return last;
     const prev = this.prevAcct;
@@ -194,13 +143,13 @@ export abstract class EngineBase {
     return a;
   }
 
-  protected needSym(symbol: string): Sym {
+  needSym(symbol: string): Sym {
     const s = this.sym(symbol);
     if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
     return s;
   }
 
-  protected setRef(s: Sym, price: Decimal | null): void {
+  setRef(s: Sym, price: Decimal | null): void {
     s.ref = price;
     const r = s.priceRange;
     // The PRICE_RANGE rule applies to symbol type 1 only and needs a reference price.
@@ -215,7 +164,7 @@ export abstract class EngineBase {
   }
 
   /** Average price at price scale as an exact fraction over `mins` minutes (0: last price). */
-  protected avg(s: Sym, mins: number): AvgPrice | null {
+  avg(s: Sym, mins: number): AvgPrice | null {
     if (mins > 0) {
       const from = this.now - mins * 60_000;
       let num = 0n;
@@ -233,11 +182,57 @@ export abstract class EngineBase {
   }
 
   /** An open order by id (open orders are never dropped from the index): for the accounts' open sets. */
-  protected readonly openById = (id: number): Ord => this.orders[id - this.cols.first]!;
+  readonly openById = (id: number): Ord => this.orders[id - this.cols.first]!;
 
-  protected orderById(id: number): Ord | undefined {
+  orderById(id: number): Ord | undefined {
     // An id below the index (dropped with its prefix) is unknown, as a dropped order's slot is.
     const i = id - this.cols.first;
     return Number.isSafeInteger(id) && i >= 0 ? this.orders[i] : undefined;
+  }
+
+  /** The account's order named by id or clientId (on `symbol` when given), or undefined. */
+  find(acct: Acct, symbol: string | undefined, orderId: string | number | undefined, clientId: string | undefined): Ord | undefined {
+    let o: Ord | undefined;
+    if (orderId !== undefined) {
+      const id = typeof orderId === 'number' ? orderId : Number(orderId);
+      o = this.orderById(id);
+      if (o !== undefined && o.acct !== acct) o = undefined;
+    } else if (clientId !== undefined) {
+      // clientIds are not unique (the spec says the server does not check): the most recent order wins.
+      o = acct.byClient.get(clientId);
+      const gen = this.orderById(idOfGeneratedClientId(clientId));
+      if (gen !== undefined && gen.acct === acct && gen.givenClientId === null && (o === undefined || gen.id > o.id)) o = gen;
+    }
+    if (o !== undefined && symbol !== undefined && o.sym.name !== symbol) return undefined;
+    return o;
+  }
+
+  /** Records a public trade on the symbol's tape (last price, average-price window, recent ring) and returns its slot. */
+  recordPublic(s: Sym, id: number, price: number, qty: number, buyer: number, seller: number, isBuyerMaker: boolean): PubTrade {
+    const now = this.now;
+    s.last = price;
+    if (s.windowMs > 0) {
+      s.hist.push({ t: now, p: price, q: qty });
+      const from = now - s.windowMs;
+      while (s.histStart < s.hist.length && s.hist[s.histStart]!.t <= from) s.histStart++;
+      if (s.histStart > 4096 && s.histStart * 2 > s.hist.length) {
+        s.hist.splice(0, s.histStart);
+        s.histStart = 0;
+      }
+    }
+    // Once the ring is full its oldest slot is rewritten in place: no allocation per trade.
+    let t = s.recent[s.recentNext];
+    if (t === undefined) s.recent[s.recentNext] = t = { id, price, qty, buyer, seller, isBuyerMaker, time: now };
+    else {
+      t.id = id;
+      t.price = price;
+      t.qty = qty;
+      t.buyer = buyer;
+      t.seller = seller;
+      t.isBuyerMaker = isBuyerMaker;
+      t.time = now;
+    }
+    s.recentNext = (s.recentNext + 1) % RECENT_TRADES;
+    return t;
   }
 }
