@@ -17,7 +17,7 @@
  *   ReplayedLiquidity (replayed.ts) recorded depth and trades, with the QueueModel (queueModel.ts)
  *                                   and the FillModel (fillModel.ts) the config chooses
  * This class only builds them and hands each public call to its part. Latency is not the
- * engine's: the simulated venue delays requests and reports (src/backtest/README.md, "Latency").
+ * engine's: the simulated venue (src/venue/latency.ts) delays requests and reports around it.
  */
 import type { Decimal } from '../core/decimal.js';
 import type { RejectReasonName } from '../core/enums.js';
