@@ -6,34 +6,40 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkDataFiles } from './Backtest.js';
-import { failureText } from './failureText.js';
 import type { BacktestConfig } from './config.js';
 import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
 import { RATIO_FIELDS, type RatioField } from './metrics.js';
 import { ratioText } from './ratioText.js';
-import { compareRank, gridPoints, rankValue, type SweepGrid } from './sweepGrid.js';
+import { gridObjective, gridPoints, type SweepGrid } from './sweepGrid.js';
+import { objectiveFigure, objectiveText, orientedValue, rankCandidates, type Objective } from './sweepObjective.js';
+import { pointRunner } from './sweepPoints.js';
 import { paramValues, randomPoints } from './sweepSpace.js';
 import { formatDocPath } from '../core/configIssue.js';
 import { timeBoundMs } from '../config/timeBound.js';
 import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
-import { recordingFiles, type JobRunner, type SweepFigures, type SweepJob } from './sweepJob.js';
+import { recordingFiles, type JobRunner } from './sweepJob.js';
 import { runJobs } from './sweepPool.js';
-import { combineMetrics, recordingsTable, type RecordingRow } from './sweepRecordings.js';
+import { recordingsTable, type RecordingRow } from './sweepRecordings.js';
 import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './sweepWalkForward.js';
+import { walkForwardTable } from './walkForwardReport.js';
 import { renderSweepHtml } from './sweepReport.js';
 import { overfittingText, sweepOverfitting, type SweepOverfitting } from './sweepOverfitting.js';
-import { returnSlices } from './returnSlices.js';
 
 /** One ranked row. */
 export interface SweepRow {
-  readonly rank: number;
+  /** Place among the points that may win (1 is the winner); null for a point under minTrades. */
+  readonly rank: number | null;
   readonly index: number;
   readonly params: Record<string, unknown>;
   /** The strategy's figures (in-sample with an out-of-sample split); undefined when the point's run failed before it had any. */
   readonly metrics: StrategyMetrics | undefined;
   /** With an out-of-sample split: the same point's figures on the data from the split on. */
   readonly outOfSample?: StrategyMetrics;
+  /** The objective's metric in sample, as measured; null when unavailable. */
+  readonly objective: number | null;
+  /** Why the point may not win (fewer trades than minTrades): listed with its figures, not ranked. */
+  readonly excluded?: string;
   /**
    * Why the point failed: its run threw (a worker error included), or the strategy threw and was
    * stopped part-way (its metrics are then those of a truncated run). Failed points rank last.
@@ -48,7 +54,11 @@ export interface SweepRow {
 /** Result of a sweep. */
 export interface SweepResult {
   readonly strategy: string;
+  /** The objective's metric. */
   readonly rankBy: string;
+  readonly objective: Objective;
+  /** Points with fewer trades may not win. */
+  readonly minTrades?: number;
   readonly rows: readonly SweepRow[];
   /**
    * With `keepResults`: the whole result per grid point, in grid order (for checks against single
@@ -134,72 +144,32 @@ export interface SweepOptions {
 export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: SweepOptions = {}): Promise<SweepResult> {
   const strategy = sweepStrategy(cfg, grid);
   checkDataFiles(cfg);
+  const objective = gridObjective(grid);
   const { points, skipped } = await planSweep(cfg, grid, strategy, opts.gridFile);
   // With an out-of-sample split, each point runs twice: before the split (ranked) and from it.
   const split = grid.outOfSample === undefined ? undefined : timeBoundMs(grid.outOfSample);
-  const windows: (SweepJob['window'] | undefined)[] = split === undefined ? [undefined] : [{ end: split - 1 }, { start: split }];
-  // With eachRecording, each (point, window) runs once per recording file, and the runs are combined.
-  const recordings = grid.eachRecording ? recordingFiles(cfg) : [];
-  if (grid.eachRecording && (recordings.length === 0 || cfg.backtest.candles.length > 0)) throw plainErrorAt(opts.gridFile ?? 'grid')(['eachRecording'], `needs a config whose data are recording files (backtest.recordings), not candles: ${cfg.file}`, true);
-  const parts: (number | undefined)[] = grid.eachRecording ? recordings.map((_, r) => r) : [undefined];
-  const W = windows.length;
-  const R = parts.length;
-  const at = (p: number, w: number, r: number): number => (p * W + w) * R + r;
-  const jobs: SweepJob[] = points.flatMap((params, p) =>
-    windows.flatMap((window, w) => parts.map((recording, r) => ({ index: at(p, w, r), configFile: cfg.file, strategy, params, ...(opts.keepResults === true ? { full: true } : {}), ...(window !== undefined ? { window } : {}), ...(recording !== undefined ? { recording } : {}) }))),
-  );
+  if (grid.eachRecording && (recordingFiles(cfg).length === 0 || cfg.backtest.candles.length > 0)) throw plainErrorAt(opts.gridFile ?? 'grid')(['eachRecording'], `needs a config whose data are recording files (backtest.recordings), not candles: ${cfg.file}`, true);
   // Walk-forward windows are checked before anything runs; their runs follow the grid's.
   const wfRuns = grid.walkForward === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (points.length + 1);
   const run: JobRunner = opts.runner ?? ((js, onDone) => runJobs(js, opts.workers, onDone));
-  const answers = await run(jobs, (d) => opts.onDone?.(d, jobs.length + wfRuns));
-  const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(jobs.length + d, jobs.length + wfRuns) });
-  const all = answers.map((a) => (a?.ok ? (JSON.parse(a.result) as SweepFigures) : undefined));
-  const errorOf = (j: number): string | undefined => {
-    const a = answers[j];
-    const r = all[j];
-    return a === undefined ? 'no answer' : !a.ok ? a.error : r !== undefined && r.failures.length > 0 ? r.failures.map(failureText).join('; ') : undefined;
-  };
-  const recordingRows = (p: number, w: number): RecordingRow[] =>
-    recordings.map((rec, r) => {
-      const error = errorOf(at(p, w, r));
-      return { file: rec.file, metrics: all[at(p, w, r)]?.strategies[strategy], ...(error !== undefined ? { error } : {}) };
-    });
-  // A point's figures in window w: its one run's, or its recordings' runs combined (when all have figures).
-  const metricsOf = (p: number, w: number): StrategyMetrics | undefined => {
-    const ms = parts.map((_, r) => all[at(p, w, r)]?.strategies[strategy]);
-    return ms.every((m) => m !== undefined) ? combineMetrics(ms) : undefined;
-  };
-  const errorsOf = (p: number, w: number): string[] =>
-    parts.flatMap((recording, r) => {
-      const e = errorOf(at(p, w, r));
-      return e === undefined ? [] : [recording === undefined ? e : `${recordings[recording]?.file ?? ''}: ${e}`];
-    });
-  const rows = points
-    .map((params, index) => {
-      const metrics = metricsOf(index, 0);
-      const errors = windows.flatMap((_, k) => errorsOf(index, k));
-      const error = errors.length === 0 ? undefined : errors.join('; ');
-      const outOfSample = W > 1 ? metricsOf(index, 1) : undefined;
-      const value = error !== undefined || metrics === undefined ? null : rankValue(metrics, grid.rankBy);
-      const ranBy = [...new Set(windows.flatMap((_, w) => parts.flatMap((_r, r) => answers[at(index, w, r)]?.ranBy ?? [])))];
-      return { index, params, metrics, outOfSample, error, value, failed: error !== undefined, recordings: grid.eachRecording ? recordingRows(index, 0) : undefined, ranBy };
-    })
-    .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)))
-    .map(({ index, params, metrics, outOfSample, error, recordings: recs, ranBy }, i) => ({ rank: i + 1, index, params, metrics, ...(outOfSample !== undefined ? { outOfSample } : {}), ...(error !== undefined ? { error } : {}), ...(recs !== undefined ? { recordings: recs } : {}), ...(ranBy.length > 0 ? { ranBy } : {}) }));
-  // Slices of one run per point: with eachRecording the recordings span different times, and slice k of one is not slice k of another.
+  const runner = pointRunner(cfg, grid, strategy, split, { run, keepResults: opts.keepResults, onDone: (d) => opts.onDone?.(d, total) });
+  const total = points.length * runner.jobsPerPoint + wfRuns;
+  const outcomes = await runner.runPoints(points);
+  const before = points.length * runner.jobsPerPoint;
+  const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(before + d, total) });
+  const ranked = rankCandidates(outcomes.map((o, index) => ({ ...o, index, failed: o.error !== undefined })), objective, grid.minTrades);
+  let rank = 0;
+  const rows = ranked.map((c): SweepRow => {
+    const figure = objectiveFigure(objective, c.metrics, c.trade);
+    return { rank: c.excluded !== undefined ? null : ++rank, index: c.index, params: c.params, metrics: c.metrics, objective: c.failed ? null : figure, ...(c.excluded !== undefined ? { excluded: c.excluded } : {}), ...(c.outOfSample !== undefined ? { outOfSample: c.outOfSample } : {}), ...(c.error !== undefined ? { error: c.error } : {}), ...(c.recordings !== undefined ? { recordings: c.recordings } : {}), ...(c.ranBy.length > 0 ? { ranBy: c.ranBy } : {}) };
+  });
+  // Points under minTrades are no candidates of the choice, so they enter neither PBO nor DSR.
   const overfitting = sweepOverfitting(
-    points.map((params, p) => {
-      const m = metricsOf(p, 0);
-      const o = W > 1 ? metricsOf(p, 1) : undefined;
-      const fig = all[at(p, 0, 0)];
-      // A whole result (keepResults) carries its curve rather than the slices: sliced here alike.
-      const slices = fig === undefined ? undefined : (fig.returnSlices ?? (opts.keepResults === true ? returnSlices(fig as BacktestResult, strategy) : undefined));
-      return { index: p, slices: R === 1 && errorsOf(p, 0).length === 0 ? slices : undefined, inSample: m === undefined ? null : rankValue(m, grid.rankBy), ...(W > 1 ? { outOfSample: o === undefined ? null : rankValue(o, grid.rankBy) } : {}) };
-    }),
-    rows[0]?.error === undefined ? rows[0]?.index : undefined,
+    ranked.map((c) => ({ index: c.index, slices: c.excluded === undefined ? c.slices : undefined, inSample: c.excluded === undefined ? c.value : null, ...(split !== undefined ? { outOfSample: c.excluded !== undefined || c.outOfSample === undefined ? null : orientedValue(objective, objectiveFigure(objective, c.outOfSample, undefined)) } : {}) })),
+    ranked[0]?.failed === false && ranked[0].excluded === undefined ? ranked[0].index : undefined,
   );
-  const results = opts.keepResults === true ? points.flatMap((_, p) => parts.map((_r, r) => all[at(p, 0, r)] as BacktestResult | undefined)) : undefined;
-  return { strategy, rankBy: grid.rankBy, rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}), overfitting };
+  const results = opts.keepResults === true ? outcomes.flatMap((o) => o.results ?? []) : undefined;
+  return { strategy, rankBy: objective.metric, objective, ...(grid.minTrades !== undefined ? { minTrades: grid.minTrades } : {}), rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}), overfitting };
 }
 
 /** The ranked table as Markdown. */
@@ -208,7 +178,10 @@ export function sweepTable(s: SweepResult): string {
   const cols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'sortinoPerPeriod', 'fees', 'trades', 'fillRatio'] as const;
   // A queue sweep says which worker ran each point: a point that looks odd can be traced to its machine.
   const workers = s.rows.some((r) => r.ranBy !== undefined);
-  const outHead = [...(s.split !== undefined ? ['oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos sharpe'] : []), ...(workers ? ['ran on'] : [])];
+  // An objective beyond the listed figures (calmar, winRatePct) gets its own column; points under minTrades say so.
+  const own = (cols as readonly string[]).includes(s.objective.metric) ? [] : [s.objective.metric];
+  const excluded = s.rows.some((r) => r.excluded !== undefined);
+  const outHead = [...own, ...(s.split !== undefined ? ['oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos sharpe'] : []), ...(workers ? ['ran on'] : []), ...(excluded ? ['not ranked'] : [])];
   const head = `| rank | ${keys.join(' | ')} | ${[...cols, ...outHead].join(' | ')} |`;
   const sep = `|${' --- |'.repeat(1 + keys.length + cols.length + outHead.length)}`;
   const cell = (m: StrategyMetrics, c: (typeof cols)[number]): string => (isRatio(c) ? ratioText(m, c) : String(m[c]));
@@ -218,32 +191,16 @@ export function sweepTable(s: SweepResult): string {
     const m = r.metrics;
     const figures = r.error !== undefined ? [`FAILED: ${r.error.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`, ...cols.slice(1).map(() => '')] : m === undefined ? cols.map(() => '') : cols.map((c) => cell(m, c));
     const o = r.outOfSample;
-    const outFigures = [...(!oos ? [] : oosCols.map((c) => (o === undefined ? '' : cell(o, c)))), ...(workers ? [(r.ranBy ?? []).join(', ')] : [])];
-    return `| ${r.rank} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${[...figures, ...outFigures].join(' | ')} |`;
+    const outFigures = [...own.map(() => (r.objective === null ? 'n/a' : String(r.objective))), ...(!oos ? [] : oosCols.map((c) => (o === undefined ? '' : cell(o, c)))), ...(workers ? [(r.ranBy ?? []).join(', ')] : []), ...(excluded ? [r.excluded ?? ''] : [])];
+    return `| ${r.rank ?? '-'} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${[...figures, ...outFigures].join(' | ')} |`;
   });
   const first = s.rows.find((r) => r.metrics !== undefined)?.metrics?.ratioSample;
   const note = first === undefined ? '' : `\nsharpe, sortino: annualised (365-day year, risk-free 0), only over returns spanning at least a day; sharpePerPeriod, sortinoPerPeriod: per ${first.intervalMs} ms equity period. n/a: not estimated (reason given); ranked last when ranking by it.\n`;
   const failed = s.failed > 0 ? `\n${s.failed} of ${s.rows.length} points failed (ranked last, error in the first figure column).\n` : '';
   const skipped = s.skipped.length === 0 ? '' : `\n${s.skipped.length} points skipped (refused by the strategy):\n${s.skipped.map((p) => `- ${JSON.stringify(p.params)}: ${p.reason}`).join('\n')}\n`;
   const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
-  return `Sweep of ${s.strategy}, ranked by ${s.rankBy}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
-}
-
-/** The walk-forward windows and their stitched out-of-sample totals as Markdown. */
-export function walkForwardTable(wf: WalkForwardResult): string {
-  const day = (t: number | undefined): string => (t === undefined ? 'data start' : new Date(t).toISOString());
-  const rows = wf.windows.map((w) => {
-    const i = w.inSampleMetrics;
-    const o = w.outOfSampleMetrics;
-    const figures = o === undefined ? ['', '', '', ''] : [o.netPnl, String(o.returnPct), String(o.maxDrawdownPct), String(o.trades)];
-    return `| ${w.window} | ${day(w.inSample.start)} .. ${day(w.inSample.end + 1)} | ${day(w.outOfSample.start)} .. ${day(w.outOfSample.end + 1)} | ${w.params === undefined ? '' : JSON.stringify(w.params)} | ${i === undefined ? '' : rankText(i, wf.rankBy)} | ${figures.join(' | ')} | ${(w.error ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`;
-  });
-  const t = wf.outOfSample;
-  return `\nWalk-forward (${wf.anchored ? 'anchored' : 'rolling'} in-sample windows; each window's best point by ${wf.rankBy} in sample, run on the next out-of-sample window):\n\n| window | in sample | out of sample | chosen | in-sample ${wf.rankBy} | oos netPnl | oos returnPct | oos maxDrawdownPct | oos trades | error |\n|${' --- |'.repeat(10)}\n${rows.join('\n')}\n\nStitched out of sample (${t.windows} windows, each from the configured budget): netPnl ${t.netPnl}, returnPct ${t.returnPct} (compounded), fees ${t.fees}, trades ${t.trades}, profitable windows ${t.profitableWindows} of ${t.windows}.\n`;
-}
-
-function rankText(m: StrategyMetrics, by: string): string {
-  return isRatio(by) ? ratioText(m, by) : String(m[by as keyof StrategyMetrics]);
+  const min = s.minTrades === undefined ? '' : `; points with fewer than ${s.minTrades} trades are listed, not ranked`;
+  return `Sweep of ${s.strategy}, ranked by ${objectiveText(s.objective)}${min}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
 }
 
 function isRatio(c: string): c is RatioField {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
 import { ResultCollector, type StrategyMetrics } from './ResultCollector.js';
-import { compareRank, rankValue } from './sweepGrid.js';
+import { compareRank, rankValue } from './sweepObjective.js';
 import { sweepTable } from './sweep.js';
 
 /** Metrics of a short run (a few samples): its ratios are unavailable. */
@@ -48,7 +48,7 @@ describe('sweep ranking', () => {
 
   it('the table prints n/a with the reason and says what the ratios are', () => {
     const metrics = shortRun();
-    const md = sweepTable({ strategy: 's', rankBy: 'sharpe', rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics }], results: [], skipped: [], failed: 0 });
+    const md = sweepTable({ strategy: 's', rankBy: 'sharpe', objective: { metric: 'sharpe', direction: 'max' }, rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics, objective: null }], results: [], skipped: [], failed: 0 });
     expect(md).toContain('| n/a (5 returns, fewer than 30) |');
     expect(md).not.toMatch(/\| null \|/);
     expect(md).toMatch(/sharpe, sortino: annualised .*per 1000 ms equity period/);

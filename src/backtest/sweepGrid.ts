@@ -7,6 +7,9 @@
  *     skewBps: { from: 0, to: 2, step: 0.5 }   # inclusive; exact decimal steps (quoted bounds give decimal strings)
  *   rankBy: netPnl          # metric of the strategy to rank by (default netPnl), highest first;
  *                           # points where it is unavailable (a null ratio) rank last, in grid order
+ *   objective: { metric: calmar, direction: max }   # instead of rankBy: any metric of result.json
+ *                           # (sweepObjective.ts lists them), highest (max) or lowest (min) first
+ *   minTrades: 20           # points with fewer trades are listed, never ranked or chosen
  *   search: random          # grid (default: every point) or random: `samples` distinct points of the grid
  *   samples: 20
  *   seed: 1                 # of the random draw (default 1), so a random search is reproducible
@@ -27,10 +30,21 @@
  */
 import { z } from 'zod';
 import { loadYamlFile } from '../config/yamlFile.js';
-import type { StrategyMetrics } from './ResultCollector.js';
+import { Direction, isObjectiveMetric, OBJECTIVE_METRICS, rankByObjective, type Objective, type ObjectiveMetric } from './sweepObjective.js';
 import { paramValues } from './sweepSpace.js';
 
-const RANKABLE = ['netPnl', 'returnPct', 'sharpe', 'sortino', 'sharpePerPeriod', 'sortinoPerPeriod', 'finalEquity', 'maxDrawdownPct', 'fillRatio', 'trades', 'realizedPnl'] as const;
+const METRIC_NAMES = Object.keys(OBJECTIVE_METRICS) as [ObjectiveMetric, ...ObjectiveMetric[]];
+
+/** A custom objective: a named metric of result.json and which way is better; an unknown name is refused naming it. */
+export const objectiveSchema = z.strictObject({
+  metric: z
+    .string()
+    .superRefine((name, ctx) => {
+      if (!isObjectiveMetric(name)) ctx.addIssue({ code: 'custom', message: `unknown metric ${JSON.stringify(name)}: one of ${METRIC_NAMES.join(', ')}`, input: name });
+    })
+    .describe(`a metric of result.json: ${METRIC_NAMES.join(', ')}`),
+  direction: z.enum([Direction.MAX, Direction.MIN]).describe('max: highest first; min: lowest first'),
+});
 
 /** Schema of a grid file. */
 const bound = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal')]);
@@ -65,7 +79,9 @@ export const gridSchema = z.strictObject({
     .record(z.string(), z.union([z.array(z.unknown()).min(1), rangeSchema]))
     .refine((p) => Object.keys(p).length > 0, 'at least one parameter')
     .describe('each parameter a list of values or a range {from, to, step}; the grid is their cartesian product'),
-  rankBy: z.enum(RANKABLE).default('netPnl').describe('metric to rank points by, highest first (default netPnl)'),
+  rankBy: z.enum(METRIC_NAMES).optional().describe('metric to rank points by, highest first (a drawdown lowest first); default netPnl'),
+  objective: objectiveSchema.optional().describe('instead of rankBy: a metric and its direction, e.g. { metric: calmar, direction: max }'),
+  minTrades: z.number().int().positive().optional().describe('points with fewer trades (fills) are listed but never ranked or chosen'),
   search: z.enum(['grid', 'random']).default('grid').describe('grid: every point; random: `samples` distinct points'),
   samples: z.number().int().positive().optional().describe('points drawn by search: random'),
   seed: z.number().int().default(1).describe('seed of the random draw (default 1)'),
@@ -73,8 +89,10 @@ export const gridSchema = z.strictObject({
   walkForward: walkForwardSchema.optional().describe('rolling or anchored walk-forward windows, instead of outOfSample'),
   eachRecording: z.boolean().default(false).describe("run each recording file of the config as its own backtest and combine them per point"),
 })
+  .refine((g) => g.rankBy === undefined || g.objective === undefined, { message: 'rankBy and objective both name what to rank by: keep one', path: ['objective'] })
   .refine((g) => g.search !== 'random' || g.samples !== undefined, { message: 'search: random needs samples', path: ['samples'] })
   .refine((g) => g.outOfSample === undefined || g.walkForward === undefined, { message: 'outOfSample (one split) and walkForward exclude each other: keep one', path: ['walkForward'] })
+  .refine((g) => !g.eachRecording || g.objective === undefined || !isObjectiveMetric(g.objective.metric) || OBJECTIVE_METRICS[g.objective.metric] === 'strategies', { message: "a tearsheet metric is not combined across recordings run separately: with eachRecording, name one of the strategy's figures (netPnl, returnPct, maxDrawdownPct, trades...)", path: ['objective', 'metric'] })
   .refine((g) => !g.eachRecording || g.walkForward === undefined, { message: 'walkForward runs over one continuous span of data, not over recordings run separately: drop one', path: ['eachRecording'] });
 
 /** A parsed grid. */
@@ -95,26 +113,7 @@ export function gridPoints(grid: SweepGrid): Record<string, unknown>[] {
   return points;
 }
 
-/**
- * Numeric value of a metric for ranking (lower drawdown is better, so it is negated); null when
- * the metric is unavailable (a ratio that could not be estimated), which is not a value of 0.
- */
-export function rankValue(m: StrategyMetrics, by: SweepGrid['rankBy']): number | null {
-  const x = m[by];
-  if (x === null) return null;
-  const v = Number(x);
-  // A figure that is no number cannot be ordered: ranked as unavailable, never as a sort key NaN.
-  if (!Number.isFinite(v)) return null;
-  return by === 'maxDrawdownPct' ? -v : v;
-}
-
-/**
- * Orders two grid points by their rank values, highest first, unavailable ones last; ties
- * (including two unavailable) keep grid order, so a ranking is deterministic.
- */
-export function compareRank(a: { value: number | null; index: number }, b: { value: number | null; index: number }): number {
-  if (a.value === b.value) return a.index - b.index;
-  if (a.value === null) return 1;
-  if (b.value === null) return -1;
-  return b.value - a.value;
+/** What the grid ranks by: its objective, or its rankBy (default netPnl) as one. */
+export function gridObjective(grid: SweepGrid): Objective {
+  return grid.objective !== undefined ? (grid.objective as Objective) : rankByObjective(grid.rankBy ?? 'netPnl');
 }

@@ -9,6 +9,8 @@ import type { Moments } from './overfitting.js';
 import { returnSlices } from './returnSlices.js';
 import { loadBacktestConfig, parseBacktestConfigText, type BacktestConfig } from './config.js';
 import { timeBoundMs } from '../config/timeBound.js';
+import { tradeFigures, type TradeFigures } from './sweepObjective.js';
+import { curvePoints, type CurvePoint } from './equityCurve.js';
 
 /** A job: one grid point (on one recording, when a sweep runs its recordings separately). */
 export interface SweepJob {
@@ -28,13 +30,21 @@ export interface SweepJob {
    * result is tens of MB per point, which a sweep of hundreds of points cannot hold.
    */
   readonly full?: boolean;
+  /** Answer with the strategy's equity curve too, thinned to this many points (a walk-forward window's, to stitch). */
+  readonly curve?: number;
 }
 
 /**
  * What a sweep reads of each point's run: its strategies' figures, why any stopped, and the swept
  * strategy's returns per time slice (for the probability of overfitting: returnSlices.ts).
  */
-export type SweepFigures = Pick<BacktestResult, 'strategies' | 'failures'> & { readonly returnSlices?: readonly Moments[] };
+export type SweepFigures = Pick<BacktestResult, 'strategies' | 'failures'> & {
+  readonly returnSlices?: readonly Moments[];
+  /** The swept strategy's tearsheet scalars (what an objective beyond the strategy's figures reads). */
+  readonly trade?: TradeFigures;
+  /** With `curve` in the job: the swept strategy's equity, thinned. */
+  readonly curve?: readonly CurvePoint[];
+};
 
 /** A job's answer: `result` is the JSON of {@link SweepFigures}, or of the whole result with `full`. */
 export type SweepAnswer = ({ readonly index: number; readonly ok: true; readonly result: string } | { readonly index: number; readonly ok: false; readonly error: string }) & {
@@ -66,7 +76,9 @@ export async function runSweepJob(job: SweepJob): Promise<SweepAnswer> {
     try {
       // Serialized here so the gathering side compares exactly what a single run would write.
       const slices = returnSlices(result, job.strategy);
-      const figures: SweepFigures = { strategies: result.strategies, failures: result.failures, ...(slices !== undefined ? { returnSlices: slices } : {}) };
+      const trade = tradeFigures(result, job.strategy);
+      const curve = job.curve === undefined ? undefined : curvePoints(result, job.strategy, job.curve);
+      const figures: SweepFigures = { strategies: result.strategies, failures: result.failures, ...(slices !== undefined ? { returnSlices: slices } : {}), ...(trade !== undefined ? { trade } : {}), ...(curve !== undefined ? { curve } : {}) };
       return { index: job.index, ok: true, result: JSON.stringify(job.full === true ? result : figures) };
     } finally {
       // A long run's lists spill to temporary files: a worker runs many jobs before it exits.

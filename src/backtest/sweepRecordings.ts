@@ -68,12 +68,12 @@ export function combineMetrics(runs: readonly StrategyMetrics[]): StrategyMetric
 }
 
 /** The per-recording rows of the ranked points as Markdown (rank order). */
-export function recordingsTable(rows: readonly { rank: number; params: Record<string, unknown>; recordings?: readonly RecordingRow[] }[]): string {
+export function recordingsTable(rows: readonly { rank: number | null; params: Record<string, unknown>; recordings?: readonly RecordingRow[] }[]): string {
   const lines = rows.flatMap((r) =>
     (r.recordings ?? []).map((x) => {
       const m = x.metrics;
       const figures = x.error !== undefined ? [`FAILED: ${x.error.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`, '', '', '', ''] : m === undefined ? ['', '', '', '', ''] : [m.netPnl, String(m.returnPct), String(m.maxDrawdownPct), m.fees, String(m.trades)];
-      return `| ${r.rank} | ${JSON.stringify(r.params)} | ${x.file} | ${figures.join(' | ')} |`;
+      return `| ${r.rank ?? '-'} | ${JSON.stringify(r.params)} | ${x.file} | ${figures.join(' | ')} |`;
     }),
   );
   if (lines.length === 0) return '';

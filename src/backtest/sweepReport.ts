@@ -8,6 +8,7 @@
 import type { StrategyMetrics } from './result.js';
 import { escapeHtml } from './reportTables.js';
 import type { WalkForwardResult } from './sweepWalkForward.js';
+import { walkForwardHtml } from './walkForwardReport.js';
 import type { RecordingRow } from './sweepRecordings.js';
 import { overfittingText, type SweepOverfitting } from './sweepOverfitting.js';
 
@@ -16,7 +17,10 @@ export interface SweepPage {
   readonly strategy: string;
   readonly rankBy: string;
   readonly split?: number;
-  readonly rows: readonly { rank: number; params: Record<string, unknown>; metrics: StrategyMetrics | undefined; outOfSample?: StrategyMetrics; error?: string; recordings?: readonly RecordingRow[] }[];
+  readonly rows: readonly { rank: number | null; params: Record<string, unknown>; metrics: StrategyMetrics | undefined; outOfSample?: StrategyMetrics; objective?: number | null; excluded?: string; error?: string; recordings?: readonly RecordingRow[]; ranBy?: readonly string[] }[];
+  /** What the points are ranked by, when beyond the metrics every page shows (calmar): its own column. */
+  readonly objective?: { readonly metric: string; readonly direction: string };
+  readonly minTrades?: number;
   readonly skipped: readonly { params: Record<string, unknown>; reason: string }[];
   readonly walkForward?: WalkForwardResult;
   readonly overfitting?: SweepOverfitting;
@@ -31,29 +35,12 @@ function overfittingHtml(o: SweepOverfitting, rankBy: string): string {
   return `<h2>Overfitting (${o.points} points with returns)</h2><ul id="overfitting">${items.join('')}</ul>`;
 }
 
-/** Walk-forward windows (chosen point, in- and out-of-sample figures) and the stitched totals. */
-function walkForwardHtml(wf: WalkForwardResult | undefined): string {
-  if (wf === undefined) return '';
-  const time = (t: number | undefined): string => (t === undefined ? 'data start' : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
-  const cells = (v: readonly string[]): string => v.map((x) => `<td>${escapeHtml(x)}</td>`).join('');
-  const rows = wf.windows.map((w) => {
-    const i = w.inSampleMetrics;
-    const o = w.outOfSampleMetrics;
-    const rank = i === undefined ? '' : String(i[wf.rankBy as keyof StrategyMetrics] ?? 'n/a');
-    return `<tr>${cells([String(w.window), `${time(w.inSample.start)} .. ${time(w.inSample.end + 1)}`, `${time(w.outOfSample.start)} .. ${time(w.outOfSample.end + 1)}`, w.params === undefined ? '' : JSON.stringify(w.params), rank, o?.netPnl ?? '', o === undefined ? '' : String(o.returnPct), o === undefined ? '' : String(o.maxDrawdownPct), o === undefined ? '' : String(o.trades), w.error ?? ''])}</tr>`;
-  });
-  const t = wf.outOfSample;
-  const head = ['window', 'in sample', 'out of sample', 'chosen', `in-sample ${wf.rankBy}`, 'oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos trades', 'error'];
-  return `<h2>Walk-forward</h2><p>${wf.anchored ? 'Anchored' : 'Rolling'} in-sample windows; each window's best point by ${escapeHtml(wf.rankBy)} in sample, run on the out-of-sample window after it.</p>
-<table id="walk-forward"><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${rows.join('')}<tr><th colspan="5">stitched out of sample (${t.windows} windows; profitable ${t.profitableWindows})</th>${cells([t.netPnl, String(t.returnPct), '', String(t.trades), `fees ${t.fees}`])}</tr></table>`;
-}
-
 /** Each point's runs on its recordings (eachRecording), in rank order. */
 function recordingsHtml(rows: SweepPage['rows']): string {
   const lines = rows.flatMap((r) =>
     (r.recordings ?? []).map((x) => {
       const m = x.metrics;
-      const cells = [String(r.rank), JSON.stringify(r.params), x.file, m?.netPnl ?? '', m === undefined ? '' : String(m.returnPct), m === undefined ? '' : String(m.maxDrawdownPct), m?.fees ?? '', m === undefined ? '' : String(m.trades), x.error ?? ''];
+      const cells = [r.rank === null ? '-' : String(r.rank), JSON.stringify(r.params), x.file, m?.netPnl ?? '', m === undefined ? '' : String(m.returnPct), m === undefined ? '' : String(m.maxDrawdownPct), m?.fees ?? '', m === undefined ? '' : String(m.trades), x.error ?? ''];
       return `<tr${x.error !== undefined ? ' class="failed"' : ''}>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
     }),
   );
@@ -74,6 +61,22 @@ function figures(m: StrategyMetrics | undefined): (number | null)[] {
   });
 }
 
+type PageRow = SweepPage['rows'][number];
+
+/**
+ * Columns beyond the shown metrics, each only when some point has it: the objective's metric
+ * (calmar), the queue worker that ran the point (to trace an odd point to its machine), and why a
+ * point is not ranked.
+ */
+function extraColumns(s: SweepPage): { name: string; cell: (r: PageRow) => string | number | null }[] {
+  const o = s.objective;
+  return [
+    ...(o !== undefined && !(METRICS as readonly string[]).includes(o.metric) ? [{ name: o.metric, cell: (r: PageRow) => r.objective ?? null }] : []),
+    ...(s.rows.some((r) => r.ranBy !== undefined) ? [{ name: 'ran on', cell: (r: PageRow) => (r.ranBy ?? []).join(', ') }] : []),
+    ...(s.rows.some((r) => r.excluded !== undefined) ? [{ name: 'not ranked', cell: (r: PageRow) => r.excluded ?? '' }] : []),
+  ];
+}
+
 /** JSON safe inside a <script> element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
@@ -82,9 +85,9 @@ function scriptJson(value: unknown): string {
 const CLIENT = String.raw`
 (function () {
   var D = JSON.parse(document.getElementById('sweep-data').textContent);
-  var cols = ['rank'].concat(D.keys).concat(D.metrics).concat(D.oos ? D.metrics.map(function (m) { return 'oos ' + m; }) : []);
-  var rows = D.rows.map(function (r) {
-    return { rank: r.rank, cells: [r.rank].concat(D.keys.map(function (k) { return r.params[k]; })).concat(r.in).concat(D.oos ? r.out : []), error: r.error };
+  var cols = ['rank'].concat(D.keys).concat(D.metrics).concat(D.oos ? D.metrics.map(function (m) { return 'oos ' + m; }) : []).concat(D.extra);
+  var rows = D.rows.map(function (r, pos) {
+    return { pos: pos, cells: [r.rank].concat(D.keys.map(function (k) { return r.params[k]; })).concat(r.in).concat(D.oos ? r.out : []).concat(r.x), error: r.error };
   });
   var sortCol = 0, sortDir = 1;
   function fmt(v) { return v === null || v === undefined ? 'n/a' : typeof v === 'number' ? String(Number(v.toPrecision(8))) : typeof v === 'string' ? v : JSON.stringify(v); }
@@ -96,7 +99,7 @@ const CLIENT = String.raw`
   }
   var table = document.getElementById('points');
   function draw() {
-    var sorted = rows.slice().sort(function (x, y) { var c = cmp(x.cells[sortCol], y.cells[sortCol]); return c === 0 ? x.rank - y.rank : (x.cells[sortCol] === null ? c : c * sortDir); });
+    var sorted = rows.slice().sort(function (x, y) { var c = cmp(x.cells[sortCol], y.cells[sortCol]); return c === 0 ? x.pos - y.pos : (x.cells[sortCol] === null ? c : c * sortDir); });
     var h = '<tr>' + cols.map(function (c, i) { return '<th data-i="' + i + '">' + c + (i === sortCol ? (sortDir > 0 ? ' \u25B2' : ' \u25BC') : '') + '</th>'; }).join('') + '</tr>';
     table.innerHTML = h + sorted.map(function (r) {
       return '<tr' + (r.error ? ' class="failed" title="' + r.error.replace(/"/g, '&quot;').replace(/</g, '&lt;') + '"' : '') + '>' + r.cells.map(function (v) { return '<td>' + String(fmt(v)).replace(/</g, '&lt;') + '</td>'; }).join('') + '</tr>';
@@ -149,12 +152,14 @@ const CLIENT = String.raw`
 /** The page. */
 export function renderSweepHtml(s: SweepPage): string {
   const keys = Object.keys(s.rows[0]?.params ?? s.skipped[0]?.params ?? {});
+  const extra = extraColumns(s);
   const data = {
     keys,
     metrics: METRICS,
     rankBy: s.rankBy,
     oos: s.split !== undefined,
-    rows: s.rows.map((r) => ({ rank: r.rank, params: r.params, in: figures(r.metrics), out: figures(r.outOfSample), ...(r.error !== undefined ? { error: r.error } : {}) })),
+    extra: extra.map((c) => c.name),
+    rows: s.rows.map((r) => ({ rank: r.rank, params: r.params, in: figures(r.metrics), out: figures(r.outOfSample), x: extra.map((c) => c.cell(r)), ...(r.error !== undefined ? { error: r.error } : {}) })),
   };
   const title = `kancil sweep: ${s.strategy}`;
   const split = s.split === undefined ? '' : ` In sample: before ${new Date(s.split).toISOString()} (ranked); out of sample (oos): from then on.`;
@@ -166,7 +171,7 @@ export function renderSweepHtml(s: SweepPage): string {
 <style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}#points th{cursor:pointer;background:#f4f4f4}tr.failed td{color:#b71c1c}#heatmap td{min-width:60px}#walk-forward td{white-space:nowrap}#heatmap .empty{color:#aaa;text-align:center}select{margin:0 12px 0 4px}</style>
 </head><body>
 <h1>${escapeHtml(title)}</h1>
-<p>${s.rows.length} points run, ranked by ${escapeHtml(s.rankBy)} (click a column header to sort by it).${escapeHtml(split)}</p>
+<p>${s.rows.length} points run, ranked by ${escapeHtml(s.objective === undefined ? s.rankBy : `${s.objective.metric} (${s.objective.direction === 'min' ? 'lowest' : 'highest'} first)`)}${s.minTrades === undefined ? '' : `; points with fewer than ${s.minTrades} trades are listed, not ranked (rank -)`} (click a column header to sort by it).${escapeHtml(split)}</p>
 ${walkForwardHtml(s.walkForward)}
 ${s.overfitting === undefined ? '' : overfittingHtml(s.overfitting, s.rankBy)}
 <h2>Heatmap</h2>

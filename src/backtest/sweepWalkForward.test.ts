@@ -34,6 +34,8 @@ describe('walkForwardSpans', () => {
 describe('stitch', () => {
   it('adds money exactly, compounds returns and skips windows without figures', () => {
     const w = (netPnl: string, returnPct: number): WalkForwardWindow => ({ window: 1, inSample: { end: 0 }, outOfSample: { start: 0, end: 0 }, outOfSampleMetrics: { netPnl, fees: '0.1', trades: 2, returnPct } as unknown as StrategyMetrics });
-    expect(stitch([w('0.1', 10), w('0.2', -10), { window: 3, inSample: { end: 0 }, outOfSample: { start: 0, end: 0 }, error: 'x' }])).toEqual({ windows: 2, netPnl: '0.3', fees: '0.2', trades: 4, returnPct: -1, profitableWindows: 2 });
+    expect(stitch([w('0.1', 10), w('0.2', -10), { window: 3, inSample: { end: 0 }, outOfSample: { start: 0, end: 0 }, error: 'x' }])).toEqual({ windows: 2, netPnl: '0.3', fees: '0.2', trades: 4, returnPct: -1, profitableWindows: 2, efficiency: null });
+    const eff = (is: number, oos: number): WalkForwardWindow => ({ ...w('1', 1), inSampleAnnualPct: is, outOfSampleAnnualPct: oos });
+    expect(stitch([eff(100, 30), eff(300, 70)]).efficiency).toBe(0.25);
   });
 });

@@ -10,8 +10,11 @@ import { timeBoundMs } from '../config/timeBound.js';
 import type { BacktestConfig } from './config.js';
 import { failureText } from './failureText.js';
 import type { StrategyMetrics } from './result.js';
-import { compareRank, rankValue, type SweepGrid } from './sweepGrid.js';
+import { gridObjective, type SweepGrid } from './sweepGrid.js';
 import type { JobRunner, SweepAnswer, SweepFigures, SweepJob } from './sweepJob.js';
+import { objectiveFigure, rankCandidates, type Objective } from './sweepObjective.js';
+import { CURVE_POINTS, type CurvePoint } from './equityCurve.js';
+import { annualisedPct, efficiency, overallEfficiency, stitchCurves } from './walkForwardEfficiency.js';
 
 /** One window: its two spans (inclusive ms), the point chosen in sample and its figures on both. */
 export interface WalkForwardWindow {
@@ -23,6 +26,14 @@ export interface WalkForwardWindow {
   readonly params?: Record<string, unknown>;
   readonly inSampleMetrics?: StrategyMetrics;
   readonly outOfSampleMetrics?: StrategyMetrics;
+  /** The objective's metric of the chosen point in sample and out of sample (like with like); null when unavailable. */
+  readonly inSampleObjective?: number | null;
+  readonly outOfSampleObjective?: number | null;
+  /** The chosen point's return annualised (simply: walkForwardEfficiency.ts) in and out of sample, percent. */
+  readonly inSampleAnnualPct?: number | null;
+  readonly outOfSampleAnnualPct?: number | null;
+  /** Out-of-sample over in-sample annualised return; null when the in-sample one is not above 0. */
+  readonly efficiency?: number | null;
   /** Why the window has no figures (every point failed in sample, or the chosen point failed out of sample). */
   readonly error?: string;
 }
@@ -37,14 +48,19 @@ export interface WalkForwardTotals {
   readonly returnPct: number;
   /** Windows whose out-of-sample netPnl is above 0. */
   readonly profitableWindows: number;
+  /** Walk-forward efficiency of all windows: their out-of-sample annualised returns summed over their in-sample ones. */
+  readonly efficiency: number | null;
 }
 
 /** The walk-forward part of a sweep's result. */
 export interface WalkForwardResult {
   readonly rankBy: string;
+  readonly objective: Objective;
   readonly anchored: boolean;
   readonly windows: readonly WalkForwardWindow[];
   readonly outOfSample: WalkForwardTotals;
+  /** The windows' out-of-sample equity one after another, each starting where the last ended (thinned per window). */
+  readonly stitchedEquity: readonly CurvePoint[];
 }
 
 type Spans = Pick<WalkForwardWindow, 'window' | 'inSample' | 'outOfSample'>;
@@ -88,30 +104,40 @@ export async function runWalkForward(
   const inJobs: SweepJob[] = spans.flatMap((s, k) => points.map((params, p) => ({ index: k * points.length + p, configFile: cfg.file, strategy, params, window: s.inSample })));
   const inAnswers = await opts.run(inJobs, progress);
   before = inJobs.length;
+  const objective = gridObjective(grid);
   const chosen = spans.map((_, k) => {
-    const ranked = points
-      .map((params, index) => {
+    const ranked = rankCandidates(
+      points.map((params, index) => {
         const r = resultOf(inAnswers[k * points.length + index]);
         const metrics = r.result?.strategies[strategy];
-        return { index, params, metrics, value: r.error !== undefined || metrics === undefined ? null : rankValue(metrics, grid.rankBy), failed: r.error !== undefined || metrics === undefined, error: r.error };
-      })
-      .sort((a, b) => (a.failed !== b.failed ? (a.failed ? 1 : -1) : compareRank(a, b)));
-    return ranked[0]?.failed === false ? ranked[0] : { error: `every point failed in sample, e.g. ${ranked[0]?.error ?? 'no answer'}` };
+        return { index, params, metrics, ...(r.result?.trade !== undefined ? { trade: r.result.trade } : {}), failed: r.error !== undefined || metrics === undefined, error: r.error };
+      }),
+      objective,
+      grid.minTrades,
+    );
+    const best = ranked[0];
+    if (best !== undefined && !best.failed && best.excluded === undefined) return best;
+    return { error: best?.excluded !== undefined ? `no point reached minTrades in sample, e.g. ${best.excluded}` : `every point failed in sample, e.g. ${best?.error ?? 'no answer'}` };
   });
   const outJobs: SweepJob[] = [];
   chosen.forEach((c, k) => {
-    if ('params' in c) outJobs.push({ index: outJobs.length, configFile: cfg.file, strategy, params: c.params, window: (spans[k] as Spans).outOfSample });
+    if ('params' in c) outJobs.push({ index: outJobs.length, configFile: cfg.file, strategy, params: c.params, window: (spans[k] as Spans).outOfSample, curve: CURVE_POINTS });
   });
   const outAnswers = await opts.run(outJobs, progress);
   let j = 0;
+  const curves: (readonly CurvePoint[] | undefined)[] = [];
   const windows = spans.map((s, k): WalkForwardWindow => {
     const c = chosen[k];
     if (c === undefined || !('params' in c)) return { ...s, error: c?.error ?? 'no answer' };
     const r = resultOf(outAnswers[j++]);
     const m = r.result?.strategies[strategy];
-    return { ...s, params: c.params, ...(c.metrics !== undefined ? { inSampleMetrics: c.metrics } : {}), ...(m !== undefined ? { outOfSampleMetrics: m } : {}), ...(r.error !== undefined ? { error: r.error } : {}) };
+    curves.push(r.result?.curve);
+    const isPct = c.metrics === undefined ? null : annualisedPct(c.metrics.returnPct, c.metrics.ratioSample.spanMs);
+    const oosPct = m === undefined ? null : annualisedPct(m.returnPct, m.ratioSample.spanMs);
+    const figures = { inSampleObjective: objectiveFigure(objective, c.metrics, c.trade), outOfSampleObjective: m === undefined ? null : objectiveFigure(objective, m, r.result?.trade), inSampleAnnualPct: isPct, outOfSampleAnnualPct: oosPct, efficiency: efficiency(isPct, oosPct) };
+    return { ...s, params: c.params, ...(c.metrics !== undefined ? { inSampleMetrics: c.metrics } : {}), ...(m !== undefined ? { outOfSampleMetrics: m } : {}), ...figures, ...(r.error !== undefined ? { error: r.error } : {}) };
   });
-  return { rankBy: grid.rankBy, anchored: wf.inSample === 'anchored', windows, outOfSample: stitch(windows) };
+  return { rankBy: objective.metric, objective, anchored: wf.inSample === 'anchored', windows, outOfSample: stitch(windows), stitchedEquity: stitchCurves(curves) };
 }
 
 /** Adds up the windows' out-of-sample figures (exact decimals for money). */
@@ -132,5 +158,6 @@ export function stitch(windows: readonly WalkForwardWindow[]): WalkForwardTotals
     growth *= 1 + m.returnPct / 100;
     if (new Decimal(m.netPnl).gt(0)) profitable++;
   }
-  return { windows: n, netPnl: netPnl.toFixed(), fees: fees.toFixed(), trades, returnPct: Number(((growth - 1) * 100).toFixed(10)), profitableWindows: profitable };
+  const eff = overallEfficiency(windows.map((w) => ({ inSamplePct: w.inSampleAnnualPct ?? null, outOfSamplePct: w.outOfSampleAnnualPct ?? null })));
+  return { windows: n, netPnl: netPnl.toFixed(), fees: fees.toFixed(), trades, returnPct: Number(((growth - 1) * 100).toFixed(10)), profitableWindows: profitable, efficiency: eff };
 }

@@ -11,7 +11,7 @@ import { Decimal } from '../../src/core/decimal.js';
 import { loadBacktestConfig } from '../../src/backtest/config.js';
 import { command } from '../../src/cli/backtest.js';
 import { runSweep, sweepTable } from '../../src/backtest/sweep.js';
-import { gridPoints, gridSchema, loadGrid } from '../../src/backtest/sweepGrid.js';
+import { gridObjective, gridPoints, gridSchema, loadGrid } from '../../src/backtest/sweepGrid.js';
 import { probabilityOfOverfitting } from '../../src/backtest/overfitting.js';
 import { returnSlices } from '../../src/backtest/returnSlices.js';
 
@@ -21,7 +21,7 @@ describe('backtest sweeps', () => {
   it('enumerates the grid in a fixed order', () => {
     const g = gridSchema.parse({ params: { a: [1, 2], b: ['x', 'y'] } });
     expect(gridPoints(g)).toEqual([{ a: 1, b: 'x' }, { a: 1, b: 'y' }, { a: 2, b: 'x' }, { a: 2, b: 'y' }]);
-    expect(g.rankBy).toBe('netPnl');
+    expect(gridObjective(g).metric).toBe('netPnl');
   });
 
   it('runs the grid on worker threads; each result equals a single run with the same parameters', async () => {
@@ -152,6 +152,29 @@ describe('backtest sweeps', () => {
     expect(md).toMatch(/Rank correlation of netPnl in and out of sample/);
   }, 180_000);
 
+  it('minTrades keeps thin points from winning; a custom objective ranks by a tearsheet metric in its direction', async () => {
+    const cfg = loadBacktestConfig(path.join(root, 'config/sma-crossover.yaml'));
+    const params = { fast: [5, 20], slow: [60] };
+    const plain = await runSweep(cfg, gridSchema.parse({ params, rankBy: 'netPnl' }), { workers: 2 });
+    const trades = plain.rows.map((r) => r.metrics?.trades ?? 0);
+    const min = Math.max(...trades);
+    expect(Math.min(...trades)).toBeLessThan(min);
+    const s = await runSweep(cfg, gridSchema.parse({ params, rankBy: 'netPnl', minTrades: min }), { workers: 2 });
+    expect(s.rows[0]?.rank).toBe(1);
+    expect(s.rows[0]?.metrics?.trades).toBeGreaterThanOrEqual(min);
+    const thin = s.rows.find((r) => (r.metrics?.trades ?? 0) < min);
+    expect(thin).toMatchObject({ rank: null, excluded: `${thin?.metrics?.trades} trades, under minTrades ${min}` });
+    expect(sweepTable(s)).toMatch(/points with fewer than \d+ trades are listed, not ranked/);
+    expect(s.overfitting?.deflatedSharpe?.index ?? s.rows[0]?.index).toBe(s.rows[0]?.index);
+
+    const o = await runSweep(cfg, gridSchema.parse({ params, objective: { metric: 'exposurePct', direction: 'min' } }), { workers: 2, keepResults: true });
+    expect(o.objective).toEqual({ metric: 'exposurePct', direction: 'min' });
+    const exposure = (i: number): number | undefined => o.results?.[i]?.tearsheet.sma?.exposurePct;
+    expect(o.rows.map((r) => r.objective)).toEqual(o.rows.map((r) => exposure(r.index)));
+    expect(o.rows[0]?.objective).toBeLessThanOrEqual(o.rows[1]?.objective ?? -1);
+    expect(sweepTable(o)).toMatch(/ranked by exposurePct \(lowest first\)[\s\S]*\| exposurePct \|/);
+  }, 180_000);
+
   it('walk-forward: each window ranks in sample, and its out-of-sample figures equal single runs on the window', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-wf-'));
     try {
@@ -188,7 +211,22 @@ describe('backtest sweeps', () => {
       expect(md).toContain(`Stitched out of sample (2 windows, each from the configured budget): netPnl ${sum.toFixed()}`);
       const html = readFileSync(path.join(dir, 'sweep.html'), 'utf8');
       expect(html).toContain('<table id="walk-forward">');
-      expect(html).toContain(`stitched out of sample (2 windows;`);
+      expect(html).toContain('Stitched out of sample (2 windows,');
+      // Like with like: the objective in and out of sample side by side, and the annualised returns with their ratio.
+      expect(md).toMatch(/\| chosen \| netPnl in sample \| netPnl out of sample \| annualised return in sample \| annualised return out of sample \| efficiency \|/);
+      expect(md).toContain('Efficiency: out-of-sample annualised return over in-sample annualised return');
+      type WfMore = { windows: { inSampleObjective: number; outOfSampleObjective: number; inSampleAnnualPct: number | null; outOfSampleAnnualPct: number | null; efficiency: number | null; outOfSampleMetrics: { netPnl: string } }[]; outOfSample: { returnPct: number; efficiency: number | null }; stitchedEquity: { t: number; v: number }[] };
+      const more = json.walkForward as unknown as WfMore;
+      for (const w of more.windows) {
+        expect(w.outOfSampleObjective).toBe(Number(w.outOfSampleMetrics.netPnl));
+        expect(w.efficiency).toBe(w.inSampleAnnualPct !== null && w.inSampleAnnualPct > 0 && w.outOfSampleAnnualPct !== null ? w.outOfSampleAnnualPct / w.inSampleAnnualPct : null);
+      }
+      // The stitched curve spans both windows and ends where the compounded return says.
+      const curve = more.stitchedEquity;
+      expect(curve[0]?.t).toBeGreaterThanOrEqual(first);
+      expect(curve[curve.length - 1]?.t).toBeGreaterThan(first + day);
+      expect((curve[curve.length - 1]?.v ?? 0) / (curve[0]?.v ?? 1)).toBeCloseTo(1 + more.outOfSample.returnPct / 100, 6);
+      expect(html).toContain('<svg id="stitched-equity"');
 
       // A walk-forward spec is checked before anything runs, naming the field.
       const bad: [string, RegExp][] = [
