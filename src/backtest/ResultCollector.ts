@@ -12,7 +12,7 @@ import { bigOf, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js'
 import { maxDrawdown, riskRatios, roundStat, type EquityPoint } from './metrics.js';
 import { reasonCode, Rejections } from './rejections.js';
 import { OrderCounts } from './orderCounts.js';
-import { roundTripsOf } from './roundTrips.js';
+import { pricedTripsOf } from './roundTrips.js';
 import { NumberSpool, RecordSpool } from './spool.js';
 import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
@@ -367,9 +367,9 @@ export class ResultCollector {
       builders.get(f.strategy)?.fill(f);
       markouts.fill(f);
     });
-    for (const t of roundTripsOf(tapped)) {
-      trips.push(t);
-      builders.get(t.strategy)?.trip(t);
+    for (const { trip, pnl } of pricedTripsOf(tapped)) {
+      trips.push(trip);
+      builders.get(trip.strategy)?.trip(trip, pnl);
     }
     const tearsheet = Object.fromEntries(
       this.#strategies.map((s, i) => {

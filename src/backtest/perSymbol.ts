@@ -2,29 +2,38 @@
  * A strategy's figures per symbol: its closed round trips (count, winners, net PnL after fees) and
  * its inventory over the run (largest position either way, time-weighted mean absolute position,
  * share of the run long and short), from its fills and round trips one at a time. Positions are
- * what the account holds (net of base-asset fees), exact; the mean and the shares are floats.
+ * what the account holds (net of base-asset fees), exact (core/bigDecimal.ts); the mean and the shares are floats.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import { BIG_ZERO, bigCmp, bigMinus, bigNeg, bigPlus, bigSign, bigToNumber, type BigDec } from '../core/bigDecimal.js';
+import { bigOfText, bigText } from '../core/bigDecimalText.js';
 import { roundStat } from './metrics.js';
 import type { ReportFill, RoundTrip, SymbolStats } from './result.js';
 
-/** The base-asset change a fill makes to the account's position (a buy's base fee is not held). */
-export function positionChange(f: ReportFill): Decimal {
-  let q = new Decimal(f.qty);
-  if (f.side === 'BUY' && f.feeAsset === f.symbol.slice(0, f.symbol.indexOf('_'))) q = q.minus(f.fee);
-  return f.side === 'BUY' ? q : q.neg();
+/**
+ * The base-asset change a fill makes to the account's position (a buy's base fee is not held), as
+ * decimal.js's `new Decimal(qty).minus(fee)` or `.neg()` gives it (bigDecimal.ts).
+ */
+export function positionChange(f: ReportFill): BigDec {
+  const q = bigOfText(f.qty);
+  if (f.side !== 'BUY') return bigNeg(q);
+  return f.feeAsset === f.symbol.slice(0, f.symbol.indexOf('_')) ? bigMinus(q, bigOfText(f.fee)) : q;
+}
+
+/** |x| (exact, as decimal.js's abs: it does not round). */
+function bigAbs(x: BigDec): BigDec {
+  return x.m < 0n ? bigNeg(x) : x;
 }
 
 class SymbolBook {
-  pos = ZERO;
+  pos = BIG_ZERO;
   since: number;
-  maxAbs = ZERO;
+  maxAbs = BIG_ZERO;
   absMs = 0;
   longMs = 0;
   shortMs = 0;
   trips = 0;
   wins = 0;
-  pnl = ZERO;
+  pnl = BIG_ZERO;
 
   constructor(start: number) {
     this.since = start;
@@ -34,9 +43,10 @@ class SymbolBook {
   advance(t: number): void {
     const dt = t - this.since;
     if (dt <= 0) return;
-    this.absMs += this.pos.abs().toNumber() * dt;
-    if (this.pos.gt(0)) this.longMs += dt;
-    else if (this.pos.lt(0)) this.shortMs += dt;
+    this.absMs += bigToNumber(bigAbs(this.pos)) * dt;
+    const sign = bigSign(this.pos);
+    if (sign > 0) this.longMs += dt;
+    else if (sign < 0) this.shortMs += dt;
     this.since = t;
   }
 }
@@ -56,16 +66,17 @@ export class PerSymbolBuilder {
   fill(f: ReportFill): void {
     const b = this.#book(f.symbol);
     b.advance(f.t);
-    b.pos = b.pos.plus(positionChange(f));
-    if (b.pos.abs().gt(b.maxAbs)) b.maxAbs = b.pos.abs();
+    b.pos = bigPlus(b.pos, positionChange(f));
+    const abs = bigAbs(b.pos);
+    if (bigCmp(abs, b.maxAbs) > 0) b.maxAbs = abs;
   }
 
-  trip(t: RoundTrip): void {
+  /** A closed round trip; `pnl` is its PnL's value when the caller has it (else read from its text). */
+  trip(t: RoundTrip, pnl: BigDec = bigOfText(t.pnl)): void {
     const b = this.#book(t.symbol);
-    const p = new Decimal(t.pnl);
     b.trips++;
-    if (p.gt(0)) b.wins++;
-    b.pnl = b.pnl.plus(p);
+    if (pnl.m > 0n) b.wins++;
+    b.pnl = bigPlus(b.pnl, pnl);
   }
 
   /** The figures per symbol, in symbol order. */
@@ -79,8 +90,8 @@ export class PerSymbolBuilder {
       out[sym] = {
         roundTrips: b.trips,
         wins: b.wins,
-        netPnl: b.pnl.toFixed(),
-        maxAbsPosition: b.maxAbs.toFixed(),
+        netPnl: bigText(b.pnl),
+        maxAbsPosition: bigText(b.maxAbs),
         meanAbsPosition: ms <= 0 ? 0 : roundStat(b.absMs / ms),
         longPct: pct(b.longMs),
         shortPct: pct(b.shortMs),

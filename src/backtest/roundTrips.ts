@@ -5,18 +5,22 @@
  * not part of it), so a strategy selling its whole position closes its lots exactly. Fees of a
  * round trip are the closing fill's plus the share of each entry fill's that the closed quantity
  * carries, in the quote asset (a base-asset fee is valued at its fill's price). Amounts are exact
- * Decimals; the statistics over them (win rate, profit factor...) are descriptive floats.
+ * decimals; the statistics over them (win rate, profit factor...) are descriptive floats.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
+import { BIG_ZERO, bigCmp, bigDiv, bigMinus, bigPlus, bigTimes, type BigDec } from '../core/bigDecimal.js';
+import { bigAmountText, bigOfText, bigPrecisionNumber, bigText, bigToPlaces } from '../core/bigDecimalText.js';
 import type { ReportFill, RoundTrip } from './result.js';
 
 interface Lot {
   readonly t: number;
-  qty: Decimal;
-  readonly price: Decimal;
+  qty: BigDec;
+  readonly price: BigDec;
   /** Entry fee per unit of lot quantity, in quote. */
-  readonly feePerUnit: Decimal;
+  readonly feePerUnit: BigDec;
 }
+
+const HUNDRED: BigDec = { m: 100n, e: 0 };
 
 /** Text of a rounded amount, never "-0". */
 export function amountText(d: Decimal, places = 12): string {
@@ -25,10 +29,9 @@ export function amountText(d: Decimal, places = 12): string {
 }
 
 /** Quote value of a fill's commission: a base-asset fee at the fill's price, a quote-asset one as is, another asset's as 0. */
-function quoteFee(f: ReportFill, price: Decimal, quote: string): Decimal {
-  const fee = new Decimal(f.fee);
-  if (f.feeAsset === null || f.feeAsset === quote) return fee;
-  return f.feeAsset === f.symbol.slice(0, f.symbol.indexOf('_')) ? fee.mul(price) : ZERO;
+function quoteFee(f: ReportFill, fee: BigDec, price: BigDec, base: string): BigDec {
+  if (f.feeAsset === null || f.feeAsset === f.symbol.slice(f.symbol.indexOf('_') + 1)) return fee;
+  return f.feeAsset === base ? bigTimes(fee, price) : BIG_ZERO;
 }
 
 /** The round trips of `fills` (in time order), grouped by strategy and symbol, in closing order. */
@@ -36,64 +39,85 @@ export function roundTrips(fills: Iterable<ReportFill>): RoundTrip[] {
   return [...roundTripsOf(fills)];
 }
 
+/** A round trip and the value of its `pnl` text (what the trade statistics sum), not read back from the text. */
+export interface PricedTrip {
+  readonly trip: RoundTrip;
+  readonly pnl: BigDec;
+}
+
+/** Decimals of a trip's PnL, entry price and fees texts. */
+const PLACES = 12;
+
 /** {@link roundTrips} one at a time: only the open lots are held. */
 export function* roundTripsOf(fills: Iterable<ReportFill>): Generator<RoundTrip> {
+  for (const p of pricedTripsOf(fills)) yield p.trip;
+}
+
+/**
+ * {@link roundTripsOf} with each trip's PnL as a value. Amounts are core/bigDecimal.ts values,
+ * each operation rounded as decimal.js rounds it (roundTrips.diff.test.ts holds it to the
+ * decimal.js formulas).
+ */
+export function* pricedTripsOf(fills: Iterable<ReportFill>): Generator<PricedTrip> {
   const books = new Map<string, { long: boolean; lots: Lot[] }>();
   for (const f of fills) {
     const key = `${f.strategy}\u0000${f.symbol}`;
     let b = books.get(key);
     if (b === undefined) books.set(key, (b = { long: f.side === 'BUY', lots: [] }));
     const base = f.symbol.slice(0, f.symbol.indexOf('_'));
-    const quote = f.symbol.slice(f.symbol.indexOf('_') + 1);
-    const price = new Decimal(f.price);
+    const price = bigOfText(f.price);
+    const feeAmount = bigOfText(f.fee);
     // What the position moved by: a buy's base-asset commission never reached the account.
-    let qty = new Decimal(f.qty);
-    if (f.side === 'BUY' && f.feeAsset === base) qty = qty.minus(f.fee);
-    const fee = quoteFee(f, price, quote);
+    let qty = bigOfText(f.qty);
+    if (f.side === 'BUY' && f.feeAsset === base) qty = bigMinus(qty, feeAmount);
+    const fee = quoteFee(f, feeAmount, price, base);
     const opens = b.lots.length === 0 ? true : (f.side === 'BUY') === b.long;
     if (b.lots.length === 0) b.long = f.side === 'BUY';
     if (opens) {
-      if (qty.gt(0)) b.lots.push({ t: f.t, qty, price, feePerUnit: fee.div(qty) });
+      if (qty.m > 0n) b.lots.push({ t: f.t, qty, price, feePerUnit: bigDiv(fee, qty) });
       continue;
     }
     // Closes lots FIFO; what is left over opens the other side.
     let left = qty;
-    let closed = ZERO;
-    let cost = ZERO;
-    let entryFees = ZERO;
+    let closed = BIG_ZERO;
+    let cost = BIG_ZERO;
+    let entryFees = BIG_ZERO;
     let entryT = f.t;
-    while (left.gt(0) && b.lots.length > 0) {
+    while (left.m > 0n && b.lots.length > 0) {
       const lot = b.lots[0] as Lot;
-      const take = Decimal.min(lot.qty, left);
-      if (closed.isZero()) entryT = lot.t;
-      closed = closed.plus(take);
-      cost = cost.plus(take.mul(lot.price));
-      entryFees = entryFees.plus(take.mul(lot.feePerUnit));
-      lot.qty = lot.qty.minus(take);
-      left = left.minus(take);
-      if (lot.qty.isZero()) b.lots.shift();
+      const take = bigCmp(lot.qty, left) <= 0 ? lot.qty : left;
+      if (closed.m === 0n) entryT = lot.t;
+      closed = bigPlus(closed, take);
+      cost = bigPlus(cost, bigTimes(take, lot.price));
+      entryFees = bigPlus(entryFees, bigTimes(take, lot.feePerUnit));
+      lot.qty = bigMinus(lot.qty, take);
+      left = bigMinus(left, take);
+      if (lot.qty.m === 0n) b.lots.shift();
     }
-    const exitFee = qty.isZero() ? ZERO : fee.mul(closed).div(qty);
-    const fees = entryFees.plus(exitFee);
-    const value = closed.mul(price);
-    const gross = b.long ? value.minus(cost) : cost.minus(value);
-    const pnl = gross.minus(fees);
-    yield {
+    const exitFee = qty.m === 0n ? BIG_ZERO : bigDiv(bigTimes(fee, closed), qty);
+    const fees = bigPlus(entryFees, exitFee);
+    const value = bigTimes(closed, price);
+    const gross = b.long ? bigMinus(value, cost) : bigMinus(cost, value);
+    const net = bigMinus(gross, fees);
+    const pnl = bigToPlaces(net, PLACES);
+    const trip: RoundTrip = {
       strategy: f.strategy,
       symbol: f.symbol,
       side: b.long ? 'LONG' : 'SHORT',
       entryT,
       exitT: f.t,
-      qty: closed.toFixed(),
-      entryPrice: amountText(cost.div(closed)),
-      exitPrice: price.toFixed(),
-      pnl: amountText(pnl),
-      fees: amountText(fees),
-      returnPct: cost.isZero() ? 0 : Number(pnl.div(cost).mul(100).toPrecision(10)),
+      qty: bigText(closed),
+      // Nothing closed (a zero-quantity fill against the position): 0 / 0, as decimal.js prints it.
+      entryPrice: closed.m === 0n ? 'NaN' : bigAmountText(bigDiv(cost, closed), PLACES),
+      exitPrice: bigText(price),
+      pnl: bigText(pnl),
+      fees: bigAmountText(fees, PLACES),
+      returnPct: cost.m === 0n ? 0 : bigPrecisionNumber(bigTimes(bigDiv(net, cost), HUNDRED), 10),
     };
-    if (left.gt(0)) {
+    yield { trip, pnl };
+    if (left.m > 0n) {
       b.long = f.side === 'BUY';
-      b.lots.push({ t: f.t, qty: left, price, feePerUnit: fee.minus(exitFee).div(left) });
+      b.lots.push({ t: f.t, qty: left, price, feePerUnit: bigDiv(bigMinus(fee, exitFee), left) });
     }
   }
 }

@@ -5,14 +5,15 @@
  * compound), with buy-and-hold of its first symbol over the same span as the benchmark. Descriptive
  * floats over exact amounts; a figure that cannot be had is null with its reason, never 0.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
+import { BIG_ZERO, bigCmp, bigDiv, bigNeg, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js';
+import { bigAmountText, bigOfText, bigText } from '../core/bigDecimalText.js';
 import { drawdownPeriods } from './drawdowns.js';
 import { periodReturns, roundStat, type EquityPoint } from './metrics.js';
 import { returnDistribution } from './returnDistribution.js';
 import { HoldingTimes } from './holdingTimes.js';
 import { monthlyReturns } from './monthlyReturns.js';
 import { PerSymbolBuilder, positionChange } from './perSymbol.js';
-import { amountText } from './roundTrips.js';
 import type { ReportFill, RoundTrip, StrategyMetrics, TradeStats } from './result.js';
 
 /** Shortest run whose CAGR is given: compounding a few days' return to a year says nothing. */
@@ -20,8 +21,8 @@ export const MIN_CAGR_SPAN_MS = 30 * 86_400_000;
 
 const YEAR_MS = 365 * 86_400_000;
 
-function mean(sum: Decimal, n: number): string | null {
-  return n === 0 ? null : amountText(sum.div(n));
+function mean(sum: BigDec, n: number): string | null {
+  return n === 0 ? null : bigAmountText(bigDiv(sum, { m: BigInt(n), e: 0 }));
 }
 
 /** An equity curve (readable more than once) and its sampling interval (ms). */
@@ -39,7 +40,7 @@ function calmar(cagrPct: number | null, cagrNote: string | undefined, maxDrawdow
 
 /** Time a strategy held a non-zero position in some symbol, from its fills one at a time. */
 class Exposure {
-  readonly #pos = new Map<string, Decimal>();
+  readonly #pos = new Map<string, BigDec>();
   #open = 0;
   #since: number;
   #total = 0;
@@ -49,12 +50,12 @@ class Exposure {
   }
 
   fill(f: ReportFill): void {
-    const before = this.#pos.get(f.symbol) ?? ZERO;
-    const after = before.plus(positionChange(f));
+    const before = this.#pos.get(f.symbol) ?? BIG_ZERO;
+    const after = bigPlus(before, positionChange(f));
     this.#pos.set(f.symbol, after);
     const wasOpen = this.#open > 0;
-    if (before.isZero() && !after.isZero()) this.#open++;
-    else if (!before.isZero() && after.isZero()) this.#open--;
+    if (before.m === 0n && after.m !== 0n) this.#open++;
+    else if (before.m !== 0n && after.m === 0n) this.#open--;
     if (!wasOpen && this.#open > 0) this.#since = f.t;
     else if (wasOpen && this.#open === 0) this.#total += f.t - this.#since;
   }
@@ -82,11 +83,11 @@ export class TradeStatsBuilder {
   #n = 0;
   #wins = 0;
   #losses = 0;
-  #all = ZERO;
-  #grossWin = ZERO;
-  #lossSum = ZERO;
-  #largestWin: Decimal | undefined;
-  #largestLoss: Decimal | undefined;
+  #all = BIG_ZERO;
+  #grossWin = BIG_ZERO;
+  #lossSum = BIG_ZERO;
+  #largestWin: BigDec | undefined;
+  #largestLoss: BigDec | undefined;
   #streak = 0;
   #maxStreak = 0;
   #held = 0;
@@ -105,27 +106,28 @@ export class TradeStatsBuilder {
     this.#symbols.fill(f);
   }
 
-  trip(t: RoundTrip): void {
-    const p = new Decimal(t.pnl);
+  /** A closed round trip; `pnl` is its PnL's value when the caller has it (else read from its text). */
+  trip(t: RoundTrip, p: BigDec = bigOfText(t.pnl)): void {
     this.#n++;
-    this.#all = this.#all.plus(p);
-    if (p.gt(0)) {
+    this.#all = bigPlus(this.#all, p);
+    const sign = p.m > 0n ? 1 : p.m < 0n ? -1 : 0;
+    if (sign > 0) {
       this.#wins++;
-      this.#grossWin = this.#grossWin.plus(p);
-      if (this.#largestWin === undefined || p.gt(this.#largestWin)) this.#largestWin = p;
-    } else if (p.lt(0)) {
+      this.#grossWin = bigPlus(this.#grossWin, p);
+      if (this.#largestWin === undefined || bigCmp(p, this.#largestWin) > 0) this.#largestWin = p;
+    } else if (sign < 0) {
       this.#losses++;
-      this.#lossSum = this.#lossSum.plus(p);
-      if (this.#largestLoss === undefined || p.lt(this.#largestLoss)) this.#largestLoss = p;
+      this.#lossSum = bigPlus(this.#lossSum, p);
+      if (this.#largestLoss === undefined || bigCmp(p, this.#largestLoss) < 0) this.#largestLoss = p;
     }
-    this.#streak = p.lt(0) ? this.#streak + 1 : 0;
+    this.#streak = sign < 0 ? this.#streak + 1 : 0;
     if (this.#streak > this.#maxStreak) this.#maxStreak = this.#streak;
     const held = t.exitT - t.entryT;
     this.#held += held;
-    if (p.gt(0)) this.#heldWins += held;
-    else if (p.lt(0)) this.#heldLosses += held;
-    this.#holding.add(held, p.comparedTo(0));
-    this.#symbols.trip(t);
+    if (sign > 0) this.#heldWins += held;
+    else if (sign < 0) this.#heldLosses += held;
+    this.#holding.add(held, sign);
+    this.#symbols.trip(t, p);
   }
 
   /**
@@ -134,7 +136,7 @@ export class TradeStatsBuilder {
    */
   stats(m: StrategyMetrics, firstSymbol: string | undefined, marks: { readonly first: number | undefined; readonly last: number | undefined }, equity: EquityCurve): TradeStats {
     const n = this.#n;
-    const grossLoss = this.#lossSum.abs();
+    const grossLoss = bigNeg(this.#lossSum);
     const { start, end } = this.span;
     const ms = end - start;
     const init = new Decimal(m.initialEquity);
@@ -151,12 +153,12 @@ export class TradeStatsBuilder {
       wins: this.#wins,
       losses: this.#losses,
       winRatePct: n === 0 ? null : roundStat((this.#wins / n) * 100),
-      profitFactor: grossLoss.isZero() ? null : roundStat(this.#grossWin.div(grossLoss).toNumber()),
+      profitFactor: grossLoss.m === 0n ? null : roundStat(bigToNumber(bigDiv(this.#grossWin, grossLoss))),
       expectancy: mean(this.#all, n),
       avgWin: mean(this.#grossWin, this.#wins),
       avgLoss: mean(this.#lossSum, this.#losses),
-      largestWin: this.#largestWin === undefined ? null : this.#largestWin.toFixed(),
-      largestLoss: this.#largestLoss === undefined ? null : this.#largestLoss.toFixed(),
+      largestWin: this.#largestWin === undefined ? null : bigText(this.#largestWin),
+      largestLoss: this.#largestLoss === undefined ? null : bigText(this.#largestLoss),
       maxConsecutiveLosses: this.#maxStreak,
       avgHoldingMs: n === 0 ? null : Math.round(this.#held / n),
       avgWinHoldingMs: this.#wins === 0 ? null : Math.round(this.#heldWins / this.#wins),
