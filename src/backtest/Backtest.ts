@@ -7,25 +7,23 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Bus } from '../bus/Bus.js';
+import type { BusEvent } from '../bus/events.js';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
-import { parseExchangeFilters, parseSymbolFilters, type WireFilter } from '../core/filters.js';
 import { KlineInterval, type KlineIntervalName } from '../core/enums.js';
-import type { SymbolInfo } from '../core/types.js';
 import { readRecording, readRecordingBatches, type ReadStats, type RecordedItem } from '../record/reader.js';
 import { SKIPPABLE_EVENTS } from '../record/skipStreams.js';
 import type { MarketEvent } from '../core/marketEvents.js';
 import { ConfigError } from '../core/errors.js';
-import { MatchingEngine } from '../sim/engine.js';
+import type { MatchingEngine } from '../sim/engine.js';
 import { timeBoundMs } from '../config/timeBound.js';
-import { loadPlugin, plainErrorAt, resolvePlugin } from '../strategy/loader.js';
+import { plainErrorAt } from '../strategy/loader.js';
 import { codeVersion } from './codeVersion.js';
 import { klineWarnings } from './klineWarnings.js';
 import { runProvenance, strategiesAsRun } from './provenance.js';
 import { klineSubscriptions } from '../strategy/klines.js';
-import { StrategyRunner, silentLogger, type IntentGate, type StrategySpec } from '../strategy/StrategyRunner.js';
+import { silentLogger, type IntentGate, type StrategyRunner, type StrategySpec } from '../strategy/StrategyRunner.js';
 import { readsTimer, type StrategyLogger, type StrategyPlugin } from '../strategy/types.js';
-import { CandleVenue, bpsToRate } from '../venue/CandleVenue.js';
 import type { BacktestConfig } from './config.js';
 import { writeHtmlReport } from './htmlReport.js';
 import { writeResultJson } from './resultStreams.js';
@@ -36,23 +34,12 @@ import { virtualTimeLog } from './runLog.js';
 import { ChartSeries } from './chartSeries.js';
 import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from '../venue/Scheduler.js';
-import { SimVenue } from '../venue/SimVenue.js';
-import { latencyModel } from '../venue/latency.js';
-import { booksWithOwnOrders, ownOrdersOfRunner } from '../venue/OwnOrdersBook.js';
-import { ShownOwnOrders } from '../venue/ShownOwnOrders.js';
 import { receiveTimeBatches, type FeedTimeStats } from './feedTime.js';
 import { twoClockBatches, type ClockedBatch, type StepClock } from './twoClocks.js';
-import { createPipeline } from '../execution/pipeline.js';
-import { TradingStateMachine } from '../risk/tradingState.js';
-// The same risk gate and daily PnL as `kancil run`: one composition of the risk checker.
-import { riskGate } from '../execution/riskGate.js';
-import { DailyPnl } from '../execution/dailyPnl.js';
+import { assembleRun } from '../run/assemble.js';
+import { backtestVenue, loadStrategies, runSymbols, venueRiskInputs, type BacktestVenue } from './backtestVenue.js';
 
-/** Ended orders (and own trades) the matching engine keeps per symbol in a backtest. */
-const ENGINE_HISTORY_LIMIT = 1000;
-
-/** Engine account id of backtests. */
-export const BACKTEST_ACCOUNT = 'backtest';
+export { BACKTEST_ACCOUNT, symbolInfoOf } from './backtestVenue.js';
 
 /** Options of a run beyond the config. */
 export interface RunOptions {
@@ -74,47 +61,7 @@ export interface RunOptions {
   readonly writeOutput?: boolean;
 }
 
-/** SymbolInfo of a configured symbol (spot, every order type, STP EXPIRE_MAKER default). */
-export function symbolInfoOf(symbol: string, filters: readonly WireFilter[]): SymbolInfo {
-  const u = symbol.indexOf('_');
-  return {
-    type: 1,
-    symbol,
-    baseAsset: symbol.slice(0, u),
-    quoteAsset: symbol.slice(u + 1),
-    basePrecision: 8,
-    quotePrecision: 8,
-    filters: parseSymbolFilters(filters, `symbols.${symbol}.filters`),
-    orderTypes: ['LIMIT', 'MARKET', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT', 'LIMIT_MAKER'],
-    defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
-    allowedSelfTradePreventionModes: ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT'],
-    icebergEnable: true,
-    ocoEnable: true,
-    spotTradingEnable: true,
-    marginTradingEnable: false,
-  };
-}
-
 /** Equity of a budget in quote terms at the start (non-quote assets count at 0 until marked: budgets should be quote). */
-/**
- * The risk gate's average price from the matching engine's own trade window, so the gate checks
- * PERCENT_PRICE and NOTIONAL(applyToMarket) against the price the simulated exchange enforces
- * (and the one a live run computes from the trade stream). The previous Decimal is handed out
- * again while the value is unchanged: the risk checker caches bounds by the Decimal's identity.
- */
-function engineAverage(engine: MatchingEngine, now: () => number): (symbol: string, mins: number) => Decimal | undefined {
-  const last = new Map<string, Decimal>();
-  return (symbol, mins) => {
-    const a = engine.averagePrice(symbol, mins, now());
-    if (a === null) return undefined;
-    const key = `${symbol}/${mins}`;
-    const prev = last.get(key);
-    if (prev !== undefined && prev.eq(a)) return prev;
-    last.set(key, a);
-    return a;
-  };
-}
-
 function budgetQuote(budget: Readonly<Record<string, Decimal>>, quote: string): Decimal {
   return budget[quote] ?? new Decimal(0);
 }
@@ -147,165 +94,126 @@ export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): P
   return result;
 }
 
-/** Builds everything a run needs (plugins loaded and started) without reading any data yet. */
+/**
+ * Builds everything a run needs (plugins loaded, nothing started) without reading any data yet:
+ * the venue and the replay are what a backtest adds to the parts every run shares (assembleRun).
+ */
 export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Promise<PreparedRun> {
   const bt = cfg.backtest;
-  const candleMode = bt.candles.length > 0;
-  if (candleMode && bt.recordings.length > 0) throw new RangeError(`${cfg.file}: backtest: use either recordings or candles, not both`);
-  const late0: { clock?: VirtualClock } = {};
-  const log = opts.log === undefined ? silentLogger : virtualTimeLog(opts.log, () => late0.clock?.now() ?? 0);
-
-  const errorAt = plainErrorAt(cfg.file);
+  if (bt.candles.length > 0 && bt.recordings.length > 0) throw new RangeError(`${cfg.file}: backtest: use either recordings or candles, not both`);
   checkDataFiles(cfg);
-  const strategies: StrategySpec[] = [];
-  // The module file of each plugin loaded from disk (not one given in opts.plugins): an input of the run.
-  const pluginFiles = new Map<string, string>();
-  for (const [i, s] of cfg.strategies.entries()) {
-    const given = opts.plugins?.[s.plugin];
-    if (given === undefined) pluginFiles.set(s.name, resolvePlugin(s.plugin, cfg.dir));
-    const plugin = given ?? (await loadPlugin(s.plugin, cfg.dir, errorAt, ['strategies', i]));
-    const budget: Record<string, Decimal> = {};
-    for (const [a, v] of Object.entries(s.budget)) budget[a] = new Decimal(v);
-    strategies.push({ name: s.name, plugin, params: { ...s.params, ...(opts.paramOverrides?.[s.name] ?? {}) }, symbols: s.symbols, budget });
-  }
-
+  const { strategies, pluginFiles } = await loadStrategies(cfg, opts);
   const clock = new VirtualClock(0);
-  late0.clock = clock;
   const scheduler = new VirtualScheduler(clock);
+  const log = opts.log === undefined ? silentLogger : virtualTimeLog(opts.log, () => clock.now());
   const bus = new Bus();
-  const makerFee = bpsToRate(bt.fees.makerBps);
-  const takerFee = bpsToRate(bt.fees.takerBps);
+  const sim = backtestVenue(cfg, strategies, scheduler, bus);
+  const results = resultRecorders(cfg, strategies, (sym) => replay.mark(sym));
+  // The replay is the market the strategies read and the driver of their runner: it flushes the
+  // runner's rejections after each event and starts it when the run goes live.
+  const replay = backtestReplay(cfg, strategies, { bus, scheduler, sim, collector: results.collector, runner: () => run.runner });
+  const run = assembleRun({
+    clock,
+    bus,
+    venue: sim.venue,
+    market: replay,
+    ownOrders: sim.kind === 'tick' ? (s) => sim.shown.orders(s) : 'strategies',
+    symbols: runSymbols(cfg),
+    strategies,
+    risk: venueRiskInputs(cfg, sim, () => clock.now()),
+    ...(opts.gate ? { gate: opts.gate } : {}),
+    countDailyFills: dailyLossLimitSet(cfg, opts),
+    observe: results.observe,
+    log,
+    runner: { log, plot: (strategy, symbol, name, v, pane) => results.chart.plot(strategy, symbol, name, clock.now(), v, pane) },
+  });
+  const provenance = runProvenance(cfg, codeVersion(), strategiesAsRun(cfg, strategies, plainErrorAt(cfg.file)), pluginFiles);
+  const finish = (): BacktestResult => {
+    run.runner.stop();
+    // replay.finish throws when the data ended before backtest.start: the pipeline, the venue's
+    // engine subscription and the bus are released either way.
+    try {
+      replay.finish();
+    } finally {
+      run.stop();
+      if (sim.kind === 'tick') sim.venue.dispose();
+      bus.close();
+    }
+    return results.collector.finish(cfg.name, run.runner.failures, results.chart.finish(), provenance, klineWarnings(strategies, results.withKlines, cfg));
+  };
+  const engine = sim.kind === 'tick' ? sim.engine : undefined;
+  return { engine, replay, runner: run.runner, bus, unread: unreadEvents(strategies.map((s) => s.plugin)), step: (t, item, c) => replay.step(t, item, c), finish };
+}
 
-  const exchangeFilters = parseExchangeFilters(cfg.exchangeFilters, 'exchangeFilters');
-  let engine: MatchingEngine | undefined;
-  let venue: SimVenue | CandleVenue;
-  // Tick mode: our orders as the depth stream would show them (ShownOwnOrders.ts).
-  const shown = candleMode ? undefined : new ShownOwnOrders(scheduler);
-  if (candleMode) {
-    venue = new CandleVenue({ scheduler, publish: (e) => bus.publish(e), makerFee, takerFee });
-  } else {
-    const balances: Record<string, Decimal> = {};
-    if (bt.balances) for (const [a, v] of Object.entries(bt.balances)) balances[a] = new Decimal(v);
-    else for (const s of strategies) for (const [a, v] of Object.entries(s.budget)) balances[a] = (balances[a] ?? new Decimal(0)).plus(v);
-    engine = new MatchingEngine({
-      symbols: Object.entries(cfg.symbols).map(([sym, v]) => ({ info: symbolInfoOf(sym, v.filters as WireFilter[]) })),
-      accounts: [{ id: BACKTEST_ACCOUNT, makerCommission: makerFee, takerCommission: takerFee, balances }],
-      exchangeFilters,
-      bufferEvents: false,
-      fillModel: bt.fillModel,
-      queueModel: bt.queueModel,
-      // Nothing in a backtest queries the engine's order history (the venue keeps its live orders
-      // itself): a bound keeps a long run from holding every order it placed (~0.35 kB each). It
-      // only needs to outlast a report in flight, which a thousand orders do.
-      historyLimit: ENGINE_HISTORY_LIMIT,
-    });
-    venue = new SimVenue({ engine, accountId: BACKTEST_ACCOUNT, scheduler, publish: (e) => bus.publish(e), latency: latencyModel(bt.latency), shown });
-  }
+/**
+ * Only the default gate's daily loss limit asks for the daily PnL, and DailyPnl holds the day's
+ * fills until first asked (it folds them then): with no such limit configured they would stay
+ * alive for the whole run (every fill event and its amounts promoted out of the young
+ * generation, copied twice by its collector), and nobody would ever read them.
+ */
+function dailyLossLimitSet(cfg: BacktestConfig, opts: RunOptions): boolean {
+  return opts.gate === undefined && [cfg.risk, ...cfg.strategies.map((s) => s.risk)].some((r) => r?.dailyLossLimit !== undefined);
+}
 
-  const bookSymbols = bt.recordings.map((r) => r.symbol);
+/** What records a run's results from the bus: the collector, the chart, the symbols that had a kline. */
+interface ResultRecorders {
+  readonly collector: ResultCollector;
+  readonly chart: ChartSeries;
+  readonly withKlines: Set<string>;
+  /** The bus observer that feeds them, called first for every event. */
+  readonly observe: (e: BusEvent) => void;
+}
+
+function resultRecorders(cfg: BacktestConfig, strategies: readonly StrategySpec[], markOf: (symbol: string) => Decimal | undefined): ResultRecorders {
+  const bt = cfg.backtest;
   // Sampled per bar by default on candles: a second's samples of minute bars repeat one value 60 times (and Sharpe "per second" of minute data means nothing).
-  const equityMs = bt.equityIntervalMs ?? (candleMode ? Math.min(...bt.candles.map((c) => KlineInterval[c.interval as KlineIntervalName])) : 1000);
+  const equityMs = bt.equityIntervalMs ?? (bt.candles.length > 0 ? Math.min(...bt.candles.map((c) => KlineInterval[c.interval as KlineIntervalName])) : 1000);
   const chart = new ChartSeries(equityMs);
-
   // The collector marks through the replay's books; the replay samples the collector.
-  const late: { replay?: Replay; runner?: StrategyRunner } = {};
   const collector = new ResultCollector(
     strategies.map((s) => ({ name: s.name, symbols: s.symbols, initialEquity: budgetQuote(s.budget, quoteOf(s.symbols[0] ?? '')) })),
     equityMs,
-    (sym) => late.replay?.mark(sym),
+    markOf,
   );
-  const replay = new Replay({
-    bus,
-    scheduler,
-    engine,
-    candleVenue: candleMode ? (venue as CandleVenue) : undefined,
-    bookSymbols,
-    collector,
-    afterEvent: () => late.runner?.flush(),
-    ...(shown ? { onDepth: (symbol: string) => shown.flush(symbol) } : {}),
+  // Symbols that had a kline on the bus: a kline strategy over data that gives none is said so, not left to end with no trade and exit 0.
+  const withKlines = new Set<string>();
+  const observe = (e: BusEvent): void => {
+    collector.onEvent(e);
+    if (e.type === 'kline') {
+      chart.kline(e);
+      if (!withKlines.has(e.symbol)) withKlines.add(e.symbol);
+    }
+  };
+  return { collector, chart, withKlines, observe };
+}
+
+/** The replay of a run over its venue, driving the strategy runner `runner()` gives once it exists. */
+function backtestReplay(
+  cfg: BacktestConfig,
+  strategies: readonly StrategySpec[],
+  p: { bus: Bus; scheduler: VirtualScheduler; sim: BacktestVenue; collector: ResultCollector; runner: () => StrategyRunner },
+): Replay {
+  const bt = cfg.backtest;
+  const { sim } = p;
+  return new Replay({
+    bus: p.bus,
+    scheduler: p.scheduler,
+    engine: sim.kind === 'tick' ? sim.engine : undefined,
+    candleVenue: sim.kind === 'candle' ? sim.venue : undefined,
+    bookSymbols: bt.recordings.map((r) => r.symbol),
+    collector: p.collector,
+    afterEvent: () => p.runner().flush(),
+    ...(sim.kind === 'tick' ? { onDepth: (symbol: string) => sim.shown.flush(symbol) } : {}),
     // None scheduled when no strategy reads them: they would cost the scheduler and the bus for nothing.
     timerMs: strategies.some((s) => readsTimer(s.plugin)) ? bt.timerMs : 0,
     start: bt.start === undefined ? undefined : timeBoundMs(bt.start),
     startSource: { file: cfg.file, value: bt.start },
     // Strategies get control when the replay goes live (the first item at or after backtest.start),
     // so nothing they do in onStart can place an order during the warm-up.
-    onLive: () => late.runner?.start(),
+    onLive: () => p.runner().start(),
     // Trade recordings: the bars the strategies read are built from the trades, as the sandbox's klines of a replay.
-    ...(candleMode ? {} : { bars: klineSubscriptions(strategies) }),
+    ...(bt.candles.length > 0 ? {} : { bars: klineSubscriptions(strategies) }),
   });
-  late.replay = replay;
-  // The same composition as live and paper: risk gate -> venue, results back on the bus. No ledger:
-  // a backtest's journal is its result.
-  const states = new TradingStateMachine({ onChange: (e) => bus.publish(e) });
-  // Daily PnL per strategy (UTC day of the virtual clock) for the daily loss limit, as in `kancil run`.
-  const daily = new DailyPnl();
-  // Only the default gate's daily loss limit asks for the daily PnL, and DailyPnl holds the day's
-  // fills until first asked (it folds them then): with no such limit configured they would stay
-  // alive for the whole run (every fill event and its amounts promoted out of the young
-  // generation, copied twice by its collector), and nobody would ever read them.
-  const dailyAsked = opts.gate === undefined && [cfg.risk, ...cfg.strategies.map((s) => s.risk)].some((r) => r?.dailyLossLimit !== undefined);
-  // The collector, the trading-state machine and the daily PnL, in this order, as one bus listener:
-  // every replayed event reaches it, and one call per event costs less than three.
-  // Symbols that had a kline on the bus: a kline strategy over data that gives none is said so, not left to end with no trade and exit 0.
-  const withKlines = new Set<string>();
-  bus.listen((e) => {
-    collector.onEvent(e);
-    if (e.type === 'kline') {
-      chart.kline(e);
-      if (!withKlines.has(e.symbol)) withKlines.add(e.symbol);
-    }
-    states.onEvent(e);
-    if (e.type === 'fill' && dailyAsked) daily.add(clock.now(), e);
-  });
-  const symbols = candleMode
-    ? bt.candles.map((c) => symbolInfoOf(c.symbol, (cfg.symbols[c.symbol]?.filters ?? []) as WireFilter[]))
-    : Object.entries(cfg.symbols).map(([sym, v]) => symbolInfoOf(sym, v.filters as WireFilter[]));
-  const gate =
-    opts.gate ??
-    riskGate({
-      symbols,
-      config: cfg.risk,
-      states,
-      now: () => clock.now(),
-      book: (s) => late.replay?.book(s),
-      lastPrice: (s) => late.replay?.lastPrice(s),
-      ...(engine ? { avgPrice: engineAverage(engine, () => clock.now()) } : {}),
-      exchangeFilters,
-      liveOrders: () => venue.liveIntents(),
-      ...(venue instanceof SimVenue ? { liveOrderCounts: (s: string | undefined) => venue.openOrderCounts(s) } : {}),
-      dailyPnl: (strategy) => daily.of(strategy, clock.now(), (s) => late.replay?.mark(s)),
-      strategyConfig: (name) => cfg.strategies.find((s) => s.name === name)?.risk,
-    });
-  const pipeline = createPipeline({ bus, venue, risk: gate, clock, log });
-  pipeline.start();
-  // No run tag: a backtest's clientIds are the same on every run (determinism).
-  const filtersOf = new Map(symbols.map((i) => [i.symbol, i.filters]));
-  // Strategies read the replayed book with the account's own resting orders in it, as live (OwnOrdersBook.ts).
-  const books = booksWithOwnOrders((s) => replay.book(s), shown ? (s) => shown.orders(s) : ownOrdersOfRunner(() => late.runner));
-  const runner = new StrategyRunner(strategies, { bus, clock, venue: pipeline.venue, books, gate: pipeline.gate, log, symbolFilters: (s) => filtersOf.get(s), plot: (strategy, symbol, name, v, pane) => chart.plot(strategy, symbol, name, clock.now(), v, pane) });
-  late.runner = runner;
-  const provenance = runProvenance(cfg, codeVersion(), strategiesAsRun(cfg, strategies, errorAt), pluginFiles);
-  return {
-    engine,
-    replay,
-    runner,
-    bus,
-    unread: unreadEvents(strategies.map((s) => s.plugin)),
-    step: (t, item, clock) => replay.step(t, item, clock),
-    finish: () => {
-      runner.stop();
-      // replay.finish throws when the data ended before backtest.start: the pipeline, the venue's
-      // engine subscription and the bus are released either way.
-      try {
-        replay.finish();
-      } finally {
-        pipeline.stop();
-        if (venue instanceof SimVenue) venue.dispose();
-        bus.close();
-      }
-      return collector.finish(cfg.name, runner.failures, chart.finish(), provenance, klineWarnings(strategies, withKlines, cfg));
-    },
-  };
 }
 
 /**

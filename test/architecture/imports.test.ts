@@ -25,7 +25,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   record: ['core', 'config', 'exchange'],
   console: ['core', 'bus', 'execution', 'store'],
   venue: ['core', 'bus', 'execution', 'risk', 'sim', 'store', 'strategy'],
-  backtest: ['core', 'bus', 'config', 'exchange', 'execution', 'record', 'risk', 'sim', 'store', 'strategy', 'venue'],
+  run: ['core', 'bus', 'execution', 'risk', 'store', 'strategy', 'venue'],
+  backtest: ['core', 'bus', 'config', 'exchange', 'execution', 'record', 'risk', 'run', 'sim', 'store', 'strategy', 'venue'],
   cli: ['*'],
   /** src/index.ts and src/testing.ts: the package entries a plugin author imports. */
   entry: ['core', 'bus', 'strategy'],
