@@ -66,6 +66,16 @@ export class Ledger {
     balance: Statement;
     latestBalances: Statement;
   };
+  /**
+   * The multi-statement writes, wrapped once: better-sqlite3 builds four wrapper functions and
+   * defines their properties on every `db.transaction()` call, which cost about as much as a
+   * statement per order when made per call.
+   */
+  readonly #tx: {
+    insertOrder: (o: OrderRecord, source: string) => void;
+    updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined) => OrderRecord | undefined;
+    balances: (ts: number, source: string, balances: readonly Balance[]) => void;
+  };
   /** The lock file's connection, holding its exclusive lock while this ledger is open (see holdLock). */
   readonly #lock: Database | undefined;
   #closed = false;
@@ -113,6 +123,25 @@ export class Ledger {
         'SELECT b.asset, b.free, b.locked FROM balances b JOIN (SELECT asset, MAX(id) AS id FROM balances GROUP BY asset) m ON b.id = m.id ORDER BY b.asset',
       ),
     };
+    const st = this.#st;
+    this.#tx = {
+      insertOrder: db.transaction((o: OrderRecord, source: string) => {
+        st.insertOrder.run(orderParams(o));
+        st.transition.run(o.createdAt, o.clientId, null, o.state, source, scrubbed(o.reason));
+      }),
+      updateOrder: db.transaction((clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined) => {
+        const row = st.getOrder.get(clientId) as OrderRow | undefined;
+        if (!row) return undefined;
+        const before = fromOrderRow(row);
+        const after: OrderRecord = { ...before, ...definedOnly(patch), updatedAt: ts };
+        st.updateOrder.run(orderParams(after));
+        if (after.state !== before.state) st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
+        return after;
+      }),
+      balances: db.transaction((ts: number, source: string, balances: readonly Balance[]) => {
+        for (const b of balances) st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
+      }),
+    };
   }
 
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
@@ -154,10 +183,7 @@ export class Ledger {
 
   /** Journals a new order (normally PENDING, before its request is sent) and its first transition, atomically. */
   insertOrder(o: OrderRecord, source: string): void {
-    this.#db.transaction(() => {
-      this.#st.insertOrder.run(orderParams(o));
-      this.#st.transition.run(o.createdAt, o.clientId, null, o.state, source, scrubbed(o.reason));
-    })();
+    this.#tx.insertOrder(o, source);
   }
 
   /**
@@ -165,15 +191,7 @@ export class Ledger {
    * Returns the updated record, or undefined when the order is not in the ledger.
    */
   updateOrder(clientId: string, patch: OrderPatch, ts: number, source: string, detail?: string): OrderRecord | undefined {
-    return this.#db.transaction(() => {
-      const row = this.#st.getOrder.get(clientId) as OrderRow | undefined;
-      if (!row) return undefined;
-      const before = fromOrderRow(row);
-      const after: OrderRecord = { ...before, ...definedOnly(patch), updatedAt: ts };
-      this.#st.updateOrder.run(orderParams(after));
-      if (after.state !== before.state) this.#st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
-      return after;
-    })();
+    return this.#tx.updateOrder(clientId, patch, ts, source, detail);
   }
 
   /** Records a fill; returns false (and changes nothing) when (orderId, tradeId) was already recorded. */
@@ -219,9 +237,7 @@ export class Ledger {
 
   /** Records a balance snapshot (from the exchange, an account stream update or the simulator). */
   recordBalances(ts: number, source: string, balances: readonly Balance[]): void {
-    this.#db.transaction(() => {
-      for (const b of balances) this.#st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
-    })();
+    this.#tx.balances(ts, source, balances);
   }
 
   /** One order by clientId. */
