@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { stat } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.js';
 import { VirtualScheduler, WallScheduler } from './Scheduler.js';
@@ -169,5 +171,30 @@ describe('WallScheduler', () => {
     s.cancel(never);
     s.schedule(10_000, () => undefined);
     s.cancelAll();
+  });
+
+  it('runs a zero delay once the I/O in hand is done, not after the 1 ms timer floor', async () => {
+    const s = new WallScheduler();
+    const seen: string[] = [];
+    // Inside an I/O callback an immediate comes before any timer, even one set earlier and due.
+    await new Promise<void>((resolve) =>
+      stat(fileURLToPath(import.meta.url), () => {
+        setTimeout(() => seen.push('timer set first'), 0);
+        s.schedule(0, () => seen.push('zero delay'));
+        const cancelled = s.schedule(0, () => seen.push('cancelled'));
+        s.cancel(cancelled);
+        expect(seen).toEqual([]);
+        const until = performance.now() + 2;
+        while (performance.now() < until) {
+          // the timer is due before the loop moves on
+        }
+        setTimeout(resolve, 5);
+      }),
+    );
+    expect(seen).toEqual(['zero delay', 'timer set first']);
+    s.schedule(0, () => seen.push('after cancelAll'));
+    s.cancelAll();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual(['zero delay', 'timer set first']);
   });
 });

@@ -2,7 +2,7 @@
  * Scheduling of delayed work (order-entry latency, acknowledgements, timers) on an injectable
  * clock. Backtests use {@link VirtualScheduler}: a deterministic queue ordered by (time, insertion
  * order) that the replay drains up to each event's time, so nothing fires "in the future". Paper
- * mode uses {@link WallScheduler} over setTimeout with the same interface.
+ * mode uses {@link WallScheduler} over setTimeout (setImmediate for no delay) with the same interface.
  */
 import type { Clock } from '../core/clock.js';
 import { VirtualClock } from '../core/clock.js';
@@ -183,10 +183,16 @@ export class VirtualScheduler implements Scheduler {
   }
 }
 
-/** Wall-clock scheduler for paper mode: the same interface over setTimeout. */
+/**
+ * Wall-clock scheduler for paper mode: the same interface over setTimeout, and over setImmediate
+ * for a delay of 0. setTimeout's floor is 1 ms and it waits for the loop's timers phase, so a paper
+ * run with latency 0 held every acknowledgement and fill report 1-4 ms; an immediate runs once the
+ * I/O in hand is done, still never synchronously.
+ */
 export class WallScheduler implements Scheduler {
   readonly clock: Clock;
   readonly #timers = new Map<number, NodeJS.Timeout>();
+  readonly #immediates = new Map<number, NodeJS.Immediate>();
   #seq = 0;
 
   constructor(clock: Clock = { now: () => Date.now() }) {
@@ -197,10 +203,20 @@ export class WallScheduler implements Scheduler {
   schedule<A>(delayMs: number, fn: (arg: A) => void, arg: A): ScheduledId;
   schedule(delayMs: number, fn: (arg: unknown) => void, arg?: unknown): ScheduledId {
     const id = ++this.#seq;
+    if (delayMs <= 0) {
+      this.#immediates.set(
+        id,
+        setImmediate(() => {
+          this.#immediates.delete(id);
+          fn(arg);
+        }),
+      );
+      return id;
+    }
     const t = setTimeout(() => {
       this.#timers.delete(id);
       fn(arg);
-    }, Math.max(0, delayMs));
+    }, delayMs);
     this.#timers.set(id, t);
     return id;
   }
@@ -211,11 +227,18 @@ export class WallScheduler implements Scheduler {
       clearTimeout(t);
       this.#timers.delete(id);
     }
+    const i = this.#immediates.get(id);
+    if (i !== undefined) {
+      clearImmediate(i);
+      this.#immediates.delete(id);
+    }
   }
 
   /** Cancels everything (shutdown), so no timer keeps the process alive. */
   cancelAll(): void {
     for (const t of this.#timers.values()) clearTimeout(t);
+    for (const i of this.#immediates.values()) clearImmediate(i);
     this.#timers.clear();
+    this.#immediates.clear();
   }
 }
