@@ -15,7 +15,7 @@ describe('the published sweep grid schema', () => {
 
   it('lists every key a grid may have, refuses others, and describes the ones a user picks', () => {
     const doc = JSON.parse(gridJsonSchemaText()) as { properties: Record<string, { description?: string }>; additionalProperties: boolean; required: string[] };
-    expect(Object.keys(doc.properties)).toEqual(['$schema', 'strategy', 'params', 'rankBy', 'objective', 'minTrades', 'search', 'samples', 'seed', 'outOfSample', 'walkForward', 'eachRecording']);
+    expect(Object.keys(doc.properties)).toEqual(['$schema', 'strategy', 'params', 'rankBy', 'objective', 'minTrades', 'search', 'samples', 'trials', 'batch', 'startup', 'patience', 'seed', 'outOfSample', 'walkForward', 'eachRecording']);
     expect(doc.additionalProperties).toBe(false);
     expect(doc.required).toEqual(['params']);
     expect(doc.properties.rankBy?.description).toMatch(/highest first/);

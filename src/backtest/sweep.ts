@@ -10,14 +10,14 @@ import type { BacktestConfig } from './config.js';
 import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
 import { RATIO_FIELDS, type RatioField } from './metrics.js';
 import { ratioText } from './ratioText.js';
-import { gridObjective, gridPoints, type SweepGrid } from './sweepGrid.js';
-import { objectiveFigure, objectiveText, orientedValue, rankCandidates, type Objective } from './sweepObjective.js';
+import { gridObjective, type SweepGrid } from './sweepGrid.js';
+import { planSweep, searchPoints, type SkippedPoint } from './sweepPlan.js';
+import { searchText, type SearchNote } from './sweepTpe.js';
+import { exclusionOf, objectiveFigure, objectiveText, orientedValue, rankCandidates, type Objective } from './sweepObjective.js';
 import { pointRunner } from './sweepPoints.js';
-import { paramValues, randomPoints } from './sweepSpace.js';
-import { formatDocPath } from '../core/configIssue.js';
 import { timeBoundMs } from '../config/timeBound.js';
-import { loadPlugin, plainErrorAt } from '../strategy/loader.js';
-import { validateParams } from '../strategy/params.js';
+import { plainErrorAt } from '../strategy/loader.js';
+export type { SkippedPoint } from './sweepPlan.js';
 import { recordingFiles, type JobRunner } from './sweepJob.js';
 import { runJobs } from './sweepPool.js';
 import { recordingsTable, type RecordingRow } from './sweepRecordings.js';
@@ -59,6 +59,8 @@ export interface SweepResult {
   readonly objective: Objective;
   /** Points with fewer trades may not win. */
   readonly minTrades?: number;
+  /** With a model-based search: its settings, trials run and why it stopped early. */
+  readonly search?: SearchNote;
   readonly rows: readonly SweepRow[];
   /**
    * With `keepResults`: the whole result per grid point, in grid order (for checks against single
@@ -88,47 +90,6 @@ export function sweepStrategy(cfg: BacktestConfig, grid: SweepGrid): string {
   return (cfg.strategies[0] as { name: string }).name;
 }
 
-/** A grid point the strategy's schema refuses: skipped, and listed with the reason. */
-export interface SkippedPoint {
-  readonly params: Record<string, unknown>;
-  readonly reason: string;
-}
-
-/**
- * The points to run: the grid's (or a random draw of them), each checked with the strategy's own
- * parameter schema before anything runs. A point it refuses (a cross-field rule such as fast <
- * slow, a value out of its range) is skipped and listed, not fatal; a parameter the strategy does
- * not have at all is an error of the grid file, naming the parameter.
- */
-export async function planSweep(cfg: BacktestConfig, grid: SweepGrid, strategy: string, gridFile = 'grid'): Promise<{ points: Record<string, unknown>[]; skipped: SkippedPoint[] }> {
-  const i = cfg.strategies.findIndex((s) => s.name === strategy);
-  const spec = cfg.strategies[i];
-  if (spec === undefined) throw new RangeError(`grid strategy ${JSON.stringify(strategy)} is not in ${cfg.file}`);
-  const plugin = await loadPlugin(spec.plugin, cfg.dir, plainErrorAt(cfg.file), ['strategies', i]);
-  const errorAt = plainErrorAt(gridFile);
-  const values = Object.entries(grid.params).map(([k, spec]) => {
-    try {
-      return [k, paramValues(spec)] as const;
-    } catch (err) {
-      throw errorAt(['params', k], (err as Error).message, spec);
-    }
-  });
-  const candidates = grid.search === 'random' ? randomPoints(values, grid.samples ?? 1, grid.seed) : gridPoints(grid);
-  const points: Record<string, unknown>[] = [];
-  const skipped: SkippedPoint[] = [];
-  for (const point of candidates) {
-    const v = validateParams(plugin, { ...spec.params, ...point });
-    const issue = v.ok ? undefined : v.issues[0];
-    if (issue === undefined) {
-      points.push(point);
-      continue;
-    }
-    if (/^unknown key/.test(issue.message)) throw errorAt(['params', ...issue.path], `${issue.message}: ${spec.plugin} has no such parameter`, issue.value);
-    skipped.push({ params: point, reason: `${formatDocPath(issue.path)}=${JSON.stringify(issue.value)}: ${issue.message}` });
-  }
-  if (points.length === 0) throw errorAt(['params'], `every point is refused by ${spec.plugin}, e.g. ${JSON.stringify(skipped[0]?.params)}: ${skipped[0]?.reason ?? ''}`, grid.params);
-  return { points, skipped };
-}
 
 /** How a sweep runs its jobs: on `workers` threads (default: all cores), or with `runner` (a queue's workers). */
 export interface SweepOptions {
@@ -145,17 +106,27 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
   const strategy = sweepStrategy(cfg, grid);
   checkDataFiles(cfg);
   const objective = gridObjective(grid);
-  const { points, skipped } = await planSweep(cfg, grid, strategy, opts.gridFile);
+  const planned = grid.search === 'tpe' ? undefined : await planSweep(cfg, grid, strategy, opts.gridFile);
   // With an out-of-sample split, each point runs twice: before the split (ranked) and from it.
   const split = grid.outOfSample === undefined ? undefined : timeBoundMs(grid.outOfSample);
   if (grid.eachRecording && (recordingFiles(cfg).length === 0 || cfg.backtest.candles.length > 0)) throw plainErrorAt(opts.gridFile ?? 'grid')(['eachRecording'], `needs a config whose data are recording files (backtest.recordings), not candles: ${cfg.file}`, true);
   // Walk-forward windows are checked before anything runs; their runs follow the grid's.
-  const wfRuns = grid.walkForward === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (points.length + 1);
+  const wfRuns = grid.walkForward === undefined || planned === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (planned.points.length + 1);
   const run: JobRunner = opts.runner ?? ((js, onDone) => runJobs(js, opts.workers, onDone));
-  const runner = pointRunner(cfg, grid, strategy, split, { run, keepResults: opts.keepResults, onDone: (d) => opts.onDone?.(d, total) });
-  const total = points.length * runner.jobsPerPoint + wfRuns;
-  const outcomes = await runner.runPoints(points);
-  const before = points.length * runner.jobsPerPoint;
+  let before = 0;
+  const runner = pointRunner(cfg, grid, strategy, split, { run, keepResults: opts.keepResults, onDone: (d) => opts.onDone?.(before + d, total) });
+  const total = (planned?.points.length ?? grid.trials ?? 0) * runner.jobsPerPoint + wfRuns;
+  const searched = await searchPoints(cfg, grid, strategy, planned, {
+    runPoints: async (ps) => {
+      const out = await runner.runPoints(ps);
+      before += ps.length * runner.jobsPerPoint;
+      return out;
+    },
+    valueOf: (o) => (o.error !== undefined || exclusionOf(o.metrics, grid.minTrades) !== undefined ? null : orientedValue(objective, objectiveFigure(objective, o.metrics, o.trade))),
+    gridFile: opts.gridFile,
+  });
+  const { points, outcomes, skipped, note: search } = searched;
+  before = points.length * runner.jobsPerPoint;
   const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(before + d, total) });
   const ranked = rankCandidates(outcomes.map((o, index) => ({ ...o, index, failed: o.error !== undefined })), objective, grid.minTrades);
   let rank = 0;
@@ -169,7 +140,7 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
     ranked[0]?.failed === false && ranked[0].excluded === undefined ? ranked[0].index : undefined,
   );
   const results = opts.keepResults === true ? outcomes.flatMap((o) => o.results ?? []) : undefined;
-  return { strategy, rankBy: objective.metric, objective, ...(grid.minTrades !== undefined ? { minTrades: grid.minTrades } : {}), rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}), overfitting };
+  return { strategy, rankBy: objective.metric, objective, ...(grid.minTrades !== undefined ? { minTrades: grid.minTrades } : {}), ...(search !== undefined ? { search } : {}), rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}), overfitting };
 }
 
 /** The ranked table as Markdown. */
@@ -200,7 +171,8 @@ export function sweepTable(s: SweepResult): string {
   const skipped = s.skipped.length === 0 ? '' : `\n${s.skipped.length} points skipped (refused by the strategy):\n${s.skipped.map((p) => `- ${JSON.stringify(p.params)}: ${p.reason}`).join('\n')}\n`;
   const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
   const min = s.minTrades === undefined ? '' : `; points with fewer than ${s.minTrades} trades are listed, not ranked`;
-  return `Sweep of ${s.strategy}, ranked by ${objectiveText(s.objective)}${min}${split}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
+  const search = s.search === undefined ? '' : `\n\n${searchText(s.search)}`;
+  return `Sweep of ${s.strategy}, ranked by ${objectiveText(s.objective)}${min}${split}${search}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
 }
 
 function isRatio(c: string): c is RatioField {
@@ -214,7 +186,7 @@ export function writeSweep(dir: string, s: SweepResult): { md: string; json: str
   const json = path.join(dir, 'sweep.json');
   const html = path.join(dir, 'sweep.html');
   writeFileSync(md, sweepTable(s));
-  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, ...(s.split !== undefined ? { split: s.split } : {}), ...(s.walkForward !== undefined ? { walkForward: s.walkForward } : {}), ...(s.overfitting !== undefined ? { overfitting: s.overfitting } : {}), rows: s.rows }, null, 2)}\n`);
+  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, objective: s.objective, ...(s.minTrades !== undefined ? { minTrades: s.minTrades } : {}), ...(s.search !== undefined ? { search: s.search } : {}), ...(s.split !== undefined ? { split: s.split } : {}), ...(s.walkForward !== undefined ? { walkForward: s.walkForward } : {}), ...(s.overfitting !== undefined ? { overfitting: s.overfitting } : {}), rows: s.rows }, null, 2)}\n`);
   writeFileSync(html, renderSweepHtml(s));
   return { md, json, html };
 }

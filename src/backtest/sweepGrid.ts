@@ -13,6 +13,10 @@
  *   search: random          # grid (default: every point) or random: `samples` distinct points of the grid
  *   samples: 20
  *   seed: 1                 # of the random draw (default 1), so a random search is reproducible
+ *   search: tpe             # or a model-based search (sweepTpe.ts): `trials` points, each batch
+ *   trials: 60              # suggested from the results before it; optional batch (default 4),
+ *   patience: 20            # startup (default 10 random points) and patience (stop after that
+ *                           # many trials in a row without a better point)
  *   outOfSample: "2024-08-04T00:00:00Z"   # optional split: points run (and rank) on the data before it,
  *                                         # and are run again on the data from it, reported side by side
  *   walkForward:            # optional, instead of outOfSample: rolling (or anchored) walk-forward
@@ -82,8 +86,12 @@ export const gridSchema = z.strictObject({
   rankBy: z.enum(METRIC_NAMES).optional().describe('metric to rank points by, highest first (a drawdown lowest first); default netPnl'),
   objective: objectiveSchema.optional().describe('instead of rankBy: a metric and its direction, e.g. { metric: calmar, direction: max }'),
   minTrades: z.number().int().positive().optional().describe('points with fewer trades (fills) are listed but never ranked or chosen'),
-  search: z.enum(['grid', 'random']).default('grid').describe('grid: every point; random: `samples` distinct points'),
+  search: z.enum(['grid', 'random', 'tpe']).default('grid').describe('grid: every point; random: `samples` distinct points; tpe: `trials` points chosen by a tree-structured Parzen estimator'),
   samples: z.number().int().positive().optional().describe('points drawn by search: random'),
+  trials: z.number().int().positive().optional().describe('points run by search: tpe'),
+  batch: z.number().int().positive().max(64).optional().describe('search: tpe: points suggested together, run in parallel (default 4); fixes which points are tried'),
+  startup: z.number().int().nonnegative().optional().describe('search: tpe: uniform random points before the model is used (default 10)'),
+  patience: z.number().int().positive().optional().describe('search: tpe: stop after this many trials in a row without a better point'),
   seed: z.number().int().default(1).describe('seed of the random draw (default 1)'),
   outOfSample: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).optional().describe('split time: rank before it, report from it beside'),
   walkForward: walkForwardSchema.optional().describe('rolling or anchored walk-forward windows, instead of outOfSample'),
@@ -91,6 +99,9 @@ export const gridSchema = z.strictObject({
 })
   .refine((g) => g.rankBy === undefined || g.objective === undefined, { message: 'rankBy and objective both name what to rank by: keep one', path: ['objective'] })
   .refine((g) => g.search !== 'random' || g.samples !== undefined, { message: 'search: random needs samples', path: ['samples'] })
+  .refine((g) => g.search !== 'tpe' || g.trials !== undefined, { message: 'search: tpe needs trials', path: ['trials'] })
+  .refine((g) => g.search === 'tpe' || (g.trials === undefined && g.batch === undefined && g.startup === undefined && g.patience === undefined), { message: 'trials, batch, startup and patience are settings of search: tpe', path: ['search'] })
+  .refine((g) => g.search !== 'tpe' || g.walkForward === undefined, { message: 'walkForward ranks every point in each window; a model-based search would need a search per window: use search: grid or random with walkForward', path: ['walkForward'] })
   .refine((g) => g.outOfSample === undefined || g.walkForward === undefined, { message: 'outOfSample (one split) and walkForward exclude each other: keep one', path: ['walkForward'] })
   .refine((g) => !g.eachRecording || g.objective === undefined || !isObjectiveMetric(g.objective.metric) || OBJECTIVE_METRICS[g.objective.metric] === 'strategies', { message: "a tearsheet metric is not combined across recordings run separately: with eachRecording, name one of the strategy's figures (netPnl, returnPct, maxDrawdownPct, trades...)", path: ['objective', 'metric'] })
   .refine((g) => !g.eachRecording || g.walkForward === undefined, { message: 'walkForward runs over one continuous span of data, not over recordings run separately: drop one', path: ['eachRecording'] });

@@ -175,6 +175,21 @@ describe('backtest sweeps', () => {
     expect(sweepTable(o)).toMatch(/ranked by exposurePct \(lowest first\)[\s\S]*\| exposurePct \|/);
   }, 180_000);
 
+  it('search: tpe runs `trials` points chosen batch by batch, repeats for its seed, and each point equals a single run', async () => {
+    const cfg = loadBacktestConfig(path.join(root, 'config/sma-crossover.yaml'));
+    const grid = gridSchema.parse({ params: { fast: { from: 4, to: 24, step: 4 }, slow: [30, 60, 90], kind: ['SMA', 'EMA'] }, rankBy: 'netPnl', search: 'tpe', trials: 6, batch: 3, startup: 3, seed: 5 });
+    const s = await runSweep(cfg, grid, { workers: 2 });
+    expect(s.search).toEqual({ method: 'tpe', seed: 5, batch: 3, trials: 6 });
+    expect(s.rows).toHaveLength(6);
+    expect(new Set(s.rows.map((r) => JSON.stringify(r.params))).size).toBe(6);
+    const again = await runSweep(cfg, grid, { workers: 1 });
+    expect(again.rows.map((r) => [r.params, r.metrics?.netPnl])).toEqual(s.rows.map((r) => [r.params, r.metrics?.netPnl]));
+    const top = s.rows[0];
+    const single = await runBacktest(cfg, { paramOverrides: { sma: top?.params ?? {} }, writeOutput: false });
+    expect(top?.metrics?.netPnl).toBe(single.strategies.sma?.netPnl);
+    expect(sweepTable(s)).toContain('TPE search (seed 5, batches of 3): 6 trials.');
+  }, 180_000);
+
   it('walk-forward: each window ranks in sample, and its out-of-sample figures equal single runs on the window', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-wf-'));
     try {
