@@ -20,6 +20,7 @@ import { timeBoundMs } from '../config/timeBound.js';
 import { plainErrorAt } from '../strategy/loader.js';
 import { codeVersion } from './codeVersion.js';
 import { klineWarnings } from './klineWarnings.js';
+import { WarmUp, warmUpMs } from './warmup.js';
 import { runProvenance, strategiesAsRun } from './provenance.js';
 import { klineSubscriptions } from '../strategy/klines.js';
 import { silentLogger, type IntentGate, type StrategyRunner, type StrategySpec } from '../strategy/StrategyRunner.js';
@@ -109,9 +110,12 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const bus = new Bus();
   const sim = backtestVenue(cfg, strategies, scheduler, bus);
   const results = resultRecorders(cfg, strategies, (sym) => replay.mark(sym));
+  // backtest.warmup: while on, strategies hear the history before start, their intents are refused
+  // and the results hear nothing (warmup.ts).
+  const warm = new WarmUp(warmUpMs(cfg, strategies));
   // The replay is the market the strategies read and the driver of their runner: it flushes the
-  // runner's rejections after each event and starts it when the run goes live.
-  const replay = backtestReplay(cfg, strategies, { bus, scheduler, sim, collector: results.collector, runner: () => run.runner });
+  // runner's rejections after each event and starts it when the run goes live (or warms up).
+  const replay = backtestReplay(cfg, strategies, { bus, scheduler, sim, collector: results.collector, runner: () => run.runner, warm });
   const run = assembleRun({
     clock,
     bus,
@@ -123,9 +127,9 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     risk: venueRiskInputs(cfg, sim, () => clock.now()),
     ...(opts.gate ? { gate: opts.gate } : {}),
     countDailyFills: dailyLossLimitSet(cfg, opts),
-    observe: results.observe,
+    observe: warm.unheard(results.observe),
     log,
-    runner: { log, plot: (strategy, symbol, name, v, pane) => results.chart.plot(strategy, symbol, name, clock.now(), v, pane) },
+    runner: { log, plot: warm.unheard((strategy, symbol, name, v, pane) => results.chart.plot(strategy, symbol, name, clock.now(), v, pane)), gate: (g) => warm.gate(g) },
   });
   const provenance = runProvenance(cfg, codeVersion(), strategiesAsRun(cfg, strategies, plainErrorAt(cfg.file)), pluginFiles);
   const finish = (): BacktestResult => {
@@ -139,7 +143,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       if (sim.kind === 'tick') sim.venue.dispose();
       bus.close();
     }
-    return results.collector.finish(cfg.name, run.runner.failures, results.chart.finish(), provenance, klineWarnings(strategies, results.withKlines, cfg));
+    return results.collector.finish(cfg.name, run.runner.failures, results.chart.finish(), provenance, [...klineWarnings(strategies, results.withKlines, cfg), ...warm.warnings()]);
   };
   const engine = sim.kind === 'tick' ? sim.engine : undefined;
   return { engine, replay, runner: run.runner, bus, unread: unreadEvents(strategies.map((s) => s.plugin)), step: (t, item, c) => replay.step(t, item, c), finish };
@@ -191,7 +195,7 @@ function resultRecorders(cfg: BacktestConfig, strategies: readonly StrategySpec[
 function backtestReplay(
   cfg: BacktestConfig,
   strategies: readonly StrategySpec[],
-  p: { bus: Bus; scheduler: VirtualScheduler; sim: BacktestVenue; collector: ResultCollector; runner: () => StrategyRunner },
+  p: { bus: Bus; scheduler: VirtualScheduler; sim: BacktestVenue; collector: ResultCollector; runner: () => StrategyRunner; warm: WarmUp },
 ): Replay {
   const bt = cfg.backtest;
   const { sim } = p;
@@ -207,10 +211,14 @@ function backtestReplay(
     // None scheduled when no strategy reads them: they would cost the scheduler and the bus for nothing.
     timerMs: strategies.some((s) => readsTimer(s.plugin)) ? bt.timerMs : 0,
     start: bt.start === undefined ? undefined : timeBoundMs(bt.start),
-    startSource: { file: cfg.file, value: bt.start },
+    startSource: { file: cfg.file, value: bt.start, warmup: bt.warmup },
     // Strategies get control when the replay goes live (the first item at or after backtest.start),
-    // so nothing they do in onStart can place an order during the warm-up.
-    onLive: () => p.runner().start(),
+    // or at the warm-up's first item with their orders refused until then.
+    onLive: () => {
+      p.warm.on = false;
+      p.runner().start();
+    },
+    ...p.warm.replayOptions(() => p.runner().start()),
     // Trade recordings: the bars the strategies read are built from the trades, as the sandbox's klines of a replay.
     ...(bt.candles.length > 0 ? {} : { bars: klineSubscriptions(strategies) }),
   });

@@ -9,10 +9,12 @@
  * An order reaching the engine at t meets the book as the exchange had it at t; nothing a strategy
  * sees is later than the clock.
  *
- * With a `start`, items before it are a warm-up: they move the market state only (local books,
- * the engine's replayed liquidity and trade window, last prices, bar books, the candle venue's
- * last bar) and reach neither the bus nor the collector; no timer is armed. The run goes live at
- * the first item at or after `start` (see {@link Replay.step}).
+ * With a `start`, items before it move the market state only (local books, the engine's replayed
+ * liquidity and trade window, last prices, bar books, the candle venue's last bar) and reach
+ * neither the bus nor the collector; no timer is armed. The run goes live at the first item at or
+ * after `start` (see {@link Replay.step}). With a `warmupMs`, the items of the span that long
+ * before `start` are delivered as well (the strategies' warm-up: the caller refuses their orders
+ * and keeps the collector out), still with no timer and no sample.
  */
 import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
@@ -65,9 +67,16 @@ export interface ReplayOptions {
    */
   readonly start?: number;
   /** How `start` is named in errors: the config file and the value as written (default: none and the number). */
-  readonly startSource?: { readonly file: string; readonly value: unknown };
-  /** Called once when the run goes live, before the first delivered item (e.g. starts the strategies). */
+  readonly startSource?: { readonly file: string; readonly value: unknown; readonly warmup?: unknown };
+  /** Called once when the run goes live, before the first item at or after `start` (e.g. starts the strategies). */
   readonly onLive?: () => void;
+  /**
+   * Length (ms) of the warm-up delivered before `start` (backtest.warmup); without a `start`, the
+   * run's start is the first item's time plus this. Undefined: nothing is delivered before `start`.
+   */
+  readonly warmupMs?: number;
+  /** Called once before the first item of the warm-up (e.g. starts the strategies, refusing their orders). */
+  readonly onWarm?: () => void;
   /**
    * Bars built from the replayed trades (core/bars.ts, the rule the sandbox's klines of a replay
    * follow): each closed bar is published as a closed kline before the trade that closed it.
@@ -82,15 +91,17 @@ export interface ReplayStats {
   snapshots: number;
   firstTime: number | undefined;
   lastTime: number | undefined;
-  /** Items replayed before `start` (warm-up: market state only, nothing delivered). */
+  /** Items replayed before `start` (market state, and the warm-up's also delivered). */
   warmUpItems: number;
+  /** Time of the first item delivered in the warm-up (undefined: none was). */
+  warmTime: number | undefined;
   /** Time of the first delivered item (undefined until the run is live). */
   liveTime: number | undefined;
 }
 
 /** Drives one replay. Use `step` per item (or `run` over a merged source), then `finish`. */
 export class Replay {
-  readonly stats: ReplayStats = { events: 0, snapshots: 0, firstTime: undefined, lastTime: undefined, warmUpItems: 0, liveTime: undefined };
+  readonly stats: ReplayStats = { events: 0, snapshots: 0, firstTime: undefined, lastTime: undefined, warmUpItems: 0, warmTime: undefined, liveTime: undefined };
   readonly #o: ReplayOptions;
   /** The strategy's local books, moved at receive time. */
   readonly #books = new Map<string, ReplayedBook>();
@@ -110,6 +121,10 @@ export class Replay {
   #timerId: number | undefined;
   /** Items reach the bus, collector and timers only once live (see {@link ReplayOptions.start}). */
   #live = false;
+  /** Set in the warm-up: items reach the bus (not the collector, no timer). */
+  #warm = false;
+  /** backtest.start, or without one the first item's time plus the warm-up (set at the first item). */
+  #start: number | undefined;
 
   constructor(opts: ReplayOptions) {
     this.#o = opts;
@@ -121,7 +136,7 @@ export class Replay {
     const now = (): number => opts.scheduler.clock.now();
     for (const sym of opts.bookSymbols ?? []) {
       // During the warm-up nobody may see a status; going live reports each book's state instead.
-      this.#books.set(sym, new ReplayedBook(sym, (ev) => this.#live && opts.bus.publish(ev), undefined, now));
+      this.#books.set(sym, new ReplayedBook(sym, (ev) => (this.#live || this.#warm) && opts.bus.publish(ev), undefined, now));
       if (opts.engine) this.#exchangeBooks.set(sym, new ReplayedBook(sym, () => undefined, opts.engine, now));
     }
   }
@@ -161,13 +176,20 @@ export class Replay {
       o.afterEvent?.();
       return;
     }
-    if (this.stats.firstTime === undefined) this.stats.firstTime = t;
+    if (this.stats.firstTime === undefined) {
+      this.stats.firstTime = t;
+      this.#start = o.start ?? (o.warmupMs === undefined ? undefined : t + o.warmupMs);
+    }
     if (!this.#live) {
-      if (o.start !== undefined && t < o.start) {
+      const start = this.#start;
+      if (start === undefined || t >= start) this.#goLive(t);
+      else if (this.#warm || (o.warmupMs !== undefined && t >= start - o.warmupMs)) {
+        if (!this.#warm) this.#goWarm(t);
+        this.stats.warmUpItems++;
+      } else {
         this.#warmUp(t, item, clock);
         return;
       }
-      this.#goLive(t);
     }
     this.#advance(t);
     this.stats.lastTime = t;
@@ -188,7 +210,7 @@ export class Replay {
       this.#closedBars.length = 0;
     }
     o.bus.publish(e);
-    o.collector?.observe(t);
+    if (this.#live) o.collector?.observe(t);
     o.scheduler.runUntil(t);
     o.afterEvent?.();
   }
@@ -258,7 +280,7 @@ export class Replay {
    */
   finish(): void {
     const o = this.#o;
-    if (!this.#live && o.start !== undefined && this.stats.firstTime !== undefined) {
+    if (!this.#live && this.#start !== undefined && this.stats.firstTime !== undefined) {
       throw this.#startError(`after the end of the data (last event at ${iso(this.stats.lastTime ?? this.stats.firstTime)})`);
     }
     if (this.#timerId !== undefined) o.scheduler.cancel(this.#timerId);
@@ -284,6 +306,19 @@ export class Replay {
   }
 
   /**
+   * Starts the warm-up at time `t`: the strategies get control (their orders refused by the
+   * caller) and, after items that only moved the market, each book's state is published first.
+   */
+  #goWarm(t: number): void {
+    const o = this.#o;
+    o.scheduler.runUntil(t);
+    this.#warm = true;
+    this.stats.warmTime = t;
+    o.onWarm?.();
+    if (this.stats.warmUpItems > 0) this.#publishBookStates(t, 'synchronised before the warm-up');
+  }
+
+  /**
    * Hands control to the strategies at time `t`. After a warm-up every local book must be
    * synchronised: a strategy that gets control at `start` is promised the market as it was then,
    * and waiting for a later sync would silently move the window, so an unsynchronised book is a
@@ -299,22 +334,31 @@ export class Replay {
         if (sync.state !== 'ready') throw this.#startError(`the ${sym} book is not synchronised by then (state ${sync.state}: no snapshot replayed before it, or a gap since); choose a later start`);
       }
     }
+    // Strategies that warmed up have heard every book status as it came.
+    const heard = this.#warm;
     this.#live = true;
+    this.#warm = false;
     this.stats.liveTime = t;
     o.onLive?.();
-    if (this.stats.warmUpItems > 0) {
-      for (const [sym, { sync }] of this.#books) {
-        const status: BookStatusEvent = { type: 'bookStatus', E: t, symbol: sym, ready: sync.book.ready, reason: 'synchronised during the warm-up before backtest.start' };
-        o.bus.publish(status);
-      }
-      o.afterEvent?.();
-    }
+    if (this.stats.warmUpItems > 0 && !heard) this.#publishBookStates(t, 'synchronised during the warm-up before backtest.start');
     if (o.timerMs !== undefined && o.timerMs > 0) this.#armTimer(o.timerMs);
+  }
+
+  /** Publishes each local book's state (strategies given control after items they did not see). */
+  #publishBookStates(t: number, reason: string): void {
+    for (const [sym, { sync }] of this.#books) {
+      const status: BookStatusEvent = { type: 'bookStatus', E: t, symbol: sym, ready: sync.book.ready, reason };
+      this.#o.bus.publish(status);
+    }
+    this.#o.afterEvent?.();
   }
 
   #startError(rule: string): ConfigError {
     const src = this.#o.startSource;
-    return new ConfigError(src?.file ?? '<config>', 'backtest.start', src?.value ?? this.#o.start, `${rule} (start ${iso(this.#o.start ?? 0)})`);
+    const start = this.#start ?? 0;
+    // Without a backtest.start, the start is the warm-up's end: the warm-up is what moved it.
+    if (this.#o.start === undefined) return new ConfigError(src?.file ?? '<config>', 'backtest.warmup', src?.warmup ?? this.#o.warmupMs, `${rule} (the warm-up ends at ${iso(start)}, the run's start)`);
+    return new ConfigError(src?.file ?? '<config>', 'backtest.start', src?.value ?? this.#o.start, `${rule} (start ${iso(start)})`);
   }
 
   /** The strategy's side of a market event: local books, last prices, bars, the candle venue. */

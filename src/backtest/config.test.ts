@@ -30,6 +30,16 @@ describe('backtest config', () => {
     expect(() => parseBacktestConfig({ ...base, symbols: {} }, 'bt.yaml')).toThrow(/not listed under symbols/);
   });
 
+  it('accepts backtest.warmup as a duration or a whole number of bars, and names the value it refuses', () => {
+    const withWarmup = (warmup: unknown) => parseBacktestConfig({ ...base, backtest: { ...base.backtest, warmup } }, 'bt.yaml');
+    expect(withWarmup('2h').backtest.warmup).toBe('2h');
+    expect(withWarmup(50).backtest.warmup).toBe(50);
+    expect(parseBacktestConfig(base, 'bt.yaml').backtest.warmup).toBeUndefined();
+    for (const bad of [0, 1.5, '2 h', '2x', '', true]) {
+      expect(() => withWarmup(bad)).toThrow(new RegExp(`bt\\.yaml: backtest\\.warmup=${JSON.stringify(bad).replace('.', '\\.')}: expected a duration such as 90m, 2h or 1d, or a whole number of bars`));
+    }
+  });
+
   it('accepts backtest.start as epoch ms or ISO 8601, and refuses a start after backtest.end naming both', () => {
     const withBounds = (bounds: Record<string, unknown>) => parseBacktestConfig({ ...base, backtest: { ...base.backtest, ...bounds } }, 'bt.yaml');
     expect(withBounds({ start: 1723161315000 }).backtest.start).toBe(1723161315000);

@@ -34,6 +34,7 @@
  */
 import { z } from 'zod';
 import { loadYamlFile } from '../config/yamlFile.js';
+import { durationTextMs } from '../config/duration.js';
 import { Direction, isObjectiveMetric, OBJECTIVE_METRICS, rankByObjective, type Objective, type ObjectiveMetric } from './sweepObjective.js';
 import { paramValues } from './sweepSpace.js';
 
@@ -57,11 +58,10 @@ const bound = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'a decima
 export const rangeSchema = z.strictObject({ from: bound, to: bound, step: bound });
 
 /** A length of time: whole ms, or text such as `90m`, `12h`, `1d`. */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const DURATION_HINT = 'a duration such as 90m, 12h or 1d (or whole ms)';
 const duration = z.unknown().transform((v, ctx): number => {
-  const m = typeof v === 'string' ? /^([1-9]\d*)(ms|s|m|h|d)$/.exec(v) : null;
-  if (m !== null) return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  const ms = typeof v === 'string' ? durationTextMs(v) : undefined;
+  if (ms !== undefined) return ms;
   if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
   ctx.addIssue({ code: 'custom', message: DURATION_HINT, input: v });
   return z.NEVER;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_TIMER_MS } from '../core/longTimer.js';
+import { DURATION_PATTERN } from './duration.js';
 
 /**
  * A period or delay in ms that becomes a Node timer, so at most what one timer holds (a longer
@@ -157,6 +158,8 @@ const feesSchema = z.strictObject({ makerBps: z.number().min(0).default(10), tak
 /** A time bound: ISO 8601 text or epoch ms. */
 const timeBound = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]);
 
+const WARMUP_HINT = 'expected a duration such as 90m, 2h or 1d, or a whole number of bars (of the shortest kline interval read)';
+
 /** The backtest section. */
 export const backtestSchema = z.strictObject({
   recordings: z.array(z.strictObject({ symbol: symbolName, files: z.array(z.string().min(1)).min(1) })).default([]).describe('recorded streams to replay'),
@@ -170,8 +173,12 @@ export const backtestSchema = z.strictObject({
   balances: z.record(z.string(), decimalValue).optional().describe("engine balances; default: the sum of the strategies' budgets"),
   start: timeBound
     .optional()
-    .describe('deliver from this time (ISO 8601 or epoch ms, inclusive); earlier data only warms up books, engine and prices, unseen by strategies; books must be synchronised by then'),
+    .describe('deliver from this time (ISO 8601 or epoch ms, inclusive); earlier data only warms up books, engine and prices, unseen by strategies (but for the warmup span); books must be synchronised by then'),
   end: timeBound.optional().describe('replay until this time (inclusive; not before start)'),
+  warmup: z
+    .union([z.number().int(WARMUP_HINT).positive(WARMUP_HINT), z.string().regex(DURATION_PATTERN, WARMUP_HINT)], { error: WARMUP_HINT })
+    .optional()
+    .describe("history before start (or the data's first item) handed to the strategies' handlers without trading: a duration (90m, 2h, 1d) or a number of bars of the shortest kline interval; orders placed in it are refused (WARM_UP)"),
   equityIntervalMs: z.number().int().positive().optional().describe("equity sampling period (ms) of metrics and charts; default: the candles' shortest interval, else 1000"),
   timerMs: z.number().int().min(0).default(1000).describe('timer event period for strategies (0: none); the same default as run.timerMs'),
   fillModel: z

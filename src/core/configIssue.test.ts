@@ -28,6 +28,11 @@ describe('configIssue', () => {
     expect(firstIssuePlace([])).toEqual({ path: [], rule: 'invalid configuration' });
   });
 
+  it('gives a failed union the message the schema gave it', () => {
+    const union = z.object({ v: z.union([z.string(), z.number()], { error: 'a name or a count' }) });
+    expect(firstIssuePlace(union.safeParse({ v: true }).error?.issues ?? [])).toEqual({ path: ['v'], rule: 'a name or a count' });
+  });
+
   it('tells to quote a decimal that YAML read as a number', () => {
     const r = z.object({ qty: z.string() }).safeParse({ qty: 0.001 });
     expect(firstIssuePlace(r.error?.issues ?? []).rule).toMatch(/expected string, received number \(a decimal must be quoted in YAML, e\.g\. "0\.001"/);

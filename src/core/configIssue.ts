@@ -47,13 +47,20 @@ export interface IssuePlace {
   readonly key?: string;
 }
 
-/** The place and rule of one issue (a union's own message lists every branch, so it says "invalid value"). */
+/** zod's message of a union no branch of which took the value. */
+const ZOD_UNION_MESSAGE = 'Invalid input';
+
+/**
+ * The place and rule of one issue. A failed union says "invalid value" (zod's own message names no
+ * branch), unless the schema gave the union a message of its own, which says what is expected.
+ */
 export function issuePlace(issue: SchemaIssue): IssuePlace {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys?.[0] ?? '';
     return { path: issue.path, rule: `unknown key "${key}"`, key };
   }
-  return { path: issue.path, rule: issue.code === 'invalid_union' ? 'invalid value' : `${issue.message}${quoteHint(issue)}` };
+  if (issue.code === 'invalid_union') return { path: issue.path, rule: issue.message === ZOD_UNION_MESSAGE ? 'invalid value' : issue.message };
+  return { path: issue.path, rule: `${issue.message}${quoteHint(issue)}` };
 }
 
 /**

@@ -76,6 +76,8 @@ export interface AssembleOptions {
     readonly runTag?: string;
     readonly plot?: StrategyRunnerOptions['plot'];
     readonly onFailure?: (strategy: string, err: unknown) => void;
+    /** Wraps the gate the strategies' intents pass (a backtest's warm-up refuses them all); default: the pipeline's gate itself. */
+    readonly gate?: (gate: IntentGate) => IntentGate;
   };
 }
 
@@ -156,7 +158,7 @@ function strategyRunner(o: AssembleOptions, pipeline: Pipeline<StrategyState>): 
     clock: o.clock,
     venue: pipeline.venue,
     books: own === undefined ? marketBook : booksWithOwnOrders(marketBook, own),
-    gate: pipeline.gate,
+    gate: o.runner.gate ? o.runner.gate(pipeline.gate) : pipeline.gate,
     log: o.runner.log,
     symbolFilters: (s) => filtersOf.get(s),
     ...(o.runner.runTag !== undefined ? { runTag: o.runner.runTag } : {}),
