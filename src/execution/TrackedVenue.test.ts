@@ -21,7 +21,7 @@ describe('TrackedVenue', () => {
       submit: (i: Intent) => seenByInner.push(i.kind === 'place' ? ledger.order(i.clientId)?.state : undefined),
     };
     const venue = new TrackedVenue(inner, tracker);
-    const p = createPipeline({ bus, venue, risk: () => ({ kind: 'accept' }), clock, log: silentLogger, ledger, router: venue });
+    const p = createPipeline({ bus, venue, risk: () => ({ kind: 'accept' }), clock, log: silentLogger, ledger, reconciler: venue });
     p.start();
     const intent: PlaceIntent = { kind: 'place', strategy: 's', intentId: 'i1', clientId: 'c1', symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', price: new Decimal(1), quantity: new Decimal(1) };
     venue.submit(intent);

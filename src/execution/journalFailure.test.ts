@@ -33,7 +33,7 @@ function setup() {
   const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e) });
   const ex = new FakeExchange(() => clock.now());
   const router = new OrderRouter({ open: ex.open, tracker, ledger, clock, log: silentLogger, symbols: ['BTC_IDR'], pollMs: 0 });
-  const pipeline = createPipeline<StrategyState>({ bus, venue: router, risk: () => ({ kind: 'accept' }), clock, log: silentLogger, ledger, router });
+  const pipeline = createPipeline<StrategyState>({ bus, venue: router, risk: () => ({ kind: 'accept' }), clock, log: silentLogger, ledger, reconciler: router });
   pipeline.start();
   const seen: BusEvent[] = [];
   const placed: string[] = [];

@@ -9,26 +9,23 @@
  * venue journals before it acts. Rejections become intentRejected events published by the host.
  *
  * The pipeline also listens to the bus for what the venue needs (executionReports for the
- * tracker; reconcileNeeded after a user-stream reconnect) and halts trading while it reconciles.
+ * tracker; reconcileNeeded after a user-stream reconnect) and halts new orders while it
+ * reconciles. It publishes no tradingState event: the trading-state machine (src/run/assemble.ts)
+ * hears reconcileNeeded too and is the one publisher.
  */
 import type { Clock } from '../core/clock.js';
 import type { Bus } from '../bus/Bus.js';
+import type { IntentDecision } from '../bus/decision.js';
 import type { BusEvent, TradingStateName } from '../bus/events.js';
-import type { Intent, PlaceIntent } from '../bus/intents.js';
+import type { Intent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import type { Ledger } from '../store/Ledger.js';
 import type { ExecLogger } from './log.js';
 
-/** The verdict of the risk check on one intent (the shape of the risk checker's RiskDecision). */
-export type PipelineDecision =
-  | { readonly kind: 'accept' }
-  | { readonly kind: 'adjust'; readonly intent: PlaceIntent; readonly fields?: readonly string[] }
-  | { readonly kind: 'reject'; readonly reason: string; readonly message: string };
-
 /** The risk check as the pipeline calls it; `strategy` is whatever the host passes (its state view). */
-export type RiskCheck<S> = (intent: Intent, strategy: S) => PipelineDecision;
+export type RiskCheck<S> = (intent: Intent, strategy: S) => IntentDecision;
 
-/** What the pipeline needs from a live router (absent for simulated venues). */
+/** What the pipeline needs from a venue that tracks orders (the live router, a tracked simulator). */
 export interface ReconcilingVenue {
   onExecutionReport(er: Extract<BusEvent, { type: 'executionReport' }>): void;
   /** A venue refused an intent outright (a simulator's REST-error analogue); optional. */
@@ -45,14 +42,12 @@ export interface PipelineOptions<S> {
   readonly log: ExecLogger;
   /** Live and paper: every intent and risk decision is journalled. Backtests may omit it. */
   readonly ledger?: Ledger;
-  /** Live: the router, fed with executionReports and asked to reconcile on reconcileNeeded. */
-  readonly router?: ReconcilingVenue;
+  /** Live and paper: the venue fed with executionReports and asked to reconcile on reconcileNeeded. */
+  readonly reconciler?: ReconcilingVenue;
   /**
-   * Whether the pipeline publishes its own tradingState events while reconciling (default true).
-   * A run with a trading-state machine turns this off and lets the machine be the one publisher.
+   * Called when a reconciliation finished (the trading-state machine's reconcile hold ends: the
+   * machine, which heard reconcileNeeded on the bus, is the one publisher of tradingState events).
    */
-  readonly publishTradingState?: boolean;
-  /** Called when a reconciliation finished (e.g. to clear the trading-state machine's reconcile hold). */
   readonly onReconciled?: () => void;
   /** First wait before retrying a failed reconciliation (default 1000 ms; doubles up to 30 s). */
   readonly reconcileRetryMs?: number;
@@ -64,13 +59,13 @@ const MAX_RECONCILE_RETRY_MS = 30_000;
 /** A composed pipeline. */
 export interface Pipeline<S> {
   /** Risk check with journalling; a strategy host calls it for every intent. */
-  readonly gate: (intent: Intent, strategy: S) => PipelineDecision;
+  readonly gate: (intent: Intent, strategy: S) => IntentDecision;
   /** The venue to submit accepted intents to. */
   readonly venue: Venue;
   /** Current trading state as the pipeline sees it (HALTED while reconciling). */
   readonly state: TradingStateName;
   /** Counters for status lines and reports. */
-  readonly stats: { intents: number; accepted: number; adjusted: number; rejected: number };
+  readonly stats: PipelineStats;
   /** Starts listening to the bus. */
   start(): void;
   /** Stops listening; the venue and ledger are closed by their owners. */
@@ -79,93 +74,60 @@ export interface Pipeline<S> {
   settled(): Promise<void>;
 }
 
+/** Counts of the gate's decisions. */
+export type PipelineStats = { intents: number; accepted: number; adjusted: number; rejected: number };
+
 /** Longest clientId the exchange accepts (spec: clientId length 50). */
 const MAX_CLIENT_ID = 50;
 
-/** Composes risk, ledger and venue. */
+/** Composes risk, ledger and venue: the gate in front of the venue, and reconciliation on reconcileNeeded. */
 export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
-  const stats = { intents: 0, accepted: 0, adjusted: 0, rejected: 0 };
-  let state: TradingStateName = 'ACTIVE';
-  let reconciling: Promise<void> = Promise.resolve();
+  const stats: PipelineStats = { intents: 0, accepted: 0, adjusted: 0, rejected: 0 };
+  const reconciliation = new Reconciliation(o);
+  const gate = journalledGate(o, stats, () => reconciliation.state);
   let unlisten: (() => void) | undefined;
-  let reconcileAgain = false;
-  let running = 0;
-  let stopped = false;
-  let wakeRetry: (() => void) | undefined;
-
-  /** Waits before the next attempt; stop() cuts the wait short. */
-  const retryPause = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const t = setTimeout(() => {
-        wakeRetry = undefined;
-        resolve();
-      }, ms);
-      wakeRetry = () => {
-        clearTimeout(t);
-        wakeRetry = undefined;
-        resolve();
-      };
-    });
-
-  const setState = (s: TradingStateName, reason: string): void => {
-    if (s === state) return;
-    state = s;
-    // With a trading-state machine publishing, it is also what the run journals (one row per change).
-    if (o.publishTradingState === false) return;
-    o.ledger?.journal(o.clock.now(), 'tradingState', { state: s, reason });
-    o.bus.publish({ type: 'tradingState', E: o.clock.now(), state: s, reason });
+  const onEvent = (e: BusEvent): void => {
+    if (e.type === 'executionReport') o.reconciler?.onExecutionReport(e);
+    else if (e.type === 'intentRejected') o.reconciler?.onIntentRejected?.(e);
+    else if (e.type === 'reconcileNeeded') reconciliation.request(e.reason);
   };
-
-  const gate = (intent: Intent, strategy: S): PipelineDecision => {
-    stats.intents++;
-    const now = o.clock.now();
-    if (o.ledger === undefined) {
-      // Nothing to journal (a backtest): no journalling closures per intent.
-      const d = decide(intent, strategy);
-      count(d);
-      return d;
-    }
-    const d = journalled(intent, () => o.ledger?.recordIntent(now, intent)) ?? decide(intent, strategy);
-    const recorded = journalled(intent, () =>
-      o.ledger?.recordRiskDecision(now, {
-        intentId: intent.intentId,
-        accepted: d.kind !== 'reject',
-        adjusted: d.kind === 'adjust',
-        reason: d.kind === 'reject' ? d.reason : undefined,
-        message: d.kind === 'reject' ? d.message : d.kind === 'adjust' ? `adjusted ${(d.fields ?? []).join(', ')}` : undefined,
-      }),
-    );
-    const out = d.kind === 'reject' ? d : (recorded ?? d);
-    count(out);
-    return out;
+  return {
+    gate,
+    venue: o.venue,
+    get state() {
+      return reconciliation.state;
+    },
+    stats,
+    start() {
+      reconciliation.stopped = false;
+      // A plain bus listener (no RxJS subscriber bookkeeping per event): it is called for every
+      // market event of the run and acts on three rare types only.
+      unlisten ??= o.bus.listen(onEvent);
+    },
+    stop() {
+      reconciliation.stop();
+      unlisten?.();
+      unlisten = undefined;
+    },
+    settled: () => reconciliation.settled(),
   };
+}
 
-  const count = (d: PipelineDecision): void => {
+/**
+ * The gate a strategy host calls for each intent: the pipeline's own checks (halted while
+ * reconciling, clientId shape and reuse), then the risk check, each intent and decision journalled
+ * first when there is a ledger.
+ */
+function journalledGate<S>(o: PipelineOptions<S>, stats: PipelineStats, state: () => TradingStateName): (intent: Intent, strategy: S) => IntentDecision {
+  const count = (d: IntentDecision): void => {
     if (d.kind === 'reject') stats.rejected++;
     else if (d.kind === 'adjust') stats.adjusted++;
     else stats.accepted++;
   };
-
-  /**
-   * Runs one ledger write of the gate. When it fails (disk full, a locked or read-only file) a new
-   * order is refused, since nothing may be sent that the journal does not name; a cancel goes on
-   * unrecorded, since refusing it would leave an order working on the book for want of disk space.
-   * Never throws: the failure is not the strategy's, and a throw would stop it.
-   */
-  const journalled = (intent: Intent, write: () => void): PipelineDecision | undefined => {
-    try {
-      write();
-      return undefined;
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      o.log.error({ intentId: intent.intentId, kind: intent.kind, err: message }, 'journal write failed');
-      return intent.kind === 'place' ? { kind: 'reject', reason: 'JOURNAL_FAILED', message: `order not sent: the ledger could not record it (${message})` } : undefined;
-    }
-  };
-
-  const decide = (intent: Intent, strategy: S): PipelineDecision => {
+  const decide = (intent: Intent, strategy: S): IntentDecision => {
     if (intent.kind === 'place') {
-      if (state !== 'ACTIVE') return { kind: 'reject', reason: 'TRADING_HALTED', message: `trading is ${state}: reconciling with the exchange` };
+      const s = state();
+      if (s !== 'ACTIVE') return { kind: 'reject', reason: 'TRADING_HALTED', message: `trading is ${s}: reconciling with the exchange` };
       if (intent.clientId.length === 0 || intent.clientId.length > MAX_CLIENT_ID || !/^[\w.:-]+$/.test(intent.clientId)) {
         return { kind: 'reject', reason: 'INVALID_CLIENT_ID', message: `clientId=${JSON.stringify(intent.clientId)}: 1 to ${MAX_CLIENT_ID} of [A-Za-z0-9_.:-]` };
       }
@@ -177,68 +139,124 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
     }
     return o.risk(intent, strategy);
   };
+  const ledger = o.ledger;
+  if (ledger === undefined) {
+    // Nothing to journal (a backtest): no journalling closures per intent.
+    return (intent, strategy) => {
+      stats.intents++;
+      const d = decide(intent, strategy);
+      count(d);
+      return d;
+    };
+  }
+  return (intent, strategy) => {
+    stats.intents++;
+    const now = o.clock.now();
+    const d = journalled(o.log, intent, () => ledger.recordIntent(now, intent)) ?? decide(intent, strategy);
+    const recorded = journalled(o.log, intent, () =>
+      ledger.recordRiskDecision(now, {
+        intentId: intent.intentId,
+        accepted: d.kind !== 'reject',
+        adjusted: d.kind === 'adjust',
+        reason: d.kind === 'reject' ? d.reason : undefined,
+        message: d.kind === 'reject' ? d.message : d.kind === 'adjust' ? `adjusted ${d.fields.join(', ')}` : undefined,
+      }),
+    );
+    const out = d.kind === 'reject' ? d : (recorded ?? d);
+    count(out);
+    return out;
+  };
+}
 
-  const reconcile = (reason: string): void => {
-    const router = o.router;
-    if (!router) return;
-    if (running > 0) {
-      reconcileAgain = true;
+/**
+ * Runs one ledger write of the gate. When it fails (disk full, a locked or read-only file) a new
+ * order is refused, since nothing may be sent that the journal does not name; a cancel goes on
+ * unrecorded, since refusing it would leave an order working on the book for want of disk space.
+ * Never throws: the failure is not the strategy's, and a throw would stop it.
+ */
+function journalled(log: ExecLogger, intent: Intent, write: () => void): IntentDecision | undefined {
+  try {
+    write();
+    return undefined;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    log.error({ intentId: intent.intentId, kind: intent.kind, err: message }, 'journal write failed');
+    return intent.kind === 'place' ? { kind: 'reject', reason: 'JOURNAL_FAILED', message: `order not sent: the ledger could not record it (${message})` } : undefined;
+  }
+}
+
+/**
+ * Reconciliation on reconcileNeeded: new orders are halted (cancels pass) until one attempt
+ * succeeds; a failed attempt is retried with a doubling wait; a request during a run runs again
+ * after it. Without a reconciling venue (a backtest) a request does nothing.
+ */
+class Reconciliation {
+  state: TradingStateName = 'ACTIVE';
+  stopped = false;
+  #running = 0;
+  #again = false;
+  #current: Promise<void> = Promise.resolve();
+  #wakeRetry: (() => void) | undefined;
+
+  constructor(private readonly o: Pick<PipelineOptions<unknown>, 'reconciler' | 'log' | 'onReconciled' | 'reconcileRetryMs'>) {}
+
+  request(reason: string): void {
+    const venue = this.o.reconciler;
+    if (!venue) return;
+    if (this.#running > 0) {
+      this.#again = true;
       return;
     }
-    running++;
-    setState('HALTED', `reconciling: ${reason}`);
-    reconciling = (async () => {
-      try {
-        let delay = o.reconcileRetryMs ?? 1000;
-        do {
-          reconcileAgain = false;
-          try {
-            await router.reconcile(reason);
-          } catch (err) {
-            // Fills missed during the gap are still unknown: resuming would decide new orders on a
-            // wrong position, so trading stays halted (cancels still pass) until one attempt succeeds.
-            o.log.error({ err: err instanceof Error ? err.message : String(err), retryInMs: delay }, 'reconciliation failed; retrying');
-            if (stopped) break;
-            await retryPause(delay);
-            delay = Math.min(delay * 2, MAX_RECONCILE_RETRY_MS);
-            reconcileAgain = !stopped;
-          }
-        } while (reconcileAgain);
-      } finally {
-        running--;
-        setState('ACTIVE', 'reconciled');
-        o.onReconciled?.();
-      }
-    })();
-  };
+    this.#running++;
+    this.state = 'HALTED';
+    this.#current = this.#run(venue, reason);
+  }
 
-  const onEvent = (e: BusEvent): void => {
-    if (e.type === 'executionReport') o.router?.onExecutionReport(e);
-    else if (e.type === 'intentRejected') o.router?.onIntentRejected?.(e);
-    else if (e.type === 'reconcileNeeded') reconcile(e.reason);
-  };
+  async #run(venue: ReconcilingVenue, reason: string): Promise<void> {
+    try {
+      let delay = this.o.reconcileRetryMs ?? 1000;
+      do {
+        this.#again = false;
+        try {
+          await venue.reconcile(reason);
+        } catch (err) {
+          // Fills missed during the gap are still unknown: resuming would decide new orders on a
+          // wrong position, so trading stays halted (cancels still pass) until one attempt succeeds.
+          this.o.log.error({ err: err instanceof Error ? err.message : String(err), retryInMs: delay }, 'reconciliation failed; retrying');
+          if (this.stopped) break;
+          await this.#pause(delay);
+          delay = Math.min(delay * 2, MAX_RECONCILE_RETRY_MS);
+          this.#again = !this.stopped;
+        }
+      } while (this.#again);
+    } finally {
+      this.#running--;
+      this.state = 'ACTIVE';
+      this.o.onReconciled?.();
+    }
+  }
 
-  return {
-    gate,
-    venue: o.venue,
-    get state() {
-      return state;
-    },
-    stats,
-    start() {
-      stopped = false;
-      // A plain bus listener (no RxJS subscriber bookkeeping per event): it is called for every
-      // market event of the run and acts on three rare types only.
-      unlisten ??= o.bus.listen(onEvent);
-    },
-    stop() {
-      stopped = true;
-      wakeRetry?.();
-      unlisten?.();
-      unlisten = undefined;
-    },
-    async settled() {
-      while (running > 0) await reconciling;
-    },
-  };
+  /** Waits before the next attempt; stop() cuts the wait short. */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.#wakeRetry = undefined;
+        resolve();
+      }, ms);
+      this.#wakeRetry = () => {
+        clearTimeout(t);
+        this.#wakeRetry = undefined;
+        resolve();
+      };
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.#wakeRetry?.();
+  }
+
+  async settled(): Promise<void> {
+    while (this.#running > 0) await this.#current;
+  }
 }

@@ -16,7 +16,7 @@ import { checkIntent } from '../risk/checkIntent.js';
 import { compileRiskRules } from '../risk/rules.js';
 import type { TradingStateMachine } from '../risk/tradingState.js';
 import type { OpenOrderCounts, RiskContext, RiskMarketView, UserLimits } from '../risk/types.js';
-import type { PipelineDecision } from './pipeline.js';
+import type { IntentDecision } from '../bus/decision.js';
 
 /** What the account-wide order counts read of a live order (a tracker's OrderRecord has it). */
 export interface LiveOrderView {
@@ -110,7 +110,7 @@ function merged(run: RiskGateLimits, own: Partial<RiskGateLimits> | undefined): 
 }
 
 /** Builds the gate function the pipeline calls with the host's strategy state. */
-export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy) => PipelineDecision {
+export function riskGate(d: RiskGateDeps): (intent: Intent, s: RiskGateStrategy) => IntentDecision {
   const rules = compileRiskRules(d.symbols, d.exchangeFilters ?? {}, d.priceRanges ?? []);
   const avg = d.avgPrice;
   const ref = d.referencePrice;

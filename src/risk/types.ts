@@ -7,7 +7,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { RejectReasonName } from '../core/enums.js';
 import type { BookView } from '../core/bookView.js';
 import type { TradingStateName } from '../bus/events.js';
-import type { PlaceIntent } from '../bus/intents.js';
+import type { IntentAccept, IntentAdjust, IntentReject } from '../bus/decision.js';
 import type { RiskRules } from './rules.js';
 import type { UserLimits } from './limits.js';
 
@@ -76,26 +76,17 @@ export interface RiskContext {
 }
 
 /** The intent passes unchanged. */
-export interface RiskAccept {
-  readonly kind: 'accept';
-}
+export type RiskAccept = IntentAccept;
 
 /** The intent passes after rounding (mode 'adjust'); `intent` is what must be sent. */
-export interface RiskAdjust {
-  readonly kind: 'adjust';
-  readonly intent: PlaceIntent;
-  /** Which fields were rounded, e.g. ['price', 'quantity']. */
-  readonly fields: readonly string[];
-}
+export type RiskAdjust = IntentAdjust;
 
-/** The intent is refused. `message` names the field and its value. */
-export interface RiskReject {
-  readonly kind: 'reject';
+/** The intent is refused, for one of the checker's reason codes. `message` names the field and its value. */
+export interface RiskReject extends IntentReject {
   readonly reason: RejectReasonName;
-  readonly message: string;
 }
 
-/** Verdict of the risk checker. */
+/** Verdict of the risk checker: the order path's one decision type (bus/decision.ts), its reasons the checker's codes. */
 export type RiskDecision = RiskAccept | RiskAdjust | RiskReject;
 
 /** The one accept verdict (shared so the hot path allocates nothing). */

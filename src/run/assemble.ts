@@ -105,8 +105,7 @@ export function assembleRun(o: AssembleOptions): AssembledRun {
     clock,
     log: o.log,
     ...(o.ledger ? { ledger: o.ledger } : {}),
-    ...(o.reconciler ? { router: o.reconciler } : {}),
-    publishTradingState: false,
+    ...(o.reconciler ? { reconciler: o.reconciler } : {}),
     onReconciled: () => states.reconciled(clock.now()),
   });
   pipeline.start();

@@ -18,6 +18,7 @@
  * use one per run, so a restart never reuses the clientId of an order that may still be live,
  * while strategy names stay stable across restarts; backtests use none, for determinism).
  */
+import type { IntentDecision } from '../bus/decision.js';
 import type { Bus } from '../bus/Bus.js';
 import type { BusEvent } from '../bus/events.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
@@ -46,9 +47,6 @@ export interface StrategySpec {
   readonly budget: Readonly<Record<string, Decimal>>;
 }
 
-/** Verdict of the gate in front of the venue. */
-export type GateDecision = { readonly kind: 'accept' } | { readonly kind: 'adjust'; readonly intent: PlaceIntent } | { readonly kind: 'reject'; readonly reason: string; readonly message: string };
-
 /** What the gate may read about the strategy that sent an intent. */
 export interface StrategyState {
   readonly name: string;
@@ -65,7 +63,7 @@ export interface StrategyState {
 }
 
 /** The risk gate: decides each intent before it reaches the venue. */
-export type IntentGate = (intent: Intent, strategy: StrategyState) => GateDecision;
+export type IntentGate = (intent: Intent, strategy: StrategyState) => IntentDecision;
 
 /** Accepts everything (for tests of the plumbing only: a real run uses the risk checker). */
 export const acceptAll: IntentGate = () => ({ kind: 'accept' });

@@ -21,7 +21,8 @@ import { makeSymbol } from '../../src/risk/testkit.js';
 import { TradingStateMachine } from '../../src/risk/tradingState.js';
 import type { RiskContext, UserLimits } from '../../src/risk/types.js';
 import { loadStrategies } from '../../src/strategy/loader.js';
-import { StrategyRunner, silentLogger, type GateDecision } from '../../src/strategy/StrategyRunner.js';
+import { StrategyRunner, silentLogger } from '../../src/strategy/StrategyRunner.js';
+import type { IntentDecision } from '../../src/bus/decision.js';
 import { seen } from '../../src/strategy/test-plugins/echo.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -62,7 +63,7 @@ describe('config -> strategies -> risk -> events', () => {
     const sent: Intent[] = [];
     // The gate needs the runner's books and the runner needs the gate: tie the knot through a holder.
     const holder: { runner?: StrategyRunner } = {};
-    const gate = (intent: Intent): GateDecision => {
+    const gate = (intent: Intent): IntentDecision => {
       const entry = config.strategies.find((s) => s.name === intent.strategy);
       const book = holder.runner?.book(intent.strategy);
       if (!entry || !book) throw new Error('unknown strategy');
