@@ -2,7 +2,8 @@
  * SMA/EMA crossover, long only, on closed candles.
  *
  * Holds a long position of `quantity` while the fast moving average is above the slow one and is
- * flat otherwise. Averages come from the `trading-signals` library. Orders are MARKET orders, so in
+ * flat otherwise. Averages are trading-signals' SMA or EMA fed closed bars by `fromBars`
+ * (docs/indicators.md). Orders are MARKET orders, so in
  * candle mode they fill at the next bar's open. One decision per bar: a bar during which one of
  * the strategy's orders is working or executed is not used for a new decision (an order in flight
  * must be seen to finish first; this is also grademark's convention, which the candle benchmark
@@ -22,8 +23,7 @@
  *
  * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
  */
-import { z, Decimal, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, type BusEvent, type KlineIntervalName } from 'kancil';
-import { EMA, SMA } from 'trading-signals';
+import { z, Decimal, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, fromBars, EMA, SMA, type BusEvent, type KlineIntervalName } from 'kancil';
 
 /** Parameters of the crossover strategy. */
 export const smaCrossoverParams = z
@@ -54,8 +54,9 @@ export default defineStrategy({
     const { base } = splitSymbol(symbol);
     const qty = new Decimal(p.quantity);
     const step = givenOrRule(p.stepSize, ctx.rules(symbol).stepSize, 0);
-    const fast = p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast);
-    const slow = p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow);
+    const bars = { symbol, interval: p.interval as KlineIntervalName };
+    const fast = fromBars(p.kind === 'SMA' ? new SMA(p.fast) : new EMA(p.fast), bars);
+    const slow = fromBars(p.kind === 'SMA' ? new SMA(p.slow) : new EMA(p.slow), bars);
     let busyUntilBarAfter = -Infinity;
     // The open time of the bar after the last closed one: the bar an execution now falls in. Read
     // from the bars, not from the execution's time: a run against a replay gets bars on the
@@ -70,14 +71,12 @@ export default defineStrategy({
           busyUntilBarAfter = Math.max(busyUntilBarAfter, openBar);
           return;
         }
-        if (e.type !== 'kline' || !e.closed || e.symbol !== symbol || e.interval !== p.interval) return;
+        // A closed bar of the symbol and interval feeds both averages (its close's nearest double).
+        if (!fast.update(e) || !slow.update(e) || e.type !== 'kline') return;
         openBar = e.closeTime + 1;
-        // The nearest double of the exact close: from the source when it has it (no Decimal built),
-        // else toFixed gives the exact decimal and Number() of it the nearest double.
-        const close = e.closeNumber ?? Number(e.close.toFixed());
-        const f = fast.update(close, false);
-        const s = slow.update(close, false);
-        if (f === null || s === null || !slow.isStable) return;
+        const f = fast.value;
+        const s = slow.value;
+        if (f === undefined || s === undefined || !slow.isStable) return;
         // Drawn over the price in the backtest report.
         ctx.plot(fastName, f);
         ctx.plot(slowName, s);
