@@ -43,7 +43,8 @@ export interface RunStart {
 /** Opens the ledger and journals the start. */
 export function beginRun(o: RunSessionOptions, clock: Clock): RunStart {
   const cfg = o.config;
-  const ledger = Ledger.open(cfg.storage.path);
+  // A run journals each order before sending it: no commit of it may stall on a checkpoint.
+  const ledger = Ledger.open(cfg.storage.path, { checkpointInWorker: true });
   const startedAt = clock.now();
   const runNo = ledger.countJournal('start') + 1;
   // The run tag goes into every clientId and intentId of this run, so a restart (on this ledger

@@ -5,7 +5,8 @@
  *
  * WAL mode with synchronous=NORMAL: a committed transaction survives a process crash (the WAL is
  * in the OS page cache); only a power loss could drop the last transactions, which is acceptable
- * because start-up reconciliation with the exchange recovers fills from the exchange anyway.
+ * because start-up reconciliation with the exchange recovers fills from the exchange anyway. A
+ * run's ledger is checkpointed by a worker thread (checkpointer.ts), not in its commits.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,6 +20,7 @@ import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { archiveRows, type ArchiveResult } from './archive.js';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { migrateLedger } from './migrate.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
@@ -41,6 +43,15 @@ const str = (d: Decimal | undefined): string | null => (d === undefined ? null :
 /** Decimals become strings in JSON (decimal.js toJSON); everything else is plain data. */
 function intentJson(intent: Intent): string {
   return JSON.stringify(intent);
+}
+
+/** Options of {@link Ledger.open}. */
+export interface LedgerOpenOptions {
+  /**
+   * Checkpoint the WAL in a worker thread (checkpointer.ts) instead of inside the commit that
+   * crosses 1,000 pages: for a run, whose journal writes come before each order is sent.
+   */
+  readonly checkpointInWorker?: boolean;
 }
 
 /** The run's persistent record. One instance per process; not shared between processes. */
@@ -78,6 +89,8 @@ export class Ledger {
   };
   /** The lock file's connection, holding its exclusive lock while this ledger is open (see holdLock). */
   readonly #lock: Database | undefined;
+  /** The worker that checkpoints a file ledger's WAL (checkpointer.ts); none in memory. */
+  #checkpointer: Checkpointer | undefined;
   #closed = false;
 
   private constructor(db: Database, lock: Database | undefined) {
@@ -144,14 +157,29 @@ export class Ledger {
     };
   }
 
+  /**
+   * Leaves checkpoints to a worker thread, so no commit of the run stalls on one; if the worker
+   * fails, SQLite's own checkpoint in the commits (every 1,000 pages) takes over again.
+   */
+  #checkpointInWorker(path: string): void {
+    const db = this.#db;
+    db.pragma('wal_autocheckpoint = 0');
+    this.#checkpointer = startCheckpointer(path, () => {
+      this.#checkpointer = undefined;
+      if (!this.#closed) db.pragma('wal_autocheckpoint = 1000');
+    });
+  }
+
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
-  static open(path: string): Ledger {
+  static open(path: string, options: LedgerOpenOptions = {}): Ledger {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const lock = path === ':memory:' ? undefined : holdLock(path);
     let db: Database | undefined;
     try {
       db = new BetterSqlite3(path);
-      return new Ledger(db, lock);
+      const ledger = new Ledger(db, lock);
+      if (path !== ':memory:' && options.checkpointInWorker === true) ledger.#checkpointInWorker(path);
+      return ledger;
     } catch (err) {
       db?.close();
       lock?.close();
@@ -321,6 +349,7 @@ export class Ledger {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#checkpointer?.stop();
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
     this.#db.close();
     this.#lock?.close();
