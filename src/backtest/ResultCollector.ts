@@ -25,6 +25,13 @@ import type { BacktestResult, ReportFill, ReportOpenOrder, RoundTrip, StrategyMe
 
 export type { StrategyMetrics, ReportFill, ReportOpenOrder, BacktestResult } from './result.js';
 
+/**
+ * Fill texts remembered (see ResultCollector's #text). Small: an entry holds its Decimal, and one
+ * kept for thousands of fills outlives young-generation collections and is copied and promoted,
+ * which cost more than the texts it saves; repeats come close together.
+ */
+const TEXT_CACHE = 256;
+
 /** What the collector needs to know about each strategy. */
 export interface CollectorStrategy {
   readonly name: string;
@@ -172,12 +179,12 @@ export class ResultCollector {
 
   /**
    * x.toFixed(), remembered per Decimal object: a venue hands out the same Decimal for a repeated
-   * price, size or fee (a Decimal never changes, so neither does its text). Bounded: cleared when full.
+   * price, size or fee (a Decimal never changes, so neither does its text). Bounded: cleared when full (TEXT_CACHE).
    */
   #text(x: Decimal): string {
     let t = this.#texts.get(x);
     if (t === undefined) {
-      if (this.#texts.size >= 4096) this.#texts.clear();
+      if (this.#texts.size >= TEXT_CACHE) this.#texts.clear();
       t = x.toFixed();
       this.#texts.set(x, t);
     }
