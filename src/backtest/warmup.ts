@@ -82,6 +82,6 @@ export class WarmUp {
 
   /** One sentence per strategy whose intents the warm-up refused (none: nothing to say). */
   warnings(): string[] {
-    return [...this.#refused].map(([name, n]) => `strategy ${name} sent ${n} intent${n === 1 ? '' : 's'} during the warm-up before backtest.start; refused (${WARM_UP_REASON}: no orders until start)`);
+    return [...this.#refused].map(([name, n]) => `strategy ${name} sent ${n} intent${n === 1 ? '' : 's'} during the warm-up before backtest.start, refused (${WARM_UP_REASON}): the warm-up only feeds the strategy, nothing trades before start`);
   }
 }

@@ -88,7 +88,7 @@ describe('backtest.warmup (candles)', () => {
     // 50 bars: the SMA(50) is stable at the last bar of the warm-up, and its buy there is refused.
     const { probe, result } = await probeRun(candleConfig({ start: START, warmup: '50m' }));
     expect(probe.refused).toEqual([{ reason: 'WARM_UP', now: START - 1 }]);
-    expect(result.warnings).toContain('strategy sma sent 1 intent during the warm-up before backtest.start; refused (WARM_UP: no orders until start)');
+    expect(result.warnings).toContain('strategy sma sent 1 intent during the warm-up before backtest.start, refused (WARM_UP): the warm-up only feeds the strategy, nothing trades before start');
     expect(result.start).toBe(START + 59_999);
     expect(result.fills.length).toBe(1);
     expect(result.fills.every((f) => f.t >= START)).toBe(true);
