@@ -24,7 +24,8 @@ import { Reconciler } from './reconciliation.js';
 import { RouterCore, sleep } from './routerCore.js';
 import type { OrderRouterOptions, RouterStats, UntrackedOrder } from './routerOptions.js';
 import { cancel, place } from './submission.js';
-import { refreshOrder, resolve } from './unknownOutcome.js';
+import { refreshOrder } from './unknownOutcome.js';
+import { RouterOperations } from './routerOperations.js';
 
 export { legacyEligible } from './legacyFallback.js';
 export { errInfo } from './routerCore.js';
@@ -45,13 +46,7 @@ export class OrderRouter implements Venue {
   constructor(o: OrderRouterOptions) {
     const core = new RouterCore(o);
     const fills = new FillWatch(core);
-    core.ops = {
-      place: (clientId) => place(core, clientId),
-      cancel: (clientId) => cancel(core, clientId),
-      resolve: (clientId, mayRetry) => resolve(core, clientId, mayRetry),
-      refreshOrder: (order) => refreshOrder(core, order),
-      applyRest: (x, source) => fills.applyRest(x, source),
-    };
+    core.ops = new RouterOperations(core, fills);
     this.#core = core;
     this.#fills = fills;
     this.#reconciler = new Reconciler(core, fills);
@@ -63,7 +58,7 @@ export class OrderRouter implements Venue {
       core.enqueue(clientId, async () => {
         const order = core.tracker.get(clientId);
         if (!order) return;
-        await core.ops.refreshOrder(order);
+        await refreshOrder(core, order);
         await fills.fetchFills(clientId);
       });
     });
@@ -119,12 +114,13 @@ export class OrderRouter implements Venue {
           return;
         }
         const rec = core.tracker.create(newOrderOf(intent, 'open'));
-        core.enqueue(rec.clientId, () => core.ops.place(rec.clientId));
+        // submission.ts: journalled, then sent (open API, legacy /v1 as fallback).
+        core.enqueue(rec.clientId, () => place(core, rec.clientId));
         return;
       }
       case 'cancel':
         core.cancelWanted.add(intent.clientId);
-        core.enqueue(intent.clientId, () => core.ops.cancel(intent.clientId));
+        core.enqueue(intent.clientId, () => cancel(core, intent.clientId));
         return;
       case 'cancelAll':
         this.cancelAll({ strategy: intent.strategy, ...(intent.symbol !== undefined ? { symbol: intent.symbol } : {}) });

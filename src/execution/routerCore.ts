@@ -3,7 +3,8 @@
  * one order are serialised: a cancel waits for its placement's outcome), the open-API circuit
  * breaker and the calls that feed it, and the handful of operations one part asks of another.
  * The parts (submission, unknown-outcome resolution, legacy fallback, reconciliation, fills) hold
- * no reference to each other: they reach each other through {@link RouterOps}, wired by the router.
+ * no reference to each other: they reach each other through {@link RouterOps}, implemented once by
+ * routerOperations.ts (each method names the function it runs).
  */
 import { ExchangeError, NetworkError, RateLimitedError, UnknownOutcomeError } from '../core/errors.js';
 import type { Order } from '../core/types.js';
