@@ -131,8 +131,9 @@ export class Acct<O extends Keyed = Keyed> {
   private openHi = 0;
   /** Most recent order per clientId (the spec does not make clientIds unique). */
   readonly byClient = new Map<string, O>();
-  /** Assets changed during the current operation (only tracked while events are on). */
-  readonly dirty = new Set<string>();
+  /** Assets changed during the current operation, each once: the first `dirtyCount` (only tracked while positions are built). */
+  readonly dirty: string[] = [];
+  dirtyCount = 0;
   lastUpdate = 0;
   /** Commission rates in bips, as outboundAccountPosition carries them. */
   readonly makerBips: number;
