@@ -45,6 +45,21 @@ describe('chart series for the report', () => {
     expect(out.plots).toEqual([{ strategy: 's', name: 'avg', symbol: 'BTC_USDT', points: [{ t: 0, v: 2 }, { t: 60_000, v: 3 }] }]);
   });
 
+  it('merges a run of spooled candles past the bound as mergeBars merges them in an array', () => {
+    const c = new ChartSeries(60_000);
+    const bars: Bar[] = [];
+    // Past a spool chunk (8,192 rows), with its own values per field.
+    for (let i = 0; i < 20_001; i++) {
+      const b = { t: i * 60_000, o: 100 + Math.sin(i), h: 102 + Math.cos(i / 7), l: 98 - Math.sin(i / 3), c: 100 + Math.cos(i) };
+      bars.push(b);
+      const k = { type: 'kline' as const, E: b.t, symbol: 'BTC_USDT', interval: '1m' as const, openTime: b.t, closeTime: b.t + 59_999, closed: true, openNumber: b.o, highNumber: b.h, lowNumber: b.l, closeNumber: b.c };
+      c.kline(k as unknown as Parameters<ChartSeries['kline']>[0]);
+    }
+    const out = c.finish().bars.BTC_USDT ?? [];
+    expect(out.length).toBe(Math.ceil(20_001 / Math.ceil(20_001 / 4000)));
+    expect(out).toEqual(mergeBars(bars));
+  });
+
   it('keeps the pane of a series first point; an overlay carries no pane key', () => {
     const c = new ChartSeries(1000);
     c.plot('s', 'BTC_USDT', 'rsi', 0, 40, 'RSI');

@@ -42,23 +42,36 @@ export function mergeBars(bars: readonly Bar[], max = MAX_CHART_POINTS): Bar[] {
 /** {@link mergeBars} of `count` candles read once, in order. */
 export function mergeBarsOf(bars: Iterable<Bar>, count: number, max = MAX_CHART_POINTS): Bar[] {
   if (count <= max) return [...bars];
-  const k = Math.ceil(count / max);
-  const out: Bar[] = [];
-  let i = 0;
-  let open: { t: number; o: number; h: number; l: number; c: number } | undefined;
-  for (const b of bars) {
-    if (i % k === 0) {
-      if (open !== undefined) out.push(open);
-      open = { t: b.t, o: b.o, h: b.h, l: b.l, c: b.c };
+  const m = new BarMerger(Math.ceil(count / max));
+  for (const b of bars) m.add(b.t, b.o, b.h, b.l, b.c);
+  return m.done();
+}
+
+/** Merges candles given one at a time, `k` into one. */
+class BarMerger {
+  readonly #out: Bar[] = [];
+  #i = 0;
+  #open: { t: number; o: number; h: number; l: number; c: number } | undefined;
+
+  constructor(readonly k: number) {}
+
+  add(t: number, o: number, h: number, l: number, c: number): void {
+    const open = this.#open;
+    if (this.#i++ % this.k === 0) {
+      if (open !== undefined) this.#out.push(open);
+      this.#open = { t, o, h, l, c };
     } else if (open !== undefined) {
-      open.h = Math.max(open.h, b.h);
-      open.l = Math.min(open.l, b.l);
-      open.c = b.c;
+      open.h = Math.max(open.h, h);
+      open.l = Math.min(open.l, l);
+      open.c = c;
     }
-    i++;
   }
-  if (open !== undefined) out.push(open);
-  return out;
+
+  done(): Bar[] {
+    if (this.#open !== undefined) this.#out.push(this.#open);
+    this.#open = undefined;
+    return this.#out;
+  }
 }
 
 /**
@@ -199,7 +212,7 @@ export class ChartSeries {
     for (const sym of [...this.#bars.keys()].sort()) {
       const spool = this.#bars.get(sym)?.bars;
       if (spool === undefined) continue;
-      bars[sym] = mergeBarsOf(barsOf(spool), spool.length);
+      bars[sym] = mergeSpooledBars(spool);
       spool.dispose();
     }
     const plots = [...this.#plots.values()]
@@ -218,6 +231,17 @@ export class ChartSeries {
 
 function* barsOf(spool: NumberSpool): Generator<Bar> {
   for (const { data, rows } of spool.chunks()) for (let r = 0; r < rows; r++) yield { t: data[5 * r] as number, o: data[5 * r + 1] as number, h: data[5 * r + 2] as number, l: data[5 * r + 3] as number, c: data[5 * r + 4] as number };
+}
+
+/**
+ * {@link mergeBarsOf} of the spooled candles (rows t, o, h, l, c) read from the spool's chunks:
+ * no object per candle for the million of a month of minutes merged into a few thousand.
+ */
+function mergeSpooledBars(spool: NumberSpool, max = MAX_CHART_POINTS): Bar[] {
+  if (spool.length <= max) return [...barsOf(spool)];
+  const m = new BarMerger(Math.ceil(spool.length / max));
+  for (const { data, rows } of spool.chunks()) for (let at = 0; at < 5 * rows; at += 5) m.add(data[at] as number, data[at + 1] as number, data[at + 2] as number, data[at + 3] as number, data[at + 4] as number);
+  return m.done();
 }
 
 function* pointsOf(spool: NumberSpool): Generator<{ t: number; v: number }> {
