@@ -4,7 +4,8 @@
  * is in the result, so an SMA is stable at the first bar after start. Sweep windows warm up the
  * same way (their config keeps the warm-up). Errors name backtest.warmup.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import { Decimal } from '../../src/core/decimal.js';
 import { runBacktest } from '../../src/backtest/Backtest.js';
 import { loadBacktestConfig, type BacktestConfig } from '../../src/backtest/config.js';
 import { jobConfig } from '../../src/backtest/sweepJob.js';
+import { runSweep } from '../../src/backtest/sweep.js';
+import { gridSchema } from '../../src/backtest/sweepGrid.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { fromBars, fromTrades } from '../../src/strategy/indicators.js';
 import { defineStrategy, type StrategyPlugin } from '../../src/strategy/types.js';
@@ -128,6 +131,37 @@ describe('backtest.warmup (candles)', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).message).toMatch(/backtest\.warmup=10: a number of bars needs bars/);
   });
+});
+
+describe('backtest.warmup in a sweep', () => {
+  it('each walk-forward window runs as a single warmed-up run on its span, and the warm-up changes what it earns', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-warmup-wf-'));
+    try {
+      // The example config with a warm-up of 50 bars, its candle path made absolute.
+      const cfgFile = path.join(dir, 'warm.yaml');
+      const text = readFileSync(candleFile, 'utf8').replace('../backtest-data/', `${path.join(repoRoot, 'backtest-data')}/`).replace(/\n {2}output: .*\n/, '\n');
+      writeFileSync(cfgFile, `${text.trimEnd()}\n  warmup: 50\n`);
+      const cfg = loadBacktestConfig(cfgFile);
+      expect(cfg.backtest.warmup).toBe(50);
+      const grid = gridSchema.parse({ strategy: 'sma', params: { fast: [5, 20], slow: [30] }, rankBy: 'netPnl', walkForward: { start: '2024-08-04T00:00:00Z', outOfSample: '1d', windows: 2, inSample: '1d' } });
+      const wf = (await runSweep(cfg, grid, { workers: 2 })).walkForward;
+      expect(wf?.windows).toHaveLength(2);
+      const single = async (warmup: number | undefined, w: { start: number; end: number }, fast: number) => {
+        const r = await runBacktest({ ...cfg, backtest: { ...cfg.backtest, start: w.start, end: w.end, warmup } } as BacktestConfig, { paramOverrides: { sma: { fast, slow: 30 } }, writeOutput: false });
+        return r.strategies.sma?.netPnl;
+      };
+      let differs = false;
+      for (const w of wf?.windows ?? []) {
+        const fast = w.params?.fast as number;
+        const warmed = await single(50, w.outOfSample, fast);
+        expect(w.outOfSampleMetrics?.netPnl).toBe(warmed);
+        if ((await single(undefined, w.outOfSample, fast)) !== warmed) differs = true;
+      }
+      expect(differs).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('backtest.warmup (ticks)', () => {
