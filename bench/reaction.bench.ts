@@ -12,7 +12,8 @@
  *    handler of that fill.
  * Both ends of each figure are performance.now() in the bot's process (one clock); a frame is
  * "received" when the socket's message handler sees it, so time it waited in the kernel while the
- * loop was busy shows in the event-loop delay reported beside it (perf_hooks), not in the figure.
+ * loop was busy, or behind earlier frames of the same read, shows in the event-loop delay reported
+ * beside it (perf_hooks), not in the figure.
  * Frames and orders are seen through diagnostics channels, which cost one property read when
  * nobody listens. GC pauses come from perf_hooks. The ledger is a file in the temp folder, as in a
  * run (`REACTION_LEDGER=memory` for an in-memory one, to compare). `REACTION_SECONDS` sets the
