@@ -17,6 +17,7 @@ import { NumberSpool, RecordSpool } from './spool.js';
 import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
 import { TradeStatsBuilder } from './tearsheet.js';
+import { SpreadCaptureBuilder } from './spreadCapture.js';
 import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
@@ -88,6 +89,7 @@ export class ResultCollector {
   /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
   readonly #priceSymbols: string[] = [];
   readonly #fills = new RecordSpool<ReportFill>();
+  readonly #spread = new SpreadCaptureBuilder();
   /** Texts of fill Decimals (see #text). */
   readonly #texts = new Map<Decimal, string>();
   readonly #interval: number;
@@ -150,6 +152,8 @@ export class ResultCollector {
         applyFill(p, e);
         this.#lastEquity.delete(e.strategy);
         this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
+        // The mark when it filled (the book mid on tick data), for the spread it captured: one number per fill.
+        this.#spread.mark(this.#markFor(e.symbol)?.toNumber());
         break;
       }
       case 'orderUpdate': {
@@ -373,6 +377,7 @@ export class ResultCollector {
     const tapped = tap(fills, (f) => {
       builders.get(f.strategy)?.fill(f);
       markouts.fill(f);
+      this.#spread.fill(f);
     });
     for (const { trip, pnl } of pricedTripsOf(tapped)) {
       trips.push(trip);
@@ -384,7 +389,7 @@ export class ResultCollector {
         const marks = { first: px === undefined ? undefined : firstOf(px.column(1)), last: px?.last(1) };
         const equity = { curve: this.#curve(i + 1), intervalMs: this.#interval };
         const stats = (builders.get(s.name) as TradeStatsBuilder).stats(strategies[s.name] as StrategyMetrics, s.symbols[0], marks, equity);
-        return [s.name, { ...stats, markouts: markouts.of(s.name, roundStat) }];
+        return [s.name, { ...stats, markouts: markouts.of(s.name, roundStat), spreadCaptured: this.#spread.of(s.name, roundStat) }];
       }),
     );
     const spool = this.#equity;

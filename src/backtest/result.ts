@@ -10,6 +10,8 @@ import type { ReturnDistribution } from './returnDistribution.js';
 import type { HoldingBucket } from './holdingTimes.js';
 import type { MonthlyReturn } from './monthlyReturns.js';
 import type { Markout } from './markouts.js';
+import type { SpreadCapture } from './spreadCapture.js';
+import type { RollingSharpe } from './rollingSharpe.js';
 import type { RejectionCount } from './rejections.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 import type { RunProvenance } from './provenance.js';
@@ -122,7 +124,7 @@ export interface BacktestResult {
   /** Closed round trips (FIFO), in closing order. */
   readonly roundTrips: readonly RoundTrip[];
   /** Trade statistics per strategy (by name), with the markouts of its fills. */
-  readonly tearsheet: Readonly<Record<string, TradeStats & { readonly markouts: readonly Markout[] }>>;
+  readonly tearsheet: Readonly<Record<string, TradeStats & { readonly markouts: readonly Markout[]; readonly spreadCaptured: SpreadCapture }>>;
   /** Candles per symbol of bar data (bounded for the chart; empty for tick data). */
   readonly bars: Readonly<Record<string, readonly Bar[]>>;
   /** Series strategies plotted with ctx.plot (bounded for the chart). */
@@ -189,6 +191,8 @@ export interface TradeStats {
   readonly returns: ReturnDistribution;
   /** Equity return per calendar month (UTC), chained month to month. */
   readonly monthlyReturns: readonly MonthlyReturn[];
+  /** Per-period Sharpe over a rolling window of the returns (window stated), and its range. */
+  readonly rollingSharpe: RollingSharpe;
   /** Round trips and inventory per symbol traded, in symbol order. */
   readonly symbols: Readonly<Record<string, SymbolStats>>;
   /** Buy-and-hold of the first symbol from the run's first to its last mark, percent (fees not counted). */

@@ -11,6 +11,7 @@ import { bigAmountText, bigOfText, bigText } from '../core/bigDecimalText.js';
 import { drawdownPeriods } from './drawdowns.js';
 import { periodReturns, roundStat, type EquityPoint } from './metrics.js';
 import { returnDistribution } from './returnDistribution.js';
+import { rollingSharpe } from './rollingSharpe.js';
 import { HoldingTimes } from './holdingTimes.js';
 import { monthlyReturns } from './monthlyReturns.js';
 import { PerSymbolBuilder, positionChange } from './perSymbol.js';
@@ -132,7 +133,7 @@ export class TradeStatsBuilder {
 
   /**
    * The figures, with the strategy's metrics, the first and last mark of its first symbol, and its
-   * equity curve (read three times: drawdown periods, per-period returns, monthly returns).
+   * equity curve (read four times: drawdown periods, per-period returns, monthly returns, rolling Sharpe).
    */
   stats(m: StrategyMetrics, firstSymbol: string | undefined, marks: { readonly first: number | undefined; readonly last: number | undefined }, equity: EquityCurve): TradeStats {
     const n = this.#n;
@@ -172,6 +173,7 @@ export class TradeStatsBuilder {
       drawdowns: dd.worst,
       returns: returnDistribution(periodReturns(equity.curve, equity.intervalMs)),
       monthlyReturns: monthlyReturns(equity.curve),
+      rollingSharpe: rollingSharpe(equity.curve, equity.intervalMs),
       symbols: this.#symbols.stats(),
       buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
       buyHoldSymbol: firstSymbol,
