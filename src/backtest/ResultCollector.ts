@@ -18,6 +18,7 @@ import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
 import { TradeStatsBuilder } from './tearsheet.js';
 import { SpreadCaptureBuilder } from './spreadCapture.js';
+import { TextCache } from './textCache.js';
 import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
@@ -25,13 +26,6 @@ import type { Bar, PlotSeries } from './chartSeries.js';
 import type { BacktestResult, ReportFill, ReportOpenOrder, RoundTrip, StrategyMetrics } from './result.js';
 
 export type { StrategyMetrics, ReportFill, ReportOpenOrder, BacktestResult } from './result.js';
-
-/**
- * Fill texts remembered (see ResultCollector's #text). Small: an entry holds its Decimal, and one
- * kept for thousands of fills outlives young-generation collections and is copied and promoted,
- * which cost more than the texts it saves; repeats come close together.
- */
-const TEXT_CACHE = 256;
 
 /** What the collector needs to know about each strategy. */
 export interface CollectorStrategy {
@@ -90,8 +84,7 @@ export class ResultCollector {
   readonly #priceSymbols: string[] = [];
   readonly #fills = new RecordSpool<ReportFill>();
   readonly #spread = new SpreadCaptureBuilder();
-  /** Texts of fill Decimals (see #text). */
-  readonly #texts = new Map<Decimal, string>();
+  readonly #texts = new TextCache();
   readonly #interval: number;
   #nextSample: number | undefined;
   #first: number | undefined;
@@ -151,7 +144,7 @@ export class ResultCollector {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
         this.#lastEquity.delete(e.strategy);
-        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#text(e.price), qty: this.#text(e.qty), fee: this.#text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
+        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#texts.text(e.price), qty: this.#texts.text(e.qty), fee: this.#texts.text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
         // The mark when it filled (the book mid on tick data), for the spread it captured: one number per fill.
         this.#spread.mark(this.#markFor(e.symbol)?.toNumber());
         break;
@@ -179,20 +172,6 @@ export class ResultCollector {
       default:
         break;
     }
-  }
-
-  /**
-   * x.toFixed(), remembered per Decimal object: a venue hands out the same Decimal for a repeated
-   * price, size or fee (a Decimal never changes, so neither does its text). Bounded: cleared when full (TEXT_CACHE).
-   */
-  #text(x: Decimal): string {
-    let t = this.#texts.get(x);
-    if (t === undefined) {
-      if (this.#texts.size >= TEXT_CACHE) this.#texts.clear();
-      t = x.toFixed();
-      this.#texts.set(x, t);
-    }
-    return t;
   }
 
   /** Records equity and price samples for every interval boundary passed up to time `t`. */
