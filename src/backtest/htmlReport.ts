@@ -13,9 +13,10 @@ import { ratioSampleText, ratioText } from './ratioText.js';
 import { pctText, ratioNumText } from './figureText.js';
 import { chartData } from './reportData.js';
 import { REPORT_CLIENT } from './reportClient.js';
-import { drawdownsTable, escapeHtml, roundTripsTable, tradeStatsTable } from './reportTables.js';
+import { drawdownsTable, escapeHtml, folded, roundTripsTable, tradeStatsTable } from './reportTables.js';
 import { provenanceSection } from './provenanceHtml.js';
 import { holdingTimesTable, markoutsTable, monthlyReturnsTable, symbolsTable } from './reportPeriodTables.js';
+import { rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
 import { streamsOf } from './resultStreams.js';
 
 export { escapeHtml };
@@ -101,14 +102,14 @@ function openOrdersTable(r: BacktestResult): string {
   const cells = ['strategy', 'clientId', 'symbol', 'side', 'type', 'state', 'price', 'quantity', 'filled', 'since'];
   const head = `<tr>${cells.map((c) => `<th>${c}</th>`).join('')}</tr>`;
   const rows = r.openOrders.map((o) => `<tr>${[o.strategy, o.clientId, o.symbol, o.side, o.orderType, o.state, o.price ?? '', o.quantity ?? '', o.filledQty, new Date(o.since).toISOString()].map((v) => `<td>${escapeHtml(v)}</td>`).join('')}</tr>`);
-  return `<h2>Orders open at the end</h2><table>${head}${rows.join('')}</table>`;
+  return folded('Orders open at the end', `<table id="open-orders">${head}${rows.join('')}</table>`, rows.length, 'open orders');
 }
 
 /** Refused intents (risk) and orders (venue) by strategy and reason, or nothing when none was refused. */
 function rejectionsTable(r: BacktestResult): string {
   const rows = Object.entries(r.rejections).flatMap(([n, counts]) => counts.map((c) => `<tr>${[n, c.source, c.reason, String(c.count), c.example].map((v) => `<td>${escapeHtml(v)}</td>`).join('')}</tr>`));
   if (rows.length === 0) return '';
-  return `<h2>Rejections by reason</h2><table id="rejections"><tr><th>strategy</th><th>by</th><th>reason</th><th>count</th><th>first message</th></tr>${rows.join('')}</table>`;
+  return folded('Rejections by reason', `<table id="rejections"><tr><th>strategy</th><th>by</th><th>reason</th><th>count</th><th>first message</th></tr>${rows.join('')}</table>`, rows.length, 'reasons');
 }
 
 /** The strategies an error of their own stopped, or nothing when none failed. */
@@ -160,6 +161,8 @@ ${monthlyReturnsTable(r)}
 ${holdingTimesTable(r)}
 ${symbolsTable(r)}
 ${markoutsTable(r)}
+${spreadCapturedTable(r)}
+${rollingSharpeSection(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}
 ${openOrdersTable(r)}

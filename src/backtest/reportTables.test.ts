@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OPEN_TRIP_ROWS, roundTripsTable } from './reportTables.js';
+import { folded, OPEN_TRIP_ROWS, roundTripsTable } from './reportTables.js';
 import type { RoundTrip } from './result.js';
 
 const trip = (i: number): RoundTrip => ({ strategy: 's', symbol: 'BTC_USDT', side: 'LONG', entryT: i, exitT: i + 1000, qty: '1', entryPrice: '100', exitPrice: '101', pnl: '1', fees: '0', returnPct: 1 });
@@ -13,5 +13,12 @@ describe('round trips table', () => {
     expect(html).toContain(`<details><summary>show the ${OPEN_TRIP_ROWS + 1} round trips</summary><table id="round-trips">`);
     expect(html.match(/<tr class="win">/g)).toHaveLength(OPEN_TRIP_ROWS + 1);
     expect(html).toContain('<td>1.00%</td>');
+  });
+});
+
+describe('folded tables', () => {
+  it('a table of more than 50 rows is folded under a summary; a shorter one is shown open', () => {
+    expect(folded('Orders open at the end', '<table></table>', 51, 'open orders')).toBe('<h2>Orders open at the end</h2><details><summary>show the 51 open orders</summary><table></table></details>');
+    expect(folded('Orders open at the end', '<table></table>', 50, 'open orders')).toBe('<h2>Orders open at the end</h2><table></table>');
   });
 });

@@ -95,6 +95,11 @@ export function roundTripsTable(trips: Iterable<RoundTrip>, count: number): stri
   const title = `Round trips (${count}, FIFO; fees of both legs in the quote asset)`;
   const table = `<table id="round-trips">${head}${shown.join('')}</table>`;
   // A long list is folded so the figures after it stay in reach; a short one is shown open.
-  if (count > OPEN_TRIP_ROWS) return `<h2>${title}</h2><details><summary>show the ${count} round trips</summary>${table}</details>`;
+  return folded(title, table, count, 'round trips');
+}
+
+/** A titled table, folded under a summary when it has more than OPEN_TRIP_ROWS rows (the figures after it stay in reach). */
+export function folded(title: string, table: string, rows: number, what: string): string {
+  if (rows > OPEN_TRIP_ROWS) return `<h2>${title}</h2><details><summary>show the ${rows} ${what}</summary>${table}</details>`;
   return `<h2>${title}</h2>${table}`;
 }

@@ -7,6 +7,7 @@
 import { pctText, ratioNumText } from './figureText.js';
 import type { CurvePoint } from './equityCurve.js';
 import { escapeHtml } from './reportTables.js';
+import { lineSvg } from './lineSvg.js';
 import { objectiveText } from './sweepObjective.js';
 import type { WalkForwardResult, WalkForwardWindow } from './sweepWalkForward.js';
 
@@ -50,18 +51,12 @@ export function walkForwardTable(wf: WalkForwardResult): string {
   return `\nWalk-forward (${wf.anchored ? 'anchored' : 'rolling'} in-sample windows; each window's best point by ${objectiveText(wf.objective)} in sample, run on the next out-of-sample window):\n\n| ${head.join(' | ')} |\n|${' --- |'.repeat(head.length)}\n${rows.join('\n')}\n\n${totalsText(wf)}\n${READ}\n`;
 }
 
-/** The stitched curve as an inline SVG line (no library), with its first and last equity. */
-export function curveSvg(curve: readonly CurvePoint[], width = 720, height = 160): string {
-  if (curve.length < 2) return '<p>No out-of-sample equity to draw.</p>';
-  const t0 = (curve[0] as CurvePoint).t;
-  const t1 = (curve[curve.length - 1] as CurvePoint).t;
+/** The stitched curve as an inline SVG line, with its first and last equity. */
+export function curveSvg(curve: readonly CurvePoint[]): string {
+  const svg = lineSvg('stitched-equity', curve);
+  if (svg === undefined) return '<p>No out-of-sample equity to draw.</p>';
   const vs = curve.map((p) => p.v);
-  const lo = Math.min(...vs);
-  const hi = Math.max(...vs);
-  const x = (t: number): number => (t1 > t0 ? ((t - t0) / (t1 - t0)) * width : 0);
-  const y = (v: number): number => (hi > lo ? height - ((v - lo) / (hi - lo)) * height : height / 2);
-  const pts = curve.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(' ');
-  return `<svg id="stitched-equity" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" style="border:1px solid #ccc"><polyline fill="none" stroke="#1565c0" stroke-width="1.5" points="${pts}"/></svg><p>From ${num(curve[0]?.v)} to ${num(curve[curve.length - 1]?.v)} (low ${num(lo)}, high ${num(hi)}).</p>`;
+  return `${svg}<p>From ${num(vs[0])} to ${num(vs[vs.length - 1])} (low ${num(Math.min(...vs))}, high ${num(Math.max(...vs))}).</p>`;
 }
 
 /** Walk-forward windows, the stitched totals and the stitched out-of-sample equity as HTML. */

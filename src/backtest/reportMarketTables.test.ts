@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { BacktestResult } from './result.js';
+import { amountText, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
+
+const result = (spread: object, rolling: object): BacktestResult =>
+  ({ strategies: { mm: { quoteAsset: 'USDT' } }, tearsheet: { mm: { spreadCaptured: spread, rollingSharpe: rolling } } }) as unknown as BacktestResult;
+
+describe('market tables of the report', () => {
+  it('spread captured: bps to two places, money with its asset to six digits; nothing without fills', () => {
+    const r = result({ fills: 102, makerFills: 100, meanBps: 0.4132706726, makerMeanBps: null, totalQuote: 0.04063485123 }, { windowReturns: 30, windowMs: 30_000, points: [], min: null, max: null, note: 'x' });
+    const html = spreadCapturedTable(r);
+    expect(html).toContain('<td>mm</td><td>102</td><td>100</td><td>0.41 bps</td><td>n/a</td><td>0.0406349 USDT</td>');
+    expect(html).not.toMatch(/0\.4132706726/);
+    expect(spreadCapturedTable(result({ fills: 0, makerFills: 0, meanBps: null, makerMeanBps: null, totalQuote: 0 }, {}))).toBe('');
+    expect(amountText(1234.5678912, 'USDT')).toBe('1234.57 USDT');
+  });
+
+  it('rolling Sharpe: a chart with its window stated, or n/a with the reason', () => {
+    const pts = [{ t: 0, v: 0.1 }, { t: 1000, v: null }, { t: 2000, v: -0.2 }, { t: 3000, v: 0.05 }];
+    const html = rollingSharpeSection(result({ fills: 0 }, { windowReturns: 30, windowMs: 1_800_000, points: pts, min: -0.2, max: 0.1 }));
+    expect(html).toContain('<h3>mm: window of 30 returns (30m 0s)</h3><svg id="rolling-sharpe-mm"');
+    // A point without a value breaks the line: one polyline before it, one after.
+    expect(html.match(/<polyline/g)).toHaveLength(2);
+    expect(html).toContain('from -0.20 to 0.10');
+    expect(rollingSharpeSection(result({ fills: 0 }, { windowReturns: 30, windowMs: 30_000, points: [], min: null, max: null, note: '19 returns, fewer than one window of 30' }))).toContain('n/a (19 returns, fewer than one window of 30)');
+  });
+});
