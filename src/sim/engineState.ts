@@ -20,16 +20,16 @@ export const RECENT_TRADES = 1000;
 
 /** The engine's state and lookups, shared by its parts. */
 export class EngineState {
-  readonly syms = new Map<string, Sym>();
-  readonly accts = new Map<string, Acct>();
-  /** What `sym` and `acct` found last (both maps are fixed at construction). */
-  lastSym: Sym | null = null;
-  lastAcct: Acct | null = null;
-  /** The account `acct` found before `lastAcct` (two accounts trading with each other alternate). */
-  prevAcct: Acct | null = null;
+  readonly symbols = new Map<string, Sym>();
+  readonly accounts = new Map<string, Acct>();
+  /** What `symbol` and `account` found last (both maps are fixed at construction). */
+  lastSymbol: Sym | null = null;
+  lastAccount: Acct | null = null;
+  /** The account `account` found before `lastAccount` (two accounts trading with each other alternate). */
+  previousAccount: Acct | null = null;
   /**
-   * The id index: orders by id − cols.first (undefined once the history bound dropped one), and
-   * with it the columns. Invariants: cols.first + orders.length === nextOrderId; every slot below
+   * The id index: orders by id − columns.first (undefined once the history bound dropped one), and
+   * with it the columns. Invariants: columns.first + orders.length === nextOrderId; every slot below
    * `held` is undefined (its order was dropped); `held` is the slot of the oldest order still held
    * (open or in history), or orders.length. Once the dead prefix below `held` is at least half
    * the index (and 1024 slots), both drop it (`dropDeadPrefix`), so with a finite historyLimit
@@ -38,9 +38,9 @@ export class EngineState {
   orders: (Ord | undefined)[] = [];
   held = 0;
   /** Lock and cumulative-quote number parts of the orders of the id index (columns.ts). */
-  readonly cols: OrderColumns;
-  readonly lists = new Map<number, OrderList>();
-  readonly assetScale = new Map<string, number>();
+  readonly columns: OrderColumns;
+  readonly orderLists = new Map<number, OrderList>();
+  readonly assetScales = new Map<string, number>();
   readonly exchange: ExchangeFilters;
   readonly rateScale: number;
   nextOrderId: number;
@@ -49,14 +49,14 @@ export class EngineState {
   /** Time of the operation in progress. */
   now = 0;
   /** What entry checks read of the engine: the exchange filters and average prices. */
-  readonly ctx: EntryContext;
+  readonly entryContext: EntryContext;
   /** placeOrder's draft, reused: it is fully read before the call can emit (and so re-enter). */
   readonly draft = new DraftBuf();
 
   constructor(config: EngineConfig) {
     this.exchange = config.exchangeFilters ?? {};
     this.nextOrderId = config.firstOrderId ?? 1;
-    this.cols = new OrderColumns(this.nextOrderId);
+    this.columns = new OrderColumns(this.nextOrderId);
     this.nextTradeId = config.firstTradeId ?? 1;
     // Trade ids are numbers here (exact below 2^53, which counting from a safe start never leaves in
     // practice); the public views spell them as strings (core/tradeId.ts).
@@ -69,24 +69,24 @@ export class EngineState {
     this.rateScale = Math.max(0, ...config.accounts.flatMap((a) => [a.makerCommission.decimalPlaces(), a.takerCommission.decimalPlaces()]));
     const rd = this.rateScale;
     const need = (asset: string, scale: number): void => {
-      this.assetScale.set(asset, Math.max(this.assetScale.get(asset) ?? 0, scale));
+      this.assetScales.set(asset, Math.max(this.assetScales.get(asset) ?? 0, scale));
     };
     for (const sc of config.symbols) {
-      const s = new Sym(sc.info, sc.priceRange, this.cols, { price: sc.priceDecimals, quantity: sc.quantityDecimals });
-      if (this.syms.has(s.name)) throw new RangeError(`symbol ${s.name} is configured twice`);
+      const s = new Sym(sc.info, sc.priceRange, this.columns, { price: sc.priceDecimals, quantity: sc.quantityDecimals });
+      if (this.symbols.has(s.name)) throw new RangeError(`symbol ${s.name} is configured twice`);
       s.updateId = (config.firstUpdateId ?? 1) - 1;
-      this.syms.set(s.name, s);
+      this.symbols.set(s.name, s);
       need(s.base, s.qd + rd);
       need(s.quote, s.pd + s.qd + rd);
       if (sc.lastPrice !== undefined) s.last = scaleExact(sc.lastPrice, s.pd, `${s.name} lastPrice`);
       if (sc.referencePrice) this.setRef(s, sc.referencePrice);
     }
     for (const a of config.accounts) {
-      for (const [asset, v] of Object.entries(a.balances ?? {})) need(asset, Math.max(v.decimalPlaces(), this.assetScale.has(asset) ? 0 : 8));
+      for (const [asset, v] of Object.entries(a.balances ?? {})) need(asset, Math.max(v.decimalPlaces(), this.assetScales.has(asset) ? 0 : 8));
     }
-    for (const s of this.syms.values()) {
-      const bs = this.assetScale.get(s.base)!;
-      const qs = this.assetScale.get(s.quote)!;
+    for (const s of this.symbols.values()) {
+      const bs = this.assetScales.get(s.base)!;
+      const qs = this.assetScales.get(s.quote)!;
       s.baseF = p10(bs - s.qd);
       s.quoteF = p10(qs - s.pd - s.qd);
       s.feeBaseF = p10(bs - s.qd - rd);
@@ -97,27 +97,27 @@ export class EngineState {
       s.feeQuoteFn = Number(s.feeQuoteF);
     }
     for (const a of config.accounts) {
-      if (this.accts.has(a.id)) throw new RangeError(`account ${a.id} is configured twice`);
+      if (this.accounts.has(a.id)) throw new RangeError(`account ${a.id} is configured twice`);
       const acct = new Acct(a.id, a.tradeGroupId, scaleExact(a.makerCommission, rd, 'makerCommission'), scaleExact(a.takerCommission, rd, 'takerCommission'), a.makerCommission, a.takerCommission, a.canTrade !== false, historyLimit);
       for (const [asset, v] of Object.entries(a.balances ?? {})) {
         if (v.isNegative()) throw new RangeError(`account ${a.id} balance ${asset} ${v.toFixed()} is negative`);
-        acct.b(asset).free = scaleExactBig(v, this.assetScale.get(asset)!, `account ${a.id} balance ${asset}`);
+        acct.b(asset).free = scaleExactBig(v, this.assetScales.get(asset)!, `account ${a.id} balance ${asset}`);
       }
-      this.accts.set(a.id, acct);
+      this.accounts.set(a.id, acct);
     }
-    this.ctx = { exchange: this.exchange, avg: (s, mins) => this.avg(s, mins) };
+    this.entryContext = { exchange: this.exchange, avg: (s, mins) => this.avg(s, mins) };
   }
 
   scaleOf(asset: string): number {
-    return this.assetScale.get(asset) ?? 8;
+    return this.assetScales.get(asset) ?? 8;
   }
 
   /** The symbol by name; the last one found is kept, so a run of orders on one symbol does one compare instead of a map lookup. */
-  sym(name: string): Sym | undefined {
-    const last = this.lastSym;
+  symbol(name: string): Sym | undefined {
+    const last = this.lastSymbol;
     if (last !== null && last.name === name) return last;
-    const s = this.syms.get(name);
-    if (s !== undefined) this.lastSym = s;
+    const s = this.symbols.get(name);
+    if (s !== undefined) this.lastSymbol = s;
     return s;
   }
 
@@ -126,25 +126,25 @@ export class EngineState {
    * account; a market maker and a taker, or a buyer and a seller, alternate between two): a hit is
    * one or two compares instead of a map lookup.
    */
-  acct(id: string): Acct | undefined {
-    const last = this.lastAcct;
+  account(id: string): Acct | undefined {
+    const last = this.lastAccount;
     if (last !== null && last.id === id) return last;
-    const prev = this.prevAcct;
+    const prev = this.previousAccount;
     if (prev !== null && prev.id === id) {
-      this.prevAcct = last;
-      this.lastAcct = prev;
+      this.previousAccount = last;
+      this.lastAccount = prev;
       return prev;
     }
-    const a = this.accts.get(id);
+    const a = this.accounts.get(id);
     if (a !== undefined) {
-      this.prevAcct = last;
-      this.lastAcct = a;
+      this.previousAccount = last;
+      this.lastAccount = a;
     }
     return a;
   }
 
-  needSym(symbol: string): Sym {
-    const s = this.sym(symbol);
+  needSymbol(symbol: string): Sym {
+    const s = this.symbol(symbol);
     if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
     return s;
   }
@@ -182,11 +182,11 @@ export class EngineState {
   }
 
   /** An open order by id (open orders are never dropped from the index): for the accounts' open sets. */
-  readonly openById = (id: number): Ord => this.orders[id - this.cols.first]!;
+  readonly openById = (id: number): Ord => this.orders[id - this.columns.first]!;
 
   orderById(id: number): Ord | undefined {
     // An id below the index (dropped with its prefix) is unknown, as a dropped order's slot is.
-    const i = id - this.cols.first;
+    const i = id - this.columns.first;
     return Number.isSafeInteger(id) && i >= 0 ? this.orders[i] : undefined;
   }
 

@@ -30,7 +30,7 @@ export class Ledger {
 
   newOrder(acct: Acct, s: Sym, d: Draft, clientId: string | undefined, now: number): Ord {
     const id = this.state.nextOrderId++;
-    this.state.cols.ensure(id);
+    this.state.columns.ensure(id);
     const o = Ord.create(id, clientId ?? null, acct.pos(s), d.isBuy, d.type, d.tif, d.price, d.stop, d.qty, d.quoteQty, d.iceberg, d.stp, now);
     this.state.orders.push(o);
     o.hist.orders.push(id);
@@ -118,15 +118,15 @@ export class Ledger {
   ended(o: Ord): void {
     const outId = o.hist.orderEnded(o.id);
     if (outId < 0) return;
-    const slot = outId - this.state.cols.first;
+    const slot = outId - this.state.columns.first;
     const out = this.state.orders[slot]!;
     out.evicted = true;
-    out.keepAmounts(this.state.cols);
+    out.keepAmounts(this.state.columns);
     this.state.orders[slot] = undefined;
     const cid = out.givenClientId;
     if (cid !== null && out.acct.byClient.get(cid) === out) out.acct.byClient.delete(cid);
     const list = out.list;
-    if (list !== null && list.limitLeg.evicted && list.stopLeg.evicted) this.state.lists.delete(list.id);
+    if (list !== null && list.limitLeg.evicted && list.stopLeg.evicted) this.state.orderLists.delete(list.id);
     if (slot === this.state.held) this.dropDeadPrefix();
   }
 
@@ -137,7 +137,7 @@ export class Ledger {
     while (h < a.length && a[h] === undefined) h++;
     this.state.held = h;
     if (h < 1024 || h * 2 < a.length) return;
-    this.state.cols.dropPrefix(h, a.length);
+    this.state.columns.dropPrefix(h, a.length);
     this.state.orders = a.slice(h);
     this.state.held = 0;
   }

@@ -45,11 +45,11 @@ export class OrderEntry {
   /** Places an order; rejected requests change nothing and emit nothing. */
   placeOrder(req: NewOrderRequest, now: number): PlaceResult {
     this.state.now = now;
-    const acct = this.state.acct(req.accountId);
+    const acct = this.state.account(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
-    const s = this.state.sym(req.symbol);
+    const s = this.state.symbol(req.symbol);
     if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
-    const d0 = validateNew(this.state.ctx, s, acct, req, 1, this.state.draft);
+    const d0 = validateNew(this.state.entryContext, s, acct, req, 1, this.state.draft);
     if (!('isBuy' in d0)) return d0;
     let d = d0;
     const opp = s.opp(d.isBuy);
@@ -181,7 +181,7 @@ export class OrderEntry {
   /** Cancels one order (an OCO leg cancels its whole list). */
   cancelOrder(req: CancelRequest, now: number): CancelResult {
     this.state.now = now;
-    const acct = this.state.acct(req.accountId);
+    const acct = this.state.account(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     if (req.orderId === undefined && req.clientId === undefined) return reject('MISSING_PARAMETER', 'orderId or clientId is required');
     const o = this.state.find(acct, req.symbol, req.orderId, req.clientId);
@@ -199,7 +199,7 @@ export class OrderEntry {
    */
   rejectAccepted(req: CancelRequest, reason: RejectReasonName, now: number): CancelResult {
     this.state.now = now;
-    const acct = this.state.acct(req.accountId);
+    const acct = this.state.account(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
     const o = this.state.find(acct, req.symbol, req.orderId, req.clientId);
     if (o === undefined) return reject('UNKNOWN_ORDER', `${cancelTarget(req)} is unknown`);
@@ -216,7 +216,7 @@ export class OrderEntry {
   /** Cancels every open order of the account (on one symbol, or all). Returns the canceled orders. */
   cancelAll(accountId: string, symbol: string | undefined, now: number): SimOrder[] {
     this.state.now = now;
-    const acct = this.state.accts.get(accountId);
+    const acct = this.state.accounts.get(accountId);
     if (acct === undefined) return [];
     const victims = acct.openList(this.state.openById).filter((o) => symbol === undefined || o.sym.name === symbol);
     const out: Ord[] = [];

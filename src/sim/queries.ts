@@ -22,7 +22,7 @@ export class Queries {
 
   /** One order by id or clientId. */
   getOrder(accountId: string, q: { orderId?: string | number; clientId?: string; symbol?: string }): SimOrder | undefined {
-    const acct = this.state.accts.get(accountId);
+    const acct = this.state.accounts.get(accountId);
     if (acct === undefined) return undefined;
     const o = this.state.find(acct, q.symbol, q.orderId, q.clientId);
     return o === undefined ? undefined : orderView(o);
@@ -34,23 +34,23 @@ export class Queries {
    * columns' capacity. For tests and monitoring of long runs.
    */
   orderSlots(): { readonly first: number; readonly index: number; readonly capacity: number } {
-    return { first: this.state.cols.first, index: this.state.orders.length, capacity: this.state.cols.lock.length };
+    return { first: this.state.columns.first, index: this.state.orders.length, capacity: this.state.columns.lock.length };
   }
 
   /** Open orders of an account, oldest first. */
   openOrders(accountId: string, symbol?: string): SimOrder[] {
-    const acct = this.state.accts.get(accountId);
+    const acct = this.state.accounts.get(accountId);
     if (acct === undefined) return [];
     return acct.openList(this.state.openById).filter((o) => symbol === undefined || o.sym.name === symbol).map(orderView);
   }
 
   /** Orders of an account on a symbol, oldest first, filtered as GET /open/v1/orders does. */
   allOrders(accountId: string, symbol: string, q: OrderQuery = {}): SimOrder[] {
-    const ids = this.state.accts.get(accountId)?.hist.get(symbol)?.keptOrders() ?? [];
+    const ids = this.state.accounts.get(accountId)?.hist.get(symbol)?.keptOrders() ?? [];
     // Kept ids are exactly the orders the id index still holds (both drop an order on eviction).
     const all: Ord[] = [];
     for (const id of ids) {
-      const o = this.state.orders[id - this.state.cols.first];
+      const o = this.state.orders[id - this.state.columns.first];
       if (o !== undefined) all.push(o);
     }
     const which = q.which ?? 'all';
@@ -67,8 +67,8 @@ export class Queries {
 
   /** Own trades of an account on a symbol, oldest first. */
   accountTrades(accountId: string, symbol: string, q: TradeQuery = {}): AccountTrade[] {
-    const s = this.state.sym(symbol);
-    const all = this.state.accts.get(accountId)?.hist.get(symbol)?.keptTrades() ?? [];
+    const s = this.state.symbol(symbol);
+    const all = this.state.accounts.get(accountId)?.hist.get(symbol)?.keptTrades() ?? [];
     if (s === undefined) return [];
     const oid = q.orderId === undefined ? undefined : Number(q.orderId);
     let rows = all.filter(
@@ -80,7 +80,7 @@ export class Queries {
 
   /** Balances of an account (every asset it ever held), sorted by asset. */
   balances(accountId: string): Balance[] {
-    const acct = this.state.accts.get(accountId);
+    const acct = this.state.accounts.get(accountId);
     if (acct === undefined) return [];
     return [...acct.bal.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -89,26 +89,26 @@ export class Queries {
 
   /** Commission rates and trading permission of an account (for the account endpoint). */
   accountInfo(accountId: string): { makerCommission: Decimal; takerCommission: Decimal; canTrade: boolean; tradeGroupId?: string } | undefined {
-    const a = this.state.accts.get(accountId);
+    const a = this.state.accounts.get(accountId);
     return a === undefined ? undefined : { makerCommission: a.makerDec, takerCommission: a.takerDec, canTrade: a.canTrade, ...(a.group !== undefined ? { tradeGroupId: a.group } : {}) };
   }
 
   /** Account ids, in configuration order. */
   accountIds(): string[] {
-    return [...this.state.accts.keys()];
+    return [...this.state.accounts.keys()];
   }
 
   /** Symbols, in configuration order. */
   symbolNames(): string[] {
-    return [...this.state.syms.keys()];
+    return [...this.state.symbols.keys()];
   }
 
   /** Deposit (positive) or withdrawal (negative) of free balance; refused if it would go negative or has too many decimals. */
   adjustBalance(accountId: string, asset: string, delta: Decimal, now: number): { ok: true } | { ok: false; message: string } {
     this.state.now = now;
-    const acct = this.state.accts.get(accountId);
+    const acct = this.state.accounts.get(accountId);
     if (acct === undefined) return { ok: false, message: `account ${accountId} is unknown` };
-    if (!this.state.assetScale.has(asset)) this.state.assetScale.set(asset, Math.max(8, delta.decimalPlaces()));
+    if (!this.state.assetScales.has(asset)) this.state.assetScales.set(asset, Math.max(8, delta.decimalPlaces()));
     const sc = this.state.scaleOf(asset);
     if (delta.decimalPlaces() > sc) return { ok: false, message: `amount ${delta.toFixed()} has more than ${sc} decimals for ${asset}` };
     const v = BigInt(delta.mul(new Decimal(10).pow(sc)).toFixed(0));
@@ -122,7 +122,7 @@ export class Queries {
 
   /** Visible book (own + replayed liquidity), best first, at most `limit` levels a side (default 100). */
   depth(symbol: string, limit = 100): OrderBookSnapshot {
-    const s = this.state.sym(symbol);
+    const s = this.state.symbol(symbol);
     if (s === undefined) return { lastUpdateId: 0, bids: [], asks: [] };
     const side = (b: BookSide): BookLevel[] => {
       const out: BookLevel[] = [];
@@ -137,12 +137,12 @@ export class Queries {
 
   /** The current depth update id of a symbol (the last emitted diff's u). */
   lastUpdateId(symbol: string): number {
-    return this.state.sym(symbol)?.updateId ?? 0;
+    return this.state.symbol(symbol)?.updateId ?? 0;
   }
 
   /** Most recent public trades (own matches and replayed), oldest first. */
   recentTrades(symbol: string, limit = 500): TradeEvent[] {
-    const s = this.state.sym(symbol);
+    const s = this.state.symbol(symbol);
     if (s === undefined) return [];
     const ordered = s.recent.length < RECENT_TRADES ? s.recent : [...s.recent.slice(s.recentNext), ...s.recent.slice(0, s.recentNext)];
     return ordered.slice(Math.max(0, ordered.length - limit)).map((t) => this.events.tradeEvent(s, t));
@@ -150,7 +150,7 @@ export class Queries {
 
   /** Best bid and ask. */
   bestBidAsk(symbol: string): BestBidAsk {
-    const s = this.state.sym(symbol);
+    const s = this.state.symbol(symbol);
     const b = s?.bids.best();
     const a = s?.asks.best();
     const pd = s?.pd ?? 0;
@@ -165,13 +165,13 @@ export class Queries {
 
   /** Last trade price (null before any trade or seed). */
   lastPrice(symbol: string): Decimal | null {
-    const s = this.state.sym(symbol);
+    const s = this.state.symbol(symbol);
     return s === undefined || s.last < 0 ? null : dec(s.last, s.pd);
   }
 
   /** Volume-weighted average trade price over the last `mins` minutes (0 or no trade in the window: last price). */
   averagePrice(symbol: string, mins: number, now: number): Decimal | null {
-    const s = this.state.sym(symbol);
+    const s = this.state.symbol(symbol);
     if (s === undefined) return null;
     this.state.now = now;
     const a = this.state.avg(s, mins);
@@ -180,12 +180,12 @@ export class Queries {
 
   /** The reference price of the PRICE_RANGE rule (null when none). */
   referencePrice(symbol: string): Decimal | null {
-    return this.state.sym(symbol)?.ref ?? null;
+    return this.state.symbol(symbol)?.ref ?? null;
   }
 
   /** Sets or clears the PRICE_RANGE reference price. */
   setReferencePrice(symbol: string, price: Decimal | null, now: number): void {
-    const s = this.state.sym(symbol);
+    const s = this.state.symbol(symbol);
     if (s === undefined) throw new RangeError(`symbol ${symbol} is unknown`);
     this.state.now = now;
     this.state.setRef(s, price);

@@ -28,7 +28,7 @@ export class ReplayedLiquidity implements ReplayedBook {
 
   /** Replaces the replayed liquidity with a snapshot (own orders stay, behind at most the new level quantity). */
   applyDepthSnapshot(symbol: string, snapshot: ExternalDepth, now: number): void {
-    const s = this.state.needSym(symbol);
+    const s = this.state.needSymbol(symbol);
     this.state.now = now;
     s.bookTime = snapshot.time ?? now;
     for (const side of [s.bids, s.asks]) {
@@ -46,7 +46,7 @@ export class ReplayedLiquidity implements ReplayedBook {
    * does not fit (the caller then hands the strings, whose parse reports it as before).
    */
   applyDepthSnapshotScaled(symbol: string, bids: ScaledLevels, asks: ScaledLevels, now: number): boolean {
-    const s = this.state.needSym(symbol);
+    const s = this.state.needSymbol(symbol);
     if (!fitsScales(bids, s.pd, s.qd) || !fitsScales(asks, s.pd, s.qd)) return false;
     this.state.now = now;
     s.bookTime = now;
@@ -62,7 +62,7 @@ export class ReplayedLiquidity implements ReplayedBook {
 
   /** Applies a replayed depth diff (absolute quantities; 0 removes the replayed part of a level). */
   applyDepthDiff(symbol: string, diff: ExternalDepth, now: number): void {
-    const s = this.state.needSym(symbol);
+    const s = this.state.needSymbol(symbol);
     this.state.now = now;
     s.bookTime = diff.time ?? now;
     this.applyLevels(s, diff);
@@ -77,7 +77,7 @@ export class ReplayedLiquidity implements ReplayedBook {
    * throws the same RangeError, after the levels before it were applied, as the string path does.
    */
   applyDepthDiffScaled(symbol: string, bids: ScaledLevels, asks: ScaledLevels, now: number): void {
-    const s = this.state.needSym(symbol);
+    const s = this.state.needSymbol(symbol);
     this.state.now = now;
     s.bookTime = now;
     this.applyScaledSide(s, bids, s.bids, s.asks);
@@ -92,7 +92,7 @@ export class ReplayedLiquidity implements ReplayedBook {
    * reading them through ScaledLevels objects and array views.
    */
   applyDepthDiffFlat(symbol: string, f: FlatDepthLevels, now: number): void {
-    const s = this.state.needSym(symbol);
+    const s = this.state.needSymbol(symbol);
     this.state.now = now;
     s.bookTime = now;
     this.applyScaledRun(s, f.buf, f.bidPrices, f.buf, f.bidQtys, f.nBids, f.priceScale, f.qtyScale, s.bids, s.asks);
@@ -304,7 +304,7 @@ export class ReplayedLiquidity implements ReplayedBook {
    * `time`: the trade's exchange time (default `trade.time`; see ExternalTrade.time).
    */
   applyTrade(symbol: string, trade: ExternalTrade, now: number, time = trade.time ?? now): void {
-    const s = this.state.needSym(symbol);
+    const s = this.state.needSymbol(symbol);
     this.state.now = now;
     const p = toScaled(trade.price, s.pd);
     const q = toScaled(trade.qty, s.qd);
@@ -321,7 +321,7 @@ export class ReplayedLiquidity implements ReplayedBook {
    * misses on a pre-loaded recording). `time`: the trade's exchange time (ExternalTrade.time).
    */
   applyTradeScaled(symbol: string, price: number, priceScale: number, qty: number, qtyScale: number, isBuyerMaker: boolean, now: number, time = now): boolean {
-    const s = this.state.needSym(symbol);
+    const s = this.state.needSymbol(symbol);
     const p = rescale(price, priceScale, s.pd);
     const q = rescale(qty, qtyScale, s.qd);
     if (p <= 0 || q <= 0) return false;

@@ -124,15 +124,15 @@ export class StopOrders implements ListLegs {
   /** Places an OCO list. */
   placeOco(req: OcoRequest, now: number): OcoResult {
     this.state.now = now;
-    const acct = this.state.acct(req.accountId);
+    const acct = this.state.account(req.accountId);
     if (acct === undefined) return reject('TRADING_DISABLED', `account ${req.accountId} is unknown`);
-    const s = this.state.sym(req.symbol);
+    const s = this.state.symbol(req.symbol);
     if (s === undefined) return reject('UNKNOWN_SYMBOL', `symbol ${req.symbol} is unknown`);
     if (!s.info.ocoEnable) return reject('OCO_DISABLED', `OCO is disabled on ${s.name}`);
     const base = { accountId: req.accountId, symbol: req.symbol, side: req.side, quantity: req.quantity, stpMode: req.stpMode };
-    const lim = validateNew(this.state.ctx, s, acct, { ...base, type: 'LIMIT_MAKER', price: req.price, clientId: req.limitClientId }, 2);
+    const lim = validateNew(this.state.entryContext, s, acct, { ...base, type: 'LIMIT_MAKER', price: req.price, clientId: req.limitClientId }, 2);
     if (!('isBuy' in lim)) return lim;
-    const stp = validateNew(this.state.ctx, s, acct, { ...base, type: 'STOP_LOSS_LIMIT', price: req.stopLimitPrice, stopPrice: req.stopPrice, timeInForce: 'GTC', clientId: req.stopClientId }, 2);
+    const stp = validateNew(this.state.entryContext, s, acct, { ...base, type: 'STOP_LOSS_LIMIT', price: req.stopLimitPrice, stopPrice: req.stopPrice, timeInForce: 'GTC', clientId: req.stopClientId }, 2);
     if (!('isBuy' in stp)) return stp;
     if (s.last < 0) return reject('OCO_PRICE_RELATIONSHIP', `no last price on ${s.name} to check the OCO prices against`);
     const L = fmt(s.last, s.pd);
@@ -152,7 +152,7 @@ export class StopOrders implements ListLegs {
     const limitLeg = this.ledger.newOrder(acct, s, lim, req.limitClientId, now);
     const stopLeg = this.ledger.newOrder(acct, s, stp, req.stopClientId, now);
     const list = new OrderList(this.state.nextListId++, req.listClientId ?? `sim-list-${this.state.nextListId - 1}`, s.name, acct, now, limitLeg, stopLeg);
-    this.state.lists.set(list.id, list);
+    this.state.orderLists.set(list.id, list);
     limitLeg.list = list;
     stopLeg.list = list;
     limitLeg.lockPrice = lockPrice;
@@ -185,7 +185,7 @@ export class StopOrders implements ListLegs {
 
   /** The OCO list with this id. */
   getOrderList(accountId: string, orderListId: number): OrderListView | undefined {
-    const l = this.state.lists.get(orderListId);
+    const l = this.state.orderLists.get(orderListId);
     return l !== undefined && l.acct.id === accountId ? this.listView(l) : undefined;
   }
 }
