@@ -7,7 +7,9 @@
  * `big`, the day's movements in `num`. Reading the whole value as a bigint allocates and is for
  * the slower paths (views, events, rare rules).
  */
-import { MAX_SAFE } from './scaled.js';
+import { fmt, fmtBig, MAX_SAFE } from './scaled.js';
+
+const MAX_SAFE_N = BigInt(MAX_SAFE);
 
 /** num + d when that is a safe integer, else NaN (the caller folds into its bigint part). */
 export function addSafe(num: number, d: number): number {
@@ -38,19 +40,33 @@ export class Bal {
   private lB = 0n;
   private lN = 0;
 
+  // A value set whole goes to the number part when it is a safe integer, so most balances never
+  // touch their bigint part: reads and texts of them stay number-only.
   get free(): bigint {
     return whole(this.fB, this.fN);
   }
   set free(v: bigint) {
-    this.fB = v;
-    this.fN = 0;
+    const safe = v <= MAX_SAFE_N && v >= -MAX_SAFE_N;
+    this.fB = safe ? 0n : v;
+    this.fN = safe ? Number(v) : 0;
   }
   get locked(): bigint {
     return whole(this.lB, this.lN);
   }
   set locked(v: bigint) {
-    this.lB = v;
-    this.lN = 0;
+    const safe = v <= MAX_SAFE_N && v >= -MAX_SAFE_N;
+    this.lB = safe ? 0n : v;
+    this.lN = safe ? Number(v) : 0;
+  }
+
+  /** free as canonical decimal text at `scale` (the asset's), without a bigint when it has no bigint part. */
+  freeText(scale: number): string {
+    return this.fB === 0n ? fmt(this.fN, scale) : fmtBig(whole(this.fB, this.fN), scale);
+  }
+
+  /** locked as canonical decimal text at `scale` (the asset's), without a bigint when it has no bigint part. */
+  lockedText(scale: number): string {
+    return this.lB === 0n ? fmt(this.lN, scale) : fmtBig(whole(this.lB, this.lN), scale);
   }
 
   /** free += d for a safe integer d. */

@@ -8,7 +8,7 @@
 import type { RejectReasonName } from '../core/enums.js';
 import type { BookSide, Level } from './book.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, NonReportEvent, ScaledEngineListener, ScaledExecutionReport, ScaledSubscribeOptions, SubscribeOptions, TradeEvent, WireSubscribeOptions } from './events.js';
-import { fmt, fmtBig, mulBig } from './scaled.js';
+import { fmt, mulBig } from './scaled.js';
 import type { Acct, Ord, OrderList, PubTrade, Sym } from './state.js';
 import { executionReport, type FillInfo, scaledExecutionReport, writeScaledExecutionReport } from './views.js';
 import type { EngineState } from './engineState.js';
@@ -192,7 +192,7 @@ export class EventSink {
         const asset = d[i]!;
         const b = a.b(asset);
         const sc = this.state.scaleOf(asset);
-        B.push({ a: asset, f: fmtBig(b.free, sc), l: fmtBig(b.locked, sc) });
+        B.push({ a: asset, f: b.freeText(sc), l: b.lockedText(sc) });
       }
       if (B.length > 1) B.sort(byAsset);
       a.dirtyCount = 0;
