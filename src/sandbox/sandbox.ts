@@ -4,23 +4,22 @@
  * admin endpoint, all on the configured address (127.0.0.1, port 0 = ephemeral). stop() closes
  * every socket and clears every timer.
  */
-import { type Clock, ExchangeError, parseDecimal, systemClock } from '../core/index.js';
+import { type Clock, parseDecimal, systemClock } from '../core/index.js';
 import type { MatchingEngine } from '../sim/index.js';
 import { adminHandler } from './admin.js';
 import type { MarketActivity, SandboxAccount, SandboxConfig } from './config.js';
 import { ExchangeState } from './exchange-state.js';
 import { FaultController } from './faults.js';
 import { SandboxFailures } from './failures.js';
-import { DropConnection, type Host, type Reply, startHost } from './http-host.js';
-import { legacyErrorReply, legacyHandler } from './legacy-api.js';
-import { type MarketFeed, startFeed } from './market-feed.js';
-import { RecordingStream } from './recording-stream.js';
-import { marketHostExtras, marketRoutes, type ReferencePrices } from './market-routes.js';
-import { openHostHandler, type Waiter } from './open-host.js';
-import { openRoutes } from './open-routes.js';
-import { errorReply } from './open-wire.js';
-import { ApiCode } from './params.js';
+import { type Host, startHost } from './http-host.js';
+import type { MarketFeed } from './market-feed.js';
+import type { RecordingStream } from './recording-stream.js';
+import type { ReferencePrices } from './market-routes.js';
+import type { Waiter } from './open-host.js';
 import { LegacyLimiter, OrderCounter, WeightLimiter } from './rate-limits.js';
+import { faultHooks } from './sandbox-fault-hooks.js';
+import { type ApiHosts, plainErrorOf, startApiHosts } from './sandbox-hosts.js';
+import { prepareMarket } from './sandbox-market.js';
 import { StreamServer } from './stream-server.js';
 import { UserStreamRegistry } from './user-streams.js';
 import { WsApiServer } from './ws-api.js';
@@ -125,41 +124,54 @@ function createWaiter(): Waiter & { stop(): void } {
   };
 }
 
-/** Starts a sandbox from a resolved configuration. */
+/** Starts the admin endpoint: faults, reference prices and a status view. */
+function startAdminHost(config: SandboxConfig, faults: FaultController, setReferencePrice: (symbol: string, price: string | null) => void, streams: StreamServer, feeds: readonly MarketFeed[], registry: UserStreamRegistry, clock: Clock): Promise<Host> {
+  // The admin endpoint can break things on purpose, so it listens on loopback whatever the config says.
+  return startHost(
+    'admin',
+    { host: '127.0.0.1', port: config.ports.admin },
+    adminHandler({
+      faults,
+      setReferencePrice,
+      status: () => ({
+        connections: streams.connections(),
+        feeds: feeds.map((f) => ({ symbol: f.symbol, applied: f.applied, adjusted: f.adjusted, failed: f.failed, lastError: f.lastError ?? null })),
+        listenKeys: Object.fromEntries(config.accounts.map((a) => [a.id, registry.listenKeysOf(a.id)])),
+      }),
+    }),
+    plainErrorOf(clock),
+  );
+}
+
+/** The URLs of the started hosts under the spec's placeholder names. */
+function urlsOf(host: string, h: ApiHosts, admin: Host, wsApiUrl: string): SandboxUrls {
+  const http = (x: Host): string => `http://${host}:${x.port}`;
+  const ws = (x: Host): string => `ws://${host}:${x.port}`;
+  return {
+    base_url: http(h.base),
+    market_url: http(h.market),
+    depth_url: http(h.depth),
+    stream_url: ws(h.stream),
+    stream_url_next: ws(h.streamNext),
+    stream_url_new: ws(h.streamNew),
+    ws_api_url: wsApiUrl,
+    legacy_base_url: http(h.legacy),
+    admin_url: `http://127.0.0.1:${admin.port}`,
+  };
+}
+
+/** Starts a sandbox from a resolved configuration: state and limits, hosts, admin, fault actions, market. */
 export async function startSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<RunningSandbox> {
   const clock = options.clock ?? systemClock;
   const state = new ExchangeState(config, clock);
   const faults = new FaultController();
   const registry = new UserStreamRegistry(clock);
   const weights = new WeightLimiter({ weightLimits: config.limits.requestWeight, banBaseSec: config.limits.banBaseSec, banGraceMs: config.limits.banGraceMs }, clock);
-  const orderCounter = new OrderCounter(config.limits.orders, clock);
-  const legacyLimiter = new LegacyLimiter(config.limits.legacyPerEndpointPerMinute, clock);
   const waiter = createWaiter();
   const refs: ReferencePrices = new Map();
   for (const s of config.symbols) if (s.referencePrice !== undefined) refs.set(s.info.symbol, { price: s.referencePrice === null ? null : s.referencePrice.toFixed(), time: clock.now() });
-  const keys = new Map<string, SandboxAccount>(config.accounts.map((a) => [a.apiKey, a]));
   const hosts: Host[] = [];
-  const bind = (port: number): { host: string; port: number } => ({ host: config.host, port });
-  const plainError = (e: ExchangeError): Reply => errorReply(e, 'msg', clock.now());
-  const injected5xx = (status: number, path: string, scope: 'open' | 'legacy'): ExchangeError =>
-    new ExchangeError(status, scope === 'open' ? ApiCode.UNKNOWN : 'internal_error', 'Internal error; unable to process your request. Please try again.', path);
-  const orderFault = (when: 'before' | 'after', path: string, scope: 'open' | 'legacy'): void => {
-    const status = faults.orderFailure(scope, when);
-    if (status !== undefined) throw injected5xx(status, path, scope);
-  };
-  const cancelFault = (when: 'before' | 'after', path: string, scope: 'open' | 'legacy'): void => {
-    const action = faults.cancelFailure(scope, when);
-    if (action === undefined) return;
-    throw action.kind === 'drop' ? new DropConnection() : injected5xx(action.status, path, scope);
-  };
-  const rejectFault = (accountId: string, orderId: string): void => {
-    const reason = faults.takeRejection();
-    if (reason !== undefined) state.exec((e, now) => e.rejectAccepted({ accountId, orderId }, reason, now));
-  };
   let wsApiUrl = '';
-  const openHost = (name: string, port: number, routes: Parameters<typeof openHostHandler>[0]['routes']): Promise<Host> =>
-    // Answers given before routing (malformed path) carry the weight headers too: "on every response".
-    startHost(name, bind(port), openHostHandler({ routes, limiter: weights, orderCounter, faults, keys, clock, waiter }), (e, _ctx, ip) => errorReply(e, 'msg', clock.now(), weights.headersOf(ip)));
 
   const failures = new SandboxFailures();
   const streams = new StreamServer(state, registry, faults, clock, config.websocket, failures);
@@ -173,7 +185,6 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     wsApi.terminateTokens(expired.tokens);
   };
   const sweeper = setInterval(failures.guard('listen key sweep', sweep), 250);
-  const notFound = (): Reply => ({ status: 404, body: { code: ApiCode.NOT_FOUND, msg: 'Not found' } });
   const shutdown = async (): Promise<void> => {
     for (const f of feeds) f.stop();
     for (const r of recordings.values()) r.close();
@@ -184,64 +195,20 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
     await Promise.all(hosts.map((h) => h.close()));
   };
   try {
-    const base = await openHost('base', config.ports.base, [
-      ...openRoutes({ state, streams: registry, wsApiUrl: () => wsApiUrl, orderFault: (w, p) => orderFault(w, p, 'open'), cancelFault: (w, p) => cancelFault(w, p, 'open'), rejectFault, processingFault: (id) => faults.takeProcessing(id) }),
-      // Type 3 depth, aggTrades and klines moved to {depth_url} (spec versioning); trades stay here.
-      ...marketRoutes(state, '/open/v1/market', [2], true, false, [2, 3]),
-    ]);
-    hosts.push(base);
-    hosts.push(await openHost('market', config.ports.market, [...marketRoutes(state, '/api/v3', [1], false, true), ...marketHostExtras(state, refs)]));
-    hosts.push(await openHost('depth', config.ports.depth, marketRoutes(state, '/api/v1', [3], true, false)));
-    const streamHost = async (name: string, port: number, types: readonly (1 | 2 | 3)[]): Promise<Host> => {
-      const h = await startHost(name, bind(port), notFound, plainError);
-      streams.attach(name, h.server, types);
-      hosts.push(h);
-      return h;
-    };
-    // User data for type 1 is on {stream_url}; type 3 listen keys (private-n) are served on {stream_url_new}.
-    const s1 = await streamHost('stream', config.ports.stream, [1]);
-    const s2 = await streamHost('streamNext', config.ports.streamNext, [2]);
-    const s3 = await streamHost('streamNew', config.ports.streamNew, [3]);
-    const api = await startHost('wsApi', bind(config.ports.wsApi), notFound, plainError);
-    wsApi.attach(api.server);
-    hosts.push(api);
-    const legacy = await startHost('legacy', bind(config.ports.legacy), legacyHandler({ state, faults, limiter: legacyLimiter, clock, waiter, orderFault: (w, p) => orderFault(w, p, 'legacy'), cancelFault: (w, p) => cancelFault(w, p, 'legacy') }), legacyErrorReply);
-    hosts.push(legacy);
+    const keys = new Map<string, SandboxAccount>(config.accounts.map((a) => [a.apiKey, a]));
+    const orderCounter = new OrderCounter(config.limits.orders, clock);
+    const legacyLimiter = new LegacyLimiter(config.limits.legacyPerEndpointPerMinute, clock);
+    const hooks = faultHooks(faults, state);
+    const api = await startApiHosts({ config, clock, state, faults, hooks, registry, weights, orderCounter, legacyLimiter, waiter, keys, refs, streams, wsApi, wsApiUrl: () => wsApiUrl, hosts });
     const setReferencePrice = (symbol: string, price: string | null): void => {
       if (!state.symbols.has(symbol)) throw new RangeError(`unknown symbol ${symbol}`);
       state.exec((e, now) => e.setReferencePrice(symbol, price === null ? null : parseDecimal('price', price), now));
       refs.set(symbol, { price, time: clock.now() });
     };
-    // The admin endpoint can break things on purpose, so it listens on loopback whatever the config says.
-    const admin = await startHost(
-      'admin',
-      { host: '127.0.0.1', port: config.ports.admin },
-      adminHandler({
-        faults,
-        setReferencePrice,
-        status: () => ({
-          connections: streams.connections(),
-          feeds: feeds.map((f) => ({ symbol: f.symbol, applied: f.applied, adjusted: f.adjusted, failed: f.failed, lastError: f.lastError ?? null })),
-          listenKeys: Object.fromEntries(config.accounts.map((a) => [a.id, registry.listenKeysOf(a.id)])),
-        }),
-      }),
-      plainError,
-    );
+    const admin = await startAdminHost(config, faults, setReferencePrice, streams, feeds, registry, clock);
     hosts.push(admin);
-    const http = (h: Host): string => `http://${config.host}:${h.port}`;
-    const ws = (h: Host): string => `ws://${config.host}:${h.port}`;
-    wsApiUrl = `${ws(api)}/ws-api/v3`;
-    const urls: SandboxUrls = {
-      base_url: http(base),
-      market_url: http(hosts[1] as Host),
-      depth_url: http(hosts[2] as Host),
-      stream_url: ws(s1),
-      stream_url_next: ws(s2),
-      stream_url_new: ws(s3),
-      ws_api_url: wsApiUrl,
-      legacy_base_url: http(legacy),
-      admin_url: `http://127.0.0.1:${admin.port}`,
-    };
+    wsApiUrl = `ws://${config.host}:${api.wsApi.port}/ws-api/v3`;
+    const urls = urlsOf(config.host, api, admin, wsApiUrl);
     faults.attach({
       dropConnections: (id) => streams.dropConnections(id) + (id === undefined ? wsApi.dropAll() : 0),
       expireListenKey: (k) => {
@@ -257,19 +224,7 @@ export async function startSandbox(config: SandboxConfig, options: SandboxOption
       forceRateLimit: (status, seconds) => weights.forceAll(status, seconds),
     });
     let stopped = false;
-    const activity = options.quiet ? [] : config.market;
-    for (const m of activity) if (m.kind === 'replay') recordings.set(m, await RecordingStream.open(m.file, m.sourceSymbol));
-    // Known before the feeds start: a replay played once ends, a looped one or a synthetic flow never.
-    const ends = activity.length > 0 && activity.every((m) => m.kind === 'replay' && !m.loop);
-    let ended: () => void = () => undefined;
-    const marketEnded = ends ? new Promise<void>((resolve) => (ended = resolve)) : undefined;
-    let started = false;
-    const startMarket = (): void => {
-      if (started || stopped) return;
-      started = true;
-      for (const m of activity) feeds.push(startFeed(state, m, clock, recordings.get(m), () => streams.flushFastDepth()));
-      if (ends) void Promise.all(feeds.map((f) => f.ended)).then(() => ended());
-    };
+    const { startMarket, marketEnded } = await prepareMarket(options.quiet ? [] : config.market, state, clock, streams, feeds, recordings, () => stopped);
     if (!options.holdMarket) startMarket();
     return {
       urls,
