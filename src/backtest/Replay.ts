@@ -201,7 +201,8 @@ export class Replay {
       return;
     }
     const e = item.event;
-    if (e.type === 'kline' && this.#builtBars(e.symbol).some((b) => b.interval === e.interval)) return;
+    // Candle data builds no bars (#barsByKey is empty): no lookup per bar.
+    if (e.type === 'kline' && this.#barsByKey.size > 0 && this.#builtBars(e.symbol).some((b) => b.interval === e.interval)) return;
     this.#apply(e);
     if (e.type === 'depthDiff') o.onDepth?.(e.symbol);
     this.stats.events++;

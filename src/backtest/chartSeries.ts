@@ -161,20 +161,30 @@ interface PlotTrack {
  */
 export class ChartSeries {
   readonly #bars = new Map<string, { interval: KlineIntervalName; bars: NumberSpool }>();
+  #lastSymbol: string | undefined;
+  #lastBars: { interval: KlineIntervalName; bars: NumberSpool } | undefined;
   /** Plots by strategy, then by name: no key built per call (a strategy may plot on every event). */
   readonly #plots = new Map<string, Map<string, PlotTrack>>();
   readonly #row = [0, 0, 0, 0, 0];
+  /** The strategy, its map and the time and slot of the last plot (see plot). */
+  #lastStrategy: string | undefined;
+  #lastByName: Map<string, PlotTrack> | undefined;
+  #lastT = Number.NaN;
+  #lastSlot = 0;
 
   constructor(readonly intervalMs: number) {}
 
   /** Keeps a closed kline of the shortest interval seen for its symbol. */
   kline(e: KlineEvent): void {
     if (!e.closed) return;
-    let s = this.#bars.get(e.symbol);
-    if (s === undefined || KlineInterval[e.interval] < KlineInterval[s.interval]) {
+    // Bar data is nearly always one symbol's: its series is the one of the bar before.
+    let s = e.symbol === this.#lastSymbol ? this.#lastBars : this.#bars.get(e.symbol);
+    if (s === undefined || (e.interval !== s.interval && KlineInterval[e.interval] < KlineInterval[s.interval])) {
       s?.bars.dispose();
       this.#bars.set(e.symbol, (s = { interval: e.interval, bars: new NumberSpool(5) }));
     }
+    this.#lastSymbol = e.symbol;
+    this.#lastBars = s;
     if (s.interval !== e.interval) return;
     const row = this.#row;
     row[0] = e.openTime;
@@ -193,9 +203,16 @@ export class ChartSeries {
    */
   plot(strategy: string, symbol: string, name: string, t: number, v: number, pane?: string): void {
     if (!Number.isFinite(v)) return;
-    let byName = this.#plots.get(strategy);
+    // A strategy plots several series at one time, every bar: the slot and its map are those of the call before.
+    let byName = strategy === this.#lastStrategy ? this.#lastByName : this.#plots.get(strategy);
     if (byName === undefined) this.#plots.set(strategy, (byName = new Map()));
-    const slot = Math.floor(t / this.intervalMs) * this.intervalMs;
+    this.#lastStrategy = strategy;
+    this.#lastByName = byName;
+    if (t !== this.#lastT) {
+      this.#lastT = t;
+      this.#lastSlot = Math.floor(t / this.intervalMs) * this.intervalMs;
+    }
+    const slot = this.#lastSlot;
     const s = byName.get(name);
     if (s === undefined) byName.set(name, { strategy, name, symbol, pane, points: new NumberSpool(2), slot, v });
     else if (s.slot === slot) s.v = v;
