@@ -446,9 +446,10 @@ export class Replay {
   }
 }
 
-/** An epoch-ms time as ISO 8601 text for messages. */
+/** An epoch-ms time as ISO 8601 text for messages; past what a Date holds (a huge warm-up), the number itself. */
 function iso(t: number): string {
-  return new Date(t).toISOString();
+  const d = new Date(t);
+  return Number.isNaN(d.getTime()) ? `${t} ms after 1970` : d.toISOString();
 }
 
 /** How many trades an aggregate trade holds (its id span; 1 when the ids do not read as integers). */

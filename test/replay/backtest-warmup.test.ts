@@ -126,6 +126,8 @@ describe('backtest.warmup (candles)', () => {
 
   it('names backtest.warmup when the data ends inside it, and bars a tick run does not build', async () => {
     await expect(runBacktest(candleConfig({ warmup: '30d' }), { plugins: { 'sma-probe': smaProbe({ bars: [], refused: [] }) }, writeOutput: false })).rejects.toThrow(/backtest\.warmup="30d": after the end of the data .*the warm-up ends at/);
+    // A span past the last date a Date holds (1e12 minute bars) is the same error, not a date crash.
+    await expect(runBacktest(candleConfig({ warmup: 1e12 }), { plugins: { 'sma-probe': smaProbe({ bars: [], refused: [] }) }, writeOutput: false })).rejects.toThrow(/backtest\.warmup=1000000000000: after the end of the data .*the warm-up ends at \d+ ms after 1970/);
     const tick = loadBacktestConfig(path.join(repoRoot, 'config/market-maker.yaml'));
     const err = await runBacktest({ ...tick, backtest: { ...tick.backtest, output: undefined, warmup: 10 } } as BacktestConfig, { writeOutput: false }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
