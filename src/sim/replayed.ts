@@ -235,7 +235,13 @@ export class ReplayedLiquidity implements ReplayedBook {
     if (lv.head === null) side.demote(lv, i);
   }
 
-  /** A replayed diff shrank `lv` to `q`: moves its own orders up by the queue model. */
+  /**
+   * A replayed diff shrank `lv` to `q`: moves its own orders up by the queue model. The models are
+   * called through their interfaces (one call per own order on a shrinking level, one per replayed
+   * trade): an engine holds one of each, so each call site sees one class. Measured against the
+   * engine with the models inlined as a number and a flag: +0.45 % instructions on a seeded replay
+   * (cachegrind), so no special-cased class here.
+   */
   shrinkQueue(lv: Level, q: number): void {
     const prev = lv.ext;
     for (let r = lv.head as Ord | null; r !== null; r = r.next as Ord | null) {
