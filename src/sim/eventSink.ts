@@ -10,7 +10,7 @@ import type { BookSide, Level } from './book.js';
 import type { EngineEvent, EngineListener, ExecutionReportEvent, NonReportEvent, ScaledEngineListener, ScaledExecutionReport, ScaledSubscribeOptions, SubscribeOptions, TradeEvent, WireSubscribeOptions } from './events.js';
 import { fmt, mulBig } from './scaled.js';
 import type { Acct, Ord, OrderList, PubTrade, Sym } from './state.js';
-import { executionReport, type FillInfo, scaledExecutionReport, writeScaledExecutionReport } from './views.js';
+import { executionReport, type FillInfo, scaledExecutionReport, type Writable, writeScaledExecutionReport } from './views.js';
 import type { EngineState } from './engineState.js';
 
 /**
@@ -50,6 +50,8 @@ export class EventSink {
   private opSeq = 0;
   /** Accounts whose balances the operation changed: the first `dirtyAcctCount` (see end). */
   private readonly dirtyAccts: Acct[] = [];
+  /** The fill reportFill hands to report, reused: report reads it before any listener runs. */
+  private readonly fillInfo: Writable<FillInfo> = { qty: 0, price: 0, quote: 0, fee: 0, feeAsset: '', feeScale: 0, tradeId: 0, isMaker: false };
   private dirtyAcctCount = 0;
 
   constructor(
@@ -272,9 +274,16 @@ export class EventSink {
   /** The fill's executionReport (TRADE); `fee` -1 when the amounts are bigints (`quote`, `feeBig`). */
   reportFill(o: Ord, q: number, price: number, pq: number, fee: number, feeBig: bigint, feeAsset: string, tradeId: number, isMaker: boolean): void {
     if (!this.accountEvents) return;
-    const feeScale = this.state.scaleOf(feeAsset);
+    const fill = this.fillInfo;
+    fill.qty = q;
+    fill.price = price;
     // fee >= 0: every amount of the fill, price x q included, is a safe integer (no bigint made).
-    const fill: FillInfo = fee >= 0 ? { qty: q, price, quote: pq, fee, feeAsset, feeScale, tradeId, isMaker } : { qty: q, price, quote: mulBig(price, q), fee: feeBig, feeAsset, feeScale, tradeId, isMaker };
+    fill.quote = fee >= 0 ? pq : mulBig(price, q);
+    fill.fee = fee >= 0 ? fee : feeBig;
+    fill.feeAsset = feeAsset;
+    fill.feeScale = this.state.scaleOf(feeAsset);
+    fill.tradeId = tradeId;
+    fill.isMaker = isMaker;
     this.report(o, 'TRADE', fill);
   }
 

@@ -7,8 +7,8 @@ import { dec, type Ord, type Sym, type TradeRec } from './state.js';
 import type { SimOrder } from './types.js';
 import { ZERO } from '../core/decimal.js';
 
-/** T with its readonly fields writable. */
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
+/** T with its readonly fields writable (a reused report or fill). */
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The public view of an order. */
 export function orderView(o: Ord): SimOrder {
