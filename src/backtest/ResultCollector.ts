@@ -146,7 +146,8 @@ export class ResultCollector {
         this.#lastEquity.delete(e.strategy);
         this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#texts.text(e.price), qty: this.#texts.text(e.qty), fee: this.#texts.text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
         // The mark when it filled (the book mid on tick data), for the spread it captured: one number per fill.
-        this.#spread.mark(this.#markFor(e.symbol)?.toNumber());
+        const mark = this.#markFor(e.symbol);
+        this.#spread.mark(mark === undefined ? undefined : decimalToNumber(mark));
         break;
       }
       case 'orderUpdate': {
