@@ -33,6 +33,7 @@ import { mergeByTime, type Timed, type TimedBatch } from './merge.js';
 import { Replay, type ReplayStats } from './Replay.js';
 import { virtualTimeLog } from './runLog.js';
 import { ChartSeries } from './chartSeries.js';
+import type { BookTop } from './quoteTouch.js';
 import { ResultCollector, type BacktestResult } from './ResultCollector.js';
 import { VirtualScheduler } from '../venue/Scheduler.js';
 import { receiveTimeBatches, type FeedTimeStats } from './feedTime.js';
@@ -109,7 +110,8 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
   const log = opts.log === undefined ? silentLogger : virtualTimeLog(opts.log, () => clock.now());
   const bus = new Bus();
   const sim = backtestVenue(cfg, strategies, scheduler, bus);
-  const results = resultRecorders(cfg, strategies, (sym) => replay.mark(sym));
+  // Quote time at the touch needs a book: tick data only (candles have none, and pay nothing for it).
+  const results = resultRecorders(cfg, strategies, (sym) => replay.mark(sym), cfg.backtest.candles.length > 0 ? undefined : (sym) => replay.top(sym));
   // backtest.warmup: while on, strategies hear the history before start, their intents are refused
   // and the results hear nothing (warmup.ts).
   const warm = new WarmUp(warmUpMs(cfg, strategies));
@@ -168,7 +170,7 @@ interface ResultRecorders {
   readonly observe: (e: BusEvent) => void;
 }
 
-function resultRecorders(cfg: BacktestConfig, strategies: readonly StrategySpec[], markOf: (symbol: string) => Decimal | undefined): ResultRecorders {
+function resultRecorders(cfg: BacktestConfig, strategies: readonly StrategySpec[], markOf: (symbol: string) => Decimal | undefined, topOf?: BookTop): ResultRecorders {
   const bt = cfg.backtest;
   // Sampled per bar by default on candles: a second's samples of minute bars repeat one value 60 times (and Sharpe "per second" of minute data means nothing).
   const equityMs = bt.equityIntervalMs ?? (bt.candles.length > 0 ? Math.min(...bt.candles.map((c) => KlineInterval[c.interval as KlineIntervalName])) : 1000);
@@ -178,6 +180,7 @@ function resultRecorders(cfg: BacktestConfig, strategies: readonly StrategySpec[
     strategies.map((s) => ({ name: s.name, symbols: s.symbols, initialEquity: budgetQuote(s.budget, quoteOf(s.symbols[0] ?? '')) })),
     equityMs,
     markOf,
+    topOf,
   );
   // Symbols that had a kline on the bus: a kline strategy over data that gives none is said so, not left to end with no trade and exit 0.
   const withKlines = new Set<string>();

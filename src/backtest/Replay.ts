@@ -155,6 +155,12 @@ export class Replay {
     return (b?.ready ? b.midPrice() : undefined) ?? this.lastPrice(symbol);
   }
 
+  /** The best bid and ask of a symbol's local book as numbers (quote time at the touch); undefined without a ready book. */
+  top(symbol: string): { bid: number | undefined; ask: number | undefined } | undefined {
+    const b = this.#books.get(symbol)?.sync.book;
+    return b?.ready === true ? { bid: b.bestBid()?.price.toNumber(), ask: b.bestAsk()?.price.toNumber() } : undefined;
+  }
+
   /** Last trade price (or bar close) of a symbol. */
   lastPrice(symbol: string): Decimal | undefined {
     const src = this.#lastPrice.get(symbol)?.src;

@@ -18,6 +18,7 @@ import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
 import { TradeStatsBuilder } from './tearsheet.js';
 import { SpreadCaptureBuilder } from './spreadCapture.js';
+import { QuoteTouchTracker, type BookTop } from './quoteTouch.js';
 import { TextCache } from './textCache.js';
 import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
@@ -84,6 +85,8 @@ export class ResultCollector {
   readonly #priceSymbols: string[] = [];
   readonly #fills = new RecordSpool<ReportFill>();
   readonly #spread = new SpreadCaptureBuilder();
+  /** Quote time at the touch, with a book to compare against (tick data). */
+  readonly #touch: QuoteTouchTracker | undefined;
   readonly #texts = new TextCache();
   readonly #interval: number;
   #nextSample: number | undefined;
@@ -97,8 +100,9 @@ export class ResultCollector {
    * `markOf` (optional) is asked for a symbol's mark at each sample (e.g. the book mid); when it
    * has none, the last price given to `mark()` is used.
    */
-  constructor(strategies: readonly CollectorStrategy[], equityIntervalMs: number, markOf?: (symbol: string) => Decimal | undefined) {
+  constructor(strategies: readonly CollectorStrategy[], equityIntervalMs: number, markOf?: (symbol: string) => Decimal | undefined, topOf?: BookTop) {
     this.#markOf = markOf;
+    this.#touch = topOf === undefined ? undefined : new QuoteTouchTracker(topOf);
     if (!(equityIntervalMs > 0)) throw new RangeError(`equityIntervalMs must be > 0, got ${equityIntervalMs}`);
     this.#strategies = [...strategies].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.#interval = equityIntervalMs;
@@ -151,6 +155,7 @@ export class ResultCollector {
         break;
       }
       case 'orderUpdate': {
+        this.#touch?.order(e);
         const m = this.#orders.get(e.strategy);
         if (!m) break;
         let o = m.get(e.clientId);
@@ -202,6 +207,7 @@ export class ResultCollector {
   }
 
   #takeSample(t: number): void {
+    this.#touch?.sample();
     // A symbol's mark is read once per sample (a book mid builds a Decimal) for its equity and its price.
     this.#sampleMarks.clear();
     const row = this.#row;
@@ -369,7 +375,7 @@ export class ResultCollector {
         const marks = { first: px === undefined ? undefined : firstOf(px.column(1)), last: px?.last(1) };
         const equity = { curve: this.#curve(i + 1), intervalMs: this.#interval };
         const stats = (builders.get(s.name) as TradeStatsBuilder).stats(strategies[s.name] as StrategyMetrics, s.symbols[0], marks, equity);
-        return [s.name, { ...stats, markouts: markouts.of(s.name, roundStat), spreadCaptured: this.#spread.of(s.name, roundStat) }];
+        return [s.name, { ...stats, markouts: markouts.of(s.name, roundStat), spreadCaptured: this.#spread.of(s.name, roundStat), ...(this.#touch !== undefined ? { quoteTouch: this.#touch.of(s.name) } : {}) }];
       }),
     );
     const spool = this.#equity;

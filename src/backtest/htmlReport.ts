@@ -16,7 +16,7 @@ import { REPORT_CLIENT } from './reportClient.js';
 import { drawdownsTable, escapeHtml, folded, roundTripsTable, tradeStatsTable } from './reportTables.js';
 import { provenanceSection } from './provenanceHtml.js';
 import { holdingTimesTable, markoutsTable, monthlyReturnsTable, symbolsTable } from './reportPeriodTables.js';
-import { rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
+import { quoteTouchTable, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
 import { streamsOf } from './resultStreams.js';
 
 export { escapeHtml };
@@ -162,6 +162,7 @@ ${holdingTimesTable(r)}
 ${symbolsTable(r)}
 ${markoutsTable(r)}
 ${spreadCapturedTable(r)}
+${quoteTouchTable(r)}
 ${rollingSharpeSection(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}

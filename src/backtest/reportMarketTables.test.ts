@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BacktestResult } from './result.js';
-import { amountText, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
+import { amountText, quoteTouchTable, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
 
 const result = (spread: object, rolling: object): BacktestResult =>
   ({ strategies: { mm: { quoteAsset: 'USDT' } }, tearsheet: { mm: { spreadCaptured: spread, rollingSharpe: rolling } } }) as unknown as BacktestResult;
@@ -23,5 +23,13 @@ describe('market tables of the report', () => {
     expect(html.match(/<polyline/g)).toHaveLength(2);
     expect(html).toContain('from -0.20 to 0.10');
     expect(rollingSharpeSection(result({ fills: 0 }, { windowReturns: 30, windowMs: 30_000, points: [], min: null, max: null, note: '19 returns, fewer than one window of 30' }))).toContain('n/a (19 returns, fewer than one window of 30)');
+  });
+});
+
+describe('quote time at the touch in the report', () => {
+  it('a share per side with its sample count; nothing on candles (no figure)', () => {
+    const r = { strategies: {}, tearsheet: { mm: { quoteTouch: { bidSamples: 112, bidAtTouchPct: 37.5, askSamples: 0, askAtTouchPct: null } } } } as unknown as BacktestResult;
+    expect(quoteTouchTable(r)).toContain('<td>mm</td><td>37.5% of 112 samples</td><td>n/a</td>');
+    expect(quoteTouchTable({ strategies: {}, tearsheet: { s: {} } } as unknown as BacktestResult)).toBe('');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The report's sections on how a strategy earned: the spread its fills captured against the mid
- * (a row per strategy that filled; money in its quote asset) and its rolling Sharpe ratio (a small
+ * (a row per strategy that filled; money in its quote asset), its quote time at the touch (tick data)
+ * and its rolling Sharpe ratio (a small
  * chart per strategy, the window stated). Bounded: a row per strategy, 200 points per chart.
  */
-import { ratioNumText } from './figureText.js';
+import { pctText, ratioNumText } from './figureText.js';
 import { lineSvg } from './lineSvg.js';
 import { spanText } from './metrics.js';
 import type { BacktestResult } from './result.js';
@@ -27,6 +28,18 @@ export function spreadCapturedTable(r: BacktestResult): string {
   if (rows.length === 0) return '';
   const head = '<tr><th>strategy</th><th>fills</th><th>maker fills</th><th>mean per fill</th><th>mean per maker fill</th><th>total</th></tr>';
   return `<h2>Spread captured (fill price against the mark when it filled, from the filler's side: the book mid on tick data, the last price on candles; above 0: bought below or sold above it)</h2><table id="spread-captured">${head}${rows.join('')}</table>`;
+}
+
+/** Quote time at the touch per strategy that rested quotes on tick data, or nothing. */
+export function quoteTouchTable(r: BacktestResult): string {
+  const share = (pct: number | null, n: number): string => (pct === null ? 'n/a' : `${pctText(pct, 1)} of ${n} samples`);
+  const rows = Object.entries(r.tearsheet).flatMap(([name, t]) => {
+    const q = t.quoteTouch;
+    if (q === undefined || q.bidSamples + q.askSamples === 0) return [];
+    return [`<tr>${[name, share(q.bidAtTouchPct, q.bidSamples), share(q.askAtTouchPct, q.askSamples)].map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`];
+  });
+  if (rows.length === 0) return '';
+  return `<h2>Quote time at the touch (share of equity samples with a resting quote at which it was at or better than the market's best; the market's book without our orders)</h2><table id="quote-touch"><tr><th>strategy</th><th>bid</th><th>ask</th></tr>${rows.join('')}</table>`;
 }
 
 /** A chart of each strategy's rolling Sharpe ratio, or a line saying why there is none. */

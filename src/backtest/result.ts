@@ -11,6 +11,7 @@ import type { HoldingBucket } from './holdingTimes.js';
 import type { MonthlyReturn } from './monthlyReturns.js';
 import type { Markout } from './markouts.js';
 import type { SpreadCapture } from './spreadCapture.js';
+import type { QuoteTouch } from './quoteTouch.js';
 import type { RollingSharpe } from './rollingSharpe.js';
 import type { RejectionCount } from './rejections.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
@@ -124,7 +125,7 @@ export interface BacktestResult {
   /** Closed round trips (FIFO), in closing order. */
   readonly roundTrips: readonly RoundTrip[];
   /** Trade statistics per strategy (by name), with the markouts of its fills. */
-  readonly tearsheet: Readonly<Record<string, TradeStats & { readonly markouts: readonly Markout[]; readonly spreadCaptured: SpreadCapture }>>;
+  readonly tearsheet: Readonly<Record<string, TradeStats & { readonly markouts: readonly Markout[]; readonly spreadCaptured: SpreadCapture; readonly quoteTouch?: QuoteTouch }>>;
   /** Candles per symbol of bar data (bounded for the chart; empty for tick data). */
   readonly bars: Readonly<Record<string, readonly Bar[]>>;
   /** Series strategies plotted with ctx.plot (bounded for the chart). */
