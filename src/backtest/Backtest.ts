@@ -20,7 +20,7 @@ import { timeBoundMs } from '../config/timeBound.js';
 import { plainErrorAt } from '../strategy/loader.js';
 import { codeVersion } from './codeVersion.js';
 import { klineWarnings } from './klineWarnings.js';
-import { WarmUp, warmUpMs } from './warmup.js';
+import { WarmUp, shortWarmUpWarnings, warmUpMs } from './warmup.js';
 import { runProvenance, strategiesAsRun } from './provenance.js';
 import { klineSubscriptions } from '../strategy/klines.js';
 import { silentLogger, type IntentGate, type StrategyRunner, type StrategySpec } from '../strategy/StrategyRunner.js';
@@ -145,7 +145,7 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
       if (sim.kind === 'tick') sim.venue.dispose();
       bus.close();
     }
-    return results.collector.finish(cfg.name, run.runner.failures, results.chart.finish(), provenance, [...klineWarnings(strategies, results.withKlines, cfg), ...warm.warnings()]);
+    return results.collector.finish(cfg.name, run.runner.failures, results.chart.finish(), provenance, [...klineWarnings(strategies, results.withKlines, cfg), ...warm.warnings(), ...shortWarmUpWarnings(cfg, strategies, warm.ms, replay.stats.firstTime)]);
   };
   const engine = sim.kind === 'tick' ? sim.engine : undefined;
   return { engine, replay, runner: run.runner, bus, unread: unreadEvents(strategies.map((s) => s.plugin)), step: (t, item, c) => replay.step(t, item, c), finish };

@@ -20,6 +20,7 @@ import type { Bus } from '../bus/Bus.js';
 import type { BookView } from '../core/bookView.js';
 import type { Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
+import { timeText } from '../config/timeBound.js';
 import { symbolKey } from '../core/symbols.js';
 import type { AggTradeEvent, BookStatusEvent, KlineEvent, MarketEvent, TradeEvent } from '../core/marketEvents.js';
 import { BarBuilder, type BarTrade } from '../core/bars.js';
@@ -288,7 +289,7 @@ export class Replay {
   finish(): void {
     const o = this.#o;
     if (!this.#live && this.#start !== undefined && this.stats.firstTime !== undefined) {
-      throw this.#startError(`after the end of the data (last event at ${iso(this.stats.lastTime ?? this.stats.firstTime)})`);
+      throw this.#startError(`after the end of the data (last event at ${timeText(this.stats.lastTime ?? this.stats.firstTime)})`);
     }
     if (this.#timerId !== undefined) o.scheduler.cancel(this.#timerId);
     o.scheduler.drain();
@@ -364,8 +365,8 @@ export class Replay {
     const src = this.#o.startSource;
     const start = this.#start ?? 0;
     // Without a backtest.start, the start is the warm-up's end: the warm-up is what moved it.
-    if (this.#o.start === undefined) return new ConfigError(src?.file ?? '<config>', 'backtest.warmup', src?.warmup ?? this.#o.warmupMs, `${rule} (the warm-up ends at ${iso(start)}, the run's start)`);
-    return new ConfigError(src?.file ?? '<config>', 'backtest.start', src?.value ?? this.#o.start, `${rule} (start ${iso(start)})`);
+    if (this.#o.start === undefined) return new ConfigError(src?.file ?? '<config>', 'backtest.warmup', src?.warmup ?? this.#o.warmupMs, `${rule} (the warm-up ends at ${timeText(start)}, the run's start)`);
+    return new ConfigError(src?.file ?? '<config>', 'backtest.start', src?.value ?? this.#o.start, `${rule} (start ${timeText(start)})`);
   }
 
   /** The strategy's side of a market event: local books, last prices, bars, the candle venue. */
@@ -450,12 +451,6 @@ export class Replay {
     };
     this.#timerId = s.schedule(every, tick);
   }
-}
-
-/** An epoch-ms time as ISO 8601 text for messages; past what a Date holds (a huge warm-up), the number itself. */
-function iso(t: number): string {
-  const d = new Date(t);
-  return Number.isNaN(d.getTime()) ? `${t} ms after 1970` : d.toISOString();
 }
 
 /** How many trades an aggregate trade holds (its id span; 1 when the ids do not read as integers). */

@@ -7,9 +7,11 @@
 import { ConfigError } from '../core/errors.js';
 import { KlineInterval, type KlineIntervalName } from '../core/enums.js';
 import { durationTextMs } from '../config/duration.js';
+import { timeBoundMs, timeText } from '../config/timeBound.js';
 import { klineSubscriptions } from '../strategy/klines.js';
 import type { IntentGate, StrategySpec } from '../strategy/StrategyRunner.js';
 import type { BacktestConfig } from './config.js';
+import { spanText } from './metrics.js';
 
 /** Reason code of an intent refused during the warm-up. */
 export const WARM_UP_REASON = 'WARM_UP';
@@ -28,9 +30,35 @@ export function warmUpMs(cfg: BacktestConfig, strategies: readonly StrategySpec[
     if (ms === undefined) throw new ConfigError(cfg.file, 'backtest.warmup', w, 'expected a duration such as 90m, 2h or 1d, or a whole number of bars');
     return ms;
   }
+  const bar = shortestBarMs(cfg, strategies);
+  if (bar === undefined) throw new ConfigError(cfg.file, 'backtest.warmup', w, 'a number of bars needs bars: the run has no candle files and no strategy reads klines; give a duration such as 2h');
+  return w * bar;
+}
+
+/** The run's shortest kline interval in ms: the candle files', or in tick mode the bars the strategies read (undefined: none). */
+function shortestBarMs(cfg: BacktestConfig, strategies: readonly StrategySpec[]): number | undefined {
   const intervals: KlineIntervalName[] = cfg.backtest.candles.length > 0 ? cfg.backtest.candles.map((c) => c.interval) : klineSubscriptions(strategies).map((k) => k.interval);
-  if (intervals.length === 0) throw new ConfigError(cfg.file, 'backtest.warmup', w, 'a number of bars needs bars: the run has no candle files and no strategy reads klines; give a duration such as 2h');
-  return w * Math.min(...intervals.map((i) => KlineInterval[i]));
+  return intervals.length === 0 ? undefined : Math.min(...intervals.map((i) => KlineInterval[i]));
+}
+
+/**
+ * A sentence when the data begins inside the warm-up before backtest.start (a start closer to the
+ * data's beginning than the warm-up): the strategies heard less history than asked and may start
+ * cold, which nothing else would say. A bar counts from its open (its event is its close), so bars
+ * aligned to the warm-up's start cover it; in tick mode a shortfall under one bar is not told.
+ */
+export function shortWarmUpWarnings(cfg: BacktestConfig, strategies: readonly StrategySpec[], ms: number | undefined, firstTime: number | undefined): string[] {
+  const { start, warmup } = cfg.backtest;
+  if (ms === undefined || start === undefined || firstTime === undefined) return [];
+  const startMs = timeBoundMs(start);
+  const from = startMs - ms;
+  const dataFrom = firstTime - (shortestBarMs(cfg, strategies) ?? 1) + 1;
+  if (dataFrom <= from) return [];
+  const heard = startMs - dataFrom;
+  return [
+    `backtest.warmup=${JSON.stringify(warmup)}: the warm-up begins at ${timeText(from)} but the data only at ${timeText(dataFrom)}, ${spanText(dataFrom - from)} later: ` +
+      `the strategies heard ${heard > 0 ? spanText(heard) : 'none'} of history before backtest.start (${timeText(startMs)}), not the whole warm-up, and may start cold`,
+  ];
 }
 
 /**

@@ -105,6 +105,19 @@ describe('backtest.warmup (candles)', () => {
     expect(byTime.probe.bars).toEqual(byBars.probe.bars);
   });
 
+  it('says so when the data before start is shorter than the warm-up, and only then', async () => {
+    // The bundled candles begin two days before START: 2d of bars is covered to the bar, 2881 bars and 3d are not.
+    const short = (r: { warnings: readonly string[] }) => r.warnings.filter((w) => w.startsWith('backtest.warmup='));
+    expect(short((await probeRun(candleConfig({ start: START, warmup: '2d' }))).result)).toEqual([]);
+    expect(short((await probeRun(candleConfig({ start: START, warmup: 2881 }))).result)).toEqual([
+      'backtest.warmup=2881: the warm-up begins at 2024-07-31T23:59:00.000Z but the data only at 2024-08-01T00:00:00.000Z, 1m 0s later: the strategies heard 2d 0h of history before backtest.start (2024-08-03T00:00:00.000Z), not the whole warm-up, and may start cold',
+    ]);
+    expect(short((await probeRun(candleConfig({ start: START, warmup: '3d' }))).result)).toEqual([
+      'backtest.warmup="3d": the warm-up begins at 2024-07-31T00:00:00.000Z but the data only at 2024-08-01T00:00:00.000Z, 1d 0h later: the strategies heard 2d 0h of history before backtest.start (2024-08-03T00:00:00.000Z), not the whole warm-up, and may start cold',
+    ]);
+    expect(short((await probeRun(candleConfig({ warmup: 50 }))).result)).toEqual([]);
+  });
+
   it('without a start, the first bars of the data are the warm-up and the run starts after them', async () => {
     const { probe, result, firstLive } = await probeRun(candleConfig({ warmup: 50 }));
     const first = probe.bars[0]?.closeTime as number;
