@@ -90,6 +90,14 @@ describe('parseConfig', () => {
     expect(fails(LIVE.replace('params: { spreadBps: 5 }', 'params: { spreadBps: 5, token: abc }')).path).toBe('strategies[0].params.token');
   });
 
+  it('names a sandbox config given where a run config belongs, and the command that starts it', () => {
+    // config/paper-sandbox.yaml is a sandbox exchange's config: its test keys are not the user's credentials.
+    const e = fails(readFileSync(path.join(root, 'config/paper-sandbox.yaml'), 'utf8'));
+    expect(e.path).toBe('accounts');
+    expect(e.message).toMatch(/a sandbox exchange's config, not a run config: start it with kancil sandbox --config .*sandbox\.config/);
+    expect(e.message).not.toMatch(/credentials|demo-sandbox-secret/);
+  });
+
   it('reports YAML syntax errors with their line', () => {
     const e = fails('mode: live\nstrategies: [\n');
     expect(e.message).toMatch(/invalid YAML: .*line \d+/);

@@ -41,6 +41,17 @@ export interface ConfigOptions {
   readonly defaultMode?: ConfigMode;
 }
 
+/**
+ * Refuses a sandbox exchange's config (config/paper-sandbox.yaml: `accounts`, no `strategies`)
+ * given to `kancil run` or `backtest`, naming the command that starts it: otherwise its test keys
+ * read as the user's credentials in a config file, a misleading refusal.
+ */
+function sandboxConfigCheck(source: ConfigSource, file: string): void {
+  const doc = source.value;
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || !('accounts' in doc) || 'strategies' in doc) return;
+  throw source.error(['accounts'], `a sandbox exchange's config, not a run config: start it with kancil sandbox --config ${file}, or name it as a run config's sandbox.config (config/default.yaml runs on config/paper-sandbox.yaml)`, { redact: true });
+}
+
 /** Validates YAML text; `file` names it in errors and anchors relative paths. */
 export function parseConfig(text: string, file: string, opts: ConfigOptions = {}): LoadedConfig {
   return validate(new ConfigSource(file, text), file, opts);
@@ -52,6 +63,7 @@ export function parseConfigValue(value: unknown, file: string, opts: ConfigOptio
 }
 
 function validate(source: ConfigSource, file: string, opts: ConfigOptions): LoadedConfig {
+  sandboxConfigCheck(source, file);
   const secretAt = findSecretKey(source.value);
   if (secretAt) {
     throw source.error(secretAt, `credentials are not allowed in config files; set ${Object.values(SECRET_ENV).join(', ')} in the environment`, { redact: true });
