@@ -149,16 +149,10 @@ describe('StrategyRunner', () => {
     expect(intents).toEqual([]);
   });
 
-  it('hands plots on with their pane, and stops a strategy that names an empty pane, naming the value', () => {
-    const plotted: unknown[][] = [];
-    const plotter = defineStrategy({
-      name: 'p',
-      description: 'plots',
-      params: z.object({ pane: z.string().optional() }),
-      create: (ctx) => ({ onEvent: () => ctx.plot('rsi', 55, ctx.params.pane === undefined ? undefined : { pane: ctx.params.pane }) }),
-    });
+  /** Starts `specs` with plots recorded into `plotted` and hands them one trade. */
+  function plotRun(specs: ConstructorParameters<typeof StrategyRunner>[0], plotted: unknown[][]): StrategyRunner {
     const bus = new Bus();
-    const runner = new StrategyRunner([spec('over', ['BTC_IDR'], plotter), spec('below', ['BTC_IDR'], plotter, { pane: 'RSI' }), spec('bad', ['BTC_IDR'], plotter, { pane: ' ' })], {
+    const runner = new StrategyRunner(specs, {
       bus,
       clock: new VirtualClock(0),
       books: () => undefined,
@@ -169,11 +163,39 @@ describe('StrategyRunner', () => {
     });
     runner.start();
     bus.publish(trade('BTC_IDR', '100', 1));
+    return runner;
+  }
+
+  it('hands plots on with their pane, and stops a strategy that names an empty pane, naming the value', () => {
+    const plotted: unknown[][] = [];
+    const plotter = defineStrategy({
+      name: 'p',
+      description: 'plots',
+      params: z.object({ pane: z.string().optional() }),
+      create: (ctx) => ({ onEvent: () => ctx.plot('rsi', 55, ctx.params.pane === undefined ? undefined : { pane: ctx.params.pane }) }),
+    });
+    const runner = plotRun([spec('over', ['BTC_IDR'], plotter), spec('below', ['BTC_IDR'], plotter, { pane: 'RSI' }), spec('bad', ['BTC_IDR'], plotter, { pane: ' ' })], plotted);
     expect(plotted).toEqual([
       ['over', 'BTC_IDR', 'rsi', 55, undefined],
       ['below', 'BTC_IDR', 'rsi', 55, 'RSI'],
     ]);
     expect(runner.failures.map((f) => f.error)).toEqual(['ctx.plot: options.pane=" ": expected a non-empty name (or no pane: drawn over the price)']);
+  });
+
+  it('stops a strategy that plots what is not a number (a Decimal), naming the value; NaN and infinities are handed on as gaps', () => {
+    const plotted: unknown[][] = [];
+    const plotter = defineStrategy({
+      name: 'p',
+      description: 'plots',
+      params: z.object({ what: z.enum(['decimal', 'nan', 'inf']) }),
+      create: (ctx) => ({ onEvent: () => ctx.plot('px', ({ decimal: new Decimal('100.5'), nan: NaN, inf: -Infinity } as Record<string, unknown>)[ctx.params.what] as number) }),
+    });
+    const runner = plotRun([spec('dec', ['BTC_IDR'], plotter, { what: 'decimal' }), spec('nan', ['BTC_IDR'], plotter, { what: 'nan' }), spec('inf', ['BTC_IDR'], plotter, { what: 'inf' })], plotted);
+    expect(plotted).toEqual([
+      ['nan', 'BTC_IDR', 'px', NaN, undefined],
+      ['inf', 'BTC_IDR', 'px', -Infinity, undefined],
+    ]);
+    expect(runner.failures.map((f) => f.error)).toEqual(['ctx.plot: value="100.5" (an object): expected a number (a Decimal: .toNumber(); NaN or an infinity leaves a gap in the series)']);
   });
 
   it('a plugin that throws in onStart is stopped without stopping the others', () => {

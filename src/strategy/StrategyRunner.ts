@@ -415,7 +415,7 @@ export class StrategyRunner {
       symbols: r.spec.symbols,
       clock: o.clock,
       log: strategyLog(o.log, name),
-      plot: (series, value, options) => o.plot?.(name, r.spec.symbols[0] ?? '', series, value, plotPane(options)),
+      plot: (series, value, options) => o.plot?.(name, r.spec.symbols[0] ?? '', series, plotValue(value), plotPane(options)),
       rules: (symbol) => {
         const own = r.symbolOf(symbol);
         if (own === undefined) throw new RangeError(`strategy ${name} does not trade ${symbol}`);
@@ -456,6 +456,16 @@ export class StrategyRunner {
       },
     };
   }
+}
+
+/**
+ * A plotted value: a number, NaN or an infinity being a gap the chart skips. Anything else (a
+ * Decimal from a plugin without types) is refused naming it, rather than dropped unseen.
+ */
+function plotValue(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const kind = value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  throw new TypeError(`ctx.plot: value=${JSON.stringify(value) ?? String(value)} (${kind}): expected a number (a Decimal: .toNumber(); NaN or an infinity leaves a gap in the series)`);
 }
 
 /** The pane a plot names (undefined: the price overlay); a pane that is not a non-empty name is refused, naming the value. */

@@ -61,6 +61,7 @@ export interface StrategyContext<P> {
    * Adds a value to a named series of the backtest report at the current time (an average, a band,
    * an oscillator); live and paper runs ignore it. Drawn over the strategy's first symbol's price
    * by default, or in a pane of its own below it with `{ pane: 'RSI' }` (docs/indicators.md).
+   * NaN or an infinity leaves a gap; a value that is not a number throws.
    */
   plot(series: string, value: number, options?: PlotOptions): void;
   /** Local book of a symbol; undefined when none is maintained. */
