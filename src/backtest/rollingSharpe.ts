@@ -25,23 +25,16 @@ export interface RollingSharpe {
   readonly note?: string;
 }
 
-/** The rolling Sharpe of an equity curve sampled every `intervalMs`. */
-export function rollingSharpe(curve: Iterable<EquityPoint>, intervalMs: number): RollingSharpe {
-  const rets: number[] = [];
-  const ts: number[] = [];
-  let a: EquityPoint | undefined;
-  for (const b of curve) {
-    if (a !== undefined && b.t - a.t === intervalMs && a.equity > 0) {
-      rets.push(b.equity / a.equity - 1);
-      ts.push(b.t);
-    }
-    a = b;
-  }
+/**
+ * The rolling Sharpe of an equity curve sampled every `intervalMs`, from its per-period returns as
+ * periodReturns(curve, intervalMs) gives them (the run's ratios already have them: no second
+ * array). The curve is read once more, without storing it, for the times of the points kept.
+ */
+export function rollingSharpe(rets: readonly number[], curve: Iterable<EquityPoint>, intervalMs: number): RollingSharpe {
   const w = Math.max(MIN_RATIO_RETURNS, Math.floor(rets.length / 10));
   if (rets.length < w) return { windowReturns: w, windowMs: w * intervalMs, points: [], min: null, max: null, note: `${rets.length} returns, fewer than one window of ${w}` };
-  const windows = rets.length - w + 1;
-  const step = Math.max(1, Math.ceil(windows / ROLLING_POINTS));
-  const points: { t: number; v: number | null }[] = [];
+  const step = Math.max(1, Math.ceil((rets.length - w + 1) / ROLLING_POINTS));
+  const kept: { i: number; v: number | null }[] = [];
   let sum = 0;
   let sq = 0;
   let min: number | null = null;
@@ -64,8 +57,28 @@ export function rollingSharpe(curve: Iterable<EquityPoint>, intervalMs: number):
       min = min === null ? v : Math.min(min, v);
       max = max === null ? v : Math.max(max, v);
     }
-    const k = i - (w - 1);
-    if (k % step === 0 || i === rets.length - 1) points.push({ t: ts[i] as number, v });
+    if ((i - (w - 1)) % step === 0 || i === rets.length - 1) kept.push({ i, v });
   }
-  return { windowReturns: w, windowMs: w * intervalMs, points, min, max };
+  return { windowReturns: w, windowMs: w * intervalMs, points: withTimes(kept, curve, intervalMs), min, max };
+}
+
+/** The time each kept return ends at: the curve read again, counting its returns as periodReturns does. */
+function withTimes(kept: readonly { i: number; v: number | null }[], curve: Iterable<EquityPoint>, intervalMs: number): { t: number; v: number | null }[] {
+  const out: { t: number; v: number | null }[] = [];
+  let k = 0;
+  let n = 0;
+  let a: EquityPoint | undefined;
+  for (const b of curve) {
+    if (k >= kept.length) break;
+    if (a !== undefined && b.t - a.t === intervalMs && a.equity > 0) {
+      const want = kept[k] as { i: number; v: number | null };
+      if (n === want.i) {
+        out.push({ t: b.t, v: want.v });
+        k++;
+      }
+      n++;
+    }
+    a = b;
+  }
+  return out;
 }

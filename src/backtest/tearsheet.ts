@@ -149,6 +149,7 @@ export class TradeStatsBuilder {
     else cagrPct = roundStat((Math.pow(fin.div(init).toNumber(), YEAR_MS / ms) - 1) * 100);
     const { first, last } = marks;
     const dd = drawdownPeriods(equity.curve);
+    const rets = periodReturns(equity.curve, equity.intervalMs);
     return {
       roundTrips: n,
       wins: this.#wins,
@@ -171,9 +172,9 @@ export class TradeStatsBuilder {
       ...calmar(cagrPct, cagrNote, m.maxDrawdownPct),
       longestDrawdownMs: dd.longestMs,
       drawdowns: dd.worst,
-      returns: returnDistribution(periodReturns(equity.curve, equity.intervalMs)),
+      returns: returnDistribution(rets),
       monthlyReturns: monthlyReturns(equity.curve),
-      rollingSharpe: rollingSharpe(equity.curve, equity.intervalMs),
+      rollingSharpe: rollingSharpe(rets, equity.curve, equity.intervalMs),
       symbols: this.#symbols.stats(),
       buyHoldReturnPct: first === undefined || last === undefined || first <= 0 ? null : roundStat((last / first - 1) * 100),
       buyHoldSymbol: firstSymbol,
