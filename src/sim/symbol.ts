@@ -152,13 +152,28 @@ export function scaleExactBig(d: Decimal, scale: number, what: string): bigint {
   return BigInt(v.toFixed(0));
 }
 
+const pow10Cache: Decimal[] = [];
+
 function pow10Dec(k: number): Decimal {
-  return new Decimal(10).pow(k);
+  return (pow10Cache[k] ??= new Decimal(10).pow(k));
 }
 
-/** Decimal from a scaled integer. */
+/**
+ * Decimal from a scaled integer. Views build several per order and fill, so the common case
+ * places the decimal point in the digit string (exact, no division); integers with more
+ * significant digits than Decimal's precision keep the division, which rounds them as before.
+ */
 export function dec(v: number | bigint, scale: number): Decimal {
-  return new Decimal(typeof v === 'bigint' ? v.toString() : String(v)).div(pow10Dec(scale));
+  const t = typeof v === 'bigint' ? v.toString() : String(v);
+  const neg = t.charCodeAt(0) === 45;
+  const digits = neg ? t.slice(1) : t;
+  if (digits.length > Decimal.precision || !Number.isInteger(scale) || scale < 0 || /\D/.test(digits)) {
+    return new Decimal(t).div(pow10Dec(scale));
+  }
+  if (scale === 0) return new Decimal(t);
+  const padded = digits.length > scale ? digits : '0'.repeat(scale - digits.length + 1) + digits;
+  const cut = padded.length - scale;
+  return new Decimal(`${neg ? '-' : ''}${padded.slice(0, cut)}.${padded.slice(cut)}`);
 }
 
 /** bigint power of ten (re-exported for the engine's factor set-up). */
