@@ -45,6 +45,13 @@ describe('TPE sweep search', () => {
     expect(none.note.stopped).toBeUndefined();
   });
 
+  it('says so when patience ran out with no trial having a value of the objective (a calmar on days of data)', async () => {
+    const unavailable = { ...hooks(() => 0), valueOf: () => null };
+    const r = await tpeSearch(space, { trials: 100, seed: 1, batch: 1, patience: 6 }, unavailable);
+    expect(r.points).toHaveLength(6);
+    expect(r.note.stopped).toBe('6 trials in a row without improvement (patience), after trial 6; no trial had a value of the objective (unavailable, or under minTrades)');
+  });
+
   it('stops when the grid is exhausted', async () => {
     const small: TpeSpace = [['fast', [1, 2]], ['slow', [3, 4]]];
     const r = await tpeSearch(small, { trials: 10, seed: 1, batch: 3 }, hooks(() => 1));

@@ -82,7 +82,11 @@ export async function tpeSearch(space: TpeSpace, s: TpeSettings, hooks: TpeHooks
         best = value;
         stale = 0;
       } else stale++;
-      if (stopped === undefined && s.patience !== undefined && stale >= s.patience) stopped = `${s.patience} trials in a row without improvement (patience), after trial ${points.length}`;
+      if (stopped === undefined && s.patience !== undefined && stale >= s.patience) {
+        // No value at all (every point's objective n/a or under minTrades) is a different story from a plateau.
+        const none = best === null ? '; no trial had a value of the objective (unavailable, or under minTrades)' : '';
+        stopped = `${s.patience} trials in a row without improvement (patience), after trial ${points.length}${none}`;
+      }
     });
   }
   return { points, outcomes, skipped, note: { method: 'tpe', seed: s.seed, batch: s.batch, trials: points.length, ...(stopped !== undefined ? { stopped } : {}) } };
