@@ -10,6 +10,7 @@ import type { BacktestConfig } from './config.js';
 import type { BacktestResult, StrategyMetrics } from './ResultCollector.js';
 import { RATIO_FIELDS, type RatioField } from './metrics.js';
 import { ratioText } from './ratioText.js';
+import { pctText, ratioNumText } from './figureText.js';
 import { gridObjective, type SweepGrid } from './sweepGrid.js';
 import { planSweep, searchPoints, type SkippedPoint } from './sweepPlan.js';
 import { searchText, type SearchNote } from './sweepTpe.js';
@@ -155,24 +156,38 @@ export function sweepTable(s: SweepResult): string {
   const outHead = [...own, ...(s.split !== undefined ? ['oos netPnl', 'oos returnPct', 'oos maxDrawdownPct', 'oos sharpe'] : []), ...(workers ? ['ran on'] : []), ...(excluded ? ['not ranked'] : [])];
   const head = `| rank | ${keys.join(' | ')} | ${[...cols, ...outHead].join(' | ')} |`;
   const sep = `|${' --- |'.repeat(1 + keys.length + cols.length + outHead.length)}`;
-  const cell = (m: StrategyMetrics, c: (typeof cols)[number]): string => (isRatio(c) ? ratioText(m, c) : String(m[c]));
+  const cell = (m: StrategyMetrics, c: (typeof cols)[number]): string => figureCell(m, c);
   const oos = s.split !== undefined;
   const oosCols = ['netPnl', 'returnPct', 'maxDrawdownPct', 'sharpe'] as const;
   const body = s.rows.map((r) => {
     const m = r.metrics;
     const figures = r.error !== undefined ? [`FAILED: ${r.error.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`, ...cols.slice(1).map(() => '')] : m === undefined ? cols.map(() => '') : cols.map((c) => cell(m, c));
     const o = r.outOfSample;
-    const outFigures = [...own.map(() => (r.objective === null ? 'n/a' : String(r.objective))), ...(!oos ? [] : oosCols.map((c) => (o === undefined ? '' : cell(o, c)))), ...(workers ? [(r.ranBy ?? []).join(', ')] : []), ...(excluded ? [r.excluded ?? ''] : [])];
+    const outFigures = [...own.map(() => ratioNumText(r.objective)), ...(!oos ? [] : oosCols.map((c) => (o === undefined ? '' : cell(o, c)))), ...(workers ? [(r.ranBy ?? []).join(', ')] : []), ...(excluded ? [r.excluded ?? ''] : [])];
     return `| ${r.rank ?? '-'} | ${keys.map((k) => JSON.stringify(r.params[k])).join(' | ')} | ${[...figures, ...outFigures].join(' | ')} |`;
   });
   const first = s.rows.find((r) => r.metrics !== undefined)?.metrics?.ratioSample;
-  const note = first === undefined ? '' : `\nsharpe, sortino: annualised (365-day year, risk-free 0), only over returns spanning at least a day; sharpePerPeriod, sortinoPerPeriod: per ${first.intervalMs} ms equity period. n/a: not estimated (reason given); ranked last when ranking by it.\n`;
+  const asset = s.rows.find((r) => r.metrics !== undefined)?.metrics?.quoteAsset;
+  const units = asset === undefined ? '' : `\nnetPnl and fees in ${asset} (exact); returnPct and maxDrawdownPct in percent; every digit in sweep.json.`;
+  const note = first === undefined ? '' : `${units}\nsharpe, sortino: annualised (365-day year, risk-free 0), only over returns spanning at least a day; sharpePerPeriod, sortinoPerPeriod: per ${first.intervalMs} ms equity period. n/a: not estimated (reason given); ranked last when ranking by it.\n`;
   const failed = s.failed > 0 ? `\n${s.failed} of ${s.rows.length} points failed (ranked last, error in the first figure column).\n` : '';
   const skipped = s.skipped.length === 0 ? '' : `\n${s.skipped.length} points skipped (refused by the strategy):\n${s.skipped.map((p) => `- ${JSON.stringify(p.params)}: ${p.reason}`).join('\n')}\n`;
   const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
   const min = s.minTrades === undefined ? '' : `; points with fewer than ${s.minTrades} trades are listed, not ranked`;
   const search = s.search === undefined ? '' : `\n\n${searchText(s.search)}`;
   return `Sweep of ${s.strategy}, ranked by ${objectiveText(s.objective)}${min}${split}${search}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
+}
+
+/**
+ * A figure as the table shows it: money as the exact decimal (its asset named under the table),
+ * percents and ratios to two places (more for a small one, so a loss never reads 0.00), an
+ * unavailable ratio as n/a with the reason; sweep.json keeps every digit.
+ */
+function figureCell(m: StrategyMetrics, c: 'netPnl' | 'returnPct' | 'maxDrawdownPct' | RatioField | 'fees' | 'trades' | 'fillRatio'): string {
+  if (isRatio(c)) return m[c] === null ? ratioText(m, c) : ratioNumText(m[c]);
+  if (c === 'returnPct' || c === 'maxDrawdownPct') return pctText(m[c]);
+  if (c === 'fillRatio') return ratioNumText(m[c]);
+  return String(m[c]);
 }
 
 function isRatio(c: string): c is RatioField {

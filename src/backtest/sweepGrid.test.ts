@@ -52,5 +52,10 @@ describe('sweep ranking', () => {
     expect(md).toContain('| n/a (5 returns, fewer than 30) |');
     expect(md).not.toMatch(/\| null \|/);
     expect(md).toMatch(/sharpe, sortino: annualised .*per 1000 ms equity period/);
+    // Percents to two places with their unit, money's asset named once.
+    const withFigures = sweepTable({ strategy: 's', rankBy: 'netPnl', objective: { metric: 'netPnl', direction: 'max' }, rows: [{ rank: 1, index: 0, params: { k: 1 }, metrics: { ...metrics, returnPct: 20.18348624, maxDrawdownPct: 0.000512 }, objective: 0 }], results: [], skipped: [], failed: 0 });
+    expect(withFigures).toContain('| 20.18% | 0.00051% |');
+    expect(withFigures).not.toContain('20.18348624');
+    expect(withFigures).toContain('netPnl and fees in USDT (exact)');
   });
 });
