@@ -33,7 +33,8 @@ import { symbolRules, type SymbolRules } from './symbolRules.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
 import { StrategyBook } from './StrategyBook.js';
-import { readsTimer, type OwnOrderView, type PlaceRequest, type PlotOptions, type StrategyContext, type StrategyHandlers, type StrategyLogger, type StrategyPlugin } from './types.js';
+import { plotPane, plotValue } from './plotArgs.js';
+import { readsTimer, type OwnOrderView, type PlaceRequest, type StrategyContext, type StrategyHandlers, type StrategyLogger, type StrategyPlugin } from './types.js';
 
 /** One strategy of a run. */
 export interface StrategySpec {
@@ -456,24 +457,6 @@ export class StrategyRunner {
       },
     };
   }
-}
-
-/**
- * A plotted value: a number, NaN or an infinity being a gap the chart skips. Anything else (a
- * Decimal from a plugin without types) is refused naming it, rather than dropped unseen.
- */
-function plotValue(value: unknown): number {
-  if (typeof value === 'number') return value;
-  const kind = value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-  throw new TypeError(`ctx.plot: value=${JSON.stringify(value) ?? String(value)} (${kind}): expected a number (a Decimal: .toNumber(); NaN or an infinity leaves a gap in the series)`);
-}
-
-/** The pane a plot names (undefined: the price overlay); a pane that is not a non-empty name is refused, naming the value. */
-function plotPane(options: PlotOptions | undefined): string | undefined {
-  const pane = options?.pane;
-  if (pane === undefined) return undefined;
-  if (typeof pane !== 'string' || pane.trim() === '') throw new RangeError(`ctx.plot: options.pane=${JSON.stringify(pane)}: expected a non-empty name (or no pane: drawn over the price)`);
-  return pane;
 }
 
 /** The run's logger with the strategy's name on every line (pino's child when it is one). */

@@ -7,6 +7,7 @@ import type { BookView } from '../core/bookView.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { BookLevel } from '../core/types.js';
 import type { SymbolFilters } from '../core/filters.js';
+import { plotPane, plotValue } from './plotArgs.js';
 import { symbolRules } from './symbolRules.js';
 import type { OwnOrderView, PlaceRequest, StrategyContext } from './types.js';
 
@@ -67,7 +68,10 @@ export function fakeContext<P>(params: P, symbols: readonly string[] = ['BTC_USD
       debug: (obj, msg) => void ctx.logged.push({ level: 'debug', obj, msg }),
     },
     rules: (s) => symbolRules(s, ctx.filters.get(s)),
-    plot: (series, value, options) => void ctx.plotted.push(options?.pane === undefined ? { series, value } : { series, value, pane: options.pane }),
+    plot: (series, value, options) => {
+      const [v, pane] = [plotValue(value), plotPane(options)];
+      ctx.plotted.push(pane === undefined ? { series, value: v } : { series, value: v, pane });
+    },
     book: (s) => ctx.books.get(s),
     openOrders: (s) => ctx.orders.filter((o) => s === undefined || o.symbol === s),
     balance: () => ({ free: new Decimal(1_000_000), locked: ZERO }),
