@@ -93,6 +93,8 @@ const CLIENT = String.raw`
   });
   var sortCol = 0, sortDir = 1;
   function fmt(v) { return v === null || v === undefined ? 'n/a' : typeof v === 'number' ? String(Number(v.toPrecision(8))) : typeof v === 'string' ? v : JSON.stringify(v); }
+  // Parameter names and values are the user's text: markup in them is shown, never parsed.
+  function esc(v) { return String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'); }
   function cmp(a, b) {
     if (a === b) return 0;
     if (a === null || a === undefined) return 1;
@@ -102,9 +104,9 @@ const CLIENT = String.raw`
   var table = document.getElementById('points');
   function draw() {
     var sorted = rows.slice().sort(function (x, y) { var c = cmp(x.cells[sortCol], y.cells[sortCol]); return c === 0 ? x.pos - y.pos : (x.cells[sortCol] === null ? c : c * sortDir); });
-    var h = '<tr>' + cols.map(function (c, i) { return '<th data-i="' + i + '">' + c + (i === sortCol ? (sortDir > 0 ? ' \u25B2' : ' \u25BC') : '') + '</th>'; }).join('') + '</tr>';
+    var h = '<tr>' + cols.map(function (c, i) { return '<th data-i="' + i + '">' + esc(c) + (i === sortCol ? (sortDir > 0 ? ' \u25B2' : ' \u25BC') : '') + '</th>'; }).join('') + '</tr>';
     table.innerHTML = h + sorted.map(function (r) {
-      return '<tr' + (r.error ? ' class="failed" title="' + r.error.replace(/"/g, '&quot;').replace(/</g, '&lt;') + '"' : '') + '>' + r.cells.map(function (v) { return '<td>' + String(fmt(v)).replace(/</g, '&lt;') + '</td>'; }).join('') + '</tr>';
+      return '<tr' + (r.error ? ' class="failed" title="' + esc(r.error) + '"' : '') + '>' + r.cells.map(function (v) { return '<td>' + esc(fmt(v)) + '</td>'; }).join('') + '</tr>';
     }).join('');
     Array.prototype.forEach.call(table.querySelectorAll('th'), function (th) {
       th.onclick = function () { var i = Number(th.getAttribute('data-i')); if (i === sortCol) sortDir = -sortDir; else { sortCol = i; sortDir = i === 0 ? 1 : -1; } draw(); };
@@ -112,7 +114,7 @@ const CLIENT = String.raw`
   }
   draw();
   var sx = document.getElementById('hx'), sy = document.getElementById('hy'), sm = document.getElementById('hm');
-  function opt(sel, values, chosen) { sel.innerHTML = values.map(function (v) { return '<option' + (v === chosen ? ' selected' : '') + '>' + v + '</option>'; }).join(''); }
+  function opt(sel, values, chosen) { sel.innerHTML = values.map(function (v) { return '<option' + (v === chosen ? ' selected' : '') + '>' + esc(v) + '</option>'; }).join(''); }
   opt(sx, D.keys, D.keys[0]);
   opt(sy, D.keys, D.keys[1] || D.keys[0]);
   opt(sm, D.metrics.concat(D.oos ? D.metrics.map(function (m) { return 'oos ' + m; }) : []), D.rankBy);
@@ -133,9 +135,9 @@ const CLIENT = String.raw`
       if (cell[key] === undefined || (lower ? v < cell[key] : v > cell[key])) cell[key] = v;
     });
     Object.keys(cell).forEach(function (k) { lo = Math.min(lo, cell[k]); hi = Math.max(hi, cell[k]); });
-    var html = '<tr><th>' + ky + ' \\ ' + kx + '</th>' + xs.map(function (x) { return '<th>' + fmt(x) + '</th>'; }).join('') + '</tr>';
+    var html = '<tr><th>' + esc(ky) + ' \\ ' + esc(kx) + '</th>' + xs.map(function (x) { return '<th>' + esc(fmt(x)) + '</th>'; }).join('') + '</tr>';
     html += ys.map(function (y) {
-      return '<tr><th>' + fmt(y) + '</th>' + xs.map(function (x) {
+      return '<tr><th>' + esc(fmt(y)) + '</th>' + xs.map(function (x) {
         var v = cell[JSON.stringify(x) + '|' + JSON.stringify(y)];
         if (v === undefined) return '<td class="empty">-</td>';
         var f = hi > lo ? (v - lo) / (hi - lo) : 0.5;

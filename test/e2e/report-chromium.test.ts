@@ -201,4 +201,26 @@ describe.skipIf(!haveChromium)(`HTML report in headless Chromium (${haveChromium
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('the sweep page shows parameter names and values as text: markup in them is not run', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-sweep-xss-'));
+    const bad = '</script><img src=x onerror="globalThis.__pwned=1">';
+    const m = { netPnl: '1', returnPct: 0.01, maxDrawdownPct: 1, sharpe: null, sortino: null, sharpePerPeriod: null, fees: '1', trades: 3, fillRatio: 1 } as unknown as StrategyMetrics;
+    const rows = [{ rank: 1, params: { [bad]: 1, q: bad }, metrics: m }, { rank: 2, params: { [bad]: 2, q: '0.01' }, metrics: m }];
+    const file = path.join(dir, 'sweep.html');
+    writeFileSync(file, renderSweepHtml({ strategy: 's', rankBy: 'netPnl', rows, skipped: [] }));
+    const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForFunction(() => (globalThis as unknown as { __kancilSweep?: unknown }).__kancilSweep !== undefined);
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.locator('#heatmap').innerText()).toContain(bad);
+      expect(await page.locator('#points').innerText()).toContain(bad);
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
