@@ -16,7 +16,7 @@ import { REPORT_CLIENT } from './reportClient.js';
 import { drawdownsTable, escapeHtml, folded, roundTripsTable, tradeStatsTable } from './reportTables.js';
 import { provenanceSection } from './provenanceHtml.js';
 import { holdingTimesTable, markoutsTable, monthlyReturnsTable, symbolsTable } from './reportPeriodTables.js';
-import { quoteTouchTable, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
+import { inventorySection, quoteTouchTable, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
 import { streamsOf } from './resultStreams.js';
 
 export { escapeHtml };
@@ -163,6 +163,7 @@ ${symbolsTable(r)}
 ${markoutsTable(r)}
 ${spreadCapturedTable(r)}
 ${quoteTouchTable(r)}
+${inventorySection(r)}
 ${rollingSharpeSection(r)}
 <h2>Prices</h2><div id="prices"></div>
 ${rejectionsTable(r)}

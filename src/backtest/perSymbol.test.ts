@@ -18,7 +18,7 @@ describe('PerSymbolBuilder', () => {
     b.trip(trip('BTC_USDT', '-7.5'));
     const s = b.stats();
     expect(Object.keys(s)).toEqual(['BTC_USDT', 'ETH_USDT']);
-    expect(s.BTC_USDT).toEqual({ roundTrips: 2, wins: 1, netPnl: '-2.5', maxAbsPosition: '1.99', meanAbsPosition: (1.99 * 30 + 1.01 * 50) / 100, longPct: 30, shortPct: 50 });
-    expect(s.ETH_USDT).toEqual({ roundTrips: 0, wins: 0, netPnl: '0', maxAbsPosition: '1', meanAbsPosition: 0.5, longPct: 50, shortPct: 0 });
+    expect(s.BTC_USDT).toEqual({ roundTrips: 2, wins: 1, netPnl: '-2.5', maxAbsPosition: '1.99', meanAbsPosition: (1.99 * 30 + 1.01 * 50) / 100, longPct: 30, shortPct: 50, inventory: [{ t: 10, q: 1.99 }, { t: 40, q: -1.01 }, { t: 90, q: 0 }, { t: 100, q: 0 }] });
+    expect(s.ETH_USDT).toEqual({ roundTrips: 0, wins: 0, netPnl: '0', maxAbsPosition: '1', meanAbsPosition: 0.5, longPct: 50, shortPct: 0, inventory: [{ t: 50, q: 1 }, { t: 100, q: 1 }] });
   });
 });

@@ -7,6 +7,7 @@
 import { BIG_ZERO, bigCmp, bigMinus, bigNeg, bigPlus, bigSign, bigToNumber, type BigDec } from '../core/bigDecimal.js';
 import { bigOfText, bigText } from '../core/bigDecimalText.js';
 import { roundStat } from './metrics.js';
+import { InventorySeries } from './inventorySeries.js';
 import type { ReportFill, RoundTrip, SymbolStats } from './result.js';
 
 /**
@@ -34,6 +35,7 @@ class SymbolBook {
   trips = 0;
   wins = 0;
   pnl = BIG_ZERO;
+  readonly inventory = new InventorySeries();
 
   constructor(start: number) {
     this.since = start;
@@ -67,6 +69,7 @@ export class PerSymbolBuilder {
     const b = this.#book(f.symbol);
     b.advance(f.t);
     b.pos = bigPlus(b.pos, positionChange(f));
+    b.inventory.add(f.t, bigToNumber(b.pos));
     const abs = bigAbs(b.pos);
     if (bigCmp(abs, b.maxAbs) > 0) b.maxAbs = abs;
   }
@@ -95,6 +98,7 @@ export class PerSymbolBuilder {
         meanAbsPosition: ms <= 0 ? 0 : roundStat(b.absMs / ms),
         longPct: pct(b.longMs),
         shortPct: pct(b.shortMs),
+        inventory: b.inventory.points(this.span.end),
       };
     }
     return out;

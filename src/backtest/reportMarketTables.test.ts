@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BacktestResult } from './result.js';
-import { amountText, quoteTouchTable, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
+import { amountText, inventorySection, quoteTouchTable, rollingSharpeSection, spreadCapturedTable } from './reportMarketTables.js';
 
 const result = (spread: object, rolling: object): BacktestResult =>
   ({ strategies: { mm: { quoteAsset: 'USDT' } }, tearsheet: { mm: { spreadCaptured: spread, rollingSharpe: rolling } } }) as unknown as BacktestResult;
@@ -31,5 +31,14 @@ describe('quote time at the touch in the report', () => {
     const r = { strategies: {}, tearsheet: { mm: { quoteTouch: { bidSamples: 112, bidAtTouchPct: 37.5, askSamples: 0, askAtTouchPct: null } } } } as unknown as BacktestResult;
     expect(quoteTouchTable(r)).toContain('<td>mm</td><td>37.5% of 112 samples</td><td>n/a</td>');
     expect(quoteTouchTable({ strategies: {}, tearsheet: { s: {} } } as unknown as BacktestResult)).toBe('');
+  });
+});
+
+describe('inventory in the report', () => {
+  it('a chart per strategy and symbol with its range; nothing without fills', () => {
+    const r = { strategies: {}, tearsheet: { mm: { symbols: { BTC_USDT: { inventory: [{ t: 0, q: 0.5 }, { t: 10, q: -0.25 }, { t: 20, q: 0 }] } } } } } as unknown as BacktestResult;
+    expect(inventorySection(r)).toContain('<h3>mm, BTC_USDT</h3><svg id="inventory-mm-BTC_USDT"');
+    expect(inventorySection(r)).toContain('From -0.25 to 0.5 (base asset)');
+    expect(inventorySection({ strategies: {}, tearsheet: { s: { symbols: {} } } } as unknown as BacktestResult)).toBe('');
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The report's sections on how a strategy earned: the spread its fills captured against the mid
  * (a row per strategy that filled; money in its quote asset), its quote time at the touch (tick data)
- * and its rolling Sharpe ratio (a small
+ * its inventory over time and its rolling Sharpe ratio (a small
  * chart per strategy, the window stated). Bounded: a row per strategy, 200 points per chart.
  */
 import { pctText, ratioNumText } from './figureText.js';
 import { lineSvg } from './lineSvg.js';
+import { INVENTORY_POINTS } from './inventorySeries.js';
 import { spanText } from './metrics.js';
 import type { BacktestResult } from './result.js';
 import { escapeHtml } from './reportTables.js';
@@ -53,4 +54,18 @@ export function rollingSharpeSection(r: BacktestResult): string {
     return `${head}${svg}<p>Per-period Sharpe from ${ratioNumText(rs.min)} to ${ratioNumText(rs.max)}; steady through the run, or carried by one stretch of it.</p>`;
   });
   return `<h2>Rolling Sharpe (per equity period, over a rolling window of the run's returns)</h2>${parts.join('')}`;
+}
+
+/** A chart of each strategy's position per symbol over the run, or nothing when none traded. */
+export function inventorySection(r: BacktestResult): string {
+  const parts = Object.entries(r.tearsheet).flatMap(([name, t]) =>
+    Object.entries(t.symbols).flatMap(([sym, st]) => {
+      const pts = st.inventory ?? [];
+      const svg = lineSvg(`inventory-${`${name}-${sym}`.replace(/[^A-Za-z0-9_-]/g, '_')}`, pts.map((p) => ({ t: p.t, v: p.q })));
+      if (svg === undefined) return [];
+      const qs = pts.map((p) => p.q);
+      return [`<h3>${escapeHtml(`${name}, ${sym}`)}</h3>${svg}<p>From ${Number(Math.min(...qs).toPrecision(6))} to ${Number(Math.max(...qs).toPrecision(6))} (base asset), after fills (at most ${INVENTORY_POINTS} of them kept, spread over the run).</p>`];
+    }),
+  );
+  return parts.length === 0 ? '' : `<h2>Inventory over time (position after fills, base asset)</h2>${parts.join('')}`;
 }

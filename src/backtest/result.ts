@@ -13,6 +13,7 @@ import type { Markout } from './markouts.js';
 import type { SpreadCapture } from './spreadCapture.js';
 import type { QuoteTouch } from './quoteTouch.js';
 import type { RollingSharpe } from './rollingSharpe.js';
+import type { InventoryPoint } from './inventorySeries.js';
 import type { RejectionCount } from './rejections.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 import type { RunProvenance } from './provenance.js';
@@ -214,4 +215,6 @@ export interface SymbolStats {
   /** Share of the run with a long, and with a short, position; percent. */
   readonly longPct: number;
   readonly shortPct: number;
+  /** The position after fills over the run, at most inventorySeries.ts's INVENTORY_POINTS of them plus the end (base asset). */
+  readonly inventory: readonly InventoryPoint[];
 }
