@@ -33,7 +33,7 @@ import { symbolRules, type SymbolRules } from './symbolRules.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
 import { StrategyBook } from './StrategyBook.js';
-import { plotPane, plotValue } from './plotArgs.js';
+import { plotPane, plotSeries, plotValue } from './plotArgs.js';
 import { readsTimer, type OwnOrderView, type PlaceRequest, type StrategyContext, type StrategyHandlers, type StrategyLogger, type StrategyPlugin } from './types.js';
 
 /** One strategy of a run. */
@@ -416,7 +416,7 @@ export class StrategyRunner {
       symbols: r.spec.symbols,
       clock: o.clock,
       log: strategyLog(o.log, name),
-      plot: (series, value, options) => o.plot?.(name, r.spec.symbols[0] ?? '', series, plotValue(value), plotPane(options)),
+      plot: (series, value, options) => o.plot?.(name, r.spec.symbols[0] ?? '', plotSeries(series), plotValue(value), plotPane(options)),
       rules: (symbol) => {
         const own = r.symbolOf(symbol);
         if (own === undefined) throw new RangeError(`strategy ${name} does not trade ${symbol}`);

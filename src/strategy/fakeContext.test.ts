@@ -3,7 +3,7 @@ import { Decimal } from '../core/decimal.js';
 import { fakeContext } from './fakeContext.js';
 
 describe('fakeContext', () => {
-  it('refuses a plot as a backtest does (a value that is not a number, an empty pane), so a unit test finds it first', () => {
+  it('refuses a plot as a backtest does (an empty series name, a value that is not a number, an empty pane), so a unit test finds it first', () => {
     const ctx = fakeContext({});
     ctx.plot('rsi', 55, { pane: 'RSI' });
     ctx.plot('sma', NaN);
@@ -13,6 +13,8 @@ describe('fakeContext', () => {
     ]);
     expect(() => ctx.plot('px', new Decimal('100.5') as unknown as number)).toThrow('ctx.plot: value="100.5" (an object): expected a number');
     expect(() => ctx.plot('rsi', 55, { pane: ' ' })).toThrow('ctx.plot: options.pane=" ": expected a non-empty name');
+    expect(() => ctx.plot('  ', 1)).toThrow('ctx.plot: series="  ": expected a non-empty name');
+    expect(() => ctx.plot(7 as unknown as string, 1)).toThrow('ctx.plot: series=7: expected a non-empty name');
     expect(ctx.plotted).toHaveLength(2);
   });
 });

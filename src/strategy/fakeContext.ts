@@ -7,7 +7,7 @@ import type { BookView } from '../core/bookView.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { BookLevel } from '../core/types.js';
 import type { SymbolFilters } from '../core/filters.js';
-import { plotPane, plotValue } from './plotArgs.js';
+import { plotPane, plotSeries, plotValue } from './plotArgs.js';
 import { symbolRules } from './symbolRules.js';
 import type { OwnOrderView, PlaceRequest, StrategyContext } from './types.js';
 
@@ -69,8 +69,8 @@ export function fakeContext<P>(params: P, symbols: readonly string[] = ['BTC_USD
     },
     rules: (s) => symbolRules(s, ctx.filters.get(s)),
     plot: (series, value, options) => {
-      const [v, pane] = [plotValue(value), plotPane(options)];
-      ctx.plotted.push(pane === undefined ? { series, value: v } : { series, value: v, pane });
+      const [name, v, pane] = [plotSeries(series), plotValue(value), plotPane(options)];
+      ctx.plotted.push(pane === undefined ? { series: name, value: v } : { series: name, value: v, pane });
     },
     book: (s) => ctx.books.get(s),
     openOrders: (s) => ctx.orders.filter((o) => s === undefined || o.symbol === s),

@@ -4,6 +4,12 @@
  */
 import type { PlotOptions } from './types.js';
 
+/** A plotted series' name: a non-empty string (the report's legend), else refused naming it. */
+export function plotSeries(series: unknown): string {
+  if (typeof series !== 'string' || series.trim() === '') throw new RangeError(`ctx.plot: series=${JSON.stringify(series) ?? String(series)}: expected a non-empty name`);
+  return series;
+}
+
 /**
  * A plotted value: a number, NaN or an infinity being a gap the chart skips. Anything else (a
  * Decimal from a plugin without types) is refused naming it, rather than dropped unseen.
