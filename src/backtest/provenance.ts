@@ -10,7 +10,8 @@
  * the same inputs give the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import { storeDigest, storedDigest } from './digestCache.js';
 import type { BacktestConfig } from './config.js';
 import type { ErrorAt } from '../strategy/loader.js';
 import { validateParams } from '../strategy/params.js';
@@ -55,14 +56,21 @@ export interface RunProvenance {
 /** Digests by path, kept while the file's size and modification time stay (a sweep hashes its data once per process). */
 const digests = new Map<string, { size: number; mtimeMs: number; bytes: number; sha256: string }>();
 
-/** {@link fileDigest}, reused while the file's size and modification time are unchanged. */
+/** {@link fileDigest}, reused while the file's size and modification time are unchanged (and across processes: digestCache.ts). */
 export function cachedDigest(file: string): { bytes: number; sha256: string } {
   const st = statSync(file);
   const hit = digests.get(file);
   if (hit !== undefined && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit;
-  const d = fileDigest(file);
+  const stored = storedDigest(file, st);
+  const d = stored ?? fileDigest(file);
+  // Stored only when the file is still as stat saw it before hashing (not written meanwhile).
+  if (stored === undefined && sameVersion(st, statSync(file))) storeDigest(file, st, d);
   digests.set(file, { size: st.size, mtimeMs: st.mtimeMs, ...d });
   return d;
+}
+
+function sameVersion(a: Stats, b: Stats): boolean {
+  return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** SHA-256 (hex) and size of a whole file, read in 1 MiB pieces. */
