@@ -54,7 +54,9 @@ function orNote(text: string, note: string | undefined): string {
 /** The tearsheet figures, a column per strategy. */
 export function tradeStatsTable(r: BacktestResult): string {
   const cols = Object.entries(r.tearsheet);
-  const head = `<tr><th>trades</th>${cols.map(([n]) => `<th>${escapeHtml(n)}</th>`).join('')}</tr>`;
+  // Money rows (expectancy, average and largest win and loss) are in the strategy's quote asset, named once in its header.
+  const quote = (n: string): string => (r.strategies[n]?.quoteAsset === undefined ? '' : ` (${r.strategies[n]?.quoteAsset ?? ''})`);
+  const head = `<tr><th>trades</th>${cols.map(([n]) => `<th>${escapeHtml(`${n}${quote(n)}`)}</th>`).join('')}</tr>`;
   const rows = STAT_ROWS.map(([label, cell]) => `<tr><td>${escapeHtml(label)}</td>${cols.map(([, s]) => `<td>${escapeHtml(cell(s))}</td>`).join('')}</tr>`);
   return `<table id="trade-stats">${head}${rows.join('')}</table>`;
 }
