@@ -39,6 +39,8 @@ function cells(w: WalkForwardWindow, time: (t: number | undefined) => string): s
 
 function totalsText(wf: WalkForwardResult): string {
   const t = wf.outOfSample;
+  // Nothing to add up: figures of 0 with no asset would read as a flat result.
+  if (t.windows === 0) return 'Stitched out of sample: no window chose a point (each window says why).';
   const quote = wf.windows.find((w) => w.outOfSampleMetrics !== undefined)?.outOfSampleMetrics?.quoteAsset ?? '';
   return `Stitched out of sample (${t.windows} windows, each from the configured budget): netPnl ${t.netPnl} ${quote}, return ${pctText(t.returnPct)} (compounded), fees ${t.fees} ${quote}, trades ${t.trades}, profitable windows ${t.profitableWindows} of ${t.windows}, walk-forward efficiency ${ratioNumText(t.efficiency)}.`;
 }
