@@ -122,6 +122,8 @@ export async function run(): Promise<BenchReport> {
   const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
   const lines: string[] = [`load average before: ${load()}`];
+  // A reused recording's SHA-256 comes from the digest cache; a recording's first run hashes it.
+  lines.push(`input digests: ${process.env.KANCIL_CACHE_DIR === 'none' ? 'computed by every run (KANCIL_CACHE_DIR=none)' : 'reused across runs from the digest cache (src/backtest/digestCache.ts); KANCIL_CACHE_DIR=none hashes every run'}`);
 
   const src = loadSource(dataDir);
   const dayCopies = Math.ceil(DAY_MS / src.spanMs);
