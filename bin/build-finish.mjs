@@ -8,9 +8,9 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleVendored, linkVendored, writeCodeCaches } from './vendor-deps.mjs';
 
-const TARGETS = { kancil: '../src/index.js', 'kancil/testing': '../src/testing.js' };
+const TARGETS = { kancil: '../src/index.js', 'kancil/testing': '../src/testing.js', 'kancil/indicators': '../src/indicators.js' };
 
-/** Rewrites `kancil` and `kancil/testing` imports of the .js files in `<dist>/strategies`; returns the files changed. */
+/** Rewrites `kancil`, `kancil/testing` and `kancil/indicators` imports of the .js files in `<dist>/strategies`; returns the files changed. */
 export function linkCompiledStrategies(dist) {
   const dir = `${dist}/strategies`;
   const changed = [];
@@ -18,7 +18,7 @@ export function linkCompiledStrategies(dist) {
     if (!name.endsWith('.js')) continue;
     const file = `${dir}/${name}`;
     const text = readFileSync(file, 'utf8');
-    const linked = text.replace(/(\bfrom\s*|\bimport\s*\(?\s*)(['"])(kancil(?:\/testing)?)\2/g, (_, lead, q, spec) => `${lead}${q}${TARGETS[spec]}${q}`);
+    const linked = text.replace(/(\bfrom\s*|\bimport\s*\(?\s*)(['"])(kancil(?:\/testing|\/indicators)?)\2/g, (_, lead, q, spec) => `${lead}${q}${TARGETS[spec]}${q}`);
     if (linked !== text) {
       writeFileSync(file, linked);
       changed.push(name);

@@ -11,9 +11,8 @@ export { symbolRules, givenOrRule, type SymbolRules, type RoundMode, type Decima
 export { decimalParam, positiveDecimalParam } from './strategy/params.js';
 export { CappedOrders } from './strategy/cappedOrders.js';
 export { fromBars, fromCandles, fromTrades, BarPrice, type BarPriceName, type BarFeed, type StreamingIndicator, type PriceCalculation, type CandleCalculation } from './strategy/indicators.js';
-// The calculations docs/indicators.md covers, so a plugin needs no import of its own; the rest of
-// trading-signals is one `import { ... } from 'trading-signals'` away (kancil resolves it for plugins).
-export { SMA, EMA, WMA, DEMA, RSI, MACD, BollingerBands, ATR, ADX, ROC, StochasticOscillator } from 'trading-signals';
+// The calculations (SMA, RSI...) are in `kancil/indicators` (src/indicators.ts), so a plugin that
+// computes none does not load trading-signals at start.
 export { Decimal, ZERO, floorToStep, ceilToStep, isMultipleOf, parseDecimal, decimalPlacesOfStep } from './core/decimal.js';
 export { unitsOfDecimal, decimalOfScaled } from './core/decimalScaled.js';
 export { divRound, mulDivRound } from './core/intDiv.js';

@@ -23,7 +23,8 @@
  *
  * The averages are binary floats (they only pick the direction); prices and quantities stay exact.
  */
-import { z, Decimal, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, fromBars, EMA, SMA, type BusEvent, type KlineIntervalName } from 'kancil';
+import { z, Decimal, floorToStep, givenOrRule, splitSymbol, decimalParam, positiveDecimalParam, isKlineInterval, defineStrategy, type BusEvent, type KlineIntervalName } from 'kancil';
+import { fromBars, EMA, SMA } from 'kancil/indicators';
 
 /** Parameters of the crossover strategy. */
 export const smaCrossoverParams = z

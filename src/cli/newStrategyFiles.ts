@@ -25,7 +25,8 @@ export function strategyFile(n: NewStrategyNames): string {
  * Long only, market orders, one symbol. Quantities are rounded with the symbol's exchange rules
  * (ctx.rules), so the exchange's LOT_SIZE step is not repeated as a parameter.
  */
-import { z, defineStrategy, Decimal, decimalParam, isKlineInterval, fromBars, SMA, type BusEvent, type KlineIntervalName } from 'kancil';
+import { z, defineStrategy, Decimal, decimalParam, isKlineInterval, type BusEvent, type KlineIntervalName } from 'kancil';
+import { fromBars, SMA } from 'kancil/indicators';
 
 /** Parameters (YAML \`params:\`); decimals are quoted strings, so no float rounds a quantity. */
 export const params = z.object({

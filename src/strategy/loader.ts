@@ -77,7 +77,7 @@ function allowOutOfTree(file: string): void {
   hooksRegistered = true;
   const data = {
     root: pathToFileURL(path.join(PACKAGE_ROOT, 'package.json')).href,
-    ...(compiled ? { compiled: { kancil: new URL('../index.js', import.meta.url).href, 'kancil/testing': new URL('../testing.js', import.meta.url).href } } : {}),
+    ...(compiled ? { compiled: { kancil: new URL('../index.js', import.meta.url).href, 'kancil/testing': new URL('../testing.js', import.meta.url).href, 'kancil/indicators': new URL('../indicators.js', import.meta.url).href } } : {}),
   };
   register(PLUGIN_HOOKS_URL, { data });
 }

@@ -21,10 +21,10 @@ describe('compiled strategies', () => {
     const { linkCompiledStrategies } = (await import(pathToFileURL(path.join(root, 'bin/build-finish.mjs')).href)) as { linkCompiledStrategies: (dist: string) => string[] };
     const dist = path.join(tmp, 'dist');
     mkdirSync(path.join(dist, 'strategies'), { recursive: true });
-    writeFileSync(path.join(dist, 'strategies/a.js'), `import { z, defineStrategy } from 'kancil';\nimport { fakeContext } from "kancil/testing";\nimport { EMA } from 'trading-signals';\nconst m = await import('kancil');\n`);
+    writeFileSync(path.join(dist, 'strategies/a.js'), `import { z, defineStrategy } from 'kancil';\nimport { fakeContext } from "kancil/testing";\nimport { SMA } from 'kancil/indicators';\nimport { EMA } from 'trading-signals';\nconst m = await import('kancil');\n`);
     writeFileSync(path.join(dist, 'strategies/b.js'), `import { x } from 'kancil-extra';\n`);
     expect(linkCompiledStrategies(dist)).toEqual(['a.js']);
-    expect(readFileSync(path.join(dist, 'strategies/a.js'), 'utf8')).toBe(`import { z, defineStrategy } from '../src/index.js';\nimport { fakeContext } from "../src/testing.js";\nimport { EMA } from 'trading-signals';\nconst m = await import('../src/index.js');\n`);
+    expect(readFileSync(path.join(dist, 'strategies/a.js'), 'utf8')).toBe(`import { z, defineStrategy } from '../src/index.js';\nimport { fakeContext } from "../src/testing.js";\nimport { SMA } from '../src/indicators.js';\nimport { EMA } from 'trading-signals';\nconst m = await import('../src/index.js');\n`);
     expect(readFileSync(path.join(dist, 'strategies/b.js'), 'utf8')).toBe(`import { x } from 'kancil-extra';\n`);
   });
 
