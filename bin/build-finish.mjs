@@ -1,7 +1,8 @@
 // Last step of `npm run build` (after tsc). The compiled example strategies in dist/strategies
-// import `kancil` by its package name, which plain Node resolves to the TypeScript sources (the
-// package's `exports`); pointing those imports at the compiled modules lets the compiled CLI load
-// its own strategies without module hooks (their loader thread costs ~0.06 s CPU at every start).
+// import `kancil` by its package name, which the package's `exports` resolve by condition (the
+// TypeScript sources under `kancil-source`); pointing those imports at the compiled modules by
+// path lets the compiled CLI load its own strategies whatever the conditions, without module
+// hooks (their loader thread costs ~0.06 s CPU at every start).
 // The packages made of many small modules are bundled into dist/vendor (vendor-deps.mjs).
 // Then dist/BUILT records when the build finished (bin/kancil.mjs compares it with the sources).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';

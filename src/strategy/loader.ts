@@ -65,19 +65,22 @@ async function typeScriptLoaderFor(file: string): Promise<void> {
 let hooksRegistered = false;
 
 /**
- * Lets a plugin outside the project import `kancil` and kancil's dependencies, and a plugin outside
- * a compiled kancil's own tree import the compiled `kancil` (pluginHooks.ts); once per thread, and
- * only then, so in-tree runs keep Node's plain resolution (and start no loader thread).
+ * Lets a plugin outside the project import `kancil` and kancil's dependencies, and makes `kancil`
+ * in a plugin the very modules the running CLI is made of (pluginHooks.ts): the compiled ones for
+ * a plugin outside a compiled kancil's tree, the TypeScript sources for every plugin when the CLI
+ * runs from its sources (the package's `exports` name dist/ for plain Node, which may be stale in
+ * a checkout and would be a second copy of every class). Once per thread; a compiled in-tree run
+ * keeps Node's plain resolution (and starts no loader thread).
  */
 function allowOutOfTree(file: string): void {
-  const compiled = import.meta.url.endsWith('.js');
-  // In-tree plugins need no hooks: from the sources Node resolves them plainly, and the compiled
-  // ones (dist/strategies) import the compiled modules by path (bin/build-finish.mjs).
-  if (hooksRegistered || !path.relative(compiled ? PROJECT_ROOT : PACKAGE_ROOT, file).startsWith('..')) return;
+  const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts';
+  // Compiled in-tree plugins (dist/strategies) import the compiled modules by path (bin/build-finish.mjs).
+  if (hooksRegistered || (ext === '.js' && !path.relative(PROJECT_ROOT, file).startsWith('..'))) return;
   hooksRegistered = true;
+  const own = (entry: string): string => new URL(`../${entry}${ext}`, import.meta.url).href;
   const data = {
     root: pathToFileURL(path.join(PACKAGE_ROOT, 'package.json')).href,
-    ...(compiled ? { compiled: { kancil: new URL('../index.js', import.meta.url).href, 'kancil/testing': new URL('../testing.js', import.meta.url).href, 'kancil/indicators': new URL('../indicators.js', import.meta.url).href } } : {}),
+    own: { kancil: own('index'), 'kancil/testing': own('testing'), 'kancil/indicators': own('indicators') },
   };
   register(PLUGIN_HOOKS_URL, { data });
 }

@@ -4,16 +4,17 @@
  * of their own in the source or the compiled tree). A plugin in its own folder imports `kancil`
  * and kancil's own dependencies (zod, trading-signals...) without a node_modules of its own: a
  * bare specifier its folder cannot resolve is resolved again from kancil's package root, where
- * `kancil` is the package's own name (its `exports`). When kancil runs compiled (dist/), `kancil`
- * and `kancil/testing` are its compiled modules, for every plugin (the package's `exports` name the
- * TypeScript sources, which plain Node cannot load), so plugins share the runner's one copy.
+ * `kancil` is the package's own name (its `exports`). `kancil`, `kancil/testing` and
+ * `kancil/indicators` are given as the modules the running CLI is made of (`own`: compiled or
+ * TypeScript), so plugins share the runner's one copy of every class.
  */
 const HOOKS = `
 let root;
-let compiled;
-export function initialize(data) { root = data.root; compiled = data.compiled; }
+let own;
+export function initialize(data) { root = data.root; own = data.own; }
 export async function resolve(specifier, context, next) {
-  if (compiled !== undefined && Object.hasOwn(compiled, specifier)) return { url: compiled[specifier], shortCircuit: true };
+  // Through the next hooks (tsx, when the CLI runs from its sources, must see a .ts URL resolved).
+  if (own !== undefined && Object.hasOwn(own, specifier)) return next(own[specifier], context);
   try {
     return await next(specifier, context);
   } catch (err) {

@@ -1,14 +1,15 @@
 /**
  * The package as a user gets it: `npm pack`, installed into an empty folder, then run from there
- * (`kancil --help`, `kancil new strategy`, a backtest of the new strategy, a 10 s paper run in a
- * terminal). A file the package lacks (a compiled module, a vendored bundle, a config, a data file)
- * fails here, not at a user's first command. The install is offline from npm's cache (which `npm ci`
+ * (a plain `node first.mjs` importing `kancil`, `kancil --help`, `kancil new strategy`, a backtest
+ * of the new strategy, a .ts plugin importing `kancil`, and a 10 s paper run in a terminal). A file
+ * the package lacks (a compiled module, a vendored bundle, a config, a data file) fails here, not at
+ * a user's first command. The install is offline from npm's cache (which `npm ci`
  * filled), with the project's locked versions, and reuses the project's compiled better-sqlite3 (the
  * same version for the same Node) instead of building it again from source.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -41,12 +42,12 @@ function writeApp(app: string, tgz: string): void {
 }
 
 describe.skipIf(!builtIsFresh())('the packed package, installed into an empty folder (needs `npm run build` after the last change)', () => {
-  it('installs and runs: --help, new strategy, a backtest of it, a 10 s paper run', async () => {
+  it('installs and runs: plain node importing kancil, --help, new strategy, a backtest of it, a 10 s paper run', async () => {
     // --ignore-scripts: pack the build the suite checked as fresh (prepare would rebuild dist/ under the other tests).
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
     const packed = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
     const files = new Set(packed[0]?.files.map((f) => f.path));
-    for (const f of ['bin/kancil.mjs', 'dist/BUILT', 'dist/src/cli/main.js', 'dist/vendor/pino.js', 'config/default.yaml', 'backtest-data/btcusdt-sample.ndjson.gz', 'src/index.ts']) expect(files.has(f), f).toBe(true);
+    for (const f of ['bin/kancil.mjs', 'dist/BUILT', 'dist/src/cli/main.js', 'dist/vendor/pino.js', 'dist/src/index.js', 'dist/src/testing.js', 'dist/src/indicators.js', 'config/default.yaml', 'backtest-data/btcusdt-sample.ndjson.gz', 'src/index.ts']) expect(files.has(f), f).toBe(true);
     expect([...files].filter((f) => f.endsWith('.test.ts'))).toEqual([]);
 
     const app = path.join(tmp, 'app');
@@ -62,6 +63,17 @@ describe.skipIf(!builtIsFresh())('the packed package, installed into an empty fo
     mkdirSync(path.join(app, release), { recursive: true });
     copyFileSync(path.join(ROOT, release, 'better_sqlite3.node'), path.join(app, release, 'better_sqlite3.node'));
 
+    // A trader's first script, plain Node (no tsx): `kancil` and `kancil/testing` are the compiled modules.
+    const first = `import { Decimal } from 'kancil';
+import { fromBars, SMA } from 'kancil/indicators';
+import { fakeContext } from 'kancil/testing';
+const sma = fromBars(new SMA(3), { symbol: 'BTC_USDT', interval: '1m' });
+for (const c of [1, 2, 3, 4]) sma.update({ type: 'kline', symbol: 'BTC_USDT', interval: '1m', closed: true, close: new Decimal(c) });
+console.log(\`sma \${sma.value} place \${typeof fakeContext({}).place}\`);
+`;
+    writeFileSync(path.join(app, 'first.mjs'), first);
+    expect((await run(process.execPath, ['first.mjs'], { cwd: app })).stdout).toBe('sma 3 place function\n');
+
     const bin = path.join(app, 'node_modules/.bin/kancil');
     const env = { ...process.env, KANCIL_FROM_SOURCE: '' };
     const help = await run(bin, ['--help'], { cwd: app, env });
@@ -71,6 +83,12 @@ describe.skipIf(!builtIsFresh())('the packed package, installed into an empty fo
     const bt = await run(bin, ['backtest', 'config/my-idea.yaml', '--quiet'], { cwd: app, env, maxBuffer: 64 * 1024 * 1024 });
     expect(bt.stdout).toMatch(/backtest my-idea: .* fills/);
     expect(existsSync(path.join(app, 'reports/my-idea/report.html'))).toBe(true);
+    // npm gives the extracted files the time of the install, so bin/kancil.mjs may have run the
+    // sources (through tsx) above: once more from the compiled modules, the plugin sharing them.
+    const built = path.join(app, 'node_modules/kancil/dist/BUILT');
+    utimesSync(built, new Date(), new Date(Date.now() + 3_600_000));
+    const btCompiled = await run(bin, ['backtest', 'config/my-idea.yaml', '--quiet'], { cwd: app, env, maxBuffer: 64 * 1024 * 1024 });
+    expect(btCompiled.stdout).toBe(bt.stdout);
 
     const paper = `${bin} run node_modules/kancil/config/default.yaml --duration 10`;
     const r = hasScript ? await inTerminal(paper, app, 120_000, env) : await run('sh', ['-c', paper], { cwd: app, env }).then((x) => ({ code: 0, out: x.stdout + x.stderr }));
