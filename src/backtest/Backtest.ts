@@ -4,7 +4,7 @@
  * (kline files), on a virtual clock. Returns the result; optionally writes result.json and
  * report.html. The same config and data always give byte-identical output.
  */
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Bus } from '../bus/Bus.js';
 import type { BusEvent } from '../bus/events.js';
@@ -392,12 +392,17 @@ async function* klineItems(files: string[], symbol: string, interval: KlineInter
   for await (const k of readKlineCsv(files, symbol, interval, count)) yield { kind: 'market', recvTime: k.E, stream: undefined, event: k };
 }
 
-/** Writes result.json and report.html into `dir`. */
+/**
+ * Writes result.json and report.html into `dir`, each whole or not at all (written beside and
+ * renamed): a run killed while writing never leaves a half file that --rerun or a reader would take.
+ */
 export function writeReports(dir: string, result: BacktestResult): { json: string; html: string } {
   mkdirSync(dir, { recursive: true });
   const json = path.join(dir, 'result.json');
   const html = path.join(dir, 'report.html');
-  writeResultJson(json, result);
-  writeHtmlReport(html, result);
+  writeResultJson(`${json}.partial`, result);
+  renameSync(`${json}.partial`, json);
+  writeHtmlReport(`${html}.partial`, result);
+  renameSync(`${html}.partial`, html);
   return { json, html };
 }

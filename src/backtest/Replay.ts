@@ -35,6 +35,9 @@ import type { VirtualScheduler } from '../venue/Scheduler.js';
 import { ReplayedBook } from './ReplayedBook.js';
 import { StepClock, type ClockedBatch } from './twoClocks.js';
 
+/** Longest stretch of replay between two turns of the event loop (signals, timers), in ms. */
+const TURN_MS = 50;
+
 /**
  * Where a symbol's last price is read from: the last trade (whose price a lazily read trade
  * parses only when someone asks) or the last bar's close. Keeping the event costs nothing per trade.
@@ -274,10 +277,18 @@ export class Replay {
   /** {@link run} over a source in batches (Backtest's sourceBatchesOf): the same steps, one async step per batch. */
   async runBatches(source: AsyncIterable<ClockedBatch<RecordedItem>>, onProgress?: (stats: ReplayStats) => void, every = 10_000): Promise<void> {
     let n = 0;
+    let turned = Date.now();
+    let k = 0;
     for await (const { times, items, clocks } of source) {
       for (let i = 0; i < items.length; i++) {
         this.step(times[i] as number, items[i] as RecordedItem, clocks?.[i]);
         if (onProgress && ++n % every === 0) onProgress(this.stats);
+        // Awaiting the batches only runs microtasks: without a turn of the event loop now and then,
+        // a Ctrl-C (its listener) would wait for the end of the run. The steps are the same either way.
+        if ((++k & 127) === 0 && Date.now() - turned >= TURN_MS) {
+          await new Promise(setImmediate);
+          turned = Date.now();
+        }
       }
     }
   }

@@ -20,7 +20,8 @@ import { timeBoundMs } from '../config/timeBound.js';
 import { plainErrorAt } from '../strategy/loader.js';
 export type { SkippedPoint } from './sweepPlan.js';
 import { recordingFiles, type JobRunner } from './sweepJob.js';
-import { runJobs } from './sweepPool.js';
+import { runJobs, type JobSignals } from './sweepPool.js';
+import { finishedPoints, interruptedLine, markUnrunWindows } from './sweepInterrupt.js';
 import { recordingsTable, type RecordingRow } from './sweepRecordings.js';
 import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './sweepWalkForward.js';
 import { walkForwardTable } from './walkForwardReport.js';
@@ -79,6 +80,8 @@ export interface SweepResult {
   readonly walkForward?: WalkForwardResult;
   /** How much the winner owes to luck: PBO, deflated Sharpe ratio, in- against out-of-sample (sweepOverfitting.ts). */
   readonly overfitting?: SweepOverfitting;
+  /** When the sweep was interrupted: how far it got ("interrupted: 37 of 120 points run"); the rows are the finished points. */
+  readonly interrupted?: string;
 }
 
 /** Which strategy a grid applies to. */
@@ -100,6 +103,8 @@ export interface SweepOptions {
   readonly runner?: JobRunner;
   /** Keep each point's whole result in `SweepResult.results` (tests); else only its figures travel back. */
   readonly keepResults?: boolean;
+  /** Cut the sweep short: `stop` starts no new point (running ones finish), `abandon` also ends those; the finished points are ranked. */
+  readonly signals?: JobSignals;
 }
 
 /** Runs the grid; the grid is checked first, and nothing runs when it is wrong. */
@@ -113,7 +118,9 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
   if (grid.eachRecording && (recordingFiles(cfg).length === 0 || cfg.backtest.candles.length > 0)) throw plainErrorAt(opts.gridFile ?? 'grid')(['eachRecording'], `needs a config whose data are recording files (backtest.recordings), not candles: ${cfg.file}`, true);
   // Walk-forward windows are checked before anything runs; their runs follow the grid's.
   const wfRuns = grid.walkForward === undefined || planned === undefined ? 0 : walkForwardSpans(grid.walkForward, cfg, opts.gridFile).length * (planned.points.length + 1);
-  const run: JobRunner = opts.runner ?? ((js, onDone) => runJobs(js, opts.workers, onDone));
+  const signals = opts.signals ?? {};
+  const halted = (): boolean => signals.stop?.aborted === true;
+  const run: JobRunner = opts.runner ?? ((js, onDone) => runJobs(js, opts.workers, onDone, signals));
   let before = 0;
   const runner = pointRunner(cfg, grid, strategy, split, { run, keepResults: opts.keepResults, onDone: (d) => opts.onDone?.(before + d, total) });
   const total = (planned?.points.length ?? grid.trials ?? 0) * runner.jobsPerPoint + wfRuns;
@@ -125,11 +132,18 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
     },
     valueOf: (o) => (o.error !== undefined || exclusionOf(o.metrics, grid.minTrades) !== undefined ? null : orientedValue(objective, objectiveFigure(objective, o.metrics, o.trade))),
     gridFile: opts.gridFile,
+    halted,
   });
-  const { points, outcomes, skipped, note: search } = searched;
+  const { points, skipped } = searched;
+  const pointsCut = halted();
+  const outcomes = finishedPoints(searched.outcomes, pointsCut);
   before = points.length * runner.jobsPerPoint;
-  const walkForward = grid.walkForward === undefined ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(before + d, total) });
-  const ranked = rankCandidates(outcomes.map((o, index) => ({ ...o, index, failed: o.error !== undefined })), objective, grid.minTrades);
+  const wfRun = grid.walkForward === undefined || pointsCut ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(before + d, total) });
+  const wfCut = !pointsCut && halted();
+  const walkForward = wfRun !== undefined && wfCut ? markUnrunWindows(wfRun) : wfRun;
+  const interrupted = interruptedLine({ points: outcomes.length, planned: planned?.points.length ?? grid.trials ?? 0, tpe: planned === undefined, pointsCut, ...(grid.walkForward !== undefined ? { walkForward: { planned: true, result: walkForward, cut: wfCut } } : {}) });
+  const search = searched.note === undefined || !pointsCut ? searched.note : { ...searched.note, trials: outcomes.length };
+  const ranked = rankCandidates(outcomes.map((o) => ({ ...o, failed: o.error !== undefined })), objective, grid.minTrades);
   let rank = 0;
   const rows = ranked.map((c): SweepRow => {
     const figure = objectiveFigure(objective, c.metrics, c.trade);
@@ -141,7 +155,7 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
     ranked[0]?.failed === false && ranked[0].excluded === undefined ? ranked[0].index : undefined,
   );
   const results = opts.keepResults === true ? outcomes.flatMap((o) => o.results ?? []) : undefined;
-  return { strategy, rankBy: objective.metric, objective, ...(grid.minTrades !== undefined ? { minTrades: grid.minTrades } : {}), ...(search !== undefined ? { search } : {}), rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}), overfitting };
+  return { strategy, rankBy: objective.metric, objective, ...(grid.minTrades !== undefined ? { minTrades: grid.minTrades } : {}), ...(search !== undefined ? { search } : {}), rows, ...(results !== undefined ? { results } : {}), failed: rows.filter((r) => r.error !== undefined).length, skipped, ...(split !== undefined ? { split } : {}), ...(walkForward !== undefined ? { walkForward } : {}), overfitting, ...(interrupted !== undefined ? { interrupted } : {}) };
 }
 
 /** The ranked table as Markdown. */
@@ -175,7 +189,7 @@ export function sweepTable(s: SweepResult): string {
   const split = s.split === undefined ? '' : ` in sample (before ${new Date(s.split).toISOString()}); oos columns: the same point from then on`;
   const min = s.minTrades === undefined ? '' : `; points with fewer than ${s.minTrades} trades are listed, not ranked`;
   const search = s.search === undefined ? '' : `\n\n${searchText(s.search)}`;
-  return `Sweep of ${s.strategy}, ranked by ${objectiveText(s.objective)}${min}${split}${search}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
+  return `Sweep of ${s.strategy}, ranked by ${objectiveText(s.objective)}${min}${split}${search}${s.interrupted === undefined ? '' : `\n\n${s.interrupted}`}\n\n${[head, sep, ...body].join('\n')}\n${note}${failed}${skipped}${recordingsTable(s.rows)}${s.walkForward === undefined ? '' : walkForwardTable(s.walkForward)}${s.overfitting === undefined ? '' : overfittingText(s.overfitting, s.rankBy)}`;
 }
 
 /**
@@ -201,7 +215,7 @@ export function writeSweep(dir: string, s: SweepResult): { md: string; json: str
   const json = path.join(dir, 'sweep.json');
   const html = path.join(dir, 'sweep.html');
   writeFileSync(md, sweepTable(s));
-  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, objective: s.objective, ...(s.minTrades !== undefined ? { minTrades: s.minTrades } : {}), ...(s.search !== undefined ? { search: s.search } : {}), ...(s.split !== undefined ? { split: s.split } : {}), ...(s.walkForward !== undefined ? { walkForward: s.walkForward } : {}), ...(s.overfitting !== undefined ? { overfitting: s.overfitting } : {}), rows: s.rows }, null, 2)}\n`);
+  writeFileSync(json, `${JSON.stringify({ strategy: s.strategy, rankBy: s.rankBy, failed: s.failed, skipped: s.skipped, objective: s.objective, ...(s.minTrades !== undefined ? { minTrades: s.minTrades } : {}), ...(s.search !== undefined ? { search: s.search } : {}), ...(s.split !== undefined ? { split: s.split } : {}), ...(s.walkForward !== undefined ? { walkForward: s.walkForward } : {}), ...(s.overfitting !== undefined ? { overfitting: s.overfitting } : {}), ...(s.interrupted !== undefined ? { interrupted: s.interrupted } : {}), rows: s.rows }, null, 2)}\n`);
   writeFileSync(html, renderSweepHtml(s));
   return { md, json, html };
 }

@@ -32,6 +32,8 @@ export interface PointOutcome {
   readonly slices?: readonly Moments[];
   /** The whole in-sample result per recording (keepResults). */
   readonly results?: readonly (BacktestResult | undefined)[];
+  /** A job of it has no answer: not started or cut off by an interrupt (an interrupted sweep leaves the point out). */
+  readonly unfinished?: true;
 }
 
 /** How the batches run. */
@@ -89,6 +91,7 @@ export function pointRunner(cfg: BacktestConfig, grid: SweepGrid, strategy: stri
         ...(trade !== undefined ? { trade } : {}),
         ...(errors.length > 0 ? { error: errors.join('; ') } : {}),
         ...(grid.eachRecording ? { recordings: recordingRows } : {}),
+        ...(windows.some((_, w) => parts.some((_r, r) => answers[at(p, w, r)] === undefined)) ? { unfinished: true as const } : {}),
         ranBy: [...new Set(windows.flatMap((_, w) => parts.flatMap((_r, r) => answers[at(p, w, r)]?.ranBy ?? [])))],
         ...(slices !== undefined ? { slices } : {}),
         ...(opts.keepResults === true ? { results: parts.map((_r, r) => all[at(p, 0, r)] as BacktestResult | undefined) } : {}),

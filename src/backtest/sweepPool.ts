@@ -6,11 +6,19 @@ import os from 'node:os';
 import type { SweepAnswer, SweepJob } from './sweepJob.js';
 import { startSweepThread } from './sweepThreads.js';
 
+/** How a run of jobs is cut short (an interrupted sweep): `stop` starts no new job, `abandon` also ends the running ones. */
+export interface JobSignals {
+  readonly stop?: AbortSignal;
+  readonly abandon?: AbortSignal;
+}
+
 /**
- * Runs `jobs` (indexed 0..n-1) and resolves with their answers in index order. `signal` stops the
- * threads at once: the jobs they were running answer as failed, the rest are not started.
+ * Runs `jobs` (indexed 0..n-1) and resolves with their answers in index order, once every thread
+ * has exited. A job not started (after `stop`) or cut off (by `abandon`) has no answer (undefined).
  */
-export async function runJobs(jobs: readonly SweepJob[], workers: number | undefined, onDone?: (done: number, total: number) => void, signal?: AbortSignal): Promise<(SweepAnswer | undefined)[]> {
+export async function runJobs(jobs: readonly SweepJob[], workers: number | undefined, onDone?: (done: number, total: number) => void, signals: JobSignals = {}): Promise<(SweepAnswer | undefined)[]> {
+  const signal = signals.abandon;
+  if (signals.stop?.aborted === true) return jobs.map(() => undefined);
   const n = Math.max(1, Math.min(workers ?? os.availableParallelism(), jobs.length));
   const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
   let next = 0;
@@ -30,7 +38,7 @@ export async function runJobs(jobs: readonly SweepJob[], workers: number | undef
       let current: number | undefined;
       let crashed = false;
       const feed = (): void => {
-        if (next >= jobs.length) {
+        if (next >= jobs.length || signals.stop?.aborted === true) {
           current = undefined;
           worker.postMessage(null);
           return;
@@ -51,9 +59,9 @@ export async function runJobs(jobs: readonly SweepJob[], workers: number | undef
       signal?.addEventListener('abort', stop, { once: true });
       worker.on('exit', (code) => {
         signal?.removeEventListener('abort', stop);
-        if (current !== undefined) answer({ index: current, ok: false, error: signal?.aborted ? 'stopped' : `worker exited with code ${code}` });
+        if (current !== undefined && signal?.aborted !== true) answer({ index: current, ok: false, error: `worker exited with code ${code}` });
         alive--;
-        if ((crashed || code !== 0) && next < jobs.length && signal?.aborted !== true) start();
+        if ((crashed || code !== 0) && next < jobs.length && signal?.aborted !== true && signals.stop?.aborted !== true) start();
         else if (alive === 0) resolve();
       });
       feed();

@@ -24,6 +24,8 @@ export interface SweepPage {
   readonly minTrades?: number;
   readonly search?: SearchNote;
   readonly skipped: readonly { params: Record<string, unknown>; reason: string }[];
+  /** How far an interrupted sweep got. */
+  readonly interrupted?: string;
   readonly walkForward?: WalkForwardResult;
   readonly overfitting?: SweepOverfitting;
 }
@@ -174,7 +176,7 @@ export function renderSweepHtml(s: SweepPage): string {
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}#points th{cursor:pointer;background:#f4f4f4}tr.failed td{color:#b71c1c}#heatmap td{min-width:60px}#walk-forward td{white-space:nowrap}#heatmap .empty{color:#aaa;text-align:center}select{margin:0 12px 0 4px}</style>
 </head><body>
-<h1>${escapeHtml(title)}</h1>
+<h1>${escapeHtml(title)}</h1>${s.interrupted === undefined ? '' : `<p id="interrupted"><strong>${escapeHtml(s.interrupted)}</strong></p>`}
 <p>${s.rows.length} points run, ranked by ${escapeHtml(s.objective === undefined ? s.rankBy : `${s.objective.metric} (${s.objective.direction === 'min' ? 'lowest' : 'highest'} first)`)}${s.minTrades === undefined ? '' : `; points with fewer than ${s.minTrades} trades are listed, not ranked (rank -)`} (click a column header to sort by it).${escapeHtml(split)}</p>${s.search === undefined ? '' : `<p id="search">${escapeHtml(searchText(s.search))}</p>`}
 ${walkForwardHtml(s.walkForward)}
 ${s.overfitting === undefined ? '' : overfittingHtml(s.overfitting, s.rankBy)}

@@ -37,6 +37,8 @@ export interface TpeHooks {
   readonly refusal: (point: Record<string, unknown>) => string | undefined;
   readonly runPoints: (points: readonly Record<string, unknown>[]) => Promise<PointOutcome[]>;
   readonly valueOf: (o: PointOutcome) => number | null;
+  /** True once the sweep is interrupted: no further batch is suggested. */
+  readonly halted?: () => boolean;
 }
 
 /** Refused points tolerated per trial asked for, before the search gives up on the space. */
@@ -53,7 +55,7 @@ export async function tpeSearch(space: TpeSpace, s: TpeSettings, hooks: TpeHooks
   let best: number | null = null;
   let stale = 0;
   let stopped: string | undefined;
-  while (points.length < s.trials && stopped === undefined) {
+  while (points.length < s.trials && stopped === undefined && hooks.halted?.() !== true) {
     const batch: { at: number[]; point: Record<string, unknown> }[] = [];
     while (batch.length < Math.min(s.batch, s.trials - points.length)) {
       const at = sampler.suggest(history, taken);

@@ -20,7 +20,8 @@ import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.
 import { loadBacktestConfig } from '../backtest/config.js';
 import { type ProgressState, createProgress, totalBytes } from '../backtest/progress.js';
 import { streamsOf } from '../backtest/resultStreams.js';
-import type { SweepResult } from '../backtest/sweep.js';
+import { runSweepCommand } from './backtestSweep.js';
+import { onStopSignals } from './stopSignals.js';
 import type { RedisTarget } from '../backtest/queue/redisUrl.js';
 import { queueTarget } from './queueOptions.js';
 import { rerun } from './rerun.js';
@@ -137,40 +138,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       io.stderr(`${values.out !== undefined ? `--out=${values.out}` : `backtest.output=${out}`}: ${problem}\n${values.out !== undefined ? `\n${USAGE}\n` : ''}`);
       return values.out !== undefined ? ExitCode.USAGE : ExitCode.FAILED;
     }
-    if (values.sweep !== undefined) {
-      // The sweep's modules (grid, pool, reports) load only for a sweep, not at every backtest's start.
-      const [{ loadGrid }, { runSweep, sweepTable, writeSweep }] = await Promise.all([import('../backtest/sweepGrid.js'), import('../backtest/sweep.js')]);
-      const grid = loadGrid(values.sweep);
-      // BullMQ and ioredis (~230 modules) load only for a queue sweep, not at every backtest's start.
-      const q = target === undefined ? undefined : { target, connection: await import('../backtest/queue/connection.js'), sweep: await import('../backtest/queue/queueSweep.js') };
-      if (q !== undefined) await q.connection.checkReachable(q.target);
-      const action = values.status === true ? 'status' : values.cancel === true ? 'cancel' : undefined;
-      const queue = q === undefined ? undefined : q.sweep.queueSweep(cfg, { target: q.target, gatherOnly: values.gather === true, ...(action !== undefined ? { action } : {}), log: (line) => io.stderr(`${line}\n`) });
-      if (queue !== undefined && action !== undefined) {
-        // The sweep's jobs are found as a re-gather finds them; its report is not written.
-        try {
-          await runSweep(cfg, grid, { gridFile: values.sweep, runner: queue.runner });
-        } finally {
-          await queue.close();
-        }
-        io.stdout(`${queue.status()}\n`);
-        return ExitCode.OK;
-      }
-      let s: SweepResult;
-      try {
-        s = await runSweep(cfg, grid, { workers, gridFile: values.sweep, onDone: values.quiet ? undefined : (d, t) => io.stderr(`sweep ${d}/${t}\n`), ...(queue !== undefined ? { runner: queue.runner } : {}) });
-      } finally {
-        await queue?.close();
-      }
-      const files = writeSweep(out, s);
-      io.stdout(values.json ? `${JSON.stringify(s.rows)}\n` : `${sweepTable(s)}\nwrote ${files.md}, ${files.json} and ${files.html}\n`);
-      // The other points' results are written; the exit code still says that some failed.
-      if (s.failed > 0) {
-        io.stderr(`sweep: ${s.failed} of ${s.rows.length} points failed:\n${s.rows.flatMap((r) => (r.error !== undefined ? [`  point ${r.index} ${JSON.stringify(r.params)}: ${r.error}`] : [])).join('\n')}\n`);
-        return ExitCode.FAILED;
-      }
-      return ExitCode.OK;
-    }
+    if (values.sweep !== undefined) return await runSweepCommand(cfg, out, { sweep: values.sweep, workers, target, gather: values.gather === true, status: values.status === true, cancel: values.cancel === true, json: values.json === true, quiet: values.quiet === true }, io);
     // Before the run reads them: a missing file is named by its place in the config.
     checkDataFiles(cfg);
     const files = [...cfg.backtest.recordings.flatMap((r) => r.files), ...cfg.backtest.candles.flatMap((c) => c.files)];
@@ -181,7 +149,18 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     // Strategy logs at the config's level, on stderr (stdout carries the summary or --json).
     const pretty = cfg.logging.pretty ?? Boolean(process.stderr.isTTY);
     const log = createLogger({ level: cfg.logging.level, pretty, destination: pretty ? process.stderr : ({ write: (s: string) => (io.stderr(s), true) } as unknown as NodeJS.WritableStream) });
-    const result = await runBacktest(cfg, { writeOutput: false, log, onProgress: progress ? (st, read) => progress.update((done = { bytes: read.bytes ?? 0, items: st.events + st.snapshots })) : undefined });
+    // Ctrl-C mid-run: one line and exit 130; the reports are written whole or not at all (writeReports).
+    const offSignals = onStopSignals((sig) => {
+      progress?.stop(done);
+      io.stderr(`backtest interrupted (${sig}): no result written\n`);
+      process.exit(ExitCode.INTERRUPTED);
+    });
+    let result: Awaited<ReturnType<typeof runBacktest>>;
+    try {
+      result = await runBacktest(cfg, { writeOutput: false, log, onProgress: progress ? (st, read) => progress.update((done = { bytes: read.bytes ?? 0, items: st.events + st.snapshots })) : undefined });
+    } finally {
+      offSignals();
+    }
     progress?.stop(done);
     let written: { json: string; html: string };
     try {

@@ -11,9 +11,10 @@ export interface CliIO {
  * Process exit codes (README "Exit codes"): 0 success; 1 the operation failed (for `run`: it could
  * not start safely, or a strategy failed); 2 the command line or the config was wrong (starting
  * again cannot help); 3 `run` stopped with orders of its own still live or unresolved on the
- * exchange (the next start reconciles and adopts them: a supervisor should start it again).
+ * exchange (the next start reconciles and adopts them: a supervisor should start it again); 130
+ * a backtest or sweep stopped by SIGINT/SIGTERM (a sweep still writes its finished points).
  */
-export const ExitCode = { OK: 0, FAILED: 1, USAGE: 2, ORDERS_LEFT: 3 } as const;
+export const ExitCode = { OK: 0, FAILED: 1, USAGE: 2, ORDERS_LEFT: 3, INTERRUPTED: 130 } as const;
 
 /** A subcommand. */
 export interface Command {

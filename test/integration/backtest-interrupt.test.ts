@@ -1,0 +1,99 @@
+/**
+ * Ctrl-C during `kancil backtest`, sent to the CLI as a child process: a sweep keeps the points
+ * that finished (sweep.md / .json / .html marked as interrupted, exit 130), a second signal more
+ * than a second later abandons the running points; a single run exits 130 writing no result.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startKancil, type BotProcess } from '../support/botProcess.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-backtest-interrupt-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The bundled SMA config's candles, run by the slow test strategy at `ms` per event. */
+function slowConfig(name: string, ms: number): string {
+  const text = readFileSync(path.join(root, 'config/sma-crossover.yaml'), 'utf8')
+    .replace('../backtest-data/', `${path.join(root, 'backtest-data')}/`)
+    .replace('plugin: sma-crossover', `plugin: ${path.join(root, 'test/integration/slow-plugin.ts')}`)
+    .replace(/params: \{ fast.*\}/, `params: { ms: ${ms} }`);
+  const file = path.join(dir, `${name}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+const POINTS = 6;
+
+function sweep(name: string, msPerEvent: number): { proc: BotProcess; out: string } {
+  const grid = path.join(dir, `${name}.grid.yaml`);
+  writeFileSync(grid, `params:\n  point: [${Array.from({ length: POINTS }, (_, i) => i).join(', ')}]\n`);
+  const out = path.join(dir, name);
+  return { proc: startKancil(['backtest', slowConfig(name, msPerEvent), '--sweep', grid, '--workers', '2', '--out', out]), out };
+}
+
+async function ended(p: BotProcess, ms: number): Promise<number | null> {
+  return Promise.race([p.exit, new Promise<null>((r) => setTimeout(() => r(null), ms))]);
+}
+
+/** Rows and the interrupted line of the written sweep, checked to agree across its three files. */
+function written(out: string): { rows: number; line: string } {
+  const json = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')) as { interrupted?: string; rows: unknown[] };
+  const line = json.interrupted ?? '';
+  expect(readFileSync(path.join(out, 'sweep.md'), 'utf8')).toContain(line);
+  expect(readFileSync(path.join(out, 'sweep.html'), 'utf8')).toContain(line);
+  return { rows: json.rows.length, line };
+}
+
+describe('kancil backtest interrupted', () => {
+  it('sweep: the first SIGINT lets the running points finish and writes those done, exit 130', async () => {
+    const { proc, out } = sweep('let-finish', 0.4);
+    try {
+      expect(await proc.waitForOutput(/sweep 1\/6/, 60_000), proc.output()).toBe(true);
+      proc.child.kill('SIGINT');
+      proc.child.kill('SIGINT'); // the same Ctrl-C reaching the process twice: one request
+      expect(await ended(proc, 30_000), proc.output()).toBe(130);
+      const w = written(out);
+      // One point was done at the signal, and the one still running on the other thread finished.
+      expect(w.rows, proc.output()).toBeGreaterThanOrEqual(2);
+      expect(w.rows).toBeLessThan(POINTS);
+      expect(w.line).toBe(`interrupted: ${w.rows} of ${POINTS} points run`);
+      expect(proc.output()).toContain(w.line);
+      expect(proc.output()).toMatch(/wrote .*sweep\.md/);
+    } finally {
+      if (proc.alive()) proc.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('sweep: a second SIGINT after a second abandons the running points', async () => {
+    const { proc, out } = sweep('abandon', 1.5);
+    try {
+      expect(await proc.waitForOutput(/slow strategy started/, 60_000), proc.output()).toBe(true);
+      proc.child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 1200));
+      proc.child.kill('SIGINT');
+      // A point takes ~10 s here: the exit comes long before the running ones could finish.
+      expect(await ended(proc, 5_000), proc.output()).toBe(130);
+      expect(proc.output()).toMatch(/abandoning the running points/);
+      expect(written(out)).toEqual({ rows: 0, line: `interrupted: 0 of ${POINTS} points run` });
+    } finally {
+      if (proc.alive()) proc.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('a single backtest: exit 130 with one line, no result.json', async () => {
+    const out = path.join(dir, 'single');
+    const proc = startKancil(['backtest', slowConfig('single', 2), '--out', out, '--quiet']);
+    try {
+      expect(await proc.waitForOutput(/slow strategy started/, 60_000), proc.output()).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      proc.child.kill('SIGINT');
+      expect(await ended(proc, 10_000), proc.output()).toBe(130);
+      expect(proc.output()).toMatch(/backtest interrupted \(SIGINT\): no result written/);
+      expect(existsSync(path.join(out, 'result.json'))).toBe(false);
+    } finally {
+      if (proc.alive()) proc.child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
