@@ -3,7 +3,7 @@
 // `npm install` run as the prepare step), so a start compiles nothing. In a checkout where dist/
 // is missing or a source is newer than the last build, it registers tsx and runs the TypeScript
 // sources instead (slower to start, never stale). KANCIL_FROM_SOURCE=1 forces the sources.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +27,9 @@ function newestSource(dir) {
 
 function builtIsFresh() {
   if (process.env.KANCIL_FROM_SOURCE === '1') return false;
+  // An installed package (no .git beside it) was built when it was packed: npm gives extracted
+  // files the time of the install, in any order, so comparing times there would run the sources.
+  if (!existsSync(`${root}.git`)) return existsSync(`${root}dist/BUILT`);
   let built;
   try {
     built = statSync(`${root}dist/BUILT`).mtimeMs;

@@ -74,6 +74,11 @@ console.log(\`sma \${sma.value} place \${typeof fakeContext({}).place}\`);
     writeFileSync(path.join(app, 'first.mjs'), first);
     expect((await run(process.execPath, ['first.mjs'], { cwd: app })).stdout).toBe('sma 3 place function\n');
 
+    // The installed package runs its compiled modules whatever times npm gave the files: a source
+    // newer than the build (as an install can leave it) that would fail if it ran.
+    const sourceMain = path.join(app, 'node_modules/kancil/src/cli/main.ts');
+    writeFileSync(sourceMain, `throw new Error('the installed kancil ran its sources');\n`);
+    utimesSync(sourceMain, new Date(), new Date(Date.now() + 7_200_000));
     const bin = path.join(app, 'node_modules/.bin/kancil');
     const env = { ...process.env, KANCIL_FROM_SOURCE: '' };
     const help = await run(bin, ['--help'], { cwd: app, env });
@@ -83,8 +88,7 @@ console.log(\`sma \${sma.value} place \${typeof fakeContext({}).place}\`);
     const bt = await run(bin, ['backtest', 'config/my-idea.yaml', '--quiet'], { cwd: app, env, maxBuffer: 64 * 1024 * 1024 });
     expect(bt.stdout).toMatch(/backtest my-idea: .* fills/);
     expect(existsSync(path.join(app, 'reports/my-idea/report.html'))).toBe(true);
-    // npm gives the extracted files the time of the install, so bin/kancil.mjs may have run the
-    // sources (through tsx) above: once more from the compiled modules, the plugin sharing them.
+    // Once more with the build newer than every source: the same compiled path, the same output.
     const built = path.join(app, 'node_modules/kancil/dist/BUILT');
     utimesSync(built, new Date(), new Date(Date.now() + 3_600_000));
     const btCompiled = await run(bin, ['backtest', 'config/my-idea.yaml', '--quiet'], { cwd: app, env, maxBuffer: 64 * 1024 * 1024 });
