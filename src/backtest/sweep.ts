@@ -141,7 +141,7 @@ export async function runSweep(cfg: BacktestConfig, grid: SweepGrid, opts: Sweep
   const wfRun = grid.walkForward === undefined || pointsCut ? undefined : await runWalkForward(cfg, grid, strategy, points, { ...opts, run, onDone: (d) => opts.onDone?.(before + d, total) });
   const wfCut = !pointsCut && halted();
   const walkForward = wfRun !== undefined && wfCut ? markUnrunWindows(wfRun) : wfRun;
-  const interrupted = interruptedLine({ points: outcomes.length, planned: planned?.points.length ?? grid.trials ?? 0, tpe: planned === undefined, pointsCut, ...(grid.walkForward !== undefined ? { walkForward: { planned: true, result: walkForward, cut: wfCut } } : {}) });
+  const interrupted = interruptedLine({ points: outcomes.length, planned: planned?.points.length ?? grid.trials ?? 0, tpe: planned === undefined, pointsCut, ...(grid.walkForward !== undefined ? { walkForward: { result: wfRun, cut: wfCut } } : {}) });
   const search = searched.note === undefined || !pointsCut ? searched.note : { ...searched.note, trials: outcomes.length };
   const ranked = rankCandidates(outcomes.map((o) => ({ ...o, failed: o.error !== undefined })), objective, grid.minTrades);
   let rank = 0;

@@ -10,12 +10,12 @@ export function finishedPoints(outcomes: readonly PointOutcome[], interrupted: b
   return outcomes.map((o, index) => ({ ...o, index })).filter((o) => !interrupted || o.unfinished !== true);
 }
 
-/** How far an interrupted sweep got; undefined when it was not interrupted. */
-export function interruptedLine(s: { points: number; planned: number; tpe: boolean; pointsCut: boolean; walkForward?: { planned: boolean; result: WalkForwardResult | undefined; cut: boolean } }): string | undefined {
+/** How far an interrupted sweep got (its walk-forward as run, before {@link markUnrunWindows}); undefined when it was not interrupted. */
+export function interruptedLine(s: { points: number; planned: number; tpe: boolean; pointsCut: boolean; walkForward?: { result: WalkForwardResult | undefined; cut: boolean } }): string | undefined {
   const wf = s.walkForward;
   if (!s.pointsCut && wf?.cut !== true) return undefined;
   const what = s.tpe ? 'trials' : 'points';
-  const windows = wf === undefined || !wf.planned ? '' : wf.result === undefined ? '; walk-forward not run' : `; walk-forward: ${doneWindows(wf.result)} of ${wf.result.windows.length} windows done`;
+  const windows = wf === undefined ? '' : wf.result === undefined ? '; walk-forward not run' : `; walk-forward: ${doneWindows(wf.result)} of ${wf.result.windows.length} windows done`;
   return `interrupted: ${s.points} of ${s.planned} ${what} run${windows}`;
 }
 

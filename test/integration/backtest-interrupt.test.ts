@@ -1,13 +1,19 @@
 /**
  * Ctrl-C during `kancil backtest`, sent to the CLI as a child process: a sweep keeps the points
  * that finished (sweep.md / .json / .html marked as interrupted, exit 130), a second signal more
- * than a second later abandons the running points; a single run exits 130 writing no result.
+ * than a second later abandons the running points; a single run exits 130 writing no result. A
+ * model-based search and a walk-forward cut short say which trials and windows are done.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startKancil, type BotProcess } from '../support/botProcess.js';
+import { loadBacktestConfig } from '../../src/backtest/config.js';
+import { runSweep, sweepTable } from '../../src/backtest/sweep.js';
+import { gridSchema } from '../../src/backtest/sweepGrid.js';
+import type { JobRunner } from '../../src/backtest/sweepJob.js';
+import { runJobs } from '../../src/backtest/sweepPool.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-backtest-interrupt-'));
@@ -48,7 +54,7 @@ function written(out: string): { rows: number; line: string } {
 
 describe('kancil backtest interrupted', () => {
   it('sweep: the first SIGINT lets the running points finish and writes those done, exit 130', async () => {
-    const { proc, out } = sweep('let-finish', 0.4);
+    const { proc, out } = sweep('let-finish', 0.3);
     try {
       expect(await proc.waitForOutput(/sweep 1\/6/, 60_000), proc.output()).toBe(true);
       proc.child.kill('SIGINT');
@@ -95,5 +101,38 @@ describe('kancil backtest interrupted', () => {
     } finally {
       if (proc.alive()) proc.child.kill('SIGKILL');
     }
+  }, 60_000);
+});
+
+describe('an interrupted search or walk-forward says how far it got', () => {
+  const cfg = loadBacktestConfig(path.join(root, 'config/sma-crossover.yaml'));
+  /** Runs batches on two threads; the stop comes as the `calls`-th batch ends, as a Ctrl-C would then. */
+  function stopAfter(calls: number): { runner: JobRunner; signals: { stop: AbortSignal } } {
+    const stop = new AbortController();
+    let n = 0;
+    const runner: JobRunner = async (jobs, onDone) => {
+      const answers = await runJobs(jobs, 2, onDone, { stop: stop.signal });
+      if (++n === calls) stop.abort();
+      return answers;
+    };
+    return { runner, signals: { stop: stop.signal } };
+  }
+
+  it('tpe: the trials of the batches that ran, and no further batch', async () => {
+    const grid = gridSchema.parse({ params: { fast: { from: 4, to: 24, step: 4 }, slow: [30, 60, 90] }, rankBy: 'netPnl', search: 'tpe', trials: 6, batch: 2, startup: 2, seed: 5 });
+    const s = await runSweep(cfg, grid, stopAfter(1));
+    expect(s.interrupted).toBe('interrupted: 2 of 6 trials run');
+    expect(s.rows).toHaveLength(2);
+    expect(s.search?.trials).toBe(2);
+    expect(sweepTable(s)).toContain('interrupted: 2 of 6 trials run');
+  }, 60_000);
+
+  it('walk-forward: its points all ran, its windows did not', async () => {
+    const grid = gridSchema.parse({ params: { fast: [5, 20], slow: [30] }, rankBy: 'netPnl', walkForward: { start: '2024-08-04T00:00:00Z', outOfSample: '1d', windows: 2, inSample: '1d' } });
+    // Batches: the grid's points, the windows' in-sample runs, then their out-of-sample runs (cut).
+    const s = await runSweep(cfg, grid, stopAfter(2));
+    expect(s.interrupted).toBe('interrupted: 2 of 2 points run; walk-forward: 0 of 2 windows done');
+    expect(s.rows).toHaveLength(2);
+    expect(s.walkForward?.windows.map((w) => w.error)).toEqual(['not run: interrupted', 'not run: interrupted']);
   }, 60_000);
 });
