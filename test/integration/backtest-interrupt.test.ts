@@ -2,7 +2,8 @@
  * Ctrl-C during `kancil backtest`, sent to the CLI as a child process: a sweep keeps the points
  * that finished (sweep.md / .json / .html marked as interrupted, exit 130), a second signal more
  * than a second later abandons the running points; a single run exits 130 writing no result. A
- * model-based search and a walk-forward cut short say which trials and windows are done.
+ * model-based search and a walk-forward cut short say which trials and windows are done. On a
+ * queue, Ctrl-C stops the waiting only: the jobs stay queued for the workers.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,8 @@ import { runSweep, sweepTable } from '../../src/backtest/sweep.js';
 import { gridSchema } from '../../src/backtest/sweepGrid.js';
 import type { JobRunner } from '../../src/backtest/sweepJob.js';
 import { runJobs } from '../../src/backtest/sweepPool.js';
+import { command } from '../../src/cli/backtest.js';
+import { REDIS_SERVER, startRedis } from '../support/redisServer.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'kancil-backtest-interrupt-'));
@@ -134,5 +137,29 @@ describe('an interrupted search or walk-forward says how far it got', () => {
     expect(s.interrupted).toBe('interrupted: 2 of 2 points run; walk-forward: 0 of 2 windows done');
     expect(s.rows).toHaveLength(2);
     expect(s.walkForward?.windows.map((w) => w.error)).toEqual(['not run: interrupted', 'not run: interrupted']);
+  }, 60_000);
+});
+
+describe.skipIf(REDIS_SERVER === undefined)(`a queue sweep interrupted${REDIS_SERVER === undefined ? ' (skipped: no redis-server on PATH)' : ''}`, () => {
+  it('stops waiting, exit 130, and leaves its jobs queued for the workers', async () => {
+    const redis = await startRedis('pw-interrupt-7c1');
+    const grid = path.join(dir, 'queue-grid.yaml');
+    writeFileSync(grid, 'strategy: mm\nparams:\n  spreadBps: [41, 42, 43]\n');
+    const args = [path.join(root, 'config/market-maker.yaml'), '--sweep', grid, '--queue', redis.url, '--out', path.join(dir, 'queue'), '--quiet'];
+    const proc = startKancil(['backtest', ...args]);
+    try {
+      expect(await proc.waitForOutput(/waiting for workers/, 30_000), proc.output()).toBe(true);
+      proc.child.kill('SIGINT');
+      expect(await ended(proc, 10_000), proc.output()).toBe(130);
+      expect(proc.output()).toMatch(/its jobs keep running on the workers \(nothing was cancelled\).*--gather/);
+      expect(existsSync(path.join(dir, 'queue', 'sweep.json'))).toBe(false);
+      let status = '';
+      const io = { stdout: (t: string) => void (status += t), stderr: (t: string) => void (status += t), env: {} };
+      expect(await command.run([...args, '--status'], io), status).toBe(0);
+      expect(status).toMatch(/this sweep has 3 jobs: 3 waiting/);
+    } finally {
+      if (proc.alive()) proc.child.kill('SIGKILL');
+      await redis.stop();
+    }
   }, 60_000);
 });
