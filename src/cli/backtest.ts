@@ -54,6 +54,9 @@ Options:
   --rerun FILE   repeat the run a result.json records (its config as run, inputs and their
                  SHA-256, code version) and say whether the new result.json is byte-identical;
                  exit 1 when it is not, naming the fields and the inputs or code that changed
+  Ctrl-C (SIGINT/SIGTERM) during a sweep: no new point starts, the running ones finish (again
+                 after 1 s: abandoned), and the finished points are written, marked interrupted;
+                 exit 130. On a queue it stops the waiting only. A single run writes nothing.
   --json         print the result JSON (what result.json holds) instead of a summary
   --quiet        no progress output
   -h, --help     this text`;
