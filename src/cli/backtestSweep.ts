@@ -81,9 +81,7 @@ export async function runSweepCommand(cfg: BacktestConfig, out: string, a: Sweep
   }
   if (s === 'cut') {
     io.stderr('sweep: stopped waiting; its jobs keep running on the workers (nothing was cancelled). Run the same command with --gather to collect them when they are done.\n');
-    // The abandoned wait's loop (sweepRun.ts) would hold the process until its Redis deadline
-    // runs out, tens of seconds: nothing is left to do or write, so the process ends here.
-    process.exit(ExitCode.INTERRUPTED);
+    return ExitCode.INTERRUPTED;
   }
   const files = writeSweep(out, s);
   io.stdout(a.json ? `${JSON.stringify(s.rows)}\n` : `${sweepTable(s)}\nwrote ${files.md}, ${files.json} and ${files.html}\n`);

@@ -9,6 +9,7 @@ import type { QueueEvents } from 'bullmq';
 export class FinishedJobs {
   readonly #ids = new Set<string>();
   #wake: (() => void) | undefined;
+  #closed = false;
 
   constructor(events: QueueEvents) {
     const add = ({ jobId }: { jobId: string }): void => {
@@ -23,7 +24,7 @@ export class FinishedJobs {
 
   /** The ids announced since the last call; waits up to `ms` for the first one (then resolves empty). */
   async next(ms: number): Promise<string[]> {
-    if (this.#ids.size === 0) {
+    if (this.#ids.size === 0 && !this.#closed) {
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
@@ -35,5 +36,11 @@ export class FinishedJobs {
     const ids = [...this.#ids];
     this.#ids.clear();
     return ids;
+  }
+
+  /** Ends a wait in {@link next} now, and every later one at once: the queue is being closed. */
+  close(): void {
+    this.#closed = true;
+    this.#wake?.();
   }
 }

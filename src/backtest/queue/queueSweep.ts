@@ -64,8 +64,12 @@ export function fairPriority(base: number, k: number): number {
   return Math.min(LOWEST_PRIORITY, Math.max(1, base) + k);
 }
 
-/** Redis requests with a deadline: ioredis holds requests while it reconnects; a Redis that stays away ends the wait with a sentence. */
-function requestsOf(queue: Queue<QueueJobData, QueueJobResult>, opts: QueueSweepOptions, lastError: () => string): Pick<SweepQueue, 'deadline' | 'statesOf'> {
+/**
+ * Redis requests with a deadline: ioredis holds requests while it reconnects; a Redis that stays
+ * away ends the wait with a sentence. Once `closing` rejects (the queue is closed while a wait is
+ * under way, as a Ctrl-C does), every request ends with it rather than at its deadline.
+ */
+function requestsOf(queue: Queue<QueueJobData, QueueJobResult>, opts: QueueSweepOptions, lastError: () => string, closing: Promise<never>): Pick<SweepQueue, 'deadline' | 'statesOf'> {
   const deadline = async <T>(p: Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const ms = opts.redisTimeoutMs ?? 60_000;
@@ -73,7 +77,7 @@ function requestsOf(queue: Queue<QueueJobData, QueueJobResult>, opts: QueueSweep
       timer = setTimeout(() => reject(new NetworkError(opts.target.display, `no answer from Redis for ${ms / 1000} s${lastError() === '' ? '' : ` (${lastError()})`}; enqueued jobs stay in the queue: run the same command again to gather them`)), ms);
     });
     try {
-      return await Promise.race([p, late]);
+      return await Promise.race([p, late, closing]);
     } finally {
       clearTimeout(timer);
     }
@@ -111,6 +115,9 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
   const engine = opts.engine ?? engineId();
   const jobIds = sweepJobIds(cfg, engine);
   const keep = { age: KEEP_SECONDS };
+  let closeRequests: (err: Error) => void = () => undefined;
+  const closing = new Promise<never>((_, reject) => (closeRequests = reject));
+  closing.catch(() => undefined);
   const q: SweepQueue = {
     queue,
     client,
@@ -121,7 +128,7 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     // Ids of jobs a --cancel removed, so a command waiting for them stops rather than adding them again.
     cancelledKey: `${QUEUE_PREFIX}:${QUEUE_NAME}:cancelled`,
     log: opts.log,
-    ...requestsOf(queue, opts, () => lastError),
+    ...requestsOf(queue, opts, () => lastError, closing),
     // A failed attempt is retried after a second. Every job has a priority (one without would go before all that have one: see fairPriority).
     jobOpts: (jobId, priority) => ({ jobId, priority, attempts: opts.attempts ?? 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: keep, removeOnFail: keep, keepLogs: 20 }),
     priority: fairPriority,
@@ -160,6 +167,8 @@ export function queueSweep(cfg: BacktestConfig, opts: QueueSweepOptions): QueueS
     status: () => said.join('\n'),
     // A Redis that is gone would hold a graceful close as long as it holds requests.
     close: async () => {
+      closeRequests(new Error(`queue ${opts.target.display}: closed`));
+      q.finished.close();
       await Promise.race([Promise.all([queue.close().catch(() => undefined), events.close().catch(() => undefined)]), new Promise<void>((r) => setTimeout(r, 5000).unref())]);
       client.disconnect();
       await events.disconnect().catch(() => undefined);
