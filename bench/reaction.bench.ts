@@ -14,6 +14,9 @@
  * "received" when the socket's message handler sees it, so time it waited in the kernel while the
  * loop was busy, or behind earlier frames of the same read, shows in the event-loop delay reported
  * beside it (perf_hooks), not in the figure.
+ * The exchange runs on a core of its own and the bot on the others (bench/reactionPlacement.ts,
+ * `taskset`; `REACTION_PIN=0` or no taskset: shared, as the report says): an exchange never runs
+ * on the bot's cores, and sharing them bills the sandbox's matching to the bot's socket writes.
  * Frames and orders are seen through diagnostics channels, which cost one property read when
  * nobody listens. GC pauses come from perf_hooks. The ledger is a file in the temp folder, as in a
  * run (`REACTION_LEDGER=memory` for an in-memory one, to compare). `REACTION_SECONDS` sets the
@@ -40,6 +43,7 @@ import { Decimal } from '../src/core/decimal.js';
 import { frameReceived, orderSent, type FrameProbe, type OrderSentProbe } from '../src/core/probes.js';
 import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
 import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
+import { placeProcesses, type Placement } from './reactionPlacement.js';
 import { type BenchReport, percentile } from './report.js';
 
 const RATES = (process.env.REACTION_RATES ?? '100,1000,10000').split(',').map(Number);
@@ -194,8 +198,10 @@ function latestBefore(sorted: readonly number[], t: number): number | undefined 
 }
 
 /** The exchange process; `rate` sets its trades per second. */
-async function startExchange(): Promise<{ urls: RunEndpoints; rate(ticks: number, fills: number): Promise<void>; stop(): Promise<void> }> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', path.join(dir, 'reactionSandbox.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
+async function startExchange(placement: Placement): Promise<{ urls: RunEndpoints; rate(ticks: number, fills: number): Promise<void>; stop(): Promise<void> }> {
+  const [prefix, ...prefixArgs] = placement.exchangePrefix;
+  const node = [process.execPath, '--import', 'tsx', path.join(dir, 'reactionSandbox.ts')];
+  const child: ChildProcessWithoutNullStreams = prefix === undefined ? spawn(node[0] as string, node.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] }) : spawn(prefix, [...prefixArgs, ...node], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
   const lines = createInterface({ input: child.stdout });
   const waiting: ((line: string) => void)[] = [];
@@ -346,7 +352,8 @@ export async function run(): Promise<BenchReport> {
     if (S.on) for (const e of list.getEntries()) S.gc.push(e.duration);
   });
   gc.observe({ entryTypes: ['gc'] });
-  const exchange = await startExchange();
+  const placement = placeProcesses();
+  const exchange = await startExchange(placement);
   const verdicts: string[] = [];
   let ok = true;
   try {
@@ -373,6 +380,6 @@ export async function run(): Promise<BenchReport> {
     diagnosticsChannel.unsubscribe('undici:request:create', onCreate);
   }
   lines.push(...verdicts);
-  lines.push(`${SECONDS} s measured per rate after 0.7 s of warm-up; fills ${FILL_RATE}/s; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString().slice(0, 10)}`);
+  lines.push(`${placement.describe}; ${SECONDS} s measured per rate after 0.7 s of warm-up; fills ${FILL_RATE}/s; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString().slice(0, 10)}`);
   return { name: 'reaction', lines, ok };
 }

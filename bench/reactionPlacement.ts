@@ -1,0 +1,47 @@
+/**
+ * Where the reaction bench's two processes run. An exchange never runs on the bot's cores: with
+ * the sandbox answering orders on the same cores, a loopback write wakes the sandbox and the
+ * scheduler may run it at once on the writer's core, so the bot's `write()` returns only after
+ * the exchange has matched and answered (~1 ms, counted as the bot's). With `taskset` (util-linux)
+ * and at least two allowed cores, the bot and all its threads get every allowed core but the
+ * last, and the sandbox child the last one. Without `taskset`, on one core, or with
+ * `REACTION_PIN=0`, both share every core, and the report says so.
+ */
+import { spawnSync } from 'node:child_process';
+
+/** How the bench placed its processes: the command prefix for the exchange child, and a line for the report. */
+export interface Placement {
+  /** Prepended to the exchange child's command (empty when not pinned). */
+  readonly exchangePrefix: readonly string[];
+  readonly describe: string;
+}
+
+/** Pins this process (the bot) and names the prefix that pins the exchange child, when it can. */
+export function placeProcesses(): Placement {
+  const shared = (why: string): Placement => ({ exchangePrefix: [], describe: `bot and exchange share every core (${why})` });
+  if (process.env.REACTION_PIN === '0') return shared('REACTION_PIN=0');
+  const cores = allowedCores();
+  if (cores === undefined) return shared('taskset not available');
+  if (cores.length < 2) return shared('one core');
+  const exchange = cores[cores.length - 1] as number;
+  const bot = cores.slice(0, -1).join(',');
+  // -a: every thread of the bot (GC helpers, the ledger's checkpointer worker) stays off the exchange's core.
+  const pin = spawnSync('taskset', ['-a', '-p', '-c', bot, String(process.pid)], { encoding: 'utf8' });
+  if (pin.error !== undefined || pin.status !== 0) return shared(`taskset failed: ${pin.stderr.trim()}`);
+  return { exchangePrefix: ['taskset', '-c', String(exchange)], describe: `bot pinned to core ${bot}, exchange to core ${exchange} (taskset)` };
+}
+
+/** The cores this process may run on ("pid N's current affinity list: 0-2,5"), or undefined without taskset. */
+function allowedCores(): number[] | undefined {
+  const r = spawnSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' });
+  if (r.error !== undefined || r.status !== 0) return undefined;
+  const list = /list:\s*(\S+)/.exec(r.stdout)?.[1];
+  if (list === undefined) return undefined;
+  const cores: number[] = [];
+  for (const part of list.split(',')) {
+    const [a, b] = part.split('-').map(Number);
+    if (a === undefined || !Number.isInteger(a)) return undefined;
+    for (let c = a; c <= (b ?? a); c++) cores.push(c);
+  }
+  return cores;
+}
