@@ -3,23 +3,29 @@
 // TypeScript sources under `kancil-source`); pointing those imports at the compiled modules by
 // path lets the compiled CLI load its own strategies whatever the conditions, without module
 // hooks (their loader thread costs ~0.06 s CPU at every start).
-// The packages made of many small modules are bundled into dist/vendor (vendor-deps.mjs).
-// Then dist/BUILT records when the build finished (bin/kancil.mjs compares it with the sources).
+// The packages made of many small modules are bundled into dist/vendor (vendor-deps.mjs), and the
+// compiled modules the entries reach into dist/src/bundle (bundle-dist.mjs), which is what the
+// CLI, the package's `exports` and the linked strategies load. Then dist/BUILT records when the
+// build finished (bin/kancil.mjs compares it with the sources).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { bundleDist } from './bundle-dist.mjs';
 import { bundleVendored, linkVendored, writeCodeCaches } from './vendor-deps.mjs';
 
-const TARGETS = { kancil: '../src/index.js', 'kancil/testing': '../src/testing.js', 'kancil/indicators': '../src/indicators.js' };
+// An incremental tsc leaves a strategy it did not recompile as the last build linked it: to the
+// unbundled entries of builds before the bundle.
+const UNBUNDLED = { '../src/index.js': 'kancil', '../src/testing.js': 'kancil/testing', '../src/indicators.js': 'kancil/indicators' };
+const TARGETS = { kancil: '../src/bundle/index.js', 'kancil/testing': '../src/bundle/testing.js', 'kancil/indicators': '../src/bundle/indicators.js' };
 
 /** Rewrites `kancil`, `kancil/testing` and `kancil/indicators` imports of the .js files in `<dist>/strategies`; returns the files changed. */
 export function linkCompiledStrategies(dist) {
   const dir = `${dist}/strategies`;
   const changed = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.js')) continue;
     const file = `${dir}/${name}`;
     const text = readFileSync(file, 'utf8');
-    const linked = text.replace(/(\bfrom\s*|\bimport\s*\(?\s*)(['"])(kancil(?:\/testing|\/indicators)?)\2/g, (_, lead, q, spec) => `${lead}${q}${TARGETS[spec]}${q}`);
+    const linked = text.replace(/(\bfrom\s*|\bimport\s*\(?\s*)(['"])(kancil(?:\/testing|\/indicators)?|\.\.\/src\/(?:index|testing|indicators)\.js)\2/g, (_, lead, q, spec) => `${lead}${q}${TARGETS[spec] ?? TARGETS[UNBUNDLED[spec]]}${q}`);
     if (linked !== text) {
       writeFileSync(file, linked);
       changed.push(name);
@@ -34,6 +40,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = fileURLToPath(new URL('..', import.meta.url));
   await bundleVendored(dist, root);
   linkVendored(dist);
+  await bundleDist(dist);
   writeCodeCaches(dist, root);
   writeFileSync(`${dist}/BUILT`, `${new Date().toISOString()}\n`);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Entry of `npx kancil`: runs the compiled JavaScript in dist/ (`npm run build`, which `npm ci` and
-// `npm install` run as the prepare step), so a start compiles nothing. In a checkout where dist/
-// is missing or a source is newer than the last build, it registers tsx and runs the TypeScript
-// sources instead (slower to start, never stale). KANCIL_FROM_SOURCE=1 forces the sources.
+// Entry of `npx kancil`: runs the compiled JavaScript bundle in dist/src/bundle (`npm run build`,
+// which `npm ci` and `npm install` run as the prepare step; bin/bundle-dist.mjs), so a start
+// compiles no TypeScript. In a checkout where dist/ is missing or a source is newer than the last
+// build, it registers tsx and runs the TypeScript sources instead (slower to start, never stale).
+// KANCIL_FROM_SOURCE=1 forces the sources.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -41,7 +42,7 @@ function builtIsFresh() {
 
 let main;
 if (builtIsFresh()) {
-  main = await import('../dist/src/cli/main.js');
+  main = await import('../dist/src/bundle/main.js');
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -64,6 +64,15 @@ async function typeScriptLoaderFor(file: string): Promise<void> {
 
 let hooksRegistered = false;
 
+/** `true` in the compiled bundle (bin/bundle-dist.mjs defines it), where the entry modules sit beside this code. */
+declare const KANCIL_BUNDLED: boolean | undefined;
+
+/** The URL of kancil's entry module `entry` ('index', 'testing', 'indicators') that this copy of the loader belongs to. */
+function ownEntry(entry: string, ext: '.js' | '.ts'): string {
+  const bundled = typeof KANCIL_BUNDLED !== 'undefined' && KANCIL_BUNDLED;
+  return new URL(`${bundled ? './' : '../'}${entry}${ext}`, import.meta.url).href;
+}
+
 /**
  * Lets a plugin outside the project import `kancil` and kancil's dependencies, and makes `kancil`
  * in a plugin the very modules the running CLI is made of (pluginHooks.ts): the compiled ones for
@@ -77,7 +86,7 @@ function allowOutOfTree(file: string): void {
   // Compiled in-tree plugins (dist/strategies) import the compiled modules by path (bin/build-finish.mjs).
   if (hooksRegistered || (ext === '.js' && !path.relative(PROJECT_ROOT, file).startsWith('..'))) return;
   hooksRegistered = true;
-  const own = (entry: string): string => new URL(`../${entry}${ext}`, import.meta.url).href;
+  const own = (entry: string): string => ownEntry(entry, ext);
   const data = {
     root: pathToFileURL(path.join(PACKAGE_ROOT, 'package.json')).href,
     own: { kancil: own('index'), 'kancil/testing': own('testing'), 'kancil/indicators': own('indicators') },

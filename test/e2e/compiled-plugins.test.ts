@@ -17,15 +17,20 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const fresh = builtIsFresh();
 
 describe('compiled strategies', () => {
-  it('the build links `kancil` imports of dist/strategies to the compiled modules', async () => {
+  it('the build links `kancil` imports of dist/strategies to the bundled entries', async () => {
     const { linkCompiledStrategies } = (await import(pathToFileURL(path.join(root, 'bin/build-finish.mjs')).href)) as { linkCompiledStrategies: (dist: string) => string[] };
     const dist = path.join(tmp, 'dist');
     mkdirSync(path.join(dist, 'strategies'), { recursive: true });
     writeFileSync(path.join(dist, 'strategies/a.js'), `import { z, defineStrategy } from 'kancil';\nimport { fakeContext } from "kancil/testing";\nimport { SMA } from 'kancil/indicators';\nimport { EMA } from 'trading-signals';\nconst m = await import('kancil');\n`);
     writeFileSync(path.join(dist, 'strategies/b.js'), `import { x } from 'kancil-extra';\n`);
-    expect(linkCompiledStrategies(dist)).toEqual(['a.js']);
-    expect(readFileSync(path.join(dist, 'strategies/a.js'), 'utf8')).toBe(`import { z, defineStrategy } from '../src/index.js';\nimport { fakeContext } from "../src/testing.js";\nimport { SMA } from '../src/indicators.js';\nimport { EMA } from 'trading-signals';\nconst m = await import('../src/index.js');\n`);
+    // As a build before the bundle linked it (an incremental tsc does not write it again).
+    writeFileSync(path.join(dist, 'strategies/c.js'), `import { z } from '../src/index.js';\nimport { SMA } from "../src/indicators.js";\nimport { y } from '../src/other.js';\n`);
+    expect(linkCompiledStrategies(dist)).toEqual(['a.js', 'c.js']);
+    expect(readFileSync(path.join(dist, 'strategies/a.js'), 'utf8')).toBe(`import { z, defineStrategy } from '../src/bundle/index.js';\nimport { fakeContext } from "../src/bundle/testing.js";\nimport { SMA } from '../src/bundle/indicators.js';\nimport { EMA } from 'trading-signals';\nconst m = await import('../src/bundle/index.js');\n`);
     expect(readFileSync(path.join(dist, 'strategies/b.js'), 'utf8')).toBe(`import { x } from 'kancil-extra';\n`);
+    expect(readFileSync(path.join(dist, 'strategies/c.js'), 'utf8')).toBe(`import { z } from '../src/bundle/index.js';\nimport { SMA } from "../src/bundle/indicators.js";\nimport { y } from '../src/other.js';\n`);
+    // Linking twice changes nothing.
+    expect(linkCompiledStrategies(dist)).toEqual([]);
   });
 
   it.skipIf(!fresh)('an in-tree plugin loads with no loader thread, one outside the tree with the hooks (needs a fresh `npm run build`)', () => {
