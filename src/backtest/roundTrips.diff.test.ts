@@ -129,15 +129,24 @@ const arbFill = fc.record({
   feeRate: fc.constantFrom('0', '0.001', '0.00075', '0.0003333'),
   feeKind: fc.constantFrom('base', 'quote', 'other', 'none'),
   dt: fc.integer({ min: 0, max: 600_000 }),
+  // Sells (buys) exactly what is held long (short): whole lots closed, what a strategy selling its position does.
+  closeAll: fc.boolean(),
 });
 const arbFills = fc.array(arbFill, { maxLength: 60 }).map((xs) => {
   let t = 0;
+  const held = new Map<string, Decimal>();
   return xs.map((x): ReportFill => {
     t += x.dt;
     const [base, quote] = x.symbol.split('_') as [string, string];
+    const key = `${x.strategy} ${x.symbol}`;
+    const pos = held.get(key) ?? ZERO;
+    const all = x.closeAll && (x.side === 'SELL' ? pos.gt(0) : pos.lt(0)) ? pos.abs().toFixed() : undefined;
+    const qty = all ?? x.qty;
     const feeAsset = x.feeKind === 'base' ? base : x.feeKind === 'quote' ? quote : x.feeKind === 'other' ? 'BNB' : null;
-    const fee = new Decimal(x.qty).mul(x.feeRate).mul(x.feeKind === 'quote' ? x.price : 1).toFixed();
-    return { t, strategy: x.strategy, symbol: x.symbol, side: x.side, price: x.price, qty: x.qty, fee, feeAsset, maker: false };
+    const fee = new Decimal(qty).mul(x.feeRate).mul(x.feeKind === 'quote' ? x.price : 1).toFixed();
+    const got = x.side === 'BUY' && feeAsset === base ? new Decimal(qty).minus(fee) : new Decimal(qty);
+    held.set(key, x.side === 'BUY' ? pos.plus(got) : pos.minus(got));
+    return { t, strategy: x.strategy, symbol: x.symbol, side: x.side, price: x.price, qty, fee, feeAsset, maker: false };
   });
 });
 

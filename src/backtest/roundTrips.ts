@@ -8,7 +8,7 @@
  * decimals; the statistics over them (win rate, profit factor...) are descriptive floats.
  */
 import type { Decimal } from '../core/decimal.js';
-import { BIG_ZERO, bigCmp, bigDiv, bigMinus, bigPlus, bigTimes, type BigDec } from '../core/bigDecimal.js';
+import { BIG_ZERO, bigCmp, bigDiv, bigDivProduct, bigMinus, bigPlus, bigTimes, type BigDec } from '../core/bigDecimal.js';
 import { bigAmountText, bigOfText, bigPrecisionNumber, bigText, bigToPlaces } from '../core/bigDecimalText.js';
 import type { ReportFill, RoundTrip } from './result.js';
 
@@ -83,18 +83,23 @@ export function* pricedTripsOf(fills: Iterable<ReportFill>): Generator<PricedTri
     let cost = BIG_ZERO;
     let entryFees = BIG_ZERO;
     let entryT = f.t;
+    // The lot and product of the first take, and how many lots were taken (one: see entryPrice).
+    let first: { take: BigDec; price: BigDec; product: BigDec } | undefined;
+    let takes = 0;
     while (left.m > 0n && b.lots.length > 0) {
       const lot = b.lots[0] as Lot;
       const take = bigCmp(lot.qty, left) <= 0 ? lot.qty : left;
       if (closed.m === 0n) entryT = lot.t;
       closed = bigPlus(closed, take);
-      cost = bigPlus(cost, bigTimes(take, lot.price));
+      const product = bigTimes(take, lot.price);
+      if (takes++ === 0) first = { take, price: lot.price, product };
+      cost = bigPlus(cost, product);
       entryFees = bigPlus(entryFees, bigTimes(take, lot.feePerUnit));
       lot.qty = bigMinus(lot.qty, take);
       left = bigMinus(left, take);
       if (lot.qty.m === 0n) b.lots.shift();
     }
-    const exitFee = qty.m === 0n ? BIG_ZERO : bigDiv(bigTimes(fee, closed), qty);
+    const exitFee = qty.m === 0n ? BIG_ZERO : bigDivProduct(bigTimes(fee, closed), fee, closed, qty);
     const fees = bigPlus(entryFees, exitFee);
     const value = bigTimes(closed, price);
     const gross = b.long ? bigMinus(value, cost) : bigMinus(cost, value);
@@ -108,7 +113,8 @@ export function* pricedTripsOf(fills: Iterable<ReportFill>): Generator<PricedTri
       exitT: f.t,
       qty: bigText(closed),
       // Nothing closed (a zero-quantity fill against the position): 0 / 0, as decimal.js prints it.
-      entryPrice: closed.m === 0n ? 'NaN' : bigAmountText(bigDiv(cost, closed), PLACES),
+      // One lot: cost is 0 + its product, so cost / closed is product / closed.
+      entryPrice: closed.m === 0n ? 'NaN' : bigAmountText(takes === 1 && first !== undefined ? bigDivProduct(first.product, first.price, first.take, closed) : bigDiv(cost, closed), PLACES),
       exitPrice: bigText(price),
       pnl: bigText(pnl),
       fees: bigAmountText(fees, PLACES),

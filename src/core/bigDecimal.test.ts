@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from './decimal.js';
-import { bigCmp, bigDiv, bigMinus, bigOf, bigPlus, bigTimes, bigToDecimal, bigToNumber, type BigDec } from './bigDecimal.js';
+import { bigCmp, bigDiv, bigDivProduct, bigMinus, bigOf, bigPlus, bigTimes, bigToDecimal, bigToNumber, type BigDec } from './bigDecimal.js';
 
 const text = (x: BigDec) => bigToDecimal(x).toString();
 
@@ -44,6 +44,21 @@ describe('bigDecimal', () => {
         expect(text(bigDiv(bx, by))).toBe(x.dividedBy(y).toString());
       }),
       { numRuns: 2_000 },
+    );
+  });
+
+  it('differential: x.times(y).dividedBy(z) by bigDivProduct, z being y (by its digits or by value) or not', () => {
+    // z spelled as y (same digits: the shortcut), as y with a trailing zero more (same value, other digits), or another value.
+    const arbZ = (y: Decimal) => fc.oneof(fc.constant(bigOf(y)), fc.constant({ m: bigOf(y).m * 10n, e: bigOf(y).e - 1 }), arbDec.map(bigOf));
+    fc.assert(
+      fc.property(arbAny, arbDec.chain((y) => fc.tuple(fc.constant(y), arbZ(y))), (x, [y, bz]) => {
+        if (bz.m === 0n) return;
+        const bx = bigOf(x);
+        const by = bigOf(y);
+        const z = bigToDecimal(bz);
+        expect(text(bigDivProduct(bigTimes(bx, by), bx, by, bz))).toBe(x.times(y).dividedBy(z).toString());
+      }),
+      { numRuns: 5_000 },
     );
   });
 

@@ -153,6 +153,16 @@ export function bigDiv(x: BigDec, y: BigDec): BigDec {
   return round((x.m * pow10(s)) / y.m, x.e - y.e - s);
 }
 
+/**
+ * p.dividedBy(z) of decimal.js where p is bigTimes(x, y). When z has y's digits and p kept every
+ * digit of the product, the quotient is x itself, rounded: a lot closed whole (one division less
+ * per round trip for its entry price and its exit fee).
+ */
+export function bigDivProduct(p: BigDec, x: BigDec, y: BigDec, z: BigDec): BigDec {
+  if (p.m !== 0n && p.e === x.e + y.e && y.m === z.m && y.e === z.e) return bigRound(x);
+  return bigDiv(p, z);
+}
+
 /** x rounded to 40 significant digits: what decimal.js's abs, neg and plus(0) make of a longer input. */
 export function bigRound(x: BigDec): BigDec {
   return x.m < LIMIT && x.m > -LIMIT ? x : round(x.m, x.e);
