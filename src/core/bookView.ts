@@ -29,4 +29,10 @@ export interface BookView {
   band(low: Decimal, high: Decimal): { bids: BookLevel[]; asks: BookLevel[] };
   /** Cost of taking `qty` from the side opposite to `side` (BUY walks the asks). */
   costToFill(side: OrderSideName, qty: Decimal): FillCost;
+  /**
+   * The price any positive quantity fills at on either side, when the book is one level of
+   * unbounded quantity (candle mode's bar book); undefined otherwise (absent: never). Lets the
+   * risk checker value a market order as price x quantity in scaled integers.
+   */
+  singlePrice?(): Decimal | undefined;
 }

@@ -56,6 +56,10 @@ export class BarBook implements BookView {
     return { bids: l, asks: [...l] };
   }
 
+  singlePrice(): Decimal | undefined {
+    return this.#close;
+  }
+
   costToFill(_side: OrderSideName, qty: Decimal): FillCost {
     // Sign tests rather than lte(0): no Decimal(0) built per estimate.
     if (!this.#level || qty.isNegative() || qty.isZero()) return { filledQty: ZERO, quoteQty: ZERO, avgPrice: undefined, worstPrice: undefined };

@@ -30,7 +30,7 @@ const quoteBuyMost = quoteBuyMostQty;
 
 /** maxPosition, the daily loss limit, then the balance a buy spends (quote) or a sell delivers (base). */
 export function checkAccountRules(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx: RiskContext, w: PlaceWork): StepResult {
-  const { buy, priced, qs, ns, slot, price, stop, qty, qLo, maxPos, posDec, openDec, side, reducing, v1, v2, ve, marketValue, vg, onGrid } = w;
+  const { buy, priced, qs, ns, slot, price, stop, qty, qLo, maxPos, posDec, openDec, side, reducing, v1, v2, ve, marketValue, marketPrice, vg, onGrid } = w;
   const acct = ctx.account;
   const lim = ctx.limits;
   const Q = qLo;
@@ -90,7 +90,7 @@ export function checkAccountRules(intent: PlaceIntent, sym: SymbolRules, sc: Sca
       }
     }
     if (c !== c) return BAIL;
-    if (c > 0) return m.insufficient(true, valueDecimalX(marketValue, intent, priced ? price : stop, qty), sym.quote, free ?? acct.free(sym.quote));
+    if (c > 0) return m.insufficient(true, valueDecimalX(marketValue, intent, priced ? price : (stop ?? marketPrice), qty), sym.quote, free ?? acct.free(sym.quote));
   } else if (qty !== undefined) {
     let free: Decimal | undefined;
     let c: number;

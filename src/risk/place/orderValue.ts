@@ -12,6 +12,7 @@ import { BAIL as NO_VERDICT } from '../grid.js';
 import { T_STOP } from '../rules.js';
 import { cmpProducts, unpack, unpacked } from '../scaled.js';
 import type { ScaledSymbol, SymbolRules } from '../rules.js';
+import { POW10 as CORE_POW10 } from '../../core/pow10.js';
 import type { RiskContext } from '../types.js';
 import type { PlaceWork, StepResult } from './placeWork.js';
 
@@ -24,6 +25,34 @@ const BF = boundFallbacks;
 const STOP = T_STOP;
 const decCmpX = decCmp;
 const valueDecimalX = valueDecimal;
+const POW10 = CORE_POW10;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** Scratch answer of singleLevelPrice. */
+const PX = { m: 0, e: 0 };
+
+/**
+ * `price` as PX.m * 10^PX.e, on the price grid when its digits allow (then the order value lands
+ * on the notional grid, as a priced order's does); false when it does not unpack exactly.
+ */
+function singleLevelPrice(price: Decimal, ps: number): boolean {
+  if (!unpackX(price)) return false;
+  let pm = U.m;
+  let pe = U.e;
+  // unpack leaves a word's trailing zeros in place: dropped, or padded, to reach the grid.
+  while (pe < -ps && pm % 10 === 0 && pm !== 0) {
+    pm /= 10;
+    pe++;
+  }
+  const f = pe > -ps ? POW10[pe + ps] : undefined;
+  if (f !== undefined && pm * f <= MAX_SAFE) {
+    pm *= f;
+    pe = -ps;
+  }
+  PX.m = pm;
+  PX.e = pe;
+  return true;
+}
 
 /** Sets the order value in `w`, then checks maxOrderNotional; refuses a market order the book cannot fill. */
 export function checkOrderValue(intent: PlaceIntent, sym: SymbolRules, sc: ScaledSymbol, ctx: RiskContext, w: PlaceWork): StepResult {
@@ -36,6 +65,7 @@ export function checkOrderValue(intent: PlaceIntent, sym: SymbolRules, sc: Scale
   let v2 = 1;
   let ve: number;
   let marketValue: Decimal | undefined;
+  let marketPrice: Decimal | undefined;
   if (priced && price !== undefined && qty !== undefined) {
     v1 = P;
     v2 = Q;
@@ -50,12 +80,23 @@ export function checkOrderValue(intent: PlaceIntent, sym: SymbolRules, sc: Scale
     ve = -ns;
   } else {
     const q = qty as Decimal;
-    const cost = ctx.market.book(intent.symbol)?.costToFill(intent.side, q);
-    if (cost === undefined || decCmpX(cost.filledQty, q) < 0) return m.noLiquidity(q, intent.side);
-    // A book walk sums products of arbitrary decimals: compared as a Decimal (no allocation).
-    marketValue = cost.quoteQty;
-    v1 = 0;
-    ve = 0;
+    const book = ctx.market.book(intent.symbol);
+    // One level of unbounded quantity (candle mode): price x quantity in scaled integers, exact
+    // (two safe integers: at most 32 digits, which the reference's 40-digit product keeps whole).
+    const one = w.qLo === w.qHi && Q > 0 ? book?.singlePrice?.() : undefined;
+    if (one !== undefined && singleLevelPrice(one, w.ps)) {
+      v1 = PX.m;
+      v2 = Q;
+      ve = PX.e - w.qs;
+      marketPrice = one;
+    } else {
+      const cost = book?.costToFill(intent.side, q);
+      if (cost === undefined || decCmpX(cost.filledQty, q) < 0) return m.noLiquidity(q, intent.side);
+      // A book walk sums products of arbitrary decimals: compared as a Decimal (no allocation).
+      marketValue = cost.quoteQty;
+      v1 = 0;
+      ve = 0;
+    }
   }
 
   // The order value on the notional grid when it is exact there (NaN otherwise): compared with
@@ -67,6 +108,7 @@ export function checkOrderValue(intent: PlaceIntent, sym: SymbolRules, sc: Scale
   w.v2 = v2;
   w.ve = ve;
   w.marketValue = marketValue;
+  w.marketPrice = marketPrice;
   w.vg = vg;
   w.onGrid = onGrid;
   const maxNotional = ctx.limits.maxOrderNotional;
@@ -80,7 +122,7 @@ export function checkOrderValue(intent: PlaceIntent, sym: SymbolRules, sc: Scale
       if (!unpackX(maxNotional)) return BAIL;
       over = cmpP(v1, v2, ve, U.m, 1, U.e) > 0;
     }
-    if (over) return m.overNotionalLimit(valueDecimalX(marketValue, intent, priced ? price : stop, qty), sym.quote, maxNotional);
+    if (over) return m.overNotionalLimit(valueDecimalX(marketValue, intent, priced ? price : (stop ?? marketPrice), qty), sym.quote, maxNotional);
   }
   return undefined;
 }

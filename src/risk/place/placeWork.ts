@@ -51,6 +51,8 @@ export class PlaceWork {
   v2 = 1;
   ve = 0;
   marketValue: Decimal | undefined = undefined;
+  /** A market order's unit price when its book is one level (v1 holds it scaled): what a message values it at. */
+  marketPrice: Decimal | undefined = undefined;
   /** The order value on the notional grid when it is exact there (NaN otherwise). */
   vg = NaN;
   onGrid = false;
