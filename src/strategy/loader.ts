@@ -87,9 +87,11 @@ function allowOutOfTree(file: string): void {
   if (hooksRegistered || (ext === '.js' && !path.relative(PROJECT_ROOT, file).startsWith('..'))) return;
   hooksRegistered = true;
   const own = (entry: string): string => ownEntry(entry, ext);
+  // Compiled, kancil's trading-signals is its bundle (bin/vendor-deps.mjs): the plugin's must be that copy too (one class per indicator and error).
+  const vendored = ext === '.js' ? { 'trading-signals': new URL('../../vendor/trading-signals.js', import.meta.url).href } : {};
   const data = {
     root: pathToFileURL(path.join(PACKAGE_ROOT, 'package.json')).href,
-    own: { kancil: own('index'), 'kancil/testing': own('testing'), 'kancil/indicators': own('indicators') },
+    own: { kancil: own('index'), 'kancil/testing': own('testing'), 'kancil/indicators': own('indicators'), ...vendored },
   };
   register(PLUGIN_HOOKS_URL, { data });
 }

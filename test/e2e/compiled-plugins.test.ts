@@ -37,16 +37,17 @@ describe('compiled strategies', () => {
     const dir = path.join(tmp, 'outside');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(path.join(dir, 'p.js'), `import { defineStrategy, z } from 'kancil';\nexport default defineStrategy({ name: 'p', description: 'd', params: z.object({}), create: () => ({}) });\n`);
+    // Its trading-signals is kancil's copy (the vendored bundle): one class per indicator.
+    writeFileSync(path.join(dir, 'p.js'), `import { defineStrategy, z } from 'kancil';\nimport { SMA } from 'kancil/indicators';\nimport { SMA as PackageSma } from 'trading-signals';\nexport default defineStrategy({ name: 'p', description: String(SMA === PackageSma), params: z.object({}), create: () => ({}) });\n`);
     const script = `
 const { loadPlugin, plainErrorAt } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'dist/src/strategy/loader.js')).href)});
 const at = plainErrorAt('cfg.yaml');
 const mm = await loadPlugin('market-maker', ${JSON.stringify(root)}, at, ['strategies', 0]);
 const inTree = process.report.getReport().workers.length;
 const p = await loadPlugin(${JSON.stringify(path.join(dir, 'p.js'))}, ${JSON.stringify(dir)}, at, ['strategies', 1]);
-console.log(JSON.stringify({ mm: mm.name, p: p.name, inTree, outside: process.report.getReport().workers.length }));
+console.log(JSON.stringify({ mm: mm.name, p: p.name, sameSma: p.description, inTree, outside: process.report.getReport().workers.length }));
 `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ mm: 'market-maker', p: 'p', inTree: 0, outside: 1 });
+    expect(JSON.parse(out)).toEqual({ mm: 'market-maker', p: 'p', sameSma: 'true', inTree: 0, outside: 1 });
   });
 });

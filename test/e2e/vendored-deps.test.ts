@@ -1,6 +1,6 @@
 /**
- * The build bundles zod, yaml and pino (many small modules each) into one file each under
- * dist/vendor, loaded with V8's code cache, and points the compiled imports there
+ * The build bundles zod, yaml, pino and trading-signals (many small modules each) into one file
+ * each under dist/vendor, loaded with V8's code cache, and points the compiled imports there
  * (bin/vendor-deps.mjs): the bundles must export what the packages export, their caches must be
  * taken, and no compiled module may still import the packages themselves.
  */
@@ -37,7 +37,7 @@ describe('vendored packages', () => {
     mkdirSync(path.join(dist, 'src/config'), { recursive: true });
     writeFileSync(path.join(dist, 'src/config/a.js'), `import { z } from 'zod';\nimport { parseDocument } from "yaml";\nimport { x } from 'zod-extra';\nimport { y } from 'yaml/util';\n`);
     writeFileSync(path.join(dist, 'src/index.js'), `export { z } from 'zod';\nconst y = await import('yaml');\n`);
-    writeFileSync(path.join(dist, 'src/b.js'), `import { EMA } from 'trading-signals';\n`);
+    writeFileSync(path.join(dist, 'src/b.js'), `import { Decimal } from 'decimal.js';\n`);
     expect(linkVendored(dist)).toEqual([path.join('src', 'config', 'a.js'), path.join('src', 'index.js')]);
     expect(readFileSync(path.join(dist, 'src/config/a.js'), 'utf8')).toBe(`import { z } from '../../vendor/zod.js';\nimport { parseDocument } from "../../vendor/yaml.js";\nimport { x } from 'zod-extra';\nimport { y } from 'yaml/util';\n`);
     expect(readFileSync(path.join(dist, 'src/index.js'), 'utf8')).toBe(`export { z } from '../vendor/zod.js';\nconst y = await import('../vendor/yaml.js');\n`);
