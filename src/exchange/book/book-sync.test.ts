@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BookStatusEvent } from '../../core/marketEvents.js';
 import { parseDepthSides, scaledLevels } from '../../core/scaledLevels.js';
+import { Decimal } from '../../core/decimal.js';
 import { BookSync, type DiffInput } from './book-sync.js';
 
 const diff = (U: number, u: number, bids: string[][] = [], asks: string[][] = []): DiffInput => ({ U, u, E: u, bids, asks });
@@ -39,6 +40,20 @@ describe('BookSync: the six-step procedure', () => {
     expect(b.sync.applyNextScaled(10, 10, 10, bids, asks)).toBe(false);
     expect(b.statuses).toEqual(a.statuses);
     expect([b.sync.state, b.sync.book.ready, b.requests]).toEqual([a.sync.state, a.sync.book.ready, a.requests]);
+  });
+
+  it('advanceNext moves the update id of a ready book and not its levels; step 5 still holds after it', () => {
+    const { sync } = setup();
+    sync.onDiff(diff(1, 5));
+    sync.onSnapshot({ lastUpdateId: 5, bids: [['10', '1']], asks: [['12', '1']] }, 0);
+    sync.onDiff(diff(6, 6, [['10.5', '2']]));
+    sync.advanceNext(7, 9);
+    expect([sync.book.lastUpdateId, sync.stats.applied, sync.state]).toEqual([9, 2, 'ready']);
+    expect(sync.book.top(5)).toMatchObject({ bids: [{ price: new Decimal('10.5') }, { price: new Decimal('10') }], asks: [{ price: new Decimal('12') }] });
+    expect(() => sync.advanceNext(9, 9)).toThrow(/not the next one/);
+    expect(sync.isNext(10, 10)).toBe(true);
+    sync.onDiff(diff(11, 11));
+    expect(sync.state).toBe('buffering');
   });
 
   it('buffers, asks for a snapshot after the first event, drops stale events and bridges', () => {

@@ -153,6 +153,17 @@ export class BookSync {
     return this.#applied(u);
   }
 
+  /**
+   * Step 5 alone, for a diff for which {@link isNext} holds and whose levels its owner keeps
+   * elsewhere (a replay's matching engine follows the exchange's book): the book's update id moves
+   * on and its levels do not, so they are the exchange's no longer, until the next snapshot loads
+   * them again. Only for an owner that reads the levels at (re)synchronisation alone.
+   */
+  advanceNext(U: number, u: number): void {
+    if (!this.isNext(U, u)) throw new Error(`advanceNext: diff U=${U} u=${u} is not the next one (state ${this.#state}, lastUpdateId ${this.book.lastUpdateId})`);
+    this.#applied(u);
+  }
+
   /** Feeds a REST snapshot (steps 2, 3, 4). Ignored while the book is ready (a periodic snapshot in a recording). */
   onSnapshot(s: SnapshotInput, at: number): void {
     if (this.#state === 'ready') return;
