@@ -17,6 +17,9 @@
  * The exchange runs on a core of its own and the bot on the others (bench/reactionPlacement.ts,
  * `taskset`; `REACTION_PIN=0` or no taskset: shared, as the report says): an exchange never runs
  * on the bot's cores, and sharing them bills the sandbox's matching to the bot's socket writes.
+ * Each stretch also reports how long the bot's event loop waited, runnable, for a core (Linux's
+ * schedstat): other processes on its cores show there, and a large share means the figures are
+ * the machine's.
  * Frames and orders are seen through diagnostics channels, which cost one property read when
  * nobody listens. GC pauses come from perf_hooks. The ledger is a file in the temp folder, as in a
  * run (`REACTION_LEDGER=memory` for an in-memory one, to compare). `REACTION_SECONDS` sets the
@@ -43,7 +46,7 @@ import { Decimal } from '../src/core/decimal.js';
 import { frameReceived, orderSent, type FrameProbe, type OrderSentProbe } from '../src/core/probes.js';
 import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
 import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
-import { placeProcesses, type Placement } from './reactionPlacement.js';
+import { coreWaitMs, placeProcesses, type Placement } from './reactionPlacement.js';
 import { type BenchReport, percentile } from './report.js';
 
 const RATES = (process.env.REACTION_RATES ?? '100,1000,10000').split(',').map(Number);
@@ -276,9 +279,11 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       seenTicks = 0;
       loop.reset();
       loop.enable();
+      const waitedBefore = coreWaitMs();
       S.on = true;
       await sleep(SECONDS * 1000);
       S.on = false;
+      const waitedAfter = coreWaitMs();
       loop.disable();
       await exchange.rate(0, 0);
       await sleep(1000);
@@ -290,7 +295,8 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       if (mode === 'live') lines.push(`${pad}  of it in the HTTP client (request made -> bytes written) ${fmt(m.client)}`);
       lines.push(`${pad}frame-to-strategy ${fmt(m.heard)}`);
       lines.push(`${pad}fill-to-strategy ${fmt(m.fill)}`);
-      lines.push(`${pad}GC ${m.gcCount} pauses, max ${m.gcMax.toFixed(1)} ms; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms`);
+      const waited = waitedBefore !== undefined && waitedAfter !== undefined ? `; waited for a core ${(waitedAfter - waitedBefore).toFixed(0)} of ${SECONDS * 1000} ms` : '';
+      lines.push(`${pad}GC ${m.gcCount} pauses, max ${m.gcMax.toFixed(1)} ms; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms${waited}`);
     }
   } finally {
     loop.disable();

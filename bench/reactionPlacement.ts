@@ -8,6 +8,7 @@
  * `REACTION_PIN=0`, both share every core, and the report says so.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** How the bench placed its processes: the command prefix for the exchange child, and a line for the report. */
 export interface Placement {
@@ -44,4 +45,19 @@ function allowedCores(): number[] | undefined {
     for (let c = a; c <= (b ?? a); c++) cores.push(c);
   }
   return cores;
+}
+
+/**
+ * Time this process's main thread (the bot's event loop) has spent runnable but waiting for a core,
+ * in ms, from Linux's /proc/self/schedstat (its second field, ns); undefined elsewhere. Read before
+ * and after a measured stretch it tells how much of that stretch other processes took from the
+ * bot: figures taken while it waited a large share are the machine's, not the bot's.
+ */
+export function coreWaitMs(): number | undefined {
+  try {
+    const waited = Number(readFileSync('/proc/self/schedstat', 'utf8').split(' ')[1]);
+    return Number.isFinite(waited) ? waited / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
 }
