@@ -5,7 +5,7 @@ import { parseRecordLine } from './format.js';
 import { Decimal } from '../core/decimal.js';
 import { mulberry32 } from '../core/random.js';
 import { scaledText } from './binary/format.js';
-import { lazyTradeOf, rawTrade, scaledTradeOf, type ScaledTrade, wireTrade } from './trade.js';
+import { idText, lazyTradeOf, rawTrade, scaledTradeOf, type ScaledTrade, wireTrade } from './trade.js';
 
 const wire = { e: 'trade', E: 1723161255343, s: 'BTCUSDT', t: 3735683259, p: '61837.63000000', q: '0.02000000', T: 1723161255342, m: true, M: true };
 
@@ -86,5 +86,14 @@ describe('wireTrade scaled values', () => {
       expect(st.qtyScale).toBe(st.priceScale);
       expect(e.qty.toString()).toBe(new Decimal(text).toString());
     }
+  });
+});
+
+describe('idText', () => {
+  it('spells ids as String() does (both sides of 2^30 and of the halves, random safe integers)', () => {
+    const rand = mulberry32(3);
+    const ids = [0, 9, 99_999, 100_000, 0x3fffffff, 0x40000000, 3_735_683_259, 10_000_000_000, 10_000_000_001, 4_200_000_099_999, Number.MAX_SAFE_INTEGER];
+    for (let i = 0; i < 50_000; i++) ids.push(Math.floor(rand() * 10 ** (1 + Math.floor(rand() * 16))));
+    for (const id of ids) if (Number.isSafeInteger(id)) expect(idText(id)).toBe(String(id));
   });
 });
