@@ -401,7 +401,7 @@ export class Replay {
         if (e.closed && !this.#books.has(e.symbol)) {
           let bb = this.#barBooks.get(e.symbol);
           if (!bb) this.#barBooks.set(e.symbol, (bb = new BarBook(e.symbol)));
-          bb.update(e.close, e.closeTime);
+          bb.update(e);
         }
         if (o.candleVenue) {
           o.candleVenue.onBar(e);

@@ -60,7 +60,7 @@ describe('checkIntent vs decimal.js reference', () => {
         const ask = book.bestAsk()?.price ?? new Decimal(100);
         const price = k % 3 === 0 ? ask : k % 3 === 1 ? ask.plus('0.00000000012345678901') : ask.toDecimalPlaces(0).mul(1000);
         const bar = new CountingBarBook(sym);
-        if (k % 11 !== 10) bar.update(price, 1); // some stay before their first bar: no liquidity
+        if (k % 11 !== 10) bar.update({ close: price, closeTime: 1 }); // some stay before their first bar: no liquidity
         ctx.books.set(sym, bar);
       }
     });

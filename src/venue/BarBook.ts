@@ -12,10 +12,16 @@ import type { BookLevel } from '../core/types.js';
 /** Quantity shown on each side: large enough never to limit an estimate. */
 const UNBOUNDED = new Decimal('1e15');
 
+/** What the book reads of a bar: its close, read only when the book is (a CSV bar's Decimal is built on first read). */
+export interface BookBar {
+  readonly close: Decimal;
+  readonly closeTime: number;
+}
+
 /** A one-level book at the last close. */
 export class BarBook implements BookView {
-  #close: Decimal | undefined;
-  /** The level at #close, built when first read after an update (most bars are never read). */
+  #bar: BookBar | undefined;
+  /** The level at the bar's close, built when first read after an update (most bars are never read). */
   #cached: BookLevel | undefined;
   lastUpdateId = 0;
 
@@ -23,19 +29,19 @@ export class BarBook implements BookView {
 
   /** Ready once a bar has been seen. */
   get ready(): boolean {
-    return this.#close !== undefined;
+    return this.#bar !== undefined;
   }
 
   /** Moves the book to a bar's close. */
-  update(close: Decimal, closeTime: number): void {
-    this.#close = close;
+  update(bar: BookBar): void {
+    this.#bar = bar;
     this.#cached = undefined;
-    this.lastUpdateId = closeTime;
+    this.lastUpdateId = bar.closeTime;
   }
 
   get #level(): BookLevel | undefined {
-    if (this.#close === undefined) return undefined;
-    return (this.#cached ??= { price: this.#close, qty: UNBOUNDED });
+    if (this.#bar === undefined) return undefined;
+    return (this.#cached ??= { price: this.#bar.close, qty: UNBOUNDED });
   }
 
   bestBid(): BookLevel | undefined {
@@ -57,7 +63,7 @@ export class BarBook implements BookView {
   }
 
   singlePrice(): Decimal | undefined {
-    return this.#close;
+    return this.#bar?.close;
   }
 
   costToFill(_side: OrderSideName, qty: Decimal): FillCost {
