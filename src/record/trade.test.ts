@@ -97,3 +97,24 @@ describe('idText', () => {
     for (const id of ids) if (Number.isSafeInteger(id)) expect(idText(id)).toBe(String(id));
   });
 });
+
+describe('wireTrade', () => {
+  it('makes the lazy trade of the same wire strings: JSON, keys, spread, deep equality, raw strings', () => {
+    const texts = new DecimalTextCache();
+    const rand = mulberry32(5);
+    for (let i = 0; i < 3_000; i++) {
+      const id = Math.floor(rand() * 10 ** (1 + Math.floor(rand() * 12)));
+      const p = i % 7 === 0 ? 0 : Math.floor(rand() * 10 ** (1 + Math.floor(rand() * 15)));
+      const q = Math.floor(rand() * 10 ** (1 + Math.floor(rand() * 10)));
+      const scale = i % 5 === 0 ? Math.floor(rand() * 10) : 8;
+      const wire = { e: 'trade', E: 1000 + i, s: 'BTCUSDT', t: id, p: scaledText(p, scale), q: scaledText(q, scale), T: 999 + i, m: (i & 1) === 0, M: true };
+      const lazy = lazyTradeOf(wire, () => 'BTC_USDT', texts);
+      const e = wireTrade(1000 + i, 'BTC_USDT', id, 999 + i, (i & 1) === 0, undefined, undefined, p, scale, q, scale, texts);
+      expect(e).toEqual(lazy);
+      expect({ ...e }).toEqual({ ...lazy });
+      expect(JSON.stringify(e)).toBe(JSON.stringify(lazy));
+      expect(Object.keys(e)).toEqual(Object.keys(lazy ?? {}));
+      expect(rawTrade(e)).toEqual(lazy && rawTrade(lazy));
+    }
+  });
+});
