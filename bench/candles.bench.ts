@@ -4,19 +4,19 @@
  * engine charges it; the exit sells the position, net of that fee), over the one-month 1m BTCUSDT kline file repeated (shifted in time)
  * to about a million bars. Ours runs the full candle path: the bus, the strategy host, the
  * pipeline's gate, the sma-crossover plugin (trading-signals SMA), the candle venue and the result
- * collector. Both sides get pre-parsed bars: grademark numbers in a data-forge DataFrame, ours
- * KlineEvents whose exact decimals (and the close's double, `closeNumber`, which the plugin's
- * indicators read) were parsed once per distinct bar of the month (each repetition is a thin
- * time-shifted view). The CSV parse rate is reported on its own line.
+ * collector. Both sides get pre-parsed bars, built before their timer and dropped after it:
+ * grademark numbers in a data-forge DataFrame, ours the CSV reader's own KlineEvents (the objects a
+ * real run gets), time-shifted copies sharing the exact decimals parsed once per distinct bar of
+ * the month. The CSV parse rate is reported on its own line.
  * `grademark` runs the same bars and rules in the same process; trade lists must match first.
  *
  * Timing: BENCH_REPS (default 3) alternated repetitions, ours then grademark, so a busy spell of a
  * shared machine hits both sides; each side's best wall time and least CPU time (process.cpuUsage:
  * every thread of the process, GC included) count, and the goal is checked on the CPU ratio.
  * Every repetition's trade list and net PnL must match grademark's of the same repetition, and our
- * result JSON must be identical across repetitions, before any rate counts. grademark's bars are
- * built per repetition before its timer and dropped after it, so our timed runs do not mark them
- * in every major collection (about 10-20 ms of collector pauses per run).
+ * result JSON must be identical across repetitions, before any rate counts. Each side's bars are
+ * built per repetition before its timer and dropped after it, so neither side's timed runs mark
+ * the other's input in their major collections (about 10-20 ms of collector pauses per run).
  * Latest figures and where the time goes: docs/performance.md.
  */
 import { existsSync } from 'node:fs';
@@ -29,7 +29,7 @@ import { backtest, type IBar, type IStrategy } from 'grademark';
 import { SMA } from 'trading-signals';
 import { prepareRun } from '../src/backtest/Backtest.js';
 import { parseBacktestConfig } from '../src/backtest/config.js';
-import { parseKlineCsvLine } from '../src/backtest/klineCsv.js';
+import { parseKlineCsvLine, shiftedCsvKline } from '../src/backtest/klineCsv.js';
 import type { BacktestResult } from '../src/backtest/ResultCollector.js';
 import type { KlineEvent } from '../src/core/marketEvents.js';
 import { fmtRate, fmtRatio, type BenchReport } from './report.js';
@@ -53,46 +53,20 @@ interface Bar extends IBar {
   slow?: number;
 }
 
-/** A kline seen `offset` ms later: shares the base bar's (already parsed) decimals. */
-class ShiftedKline implements KlineEvent {
-  readonly type = 'kline' as const;
-  readonly E: number;
-  readonly openTime: number;
-  readonly closeTime: number;
-  constructor(
-    private readonly k: KlineEvent,
-    offset: number,
-  ) {
-    this.E = k.E + offset;
-    this.openTime = k.openTime + offset;
-    this.closeTime = k.closeTime + offset;
-  }
-  get symbol() { return this.k.symbol; }
-  get interval() { return this.k.interval; }
-  get firstTradeId() { return this.k.firstTradeId; }
-  get lastTradeId() { return this.k.lastTradeId; }
-  get open() { return this.k.open; }
-  get high() { return this.k.high; }
-  get low() { return this.k.low; }
-  get close() { return this.k.close; }
-  get closeNumber() { return this.k.closeNumber; }
-  get openNumber() { return this.k.openNumber; }
-  get highNumber() { return this.k.highNumber; }
-  get lowNumber() { return this.k.lowNumber; }
-  get volume() { return this.k.volume; }
-  get quoteVolume() { return this.k.quoteVolume; }
-  get trades() { return this.k.trades; }
-  get takerBuyBaseVolume() { return this.k.takerBuyBaseVolume; }
-  get takerBuyQuoteVolume() { return this.k.takerBuyQuoteVolume; }
-  get closed() { return this.k.closed; }
-}
-
 /** The month parsed once (exact decimals materialised) and its number of repetitions. */
 function loadMonth(): { lines: string[]; month: KlineEvent[]; reps: number } {
   const lines = gunzipSync(readFileSync(FILE)).toString('utf8').split('\n').filter((l) => l.length > 0);
   const month = lines.map((l) => parseKlineCsvLine(l, 'BTC_USDT', '1m') as KlineEvent);
   for (const k of month) void [k.open, k.high, k.low, k.close, k.volume, k.quoteVolume, k.takerBuyBaseVolume, k.takerBuyQuoteVolume];
   return { lines, month, reps: Math.ceil(TARGET_BARS / month.length) };
+}
+
+/** Our input: the month's bars repeated, each copy shifted by the month's span. */
+function klinesOf(month: readonly KlineEvent[], reps: number): KlineEvent[] {
+  const span = month.length * 60_000;
+  const bars: KlineEvent[] = [];
+  for (let r = 0; r < reps; r++) for (const k of month) bars.push(shiftedCsvKline(k, r * span));
+  return bars;
 }
 
 /** grademark's input: the month's bars as numbers, repeated and shifted like ours. */
@@ -121,7 +95,9 @@ function startTiming(): () => Timing {
   };
 }
 
+/** Our run, on bars built before its timer (as grademark's are) and dropped when it returns. */
 async function runOurs(month: readonly KlineEvent[], reps: number): Promise<{ result: BacktestResult } & Timing> {
+  const bars = klinesOf(month, reps);
   const cfg = parseBacktestConfig(
     {
       mode: 'backtest',
@@ -133,13 +109,7 @@ async function runOurs(month: readonly KlineEvent[], reps: number): Promise<{ re
   );
   const run = await prepareRun(cfg);
   const stop = startTiming();
-  const span = month.length * 60_000;
-  for (let r = 0; r < reps; r++) {
-    for (const base of month) {
-      const k = new ShiftedKline(base, r * span);
-      run.step(k.E, { kind: 'market', recvTime: k.E, stream: undefined, event: k });
-    }
-  }
+  for (const k of bars) run.step(k.E, { kind: 'market', recvTime: k.E, stream: undefined, event: k });
   const result = run.finish();
   return { result, ...stop() };
 }

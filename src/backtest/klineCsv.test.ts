@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseKlineCsvLine, readKlineCsv } from './klineCsv.js';
+import { parseKlineCsvLine, readKlineCsv, shiftedCsvKline } from './klineCsv.js';
 
 const LINE = '1722470400000,64628.01000000,64670.01000000,64601.00000000,64634.01000000,36.77990000,1722470459999,2377477.74237530,3399,13.19798000,853026.66151230,0';
 
@@ -24,6 +24,17 @@ describe('kline CSV', () => {
       const k = parseKlineCsvLine(LINE.replace('64634.01000000', c), 'BTC_USDT', '1m')!;
       expect(k.closeNumber).toBe(Number(k.close.toFixed()));
     }
+  });
+
+  it('a shifted copy moves the times and shares the decimals, parsed once', () => {
+    const k = parseKlineCsvLine(LINE, 'BTC_USDT', '1m')!;
+    const close = k.close;
+    const s = shiftedCsvKline(k, 60_000);
+    expect([s.E, s.openTime, s.closeTime]).toEqual([1722470519999, 1722470460000, 1722470519999]);
+    expect(s.close).toBe(close);
+    expect(s.open).toBe(k.open);
+    expect(s.closeNumber).toBe(k.closeNumber);
+    expect(() => shiftedCsvKline({ ...k }, 1)).toThrow(/expected a bar read by parseKlineCsvLine, got Object/);
   });
 
   it('converts microsecond times to ms and skips headers', () => {

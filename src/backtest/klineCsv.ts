@@ -46,7 +46,7 @@ class CsvKline implements KlineEvent {
   readonly lastTradeId = undefined;
   readonly closed = true;
   readonly #raw: readonly string[];
-  readonly #dec: (Decimal | undefined)[] = [];
+  readonly #dec: (Decimal | undefined)[];
   /**
    * Nearest doubles of the open, high, low and close, from the texts (as Number(x.toFixed())):
    * drawn in reports and read by indicators, never traded on. Converted when the line is read,
@@ -65,8 +65,10 @@ class CsvKline implements KlineEvent {
     readonly closeTime: number,
     readonly trades: number,
     raw: readonly string[],
+    dec: (Decimal | undefined)[] = [],
   ) {
     this.#raw = raw;
+    this.#dec = dec;
     this.openNumber = Number(raw[0]);
     this.highNumber = Number(raw[1]);
     this.lowNumber = Number(raw[2]);
@@ -106,6 +108,11 @@ class CsvKline implements KlineEvent {
     return this.#get(7);
   }
 
+  /** This bar `offsetMs` later, sharing its texts and the decimals already converted (or converted later). */
+  shifted(offsetMs: number): CsvKline {
+    return new CsvKline(this.symbol, this.interval, this.openTime + offsetMs, this.closeTime + offsetMs, this.trades, this.#raw, this.#dec);
+  }
+
   /** Plain-object form (tests, logs): every field materialised. */
   toJSON(): Record<string, unknown> {
     return { type: this.type, E: this.E, symbol: this.symbol, interval: this.interval, openTime: this.openTime, closeTime: this.closeTime, open: this.open, high: this.high, low: this.low, close: this.close, volume: this.volume, quoteVolume: this.quoteVolume, trades: this.trades, takerBuyBaseVolume: this.takerBuyBaseVolume, takerBuyQuoteVolume: this.takerBuyQuoteVolume, closed: true };
@@ -129,6 +136,15 @@ export function parseKlineCsvLine(line: string, symbol: string, interval: KlineI
     raw.push(v);
   }
   return new CsvKline(symbol, interval, openTime, closeTime, trades, raw);
+}
+
+/**
+ * A bar the CSV reader yielded, `offsetMs` later: the same kind of object a real run gets, sharing
+ * the decimals already parsed, so a benchmark can repeat a month of bars without parsing it again.
+ */
+export function shiftedCsvKline(k: KlineEvent, offsetMs: number): KlineEvent {
+  if (!(k instanceof CsvKline)) throw new TypeError(`shiftedCsvKline: expected a bar read by parseKlineCsvLine, got ${k.constructor.name}`);
+  return k.shifted(offsetMs);
 }
 
 /** Streams the bars of one or more kline CSV files in file order; `count` (optional) gets the files' bytes as read. */
