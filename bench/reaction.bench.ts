@@ -5,7 +5,8 @@
  * process on loopback (bench/reactionSandbox.ts), at 100, 1,000 and 10,000 trades/s, without and
  * with the operator console:
  *  - tick-to-order: a trade frame received by the market stream's socket -> the order's request
- *    bytes written (live: undici's `undici:request:bodySent`) or the order handed to the simulated
+ *    bytes written (live: the HTTP transport's `kancil:http:written`, when Node's http client has
+ *    handed the request's last byte to the socket: its 'finish') or the order handed to the simulated
  *    venue (paper; src/core/probes.ts);
  *  - fill-to-strategy: the frame that brought a fill (live: the user stream's executionReport;
  *    paper: the public trade the simulator filled the bid on, latency model 0) -> the strategy's
@@ -25,11 +26,10 @@
  * run (`REACTION_LEDGER=memory` for an in-memory one, to compare). `REACTION_SECONDS` sets the
  * measured seconds per rate (default 3); `REACTION_MODES` (paper,live) and `REACTION_RATES`
  * (100,1000,10000) pick the runs. Also reported: frame-to-strategy, a trade frame received -> the
- * strategy's handler, and live the part of tick-to-order spent in the HTTP client (undici's
- * `request:create` -> `bodySent`: a free connection, the socket write).
+ * strategy's handler, and live the part of tick-to-order spent in the HTTP client (the transport's
+ * `kancil:http:made` -> `kancil:http:written`: a free connection, the socket write; src/core/probes.ts).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import diagnosticsChannel from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,7 +43,7 @@ import { planConsole, startRunConsole, type RunConsole } from '../src/cli/runCon
 import { runLogger } from '../src/cli/run.js';
 import { RunSession, type RunEndpoints } from '../src/cli/runSession.js';
 import { Decimal } from '../src/core/decimal.js';
-import { frameReceived, orderSent, type FrameProbe, type OrderSentProbe } from '../src/core/probes.js';
+import { frameReceived, httpRequestMade, httpRequestWritten, orderSent, type FrameProbe, type HttpRequestProbe, type OrderSentProbe } from '../src/core/probes.js';
 import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
 import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
 import { coreWaitMs, placeProcesses, type Placement } from './reactionPlacement.js';
@@ -60,7 +60,7 @@ const dir = path.dirname(fileURLToPath(import.meta.url));
 class Samples {
   frames: FrameProbe[] = [];
   sent = new Map<string, number>();
-  /** When undici made each answer's request (clientId -> time): the part of tick-to-order spent in the HTTP client. */
+  /** When the HTTP transport made each answer's request (clientId -> time): the part of tick-to-order spent in the HTTP client. */
   made = new Map<string, number>();
   /** When the strategy heard of each tick (by trade id). */
   tickAt = new Map<string, number>();
@@ -323,11 +323,9 @@ async function followFeed(url: string, token: string, signal: AbortSignal): Prom
   }
 }
 
-/** The clientId of an order request seen on an undici channel (its form body names it). */
+/** The clientId of an order request seen by an HTTP probe (its form body names it). */
 function clientIdOf(m: unknown): string | undefined {
-  const body = (m as { request: { body?: unknown } }).request.body;
-  const text = body instanceof Uint8Array ? Buffer.from(body).toString() : typeof body === 'string' ? body : '';
-  const id = /(?:^|&)clientId=([^&]+)/.exec(text)?.[1];
+  const id = /(?:^|&)clientId=([^&]+)/.exec((m as HttpRequestProbe).body ?? '')?.[1];
   return id === undefined ? undefined : decodeURIComponent(id);
 }
 
@@ -344,16 +342,16 @@ export async function run(): Promise<BenchReport> {
   };
   const onBody = (m: unknown): void => {
     const id = clientIdOf(m);
-    if (id !== undefined) S.sent.set(id, performance.now());
+    if (id !== undefined) S.sent.set(id, (m as HttpRequestProbe).at);
   };
   const onCreate = (m: unknown): void => {
     const id = clientIdOf(m);
-    if (id !== undefined) S.made.set(id, performance.now());
+    if (id !== undefined) S.made.set(id, (m as HttpRequestProbe).at);
   };
   frameReceived.subscribe(onFrame);
   orderSent.subscribe(onSent);
-  diagnosticsChannel.subscribe('undici:request:bodySent', onBody);
-  diagnosticsChannel.subscribe('undici:request:create', onCreate);
+  httpRequestWritten.subscribe(onBody);
+  httpRequestMade.subscribe(onCreate);
   const gc = new PerformanceObserver((list) => {
     if (S.on) for (const e of list.getEntries()) S.gc.push(e.duration);
   });
@@ -382,8 +380,8 @@ export async function run(): Promise<BenchReport> {
     gc.disconnect();
     frameReceived.unsubscribe(onFrame);
     orderSent.unsubscribe(onSent);
-    diagnosticsChannel.unsubscribe('undici:request:bodySent', onBody);
-    diagnosticsChannel.unsubscribe('undici:request:create', onCreate);
+    httpRequestWritten.unsubscribe(onBody);
+    httpRequestMade.unsubscribe(onCreate);
   }
   lines.push(...verdicts);
   lines.push(`${placement.describe}; ${SECONDS} s measured per rate after 0.7 s of warm-up; fills ${FILL_RATE}/s; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString().slice(0, 10)}`);

@@ -1,7 +1,7 @@
 /**
  * Timing probes for the reaction-time bench (bench/reaction.bench.ts): diagnostics channels the
  * live loop publishes to at the moments that bound a reaction, a stream frame arriving and an
- * order leaving for a simulated venue (a live order's bytes are seen on undici's own channels).
+ * order leaving for a simulated venue or a REST request's bytes written by the HTTP transport.
  * Publishing is guarded by `hasSubscribers`, one property read, so a run that does not measure
  * pays nothing: no timestamp is taken and no object is made.
  */
@@ -24,3 +24,16 @@ export const frameReceived = diagnosticsChannel.channel('kancil:stream:frame');
 
 /** Every order that paper mode hands to its simulated venue (the moment a live run writes the request). */
 export const orderSent = diagnosticsChannel.channel('kancil:order:sent');
+
+/** A REST request as the HTTP transport makes it or writes its last byte: `at` is performance.now(). */
+export interface HttpRequestProbe {
+  readonly at: number;
+  /** The request body as sent (an order's names its clientId). */
+  readonly body: string | undefined;
+}
+
+/** Every REST request the transport makes, before it looks for a connection. */
+export const httpRequestMade = diagnosticsChannel.channel('kancil:http:made');
+
+/** Every REST request whose bytes (head and body) were all handed to the socket. */
+export const httpRequestWritten = diagnosticsChannel.channel('kancil:http:written');

@@ -1,8 +1,13 @@
 /**
- * The only place that opens HTTP connections for the REST clients: one undici Pool per origin,
- * kept alive between calls, with per-request header and body timeouts.
+ * The only place that opens HTTP connections for the REST clients: Node's own http(s) client
+ * with one keep-alive pool per origin (keepAliveAgent.ts), which writes a request on a free
+ * connection in the same turn of the event loop, and one deadline per request that bounds the
+ * whole exchange.
  */
-import { Pool, errors as undiciErrors } from 'undici';
+import http from 'node:http';
+import https from 'node:https';
+import { httpRequestMade, httpRequestWritten, type HttpRequestProbe } from '../../core/probes.js';
+import { keepAliveAgent } from './keepAliveAgent.js';
 
 /** HTTP methods the two interfaces use. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -46,13 +51,26 @@ export interface HttpTransportOptions {
   readonly connectTimeoutMs?: number;
 }
 
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** One origin's pool and how to address it. */
+interface Origin {
+  readonly agent: http.Agent;
+  readonly client: typeof http | typeof https;
+  readonly protocol: string;
+  readonly hostname: string;
+  readonly port: string;
+  /** The socket event after which request bytes can leave: TCP connected, or TLS set up. */
+  readonly ready: 'connect' | 'secureConnect';
+}
 
 /** Keep-alive HTTP client with one pool per origin. Call {@link close} when done. */
 export class HttpTransport {
-  readonly #pools = new Map<string, Pool>();
+  readonly #origins = new Map<string, Origin>();
   readonly #options: Required<HttpTransportOptions>;
   #closed = false;
+  #active = 0;
+  #idle: (() => void) | undefined;
 
   constructor(options: HttpTransportOptions = {}) {
     this.#options = {
@@ -63,60 +81,113 @@ export class HttpTransport {
   }
 
   /** Sends one request; failures come back classified rather than thrown. */
-  async send(req: HttpRequest): Promise<SendResult> {
-    if (this.#closed) return { ok: false, kind: 'connect', detail: 'transport closed', cause: undefined };
-    // undici's own header/body timers tick about once a second; the signal makes the deadline
-    // exact and also bounds the whole exchange, not each phase separately.
-    const signal = AbortSignal.timeout(req.timeoutMs);
-    try {
-      const res = await this.#pool(req.origin).request({
-        method: req.method,
-        path: req.path,
-        headers: req.headers,
-        body: req.body,
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-        signal,
+  send(req: HttpRequest): Promise<SendResult> {
+    if (this.#closed) return Promise.resolve({ ok: false, kind: 'connect', detail: 'transport closed', cause: undefined });
+    this.#active++;
+    return new Promise<SendResult>((resolve) => {
+      this.#start(req, (result) => {
+        if (--this.#active === 0) this.#idle?.();
+        resolve(result);
       });
-      const body = await res.body.text();
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) {
-        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      }
-      return { ok: true, response: { status: res.statusCode, headers, body } };
-    } catch (cause) {
-      if (signal.aborted) return { ok: false, kind: 'timeout', detail: `no complete response within ${req.timeoutMs} ms`, cause };
-      return { ok: false, ...classify(cause), cause };
-    }
+    });
   }
 
-  /** Closes every pool; idempotent. */
+  /** Waits for requests in flight, then closes every connection; idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    const pools = [...this.#pools.values()];
-    this.#pools.clear();
-    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+    if (this.#active > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
+    for (const o of this.#origins.values()) o.agent.destroy();
+    this.#origins.clear();
   }
 
-  #pool(origin: string): Pool {
-    let pool = this.#pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, {
-        connections: this.#options.connections,
-        keepAliveTimeout: this.#options.keepAliveTimeoutMs,
-        connect: { timeout: this.#options.connectTimeoutMs },
-      });
-      this.#pools.set(origin, pool);
+  #start(req: HttpRequest, done: (result: SendResult) => void): void {
+    if (httpRequestMade.hasSubscribers) httpRequestMade.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe);
+    const o = this.#origin(req.origin);
+    // Until the connection is ready no byte of the request has left: a failure then is a
+    // `connect` one (safe to repeat, even for an order); after it the outcome is unknown.
+    let connected = false;
+    let settled = false;
+    let connectTimer: NodeJS.Timeout | undefined;
+    let r: http.ClientRequest | undefined;
+    const finish = (result: SendResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      clearTimeout(connectTimer);
+      if (!result.ok) r?.destroy();
+      done(result);
+    };
+    const deadline = setTimeout(() => {
+      const detail = `no complete response within ${req.timeoutMs} ms`;
+      finish({ ok: false, kind: connected ? 'timeout' : 'connect', detail: connected ? detail : `${detail} (no connection was ready)`, cause: undefined });
+    }, req.timeoutMs);
+    try {
+      r = o.client.request(
+        { agent: o.agent, protocol: o.protocol, hostname: o.hostname, port: o.port, method: req.method, path: req.path, headers: req.headers },
+        (res) => readResponse(res, finish),
+      );
+    } catch (cause) {
+      // Refused while building the request (a header it cannot carry): nothing was sent.
+      finish({ ok: false, ...classify(cause), kind: 'connect', cause });
+      return;
     }
-    return pool;
+    r.on('socket', (socket) => {
+      if (!socket.connecting) {
+        connected = true;
+        return;
+      }
+      socket.once(o.ready, () => {
+        connected = true;
+        clearTimeout(connectTimer);
+      });
+      connectTimer = setTimeout(() => finish({ ok: false, kind: 'connect', detail: `no connection within ${this.#options.connectTimeoutMs} ms`, cause: undefined }), this.#options.connectTimeoutMs);
+    });
+    r.on('error', (cause) => finish({ ok: false, ...(connected ? classify(cause) : { kind: 'connect' as const, detail: classify(cause).detail }), cause }));
+    if (httpRequestWritten.hasSubscribers) r.once('finish', () => httpRequestWritten.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
+    r.end(req.body);
+  }
+
+  #origin(origin: string): Origin {
+    let o = this.#origins.get(origin);
+    if (!o) {
+      const url = new URL(origin);
+      const secure = url.protocol === 'https:';
+      o = {
+        agent: keepAliveAgent(url.protocol, { connections: this.#options.connections, keepAliveTimeoutMs: this.#options.keepAliveTimeoutMs }),
+        client: secure ? https : http,
+        protocol: url.protocol,
+        // An IPv6 literal comes bracketed in a URL, bare in a connect address.
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port,
+        ready: secure ? 'secureConnect' : 'connect',
+      };
+      this.#origins.set(origin, o);
+    }
+    return o;
   }
 }
 
+/** Reads a whole response as text; a connection lost before its end is an `io` failure. */
+function readResponse(res: http.IncomingMessage, finish: (result: SendResult) => void): void {
+  res.setEncoding('utf8');
+  let body = '';
+  res.on('data', (chunk: string) => {
+    body += chunk;
+  });
+  res.on('end', () => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    finish({ ok: true, response: { status: res.statusCode ?? 0, headers, body } });
+  });
+  res.on('error', (cause) => finish({ ok: false, ...classify(cause), cause }));
+  res.on('close', () => {
+    if (!res.complete) finish({ ok: false, kind: 'io', detail: 'connection closed before the response was complete', cause: undefined });
+  });
+}
+
 function classify(cause: unknown): { kind: TransportFailureKind; detail: string } {
-  if (cause instanceof undiciErrors.HeadersTimeoutError || cause instanceof undiciErrors.BodyTimeoutError) {
-    return { kind: 'timeout', detail: cause.message };
-  }
-  if (cause instanceof undiciErrors.ConnectTimeoutError) return { kind: 'connect', detail: cause.message };
   const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : '';
   const message = cause instanceof Error ? cause.message : String(cause);
   if (CONNECT_CODES.has(code)) return { kind: 'connect', detail: `${code} ${message}`.trim() };
