@@ -19,7 +19,7 @@ import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLi
 import { TradeStatsBuilder } from './tearsheet.js';
 import { SpreadCaptureBuilder } from './spreadCapture.js';
 import { QuoteTouchTracker, type BookTop } from './quoteTouch.js';
-import { TextCache } from './textCache.js';
+import { FillLines } from './fillLine.js';
 import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
@@ -87,7 +87,7 @@ export class ResultCollector {
   readonly #spread = new SpreadCaptureBuilder();
   /** Quote time at the touch, with a book to compare against (tick data). */
   readonly #touch: QuoteTouchTracker | undefined;
-  readonly #texts = new TextCache();
+  readonly #fillLines = new FillLines();
   readonly #interval: number;
   #nextSample: number | undefined;
   #first: number | undefined;
@@ -148,7 +148,7 @@ export class ResultCollector {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
         this.#lastEquity.delete(e.strategy);
-        this.#fills.push({ t: e.E, strategy: e.strategy, symbol: e.symbol, side: e.side, price: this.#texts.text(e.price), qty: this.#texts.text(e.qty), fee: this.#texts.text(e.commission), feeAsset: e.commissionAsset, maker: e.isMaker });
+        this.#fills.pushLine(this.#fillLines.line(e));
         // The mark when it filled (the book mid on tick data), for the spread it captured: one number per fill.
         const mark = this.#markFor(e.symbol);
         this.#spread.mark(mark === undefined ? undefined : decimalToNumber(mark));
