@@ -15,6 +15,8 @@ describe('fakeContext', () => {
     expect(() => ctx.plot('rsi', 55, { pane: ' ' })).toThrow('ctx.plot: options.pane=" ": expected a non-empty name');
     expect(() => ctx.plot('  ', 1)).toThrow('ctx.plot: series="  ": expected a non-empty name');
     expect(() => ctx.plot(7 as unknown as string, 1)).toThrow('ctx.plot: series=7: expected a non-empty name');
+    expect(() => ctx.plot('\u00a0\u2003', 1)).toThrow('ctx.plot: series="\u00a0\u2003": expected a non-empty name');
+    expect(() => ctx.plot('', 1)).toThrow('ctx.plot: series="": expected a non-empty name');
     expect(ctx.plotted).toHaveLength(2);
   });
 });

@@ -6,6 +6,11 @@ import type { PlotOptions } from './types.js';
 
 /** A plotted series' name: a non-empty string (the report's legend), else refused naming it. */
 export function plotSeries(series: unknown): string {
+  // A name starting with a printable ASCII character is not blank: no trim per call (a strategy plots every bar).
+  if (typeof series === 'string' && series.length > 0) {
+    const c = series.charCodeAt(0);
+    if (c > 32 && c < 127) return series;
+  }
   if (typeof series !== 'string' || series.trim() === '') throw new RangeError(`ctx.plot: series=${JSON.stringify(series) ?? String(series)}: expected a non-empty name`);
   return series;
 }
