@@ -231,7 +231,7 @@ export class OrderTracker {
     const o = this.#live.get(clientId);
     if (!o || o.state !== 'UNKNOWN') return;
     // PENDING and UNKNOWN share a rank; this is the one sanctioned move between them.
-    const after = this.#ledger.updateOrder(clientId, { state: 'PENDING', reason: 'retry after reconciliation' }, this.#clock.now(), 'retry');
+    const after = this.#ledger.updateOrder(clientId, { state: 'PENDING', reason: 'retry after reconciliation' }, this.#clock.now(), 'retry', undefined, o);
     if (after) this.#store(after);
   }
 
@@ -379,9 +379,10 @@ export class OrderTracker {
   }
 
   #patch(clientId: string, patch: OrderPatch, source: string): void {
-    const before = this.#live.get(clientId) ?? this.#ledger.order(clientId);
+    const live = this.#live.get(clientId);
+    const before = live ?? this.#ledger.order(clientId);
     if (!before) return;
-    const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source);
+    const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source, undefined, live);
     if (!after) return;
     this.#store(after);
     if (after.state !== before.state || !after.cumQty.eq(before.cumQty) || after.orderId !== before.orderId) this.#publishUpdate(after);

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { StateError } from '../core/errors.js';
+import { addSecretValues } from '../core/secretScrub.js';
 import { Ledger } from './Ledger.js';
 import type { FillRecord, OrderRecord } from './records.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
@@ -75,6 +76,36 @@ describe('Ledger', () => {
     expect(l.transitions('c1').map((t) => `${t.from}->${t.to}`)).toEqual(['null->PENDING', 'PENDING->NEW']);
     expect(l.updateOrder('nope', { state: 'NEW' }, 1, 'x')).toBeUndefined();
     l.close();
+  });
+
+  it('an update given the current record returns and writes what reading the row back would (reason scrubbed, extra fields dropped)', () => {
+    const secret = 'ledgerCurrentSecret-51c0e2';
+    addSecretValues([secret]);
+    const readBack = Ledger.open(':memory:');
+    const passed = Ledger.open(':memory:');
+    const steps: { patch: Parameters<Ledger['updateOrder']>[1]; ts: number }[] = [
+      { patch: { venue: 'open', sentAt: 1050 }, ts: 1050 },
+      { patch: { state: 'UNKNOWN', reason: `timeout, key ${secret}` }, ts: 1100 },
+      { patch: { orderId: '77', state: 'NEW' }, ts: 1200 },
+      { patch: { cumQty: new Decimal('0.0001'), cumQuoteQty: new Decimal('95000.00005'), state: 'PARTIALLY_FILLED' }, ts: 1300 },
+    ];
+    readBack.insertOrder(order('c1'), 'intent');
+    passed.insertOrder(order('c1'), 'intent');
+    let current: OrderRecord = { ...order('c1'), extra: 'not journalled' } as OrderRecord;
+    for (const { patch, ts } of steps) {
+      const a = readBack.updateOrder('c1', patch, ts, 'rest');
+      const b = passed.updateOrder('c1', patch, ts, 'rest', undefined, current);
+      expect(b).toEqual(a);
+      current = b!;
+    }
+    const next = passed.updateOrder('c1', { state: 'CANCELED' }, 1400, 'stream', undefined, current);
+    expect(next?.reason).toBe('timeout, key [redacted]');
+    expect(next).toEqual(readBack.updateOrder('c1', { state: 'CANCELED' }, 1400, 'stream'));
+    expect(passed.order('c1')).toEqual(readBack.order('c1'));
+    expect(passed.transitions('c1')).toEqual(readBack.transitions('c1'));
+    expect(passed.updateOrder('nope', { state: 'NEW' }, 1, 'x', undefined, { ...order('nope') })).toBeUndefined();
+    readBack.close();
+    passed.close();
   });
 
   it('counts a fill once per (orderId, tradeId)', () => {

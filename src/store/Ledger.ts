@@ -84,7 +84,7 @@ export class Ledger {
    */
   readonly #tx: {
     insertOrder: (o: OrderRecord, source: string) => void;
-    updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined) => OrderRecord | undefined;
+    updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => OrderRecord | undefined;
     balances: (ts: number, source: string, balances: readonly Balance[]) => void;
   };
   /** The lock file's connection, holding its exclusive lock while this ledger is open (see holdLock). */
@@ -142,12 +142,16 @@ export class Ledger {
         st.insertOrder.run(orderParams(o));
         st.transition.run(o.createdAt, o.clientId, null, o.state, source, scrubbed(o.reason));
       }),
-      updateOrder: db.transaction((clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined) => {
-        const row = st.getOrder.get(clientId) as OrderRow | undefined;
-        if (!row) return undefined;
-        const before = fromOrderRow(row);
+      updateOrder: db.transaction((clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => {
+        let before: OrderRecord;
+        if (current !== undefined) before = asStored(current);
+        else {
+          const row = st.getOrder.get(clientId) as OrderRow | undefined;
+          if (!row) return undefined;
+          before = fromOrderRow(row);
+        }
         const after: OrderRecord = { ...before, ...definedOnly(patch), updatedAt: ts };
-        st.updateOrder.run(orderParams(after));
+        if (st.updateOrder.run(orderParams(after)).changes === 0) return undefined;
         if (after.state !== before.state) st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
         return after;
       }),
@@ -216,10 +220,13 @@ export class Ledger {
 
   /**
    * Applies a patch to an order and records the transition when the state changed, atomically.
-   * Returns the updated record, or undefined when the order is not in the ledger.
+   * Returns the updated record, or undefined when the order is not in the ledger. `current` is
+   * the order as this ledger last returned it, when the caller keeps it: the ledger has one
+   * writer (its lock), so the row equals it and is not read back and parsed again (an order's
+   * journal writes it three times or more, once on the way to the exchange).
    */
-  updateOrder(clientId: string, patch: OrderPatch, ts: number, source: string, detail?: string): OrderRecord | undefined {
-    return this.#tx.updateOrder(clientId, patch, ts, source, detail);
+  updateOrder(clientId: string, patch: OrderPatch, ts: number, source: string, detail?: string, current?: OrderRecord): OrderRecord | undefined {
+    return this.#tx.updateOrder(clientId, patch, ts, source, detail, current);
   }
 
   /** Records a fill; returns false (and changes nothing) when (orderId, tradeId) was already recorded. */
@@ -399,6 +406,34 @@ function definedOnly(p: OrderPatch): OrderPatch {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(p)) if (v !== undefined) out[k] = v;
   return out as OrderPatch;
+}
+
+/** An order as its row reads back: exactly the journalled fields, the reason scrubbed. */
+function asStored(o: OrderRecord): OrderRecord {
+  return {
+    clientId: o.clientId,
+    strategy: o.strategy,
+    intentId: o.intentId,
+    symbol: o.symbol,
+    side: o.side,
+    orderType: o.orderType,
+    timeInForce: o.timeInForce,
+    price: o.price,
+    quantity: o.quantity,
+    quoteOrderQty: o.quoteOrderQty,
+    stopPrice: o.stopPrice,
+    icebergQty: o.icebergQty,
+    stpMode: o.stpMode,
+    venue: o.venue,
+    orderId: o.orderId,
+    state: o.state,
+    cumQty: o.cumQty,
+    cumQuoteQty: o.cumQuoteQty,
+    createdAt: o.createdAt,
+    sentAt: o.sentAt,
+    updatedAt: o.updatedAt,
+    reason: o.reason === undefined ? undefined : scrubSecretText(o.reason),
+  };
 }
 
 function orderParams(o: OrderRecord): Record<string, unknown> {
