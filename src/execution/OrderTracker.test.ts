@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { VirtualClock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
@@ -95,6 +95,21 @@ describe('OrderTracker', () => {
     expect(fills.reduce((a, f) => a.plus(f.commission), ZERO).toFixed()).toBe('0.0000002');
     expect(events.filter((e) => e.type === 'fill')).toHaveLength(2);
     expect(tracker.liveOrders()).toHaveLength(0);
+  });
+
+  it('events after an order ended are answered from memory, as the ledger would, and still journalled', () => {
+    const { ledger, tracker } = setup();
+    tracker.applyExecutionReport(report({}));
+    tracker.applyExecutionReport(report({ executionType: 'CANCELED', status: 'CANCELED', isWorking: false }));
+    const reads = vi.spyOn(ledger, 'order');
+    // A fill the exchange reports after the cancel (it raced it) still counts.
+    tracker.applyExecutionReport({ ...trade(1, '0.1', '0.1', 'PARTIALLY_FILLED'), status: 'CANCELED', isWorking: false });
+    tracker.applyExecutionReport(report({ executionType: 'CANCELED', status: 'CANCELED', isWorking: false }));
+    expect(tracker.get('c1')?.cumQty.toFixed()).toBe('0.1');
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+    expect(tracker.get('c1')).toEqual(ledger.order('c1'));
+    expect(ledger.order('c1')?.cumQty.toFixed()).toBe('0.1');
   });
 
   it('ignores duplicated and out-of-order reports: states never go back, quantities never shrink', () => {

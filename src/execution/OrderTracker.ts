@@ -77,6 +77,8 @@ export interface TrackerOptions {
 
 /** Reports for an orderId we cannot attribute yet (a legacy ack still in flight); bounded. */
 const MAX_ORPHANS = 1000;
+/** Ended orders kept in memory for the events that follow an end. */
+const ENDED_KEPT = 1024;
 
 /** The order state machine, backed by the ledger. */
 export class OrderTracker {
@@ -85,6 +87,12 @@ export class OrderTracker {
   readonly #emit: (e: TrackerEvent) => void;
   /** Live (non-terminal) orders by clientId. Terminal ones are looked up in the ledger. */
   readonly #live = new Map<string, OrderRecord>();
+  /**
+   * Orders that ended lately, as the ledger last returned them (the ledger has one writer):
+   * answers and stream events still come for an order after its end (an IOC's REST answer after
+   * the stream's EXPIRED), and each would read and parse its row again. Oldest dropped first.
+   */
+  readonly #ended = new Map<string, OrderRecord>();
   readonly #byOrderId = new Map<string, string>();
   readonly #orphans = new Map<string, ExecutionReportEvent[]>();
   readonly #symbolInfo: ((symbol: string) => SymbolInfo | undefined) | undefined;
@@ -141,7 +149,7 @@ export class OrderTracker {
 
   /** An order by clientId (live first, then the ledger). */
   get(clientId: string): OrderRecord | undefined {
-    return this.#live.get(clientId) ?? this.#ledger.order(clientId);
+    return this.#live.get(clientId) ?? this.#ended.get(clientId) ?? this.#ledger.order(clientId);
   }
 
   /** Quantity of the fills recorded for an order (the ledger's). */
@@ -379,10 +387,10 @@ export class OrderTracker {
   }
 
   #patch(clientId: string, patch: OrderPatch, source: string): void {
-    const live = this.#live.get(clientId);
-    const before = live ?? this.#ledger.order(clientId);
+    const known = this.#live.get(clientId) ?? this.#ended.get(clientId);
+    const before = known ?? this.#ledger.order(clientId);
     if (!before) return;
-    const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source, undefined, live);
+    const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source, undefined, known);
     if (!after) return;
     this.#store(after);
     if (after.state !== before.state || !after.cumQty.eq(before.cumQty) || after.orderId !== before.orderId) this.#publishUpdate(after);
@@ -390,8 +398,15 @@ export class OrderTracker {
 
   #store(o: OrderRecord): void {
     if (o.orderId !== undefined) this.#byOrderId.set(o.orderId, o.clientId);
-    if (isTerminal(o.state)) this.#live.delete(o.clientId);
-    else this.#live.set(o.clientId, o);
+    if (isTerminal(o.state)) {
+      this.#live.delete(o.clientId);
+      this.#ended.delete(o.clientId);
+      this.#ended.set(o.clientId, o);
+      if (this.#ended.size > ENDED_KEPT) this.#ended.delete(this.#ended.keys().next().value as string);
+    } else {
+      this.#live.set(o.clientId, o);
+      this.#ended.delete(o.clientId);
+    }
   }
 
   #publishUpdate(o: OrderRecord): void {
