@@ -100,10 +100,29 @@ export function optFlag(o: WireObject, key: string, where: string): boolean | un
  */
 export function enumName<N extends string>(codes: Readonly<Record<N, number | string>>, field: string, v: unknown): N {
   if (typeof v === 'string' && Object.prototype.hasOwnProperty.call(codes, v)) return v as N;
-  for (const [name, code] of Object.entries(codes) as [N, number | string][]) {
-    if (code === v || (typeof v === 'string' && String(code) === v)) return name;
-  }
+  const name = namesByCode(codes).get(v);
+  if (name !== undefined) return name as N;
   throw new ParseError(field, v, `expected one of ${Object.entries(codes).map(([n, c]) => `${String(c)}/${n}`).join(', ')}`);
+}
+
+/**
+ * Each code map's names by code, and by the code's text (a code may come quoted), the first name
+ * winning as a scan in key order would: built once, as every order response reads four enums.
+ */
+const byCode = new WeakMap<object, ReadonlyMap<unknown, string>>();
+
+function namesByCode(codes: Readonly<Record<string, number | string>>): ReadonlyMap<unknown, string> {
+  let names = byCode.get(codes);
+  if (names === undefined) {
+    const m = new Map<unknown, string>();
+    for (const [name, code] of Object.entries(codes)) {
+      if (!m.has(code)) m.set(code, name);
+      if (!m.has(String(code))) m.set(String(code), name);
+    }
+    byCode.set(codes, m);
+    names = m;
+  }
+  return names;
 }
 
 /** Parses an ISO 8601 timestamp into epoch ms. */
