@@ -19,7 +19,8 @@ import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLi
 import { TradeStatsBuilder } from './tearsheet.js';
 import { SpreadCaptureBuilder } from './spreadCapture.js';
 import { QuoteTouchTracker, type BookTop } from './quoteTouch.js';
-import { FillLines } from './fillLine.js';
+import { FillLines, parseFillLine } from './fillLine.js';
+import { TripLines } from './tripLine.js';
 import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
@@ -83,7 +84,7 @@ export class ResultCollector {
   readonly #prices = new Map<string, NumberSpool>();
   /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
   readonly #priceSymbols: string[] = [];
-  readonly #fills = new RecordSpool<ReportFill>();
+  readonly #fills = new RecordSpool<ReportFill>({ parse: parseFillLine });
   readonly #spread = new SpreadCaptureBuilder();
   /** Quote time at the touch, with a book to compare against (tick data). */
   readonly #touch: QuoteTouchTracker | undefined;
@@ -360,13 +361,14 @@ export class ResultCollector {
     const builders = new Map(this.#strategies.map((s) => [s.name, new TradeStatsBuilder(span)]));
     const trips = new RecordSpool<RoundTrip>();
     const markouts = new MarkoutBuilder(this.#interval, (sym) => ({ [Symbol.iterator]: () => pricesOf(this.#prices.get(sym)) }));
-    const tapped = tap(fills, (f) => {
-      builders.get(f.strategy)?.fill(f);
+    const onFill = (f: ReportFill, change: BigDec): void => {
+      builders.get(f.strategy)?.fill(f, change);
       markouts.fill(f);
       this.#spread.fill(f);
-    });
-    for (const { trip, pnl } of pricedTripsOf(tapped)) {
-      trips.push(trip);
+    };
+    const tripLines = new TripLines();
+    for (const { trip, pnl } of pricedTripsOf(fills, onFill)) {
+      trips.pushLine(tripLines.line(trip));
       builders.get(trip.strategy)?.trip(trip, pnl);
     }
     const tearsheet = Object.fromEntries(
@@ -481,12 +483,4 @@ export class ResultCollector {
 /** Whether two optional BigDecs hold the same value in the same form (bigOf gives one form per value). */
 function sameBig(a: BigDec | undefined, b: BigDec | undefined): boolean {
   return a === undefined ? b === undefined : b !== undefined && a.m === b.m && a.e === b.e;
-}
-
-/** `items` read once, each handed to `see` as it passes. */
-function* tap<T>(items: Iterable<T>, see: (item: T) => void): Generator<T> {
-  for (const x of items) {
-    see(x);
-    yield x;
-  }
 }

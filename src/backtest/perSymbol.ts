@@ -65,10 +65,11 @@ export class PerSymbolBuilder {
     return b;
   }
 
-  fill(f: ReportFill): void {
+  /** A fill, with the change it makes to the position when the caller has it. */
+  fill(f: ReportFill, change: BigDec = positionChange(f)): void {
     const b = this.#book(f.symbol);
     b.advance(f.t);
-    b.pos = bigPlus(b.pos, positionChange(f));
+    b.pos = bigPlus(b.pos, change);
     b.inventory.add(f.t, bigToNumber(b.pos));
     const abs = bigAbs(b.pos);
     if (bigCmp(abs, b.maxAbs) > 0) b.maxAbs = abs;

@@ -8,7 +8,7 @@
  * decimals; the statistics over them (win rate, profit factor...) are descriptive floats.
  */
 import type { Decimal } from '../core/decimal.js';
-import { BIG_ZERO, bigCmp, bigDiv, bigDivProduct, bigMinus, bigPlus, bigTimes, type BigDec } from '../core/bigDecimal.js';
+import { BIG_ZERO, bigCmp, bigDiv, bigDivProduct, bigMinus, bigNeg, bigPlus, bigTimes, type BigDec } from '../core/bigDecimal.js';
 import { bigAmountText, bigOfText, bigPrecisionNumber, bigText, bigToPlaces } from '../core/bigDecimalText.js';
 import type { ReportFill, RoundTrip } from './result.js';
 
@@ -56,9 +56,10 @@ export function* roundTripsOf(fills: Iterable<ReportFill>): Generator<RoundTrip>
 /**
  * {@link roundTripsOf} with each trip's PnL as a value. Amounts are core/bigDecimal.ts values,
  * each operation rounded as decimal.js rounds it (roundTrips.diff.test.ts holds it to the
- * decimal.js formulas).
+ * decimal.js formulas). `onFill` hears each fill before its trip, with the change it makes to the
+ * position (perSymbol.ts's positionChange), read once for both.
  */
-export function* pricedTripsOf(fills: Iterable<ReportFill>): Generator<PricedTrip> {
+export function* pricedTripsOf(fills: Iterable<ReportFill>, onFill?: (f: ReportFill, change: BigDec) => void): Generator<PricedTrip> {
   const books = new Map<string, { long: boolean; lots: Lot[] }>();
   for (const f of fills) {
     const key = `${f.strategy}\u0000${f.symbol}`;
@@ -70,6 +71,7 @@ export function* pricedTripsOf(fills: Iterable<ReportFill>): Generator<PricedTri
     // What the position moved by: a buy's base-asset commission never reached the account.
     let qty = bigOfText(f.qty);
     if (f.side === 'BUY' && f.feeAsset === base) qty = bigMinus(qty, feeAmount);
+    onFill?.(f, f.side === 'BUY' ? qty : bigNeg(qty));
     const fee = quoteFee(f, feeAmount, price, base);
     const opens = b.lots.length === 0 ? true : (f.side === 'BUY') === b.long;
     if (b.lots.length === 0) b.long = f.side === 'BUY';

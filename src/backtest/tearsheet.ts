@@ -50,9 +50,9 @@ class Exposure {
     this.#since = start;
   }
 
-  fill(f: ReportFill): void {
+  fill(f: ReportFill, change: BigDec): void {
     const before = this.#pos.get(f.symbol) ?? BIG_ZERO;
-    const after = bigPlus(before, positionChange(f));
+    const after = bigPlus(before, change);
     this.#pos.set(f.symbol, after);
     const wasOpen = this.#open > 0;
     if (before.m === 0n && after.m !== 0n) this.#open++;
@@ -70,7 +70,7 @@ class Exposure {
 /** Time (ms) within [start, end] that the strategy held a non-zero position in some symbol. */
 export function exposureMs(fills: Iterable<ReportFill>, start: number, end: number): number {
   const e = new Exposure(start);
-  for (const f of fills) e.fill(f);
+  for (const f of fills) e.fill(f, positionChange(f));
   return e.until(end);
 }
 
@@ -102,9 +102,10 @@ export class TradeStatsBuilder {
     this.#symbols = new PerSymbolBuilder(span);
   }
 
-  fill(f: ReportFill): void {
-    this.#exposure.fill(f);
-    this.#symbols.fill(f);
+  /** A fill, with the change it makes to the position when the caller has it. */
+  fill(f: ReportFill, change: BigDec = positionChange(f)): void {
+    this.#exposure.fill(f, change);
+    this.#symbols.fill(f, change);
   }
 
   /** A closed round trip; `pnl` is its PnL's value when the caller has it (else read from its text). */
