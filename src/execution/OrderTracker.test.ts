@@ -6,15 +6,12 @@ import type { Order } from '../core/types.js';
 import { Ledger } from '../store/Ledger.js';
 import { OrderTracker, type TrackerEvent } from './OrderTracker.js';
 
-function setup() {
-  const ledger = Ledger.open(':memory:');
-  const clock = new VirtualClock(1000);
-  const events: TrackerEvent[] = [];
-  const tracker = new OrderTracker({ ledger, clock, emit: (e) => events.push(e) });
-  tracker.create({
-    clientId: 'c1',
+/** A PENDING limit buy as the router journals it. */
+function newOrder(clientId: string, intentId: string) {
+  return {
+    clientId,
     strategy: 's1',
-    intentId: 'i1',
+    intentId,
     symbol: 'BTC_IDR',
     side: 'BUY',
     orderType: 'LIMIT',
@@ -26,7 +23,15 @@ function setup() {
     icebergQty: undefined,
     stpMode: undefined,
     venue: 'open',
-  });
+  } as const;
+}
+
+function setup() {
+  const ledger = Ledger.open(':memory:');
+  const clock = new VirtualClock(1000);
+  const events: TrackerEvent[] = [];
+  const tracker = new OrderTracker({ ledger, clock, emit: (e) => events.push(e) });
+  tracker.create(newOrder('c1', 'i1'));
   return { ledger, clock, events, tracker };
 }
 
@@ -110,6 +115,25 @@ describe('OrderTracker', () => {
     reads.mockRestore();
     expect(tracker.get('c1')).toEqual(ledger.order('c1'));
     expect(ledger.order('c1')?.cumQty.toFixed()).toBe('0.1');
+  });
+
+  it('keeps only live and lately ended orders in memory: an old order is found by orderId through the ledger', () => {
+    const { ledger, tracker } = setup();
+    const ended = 1100; // more than the tracker keeps ended in memory
+    for (let i = 0; i < ended; i++) {
+      const clientId = `e${i}`;
+      tracker.create(newOrder(clientId, `ie${i}`));
+      tracker.applyExecutionReport(report({ clientId, orderId: `o${i}` }));
+      tracker.applyExecutionReport(report({ clientId, orderId: `o${i}`, executionType: 'CANCELED', status: 'CANCELED', isWorking: false }));
+    }
+    const reads = vi.spyOn(ledger, 'orderByOrderId');
+    expect(tracker.byOrderId(`o${ended - 1}`)?.clientId).toBe(`e${ended - 1}`);
+    expect(reads).not.toHaveBeenCalled();
+    // The first ended order left memory with its orderId key, and is still found, in the ledger.
+    expect(tracker.byOrderId('o0')?.clientId).toBe('e0');
+    expect(tracker.byOrderId('o0')?.state).toBe('CANCELED');
+    expect(reads).toHaveBeenCalledWith('o0');
+    reads.mockRestore();
   });
 
   it('ignores duplicated and out-of-order reports: states never go back, quantities never shrink', () => {

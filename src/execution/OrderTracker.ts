@@ -402,11 +402,18 @@ export class OrderTracker {
       this.#live.delete(o.clientId);
       this.#ended.delete(o.clientId);
       this.#ended.set(o.clientId, o);
-      if (this.#ended.size > ENDED_KEPT) this.#ended.delete(this.#ended.keys().next().value as string);
+      if (this.#ended.size > ENDED_KEPT) this.#forgetOldestEnded();
     } else {
       this.#live.set(o.clientId, o);
       this.#ended.delete(o.clientId);
     }
+  }
+
+  /** Drops the oldest ended order and its orderId key: a bot running for weeks keeps only its live and lately ended orders in memory (the ledger answers for the rest, indexed by order_id). */
+  #forgetOldestEnded(): void {
+    const [clientId, o] = this.#ended.entries().next().value as [string, OrderRecord];
+    this.#ended.delete(clientId);
+    if (o.orderId !== undefined && this.#byOrderId.get(o.orderId) === clientId) this.#byOrderId.delete(o.orderId);
   }
 
   #publishUpdate(o: OrderRecord): void {
