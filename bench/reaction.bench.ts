@@ -15,9 +15,10 @@
  * "received" when the socket's message handler sees it, so time it waited in the kernel while the
  * loop was busy, or behind earlier frames of the same read, shows in the event-loop delay reported
  * beside it (perf_hooks), not in the figure.
- * The exchange runs on a core of its own and the bot on the others (bench/reactionPlacement.ts,
+ * The exchange is pinned to one core and the bot may use every core (bench/reactionPlacement.ts,
  * `taskset`; `REACTION_PIN=0` or no taskset: shared, as the report says): an exchange never runs
- * on the bot's cores, and sharing them bills the sandbox's matching to the bot's socket writes.
+ * on all of the bot's cores, and sharing them bills the sandbox's matching to the bot's socket
+ * writes; confining the bot to the other core would bill its own GC and ledger threads to it.
  * Each stretch also reports how long the bot's event loop waited, runnable, for a core (Linux's
  * schedstat): other processes on its cores show there, and a large share means the figures are
  * the machine's.
