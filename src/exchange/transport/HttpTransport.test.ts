@@ -119,6 +119,15 @@ describe('HttpTransport keep-alive connections', () => {
     expect(res.ok && res.response.body).toBe('{"path":"/after"}');
   });
 
+  it('closing twice while a request is in flight: both closes end once it has', async () => {
+    server = await RawServer.start();
+    server.hang.add('/hang');
+    transport = new HttpTransport({ connections: 1 });
+    const answer = transport.send(post(server.origin, '/hang', 100));
+    await Promise.all([transport.close(), transport.close()]);
+    expect(await answer).toMatchObject({ ok: false, kind: 'timeout' });
+  });
+
   it('a connection lost in the middle of a body is an io failure', async () => {
     server = await RawServer.start();
     server.hang.add('/cut');

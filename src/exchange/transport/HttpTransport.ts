@@ -71,6 +71,7 @@ export class HttpTransport {
   #closed = false;
   #active = 0;
   #idle: (() => void) | undefined;
+  #closing: Promise<void> | undefined;
 
   constructor(options: HttpTransportOptions = {}) {
     this.#options = {
@@ -92,8 +93,12 @@ export class HttpTransport {
     });
   }
 
-  /** Waits for requests in flight, then closes every connection; idempotent. */
-  async close(): Promise<void> {
+  /** Waits for requests in flight, then closes every connection; idempotent (every call gets the one closing). */
+  close(): Promise<void> {
+    return (this.#closing ??= this.#close());
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true;
     if (this.#active > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
     for (const o of this.#origins.values()) o.agent.destroy();
