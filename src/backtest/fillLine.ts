@@ -4,7 +4,7 @@
  * 30k fills); and read back without JSON.parse when its names need no escapes.
  */
 import type { FillEvent } from '../bus/events.js';
-import { JsonNames } from './jsonNames.js';
+import { JsonNames, jsonNumber } from './jsonNames.js';
 import type { ReportFill } from './result.js';
 import { TextCache } from './textCache.js';
 
@@ -22,9 +22,7 @@ export class FillLines {
     const fee = this.#texts.text(e.commission);
     const n = this.#names;
     const asset = e.commissionAsset === null ? 'null' : n.json(e.commissionAsset);
-    // JSON writes a number that is not finite as null; String(-0) is "0" as in JSON.
-    const t = Number.isFinite(e.E) ? String(e.E) : 'null';
-    return `{"t":${t},"strategy":${n.json(e.strategy)},"symbol":${n.json(e.symbol)},"side":${n.json(e.side)},"price":"${price}","qty":"${qty}","fee":"${fee}","feeAsset":${asset},"maker":${e.isMaker ? 'true' : 'false'}}`;
+    return `{"t":${jsonNumber(e.E)},"strategy":${n.json(e.strategy)},"symbol":${n.json(e.symbol)},"side":${n.json(e.side)},"price":"${price}","qty":"${qty}","fee":"${fee}","feeAsset":${asset},"maker":${e.isMaker ? 'true' : 'false'}}`;
   }
 }
 

@@ -1,3 +1,8 @@
+/** JSON of a number as JSON.stringify writes it: null when not finite, else its String (-0 is "0" in both). */
+export function jsonNumber(x: number): string {
+  return Number.isFinite(x) ? String(x) : 'null';
+}
+
 /** JSON strings of the few names a run's records repeat (strategies, symbols, sides, assets). */
 export class JsonNames {
   readonly #names = new Map<string, string>();

@@ -2,13 +2,8 @@
  * A round trip's JSON line, written directly: the same text JSON.stringify gives for its
  * RoundTrip (a month of minute bars spools 15k trips at the end of the run).
  */
-import { JsonNames } from './jsonNames.js';
+import { JsonNames, jsonNumber } from './jsonNames.js';
 import type { RoundTrip } from './result.js';
-
-/** JSON of a number as JSON.stringify writes it: null when not finite, else its String. */
-function jsonNumber(x: number): string {
-  return Number.isFinite(x) ? String(x) : 'null';
-}
 
 /** Builds the JSON lines of round trips (RoundTrip's keys in order). */
 export class TripLines {
