@@ -85,7 +85,7 @@ export class OrderTracker {
   readonly #ledger: Ledger;
   readonly #clock: Clock;
   readonly #emit: (e: TrackerEvent) => void;
-  /** Live (non-terminal) orders by clientId. Terminal ones are looked up in the ledger. */
+  /** Live (non-terminal) orders by clientId. Ended ones: #ended, then the ledger. */
   readonly #live = new Map<string, OrderRecord>();
   /**
    * Orders that ended lately, as the ledger last returned them (the ledger has one writer):
@@ -93,6 +93,7 @@ export class OrderTracker {
    * the stream's EXPIRED), and each would read and parse its row again. Oldest dropped first.
    */
   readonly #ended = new Map<string, OrderRecord>();
+  /** clientIds of the live and lately ended orders by exchange orderId (older ones: the ledger's index). */
   readonly #byOrderId = new Map<string, string>();
   readonly #orphans = new Map<string, ExecutionReportEvent[]>();
   readonly #symbolInfo: ((symbol: string) => SymbolInfo | undefined) | undefined;
@@ -147,7 +148,7 @@ export class OrderTracker {
     return rec;
   }
 
-  /** An order by clientId (live first, then the ledger). */
+  /** An order by clientId (live first, then lately ended, then the ledger). */
   get(clientId: string): OrderRecord | undefined {
     return this.#live.get(clientId) ?? this.#ended.get(clientId) ?? this.#ledger.order(clientId);
   }
