@@ -34,7 +34,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type NodeGCPerformanceDetail } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,15 @@ const RATES = (process.env.REACTION_RATES ?? '100,1000,10000').split(',').map(Nu
 /** Fills per second (a bid filled, re-placed, filled again). */
 const FILL_RATE = 20;
 const SECONDS = Number(process.env.REACTION_SECONDS ?? 3);
+/**
+ * Console off and on, in this order. `REACTION_CONSOLE=on,off` runs it on first: the second run of
+ * a process starts with its code optimised and its heap grown, so the order tells apart what the
+ * console does from what coming second does.
+ */
+const CONSOLE = (process.env.REACTION_CONSOLE ?? 'off,on').split(',').map((c) => {
+  if (c !== 'on' && c !== 'off') throw new Error(`REACTION_CONSOLE=${process.env.REACTION_CONSOLE ?? ''}: "${c}" is not on or off`);
+  return c === 'on';
+});
 const GOALS = { tickP99At1000: 1, tickP99At10000: 5, fillP99: 10 } as const;
 const dir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -69,7 +78,8 @@ class Samples {
   answered = new Map<string, string>();
   /** The strategy's handler of each fill: `${clientId}|${tradeId}` -> time; paper also the bid's price level. */
   handled: { key: string; at: number }[] = [];
-  gc: number[] = [];
+  /** GC pauses (ms) by kind: scavenges of the young generation, and the rest (mark-compact and its steps). */
+  gc: { ms: number; minor: boolean }[] = [];
   on = false;
 
   clear(): void {
@@ -170,7 +180,7 @@ function frameTimes(frames: readonly FrameProbe[], paper: boolean): { trades: Ma
 }
 
 /** Latencies of one stretch: tick-to-order and fill-to-strategy. */
-function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill: Dist; gcCount: number; gcMax: number } {
+function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill: Dist; gc: string } {
   const { trades, fills, fillTrades } = frameTimes(S.frames, paper);
   const tick: number[] = [];
   const client: number[] = [];
@@ -192,7 +202,15 @@ function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill:
     const at = paper ? latestBefore(fillTrades, h.at) : fills.get(h.key);
     if (at !== undefined) fill.push(h.at - at);
   }
-  return { heard: dist(heard), tick: dist(tick), client: dist(client), fill: dist(fill), gcCount: S.gc.length, gcMax: S.gc.length > 0 ? Math.max(...S.gc) : 0 };
+  return { heard: dist(heard), tick: dist(tick), client: dist(client), fill: dist(fill), gc: gcText(S.gc) };
+}
+
+/** "GC 12 pauses, max 9.1 ms (11 scavenges, max 9.1; 1 other, max 3.0)". */
+function gcText(gc: readonly { ms: number; minor: boolean }[]): string {
+  const max = (xs: readonly { ms: number }[]): string => (xs.length > 0 ? Math.max(...xs.map((g) => g.ms)) : 0).toFixed(1);
+  const minor = gc.filter((g) => g.minor);
+  const other = gc.filter((g) => !g.minor);
+  return `GC ${gc.length} pauses, max ${max(gc)} ms (${minor.length} scavenges, max ${max(minor)}; ${other.length} other, max ${max(other)})`;
 }
 
 function latestBefore(sorted: readonly number[], t: number): number | undefined {
@@ -297,7 +315,7 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       lines.push(`${pad}frame-to-strategy ${fmt(m.heard)}`);
       lines.push(`${pad}fill-to-strategy ${fmt(m.fill)}`);
       const waited = waitedBefore !== undefined && waitedAfter !== undefined ? `; waited for a core ${(waitedAfter - waitedBefore).toFixed(0)} of ${SECONDS * 1000} ms` : '';
-      lines.push(`${pad}GC ${m.gcCount} pauses, max ${m.gcMax.toFixed(1)} ms; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms${waited}`);
+      lines.push(`${pad}${m.gc}; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms${waited}`);
     }
   } finally {
     loop.disable();
@@ -354,7 +372,7 @@ export async function run(): Promise<BenchReport> {
   httpRequestWritten.subscribe(onBody);
   httpRequestMade.subscribe(onCreate);
   const gc = new PerformanceObserver((list) => {
-    if (S.on) for (const e of list.getEntries()) S.gc.push(e.duration);
+    if (S.on) for (const e of list.getEntries()) S.gc.push({ ms: e.duration, minor: (e as unknown as { detail?: NodeGCPerformanceDetail }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR });
   });
   gc.observe({ entryTypes: ['gc'] });
   const placement = placeProcesses();
@@ -363,7 +381,7 @@ export async function run(): Promise<BenchReport> {
   let ok = true;
   try {
     for (const mode of (process.env.REACTION_MODES ?? 'paper,live').split(',') as ('paper' | 'live')[]) {
-      for (const withConsole of [false, true]) {
+      for (const withConsole of CONSOLE) {
         const r = await runMode(exchange, mode, withConsole, lines);
         const tag = `${mode}${withConsole ? ' +console' : ''}`;
         const check = (what: string, value: number, goal: number): void => {
