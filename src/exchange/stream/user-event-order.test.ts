@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../core/decimal.js';
 import type { ExecutionReportEvent, UserDataEvent } from '../../core/marketEvents.js';
 import type { Timers } from './timing.js';
-import { UserEventOrderer } from './user-event-order.js';
+import { UserEventOrderer, userEventKey } from './user-event-order.js';
 
 /** Manual clock and timers: time moves only when the test says so. */
 function manual(): { now: number; timers: Timers; advance(ms: number): void } {
@@ -127,6 +127,14 @@ describe('UserEventOrderer', () => {
     o.push(st(11));
     expect(out).toEqual([10, 11]);
     expect(o.duplicates).toBe(2);
+  });
+
+  it('keys a report by every field that tells two reports apart, as one flat string', () => {
+    const base = er(10, '0.5', '0.5');
+    const keys = [base, { ...base, tradeId: undefined }, { ...base, tradeId: '' }, { ...base, cumQty: new Decimal('0.6') }, { ...base, executionType: 'NEW' as const }, { ...base, E: 11 }, { ...base, clientId: 'c8' }].map(userEventKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(userEventKey(er(10, '0.5', '0.5'))).toBe(keys[0]);
+    expect(keys[0]).toBe('er|7|c7|TRADE|PARTIALLY_FILLED|10|0.5|10');
   });
 
   it('window 0 passes through; close flushes what is held', () => {

@@ -23,7 +23,9 @@ export function userEventKey(ev: UserDataEvent): string {
   switch (ev.type) {
     case 'executionReport': {
       const r: ExecutionReportEvent = ev;
-      return `er|${r.orderId}|${r.clientId}|${r.executionType}|${r.status}|${r.tradeId}|${r.cumQty.toFixed()}|${r.E}`;
+      // One flat string (join), not a template's rope of ten strings: the dedupe set keeps 20,000
+      // keys, and every piece of a rope is an object the GC copies twice and promotes.
+      return ['er', r.orderId, r.clientId, r.executionType, r.status, String(r.tradeId), r.cumQty.toFixed(), r.E].join('|');
     }
     case 'accountPosition': {
       const a = ev as AccountPositionEventFull;
