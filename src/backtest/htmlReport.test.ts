@@ -1,6 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { escapeHtml, renderHtmlReport, scriptJson } from './htmlReport.js';
+import { escapeHtml, renderHtmlReport, scriptJson, writeHtmlReport } from './htmlReport.js';
 import { ResultCollector } from './ResultCollector.js';
 
 describe('HTML report', () => {
@@ -21,6 +25,25 @@ describe('HTML report', () => {
     expect(html).not.toMatch(/<link[^>]+href=/);
     expect(html).not.toContain('x</script>');
     expect(html).toContain('x&lt;/script&gt;');
+  });
+
+  it('writes the bytes of the rendered document, the chart library as its file holds it', () => {
+    const c = new ResultCollector([{ name: 'n\u00e9', symbols: ['BTC_USDT'], initialEquity: new Decimal(1) }], 1000);
+    c.mark('BTC_USDT', new Decimal(1));
+    c.sample(0);
+    const r = c.finish('n');
+    const dir = mkdtempSync(path.join(tmpdir(), 'kancil-report-'));
+    try {
+      const file = path.join(dir, 'report.html');
+      writeHtmlReport(file, r);
+      const written = readFileSync(file);
+      expect(written.equals(Buffer.from(renderHtmlReport(r), 'utf8'))).toBe(true);
+      const lib = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('lightweight-charts/package.json')), 'dist', 'lightweight-charts.standalone.production.js'));
+      expect(written.includes(lib)).toBe(true);
+      expect(written.toString('utf8')).toContain('n\u00e9');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('inlines each plotted series with its pane (none for an overlay) beside the candles it goes with', () => {
