@@ -21,23 +21,27 @@ export interface ProcessUsage {
 }
 
 /** Runs `kancil <args>`; throws with its output when it exits non-zero. */
-export function runKancil(args: readonly string[]): ProcessUsage {
+export function runKancil(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ProcessUsage {
+  return runNode([path.join(repoRoot, 'bin/kancil.mjs'), ...args], env);
+}
+
+/** Runs `node <args>` in the project root with `env` (its usage measured as for {@link runKancil}); throws when it exits non-zero. */
+export function runNode(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ProcessUsage {
   const dir = mkdtempSync(path.join(tmpdir(), 'kancil-e2e-usage-'));
   const usageFile = path.join(dir, 'usage.json');
   try {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(here, 'usage.mjs')).href, path.join(repoRoot, 'bin/kancil.mjs'), ...args], {
+    const r = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(here, 'usage.mjs')).href, ...args], {
       cwd: repoRoot,
-      env: { ...process.env, KANCIL_BENCH_USAGE: usageFile },
+      env: { ...env, KANCIL_BENCH_USAGE: usageFile },
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
     const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (r.status !== 0) throw new Error(`kancil ${args.join(' ')}: exit ${String(r.status ?? r.signal)}\n${r.stderr.slice(-2000)}`);
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')}: exit ${String(r.status ?? r.signal)}\n${r.stderr.slice(-2000)}`);
     const u = JSON.parse(readFileSync(usageFile, 'utf8')) as { userCPUTime: number; systemCPUTime: number; maxRSS: number };
     return { wallS, cpuS: (u.userCPUTime + u.systemCPUTime) / 1e6, peakRssMiB: u.maxRSS / 1024, stdout: r.stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
