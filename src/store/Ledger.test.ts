@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -106,6 +106,38 @@ describe('Ledger', () => {
     expect(passed.updateOrder('nope', { state: 'NEW' }, 1, 'x', undefined, { ...order('nope') })).toBeUndefined();
     readBack.close();
     passed.close();
+  });
+
+  it('an update writes every column it changes, and the send only the row: no index page of state or order_id', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
+    dirs.push(dir);
+    const file = join(dir, 'ledger.db');
+    const l = Ledger.open(file);
+    l.insertOrder(order('c1'), 'intent');
+    const steps: Parameters<Ledger['updateOrder']>[1][] = [
+      { venue: 'legacy' },
+      { sentAt: 1050 },
+      { orderId: '77' },
+      { state: 'NEW' },
+      { cumQty: new Decimal('0.0001') },
+      { cumQuoteQty: new Decimal('95000.00005') },
+      { reason: 'late report' },
+    ];
+    let ts = 1000;
+    for (const patch of steps) {
+      const after = l.updateOrder('c1', patch, ++ts, 'rest');
+      expect(l.order('c1')).toEqual(after);
+    }
+    expect(l.order('c1')).toMatchObject({ venue: 'legacy', sentAt: 1050, orderId: '77', state: 'NEW', reason: 'late report', updatedAt: ts });
+    // The row's page alone, where setting state and order_id again rewrote both indexes' pages too.
+    const wal = (): number => statSync(`${file}-wal`).size;
+    const before = wal();
+    l.updateOrder('c1', { sentAt: 1060 }, ++ts, 'send');
+    const page = new BetterSqlite3(file, { readonly: true });
+    const frame = 24 + (page.pragma('page_size', { simple: true }) as number);
+    page.close();
+    expect(wal() - before).toBe(frame);
+    l.close();
   });
 
   it('counts a fill once per (orderId, tradeId)', () => {

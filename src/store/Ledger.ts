@@ -62,7 +62,6 @@ export class Ledger {
     intent: Statement;
     risk: Statement;
     insertOrder: Statement;
-    updateOrder: Statement;
     getOrder: Statement;
     byOrderId: Statement;
     openOrders: Statement;
@@ -87,6 +86,8 @@ export class Ledger {
     updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => OrderRecord | undefined;
     balances: (ts: number, source: string, balances: readonly Balance[]) => void;
   };
+  /** UPDATE statements of orders by the set of columns they write (see changedColumns). */
+  readonly #updates = new Map<number, Statement>();
   /** The lock file's connection, holding its exclusive lock while this ledger is open (see holdLock). */
   readonly #lock: Database | undefined;
   /** The worker that checkpoints a file ledger's WAL (checkpointer.ts); none in memory. */
@@ -113,9 +114,6 @@ export class Ledger {
         sent_at, updated_at, reason) VALUES (@client_id, @strategy, @intent_id, @symbol, @side, @order_type, @time_in_force,
         @price, @quantity, @quote_order_qty, @stop_price, @iceberg_qty, @stp_mode, @venue, @order_id, @state, @cum_qty,
         @cum_quote_qty, @created_at, @sent_at, @updated_at, @reason)`),
-      updateOrder: db.prepare(`UPDATE orders SET order_id = @order_id, state = @state, cum_qty = @cum_qty,
-        cum_quote_qty = @cum_quote_qty, sent_at = @sent_at, reason = @reason, venue = @venue, updated_at = @updated_at
-        WHERE client_id = @client_id`),
       getOrder: db.prepare('SELECT * FROM orders WHERE client_id = ?'),
       byOrderId: db.prepare('SELECT * FROM orders WHERE order_id = ?'),
       openOrders: db.prepare(`SELECT * FROM orders WHERE state NOT IN (${TERMINAL_SQL}) ORDER BY created_at, client_id`),
@@ -151,7 +149,8 @@ export class Ledger {
           before = fromOrderRow(row);
         }
         const after: OrderRecord = { ...before, ...definedOnly(patch), updatedAt: ts };
-        if (st.updateOrder.run(orderParams(after)).changes === 0) return undefined;
+        const params = orderParams(after);
+        if (this.#updateOf(changedColumns(orderParams(before), params)).run(params).changes === 0) return undefined;
         if (after.state !== before.state) st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
         return after;
       }),
@@ -159,6 +158,17 @@ export class Ledger {
         for (const b of balances) st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
       }),
     };
+  }
+
+  /** The UPDATE of an order that writes the columns in `mask` (bits of UPDATE_COLUMNS), prepared once. */
+  #updateOf(mask: number): Statement {
+    let st = this.#updates.get(mask);
+    if (st === undefined) {
+      const set = UPDATE_COLUMNS.filter((_, i) => (mask & (1 << i)) !== 0).map((c) => `${c} = @${c}`);
+      st = this.#db.prepare(`UPDATE orders SET ${set.join(', ')} WHERE client_id = @client_id`);
+      this.#updates.set(mask, st);
+    }
+    return st;
   }
 
   /**
@@ -400,6 +410,24 @@ function checkSchemaVersion(db: Database): void {
   const v = Number(row.value);
   if (!Number.isSafeInteger(v) || v < 1) throw new StateError(`schema_version=${JSON.stringify(row.value)} is not a version this kancil knows`);
   if (v > LEDGER_SCHEMA_VERSION) throw new StateError(`schema_version=${v} was written by a newer kancil (this one reads up to ${LEDGER_SCHEMA_VERSION})`);
+}
+
+/** Columns of an order that an update may change; updated_at last, as it always changes. */
+const UPDATE_COLUMNS = ['order_id', 'state', 'cum_qty', 'cum_quote_qty', 'sent_at', 'reason', 'venue', 'updated_at'] as const;
+
+/**
+ * The columns (bits of UPDATE_COLUMNS) whose values differ between two rows, updated_at always. An
+ * UPDATE rewrites the index entries of every indexed column it sets, equal value or not: writing
+ * state and order_id with the send (an order's sentAt, before its request) cost two index pages of
+ * WAL more than the row's one.
+ */
+function changedColumns(before: Record<string, unknown>, after: Record<string, unknown>): number {
+  let mask = 1 << (UPDATE_COLUMNS.length - 1);
+  for (let i = 0; i < UPDATE_COLUMNS.length - 1; i++) {
+    const c = UPDATE_COLUMNS[i] as string;
+    if (before[c] !== after[c]) mask |= 1 << i;
+  }
+  return mask;
 }
 
 function definedOnly(p: OrderPatch): OrderPatch {
