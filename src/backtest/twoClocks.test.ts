@@ -72,7 +72,9 @@ describe('TwoClockSplitter', () => {
       t += Math.floor(rnd() * 3);
       const r = rnd();
       const lag = rnd() < 0.1 ? Math.floor(rnd() * 1500) : Math.floor(rnd() * 5);
-      input.push([t, r < 0.45 ? diff(t, t - lag, i) : r < 0.9 ? trade(t, t - lag, i) : ticker(t)]);
+      // Two symbols: four streams, each keeping its own order.
+      const symbol = rnd() < 0.5 ? 'BTC_USDT' : 'ETH_USDT';
+      input.push([t, r < 0.45 ? diff(t, t - lag, i, symbol) : r < 0.9 ? trade(t, t - lag, i, symbol) : ticker(t)]);
     }
     // Reference, written out: each item's exchange time clamped as the header says, its steps
     // sorted by (time, receive order, exchange part first); one step when x = t.
@@ -81,7 +83,7 @@ describe('TwoClockSplitter', () => {
     input.forEach(([tt, it], i) => {
       const e = it.kind === 'market' && it.event.type === 'depthDiff' ? it.event.E : it.kind === 'market' && it.event.type === 'trade' ? it.event.tradeTime : undefined;
       if (e === undefined || it.kind !== 'market') return void ref.push({ at: tt, i, part: 0, clock: StepClock.both });
-      const key = it.event.type;
+      const key = `${it.event.symbol} ${it.event.type}`;
       const x = Math.min(tt, Math.max(e, last.get(key) ?? -Infinity, tt - 1000));
       last.set(key, x);
       if (x === tt) ref.push({ at: tt, i, part: 0, clock: StepClock.both });

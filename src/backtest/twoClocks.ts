@@ -49,15 +49,28 @@ function exchangeTimeOf(it: RecordedItem, t: number): number | undefined {
   return undefined;
 }
 
-/** Last exchange time per stream of a symbol. */
-interface StreamTimes {
-  book: number;
-  trade: number;
+/**
+ * One stream's pending exchange steps: item indices from `head` on, in exchange-time order (the
+ * clamp keeps a stream's exchange times from going back, and its indices only grow).
+ */
+interface StreamQueue {
+  /** The stream's last exchange time. */
+  last: number;
+  idx: number[];
+  head: number;
+}
+
+/** The two streams of a symbol. */
+interface SymbolStreams {
+  readonly book: StreamQueue;
+  readonly trade: StreamQueue;
 }
 
 /**
  * Splits items in receive-time order into exchange and local steps in one time order (see the
  * header). Steps are held until no later item can precede them: `maxLagMs` of receive time.
+ * Pending exchange steps wait in one queue per stream, already in order, so the next one is the
+ * least of the queues' heads (two a symbol): no heap to keep per item.
  */
 export class TwoClockSplitter {
   readonly #maxLag: number;
@@ -67,9 +80,9 @@ export class TwoClockSplitter {
   #items: RecordedItem[] = [];
   /** Index in the arrays above of the next local step (earlier slots are spent; compacted now and then). */
   #head = 0;
-  /** Pending exchange steps as array indices, a binary min-heap on (exchange time, index). */
-  readonly #heap: number[] = [];
-  readonly #streams = new Map<string, StreamTimes>();
+  readonly #streams = new Map<string, SymbolStreams>();
+  /** Every stream's queue, in the order the streams were first seen. */
+  readonly #queues: StreamQueue[] = [];
   #lastT = -Infinity;
 
   constructor(maxLagMs = DEFAULT_MAX_EXCHANGE_LAG_MS) {
@@ -90,18 +103,23 @@ export class TwoClockSplitter {
       return;
     }
     const symbol = item.kind === 'snapshot' ? item.symbol : item.event.symbol;
-    let st = this.#streams.get(symbol);
-    if (st === undefined) this.#streams.set(symbol, (st = { book: -Infinity, trade: -Infinity }));
-    const isTrade = item.kind === 'market' && item.event.type === 'trade';
-    const x = Math.min(t, Math.max(e, isTrade ? st.trade : st.book, t - this.#maxLag));
-    if (isTrade) st.trade = x;
-    else st.book = x;
+    const streams = this.#streams.get(symbol) ?? this.#addSymbol(symbol);
+    const q = item.kind === 'market' && item.event.type === 'trade' ? streams.trade : streams.book;
+    const x = Math.min(t, Math.max(e, q.last, t - this.#maxLag));
+    q.last = x;
     if (x === t) {
       this.#x.push(NaN);
       return;
     }
     this.#x.push(x);
-    this.#heapPush(i);
+    q.idx.push(i);
+  }
+
+  #addSymbol(symbol: string): SymbolStreams {
+    const s: SymbolStreams = { book: { last: -Infinity, idx: [], head: 0 }, trade: { last: -Infinity, idx: [], head: 0 } };
+    this.#streams.set(symbol, s);
+    this.#queues.push(s.book, s.trade);
+    return s;
   }
 
   /**
@@ -112,16 +130,29 @@ export class TwoClockSplitter {
     const safe = all ? Infinity : this.#lastT - this.#maxLag;
     const tArr = this.#t;
     const xArr = this.#x;
-    const heap = this.#heap;
+    const queues = this.#queues;
     for (;;) {
       const h = this.#head;
       const localT = h < tArr.length ? (tArr[h] as number) : Infinity;
-      const top = heap.length > 0 ? (heap[0] as number) : -1;
-      const exchT = top >= 0 ? (xArr[top] as number) : Infinity;
-      // The earlier step first; at the same ms the earlier item (the heap's index is never the head's: x < t).
-      if (top >= 0 && (exchT < localT || (exchT === localT && top < h))) {
+      // The next exchange step: the earliest (exchange time, index) among the queues' heads.
+      let next: StreamQueue | undefined;
+      let top = -1;
+      let exchT = Infinity;
+      for (let k = 0; k < queues.length; k++) {
+        const q = queues[k] as StreamQueue;
+        if (q.head === q.idx.length) continue;
+        const i = q.idx[q.head] as number;
+        const x = xArr[i] as number;
+        if (next === undefined || x < exchT || (x === exchT && i < top)) {
+          next = q;
+          top = i;
+          exchT = x;
+        }
+      }
+      // The earlier step first; at the same ms the earlier item (a queued index is never the head's: x < t).
+      if (next !== undefined && (exchT < localT || (exchT === localT && top < h))) {
         if (exchT > safe) break;
-        this.#heapPop();
+        next.head++;
         out.times.push(exchT);
         out.items.push(this.#items[top] as RecordedItem);
         out.clocks.push(StepClock.exchange);
@@ -136,57 +167,21 @@ export class TwoClockSplitter {
     this.#compact();
   }
 
-  /** Drops spent slots once they are most of the arrays (indices in the heap shift with them). */
+  /** Drops spent slots once they are most of the arrays (indices in the queues shift with them). */
   #compact(): void {
     const h = this.#head;
     if (h < 4096 || h * 2 < this.#t.length) return;
-    // Every heap entry is at or after the head: its item's local step is still to come.
+    // Every queued index is at or after the head: its item's local step is still to come.
     this.#t = this.#t.slice(h);
     this.#x = this.#x.slice(h);
     this.#items = this.#items.slice(h);
-    const heap = this.#heap;
-    for (let k = 0; k < heap.length; k++) heap[k] = (heap[k] as number) - h;
+    for (const q of this.#queues) {
+      const idx = q.idx.slice(q.head);
+      for (let k = 0; k < idx.length; k++) idx[k] = (idx[k] as number) - h;
+      q.idx = idx;
+      q.head = 0;
+    }
     this.#head = 0;
-  }
-
-  /** Heap order: earlier exchange time first, then the earlier item. */
-  #less(a: number, b: number): boolean {
-    const xa = this.#x[a] as number;
-    const xb = this.#x[b] as number;
-    return xa < xb || (xa === xb && a < b);
-  }
-
-  #heapPush(i: number): void {
-    const heap = this.#heap;
-    let k = heap.length;
-    heap.push(i);
-    while (k > 0) {
-      const p = (k - 1) >> 1;
-      const pi = heap[p] as number;
-      if (!this.#less(i, pi)) break;
-      heap[k] = pi;
-      k = p;
-    }
-    heap[k] = i;
-  }
-
-  #heapPop(): void {
-    const heap = this.#heap;
-    const last = heap.pop() as number;
-    if (heap.length === 0) return;
-    const n = heap.length;
-    let k = 0;
-    for (;;) {
-      const l = 2 * k + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const c = r < n && this.#less(heap[r] as number, heap[l] as number) ? r : l;
-      const ci = heap[c] as number;
-      if (!this.#less(ci, last)) break;
-      heap[k] = ci;
-      k = c;
-    }
-    heap[k] = last;
   }
 }
 
