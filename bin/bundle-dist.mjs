@@ -13,6 +13,7 @@
 // The unbundled modules stay beside it (tests, and `node dist/src/cli/main.js`, import them).
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { asciiOutputs } from './ascii-output.mjs';
 
 /** The modules bundled, relative to dist/src, each written as `<basename>.js` in the bundle. */
 export const BUNDLE_ENTRIES = ['cli/main', 'index', 'testing', 'indicators', 'backtest/sweepWorker'];
@@ -57,5 +58,7 @@ export async function bundleDist(dist) {
     metafile: true,
     logLevel: 'warning',
   });
-  return Object.keys(result.metafile.outputs).map((f) => path.relative(out, path.resolve(f))).sort();
+  const files = Object.keys(result.metafile.outputs).map((f) => path.resolve(f));
+  await asciiOutputs(files.filter((f) => f.endsWith('.js')));
+  return files.map((f) => path.relative(out, f)).sort();
 }

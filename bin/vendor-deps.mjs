@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { asciiOutputs } from './ascii-output.mjs';
 
 /** The packages bundled, each imported only by its bare name. */
 export const VENDORED = ['zod', 'yaml', 'pino', 'trading-signals'];
@@ -55,6 +56,7 @@ export async function bundleVendored(dist, root) {
     });
     writeFileSync(path.join(dir, `${pkg}.js`), facade(pkg, names, hasDefault));
   }
+  await asciiOutputs(VENDORED.map((pkg) => path.join(dir, `${pkg}.cjs`)));
   copyFileSync(RUNTIME, path.join(dir, 'runtime.js'));
 }
 
