@@ -23,7 +23,12 @@
  * schedstat): other processes on its cores show there, and a large share means the figures are
  * the machine's.
  * Frames and orders are seen through diagnostics channels, which cost one property read when
- * nobody listens. GC pauses come from perf_hooks. The ledger is a file in the temp folder, as in a
+ * nobody listens. The bot runs in this process, so what the bench records must not survive into
+ * the bot's heap: the frame probe classifies each frame where it arrives, by its bytes, and keeps
+ * only numbers (trade ids, clientId sequence numbers, times) in typed arrays sized before each
+ * stretch (bench/reactionSamples.ts). It costs ~0.3 us per frame on the path (a live stretch's mix
+ * of trades, reports and depth, load 8.8; keeping each frame cost ~0.03 us there but added ~0.2 MB
+ * of survivors to each scavenge at 1,000 trades/s). GC pauses come from perf_hooks. The ledger is a file in the temp folder, as in a
  * run (`REACTION_LEDGER=memory` for an in-memory one, to compare). `REACTION_SECONDS` sets the
  * measured seconds per rate (default 3); `REACTION_MODES` (paper,live) and `REACTION_RATES`
  * (100,1000,10000) pick the runs. Also reported: frame-to-strategy, a trade frame received -> the
@@ -48,6 +53,7 @@ import { frameReceived, httpRequestMade, httpRequestWritten, orderSent, type Fra
 import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
 import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
 import { coreWaitMs, placeProcesses, type Placement } from './reactionPlacement.js';
+import { classifyFrame, clientSeq, clientSeqInBody, FrameKind, Pairs } from './reactionSamples.js';
 import { type BenchReport, percentile } from './report.js';
 
 const RATES = (process.env.REACTION_RATES ?? '100,1000,10000').split(',').map(Number);
@@ -66,36 +72,47 @@ const CONSOLE = (process.env.REACTION_CONSOLE ?? 'off,on').split(',').map((c) =>
 const GOALS = { tickP99At1000: 1, tickP99At10000: 5, fillP99: 10 } as const;
 const dir = path.dirname(fileURLToPath(import.meta.url));
 
-/** What the probes and the strategy saw in one measured stretch. */
+/**
+ * What the probes and the strategy saw in one measured stretch, as numbers in typed arrays
+ * (bench/reactionSamples.ts): trade ids and clientId sequence numbers as keys, times as values.
+ */
 class Samples {
-  frames: FrameProbe[] = [];
-  sent = new Map<string, number>();
-  /** When the HTTP transport made each answer's request (clientId -> time): the part of tick-to-order spent in the HTTP client. */
-  made = new Map<string, number>();
-  /** When the strategy heard of each tick (by trade id). */
-  tickAt = new Map<string, number>();
-  /** clientId of each answer -> the trade id it answered. */
-  answered = new Map<string, string>();
-  /** The strategy's handler of each fill: `${clientId}|${tradeId}` -> time; paper also the bid's price level. */
-  handled: { key: string; at: number }[] = [];
+  /** Trade frames the strategy answers: trade id -> received. */
+  tickFrames = new Pairs(0);
+  /** Paper: other public trades (the simulator fills the bid on them): received times, in order. */
+  tradeFrames = new Pairs(0);
+  /** Live: executionReports of fills: trade id -> received. */
+  fillFrames = new Pairs(0);
+  /** Orders sent (paper) or their request bytes written (live): clientId seq -> time. */
+  sent = new Pairs(0);
+  /** When the HTTP transport made each request (clientId seq -> time): the part of tick-to-order spent in the HTTP client. */
+  made = new Pairs(0);
+  /** When the strategy heard of each tick: trade id -> time. */
+  tickAt = new Pairs(0);
+  /** clientId seq of each answer -> the trade id it answered (in `at`). */
+  answered = new Pairs(0);
+  /** The strategy's handler of each fill: trade id -> time. */
+  handled = new Pairs(0);
   /** GC pauses (ms) by kind: scavenges of the young generation, and the rest (mark-compact and its steps). */
   gc: { ms: number; minor: boolean }[] = [];
   on = false;
 
-  clear(): void {
-    this.frames = [];
-    this.sent.clear();
-    this.made.clear();
-    this.tickAt.clear();
-    this.answered.clear();
-    this.handled = [];
+  /** Empties every record, with room for `rate` trades/s over the stretch and the drain after it. */
+  clear(rate: number): void {
+    const room = Math.ceil(rate * (SECONDS + 3)) + 1000;
+    for (const p of [this.tickFrames, this.tradeFrames, this.sent, this.made, this.tickAt, this.answered]) p.reset(room);
+    const fills = Math.ceil(FILL_RATE * (SECONDS + 3) * 4) + 1000;
+    this.fillFrames.reset(fills);
+    this.handled.reset(fills);
     this.gc = [];
   }
 }
 
 const S = new Samples();
 
-const TICK = new Decimal('60000');
+/** Price of the trades the strategy answers (bench/reactionSandbox.ts makes them). */
+const TICK_PRICE = '60000';
+const TICK = new Decimal(TICK_PRICE);
 const FILL_PRICE = new Decimal('59000');
 const ANSWER_PRICE = new Decimal('59990');
 const QTY = new Decimal('0.001');
@@ -126,7 +143,7 @@ const reaction = defineStrategy({
     return {
       onEvent(e) {
         if (e.type === 'fill' && e.clientId === bid) {
-          if (S.on) S.handled.push({ key: `${e.clientId}|${e.tradeId}`, at: performance.now() });
+          if (S.on) S.handled.push(Number(e.tradeId), performance.now());
           placeBid();
           return;
         }
@@ -134,11 +151,11 @@ const reaction = defineStrategy({
         if (e.type === 'intentRejected' && e.intent.kind === 'place') inFlight.delete(e.intent.clientId);
         if (e.type === 'trade' && e.price.eq(TICK)) {
           if (S.on) seenTicks++;
-          if (S.on) S.tickAt.set(e.tradeId, performance.now());
+          if (S.on) S.tickAt.push(Number(e.tradeId), performance.now());
           if (inFlight.size >= MAX_IN_FLIGHT) return;
           const id = ctx.place({ symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'IOC', price: ANSWER_PRICE, quantity: QTY });
           inFlight.add(id);
-          if (S.on) S.answered.set(id, e.tradeId);
+          if (S.on) S.answered.push(clientSeq(id), Number(e.tradeId));
           if (bid === undefined) placeBid();
         }
       },
@@ -161,46 +178,34 @@ function dist(xs: readonly number[]): Dist {
 
 const fmt = (d: Dist): string => (d.n === 0 ? 'no samples' : `p50 ${d.p50.toFixed(3)}  p99 ${d.p99.toFixed(3)}  p99.9 ${d.p999.toFixed(3)}  max ${d.max.toFixed(3)} ms (${d.n})`);
 
-/** Frame receipt times by trade id (public trades) and by clientId|tradeId (executionReports). */
-function frameTimes(frames: readonly FrameProbe[], paper: boolean): { trades: Map<string, number>; fills: Map<string, number>; fillTrades: number[] } {
-  const trades = new Map<string, number>();
-  const fills = new Map<string, number>();
-  const fillTrades: number[] = [];
-  for (const f of frames) {
-    const text = String(f.data);
-    // Combined streams wrap a payload in `data`; WebSocket API subscriptions in `event`.
-    const m = JSON.parse(text) as { data?: Record<string, unknown>; event?: Record<string, unknown> } & Record<string, unknown>;
-    const d = (m.data ?? m.event ?? m) as Record<string, unknown>;
-    if (d.e === 'trade') {
-      if (d.p === '60000.00' || d.p === '60000') trades.set(String(d.t), f.at);
-      else if (paper) fillTrades.push(f.at);
-    } else if (d.e === 'executionReport' && d.x === 'TRADE') fills.set(`${String(d.c)}|${String(d.t)}`, f.at);
-  }
-  return { trades, fills, fillTrades };
-}
-
 /** Latencies of one stretch: tick-to-order and fill-to-strategy. */
 function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill: Dist; gc: string } {
-  const { trades, fills, fillTrades } = frameTimes(S.frames, paper);
+  const trades = S.tickFrames.toMap();
+  const sent = S.sent.toMap();
+  const made = S.made.toMap();
   const tick: number[] = [];
   const client: number[] = [];
   const heard: number[] = [];
-  for (const [tradeId, at] of S.tickAt) {
-    const f = trades.get(tradeId);
-    if (f !== undefined) heard.push(at - f);
+  for (let i = 0; i < S.tickAt.n; i++) {
+    const f = trades.get(S.tickAt.keys[i] as number);
+    if (f !== undefined) heard.push((S.tickAt.at[i] as number) - f);
   }
-  for (const [clientId, tradeId] of S.answered) {
-    const at = trades.get(tradeId);
-    const out = S.sent.get(clientId);
+  for (let i = 0; i < S.answered.n; i++) {
+    const seq = S.answered.keys[i] as number;
+    const at = trades.get(S.answered.at[i] as number);
+    const out = sent.get(seq);
     if (at !== undefined && out !== undefined) tick.push(out - at);
-    const made = S.made.get(clientId);
-    if (at !== undefined && out !== undefined && made !== undefined) client.push(out - made);
+    const m = made.get(seq);
+    if (at !== undefined && out !== undefined && m !== undefined) client.push(out - m);
   }
+  const fills = S.fillFrames.toMap();
+  const fillTrades = S.tradeFrames.at.subarray(0, S.tradeFrames.n);
   const fill: number[] = [];
-  for (const h of S.handled) {
+  for (let i = 0; i < S.handled.n; i++) {
+    const h = S.handled.at[i] as number;
     // Paper: the simulator fills on the public trade frame just before the handler.
-    const at = paper ? latestBefore(fillTrades, h.at) : fills.get(h.key);
-    if (at !== undefined) fill.push(h.at - at);
+    const at = paper ? latestBefore(fillTrades, h) : fills.get(S.handled.keys[i] as number);
+    if (at !== undefined) fill.push(h - at);
   }
   return { heard: dist(heard), tick: dist(tick), client: dist(client), fill: dist(fill), gc: gcText(S.gc) };
 }
@@ -213,7 +218,7 @@ function gcText(gc: readonly { ms: number; minor: boolean }[]): string {
   return `GC ${gc.length} pauses, max ${max(gc)} ms (${minor.length} scavenges, max ${max(minor)}; ${other.length} other, max ${max(other)})`;
 }
 
-function latestBefore(sorted: readonly number[], t: number): number | undefined {
+function latestBefore(sorted: Float64Array, t: number): number | undefined {
   let best: number | undefined;
   for (const x of sorted) if (x <= t) best = x;
   return best;
@@ -294,7 +299,7 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
     for (const rate of RATES) {
       await exchange.rate(rate, FILL_RATE);
       await sleep(700);
-      S.clear();
+      S.clear(rate);
       seenTicks = 0;
       loop.reset();
       loop.enable();
@@ -310,12 +315,14 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       tick.set(rate, m.tick);
       fill.push(m.fill);
       const pad = `${' '.repeat(mode.length + (withConsole ? 9 : 0))} ${' '.repeat(6)}           `;
-      lines.push(`${mode}${withConsole ? ' +console' : ''} ${String(rate).padStart(6)} trades/s  tick-to-order ${fmt(m.tick)}, ${seenTicks > 0 ? ((100 * S.answered.size) / seenTicks).toFixed(0) : 0} % of ${seenTicks} trades answered`);
+      lines.push(`${mode}${withConsole ? ' +console' : ''} ${String(rate).padStart(6)} trades/s  tick-to-order ${fmt(m.tick)}, ${seenTicks > 0 ? ((100 * S.answered.n) / seenTicks).toFixed(0) : 0} % of ${seenTicks} trades answered`);
       if (mode === 'live') lines.push(`${pad}  of it in the HTTP client (request made -> bytes written) ${fmt(m.client)}`);
       lines.push(`${pad}frame-to-strategy ${fmt(m.heard)}`);
       lines.push(`${pad}fill-to-strategy ${fmt(m.fill)}`);
       const waited = waitedBefore !== undefined && waitedAfter !== undefined ? `; waited for a core ${(waitedAfter - waitedBefore).toFixed(0)} of ${SECONDS * 1000} ms` : '';
       lines.push(`${pad}${m.gc}; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms${waited}`);
+      const dropped = [S.tickFrames, S.tradeFrames, S.fillFrames, S.sent, S.made, S.tickAt, S.answered, S.handled].reduce((n, p) => n + p.dropped, 0);
+      if (dropped > 0) lines.push(`${pad}${dropped} samples dropped (records full): the figures leave them out`);
     }
   } finally {
     loop.disable();
@@ -342,31 +349,24 @@ async function followFeed(url: string, token: string, signal: AbortSignal): Prom
   }
 }
 
-/** The clientId of an order request seen by an HTTP probe (its form body names it). */
-function clientIdOf(m: unknown): string | undefined {
-  const id = /(?:^|&)clientId=([^&]+)/.exec((m as HttpRequestProbe).body ?? '')?.[1];
-  return id === undefined ? undefined : decodeURIComponent(id);
-}
-
 /** Runs paper and live, console off and on, and checks the goals. */
 export async function run(): Promise<BenchReport> {
   const lines: string[] = [];
+  const tickPrice = Buffer.from(TICK_PRICE);
+  const tradeId = new Float64Array(1);
   const onFrame = (m: unknown): void => {
-    if (S.on) S.frames.push(m as FrameProbe);
+    if (!S.on) return;
+    const { data, at } = m as FrameProbe;
+    if (!Buffer.isBuffer(data)) return;
+    const kind = classifyFrame(data, tickPrice, tradeId);
+    if (kind === FrameKind.tick) S.tickFrames.push(tradeId[0] as number, at);
+    else if (kind === FrameKind.trade) S.tradeFrames.push(0, at);
+    else if (kind === FrameKind.fill) S.fillFrames.push(tradeId[0] as number, at);
   };
-  const onSent = (m: unknown): void => {
-    // Sends are noted after the window too: an answer decided in it may leave after it ends.
-    const p = m as OrderSentProbe;
-    S.sent.set(p.clientId, p.at);
-  };
-  const onBody = (m: unknown): void => {
-    const id = clientIdOf(m);
-    if (id !== undefined) S.sent.set(id, (m as HttpRequestProbe).at);
-  };
-  const onCreate = (m: unknown): void => {
-    const id = clientIdOf(m);
-    if (id !== undefined) S.made.set(id, (m as HttpRequestProbe).at);
-  };
+  // Sends are noted after the window too: an answer decided in it may leave after it ends.
+  const onSent = (m: unknown): void => S.sent.push(clientSeq((m as OrderSentProbe).clientId), (m as OrderSentProbe).at);
+  const onBody = (m: unknown): void => S.sent.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
+  const onCreate = (m: unknown): void => S.made.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
   frameReceived.subscribe(onFrame);
   orderSent.subscribe(onSent);
   httpRequestWritten.subscribe(onBody);
