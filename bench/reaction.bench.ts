@@ -220,12 +220,12 @@ function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill:
   return { heard: dist(heard), tick: dist(tick), client: dist(client), fill: dist(fill), gc: gcText(S.gc) };
 }
 
-/** "GC 12 pauses, max 9.1 ms (11 scavenges, max 9.1; 1 other, max 3.0)". */
+/** "GC 12 pauses, 41 ms in all, max 9.1 ms (11 scavenges, max 9.1; 1 other, max 3.0)". */
 function gcText(gc: readonly { ms: number; minor: boolean }[]): string {
   const max = (xs: readonly { ms: number }[]): string => (xs.length > 0 ? Math.max(...xs.map((g) => g.ms)) : 0).toFixed(1);
   const minor = gc.filter((g) => g.minor);
   const other = gc.filter((g) => !g.minor);
-  return `GC ${gc.length} pauses, max ${max(gc)} ms (${minor.length} scavenges, max ${max(minor)}; ${other.length} other, max ${max(other)})`;
+  return `GC ${gc.length} pauses, ${gc.reduce((t, g) => t + g.ms, 0).toFixed(0)} ms in all, max ${max(gc)} ms (${minor.length} scavenges, max ${max(minor)}; ${other.length} other, max ${max(other)})`;
 }
 
 function latestBefore(sorted: Float64Array, t: number): number | undefined {
