@@ -190,3 +190,22 @@ describe('Replay: diffs parsed once for the book and the engine', () => {
     expect(JSON.stringify(fast)).toBe(JSON.stringify(slow));
   });
 });
+
+describe('Replay of bars', () => {
+  it("keeps each symbol's bar book at that symbol's last close when bars of two symbols alternate", () => {
+    const replay = new Replay({ bus: new Bus(), scheduler: new VirtualScheduler(new VirtualClock(0)) });
+    const bar = (symbol: string, openTime: number, close: string): RecordedItem => ({
+      kind: 'market',
+      recvTime: openTime + 59_999,
+      stream: undefined,
+      event: { type: 'kline', E: openTime + 59_999, symbol, interval: '1m', openTime, closeTime: openTime + 59_999, open: new Decimal(close), high: new Decimal(close), low: new Decimal(close), close: new Decimal(close), volume: new Decimal(1), quoteVolume: new Decimal(1), trades: 1, takerBuyBaseVolume: new Decimal(0), takerBuyQuoteVolume: new Decimal(0), firstTradeId: undefined, lastTradeId: undefined, closed: true },
+    });
+    const closes: [string, string][] = [];
+    for (const [i, [symbol, close]] of ([['BTC_USDT', '100'], ['ETH_USDT', '7'], ['ETH_USDT', '8'], ['BTC_USDT', '101'], ['ETH_USDT', '9']] as const).entries()) {
+      const item = bar(symbol, i * 60_000, close);
+      replay.step(item.recvTime, item);
+      closes.push([replay.book('BTC_USDT')?.bestBid()?.price.toFixed() ?? '-', replay.book('ETH_USDT')?.bestBid()?.price.toFixed() ?? '-']);
+    }
+    expect(closes).toEqual([['100', '-'], ['100', '7'], ['100', '8'], ['101', '8'], ['101', '9']]);
+  });
+});

@@ -117,6 +117,9 @@ export class Replay {
   #lastSym: string | undefined;
   #lastHolder: { src: PriceSource } | undefined;
   readonly #barBooks = new Map<string, BarBook>();
+  /** The symbol of the last closed bar and its bar book (#barBookOf). */
+  #barSym: string | undefined;
+  #barBook: BarBook | undefined;
   /** Bar builders by symbol key (any spelling), and by the spelling events carry once seen. */
   readonly #barsByKey = new Map<string, BarBuilder[]>();
   readonly #barsBySymbol = new Map<string, readonly BarBuilder[]>();
@@ -398,11 +401,7 @@ export class Replay {
         return;
       case 'kline': {
         this.#setLastPrice(e.symbol, e);
-        if (e.closed && !this.#books.has(e.symbol)) {
-          let bb = this.#barBooks.get(e.symbol);
-          if (!bb) this.#barBooks.set(e.symbol, (bb = new BarBook(e.symbol)));
-          bb.update(e);
-        }
+        if (e.closed) this.#barBookOf(e.symbol)?.update(e);
         if (o.candleVenue) {
           o.candleVenue.onBar(e);
           // Fills at this bar reach the strategy before the bar itself.
@@ -419,6 +418,22 @@ export class Replay {
         throw new Error(`unhandled market event ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * The bar book of a symbol without a local book (made at its first bar), else undefined; that of
+   * the bar before when the symbol is the same (bar data is nearly always one symbol's: no map read per bar).
+   */
+  #barBookOf(symbol: string): BarBook | undefined {
+    if (symbol === this.#barSym) return this.#barBook;
+    let bb: BarBook | undefined;
+    if (!this.#books.has(symbol)) {
+      bb = this.#barBooks.get(symbol);
+      if (!bb) this.#barBooks.set(symbol, (bb = new BarBook(symbol)));
+    }
+    this.#barSym = symbol;
+    this.#barBook = bb;
+    return bb;
   }
 
   /** The bar builders of `symbol` (none when no bars are built for it). */

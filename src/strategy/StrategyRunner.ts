@@ -187,6 +187,9 @@ export class StrategyRunner {
   readonly #byName = new Map<string, Running>();
   /** Strategies by symbol, under both the configured spelling and symbolKey(). */
   readonly #bySymbol = new Map<string, Running[]>();
+  /** The symbol of the last market event routed and its strategies (#toSymbol). */
+  #lastSymbol: string | undefined;
+  #lastList: Running[] | undefined;
   readonly #queue: BusEvent[] = [];
   /** Risk rejections, published by flush() once the bus event that caused them is done. */
   readonly #pending: BusEvent[] = [];
@@ -336,7 +339,13 @@ export class StrategyRunner {
 
   /** Delivers a market event or book status to the strategies trading its symbol. */
   #toSymbol(symbol: string, e: BusEvent): void {
-    const l = this.#bySymbol.get(symbol) ?? this.#bySymbol.get(symbolKey(symbol));
+    // Market data nearly always comes for the symbol of the event before: no map read for it.
+    let l = this.#lastList;
+    if (symbol !== this.#lastSymbol) {
+      l = this.#bySymbol.get(symbol) ?? this.#bySymbol.get(symbolKey(symbol));
+      this.#lastSymbol = symbol;
+      this.#lastList = l;
+    }
     if (l === undefined) return;
     for (let i = 0; i < l.length; i++) {
       const r = l[i] as Running;
