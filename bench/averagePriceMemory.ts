@@ -4,8 +4,10 @@
  *   node --expose-gc --import tsx bench/averagePriceMemory.ts new|ref
  * Prints heap used after GC (and ArrayBuffer bytes: typed-array storage lives outside the heap)
  * above an empty window, and the mean add() time over 3 x 300k trades once the window is full
- * (the first pass of a cold process measures the compiler more than the window).
+ * (the first pass of a cold process measures the compiler more than the window), with the
+ * collections those adds caused and their total pause.
  */
+import { PerformanceObserver } from 'node:perf_hooks';
 import { AveragePriceWindow } from '../src/core/averagePrice.js';
 import { Decimal } from '../src/core/decimal.js';
 import { AveragePriceWindowReference } from '../src/core/reference/averagePriceReference.js';
@@ -45,10 +47,22 @@ const feed = (n: number): void => {
 };
 feed(HELD);
 const REPS = 3;
+let gcs = 0;
+let gcMs = 0;
+const obs = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gcs++;
+    gcMs += e.duration;
+  }
+});
+obs.observe({ entryTypes: ['gc'] });
 const t0 = process.hrtime.bigint();
 for (let r = 0; r < REPS; r++) feed(HELD);
 const ns = Number(process.hrtime.bigint() - t0) / (REPS * HELD);
 const avg = w.average(MINS, t)?.toString();
+// GC entries arrive asynchronously: read them after the loop's have been delivered.
+await new Promise((resolve) => setTimeout(resolve, 50));
+obs.disconnect();
 const after = measure();
-const mb = (b: number): string => (b / 1e6).toFixed(1);
-console.log(`${form}: held ${w.size} trades; heap +${mb(after.heap - before.heap)} MB, ArrayBuffers +${mb(after.buffers - before.buffers)} MB; add ${ns.toFixed(0)} ns/trade; avg ${avg ?? '-'}`);
+const mb = (b: number): string => `${b < 0 ? '' : '+'}${(b / 1e6).toFixed(1)}`;
+console.log(`${form}: held ${w.size} trades; heap ${mb(after.heap - before.heap)} MB, ArrayBuffers ${mb(after.buffers - before.buffers)} MB; add ${ns.toFixed(0)} ns/trade, ${gcs} GCs pausing ${gcMs.toFixed(0)} ms; avg ${avg ?? '-'}`);
