@@ -90,4 +90,24 @@ describe('AveragePriceWindow', () => {
     w.add(4, D('30'), D('1'));
     expect(w.average(5, 4)).not.toBe(a);
   });
+
+  it('stays exact when finer decimals come later and for values past the integer form (20 digits, 1e-45)', () => {
+    const w = new AveragePriceWindow([1]);
+    const X = DecimalJs.clone({ precision: 300 });
+    const want = (ts: [string, string][]): string => {
+      const num = ts.reduce((a, [p, q]) => a.plus(new X(p).mul(q)), new X(0));
+      const den = ts.reduce((a, [, q]) => a.plus(q), new X(0));
+      return num.div(den).toSignificantDigits(40, DecimalJs.ROUND_HALF_UP).toFixed();
+    };
+    const early: [string, string][] = [['100', '2'], ['100.5', '0.25']];
+    const late: [string, string][] = [['99.123456789', '0.00000123'], ['12345678901234567890.5', '1e-45']];
+    for (const [p, q] of early) w.add(0, D(p), D(q));
+    for (const [p, q] of late) w.add(1000, D(p), D(q));
+    expect(w.average(1, 1000)?.toFixed()).toBe(want([...early, ...late]));
+    // The early trades leave the window; then the long one is the only side value left.
+    expect(w.average(1, MIN)?.toFixed()).toBe(want(late));
+    w.add(MIN + 1000, D('101'), D('1'));
+    // Every side value gone: the integer-only quotient again.
+    expect(w.average(1, 2 * MIN + 500)?.toFixed()).toBe('101');
+  });
 });
