@@ -184,11 +184,13 @@ function resultRecorders(cfg: BacktestConfig, strategies: readonly StrategySpec[
   );
   // Symbols that had a kline on the bus: a kline strategy over data that gives none is said so, not left to end with no trade and exit 0.
   const withKlines = new Set<string>();
+  // The symbol of the kline before, already in withKlines: no set read per bar.
+  let klineSymbol: string | undefined;
   const observe = (e: BusEvent): void => {
     collector.onEvent(e);
     if (e.type === 'kline') {
       chart.kline(e);
-      if (!withKlines.has(e.symbol)) withKlines.add(e.symbol);
+      if (e.symbol !== klineSymbol) withKlines.add((klineSymbol = e.symbol));
     }
   };
   return { collector, chart, withKlines, observe };

@@ -87,6 +87,22 @@ describe('StrategyBook fills and free balances', () => {
     expect(answered).toBe(2000 * 3 * 6);
   });
 
+  it('reads a position asked for before its first fill, and another asset between, as of the last fill', () => {
+    const book = new StrategyBook({ USDT: new Decimal('1000') });
+    const p = new Decimal('100');
+    const seen: string[] = [];
+    const read = (asset: string): number => seen.push(book.position(asset).toFixed());
+    read('BTC');
+    book.fill(fillEvent('BTC_USDT', 'BUY', new Decimal('0.5'), p, new Decimal('0'), 'BTC'));
+    read('BTC');
+    read('ETH');
+    book.fill(fillEvent('ETH_USDT', 'BUY', new Decimal('2'), p, new Decimal('0'), 'ETH'));
+    read('ETH');
+    book.fill(fillEvent('BTC_USDT', 'SELL', new Decimal('0.2'), p, new Decimal('0'), 'USDT'));
+    read('BTC');
+    expect(seen).toEqual(['0', '0.5', '0', '2', '0.3']);
+  });
+
   it('nets the position of commissions charged in the base asset, not of quote or third-asset ones', () => {
     const book = new StrategyBook({ USDT: new Decimal('1000') });
     const p = new Decimal('60000');

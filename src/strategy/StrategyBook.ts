@@ -128,6 +128,9 @@ export class StrategyBook {
   readonly #cash = new Map<string, RunningAmount>();
   /** Net position per asset from fills. */
   readonly #positions = new Map<string, RunningAmount>();
+  /** The asset position() read last and its amount (undefined: none yet), kept current by fill(). */
+  #posAsset: string | undefined;
+  #posAmount: RunningAmount | undefined;
   readonly #placements: number[] = [];
   /** Asset split of each symbol seen (fills and locks read it per event). */
   readonly #assets = new Map<string, Assets>();
@@ -212,6 +215,7 @@ export class StrategyBook {
     // fill builds no Decimal (see RunningAmount).
     const buy = e.side === 'BUY';
     const pos = (as.position ??= amountOf(this.#positions, base));
+    if (base === this.#posAsset) this.#posAmount = pos;
     const held = (as.baseCash ??= amountOf(this.#cash, base));
     if (buy) {
       pos.add(e.qty);
@@ -248,7 +252,12 @@ export class StrategyBook {
    * in any other asset are not part of any position (see cash).
    */
   position(asset: string): Decimal {
-    return this.#positions.get(asset)?.value ?? ZERO;
+    // A strategy reads its position at every bar: the amount of the asset asked before is kept.
+    if (asset !== this.#posAsset) {
+      this.#posAsset = asset;
+      this.#posAmount = this.#positions.get(asset);
+    }
+    return this.#posAmount?.value ?? ZERO;
   }
 
   /** What open orders hold of an asset: buys hold quote (price x remaining), sells hold base. */
