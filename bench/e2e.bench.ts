@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Source, SOURCE_FILES, lineCount, loadSource, writeCopies } from './e2e/dayRecording.js';
-import { type ProcessUsage, repoRoot, runKancil } from './e2e/spawnRun.js';
+import { type ProcessUsage, medianRun, repoRoot, runKancil } from './e2e/spawnRun.js';
 import { launcherTimes } from './e2e/launchers.js';
 import { startupFloorLines } from './e2e/startupFloor.js';
 import { fmtRate, type BenchReport } from './report.js';
@@ -90,11 +90,6 @@ interface Row {
   readonly runs: ProcessUsage[];
 }
 
-/** The median run by CPU time. */
-function median(runs: readonly ProcessUsage[]): ProcessUsage {
-  return [...runs].sort((a, b) => a.cpuS - b.cpuS)[Math.floor(runs.length / 2)] as ProcessUsage;
-}
-
 function eventsOf(u: ProcessUsage): number {
   const m = /, (\d+) bus events,/.exec(u.stdout);
   return m ? Number(m[1]) : NaN;
@@ -108,7 +103,7 @@ function backtest(cfg: string, n: number): ProcessUsage[] {
 }
 
 function rowText(r: Row): string {
-  const m = median(r.runs);
+  const m = medianRun(r.runs);
   const ev = eventsOf(m);
   return `${r.label.padEnd(14)} ${String(r.lines).padStart(10)} lines  wall ${m.wallS.toFixed(2).padStart(6)} s  CPU ${m.cpuS.toFixed(2).padStart(6)} s  ${fmtRate(r.lines / m.cpuS).padStart(12)} lines per CPU s (${fmtRate(r.lines / m.wallS)} wall)  ${fmtRate(ev / m.cpuS)} events per CPU s  peak RSS ${m.peakRssMiB.toFixed(0)} MiB  (median of ${r.runs.length})`;
 }
@@ -149,7 +144,7 @@ export async function run(): Promise<BenchReport> {
     writeFileSync(tinyText, `${keep.join('\n')}\n`);
   }
   const tinyCfg = configFor(tinyText, 'tiny');
-  const startup = median(backtest(tinyCfg, 5));
+  const startup = medianRun(backtest(tinyCfg, 5));
   lines.push(`start-up (a backtest of 400 lines): wall ${startup.wallS.toFixed(3)} s, CPU ${startup.cpuS.toFixed(3)} s, peak RSS ${startup.peakRssMiB.toFixed(0)} MiB`);
   lines.push(...startupFloorLines(['backtest', tinyCfg, '--quiet', '--out', path.join(workDir, 'out')], 5));
   lines.push(launcherTimes(workDir));
@@ -167,7 +162,7 @@ export async function run(): Promise<BenchReport> {
   }
   lines.push(`load average after: ${load()}`);
 
-  const day = (form: string): ProcessUsage => median((rows.find((r) => r.label === `${form} day${dayCopies}`) as Row).runs);
+  const day = (form: string): ProcessUsage => medianRun((rows.find((r) => r.label === `${form} day${dayCopies}`) as Row).runs);
   const dayLines = lineCount(src, dayCopies);
   const checks = [
     { what: 'binary lines per CPU s at day size', ok: dayLines / day('binary').cpuS >= GOAL_BINARY, goal: `>= ${fmtRate(GOAL_BINARY)}` },

@@ -20,6 +20,11 @@ export interface ProcessUsage {
   readonly stdout: string;
 }
 
+/** The median run by CPU time. */
+export function medianRun(runs: readonly ProcessUsage[]): ProcessUsage {
+  return [...runs].sort((a, b) => a.cpuS - b.cpuS)[Math.floor(runs.length / 2)] as ProcessUsage;
+}
+
 /** Runs `kancil <args>`; throws with its output when it exits non-zero. */
 export function runKancil(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ProcessUsage {
   return runNode([path.join(repoRoot, 'bin/kancil.mjs'), ...args], env);

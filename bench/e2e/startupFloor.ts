@@ -7,12 +7,7 @@
  * on this kind of machine, paid by `node -e 0` alike. kancil cannot avoid it; the lines say how
  * much of the figure it is, and the goal is judged on the figure as measured.
  */
-import { type ProcessUsage, runKancil, runNode } from './spawnRun.js';
-
-/** The run of median CPU. */
-function medianRun(runs: readonly ProcessUsage[]): ProcessUsage {
-  return [...runs].sort((a, b) => a.cpuS - b.cpuS)[Math.floor(runs.length / 2)] as ProcessUsage;
-}
+import { type ProcessUsage, medianRun, runKancil, runNode } from './spawnRun.js';
 
 /** Median CPU seconds of `n` runs of `run`. */
 function medianCpu(n: number, run: () => ProcessUsage): number {
