@@ -116,6 +116,11 @@ class Samples {
     this.handled.reset(fills);
     this.gc = [];
   }
+
+  /** Samples left out because a record was full. */
+  get dropped(): number {
+    return [this.tickFrames, this.tradeFrames, this.fillFrames, this.sent, this.made, this.tickAt, this.answered, this.handled].reduce((n, p) => n + p.dropped, 0);
+  }
 }
 
 const S = new Samples();
@@ -333,8 +338,7 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       lines.push(`${pad}fill-to-strategy ${fmt(m.fill)}`);
       const waited = waitedBefore !== undefined && waitedAfter !== undefined ? `; waited for a core ${(waitedAfter - waitedBefore).toFixed(0)} of ${SECONDS * 1000} ms` : '';
       lines.push(`${pad}${m.gc}; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms${waited}`);
-      const dropped = [S.tickFrames, S.tradeFrames, S.fillFrames, S.sent, S.made, S.tickAt, S.answered, S.handled].reduce((n, p) => n + p.dropped, 0);
-      if (dropped > 0) lines.push(`${pad}${dropped} samples dropped (records full): the figures leave them out`);
+      if (S.dropped > 0) lines.push(`${pad}${S.dropped} samples dropped (records full): the figures leave them out`);
     }
   } finally {
     loop.disable();
