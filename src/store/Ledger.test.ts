@@ -10,34 +10,12 @@ import { StateError } from '../core/errors.js';
 import { addSecretValues } from '../core/secretScrub.js';
 import { Ledger } from './Ledger.js';
 import type { FillRecord, OrderRecord } from './records.js';
+import { testOrder } from './testOrder.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-const order = (clientId: string): OrderRecord => ({
-  clientId,
-  strategy: 's1',
-  intentId: `i-${clientId}`,
-  symbol: 'BTC_IDR',
-  side: 'BUY',
-  orderType: 'LIMIT',
-  timeInForce: 'GTC',
-  price: new Decimal('950000000.5'),
-  quantity: new Decimal('0.00012345'),
-  quoteOrderQty: undefined,
-  stopPrice: undefined,
-  icebergQty: undefined,
-  stpMode: undefined,
-  venue: 'open',
-  orderId: undefined,
-  state: 'PENDING',
-  cumQty: ZERO,
-  cumQuoteQty: ZERO,
-  createdAt: 1000,
-  sentAt: undefined,
-  updatedAt: 1000,
-  reason: undefined,
-});
+const order = testOrder;
 
 const fill = (tradeId: number | string, qty: string): FillRecord => ({
   clientId: 'c1',

@@ -22,23 +22,15 @@ import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, Tra
 import { archiveRows, type ArchiveResult } from './archive.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { migrateLedger } from './migrate.js';
+import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
 
 export { TERMINAL_STATES };
-
-/** Free text for a row (an exchange's reject message, a risk rule's words): secret values scrubbed. */
-function scrubbed(text: string | null | undefined): string | null {
-  return text === undefined || text === null ? null : scrubSecretText(text);
-}
+export type { OrderPatch };
 
 /** TERMINAL_STATES as an SQL list, so openOrders() and the set cannot disagree (state names are plain words, safe to inline). */
 const TERMINAL_SQL = [...TERMINAL_STATES].map((s) => `'${s}'`).join(', ');
-
-/** Fields of an order that may change after it was journalled. */
-export type OrderPatch = { -readonly [K in 'orderId' | 'state' | 'cumQty' | 'cumQuoteQty' | 'sentAt' | 'reason' | 'venue']?: OrderRecord[K] };
-
-const str = (d: Decimal | undefined): string | null => (d === undefined ? null : d.toFixed());
 
 /** Decimals become strings in JSON (decimal.js toJSON); everything else is plain data. */
 function intentJson(intent: Intent): string {
@@ -142,15 +134,16 @@ export class Ledger {
       }),
       updateOrder: db.transaction((clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => {
         let before: OrderRecord;
-        if (current !== undefined) before = asStored(current);
+        // The caller's record is the row (the ledger has one writer) but for a reason, held scrubbed.
+        if (current !== undefined) before = current.reason === undefined ? current : asStored(current);
         else {
           const row = st.getOrder.get(clientId) as OrderRow | undefined;
           if (!row) return undefined;
           before = fromOrderRow(row);
         }
-        const after: OrderRecord = { ...before, ...definedOnly(patch), updatedAt: ts };
+        const after = patchedOrder(before, patch, ts);
         const params = orderParams(after);
-        if (this.#updateOf(changedColumns(orderParams(before), params)).run(params).changes === 0) return undefined;
+        if (this.#updateOf(changedColumns(before, after)).run(params).changes === 0) return undefined;
         if (after.state !== before.state) st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
         return after;
       }),
@@ -164,7 +157,7 @@ export class Ledger {
   #updateOf(mask: number): Statement {
     let st = this.#updates.get(mask);
     if (st === undefined) {
-      const set = UPDATE_COLUMNS.filter((_, i) => (mask & (1 << i)) !== 0).map((c) => `${c} = @${c}`);
+      const set = UPDATE_COLUMNS.filter((_, i) => (mask & (1 << i)) !== 0).map(({ column }) => `${column} = @${column}`);
       st = this.#db.prepare(`UPDATE orders SET ${set.join(', ')} WHERE client_id = @client_id`);
       this.#updates.set(mask, st);
     }
@@ -410,83 +403,4 @@ function checkSchemaVersion(db: Database): void {
   const v = Number(row.value);
   if (!Number.isSafeInteger(v) || v < 1) throw new StateError(`schema_version=${JSON.stringify(row.value)} is not a version this kancil knows`);
   if (v > LEDGER_SCHEMA_VERSION) throw new StateError(`schema_version=${v} was written by a newer kancil (this one reads up to ${LEDGER_SCHEMA_VERSION})`);
-}
-
-/** Columns of an order that an update may change; updated_at last, as it always changes. */
-const UPDATE_COLUMNS = ['order_id', 'state', 'cum_qty', 'cum_quote_qty', 'sent_at', 'reason', 'venue', 'updated_at'] as const;
-
-/**
- * The columns (bits of UPDATE_COLUMNS) whose values differ between two rows, updated_at always. An
- * UPDATE rewrites the index entries of every indexed column it sets, equal value or not: writing
- * state and order_id with the send (an order's sentAt, before its request) cost two index pages of
- * WAL more than the row's one.
- */
-function changedColumns(before: Record<string, unknown>, after: Record<string, unknown>): number {
-  let mask = 1 << (UPDATE_COLUMNS.length - 1);
-  for (let i = 0; i < UPDATE_COLUMNS.length - 1; i++) {
-    const c = UPDATE_COLUMNS[i] as string;
-    if (before[c] !== after[c]) mask |= 1 << i;
-  }
-  return mask;
-}
-
-function definedOnly(p: OrderPatch): OrderPatch {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(p)) if (v !== undefined) out[k] = v;
-  return out as OrderPatch;
-}
-
-/** An order as its row reads back: exactly the journalled fields, the reason scrubbed. */
-function asStored(o: OrderRecord): OrderRecord {
-  return {
-    clientId: o.clientId,
-    strategy: o.strategy,
-    intentId: o.intentId,
-    symbol: o.symbol,
-    side: o.side,
-    orderType: o.orderType,
-    timeInForce: o.timeInForce,
-    price: o.price,
-    quantity: o.quantity,
-    quoteOrderQty: o.quoteOrderQty,
-    stopPrice: o.stopPrice,
-    icebergQty: o.icebergQty,
-    stpMode: o.stpMode,
-    venue: o.venue,
-    orderId: o.orderId,
-    state: o.state,
-    cumQty: o.cumQty,
-    cumQuoteQty: o.cumQuoteQty,
-    createdAt: o.createdAt,
-    sentAt: o.sentAt,
-    updatedAt: o.updatedAt,
-    reason: o.reason === undefined ? undefined : scrubSecretText(o.reason),
-  };
-}
-
-function orderParams(o: OrderRecord): Record<string, unknown> {
-  return {
-    client_id: o.clientId,
-    strategy: o.strategy,
-    intent_id: o.intentId,
-    symbol: o.symbol,
-    side: o.side,
-    order_type: o.orderType,
-    time_in_force: o.timeInForce ?? null,
-    price: str(o.price),
-    quantity: str(o.quantity),
-    quote_order_qty: str(o.quoteOrderQty),
-    stop_price: str(o.stopPrice),
-    iceberg_qty: str(o.icebergQty),
-    stp_mode: o.stpMode ?? null,
-    venue: o.venue,
-    order_id: o.orderId ?? null,
-    state: o.state,
-    cum_qty: o.cumQty.toFixed(),
-    cum_quote_qty: o.cumQuoteQty.toFixed(),
-    created_at: o.createdAt,
-    sent_at: o.sentAt ?? null,
-    updated_at: o.updatedAt,
-    reason: scrubbed(o.reason),
-  };
 }
