@@ -19,7 +19,7 @@ import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLi
 import { TradeStatsBuilder } from './tearsheet.js';
 import { SpreadCaptureBuilder } from './spreadCapture.js';
 import { QuoteTouchTracker, type BookTop } from './quoteTouch.js';
-import { FillLines, parseFillLine } from './fillLine.js';
+import { FillStore } from './fillStore.js';
 import { TripLines } from './tripLine.js';
 import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
@@ -84,11 +84,10 @@ export class ResultCollector {
   readonly #prices = new Map<string, NumberSpool>();
   /** The keys of #prices in insertion order (iterated per sample without entry arrays). */
   readonly #priceSymbols: string[] = [];
-  readonly #fills = new RecordSpool<ReportFill>({ parse: parseFillLine });
+  readonly #fills = new FillStore();
   readonly #spread = new SpreadCaptureBuilder();
   /** Quote time at the touch, with a book to compare against (tick data). */
   readonly #touch: QuoteTouchTracker | undefined;
-  readonly #fillLines = new FillLines();
   readonly #interval: number;
   #nextSample: number | undefined;
   #first: number | undefined;
@@ -149,7 +148,7 @@ export class ResultCollector {
         const p = this.#position(e.strategy, e.symbol);
         applyFill(p, e);
         this.#lastEquity.delete(e.strategy);
-        this.#fills.pushLine(this.#fillLines.line(e));
+        this.#fills.push(e);
         // The mark when it filled (the book mid on tick data), for the spread it captured: one number per fill.
         const mark = this.#markFor(e.symbol);
         this.#spread.mark(mark === undefined ? undefined : decimalToNumber(mark));
