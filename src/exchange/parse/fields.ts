@@ -3,6 +3,7 @@
  * payload says exactly what was wrong. Shared by the REST parsers and the stream side.
  */
 import { Decimal } from '../../core/decimal.js';
+import { DecimalTextCache } from '../../core/decimalText.js';
 import { ParseError } from '../../core/errors.js';
 
 /** A JSON object from the wire. */
@@ -153,9 +154,27 @@ export function isAmountText(s: string): boolean {
  * plain decimal reader and was stored; it now fails here, naming the field and the value.
  */
 export function amountValue(field: string, v: unknown): Decimal {
+  return new Decimal(amountText(field, v));
+}
+
+/** The text of a valid amount (see {@link amountValue}); a number as its shortest round-trip text. */
+function amountText(field: string, v: unknown): string {
   const s = typeof v === 'number' && Number.isFinite(v) ? v.toString() : v;
   if (typeof s !== 'string' || !AMOUNT_RE.test(s)) throw new ParseError(field, v, 'expected a non-negative plain decimal below 1e18 with at most 18 decimals');
-  return new Decimal(s);
+  return s;
+}
+
+/**
+ * Amounts of the bot's own orders by text, each built once: an order's reports and snapshots
+ * repeat its price and quantity, zeros and its fills' sizes (~30 amounts per live order, ~4 KB of
+ * garbage). Market data is left out: trade sizes rarely repeat, and a cache of them would keep
+ * until it is cleared what would otherwise die young.
+ */
+const ORDER_AMOUNTS = new DecimalTextCache(1 << 12);
+
+/** Like {@link amountValue}, for the amounts of order reports and snapshots (built once per text; a Decimal never changes). */
+export function orderAmountValue(field: string, v: unknown): Decimal {
+  return ORDER_AMOUNTS.get(amountText(field, v));
 }
 
 /** A required amount field (see {@link amountValue}). */

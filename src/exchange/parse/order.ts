@@ -11,12 +11,13 @@ import {
   type Order,
   type SymbolTypeCode,
 } from '../../core/index.js';
-import { asArray, asObject, enumName, id, int, optAmount, optFlag, optId, optStr, str, type WireObject } from './fields.js';
+import { asArray, asObject, enumName, id, int, optAmount, optFlag, optId, optStr, orderAmountValue, str, type WireObject } from './fields.js';
 import type { OcoOrderList } from './records.js';
 
 function dec(o: WireObject, key: string, where: string): Decimal {
   // Absent amounts (e.g. stopPrice of a LIMIT order) mean zero on this interface.
-  return optAmount(o, key, where) ?? ZERO;
+  const v = o[key];
+  return v === undefined || v === null || v === '' ? ZERO : orderAmountValue(`${where}.${key}`, v);
 }
 
 /** Parses an order object of any REST response (new, detail, cancel, list, OCO legs). */

@@ -22,6 +22,7 @@ import { ParseError } from '../../core/errors.js';
 import { parseOptionalTradeId } from '../../core/tradeId.js';
 import type { AccountPositionEvent, ExecutionReportEvent, StreamTerminatedEvent, UserDataEvent } from '../../core/marketEvents.js';
 import { type Obj, dec, int, obj, str } from './wire-fields.js';
+import { orderAmountValue } from '../parse/fields.js';
 
 /** outboundAccountPosition with every field the spec lists (the core type holds the balances). */
 export interface AccountPositionEventFull extends AccountPositionEvent {
@@ -96,27 +97,27 @@ export function parseExecutionReport(d: Obj): ExecutionReportEvent {
     side: enumName<OrderSide>('S', d.S, OrderSideName, SideCodes),
     orderType: enumName<OrderType>('o', d.o, OrderTypeName, TypeCodes),
     timeInForce: d.f === undefined || d.f === null || d.f === '' ? undefined : enumName<TimeInForce>('f', d.f, TimeInForceName, TifCodes),
-    quantity: dec('q', d.q),
-    price: dec('p', d.p),
-    stopPrice: dec('P', d.P ?? '0'),
-    icebergQty: dec('F', d.F ?? '0'),
+    quantity: orderAmountValue('q', d.q),
+    price: orderAmountValue('p', d.p),
+    stopPrice: orderAmountValue('P', d.P ?? '0'),
+    icebergQty: orderAmountValue('F', d.F ?? '0'),
     origClientId: d.C === undefined || d.C === null ? '' : str('C', d.C),
     executionType: x as ExecutionTypeName,
     status: enumName<OrderStatus>('X', d.X, OrderStatusName, StatusCodes),
     rejectReason: d.r === undefined || d.r === null ? 'NONE' : String(d.r),
     orderId: idString('i', d.i),
-    lastQty: dec('l', d.l),
-    cumQty: dec('z', d.z),
-    lastPrice: dec('L', d.L),
-    commission: dec('n', d.n ?? '0'),
+    lastQty: orderAmountValue('l', d.l),
+    cumQty: orderAmountValue('z', d.z),
+    lastPrice: orderAmountValue('L', d.L),
+    commission: orderAmountValue('n', d.n ?? '0'),
     commissionAsset: d.N === undefined || d.N === null ? null : str('N', d.N),
     transactionTime: int('T', d.T),
     tradeId: parseOptionalTradeId('t', d.t),
     isWorking: flag('w', d.w),
     isMaker: flag('m', d.m),
     orderCreationTime: int('O', d.O),
-    cumQuoteQty: dec('Z', d.Z),
-    lastQuoteQty: dec('Y', d.Y ?? '0'),
+    cumQuoteQty: orderAmountValue('Z', d.Z),
+    lastQuoteQty: orderAmountValue('Y', d.Y ?? '0'),
     expiryReason,
   };
 }
