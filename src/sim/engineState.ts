@@ -170,11 +170,11 @@ export class EngineState {
       let num = 0n;
       let den = 0n;
       const h = s.hist;
-      for (let i = h.length - 1; i >= s.histStart; i--) {
-        const t = h[i]!;
-        if (t.t <= from) break;
-        num += mulBig(t.p, t.q);
-        den += BigInt(t.q);
+      for (let i = h.end - 1; i >= h.start; i--) {
+        if (h.timeAt(i) <= from) break;
+        const q = h.qtyAt(i);
+        num += mulBig(h.priceAt(i), q);
+        den += BigInt(q);
       }
       if (den > 0n) return { num, den };
     }
@@ -212,13 +212,8 @@ export class EngineState {
     const now = this.now;
     s.last = price;
     if (s.windowMs > 0) {
-      s.hist.push({ t: now, p: price, q: qty });
-      const from = now - s.windowMs;
-      while (s.histStart < s.hist.length && s.hist[s.histStart]!.t <= from) s.histStart++;
-      if (s.histStart > 4096 && s.histStart * 2 > s.hist.length) {
-        s.hist.splice(0, s.histStart);
-        s.histStart = 0;
-      }
+      s.hist.push(now, price, qty);
+      s.hist.dropThrough(now - s.windowMs);
     }
     // Once the ring is full its oldest slot is rewritten in place: no allocation per trade.
     let t = s.recent[s.recentNext];

@@ -8,6 +8,7 @@ import type { PriceRangeRule, SymbolInfo } from '../core/types.js';
 import { BookSide } from './book.js';
 import type { OrderColumns } from './columns.js';
 import { decimalsOf, pow10n } from './scaled.js';
+import { TradeWindow } from './tradeWindow.js';
 
 /** Scaled-integer view of a LOT_SIZE-like filter (0 disables min/max/step, as the spec says). */
 export interface ScaledLot {
@@ -58,8 +59,7 @@ export class Sym<O = unknown> {
   /** Last trade price at price scale, -1 when none. */
   last = -1;
   /** Trades kept for the average price window: time, price, qty. */
-  readonly hist: { t: number; p: number; q: number }[] = [];
-  histStart = 0;
+  readonly hist = new TradeWindow();
   /** Longest averaging window any filter needs, ms (0: only the last price is needed). */
   readonly windowMs: number;
   /** Recent public trades: a ring buffer, `recentNext` is where the next one goes. */
