@@ -118,6 +118,27 @@ describe('TwoClockSplitter', () => {
     }
   });
 
+  it('drain replaces what a reused output held, a longer batch before a shorter one included', () => {
+    const fresh = (): { times: number[]; items: RecordedItem[]; clocks: StepClock[] } => ({ times: [], items: [], clocks: [] });
+    const a = new TwoClockSplitter(1000);
+    const b = new TwoClockSplitter(1000);
+    const reused = fresh();
+    for (let i = 0; i < 40; i++) {
+      a.push(10_000 + i, trade(10_000 + i, 9_990 + i, i));
+      b.push(10_000 + i, trade(10_000 + i, 9_990 + i, i));
+    }
+    a.drain(reused, true);
+    expect(reused.items.length).toBe(80);
+    a.push(20_000, diff(20_000, 19_995, 1));
+    b.drain(fresh(), true);
+    b.push(20_000, diff(20_000, 19_995, 1));
+    const want = fresh();
+    b.drain(want, true);
+    a.drain(reused, true);
+    expect(reused).toEqual(want);
+    expect(reused.items.length).toBe(2);
+  });
+
   it('refuses receive times that go back', () => {
     const s = new TwoClockSplitter();
     s.push(10, ticker(10));

@@ -123,14 +123,20 @@ export class TwoClockSplitter {
   }
 
   /**
-   * Moves the steps that no later item can precede into `out` (all of them with `all`, at the end
-   * of the data): a later item's exchange time is at least the last receive time minus the bound.
+   * Replaces the contents of `out` with the steps that no later item can precede (all of them with
+   * `all`, at the end of the data): a later item's exchange time is at least the last receive time
+   * minus the bound. Written by index over what `out` held: arrays reused from call to call keep
+   * their backing stores (see twoClockBatches).
    */
   drain(out: { times: number[]; items: RecordedItem[]; clocks: StepClock[] }, all = false): void {
     const safe = all ? Infinity : this.#lastT - this.#maxLag;
     const tArr = this.#t;
     const xArr = this.#x;
     const queues = this.#queues;
+    const oT = out.times;
+    const oI = out.items;
+    const oC = out.clocks;
+    let n = 0;
     for (;;) {
       const h = this.#head;
       const localT = h < tArr.length ? (tArr[h] as number) : Infinity;
@@ -153,17 +159,22 @@ export class TwoClockSplitter {
       if (next !== undefined && (exchT < localT || (exchT === localT && top < h))) {
         if (exchT > safe) break;
         next.head++;
-        out.times.push(exchT);
-        out.items.push(this.#items[top] as RecordedItem);
-        out.clocks.push(StepClock.exchange);
+        oT[n] = exchT;
+        oI[n] = this.#items[top] as RecordedItem;
+        oC[n] = StepClock.exchange;
+        n++;
         continue;
       }
       if (h >= tArr.length || localT > safe) break;
-      out.times.push(localT);
-      out.items.push(this.#items[h] as RecordedItem);
-      out.clocks.push(Number.isNaN(xArr[h]) ? StepClock.both : StepClock.local);
+      oT[n] = localT;
+      oI[n] = this.#items[h] as RecordedItem;
+      oC[n] = Number.isNaN(xArr[h]) ? StepClock.both : StepClock.local;
+      n++;
       this.#head = h + 1;
     }
+    oT.length = n;
+    oI.length = n;
+    oC.length = n;
     this.#compact();
   }
 
@@ -187,17 +198,20 @@ export class TwoClockSplitter {
 
 /**
  * Receive-time batches as two-clock steps (see the header), in batches: one output batch per input
- * batch (when it released anything) and the rest at the end of the data.
+ * batch (when it released anything) and the rest at the end of the data. Every batch is the same
+ * object, its arrays refilled: a batch is valid until the next one is asked for (the replay takes
+ * each batch's steps before it asks; keep a copy to hold one longer). Why: arrays grown by a push
+ * per step, new for every batch, were ~14 % of the bytes a binary backtest allocates; reused, the
+ * 16x BTCUSDT backtest runs 0.9 % fewer instructions.
  */
 export async function* twoClockBatches(batches: AsyncIterable<TimedBatch<RecordedItem>>, maxLagMs = DEFAULT_MAX_EXCHANGE_LAG_MS): AsyncGenerator<ClockedBatch<RecordedItem>> {
   const split = new TwoClockSplitter(maxLagMs);
+  const out = { times: [] as number[], items: [] as RecordedItem[], clocks: [] as StepClock[] };
   for await (const b of batches) {
     for (let i = 0; i < b.items.length; i++) split.push(b.times[i] as number, b.items[i] as RecordedItem);
-    const out = { times: [] as number[], items: [] as RecordedItem[], clocks: [] as StepClock[] };
     split.drain(out);
     if (out.items.length > 0) yield out;
   }
-  const out = { times: [] as number[], items: [] as RecordedItem[], clocks: [] as StepClock[] };
   split.drain(out, true);
   if (out.items.length > 0) yield out;
 }
