@@ -13,19 +13,19 @@ import { maxDrawdown, riskRatios, roundStat, type EquityPoint } from './metrics.
 import { reasonCode, Rejections } from './rejections.js';
 import { OrderCounts } from './orderCounts.js';
 import { pricedTripsOf } from './roundTrips.js';
-import { NumberSpool, RecordSpool } from './spool.js';
+import { NumberSpool } from './spool.js';
 import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
 import { TradeStatsBuilder } from './tearsheet.js';
 import { SpreadCaptureBuilder } from './spreadCapture.js';
 import { QuoteTouchTracker, type BookTop } from './quoteTouch.js';
 import { FillStore } from './fillStore.js';
-import { TripLines } from './tripLine.js';
+import { TripStore } from './tripStore.js';
 import { MarkoutBuilder } from './markouts.js';
 import type { RunProvenance } from './provenance.js';
 import type { Bar, PlotSeries } from './chartSeries.js';
 
-import type { BacktestResult, ReportFill, ReportOpenOrder, RoundTrip, StrategyMetrics } from './result.js';
+import type { BacktestResult, ReportFill, ReportOpenOrder, StrategyMetrics } from './result.js';
 
 export type { StrategyMetrics, ReportFill, ReportOpenOrder, BacktestResult } from './result.js';
 
@@ -358,16 +358,15 @@ export class ResultCollector {
     // One pass over the fills builds the round trips and every strategy's trade statistics.
     const span = { start: this.#first ?? 0, end };
     const builders = new Map(this.#strategies.map((s) => [s.name, new TradeStatsBuilder(span)]));
-    const trips = new RecordSpool<RoundTrip>();
+    const trips = new TripStore();
     const markouts = new MarkoutBuilder(this.#interval, (sym) => ({ [Symbol.iterator]: () => pricesOf(this.#prices.get(sym)) }));
     const onFill = (f: ReportFill, change: BigDec): void => {
       builders.get(f.strategy)?.fill(f, change);
       markouts.fill(f);
       this.#spread.fill(f);
     };
-    const tripLines = new TripLines();
-    for (const { trip, pnl } of pricedTripsOf(fills, onFill)) {
-      trips.pushLine(tripLines.line(trip));
+    for (const { trip, pnl, amounts } of pricedTripsOf(fills, onFill)) {
+      trips.push(trip, amounts);
       builders.get(trip.strategy)?.trip(trip, pnl);
     }
     const tearsheet = Object.fromEntries(

@@ -12,52 +12,30 @@ import type { Decimal } from '../core/decimal.js';
 import { UNPACKED, unpackDecimal } from '../core/decimalNumber.js';
 import { FillLines, parseFillLine } from './fillLine.js';
 import type { ReportFill } from './result.js';
-import { NumberSpool, RecordSpool } from './spool.js';
+import { RowStore, type RowStoreOptions } from './rowStore.js';
 
 /** Columns of a row: time, strategy, symbol, side, fee asset (-1: none), maker, then m and k of price, quantity and fee. */
 const WIDTH = 12;
-/** Names a run's table holds (a run has a handful); a fill with a name past it keeps its JSON line. */
-const MAX_NAMES = 1 << 16;
-
-/** Spool sizes (tests make them small to cover the spill). */
-export interface FillStoreOptions {
-  readonly chunkRows?: number;
-  readonly memChunks?: number;
-  readonly bufferBytes?: number;
-}
+/** Column of the price's m: NaN in a row that stands for a JSON line. */
+const PRICE = 6;
 
 /** Appends fills as they come; reads them back in order as ReportFill records, any number of times. */
-export class FillStore implements Iterable<ReportFill> {
-  readonly #rows: NumberSpool;
-  /** JSON lines of the fills that do not fit a row; a row with m = NaN for the price stands for the next one. */
-  readonly #wide: RecordSpool<ReportFill>;
+export class FillStore extends RowStore<ReportFill> {
   readonly #lines = new FillLines();
-  readonly #names: string[] = [];
-  readonly #index = new Map<string, number>();
-  readonly #row: number[] = new Array<number>(WIDTH).fill(0);
 
-  constructor(opts: FillStoreOptions = {}) {
-    this.#rows = new NumberSpool(WIDTH, opts);
-    this.#wide = new RecordSpool<ReportFill>({ parse: parseFillLine, bufferBytes: opts.bufferBytes });
-  }
-
-  /** Fills appended. */
-  get length(): number {
-    return this.#rows.length;
+  constructor(opts: RowStoreOptions = {}) {
+    super(WIDTH, PRICE, { ...opts, parse: parseFillLine });
   }
 
   /** Appends one fill. */
   push(e: FillEvent): void {
-    const row = this.#row;
-    const strategy = this.#name(e.strategy);
-    const symbol = this.#name(e.symbol);
-    const side = this.#name(e.side);
-    const asset = e.commissionAsset === null ? -1 : this.#name(e.commissionAsset);
-    if (!Number.isFinite(e.E) || strategy < 0 || symbol < 0 || side < 0 || (asset < 0 && e.commissionAsset !== null) || !scaled(e.price, row, 6) || !scaled(e.qty, row, 8) || !scaled(e.commission, row, 10)) {
-      row.fill(0);
-      row[6] = Number.NaN;
-      this.#rows.push(row);
-      this.#wide.pushLine(this.#lines.line(e));
+    const { row, names } = this;
+    const strategy = names.index(e.strategy);
+    const symbol = names.index(e.symbol);
+    const side = names.index(e.side);
+    const asset = e.commissionAsset === null ? -1 : names.index(e.commissionAsset);
+    if (!Number.isFinite(e.E) || strategy < 0 || symbol < 0 || side < 0 || (asset < 0 && e.commissionAsset !== null) || !scaled(e.price, row, PRICE) || !scaled(e.qty, row, PRICE + 2) || !scaled(e.commission, row, PRICE + 4)) {
+      this.pushWide(this.#lines.line(e));
       return;
     }
     // JSON writes -0 as 0.
@@ -67,52 +45,24 @@ export class FillStore implements Iterable<ReportFill> {
     row[3] = side;
     row[4] = asset;
     row[5] = e.isMaker ? 1 : 0;
-    this.#rows.push(row);
+    this.pushRow();
   }
 
-  /** The index of a name in the table, added when new; -1 when the table is full. */
-  #name(s: string): number {
-    let i = this.#index.get(s);
-    if (i === undefined) {
-      if (this.#names.length >= MAX_NAMES) return -1;
-      i = this.#names.length;
-      this.#names.push(s);
-      this.#index.set(s, i);
-    }
-    return i;
-  }
-
-  /** The fills in order (each record built anew). */
-  *[Symbol.iterator](): Generator<ReportFill> {
-    const names = this.#names;
-    let wide: Iterator<ReportFill> | undefined;
-    for (const { data, rows } of this.#rows.chunks()) {
-      for (let at = 0; at < rows * WIDTH; at += WIDTH) {
-        if (Number.isNaN(data[at + 6])) {
-          wide ??= this.#wide[Symbol.iterator]();
-          yield wide.next().value as ReportFill;
-          continue;
-        }
-        const asset = data[at + 4] as number;
-        yield {
-          t: data[at] as number,
-          strategy: names[data[at + 1] as number] as string,
-          symbol: names[data[at + 2] as number] as string,
-          side: names[data[at + 3] as number] as ReportFill['side'],
-          price: scaledText(data[at + 6] as number, data[at + 7] as number),
-          qty: scaledText(data[at + 8] as number, data[at + 9] as number),
-          fee: scaledText(data[at + 10] as number, data[at + 11] as number),
-          feeAsset: asset < 0 ? null : (names[asset] as string),
-          maker: data[at + 5] === 1,
-        };
-      }
-    }
-  }
-
-  /** Removes the spill files; the store is empty afterwards. */
-  dispose(): void {
-    this.#rows.dispose();
-    this.#wide.dispose();
+  protected read(data: Float64Array, at: number): ReportFill {
+    const names = this.names;
+    const asset = data[at + 4] as number;
+    const x = at + PRICE;
+    return {
+      t: data[at] as number,
+      strategy: names.name(data[at + 1] as number),
+      symbol: names.name(data[at + 2] as number),
+      side: names.name(data[at + 3] as number) as ReportFill['side'],
+      price: scaledText(data[x] as number, data[x + 1] as number),
+      qty: scaledText(data[x + 2] as number, data[x + 3] as number),
+      fee: scaledText(data[x + 4] as number, data[x + 5] as number),
+      feeAsset: asset < 0 ? null : names.name(asset),
+      maker: data[at + 5] === 1,
+    };
   }
 }
 

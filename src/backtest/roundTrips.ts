@@ -9,7 +9,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { BIG_ZERO, bigCmp, bigDiv, bigDivProduct, bigMinus, bigNeg, bigPlus, bigTimes, type BigDec } from '../core/bigDecimal.js';
-import { bigAmountText, bigOfText, bigPrecisionNumber, bigText, bigToPlaces } from '../core/bigDecimalText.js';
+import { bigOfText, bigPrecisionNumber, bigText, bigToPlaces } from '../core/bigDecimalText.js';
 import type { ReportFill, RoundTrip } from './result.js';
 
 interface Lot {
@@ -39,10 +39,20 @@ export function roundTrips(fills: Iterable<ReportFill>): RoundTrip[] {
   return [...roundTripsOf(fills)];
 }
 
-/** A round trip and the value of its `pnl` text (what the trade statistics sum), not read back from the text. */
+/** The values a round trip's amount texts print (entryPrice undefined: "NaN"). */
+export interface TripAmounts {
+  readonly qty: BigDec;
+  readonly entryPrice: BigDec | undefined;
+  readonly exitPrice: BigDec;
+  readonly pnl: BigDec;
+  readonly fees: BigDec;
+}
+
+/** A round trip and the values of its amount texts (`pnl` is what the trade statistics sum), not read back from the texts. */
 export interface PricedTrip {
   readonly trip: RoundTrip;
   readonly pnl: BigDec;
+  readonly amounts: TripAmounts;
 }
 
 /** Decimals of a trip's PnL, entry price and fees texts. */
@@ -107,6 +117,10 @@ export function* pricedTripsOf(fills: Iterable<ReportFill>, onFill?: (f: ReportF
     const gross = b.long ? bigMinus(value, cost) : bigMinus(cost, value);
     const net = bigMinus(gross, fees);
     const pnl = bigToPlaces(net, PLACES);
+    // Nothing closed (a zero-quantity fill against the position): 0 / 0, as decimal.js prints it
+    // (NaN). One lot: cost is 0 + its product, so cost / closed is product / closed.
+    const entryPrice = closed.m === 0n ? undefined : bigToPlaces(takes === 1 && first !== undefined ? bigDivProduct(first.product, first.price, first.take, closed) : bigDiv(cost, closed), PLACES);
+    const feesPlaced = bigToPlaces(fees, PLACES);
     const trip: RoundTrip = {
       strategy: f.strategy,
       symbol: f.symbol,
@@ -114,15 +128,13 @@ export function* pricedTripsOf(fills: Iterable<ReportFill>, onFill?: (f: ReportF
       entryT,
       exitT: f.t,
       qty: bigText(closed),
-      // Nothing closed (a zero-quantity fill against the position): 0 / 0, as decimal.js prints it.
-      // One lot: cost is 0 + its product, so cost / closed is product / closed.
-      entryPrice: closed.m === 0n ? 'NaN' : bigAmountText(takes === 1 && first !== undefined ? bigDivProduct(first.product, first.price, first.take, closed) : bigDiv(cost, closed), PLACES),
+      entryPrice: entryPrice === undefined ? 'NaN' : bigText(entryPrice),
       exitPrice: bigText(price),
       pnl: bigText(pnl),
-      fees: bigAmountText(fees, PLACES),
+      fees: bigText(feesPlaced),
       returnPct: cost.m === 0n ? 0 : bigPrecisionNumber(bigTimes(bigDiv(net, cost), HUNDRED), 10),
     };
-    yield { trip, pnl };
+    yield { trip, pnl, amounts: { qty: closed, entryPrice, exitPrice: price, pnl, fees: feesPlaced } };
     if (left.m > 0n) {
       b.long = f.side === 'BUY';
       b.lots.push({ t: f.t, qty: left, price, feePerUnit: bigDiv(bigMinus(fee, exitFee), left) });
