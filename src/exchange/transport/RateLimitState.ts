@@ -81,7 +81,10 @@ export class RateLimitState {
   /** Reads the weight and order-count headers of a response from any host. */
   recordHeaders(headers: Readonly<Record<string, string>>): void {
     let touched = false;
-    for (const [name, value] of Object.entries(headers)) {
+    for (const name of Object.keys(headers)) {
+      // Most of a response's headers are not these: a look at "x-" first, no match array for them.
+      if ((name.charCodeAt(0) | 32) !== 120 || name.charCodeAt(1) !== 45) continue;
+      const value = headers[name] as string;
       const m = HEADER_RE.exec(name);
       if (!m) continue;
       const n = Number(value);
