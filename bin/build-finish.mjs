@@ -4,12 +4,13 @@
 // path lets the compiled CLI load its own strategies whatever the conditions, without module
 // hooks (their loader thread costs ~0.06 s CPU at every start).
 // The packages made of many small modules are bundled into dist/vendor (vendor-deps.mjs), and the
-// compiled modules the entries reach into dist/src/bundle (bundle-dist.mjs), which is what the
-// CLI, the package's `exports` and the linked strategies load. Then dist/BUILT records when the
+// compiled modules the entries reach into one script in dist/src/bundle with its code cache,
+// warmed by a backtest of config/market-maker.yaml (bundle-dist.mjs), which is what the CLI, the
+// package's `exports` and the linked strategies load. Then dist/BUILT records when the
 // build finished (bin/kancil.mjs compares it with the sources).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleDist } from './bundle-dist.mjs';
+import { bundleDist, warmScriptCache } from './bundle-dist.mjs';
 import { bundleVendored, linkVendored, writeCodeCaches } from './vendor-deps.mjs';
 
 // An incremental tsc leaves a strategy it did not recompile as the last build linked it: to the
@@ -42,5 +43,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   linkVendored(dist);
   await bundleDist(dist);
   writeCodeCaches(dist, root);
+  warmScriptCache(dist, `${root}config/market-maker.yaml`);
   writeFileSync(`${dist}/BUILT`, `${new Date().toISOString()}\n`);
 }

@@ -11,9 +11,12 @@ import vm from 'node:vm';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const scripts = new Map();
+const loaded = new Map();
 
-/** The exports of the vendored bundle `<name>.cjs`, compiled from `<name>.cache` when V8 accepts it. */
+/** The exports of the vendored bundle `<name>.cjs`, compiled from `<name>.cache` when V8 accepts it; once per thread (its facade and the one-script bundle share them). */
 export function loadVendored(name) {
+  const known = loaded.get(name);
+  if (known !== undefined) return known;
   const file = path.join(here, `${name}.cjs`);
   let cachedData;
   try {
@@ -26,6 +29,7 @@ export function loadVendored(name) {
   scripts.set(name, script);
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, here);
+  loaded.set(name, module.exports);
   return module.exports;
 }
 

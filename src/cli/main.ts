@@ -119,4 +119,5 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   }
 }
 
-if (isEntryPoint()) await runProcess(process.argv.slice(2));
+// Not awaited: the bundle is one script (bin/bundle-dist.mjs), where a module has no top-level await.
+if (isEntryPoint()) void runProcess(process.argv.slice(2));

@@ -5,6 +5,7 @@
  * its own schema, and errors name `strategies[i].params.<path>` and the value.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import type * as TsxApi from 'tsx/esm/api';
 import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,6 +15,7 @@ import { Decimal } from '../core/decimal.js';
 import { validateParams } from './params.js';
 import type { StrategyPlugin } from './types.js';
 import { PLUGIN_HOOKS_URL } from './pluginHooks.js';
+import { importModule } from './importModule.js';
 import type { StrategySpec } from './StrategyRunner.js';
 
 /** The project root (the folder with package.json). */
@@ -57,7 +59,7 @@ let tsxRegistered = false;
  */
 async function typeScriptLoaderFor(file: string): Promise<void> {
   if (tsxRegistered || !/\.[mc]?ts$/.test(file) || !import.meta.url.endsWith('.js')) return;
-  const { register } = await import('tsx/esm/api');
+  const { register } = (await importModule('tsx/esm/api')) as typeof TsxApi;
   register();
   tsxRegistered = true;
 }
@@ -129,7 +131,7 @@ export async function loadPlugin(ref: string, configDir: string, errorAt: ErrorA
   allowOutOfTree(file);
   try {
     await typeScriptLoaderFor(file);
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    mod = (await importModule(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {
     throw errorAt([...where, 'plugin'], `cannot import ${file}: ${(err as Error).message}${moduleHint(file)}`, ref);
   }

@@ -1,12 +1,13 @@
 /**
- * The build bundles the compiled modules into dist/src/bundle (bin/bundle-dist.mjs), which the
- * CLI, the package's `exports` and the linked example strategies load: a backtest through
- * bin/kancil.mjs must load no unbundled module, `kancil` must be the bundle's own index (one copy
- * of every class for the CLI and its plugins), and the bundling must keep class names, vendored
- * imports and paths relative to the module.
+ * The build bundles the compiled modules into one script in dist/src/bundle (bin/bundle-dist.mjs),
+ * run with its code cache, whose entries the CLI, the package's `exports` and the linked example
+ * strategies load: a backtest through bin/kancil.mjs must load no unbundled module, `kancil` must
+ * be the bundle's own index (one copy of every class for the CLI and its plugins), the bundling
+ * must keep class names and paths relative to the module and share decimal.js and the vendored
+ * bundles with a plugin, and a cache V8 refuses must leave the script working.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,29 +32,66 @@ function writeTree(dir: string, files: Record<string, string>): void {
   }
 }
 
+/** Runs `code` as an ES module in a child Node in `cwd`; its stdout, trimmed. */
+function node(code: string, cwd = ROOT): string {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8' }).trim();
+}
+
+/** A compiled tree of a few modules under `<tmp>/<name>/dist`, bundled; returns the dist folder. */
+async function bundledTree(name: string): Promise<string> {
+  const { BUNDLE_ENTRIES, bundleDist } = await bundler();
+  const dist = path.join(tmp, name, 'dist');
+  const files: Record<string, string> = {
+    // A vendored bundle as bin/vendor-deps.mjs writes it: CommonJS behind an ES module.
+    'vendor/zod.cjs': 'exports.z = { vendored: true };\n',
+    'vendor/zod.js': "import { loadVendored } from './runtime.js';\nexport const { z } = loadVendored('zod');\n",
+    'vendor/runtime.js': readFileSync(path.join(ROOT, 'bin/vendor-runtime.mjs'), 'utf8'),
+    // Two classes of one name in two modules: one is renamed in the bundle, its name must not be.
+    'src/core/a.js': 'export class Failure extends Error { constructor() { super("a"); this.name = new.target.name; } }\n',
+    'src/core/b.js': 'export class Failure {}\nexport const bName = Failure.name;\n',
+    'src/core/where.js': "import { fileURLToPath } from 'node:url';\nimport path from 'node:path';\nexport const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');\n",
+    'src/core/dec.js': "import { Decimal } from 'decimal.js';\nexport const D = Decimal;\n",
+    'src/index.js': "export { Failure } from './core/a.js';\nexport { bName } from './core/b.js';\nexport { z } from '../vendor/zod.js';\nexport { root } from './core/where.js';\nexport { D } from './core/dec.js';\nexport const bundled = typeof KANCIL_BUNDLED !== 'undefined' && KANCIL_BUNDLED;\n",
+    'src/testing.js': "export const lazyRan = () => true;\n",
+  };
+  for (const e of BUNDLE_ENTRIES) files[`src/${e}.js`] ??= "export * from '../index.js';\n".replace('../', e.includes('/') ? '../' : './');
+  files['src/bundle/chunk-stale.js'] = 'stale\n';
+  writeTree(dist, files);
+  // The tree's packages (decimal.js) are the project's.
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(tmp, name, 'node_modules'));
+  const written = await bundleDist(dist);
+  expect(written).toEqual(expect.arrayContaining(BUNDLE_ENTRIES.map((e) => `${path.basename(e)}.js`)));
+  expect(readdirSync(path.join(dist, 'src/bundle'))).not.toContain('chunk-stale.js');
+  return dist;
+}
+
 describe('bundled dist', () => {
-  it('keeps class names, vendored bundles external and paths relative to the module, and empties the folder first', async () => {
-    const { BUNDLE_ENTRIES, bundleDist } = await bundler();
-    const dist = path.join(tmp, 'dist');
-    const files: Record<string, string> = {
-      'vendor/zod.js': 'export const z = "vendored";\n',
-      // Two classes of one name in two modules: one is renamed in the bundle, its name must not be.
-      'src/core/a.js': 'export class Failure extends Error { constructor() { super("a"); this.name = new.target.name; } }\n',
-      'src/core/b.js': 'export class Failure {}\nexport const bName = Failure.name;\n',
-      'src/core/where.js': "import { fileURLToPath } from 'node:url';\nimport path from 'node:path';\nexport const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');\n",
-      'src/index.js': "export { Failure } from './core/a.js';\nexport { bName } from './core/b.js';\nexport { z } from '../vendor/zod.js';\nexport { root } from './core/where.js';\nexport const bundled = typeof KANCIL_BUNDLED !== 'undefined' && KANCIL_BUNDLED;\n",
-    };
-    for (const e of BUNDLE_ENTRIES) files[`src/${e}.js`] ??= "export * from '../index.js';\n".replace('../', e.includes('/') ? '../' : './');
-    files['src/bundle/chunk-stale.js'] = 'stale\n';
-    writeTree(dist, files);
-    const written = await bundleDist(dist);
-    expect(written).toEqual(expect.arrayContaining(BUNDLE_ENTRIES.map((e) => `${path.basename(e)}.js`)));
-    expect(readdirSync(path.join(dist, 'src/bundle'))).not.toContain('chunk-stale.js');
-    const script = `const m = await import(${JSON.stringify(pathToFileURL(path.join(dist, 'src/bundle/index.js')).href)}); console.log(JSON.stringify({ a: new m.Failure().name, b: m.bName, z: m.z, root: m.root, bundled: m.bundled }));`;
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Record<string, unknown>;
-    expect(out).toEqual({ a: 'Failure', b: 'Failure', z: 'vendored', root: dist, bundled: true });
-    const texts = readdirSync(path.join(dist, 'src/bundle')).map((f) => readFileSync(path.join(dist, 'src/bundle', f), 'utf8'));
-    expect(texts.some((t) => t.includes('"../../vendor/zod.js"'))).toBe(true);
+  it('keeps class names, paths relative to the module, and takes decimal.js and the vendored bundles as a plugin imports them', async () => {
+    const dist = await bundledTree('names');
+    const url = (rel: string): string => JSON.stringify(pathToFileURL(path.join(dist, rel)).href);
+    const script = `const m = await import(${url('src/bundle/index.js')}); const { Decimal } = await import('decimal.js'); const v = await import(${url('vendor/zod.js')}); const t = await import(${url('src/bundle/testing.js')});
+console.log(JSON.stringify({ a: new m.Failure().name, b: m.bName, z: m.z === v.z, d: m.D === Decimal, root: m.root, bundled: m.bundled, lazy: t.lazyRan() }));`;
+    expect(JSON.parse(node(script, path.dirname(dist)))).toEqual({ a: 'Failure', b: 'Failure', z: true, d: true, root: dist, bundled: true, lazy: true });
+    expect(readFileSync(path.join(dist, 'src/bundle/kancil.script.js'), 'utf8')).not.toContain('vendored: true');
+  });
+
+  it('runs the script with its code cache, and without it when V8 refuses the cache (corrupt, truncated)', async () => {
+    const dist = await bundledTree('cache');
+    const runtime = JSON.stringify(pathToFileURL(path.join(dist, 'src/bundle/script.js')).href);
+    const cache = path.join(dist, 'src/bundle/kancil.script.cache');
+    const used = (): unknown => JSON.parse(node(`const r = await import(${runtime}); const m = await import(${JSON.stringify(pathToFileURL(path.join(dist, 'src/bundle/index.js')).href)}); console.log(JSON.stringify([r.scriptCacheUsed(), m.bName]));`));
+    expect(used()).toEqual([false, 'Failure']);
+    node(`const r = await import(${runtime}); r.writeScriptCache();`);
+    expect(used()).toEqual([true, 'Failure']);
+    const good = readFileSync(cache);
+    writeFileSync(cache, good.subarray(0, good.length >> 1));
+    expect(used()).toEqual([false, 'Failure']);
+    writeFileSync(cache, Buffer.alloc(good.length, 0x5a));
+    expect(used()).toEqual([false, 'Failure']);
+  });
+
+  it.skipIf(!fresh)('the build writes a code cache that V8 takes at a plain start (needs a fresh `npm run build`)', () => {
+    expect(node(`const r = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/src/bundle/script.js')).href)}); console.log(r.scriptCacheUsed());`)).toBe('true');
   });
 
   it.skipIf(!fresh)('a backtest through bin/kancil.mjs loads only bundled modules, and `kancil` is the bundle (needs a fresh `npm run build`)', () => {
@@ -70,6 +108,6 @@ describe('bundled dist', () => {
     expect(loaded.filter((u) => u.startsWith(`${dist}/src/`) && !u.startsWith(`${dist}/src/bundle/`))).toEqual([]);
 
     const script = `const [a, b] = [await import('kancil'), await import(${JSON.stringify(`${dist}/src/bundle/index.js`)})]; console.log(typeof a.CappedOrders === 'function' && a.CappedOrders === b.CappedOrders && a.defineStrategy === b.defineStrategy);`;
-    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }).trim()).toBe('true');
+    expect(node(script)).toBe('true');
   });
 });

@@ -1,0 +1,44 @@
+// Copied by the build to dist/src/bundle/script.js: runs the one-script bundle of kancil
+// (bin/bundle-dist.mjs) with V8's cache of its compiled code, once per thread, and hands out its
+// exports (the CLI, `kancil`, `kancil/testing`, `kancil/indicators`, the sweep's worker). The
+// build writes the cache after a backtest has run through the script, so the functions a start
+// runs are compiled in it. V8 refuses a cache made under other V8 flags or another Node, or
+// truncated; the script then compiles as usual (`scriptCacheUsed()` says which).
+import * as decimal from 'decimal.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+import { loadVendored } from '../../vendor/runtime.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const file = path.join(here, 'kancil.script.js');
+const cacheFile = path.join(here, 'kancil.script.cache');
+
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  cachedData = undefined;
+}
+// The packages a plugin imports as ES modules too: the script must use that copy (decimal.js has a
+// CommonJS twin, the vendored bundles are loaded once per thread).
+const shared = (id) => (id === 'decimal.js' ? decimal : loadVendored(id));
+const source = `(function (exports, require, module, __filename, __dirname, __kancilUrl, __kancilShared, __kancilImport) {${readFileSync(file, 'utf8')}\n})`;
+const script = new vm.Script(source, { filename: file, cachedData });
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, here, pathToFileURL(file).href, shared, (specifier) => import(specifier));
+
+/** The script's exports: `cli`, `index` (namespaces), `testing`, `indicators`, `sweepWorker` (loaders). */
+export const kancil = module.exports;
+
+/** Whether V8 took the script's code cache in this thread. */
+export function scriptCacheUsed() {
+  return cachedData !== undefined && script.cachedDataRejected === false;
+}
+
+/** Writes the script's code cache with every function compiled so far; used by the build. */
+export function writeScriptCache() {
+  writeFileSync(cacheFile, script.createCachedData());
+}
