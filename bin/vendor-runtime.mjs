@@ -24,7 +24,8 @@ export function loadVendored(name) {
   } catch {
     cachedData = undefined;
   }
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  // ASCII-only (bin/ascii-output.mjs): latin1 reads the same text without UTF-8's decoding.
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`;
   const script = new vm.Script(source, { filename: file, cachedData });
   scripts.set(name, script);
   const module = { exports: {} };
