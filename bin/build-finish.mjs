@@ -43,6 +43,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   linkVendored(dist);
   await bundleDist(dist);
   writeCodeCaches(dist, root);
-  warmScriptCache(dist, `${root}config/market-maker.yaml`);
+  warmScriptCache(dist, ['market-maker', 'sma-crossover'].map((c) => `${root}config/${c}.yaml`));
   writeFileSync(`${dist}/BUILT`, `${new Date().toISOString()}\n`);
 }

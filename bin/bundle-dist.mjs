@@ -118,17 +118,19 @@ export async function bundleDist(dist) {
 }
 
 /**
- * Runs a backtest of `config` through the script (its output thrown away), then writes the
+ * Runs a backtest of each of `configs` through the script (its output thrown away), then writes the
  * script's code cache. V8 takes a cache only under the flags it was made with: the backtest sets
  * the heap's growth (cli/heapGrowth.ts), which is set back to V8's default before writing.
  */
-async function warm(dist, config) {
+async function warm(dist, configs) {
   const { kancil, writeScriptCache } = await import(pathToFileURL(path.join(dist, BUNDLE_DIR, SCRIPT_FILES.runtime)).href);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-warm-'));
   try {
     const io = { stdout: () => {}, stderr: (t) => process.stderr.write(t), env: process.env };
-    const code = await kancil.cli.runCli(['backtest', config, '--quiet', '--out', tmp], io);
-    if (code !== 0) throw new Error(`the warm-up backtest of ${config} exited ${code}`);
+    for (const config of configs) {
+      const code = await kancil.cli.runCli(['backtest', config, '--quiet', '--out', tmp], io);
+      if (code !== 0) throw new Error(`the warm-up backtest of ${config} exited ${code}`);
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -137,15 +139,15 @@ async function warm(dist, config) {
   writeScriptCache();
 }
 
-/** Writes the script's code cache, warmed by a backtest of `config`, in a child process of Node's default V8 flags (without NODE_OPTIONS). */
-export function warmScriptCache(dist, config) {
+/** Writes the script's code cache, warmed by backtests of `configs`, in a child process of Node's default V8 flags (without NODE_OPTIONS). */
+export function warmScriptCache(dist, configs) {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), dist, config], { env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), dist, ...configs], { env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`writing the script's code cache failed:\n${r.stderr}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [dist, config] = process.argv.slice(2);
-  await warm(dist, config);
+  const [dist, ...configs] = process.argv.slice(2);
+  await warm(dist, configs);
 }
