@@ -12,7 +12,7 @@ import { bigOf, bigPlus, bigToNumber, type BigDec } from '../core/bigDecimal.js'
 import { maxDrawdown, riskRatios, roundStat, type EquityPoint } from './metrics.js';
 import { reasonCode, Rejections } from './rejections.js';
 import { OrderCounts } from './orderCounts.js';
-import { pricedTripsOf } from './roundTrips.js';
+import { pricedTripsOfValued } from './roundTrips.js';
 import { NumberSpool } from './spool.js';
 import { registerStreams, type ResultStreams } from './resultStreams.js';
 import { curveOf, equityRowsOf, firstOf, lazyResult, pricesOf } from './sampleLists.js';
@@ -365,7 +365,7 @@ export class ResultCollector {
       markouts.fill(f);
       this.#spread.fill(f);
     };
-    for (const { trip, pnl, amounts } of pricedTripsOf(fills, onFill)) {
+    for (const { trip, pnl, amounts } of pricedTripsOfValued(fills.valued(), onFill)) {
       trips.push(trip, amounts);
       builders.get(trip.strategy)?.trip(trip, pnl);
     }

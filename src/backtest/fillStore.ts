@@ -12,6 +12,8 @@ import type { Decimal } from '../core/decimal.js';
 import { UNPACKED, unpackDecimal } from '../core/decimalNumber.js';
 import { FillLines, parseFillLine } from './fillLine.js';
 import type { ReportFill } from './result.js';
+import { valuedFill, type ValuedFill } from './roundTrips.js';
+import { BIG_ZERO, type BigDec } from '../core/bigDecimal.js';
 import { RowStore, type RowStoreOptions } from './rowStore.js';
 
 /** Columns of a row: time, strategy, symbol, side, fee asset (-1: none), maker, then m and k of price, quantity and fee. */
@@ -48,6 +50,14 @@ export class FillStore extends RowStore<ReportFill> {
     this.pushRow();
   }
 
+  /** The fills in order with their price, quantity and fee values (in bigOfText's form of their texts). */
+  valued(): Generator<ValuedFill> {
+    return this.rowsOf((data, at) => {
+      const x = at + PRICE;
+      return { fill: this.read(data, at), price: bigOfScaled(data[x] as number, data[x + 1] as number), qty: bigOfScaled(data[x + 2] as number, data[x + 3] as number), fee: bigOfScaled(data[x + 4] as number, data[x + 5] as number) };
+    }, valuedFill);
+  }
+
   protected read(data: Float64Array, at: number): ReportFill {
     const names = this.names;
     const asset = data[at + 4] as number;
@@ -72,6 +82,19 @@ function scaled(x: Decimal, row: number[], at: number): boolean {
   row[at] = UNPACKED.m;
   row[at + 1] = UNPACKED.k;
   return true;
+}
+
+/** 10^0 … 10^63 as bigints. */
+const P10: readonly bigint[] = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+
+/**
+ * m x 10^k (m a safe integer without trailing zeros, as unpackDecimal gives it) in the form
+ * bigOfText gives for its text: the fraction's digits in m, or the whole integer with e = 0.
+ */
+function bigOfScaled(m: number, k: number): BigDec {
+  if (m === 0) return BIG_ZERO;
+  if (k < 0) return { m: BigInt(m), e: k };
+  return { m: BigInt(m) * (P10[k] ?? 10n ** BigInt(k)), e: 0 };
 }
 
 /** toFixed() of decimal.js for m x 10^k (m a safe integer): every digit, no exponent, no trailing zero, "0" for zero. */

@@ -70,16 +70,39 @@ export function* roundTripsOf(fills: Iterable<ReportFill>): Generator<RoundTrip>
  * position (perSymbol.ts's positionChange), read once for both.
  */
 export function* pricedTripsOf(fills: Iterable<ReportFill>, onFill?: (f: ReportFill, change: BigDec) => void): Generator<PricedTrip> {
+  yield* pricedTripsOfValued(valuedFills(fills), onFill);
+}
+
+/** A fill with the values of its price, quantity and fee texts, as bigOfText reads them. */
+export interface ValuedFill {
+  readonly fill: ReportFill;
+  readonly price: BigDec;
+  readonly qty: BigDec;
+  readonly fee: BigDec;
+}
+
+/** A fill's values read from its texts. */
+export function valuedFill(f: ReportFill): ValuedFill {
+  return { fill: f, price: bigOfText(f.price), qty: bigOfText(f.qty), fee: bigOfText(f.fee) };
+}
+
+function* valuedFills(fills: Iterable<ReportFill>): Generator<ValuedFill> {
+  for (const f of fills) yield valuedFill(f);
+}
+
+/** {@link pricedTripsOf} of fills given with their values (a store that holds them as numbers parses no text). */
+export function* pricedTripsOfValued(fills: Iterable<ValuedFill>, onFill?: (f: ReportFill, change: BigDec) => void): Generator<PricedTrip> {
   const books = new Map<string, { long: boolean; lots: Lot[] }>();
-  for (const f of fills) {
+  for (const v of fills) {
+    const f = v.fill;
     const key = `${f.strategy}\u0000${f.symbol}`;
     let b = books.get(key);
     if (b === undefined) books.set(key, (b = { long: f.side === 'BUY', lots: [] }));
     const base = f.symbol.slice(0, f.symbol.indexOf('_'));
-    const price = bigOfText(f.price);
-    const feeAmount = bigOfText(f.fee);
+    const price = v.price;
+    const feeAmount = v.fee;
     // What the position moved by: a buy's base-asset commission never reached the account.
-    let qty = bigOfText(f.qty);
+    let qty = v.qty;
     if (f.side === 'BUY' && f.feeAsset === base) qty = bigMinus(qty, feeAmount);
     onFill?.(f, f.side === 'BUY' ? qty : bigNeg(qty));
     const fee = quoteFee(f, feeAmount, price, base);

@@ -52,16 +52,24 @@ export abstract class RowStore<T> implements Iterable<T> {
   protected abstract read(data: Float64Array, at: number): T;
 
   /** The records in order (each built anew). */
-  *[Symbol.iterator](): Generator<T> {
+  [Symbol.iterator](): Generator<T> {
+    return this.rowsOf(
+      (data, at) => this.read(data, at),
+      (x) => x,
+    );
+  }
+
+  /** Each row read by `ofRow`, each JSON line's record by `ofWide`, in order. */
+  protected *rowsOf<U>(ofRow: (data: Float64Array, at: number) => U, ofWide: (x: T) => U): Generator<U> {
     const w = this.#rows.width;
     const col = this.#wideCol;
     let wide: Iterator<T> | undefined;
     for (const { data, rows } of this.#rows.chunks()) {
       for (let at = 0; at < rows * w; at += w) {
-        if (!Number.isNaN(data[at + col])) yield this.read(data, at);
+        if (!Number.isNaN(data[at + col])) yield ofRow(data, at);
         else {
           wide ??= this.#wide[Symbol.iterator]();
-          yield wide.next().value as T;
+          yield ofWide(wide.next().value as T);
         }
       }
     }
