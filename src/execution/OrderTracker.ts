@@ -29,6 +29,9 @@ import { FillGate } from './fillGate.js';
 import { orderProblem } from './orderCheck.js';
 import type { ExecLogger } from './log.js';
 import { isTerminal, nextState, stateOfStatus } from './orderState.js';
+import { fillEventOf, orderUpdateOf } from './trackerEvents.js';
+
+export { fillEventOf, orderUpdateOf };
 
 /** What the tracker publishes. */
 export type TrackerEvent = OrderUpdateEvent | FillEvent;
@@ -466,45 +469,4 @@ export class OrderTracker {
     this.#orphans.delete(orderId);
     for (const er of list) this.applyExecutionReport(er);
   }
-}
-
-/** The fill event of a ledger fill (what the tracker publishes when it records one). */
-export function fillEventOf(f: FillRecord): FillEvent {
-  return {
-    type: 'fill',
-    E: f.time,
-    strategy: f.strategy,
-    clientId: f.clientId,
-    orderId: f.orderId,
-    symbol: f.symbol,
-    side: f.side,
-    tradeId: f.tradeId,
-    price: f.price,
-    qty: f.qty,
-    quoteQty: f.quoteQty,
-    commission: f.commission,
-    commissionAsset: f.commissionAsset,
-    isMaker: f.isMaker,
-  };
-}
-
-/** The orderUpdate event of a ledger order (what the tracker publishes when it changes). */
-export function orderUpdateOf(o: OrderRecord): OrderUpdateEvent {
-  return {
-    type: 'orderUpdate',
-    E: o.updatedAt,
-    strategy: o.strategy,
-    clientId: o.clientId,
-    orderId: o.orderId,
-    symbol: o.symbol,
-    side: o.side,
-    orderType: o.orderType,
-    state: o.state,
-    price: o.price,
-    ...(o.stopPrice !== undefined ? { stopPrice: o.stopPrice } : {}),
-    quantity: o.quantity,
-    cumQty: o.cumQty,
-    cumQuoteQty: o.cumQuoteQty,
-    ...(o.reason !== undefined ? { reason: o.reason } : {}),
-  };
 }
