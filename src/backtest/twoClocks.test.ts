@@ -68,7 +68,8 @@ describe('TwoClockSplitter', () => {
     const rnd = mulberry32(7);
     const input: [number, RecordedItem][] = [];
     let t = 1_000;
-    for (let i = 0; i < 5_000; i++) {
+    // Enough items that the splitter compacts its slots (from 4,096 spent ones) with steps still queued.
+    for (let i = 0; i < 12_000; i++) {
       t += Math.floor(rnd() * 3);
       const r = rnd();
       const lag = rnd() < 0.1 ? Math.floor(rnd() * 1500) : Math.floor(rnd() * 5);
