@@ -24,6 +24,7 @@ import type { FillEvent, OrderUpdateEvent, TrackedOrderStateName } from '../bus/
 import type { PlaceIntent } from '../bus/intents.js';
 import type { Ledger, OrderPatch } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord, OrderVenueName } from '../store/records.js';
+import { decCmp } from '../risk/exactCompare.js';
 import { fillProblem } from './fillCheck.js';
 import { FillGate } from './fillGate.js';
 import { orderProblem } from './orderCheck.js';
@@ -354,12 +355,13 @@ export class OrderTracker {
     reason: string | undefined,
   ): void {
     const state = nextState(o.state, reported);
-    const growQty = cumQty.gt(o.cumQty);
+    // decCmp, not gt/max/eq: decimal.js copies its argument into a new Decimal on every comparison.
+    const growQty = decCmp(cumQty, o.cumQty) > 0;
     const patch: OrderPatch = {};
     if (state !== o.state) patch.state = state;
     if (growQty) {
       patch.cumQty = cumQty;
-      patch.cumQuoteQty = Decimal.max(cumQuoteQty, o.cumQuoteQty);
+      patch.cumQuoteQty = decCmp(cumQuoteQty, o.cumQuoteQty) >= 0 ? cumQuoteQty : o.cumQuoteQty;
     }
     if (orderId !== undefined && o.orderId === undefined) patch.orderId = orderId;
     if (state !== o.state && reason !== undefined && reason !== 'NONE' && (state === 'REJECTED' || state === 'EXPIRED')) {
@@ -413,7 +415,7 @@ export class OrderTracker {
     const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source, undefined, known);
     if (!after) return;
     this.#store(after);
-    if (after.state !== before.state || !after.cumQty.eq(before.cumQty) || after.orderId !== before.orderId) this.#publishUpdate(after);
+    if (after.state !== before.state || (after.cumQty !== before.cumQty && decCmp(after.cumQty, before.cumQty) !== 0) || after.orderId !== before.orderId) this.#publishUpdate(after);
   }
 
   #store(o: OrderRecord): void {

@@ -6,6 +6,7 @@
  */
 import { Decimal, isMultipleOf } from '../core/decimal.js';
 import type { SymbolInfo } from '../core/types.js';
+import { decCmp } from '../risk/exactCompare.js';
 import type { FillRecord, OrderRecord } from '../store/records.js';
 
 /** Amounts at or past this are not prices, quantities or fees of any market (1e18). */
@@ -36,7 +37,7 @@ export function amountProblem(field: string, v: Decimal, positive: boolean): str
   if (!v.isFinite()) return `${field}=${v.toString()} is not finite`;
   if (v.isNegative() && !v.isZero()) return `${field}=${v.toFixed()} is negative`;
   if (positive && v.isZero()) return `${field}=0 must be positive`;
-  if (v.gte(MAX_AMOUNT)) return `${field}=${v.toString()} is out of range (>= 1e18)`;
+  if (decCmp(v, MAX_AMOUNT) >= 0) return `${field}=${v.toString()} is out of range (>= 1e18)`;
   if (v.decimalPlaces() > MAX_DECIMALS) return `${field}=${v.toString()} has more than ${MAX_DECIMALS} decimals`;
   return undefined;
 }
