@@ -61,6 +61,12 @@ export interface RunOptions {
   readonly plugins?: Readonly<Record<string, StrategyPlugin>>;
   /** Write result.json and report.html to the config's output folder (default true when it is set). */
   readonly writeOutput?: boolean;
+  /**
+   * Called once the run is built (its plugins imported), before any data is read. The CLI sets the
+   * heap's growth there (cli/heapGrowth.ts): V8 refuses a code cache once a flag has changed, and
+   * a plugin's import may still compile one (the vendored trading-signals).
+   */
+  readonly onPrepared?: () => void;
 }
 
 /** Equity of a budget in quote terms at the start (non-quote assets count at 0 until marked: budgets should be quote). */
@@ -86,6 +92,7 @@ export interface PreparedRun {
 /** Runs a backtest over the config's files. */
 export async function runBacktest(cfg: BacktestConfig, opts: RunOptions = {}): Promise<BacktestResult> {
   const run = await prepareRun(cfg, opts);
+  opts.onPrepared?.();
   const read: ReadStats = { lines: 0, items: 0, malformed: 0 };
   const onProgress = opts.onProgress;
   await run.replay.runBatches(sourceBatchesOf(cfg, run.unread, read), onProgress && ((st) => onProgress(st, read)));

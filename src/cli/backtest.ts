@@ -97,7 +97,6 @@ async function rerunOf(file: string, withOthers: boolean, out: string | undefine
 }
 
 async function run(argv: readonly string[], io: CliIO): Promise<number> {
-  limitHeapGrowth();
   let values: { sweep?: string; out?: string; workers?: string; queue?: string; gather?: boolean; status?: boolean; cancel?: boolean; rerun?: string; json?: boolean; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
@@ -115,7 +114,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stdout(`${USAGE}\n`);
     return ExitCode.OK;
   }
-  if (values.rerun !== undefined) return rerunOf(values.rerun, positionals.length > 0 || values.sweep !== undefined, values.out, io);
+  if (values.rerun !== undefined) {
+    limitHeapGrowth();
+    return rerunOf(values.rerun, positionals.length > 0 || values.sweep !== undefined, values.out, io);
+  }
   if (positionals.length !== 1) {
     io.stderr(`expected exactly one config file\n\n${USAGE}\n`);
     return ExitCode.USAGE;
@@ -141,7 +143,10 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       io.stderr(`${values.out !== undefined ? `--out=${values.out}` : `backtest.output=${out}`}: ${problem}\n${values.out !== undefined ? `\n${USAGE}\n` : ''}`);
       return values.out !== undefined ? ExitCode.USAGE : ExitCode.FAILED;
     }
-    if (values.sweep !== undefined) return await runSweepCommand(cfg, out, { sweep: values.sweep, workers, target, gather: values.gather === true, status: values.status === true, cancel: values.cancel === true, json: values.json === true, quiet: values.quiet === true }, io);
+    if (values.sweep !== undefined) {
+      limitHeapGrowth();
+      return await runSweepCommand(cfg, out, { sweep: values.sweep, workers, target, gather: values.gather === true, status: values.status === true, cancel: values.cancel === true, json: values.json === true, quiet: values.quiet === true }, io);
+    }
     // Before the run reads them: a missing file is named by its place in the config.
     checkDataFiles(cfg);
     const files = [...cfg.backtest.recordings.flatMap((r) => r.files), ...cfg.backtest.candles.flatMap((c) => c.files)];
@@ -160,7 +165,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     });
     let result: Awaited<ReturnType<typeof runBacktest>>;
     try {
-      result = await runBacktest(cfg, { writeOutput: false, log, onProgress: progress ? (st, read) => progress.update((done = { bytes: read.bytes ?? 0, items: st.events + st.snapshots })) : undefined });
+      result = await runBacktest(cfg, { writeOutput: false, log, onPrepared: limitHeapGrowth, onProgress: progress ? (st, read) => progress.update((done = { bytes: read.bytes ?? 0, items: st.events + st.snapshots })) : undefined });
     } finally {
       offSignals();
     }
