@@ -259,7 +259,10 @@ export class RunSession {
     this.#account?.journalMarks(systemClock.now());
     const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures, ordersLeft, this.#rejections.byStrategy());
     this.#run.stop();
+    // A reconciliation under way (a user-stream reconnect, the exchange back after an outage)
+    // stops at its next step once the router does; both are awaited before the ledger closes.
     await this.#router?.stop();
+    await this.#pipeline.settled();
     for (const s of this.#subs) s.unsubscribe();
     for (const u of this.#venue.user) await u.close();
     this.#refs.stop();

@@ -36,11 +36,14 @@ export interface ExchangeWatchOptions {
 export function watchExchange(o: ExchangeWatchOptions): () => void {
   if (o.silenceMs <= 0) return () => undefined;
   const counted = o.live ? new Set([...MARKET, ...USER]) : MARKET;
+  // A probe sent before the stop may be answered after it, when the ledger may be closed.
+  let stopped = false;
   const liveness = new ExchangeLiveness({
     silenceMs: o.silenceMs,
     probe: o.probe,
     now: () => o.clock.now(),
     onChange: (c) => {
+      if (stopped) return;
       const now = o.clock.now();
       if (c.down) {
         o.ledger.journal(now, 'exchangeUnreachable', { reason: c.reason, silentMs: c.silentMs });
@@ -60,6 +63,7 @@ export function watchExchange(o: ExchangeWatchOptions): () => void {
   const timer = setInterval(() => liveness.check(), Math.min(1000, Math.max(50, o.silenceMs / 10)));
   timer.unref();
   return () => {
+    stopped = true;
     clearInterval(timer);
     unlisten();
   };

@@ -194,6 +194,7 @@ export class OrderRouter implements Venue {
    * Reconciles the tracker with the exchange: open orders, every live tracked order, recent
    * account trades and balances. Run at start-up (before strategies get control) and after a
    * user-stream reconnect. Resolves when done; failures are logged and leave orders as they were.
+   * Shutdown (stop) awaits one under way, which ends at its next step; none starts after.
    */
   reconcile(reason: string): Promise<void> {
     return this.#reconciler.reconcile(reason);

@@ -140,6 +140,21 @@ describe('createPipeline reconciliation failures', () => {
     expect(reconciled).toBe(1);
   });
 
+  it('never ends in an unhandled rejection when recording the end of a reconciliation fails (a ledger closed at shutdown)', async () => {
+    const bus = new Bus();
+    let release: () => void = () => undefined;
+    const p = reconcilingPipeline(bus, () => new Promise<void>((r) => (release = r)), {
+      onReconciled: () => {
+        throw new TypeError('The database connection is not open');
+      },
+    });
+    bus.publish({ type: 'reconcileNeeded', E: 1, reason: 'user stream reconnected' });
+    p.stop();
+    release();
+    await expect(p.settled()).resolves.toBeUndefined();
+    expect(p.state).toBe('ACTIVE');
+  });
+
   it('stops retrying a failing reconciliation when the pipeline stops', async () => {
     const bus = new Bus();
     let calls = 0;

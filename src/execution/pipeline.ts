@@ -68,7 +68,10 @@ export interface Pipeline<S> {
   readonly stats: PipelineStats;
   /** Starts listening to the bus. */
   start(): void;
-  /** Stops listening; the venue and ledger are closed by their owners. */
+  /**
+   * Stops listening and refuses new reconciliations; one under way goes on until the venue stops
+   * it (await {@link settled} before closing the ledger). The venue and ledger are closed by their owners.
+   */
   stop(): void;
   /** Resolves when no reconciliation is running. */
   settled(): Promise<void>;
@@ -232,7 +235,13 @@ class Reconciliation {
     } finally {
       this.#running--;
       this.state = 'ACTIVE';
-      this.o.onReconciled?.();
+      // Nothing awaits this run but settled(): a throw here (a journal write) would be an
+      // unhandled rejection ending the process, so it is logged instead.
+      try {
+        this.o.onReconciled?.();
+      } catch (err) {
+        this.o.log.error({ err: err instanceof Error ? err.message : String(err) }, 'could not record the end of a reconciliation');
+      }
     }
   }
 

@@ -43,8 +43,34 @@ export class Reconciler {
     return this.#untrackedAll;
   }
 
-  /** Reconciles open orders, every live tracked order, recent account trades and balances. */
-  async reconcile(reason: string): Promise<void> {
+  /**
+   * Reconciles open orders, every live tracked order, recent account trades and balances. Once
+   * the router is stopping none is started, and one under way stops at its next step: shutdown
+   * awaits it (it is among the calls {@link RouterCore.idle} waits for) and only then closes the
+   * ledger, so nothing of it writes to a closed ledger. Cut short, it resolves: the next start
+   * reconciles.
+   */
+  reconcile(reason: string): Promise<void> {
+    const core = this.#core;
+    if (core.stopped) {
+      core.o.log.info({ reason }, 'reconciliation not started: the router is stopping (the next start reconciles)');
+      return Promise.resolve();
+    }
+    const run = this.#reconcile(reason);
+    core.track(run.catch(() => undefined));
+    return run;
+  }
+
+  /** True (logged and journalled) when the router began stopping: the reconciliation ends there. */
+  #cutShort(reason: string): boolean {
+    const core = this.#core;
+    if (!core.stopped) return false;
+    core.o.log.info({ reason }, 'reconciliation cut short: the router is stopping (the next start reconciles)');
+    core.o.ledger.journal(core.now(), 'reconcileStopped', { reason });
+    return true;
+  }
+
+  async #reconcile(reason: string): Promise<void> {
     const core = this.#core;
     const { tracker, ledger, log } = core.o;
     core.stats.reconciliations++;
@@ -59,6 +85,7 @@ export class Reconciler {
     try {
       for (const symbol of symbols) {
         const open = await core.call(() => core.open.allOrders({ symbol, type: 'OPEN', limit: 1000 }));
+        if (this.#cutShort(reason)) return;
         const seen = new Set<string>();
         for (const x of open) {
           seen.add(x.orderId);
@@ -67,14 +94,17 @@ export class Reconciler {
         untracked += this.#noteUntracked(symbol, open);
         for (const o of tracker.liveOrders({ symbol })) {
           if (o.orderId !== undefined && seen.has(o.orderId)) continue;
+          if (this.#cutShort(reason)) return;
           await core.serialised(o.clientId, () => core.ops.resolve(o.clientId, false));
         }
       }
       for (const symbol of symbols) {
         const trades = await core.call(() => core.open.accountTrades({ symbol, startTime: since, limit: 1000 }));
+        if (this.#cutShort(reason)) return;
         for (const t of trades) tracker.applyTrade(t);
       }
       await this.refreshBalances();
+      if (this.#cutShort(reason)) return;
       if (untracked > 0) log.warn({ untracked }, 'open orders on the account that this bot did not place (left alone)');
       ledger.journal(core.now(), 'reconciled', { reason, untracked, live: tracker.liveOrders().length });
     } catch (err) {
@@ -101,7 +131,7 @@ export class Reconciler {
     const deadline = core.now() + waitMs;
     for (;;) {
       const unknown = tracker.liveOrders().filter((o) => o.state === 'UNKNOWN');
-      if (unknown.length === 0 || core.now() >= deadline) return unknown;
+      if (unknown.length === 0 || core.now() >= deadline || core.stopped) return unknown;
       await sleep(Math.min(250, Math.max(1, deadline - core.now())));
       if (core.breaker.state === 'halfOpen') await core.probe();
       for (const o of unknown) {
@@ -110,10 +140,22 @@ export class Reconciler {
     }
   }
 
-  /** Fetches balances from the exchange and records them (through `onBalances` when given). */
-  async refreshBalances(): Promise<void> {
+  /**
+   * Fetches balances from the exchange and records them (through `onBalances` when given). Not
+   * once the router is stopping; one under way is awaited by shutdown, and an answer arriving
+   * after the stop began is not recorded.
+   */
+  refreshBalances(): Promise<void> {
+    if (this.#core.stopped) return Promise.resolve();
+    const run = this.#refreshBalances();
+    this.#core.track(run.catch(() => undefined));
+    return run;
+  }
+
+  async #refreshBalances(): Promise<void> {
     const core = this.#core;
     const acct = await core.call(() => core.open.account());
+    if (core.stopped) return;
     this.#balances = acct.balances;
     // A run's LiveBalances records what changed; without one, every read is recorded.
     if (core.o.onBalances) core.o.onBalances(acct.balances);
