@@ -122,7 +122,7 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
     balances: () => p.balances(),
     equity: () => p.equity(),
     openOrders: () => p.tracker.liveOrders(),
-    recentFills: (limit) => session.ledger.fills().filter((f) => f.time >= session.startedAt).slice(-limit),
+    recentFills: (limit) => session.runFills().slice(-limit),
     bookTops: () =>
       symbols.map((symbol) => {
         const b = p.market.book(symbol);
@@ -153,6 +153,7 @@ export function consoleRunOf(session: RunSession, requestStop: (reason: string) 
       return live.length;
     },
     stop: requestStop,
+    stopping: () => session.stopping,
   };
 }
 

@@ -70,6 +70,9 @@ export class RunSession {
   readonly #rejections: RunRejections;
   #account: RunAccount | undefined;
   #stopped: Promise<RunSummary> | undefined;
+  #stopReason: string | undefined;
+  /** This run's fills as the ledger held them when it closed: the console answers until it closes itself. */
+  #fillsAtClose: readonly FillRecord[] | undefined;
 
   private constructor(
     o: RunSessionOptions,
@@ -213,6 +216,16 @@ export class RunSession {
     this.ledger.journal(systemClock.now(), 'operator', { state, reason });
   }
 
+  /** The reason of the stop once it has begun, else undefined: operator commands are refused from then on. */
+  get stopping(): string | undefined {
+    return this.#stopReason;
+  }
+
+  /** This run's fills in the ledger, oldest first; after the stop, those it held when it closed. */
+  runFills(): readonly FillRecord[] {
+    return this.#fillsAtClose ?? this.ledger.fills().filter((f) => f.time >= this.startedAt);
+  }
+
   /** One status record: positions, open orders, PnL per strategy. */
   status(): Record<string, unknown> {
     return statusLine(this.#books, this.#strategyNames, this.#tracker.liveOrders(), (s) => this.#market.mark(s), this.#pipeline.stats, this.#account?.equity());
@@ -223,6 +236,7 @@ export class RunSession {
    * for the answers, then close streams and flush the ledger. Idempotent.
    */
   stop(reason: string): Promise<RunSummary> {
+    this.#stopReason ??= reason;
     this.#stopped ??= this.#stop(reason).finally(() => clearInterval(this.#hold));
     return this.#stopped;
   }
@@ -272,6 +286,7 @@ export class RunSession {
     await this.#venue.legacy?.close();
     this.ledger.journal(systemClock.now(), 'stop', { reason });
     this.bus.close();
+    this.#fillsAtClose = this.runFills();
     this.ledger.close();
     return summary;
   }

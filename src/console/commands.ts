@@ -1,7 +1,9 @@
 /**
  * Operator commands, one path for every way in (the console's HTTP API, Telegram): checked, then
  * journalled in the ledger (kind `console`, with the source and who asked), then acted on. The
- * journal line comes first so the ledger says who asked for what even if acting fails.
+ * journal line comes first so the ledger says who asked for what even if acting fails. Once the
+ * run is stopping every command is refused (409) before it writes anything: the shutdown cancels
+ * the orders and closes the ledger, and a resume or a cancel-all racing it would do harm or throw.
  */
 import type { TradingStateName } from '../bus/events.js';
 import type { ConsoleRun } from './source.js';
@@ -30,7 +32,7 @@ export interface OperatorCommand {
 /** What a command did, or why it was refused (`status` as HTTP would say it). */
 export type CommandResult =
   | { readonly ok: true; readonly command: OperatorCommandName; readonly strategy: string | undefined; readonly state?: TradingStateName; readonly cancelled?: number }
-  | { readonly ok: false; readonly status: 400 | 404; readonly error: string };
+  | { readonly ok: false; readonly status: 400 | 404 | 409; readonly error: string };
 
 /** Longest reason kept. */
 export const MAX_REASON = 200;
@@ -46,6 +48,8 @@ export function executeCommand(run: ConsoleRun, log: { info(o: object, msg: stri
   if (strategy !== undefined && !run.strategies().some((s) => s.name === strategy)) return { ok: false, status: 404, error: `no strategy named ${JSON.stringify(strategy)} in this run (it has ${run.strategies().map((s) => s.name).join(', ')})` };
   const name = c.name;
   if (!isCommand(name) || (name === 'stop' && strategy !== undefined)) return { ok: false, status: 404, error: `no such command: ${name}${strategy !== undefined ? ` for a strategy` : ''} (halt, reduce, resume, cancel-all${strategy === undefined ? ', stop' : ''})` };
+  const stopping = run.stopping();
+  if (stopping !== undefined) return { ok: false, status: 409, error: `stopping: command refused (the run is stopping: ${stopping})` };
   run.journal('console', { command: name, strategy, reason, from: c.from, source: c.source });
   log.info({ command: name, strategy, reason, from: c.from, source: c.source }, 'operator command');
   const state = OPERATOR_COMMANDS[name];

@@ -79,6 +79,19 @@ describe('console server', () => {
     expect(logs.join('\n')).not.toContain(TOKEN);
   });
 
+  it('once the run is stopping: every command refused 409 in words and nothing journalled; reads answer', async () => {
+    const { run, url } = await start(TOKEN);
+    run.stopReason = 'signal SIGTERM';
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    for (const c of ['halt', 'reduce', 'resume', 'cancel-all', 'stop', 'strategies/mm/halt', 'strategies/mm/cancel-all']) {
+      const r = await call(`${url}/api/${c}`, 'POST', auth);
+      expect([c, r.status, JSON.parse(r.text)]).toEqual([c, 409, { error: 'stopping: command refused (the run is stopping: signal SIGTERM)' }]);
+    }
+    expect(run.commands).toEqual([]);
+    expect(run.journalled).toEqual([]);
+    for (const p of ['/api/status', '/api/fills', '/api/snapshot']) expect([p, (await call(`${url}${p}`, 'GET', auth)).status]).toEqual([p, 200]);
+  });
+
   it('streams the feed as server-sent events', async () => {
     const { run, url } = await start(undefined);
     const r = await request(`${url}/api/events`);

@@ -99,4 +99,9 @@ export interface ConsoleRun {
   cancelAll(scope: CommandScope): number;
   /** Asks the run to stop (the same graceful stop as SIGTERM). */
   stop(reason: string): void;
+  /**
+   * The reason of the run's stop once it has begun, else undefined. From then on commands are
+   * refused: the shutdown owns the orders and closes the ledger, which a command would write to.
+   */
+  stopping(): string | undefined;
 }

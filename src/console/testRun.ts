@@ -23,6 +23,8 @@ export interface TestRun extends ConsoleRun {
   dailyLossList: DailyLossView[];
   clockOffset: number | undefined;
   equityValue: ReturnType<NonNullable<ConsoleRun['equity']>>;
+  /** The stop reason once the test says the run is stopping. */
+  stopReason: string | undefined;
 }
 
 /** A fake run with one strategy `mm` on BTC_USDT. */
@@ -47,6 +49,7 @@ export function testRun(): TestRun {
     dailyLossList: [],
     clockOffset: undefined,
     equityValue: undefined,
+    stopReason: undefined,
     strategies: () => run.strategyList,
     tradingState: () => run.state,
     positions: () => run.positionList,
@@ -63,6 +66,7 @@ export function testRun(): TestRun {
     setState: (scope, state, reason) => void run.commands.push({ scope, state, reason }),
     cancelAll: (scope) => (run.commands.push({ cancelAll: scope }), 0),
     stop: (reason) => void run.commands.push({ stop: reason }),
+    stopping: () => run.stopReason,
   };
   return run;
 }

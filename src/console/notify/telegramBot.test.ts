@@ -83,6 +83,18 @@ describe('two-way Telegram', () => {
     expect(run.commands.at(-1)).toEqual({ stop: 'operator: going home' });
   });
 
+  it('once the run is stopping: refuses each action in words, journals nothing, still answers reads', async () => {
+    const { api, run } = await setup();
+    run.stopReason = 'duration reached';
+    for (const c of ['/halt mm', '/resume', '/stop now', '/status']) api.say(7, c);
+    await until(() => api.sent.length === 4);
+    const refused = 'stopping: command refused (the run is stopping: duration reached)';
+    expect(api.sent.slice(0, 3).map((s) => s.text)).toEqual([refused, refused, refused]);
+    expect(api.sent[3]?.text).toMatch(/^test \(paper\): trading ACTIVE/);
+    expect(run.journalled).toEqual([]);
+    expect(run.commands).toEqual([]);
+  });
+
   it('ignores other chats, logging each once without its text', async () => {
     const { api, run } = await setup();
     api.say(99, '/stop secret words here', 'mallory');
