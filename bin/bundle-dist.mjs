@@ -31,8 +31,8 @@ export const BUNDLE_ENTRIES = ['cli/main', 'index', 'testing', 'indicators', 'ba
 /** The bundle's folder under dist. */
 export const BUNDLE_DIR = 'src/bundle';
 
-/** The script, its code cache and its runtime, in the bundle's folder. */
-export const SCRIPT_FILES = { script: 'kancil.script.js', cache: 'kancil.script.cache', runtime: 'script.js' };
+/** The script, its code caches (V8's default flags, the heap growth a backtest sets) and its runtime, in the bundle's folder. */
+export const SCRIPT_FILES = { script: 'kancil.script.js', cache: 'kancil.script.cache', grownCache: 'kancil.script.grown.cache', runtime: 'script.js' };
 
 /** How each entry is taken from the script's exports: at once (a namespace) or loaded when imported (a function), or run (the worker). */
 const ENTRY_EXPORTS = { 'cli/main': 'cli', index: 'index', testing: 'testing', indicators: 'indicators', 'backtest/sweepWorker': 'sweepWorker' };
@@ -119,8 +119,9 @@ export async function bundleDist(dist) {
 
 /**
  * Runs a backtest of each of `configs` through the script (its output thrown away), then writes the
- * script's code cache. V8 takes a cache only under the flags it was made with: the backtest sets
- * the heap's growth (cli/heapGrowth.ts), which is set back to V8's default before writing.
+ * script's code caches. V8 takes a cache only under the flags it was made with: the backtest sets
+ * the heap's growth (cli/heapGrowth.ts), as a sweep does before its threads start; one cache is
+ * written under that flag, then one under V8's default.
  */
 async function warm(dist, configs) {
   const { kancil, writeScriptCache } = await import(pathToFileURL(path.join(dist, BUNDLE_DIR, SCRIPT_FILES.runtime)).href);
@@ -134,9 +135,10 @@ async function warm(dist, configs) {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+  writeScriptCache('grown');
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--heap-growing-percent=0');
-  writeScriptCache();
+  writeScriptCache('plain');
 }
 
 /** Writes the script's code cache, warmed by backtests of `configs`, in a child process of Node's default V8 flags (without NODE_OPTIONS). */

@@ -3,7 +3,9 @@
 // exports (the CLI, `kancil`, `kancil/testing`, `kancil/indicators`, the sweep's worker). The
 // build writes the cache after a backtest has run through the script, so the functions a start
 // runs are compiled in it. V8 refuses a cache made under other V8 flags or another Node, or
-// truncated; the script then compiles as usual (`scriptCacheUsed()` says which).
+// truncated; the script then compiles as usual (`scriptCacheUsed()` says which). A backtest or a
+// sweep sets V8's heap growth (cli/heapGrowth.ts) before a sweep starts its threads, so the build
+// writes a second cache under that flag, and each thread takes the cache made under its flags.
 import * as decimal from 'decimal.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,14 +16,31 @@ import { loadVendored } from '../../vendor/runtime.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const file = path.join(here, 'kancil.script.js');
-const cacheFile = path.join(here, 'kancil.script.cache');
+/** The caches, by the flags they were made under: V8's defaults, the heap growth a backtest sets. */
+const CACHES = { plain: 'kancil.script.cache', grown: 'kancil.script.grown.cache' };
+const cacheFile = (variant) => path.join(here, CACHES[variant]);
 
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  cachedData = undefined;
+/** Bytes 12..16 of V8's code-cache header hold the hash of the flags the cache was made under. */
+const flagHash = (data) => data.subarray(12, 16);
+
+/** The cache made under this thread's V8 flags, else the plain one (refused, then compiled as usual), undefined when none is found. */
+function cacheForFlags() {
+  const current = flagHash(new vm.Script('0').createCachedData());
+  let first;
+  for (const variant of Object.keys(CACHES)) {
+    let data;
+    try {
+      data = readFileSync(cacheFile(variant));
+    } catch {
+      continue;
+    }
+    if (flagHash(data).equals(current)) return data;
+    first ??= data;
+  }
+  return first;
 }
+
+let cachedData = cacheForFlags();
 const hadCache = cachedData !== undefined;
 // The packages a plugin imports as ES modules too: the script must use that copy (decimal.js has a
 // CommonJS twin, the vendored bundles are loaded once per thread).
@@ -43,7 +62,7 @@ export function scriptCacheUsed() {
   return hadCache && script.cachedDataRejected === false;
 }
 
-/** Writes the script's code cache with every function compiled so far; used by the build. */
-export function writeScriptCache() {
-  writeFileSync(cacheFile, script.createCachedData());
+/** Writes the script's code cache, made under the current V8 flags, with every function compiled so far; used by the build (`variant`: 'plain' or 'grown'). */
+export function writeScriptCache(variant = 'plain') {
+  writeFileSync(cacheFile(variant), script.createCachedData());
 }

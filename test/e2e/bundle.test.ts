@@ -32,9 +32,9 @@ function writeTree(dir: string, files: Record<string, string>): void {
   }
 }
 
-/** Runs `code` as an ES module in a child Node in `cwd`; its stdout, trimmed. */
-function node(code: string, cwd = ROOT): string {
-  return execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8' }).trim();
+/** Runs `code` as an ES module in a child Node in `cwd` (with V8 `flags`); its stdout, trimmed. */
+function node(code: string, cwd = ROOT, flags: readonly string[] = []): string {
+  return execFileSync(process.execPath, [...flags, '--input-type=module', '-e', code], { cwd, encoding: 'utf8' }).trim();
 }
 
 /** A compiled tree of a few modules under `<tmp>/<name>/dist`, bundled; returns the dist folder. */
@@ -90,6 +90,20 @@ console.log(JSON.stringify({ a: new m.Failure().name, b: m.bName, z: m.z === v.z
     expect(used()).toEqual([false, 'Failure']);
   });
 
+  it("takes the cache made under the thread's V8 flags (the heap growth a backtest sets), and refuses the other silently", async () => {
+    const dist = await bundledTree('flags');
+    const runtime = JSON.stringify(pathToFileURL(path.join(dist, 'src/bundle/script.js')).href);
+    const grown = ['--heap-growing-percent=100'];
+    const used = (flags: readonly string[]): unknown => JSON.parse(node(`const r = await import(${runtime}); const m = await import(${JSON.stringify(pathToFileURL(path.join(dist, 'src/bundle/index.js')).href)}); console.log(JSON.stringify([r.scriptCacheUsed(), m.bName]));`, ROOT, flags));
+    node(`const r = await import(${runtime}); r.writeScriptCache('plain');`);
+    expect(used(grown)).toEqual([false, 'Failure']);
+    node(`const r = await import(${runtime}); r.writeScriptCache('grown');`, ROOT, grown);
+    expect(used(grown)).toEqual([true, 'Failure']);
+    expect(used([])).toEqual([true, 'Failure']);
+    rmSync(path.join(dist, 'src/bundle/kancil.script.cache'));
+    expect(used([])).toEqual([false, 'Failure']);
+  });
+
   it.skipIf(!fresh)('the build writes code caches that V8 takes in a backtest, trading-signals (imported by its plugin) too (needs a fresh `npm run build`)', () => {
     // The CLI sets a V8 flag for the replay (cli/heapGrowth.ts): a cache compiled after that is refused.
     const preload = path.join(tmp, 'caches.mjs');
@@ -98,6 +112,16 @@ console.log(JSON.stringify({ a: new m.Failure().name, b: m.bName, z: m.z === v.z
     const r = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, 'bin/kancil.mjs', 'backtest', 'config/sma-crossover.yaml', '--quiet', '--out', path.join(tmp, 'sma')], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '')).toEqual({ script: true, signals: true });
+  });
+
+  it.skipIf(!fresh)("a sweep's worker threads take the script's code cache, started after the CLI set the heap growth (needs a fresh `npm run build`)", () => {
+    // An ES module preload does not reach worker threads on Node 20; a CommonJS one does.
+    const preload = path.join(tmp, 'worker-cache.cjs');
+    const url = JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/src/bundle/script.js')).href);
+    writeFileSync(preload, `const { isMainThread } = require('node:worker_threads');\nif (!isMainThread) import(${url}).then((s) => process.stderr.write(\`worker cache \${s.scriptCacheUsed()}\\n\`));\n`);
+    const r = spawnSync(process.execPath, ['--require', preload, 'bin/kancil.mjs', 'backtest', 'config/sma-crossover.yaml', '--sweep', 'config/sma-crossover.grid.yaml', '--workers', '2', '--quiet', '--out', path.join(tmp, 'sweep')], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('worker cache '))).toEqual(['worker cache true', 'worker cache true']);
   });
 
   it.skipIf(!fresh)('a backtest through bin/kancil.mjs loads only bundled modules, and `kancil` is the bundle (needs a fresh `npm run build`)', () => {
