@@ -294,7 +294,7 @@ export class ResultCollector {
     let eq = this.#initialBig(s);
     for (let i = 0; i < positions.length; i++) {
       const p = positions[i] as PositionState;
-      eq = bigPlus(eq, netPnlBig(p, marks[i], bigOf(p.fees)));
+      eq = bigPlus(eq, netPnlBig(p, marks[i]));
     }
     const n = bigToNumber(eq);
     this.#lastEquity.set(s.name, { eq: n, marks: marks.slice() });

@@ -193,12 +193,12 @@ export function unrealized(p: PositionState, mark: Decimal | undefined): Decimal
 
 /**
  * Net PnL (realized + unrealized - fees) at `mark` as a {@link BigDec}: the value and digits of
- * netPnl, with each step the same 40-digit operation. `fees` is the position's fees (read once by
- * a caller that values several times).
+ * netPnl, with each step the same 40-digit operation. The fees are read as the sum's exact value:
+ * an equity sample after a fill builds no Decimal of them.
  */
-export function netPnlBig(p: PositionState, mark: BigDec | undefined, fees: BigDec): BigDec {
+export function netPnlBig(p: PositionState, mark: BigDec | undefined): BigDec {
   const unreal = p.flat || mark === undefined ? BIG_ZERO : bigTimes(bigMinus(mark, p.avgBig), p.qtyBig);
-  return bigMinus(bigPlus(p.realizedBig, unreal), fees);
+  return bigMinus(bigPlus(p.realizedBig, unreal), p.feesSum.exact ?? bigOf(p.fees));
 }
 
 /** Net PnL (realized + unrealized - fees) at `mark`; equals cash + qty x mark. */

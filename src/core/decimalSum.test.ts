@@ -144,10 +144,12 @@ describe('DecimalSum', () => {
         const s = new DecimalSum();
         let ref = new Decimal(0);
         let wasWide = false;
+        let fellBack = false;
         for (const { sub, x } of steps) {
           const before = decimalOps;
           if (sub) s.sub(x);
           else s.add(x);
+          fellBack ||= decimalOps !== before;
           if (decimalOps !== before) decimalSteps++;
           else if (!s.isInteger) wideSteps++;
           else if (wasWide) backToInteger++;
@@ -156,6 +158,10 @@ describe('DecimalSum', () => {
           const v = s.value;
           expect([v.s, v.e, v.d]).toEqual([ref.s, ref.e, ref.d]);
           expect(Object.is(s.toNumber(), ref.toNumber())).toBe(true);
+          // The exact m x 10^e until the fallback, then none.
+          const exact = s.exact;
+          expect(exact === undefined).toBe(fellBack);
+          if (exact !== undefined) expect(new Decimal(`${exact.m}e${exact.e}`).eq(ref)).toBe(true);
         }
       }),
       // Seeded: the coverage counts below are of this run (unseeded, a run now and then went

@@ -283,6 +283,16 @@ export class DecimalSum {
     return decimalToNumber(this.value);
   }
 
+  /**
+   * The sum as m x 10^e (a core/bigDecimal.ts BigDec) in the integer and wide forms, without
+   * building its Decimal; undefined once the sum has fallen back to Decimal arithmetic.
+   */
+  get exact(): { readonly m: bigint; readonly e: number } | undefined {
+    if (this.#dec !== undefined) return undefined;
+    if (this.#big !== undefined) return { m: this.#big, e: this.#exp };
+    return { m: BigInt(this.#units), e: this.#exp };
+  }
+
   /** The sum as a Decimal. */
   get value(): Decimal {
     if (this.#dec !== undefined) return this.#dec;
