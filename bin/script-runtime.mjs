@@ -12,35 +12,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { loadVendored } from '../../vendor/runtime.js';
+import { cacheFile, cacheForFlags, loadVendored } from '../../vendor/runtime.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const file = path.join(here, 'kancil.script.js');
-/** The caches, by the flags they were made under: V8's defaults, the heap growth a backtest sets. */
-const CACHES = { plain: 'kancil.script.cache', grown: 'kancil.script.grown.cache' };
-const cacheFile = (variant) => path.join(here, CACHES[variant]);
-
-/** Bytes 12..16 of V8's code-cache header hold the hash of the flags the cache was made under. */
-const flagHash = (data) => data.subarray(12, 16);
-
-/** The cache made under this thread's V8 flags, else the plain one (refused, then compiled as usual), undefined when none is found. */
-function cacheForFlags() {
-  const current = flagHash(new vm.Script('0').createCachedData());
-  let first;
-  for (const variant of Object.keys(CACHES)) {
-    let data;
-    try {
-      data = readFileSync(cacheFile(variant));
-    } catch {
-      continue;
-    }
-    if (flagHash(data).equals(current)) return data;
-    first ??= data;
-  }
-  return first;
-}
-
-let cachedData = cacheForFlags();
+const SCRIPT = 'kancil.script';
+const file = path.join(here, `${SCRIPT}.js`);
+let cachedData = cacheForFlags([cacheFile(here, SCRIPT, 'plain'), cacheFile(here, SCRIPT, 'grown')]);
 const hadCache = cachedData !== undefined;
 // The packages a plugin imports as ES modules too: the script must use that copy (decimal.js has a
 // CommonJS twin, the vendored bundles are loaded once per thread).
@@ -64,5 +41,5 @@ export function scriptCacheUsed() {
 
 /** Writes the script's code cache, made under the current V8 flags, with every function compiled so far; used by the build (`variant`: 'plain' or 'grown'). */
 export function writeScriptCache(variant = 'plain') {
-  writeFileSync(cacheFile(variant), script.createCachedData());
+  writeFileSync(cacheFile(here, SCRIPT, variant), script.createCachedData());
 }

@@ -2,7 +2,9 @@
 // file) with V8's cache of its compiled code, which the build wrote beside it. Node 20 has no
 // compile cache for modules, and compiling zod alone is ~15 ms of every start. V8 refuses a cache
 // made under other V8 flags or another Node (the bundle then compiles as usual); the build writes
-// bundle and cache together, so they always match.
+// bundle and cache together, so they always match. A sweep's worker threads start after the CLI
+// has set V8's heap growth (cli/heapGrowth.ts): the build writes a second cache under that flag
+// (`<name>.grown.cache`), and each thread takes the cache made under its flags.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -10,6 +12,31 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Bytes 12..16 of V8's code-cache header hold the hash of the flags the cache was made under. */
+const flagHash = (data) => data.subarray(12, 16);
+
+/** Of the cache `files` (V8's default flags first), the one made under this thread's V8 flags, else the first found (V8 refuses it, the code compiles as usual); undefined when none is found. */
+export function cacheForFlags(files) {
+  // Asked at each load: the CLI may set the heap growth between two (a plugin's package).
+  const current = flagHash(new vm.Script('0').createCachedData());
+  let first;
+  for (const file of files) {
+    let data;
+    try {
+      data = readFileSync(file);
+    } catch {
+      continue;
+    }
+    if (flagHash(data).equals(current)) return data;
+    first ??= data;
+  }
+  return first;
+}
+
+/** The cache file of `name` in `dir` made under V8's default flags ('plain') or the heap growth a backtest sets ('grown'). */
+export const cacheFile = (dir, name, variant) => path.join(dir, variant === 'grown' ? `${name}.grown.cache` : `${name}.cache`);
+
 const scripts = new Map();
 const loaded = new Map();
 
@@ -18,12 +45,7 @@ export function loadVendored(name) {
   const known = loaded.get(name);
   if (known !== undefined) return known;
   const file = path.join(here, `${name}.cjs`);
-  let cachedData;
-  try {
-    cachedData = readFileSync(path.join(here, `${name}.cache`));
-  } catch {
-    cachedData = undefined;
-  }
+  const cachedData = cacheForFlags([cacheFile(here, name, 'plain'), cacheFile(here, name, 'grown')]);
   // ASCII-only (bin/ascii-output.mjs): latin1 reads the same text without UTF-8's decoding.
   const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`;
   const script = new vm.Script(source, { filename: file, cachedData });
@@ -34,9 +56,9 @@ export function loadVendored(name) {
   return module.exports;
 }
 
-/** Writes the code cache of every bundle loaded so far (with the functions run so far compiled in); used by the build. */
-export function writeVendorCaches() {
-  for (const [name, script] of scripts) writeFileSync(path.join(here, `${name}.cache`), script.createCachedData());
+/** Writes the code cache of every bundle loaded so far (with the functions run so far compiled in), made under the current V8 flags (`variant`: 'plain' or 'grown'); used by the build. */
+export function writeVendorCaches(variant = 'plain') {
+  for (const [name, script] of scripts) writeFileSync(cacheFile(here, name, variant), script.createCachedData());
   return [...scripts.keys()];
 }
 

@@ -114,14 +114,15 @@ console.log(JSON.stringify({ a: new m.Failure().name, b: m.bName, z: m.z === v.z
     expect(JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '')).toEqual({ script: true, signals: true });
   });
 
-  it.skipIf(!fresh)("a sweep's worker threads take the script's code cache, started after the CLI set the heap growth (needs a fresh `npm run build`)", () => {
+  it.skipIf(!fresh)("a sweep's worker threads take the code caches of the script and of the packages it loads, started after the CLI set the heap growth (needs a fresh `npm run build`)", () => {
     // An ES module preload does not reach worker threads on Node 20; a CommonJS one does.
     const preload = path.join(tmp, 'worker-cache.cjs');
-    const url = JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/src/bundle/script.js')).href);
-    writeFileSync(preload, `const { isMainThread } = require('node:worker_threads');\nif (!isMainThread) import(${url}).then((s) => process.stderr.write(\`worker cache \${s.scriptCacheUsed()}\\n\`));\n`);
+    const url = (rel: string): string => JSON.stringify(pathToFileURL(path.join(ROOT, rel)).href);
+    writeFileSync(preload, `const { isMainThread } = require('node:worker_threads');\nif (!isMainThread) Promise.all([import(${url('dist/src/bundle/script.js')}), import(${url('dist/vendor/runtime.js')})]).then(([s, v]) => process.stderr.write(\`worker \${JSON.stringify({ script: s.scriptCacheUsed(), zod: v.usedVendorCache('zod'), yaml: v.usedVendorCache('yaml'), pino: v.usedVendorCache('pino') })}\\n\`));\n`);
     const r = spawnSync(process.execPath, ['--require', preload, 'bin/kancil.mjs', 'backtest', 'config/sma-crossover.yaml', '--sweep', 'config/sma-crossover.grid.yaml', '--workers', '2', '--quiet', '--out', path.join(tmp, 'sweep')], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('worker cache '))).toEqual(['worker cache true', 'worker cache true']);
+    const reports = r.stderr.split('\n').filter((l) => l.startsWith('worker ')).map((l) => JSON.parse(l.slice('worker '.length)) as unknown);
+    expect(reports).toEqual([0, 1].map(() => ({ script: true, zod: true, yaml: true, pino: true })));
   });
 
   it.skipIf(!fresh)('a backtest through bin/kancil.mjs loads only bundled modules, and `kancil` is the bundle (needs a fresh `npm run build`)', () => {
