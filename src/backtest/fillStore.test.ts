@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FillEvent } from '../bus/events.js';
 import { Decimal } from '../core/decimal.js';
-import { FillStore, scaledText } from './fillStore.js';
+import { numberText } from '../core/bigDecimalText.js';
+import { FillStore } from './fillStore.js';
 import { valuedFill } from './roundTrips.js';
 
 function fill(over: Partial<FillEvent>): FillEvent {
@@ -68,9 +69,9 @@ describe('FillStore', () => {
     for (let i = 0; i < 2000; i++) {
       const m = Math.floor((rnd() - 0.5) * 2 * 10 ** Math.floor(rnd() * 16));
       const k = Math.floor(rnd() * 50) - 25;
-      expect(scaledText(m, k)).toBe(new Decimal(`${m}e${k}`).toFixed());
+      expect(numberText(m, k)).toBe(new Decimal(`${m}e${k}`).toFixed());
     }
-    expect(scaledText(Number.MAX_SAFE_INTEGER, -3)).toBe('9007199254740.991');
-    expect(scaledText(-1200, 0)).toBe('-1200');
+    expect(numberText(Number.MAX_SAFE_INTEGER, -3)).toBe('9007199254740.991');
+    expect(numberText(-1200, 0)).toBe('-1200');
   });
 });

@@ -13,7 +13,8 @@ import { UNPACKED, unpackDecimal } from '../core/decimalNumber.js';
 import { FillLines, parseFillLine } from './fillLine.js';
 import type { ReportFill } from './result.js';
 import { valuedFill, type ValuedFill } from './roundTrips.js';
-import { BIG_ZERO, type BigDec } from '../core/bigDecimal.js';
+import { BIG_ZERO, bigPow10, type BigDec } from '../core/bigDecimal.js';
+import { numberText } from '../core/bigDecimalText.js';
 import { RowStore, type RowStoreOptions } from './rowStore.js';
 
 /** Columns of a row: time, strategy, symbol, side, fee asset (-1: none), maker, then m and k of price, quantity and fee. */
@@ -67,9 +68,9 @@ export class FillStore extends RowStore<ReportFill> {
       strategy: names.name(data[at + 1] as number),
       symbol: names.name(data[at + 2] as number),
       side: names.name(data[at + 3] as number) as ReportFill['side'],
-      price: scaledText(data[x] as number, data[x + 1] as number),
-      qty: scaledText(data[x + 2] as number, data[x + 3] as number),
-      fee: scaledText(data[x + 4] as number, data[x + 5] as number),
+      price: numberText(data[x] as number, data[x + 1] as number),
+      qty: numberText(data[x + 2] as number, data[x + 3] as number),
+      fee: numberText(data[x + 4] as number, data[x + 5] as number),
       feeAsset: asset < 0 ? null : names.name(asset),
       maker: data[at + 5] === 1,
     };
@@ -84,9 +85,6 @@ function scaled(x: Decimal, row: number[], at: number): boolean {
   return true;
 }
 
-/** 10^0 … 10^63 as bigints. */
-const P10: readonly bigint[] = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
-
 /**
  * m x 10^k (m a safe integer without trailing zeros, as unpackDecimal gives it) in the form
  * bigOfText gives for its text: the fraction's digits in m, or the whole integer with e = 0.
@@ -94,21 +92,5 @@ const P10: readonly bigint[] = Array.from({ length: 64 }, (_, i) => 10n ** BigIn
 function bigOfScaled(m: number, k: number): BigDec {
   if (m === 0) return BIG_ZERO;
   if (k < 0) return { m: BigInt(m), e: k };
-  return { m: BigInt(m) * (P10[k] ?? 10n ** BigInt(k)), e: 0 };
-}
-
-/** toFixed() of decimal.js for m x 10^k (m a safe integer): every digit, no exponent, no trailing zero, "0" for zero. */
-export function scaledText(m: number, k: number): string {
-  if (m === 0) return '0';
-  const neg = m < 0;
-  // A safe integer prints as its digits (no exponent below 10^21).
-  let s = String(neg ? -m : m);
-  let end = s.length;
-  while (end > 1 && s.charCodeAt(end - 1) === 48) end--;
-  const e = k + s.length - end;
-  if (end < s.length) s = s.slice(0, end);
-  if (e >= 0) s = e === 0 ? s : s + '0'.repeat(e);
-  else if (-e >= s.length) s = `0.${'0'.repeat(-e - s.length)}${s}`;
-  else s = `${s.slice(0, s.length + e)}.${s.slice(s.length + e)}`;
-  return neg ? `-${s}` : s;
+  return { m: BigInt(m) * bigPow10(k), e: 0 };
 }

@@ -6,7 +6,7 @@
  * trip whose values do not fit keeps its JSON line in a spool of its own, read back in its place.
  */
 import type { BigDec } from '../core/bigDecimal.js';
-import { scaledText } from './fillStore.js';
+import { numberText } from '../core/bigDecimalText.js';
 import type { RoundTrip } from './result.js';
 import type { TripAmounts } from './roundTrips.js';
 import { RowStore, type RowStoreOptions } from './rowStore.js';
@@ -57,11 +57,11 @@ export class TripStore extends RowStore<RoundTrip> {
       side: names.name(data[at + 4] as number) as RoundTrip['side'],
       entryT: data[at] as number,
       exitT: data[at + 1] as number,
-      qty: scaledText(data[x] as number, data[x + 1] as number),
-      entryPrice: scaledText(data[x + 2] as number, data[x + 3] as number),
-      exitPrice: scaledText(data[x + 4] as number, data[x + 5] as number),
-      pnl: scaledText(data[x + 6] as number, data[x + 7] as number),
-      fees: scaledText(data[x + 8] as number, data[x + 9] as number),
+      qty: numberText(data[x] as number, data[x + 1] as number),
+      entryPrice: numberText(data[x + 2] as number, data[x + 3] as number),
+      exitPrice: numberText(data[x + 4] as number, data[x + 5] as number),
+      pnl: numberText(data[x + 6] as number, data[x + 7] as number),
+      fees: numberText(data[x + 8] as number, data[x + 9] as number),
       returnPct: data[at + 5] as number,
     };
   }

@@ -32,7 +32,8 @@ const NEG_LIMIT = -LIMIT;
 /** Zero. */
 export const BIG_ZERO: BigDec = { m: 0n, e: 0 };
 
-function pow10(k: number): bigint {
+/** 10^k as a bigint (k >= 0), from a table below 10^400. */
+export function bigPow10(k: number): bigint {
   const p = P10[k];
   return p !== undefined ? p : 10n ** BigInt(k);
 }
@@ -90,7 +91,7 @@ function round(m: bigint, e: number): BigDec {
   if (m < LIMIT && m > NEG_LIMIT) return { m, e };
   const pos = m > 0n;
   let k = (pos ? digits(m, PRECISION + 1) : digitsNeg(m, PRECISION + 1)) - PRECISION;
-  const p = pow10(k);
+  const p = bigPow10(k);
   let q = pos ? (m + (k < HALF.length ? (HALF[k] as bigint) : p / 2n)) / p : (m + (k < NHALF.length ? (NHALF[k] as bigint) : -p / 2n)) / p;
   // Rounded up into a 41st digit (all nines): one digit fewer at the next exponent.
   if (q === LIMIT || q === NEG_LIMIT) {
@@ -127,7 +128,7 @@ export function bigPlus(x: BigDec, y: BigDec): BigDec {
   if (y.m === 0n) return round(x.m, x.e);
   if (x.m === 0n) return round(y.m, y.e);
   if (x.e === y.e) return round(x.m + y.m, x.e);
-  return x.e > y.e ? round(x.m * pow10(x.e - y.e) + y.m, y.e) : round(x.m + y.m * pow10(y.e - x.e), x.e);
+  return x.e > y.e ? round(x.m * bigPow10(x.e - y.e) + y.m, y.e) : round(x.m + y.m * bigPow10(y.e - x.e), x.e);
 }
 
 /** x.minus(y) of decimal.js. */
@@ -150,7 +151,7 @@ export function bigDiv(x: BigDec, y: BigDec): BigDec {
   // Scale the dividend so the truncated quotient has at least 41 digits: half-up rounding then
   // depends only on the first dropped digit, never on the remainder.
   const s = Math.max(0, PRECISION + 1 - digits(ax) + digits(ay));
-  return round((x.m * pow10(s)) / y.m, x.e - y.e - s);
+  return round((x.m * bigPow10(s)) / y.m, x.e - y.e - s);
 }
 
 /**
@@ -182,8 +183,8 @@ export function bigSign(x: BigDec): number {
 export function bigCmp(x: BigDec, y: BigDec): number {
   let a = x.m;
   let b = y.m;
-  if (x.e > y.e) a *= pow10(x.e - y.e);
-  else if (y.e > x.e) b *= pow10(y.e - x.e);
+  if (x.e > y.e) a *= bigPow10(x.e - y.e);
+  else if (y.e > x.e) b *= bigPow10(y.e - x.e);
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

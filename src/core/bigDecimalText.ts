@@ -42,8 +42,23 @@ function isPlain(text: string, dot: number): boolean {
 export function bigText(x: BigDec): string {
   if (x.m === 0n) return '0';
   const neg = x.m < 0n;
-  let s = (neg ? -x.m : x.m).toString();
-  let e = x.e;
+  return placedDigits((neg ? -x.m : x.m).toString(), x.e, neg);
+}
+
+/**
+ * {@link bigText} of m x 10^e for a safe-integer m, without a bigint: the stores of a run's fills
+ * and round trips (backtest/rowStore.ts) print their amounts from such rows.
+ */
+export function numberText(m: number, e: number): string {
+  if (m === 0) return '0';
+  const neg = m < 0;
+  // A safe integer prints as its digits (no exponent below 10^21).
+  return placedDigits(String(neg ? -m : m), e, neg);
+}
+
+/** The text of `digits` (no sign, no leading zero) x 10^e: trailing zeros dropped, no exponent. */
+function placedDigits(digits: string, e: number, neg: boolean): string {
+  let s = digits;
   let end = s.length;
   while (end > 1 && s.charCodeAt(end - 1) === 48) end--;
   e += s.length - end;
