@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, ceilToStep, decimalPlacesOfStep, floorToStep, isMultipleOf, parseDecimal } from './decimal.js';
+import { Decimal, ceilToStep, decimalPlacesOfStep, floorToStep, isAboveZero, isMultipleOf, parseDecimal } from './decimal.js';
 import { ParseError } from './errors.js';
 
 describe('decimal helpers', () => {
@@ -23,5 +23,12 @@ describe('decimal helpers', () => {
     expect(floorToStep(new Decimal('1.2345'), new Decimal('0.01')).toFixed()).toBe('1.23');
     expect(ceilToStep(new Decimal('1.2301'), new Decimal('0.01')).toFixed()).toBe('1.24');
     expect(floorToStep(new Decimal('105'), new Decimal('10'), new Decimal('3')).toFixed()).toBe('103');
+  });
+
+  it('isAboveZero answers as gt(0), signed zeros and NaN included', () => {
+    for (const t of ['1e-40', '0.00000001', '5', '1e30', 'Infinity', '0', '-0', '-1e-40', '-3', '-Infinity', 'NaN']) {
+      const x = new Decimal(t);
+      expect(isAboveZero(x), t).toBe(x.gt(0));
+    }
   });
 });

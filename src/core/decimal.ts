@@ -45,6 +45,11 @@ export function parseOptionalDecimal(field: string, value: unknown): Decimal | u
   return parseDecimal(field, value);
 }
 
+/** x > 0 by its sign, as x.gt(0) answers (NaN: false), without the Decimal(0) decimal.js builds for each comparison. */
+export function isAboveZero(x: Decimal): boolean {
+  return x.isPositive() && !x.isZero();
+}
+
 /** True when `value` is an exact multiple of `step` (step 0 disables the rule). */
 export function isMultipleOf(value: Decimal, step: Decimal): boolean {
   if (step.isZero()) return true;

@@ -5,7 +5,7 @@
  * nothing executed, a limit order filled beyond its price) is quarantined instead (OrderTracker).
  * Pure, like fillCheck.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, isAboveZero } from '../core/decimal.js';
 import type { Order } from '../core/types.js';
 import type { OrderRecord } from '../store/records.js';
 import { decCmp } from '../risk/exactCompare.js';
@@ -36,22 +36,17 @@ export function orderProblem(x: OrderSnapshot, o: Pick<OrderRecord, 'side' | 'qu
   const quote = x.executedQuoteQty;
   // Compared through decCmp: decimal.js's gt copies its argument into a new Decimal on every call.
   // origQty 0 is a quote-sized market order's (the exchange sizes it from origQuoteQty).
-  if (positive(x.origQty) && decCmp(qty, x.origQty) > 0) return `executedQty=${qty.toFixed()} exceeds origQty=${x.origQty.toFixed()}`;
+  if (isAboveZero(x.origQty) && decCmp(qty, x.origQty) > 0) return `executedQty=${qty.toFixed()} exceeds origQty=${x.origQty.toFixed()}`;
   if (o.quantity !== undefined && decCmp(qty, o.quantity) > 0) return `executedQty=${qty.toFixed()} exceeds the quantity ordered ${o.quantity.toFixed()}`;
-  if (positive(x.origQuoteQty) && decCmp(quote, x.origQuoteQty.mul(UP)) > 0) return `cummulativeQuoteQty=${quote.toFixed()} exceeds origQuoteQty=${x.origQuoteQty.toFixed()}`;
+  if (isAboveZero(x.origQuoteQty) && decCmp(quote, x.origQuoteQty.mul(UP)) > 0) return `cummulativeQuoteQty=${quote.toFixed()} exceeds origQuoteQty=${x.origQuoteQty.toFixed()}`;
   if (o.quoteOrderQty !== undefined && decCmp(quote, o.quoteOrderQty.mul(UP)) > 0) return `cummulativeQuoteQty=${quote.toFixed()} exceeds the quote ordered ${o.quoteOrderQty.toFixed()}`;
-  if (qty.isZero() && positive(quote)) return `cummulativeQuoteQty=${quote.toFixed()} with executedQty=0`;
+  if (qty.isZero() && isAboveZero(quote)) return `cummulativeQuoteQty=${quote.toFixed()} with executedQty=0`;
   // A quote of 0 with a quantity is one the answer did not carry (some answers omit it).
-  if (LIMITED.has(x.type) && positive(x.price) && positive(qty) && positive(quote)) {
+  if (LIMITED.has(x.type) && isAboveZero(x.price) && isAboveZero(qty) && isAboveZero(quote)) {
     const atLimit = qty.mul(x.price);
     if (x.side === 'BUY' ? decCmp(quote, atLimit.mul(UP)) > 0 : decCmp(quote, atLimit.mul(DOWN)) < 0) {
       return `cummulativeQuoteQty=${quote.toFixed()} is beyond the limit: ${qty.toFixed()} at ${x.price.toFixed()} (${x.side})`;
     }
   }
   return undefined;
-}
-
-/** Above zero (the values were checked finite and not negative first). */
-function positive(d: Decimal): boolean {
-  return !d.isZero() && !d.isNegative();
 }

@@ -23,7 +23,7 @@
 import { isTerminalState, type BusEvent } from '../bus/events.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal, isAboveZero, ZERO } from '../core/decimal.js';
 import type { KlineEvent } from '../core/marketEvents.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
@@ -38,11 +38,6 @@ export interface CandleVenueOptions {
 }
 
 const SUPPORTED = new Set(['MARKET', 'LIMIT', 'LIMIT_MAKER']);
-
-/** x > 0 by its sign (as x.gt(0), NaN included) without building a Decimal(0) per call. */
-function positive(x: Decimal): boolean {
-  return x.isPositive() && !x.isZero();
-}
 
 /** An order of this venue and the time it arrived (the first bar that may execute it opens at or after it). */
 interface CandleOrder extends VenueOrder {
@@ -146,8 +141,8 @@ export class CandleVenue implements Venue {
     this.#usedClientIds.add(i.clientId);
     this.#byClient.set(i.clientId, o);
     if (!SUPPORTED.has(i.orderType)) return this.#finish(o, 'REJECTED', now, 'ORDER_TYPE_NOT_SUPPORTED: candle mode supports MARKET, LIMIT and LIMIT_MAKER');
-    if (i.quantity === undefined || !positive(i.quantity)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
-    if (i.orderType !== 'MARKET' && (i.price === undefined || !positive(i.price))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
+    if (i.quantity === undefined || !isAboveZero(i.quantity)) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: candle mode needs a positive quantity');
+    if (i.orderType !== 'MARKET' && (i.price === undefined || !isAboveZero(i.price))) return this.#finish(o, 'REJECTED', now, 'MISSING_PARAMETER: price');
     const st = this.#state(i.symbol);
     // The last close is read only for the one check that needs it.
     const last = i.orderType === 'LIMIT_MAKER' ? st.lastBar?.close : undefined;
