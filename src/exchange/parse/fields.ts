@@ -182,8 +182,8 @@ export function amount(o: WireObject, key: string, where: string): Decimal {
   return amountValue(`${where}.${key}`, o[key]);
 }
 
-/** An optional amount field: absent, null or "" give undefined. */
-export function optAmount(o: WireObject, key: string, where: string): Decimal | undefined {
+/** An optional amount field: absent, null or "" give undefined; `read` is {@link orderAmountValue} for an order's amounts. */
+export function optAmount(o: WireObject, key: string, where: string, read: (field: string, v: unknown) => Decimal = amountValue): Decimal | undefined {
   const v = o[key];
-  return v === undefined || v === null || v === '' ? undefined : amountValue(`${where}.${key}`, v);
+  return v === undefined || v === null || v === '' ? undefined : read(`${where}.${key}`, v);
 }

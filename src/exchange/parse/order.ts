@@ -16,8 +16,7 @@ import type { OcoOrderList } from './records.js';
 
 function dec(o: WireObject, key: string, where: string): Decimal {
   // Absent amounts (e.g. stopPrice of a LIMIT order) mean zero on this interface.
-  const v = o[key];
-  return v === undefined || v === null || v === '' ? ZERO : orderAmountValue(`${where}.${key}`, v);
+  return optAmount(o, key, where, orderAmountValue) ?? ZERO;
 }
 
 /** Parses an order object of any REST response (new, detail, cancel, list, OCO legs). */
