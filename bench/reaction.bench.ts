@@ -4,16 +4,20 @@
  * runs as `kancil run` composes it (RunSession), on paper and live, against a sandbox in its own
  * process on loopback (bench/reactionSandbox.ts), at 100, 1,000 and 10,000 trades/s, without and
  * with the operator console:
- *  - tick-to-order: a trade frame received by the market stream's socket -> the order's request
- *    bytes written (live: the HTTP transport's `kancil:http:written`, when Node's http client has
- *    handed the request's last byte to the socket: its 'finish') or the order handed to the simulated
- *    venue (paper; src/core/probes.ts);
- *  - fill-to-strategy: the frame that brought a fill (live: the user stream's executionReport;
+ *  - tick-to-order: a trade frame's bytes reached the bot's process -> the order's request bytes
+ *    handed to the socket (live) or the order handed to the simulated venue (paper). The start is
+ *    the market socket's read ('data' chunk) that completed the frame: ws hands the frames of one
+ *    read to the bot in one synchronous loop, so a frame behind others of its read waits for them,
+ *    and that wait is counted (src/exchange/stream/frame-probe.ts). The end is the HTTP
+ *    transport's `kancil:http:written`, published as the socket write of the request's last bytes
+ *    returns (its 'prefinish'); time the bytes then spend in the kernel is not counted. Beside it,
+ *    the former definition on the same orders: the frame handed to the socket's message handler
+ *    -> the request's 'finish' (which waits behind every callback queued before the write's);
+ *  - fill-to-strategy: the read that brought a fill (live: the user stream's executionReport;
  *    paper: the public trade the simulator filled the bid on, latency model 0) -> the strategy's
  *    handler of that fill.
- * Both ends of each figure are performance.now() in the bot's process (one clock); a frame is
- * "received" when the socket's message handler sees it, so time it waited in the kernel while the
- * loop was busy, or behind earlier frames of the same read, shows in the event-loop delay reported
+ * Both ends of each figure are performance.now() in the bot's process (one clock); a frame that
+ * waited in the kernel while the loop was busy elsewhere shows in the event-loop delay reported
  * beside it (perf_hooks), not in the figure.
  * The exchange is pinned to one core and the bot may use every core (bench/reactionPlacement.ts,
  * `taskset`; `REACTION_PIN=0` or no taskset: shared, as the report says): an exchange never runs
@@ -34,7 +38,7 @@
  * (default 3): a live bot is measured as it runs for days, not in its first seconds. Then
  * `REACTION_SECONDS` sets the measured seconds per rate (default 3; the rates in the order given);
  * `REACTION_MODES` (paper,live) and `REACTION_RATES` (100,1000,10000) pick the runs. Also reported:
- * frame-to-strategy, a trade frame received -> the strategy's handler, and live the part of
+ * frame-to-strategy, a trade frame's read -> the strategy's handler, and live the part of
  * tick-to-order spent in the HTTP client (the transport's `kancil:http:made` ->
  * `kancil:http:written`: a free connection, the socket write; src/core/probes.ts).
  */
@@ -52,7 +56,7 @@ import { planConsole, startRunConsole, type RunConsole } from '../src/cli/runCon
 import { runLogger } from '../src/cli/run.js';
 import { RunSession, type RunEndpoints } from '../src/cli/runSession.js';
 import { Decimal } from '../src/core/decimal.js';
-import { frameReceived, httpRequestMade, httpRequestWritten, orderSent, type FrameProbe, type HttpRequestProbe, type OrderSentProbe } from '../src/core/probes.js';
+import { frameReceived, httpRequestFinished, httpRequestMade, httpRequestWritten, orderSent, type FrameProbe, type HttpRequestProbe, type OrderSentProbe } from '../src/core/probes.js';
 import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
 import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
 import { coreWaitMs, placeProcesses, type Placement } from './reactionPlacement.js';
@@ -87,14 +91,18 @@ const dir = path.dirname(fileURLToPath(import.meta.url));
  * (bench/reactionSamples.ts): trade ids and clientId sequence numbers as keys, times as values.
  */
 class Samples {
-  /** Trade frames the strategy answers: trade id -> received. */
+  /** Trade frames the strategy answers: trade id -> the read that completed the frame. */
   tickFrames = new Pairs(0);
+  /** The same frames: trade id -> handed to the socket's message handlers (the former start). */
+  tickHandled = new Pairs(0);
   /** Paper: other public trades (the simulator fills the bid on them): received times, in order. */
   tradeFrames = new Pairs(0);
   /** Live: executionReports of fills: trade id -> received. */
   fillFrames = new Pairs(0);
-  /** Orders sent (paper) or their request bytes written (live): clientId seq -> time. */
+  /** Orders sent (paper) or their request bytes handed to the socket (live): clientId seq -> time. */
   sent = new Pairs(0);
+  /** Live: the request's 'finish' (the former end): clientId seq -> time. */
+  finished = new Pairs(0);
   /** When the HTTP transport made each request (clientId seq -> time): the part of tick-to-order spent in the HTTP client. */
   made = new Pairs(0);
   /** When the strategy heard of each tick: trade id -> time. */
@@ -110,7 +118,7 @@ class Samples {
   /** Empties every record, with room for `rate` trades/s over the stretch and the drain after it. */
   clear(rate: number): void {
     const room = Math.ceil(rate * (SECONDS + 3)) + 1000;
-    for (const p of [this.tickFrames, this.tradeFrames, this.sent, this.made, this.tickAt, this.answered]) p.reset(room);
+    for (const p of [this.tickFrames, this.tickHandled, this.tradeFrames, this.sent, this.finished, this.made, this.tickAt, this.answered]) p.reset(room);
     const fills = Math.ceil(FILL_RATE * (SECONDS + 3) * 4) + 1000;
     this.fillFrames.reset(fills);
     this.handled.reset(fills);
@@ -119,7 +127,7 @@ class Samples {
 
   /** Samples left out because a record was full. */
   get dropped(): number {
-    return [this.tickFrames, this.tradeFrames, this.fillFrames, this.sent, this.made, this.tickAt, this.answered, this.handled].reduce((n, p) => n + p.dropped, 0);
+    return [this.tickFrames, this.tickHandled, this.tradeFrames, this.fillFrames, this.sent, this.finished, this.made, this.tickAt, this.answered, this.handled].reduce((n, p) => n + p.dropped, 0);
   }
 }
 
@@ -194,11 +202,14 @@ function dist(xs: readonly number[]): Dist {
 const fmt = (d: Dist): string => (d.n === 0 ? 'no samples' : `p50 ${d.p50.toFixed(3)}  p99 ${d.p99.toFixed(3)}  p99.9 ${d.p999.toFixed(3)}  max ${d.max.toFixed(3)} ms (${d.n})`);
 
 /** Latencies of one stretch: tick-to-order and fill-to-strategy. */
-function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill: Dist; gc: string } {
+function measure(paper: boolean): { heard: Dist; tick: Dist; former: Dist; client: Dist; fill: Dist; gc: string } {
   const trades = S.tickFrames.toMap();
+  const handedOver = S.tickHandled.toMap();
   const sent = S.sent.toMap();
+  const finished = S.finished.toMap();
   const made = S.made.toMap();
   const tick: number[] = [];
+  const former: number[] = [];
   const client: number[] = [];
   const heard: number[] = [];
   for (let i = 0; i < S.tickAt.n; i++) {
@@ -210,6 +221,10 @@ function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill:
     const at = trades.get(S.answered.at[i] as number);
     const out = sent.get(seq);
     if (at !== undefined && out !== undefined) tick.push(out - at);
+    // The former definition: handed to the message handler -> 'finish' (live) or sent (paper).
+    const from = handedOver.get(S.answered.at[i] as number);
+    const to = paper ? out : finished.get(seq);
+    if (from !== undefined && to !== undefined) former.push(to - from);
     const m = made.get(seq);
     if (at !== undefined && out !== undefined && m !== undefined) client.push(out - m);
   }
@@ -222,7 +237,7 @@ function measure(paper: boolean): { heard: Dist; tick: Dist; client: Dist; fill:
     const at = paper ? latestBefore(fillTrades, h) : fills.get(S.handled.keys[i] as number);
     if (at !== undefined) fill.push(h - at);
   }
-  return { heard: dist(heard), tick: dist(tick), client: dist(client), fill: dist(fill), gc: gcText(S.gc) };
+  return { heard: dist(heard), tick: dist(tick), former: dist(former), client: dist(client), fill: dist(fill), gc: gcText(S.gc) };
 }
 
 /** "GC 12 pauses, 41 ms in all, max 9.1 ms (11 scavenges, max 9.1; 1 other, max 3.0)". */
@@ -334,6 +349,7 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       const pad = `${' '.repeat(mode.length + (withConsole ? 9 : 0))} ${' '.repeat(6)}           `;
       lines.push(`${mode}${withConsole ? ' +console' : ''} ${String(rate).padStart(6)} trades/s  tick-to-order ${fmt(m.tick)}, ${seenTicks > 0 ? ((100 * S.answered.n) / seenTicks).toFixed(0) : 0} % of ${seenTicks} trades answered`);
       if (mode === 'live') lines.push(`${pad}  of it in the HTTP client (request made -> bytes written) ${fmt(m.client)}`);
+      lines.push(`${pad}  former definition (frame handed to its handler -> ${mode === 'live' ? "the request's 'finish'" : 'sent'}) ${fmt(m.former)}`);
       lines.push(`${pad}frame-to-strategy ${fmt(m.heard)}`);
       lines.push(`${pad}fill-to-strategy ${fmt(m.fill)}`);
       const waited = waitedBefore !== undefined && waitedAfter !== undefined ? `; waited for a core ${(waitedAfter - waitedBefore).toFixed(0)} of ${SECONDS * 1000} ms` : '';
@@ -372,21 +388,25 @@ export async function run(): Promise<BenchReport> {
   const tradeId = new Float64Array(1);
   const onFrame = (m: unknown): void => {
     if (!S.on) return;
-    const { data, at } = m as FrameProbe;
+    const { data, readAt, at } = m as FrameProbe;
     if (!Buffer.isBuffer(data)) return;
     const kind = classifyFrame(data, tickPrice, tradeId);
-    if (kind === FrameKind.tick) S.tickFrames.push(tradeId[0] as number, at);
-    else if (kind === FrameKind.trade) S.tradeFrames.push(0, at);
-    else if (kind === FrameKind.fill) S.fillFrames.push(tradeId[0] as number, at);
+    if (kind === FrameKind.tick) {
+      S.tickFrames.push(tradeId[0] as number, readAt);
+      S.tickHandled.push(tradeId[0] as number, at);
+    } else if (kind === FrameKind.trade) S.tradeFrames.push(0, readAt);
+    else if (kind === FrameKind.fill) S.fillFrames.push(tradeId[0] as number, readAt);
   };
   // Sends are noted after the window too: an answer decided in it may leave after it ends.
   const onSent = (m: unknown): void => S.sent.push(clientSeq((m as OrderSentProbe).clientId), (m as OrderSentProbe).at);
   const onBody = (m: unknown): void => S.sent.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
   const onCreate = (m: unknown): void => S.made.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
+  const onFinish = (m: unknown): void => S.finished.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
   frameReceived.subscribe(onFrame);
   orderSent.subscribe(onSent);
   httpRequestWritten.subscribe(onBody);
   httpRequestMade.subscribe(onCreate);
+  httpRequestFinished.subscribe(onFinish);
   const gc = new PerformanceObserver((list) => {
     if (S.on) for (const e of list.getEntries()) S.gc.push({ ms: e.duration, minor: (e as unknown as { detail?: NodeGCPerformanceDetail }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR });
   });
@@ -417,6 +437,7 @@ export async function run(): Promise<BenchReport> {
     orderSent.unsubscribe(onSent);
     httpRequestWritten.unsubscribe(onBody);
     httpRequestMade.unsubscribe(onCreate);
+    httpRequestFinished.unsubscribe(onFinish);
   }
   lines.push(...verdicts);
   lines.push(`${placement.describe}; ${WARM_SECONDS} s at ${WARM_RATE} trades/s unmeasured, then ${SECONDS} s measured per rate after 0.7 s at it; fills ${FILL_RATE}/s; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString().slice(0, 10)}`);

@@ -7,8 +7,11 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 
-/** A WebSocket frame as it arrived, before it is decoded: `at` is performance.now(). */
+/** A WebSocket frame as it arrived, before it is decoded; times are performance.now(). */
 export interface FrameProbe {
+  /** When the socket read that completed the frame reached the process (its 'data' chunk). */
+  readonly readAt: number;
+  /** When ws handed the frame to the message handlers: after the frames before it in its read. */
   readonly at: number;
   readonly data: unknown;
 }
@@ -35,5 +38,14 @@ export interface HttpRequestProbe {
 /** Every REST request the transport makes, before it looks for a connection. */
 export const httpRequestMade = diagnosticsChannel.channel('kancil:http:made');
 
-/** Every REST request whose bytes (head and body) were all handed to the socket. */
+/**
+ * Every REST request whose bytes (head and body) were all handed to the socket: published as the
+ * request's socket write returns (its 'prefinish'), before any other callback runs.
+ */
 export const httpRequestWritten = diagnosticsChannel.channel('kancil:http:written');
+
+/**
+ * Every REST request whose write Node's http client reported done (its 'finish', a tick or more
+ * after the write: it waits behind the callbacks queued before it).
+ */
+export const httpRequestFinished = diagnosticsChannel.channel('kancil:http:finished');

@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { MAX_STREAM_FRAME_BYTES } from './frame-limit.js';
 import { closeSocket } from './close-socket.js';
 import { type BackoffOptions, type TimerHandle, backoffDelay, timing, type TimingDeps } from './timing.js';
-import { type FrameProbe, frameReceived } from '../../core/probes.js';
+import { probeFrames } from './frame-probe.js';
 
 /** Options of a managed socket. */
 export interface ManagedSocketOptions extends TimingDeps {
@@ -83,8 +83,8 @@ export class ManagedSocket {
       this.#everOpen = true;
       this.opts.onOpen(reconnected);
     });
+    probeFrames(ws);
     ws.on('message', (d: WebSocket.RawData) => {
-      if (frameReceived.hasSubscribers) frameReceived.publish({ at: performance.now(), data: d } satisfies FrameProbe);
       this.#lastFrameAt = this.#t.clock.now();
       this.opts.onMessage(d.toString());
     });

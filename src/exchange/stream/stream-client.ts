@@ -28,7 +28,7 @@ import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './ti
 import type { TimerHandle } from './timing.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
 import { MAX_JSON_DEPTH, deepNestingAt } from '../transport/jsonDepth.js';
-import { type FrameProbe, frameReceived } from '../../core/probes.js';
+import { probeFrames } from './frame-probe.js';
 
 /** Options of a stream client. */
 export interface StreamClientOptions extends TimingDeps {
@@ -230,8 +230,8 @@ export class StreamClient {
       if (forRotation) this.#onRotationOpen(conn);
       else this.#onPrimaryOpen();
     });
+    probeFrames(ws);
     ws.on('message', (data: WebSocket.RawData) => {
-      if (frameReceived.hasSubscribers) frameReceived.publish({ at: performance.now(), data } satisfies FrameProbe);
       conn.lastFrameAt = this.#t.clock.now();
       this.#onMessage(conn, data.toString());
     });

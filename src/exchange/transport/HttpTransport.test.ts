@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpRequestWritten } from '../../core/probes.js';
+import { httpRequestFinished, httpRequestWritten } from '../../core/probes.js';
 import { HttpTransport, type HttpRequest } from './HttpTransport.js';
 
 /**
@@ -80,6 +80,27 @@ describe('HttpTransport keep-alive connections', () => {
       expect(server.sockets).toHaveLength(1);
     } finally {
       httpRequestWritten.unsubscribe(onWritten);
+    }
+  });
+
+  it("stamps a request written at its socket write, before the write's callbacks report it finished", async () => {
+    server = await RawServer.start();
+    transport = new HttpTransport({ connections: 2 });
+    await Promise.all([transport.send(post(server.origin, '/warm')), transport.send(post(server.origin, '/warm'))]);
+    const seen: string[] = [];
+    const onWritten = (): void => void seen.push('written');
+    const onFinished = (): void => void seen.push('finished');
+    httpRequestWritten.subscribe(onWritten);
+    httpRequestFinished.subscribe(onFinished);
+    try {
+      // Two requests of one turn: each is written as its connection is handed over, and the
+      // 'finish' of the first waits behind the second's write.
+      await Promise.all([transport.send(post(server.origin, '/a')), transport.send(post(server.origin, '/b'))]);
+      expect(server.sockets).toHaveLength(2);
+      expect(seen).toEqual(['written', 'written', 'finished', 'finished']);
+    } finally {
+      httpRequestWritten.unsubscribe(onWritten);
+      httpRequestFinished.unsubscribe(onFinished);
     }
   });
 

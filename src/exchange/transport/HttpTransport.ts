@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { httpRequestMade, httpRequestWritten, type HttpRequestProbe } from '../../core/probes.js';
+import { httpRequestFinished, httpRequestMade, httpRequestWritten, type HttpRequestProbe } from '../../core/probes.js';
 import { keepAliveAgent } from './keepAliveAgent.js';
 
 /** HTTP methods the two interfaces use. */
@@ -148,7 +148,10 @@ export class HttpTransport {
       connectTimer = setTimeout(() => finish({ ok: false, kind: 'connect', detail: `no connection within ${this.#options.connectTimeoutMs} ms`, cause: undefined }), this.#options.connectTimeoutMs);
     });
     r.on('error', (cause) => finish({ ok: false, ...(connected ? classify(cause) : { kind: 'connect' as const, detail: classify(cause).detail }), cause }));
-    if (httpRequestWritten.hasSubscribers) r.once('finish', () => httpRequestWritten.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
+    // 'prefinish' is emitted as the socket write of the request's last bytes returns (Node's
+    // OutgoingMessage._finish); 'finish' waits for the write's callback, queued behind others.
+    if (httpRequestWritten.hasSubscribers) r.once('prefinish', () => httpRequestWritten.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
+    if (httpRequestFinished.hasSubscribers) r.once('finish', () => httpRequestFinished.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
     r.end(req.body);
   }
 
