@@ -155,6 +155,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   try {
     bot = launch();
     await bot.waitForOutput(/"msg":"running"/, 30_000);
+    const nextKind = faultRounds(rnd);
     const end = Date.now() + o.durationMs;
     let nextKill = Date.now() + o.killEveryMs * (0.5 + rnd());
     while (Date.now() < end) {
@@ -171,7 +172,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         nextKill = Date.now() + o.killEveryMs * (0.5 + rnd());
         continue;
       }
-      const kind = inject(sandbox, proxy, rnd, later);
+      const kind = inject(sandbox, proxy, rnd, nextKind, later);
       faults[kind] = (faults[kind] ?? 0) + 1;
     }
     for (const t of timers) clearTimeout(t);
@@ -201,30 +202,53 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Injects one random fault; returns its kind. */
-function inject(sbx: RunningSandbox, proxy: CorruptingProxy, rnd: () => number, later: (ms: number, fn: () => void) => void): string {
+/** Every fault kind the soak injects. */
+export const FAULT_KINDS = [
+  '5xx-before',
+  '5xx-after',
+  'blackhole',
+  'delay-past-timeout',
+  'drop-sockets',
+  'expire-listen-key',
+  'expire-listen-token',
+  'maintenance',
+  'legacy-503-after-accept',
+  '429',
+  '418',
+  '403',
+  'cancel-fault',
+  'corrupt-payload',
+  'depth-gap',
+  'reorder-user-events',
+] as const;
+
+/** One fault kind of {@link FAULT_KINDS}. */
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * Fault kinds in seeded shuffled rounds, each kind once a round: a soak of a few dozen faults
+ * meets every kind (independent draws left one out in a minute of faults), in an order the seed sets.
+ */
+function faultRounds(rnd: () => number): () => FaultKind {
+  const round: FaultKind[] = [];
+  return () => {
+    if (round.length === 0) {
+      round.push(...FAULT_KINDS);
+      for (let i = round.length - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [round[i], round[j]] = [round[j] as FaultKind, round[i] as FaultKind];
+      }
+    }
+    return round.pop() as FaultKind;
+  };
+}
+
+/** Injects one fault of the kind `nextKind` gives; returns its kind. */
+function inject(sbx: RunningSandbox, proxy: CorruptingProxy, rnd: () => number, nextKind: () => FaultKind, later: (ms: number, fn: () => void) => void): FaultKind {
   const f = sbx.faults;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const count = 1 + Math.floor(rnd() * 2);
-  const kinds = [
-    '5xx-before',
-    '5xx-after',
-    'blackhole',
-    'delay-past-timeout',
-    'drop-sockets',
-    'expire-listen-key',
-    'expire-listen-token',
-    'maintenance',
-    'legacy-503-after-accept',
-    '429',
-    '418',
-    '403',
-    'cancel-fault',
-    'corrupt-payload',
-    'depth-gap',
-    'reorder-user-events',
-  ] as const;
-  const kind = pick(kinds);
+  const kind = nextKind();
   switch (kind) {
     case '5xx-before':
       f.failOrders('before', { scope: 'open', count, status: pick([500, 502, 503]) });
