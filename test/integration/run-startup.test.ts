@@ -49,8 +49,11 @@ function config(name: string, opts: { timeoutMs?: number; startupWaitSec?: numbe
   return file;
 }
 
-/** Starts a bot while `fault` holds, lifts it after `holdMs`; the bot must then trade and stop cleanly. */
-async function waitsOut(name: string, fault: () => void, lift: () => void, holdMs: number): Promise<void> {
+/** The forced ban's length: short, as the bot must wait all of it. */
+const BAN_SEC = 3;
+
+/** Starts a bot while `fault` holds, lifts it after `holdMs`; the bot must then trade and stop cleanly. Its output. */
+async function waitsOut(name: string, fault: () => void, lift: () => void, holdMs: number): Promise<string> {
   fault();
   const bot = startBot(config(name), env);
   bots.push(bot);
@@ -67,6 +70,7 @@ async function waitsOut(name: string, fault: () => void, lift: () => void, holdM
   expect(bot.alive(), bot.output()).toBe(true);
   bot.child.kill('SIGTERM');
   expect(await bot.exit, bot.output()).toBe(0);
+  return bot.output();
 }
 
 describe('live start-up against an unavailable exchange', () => {
@@ -80,12 +84,18 @@ describe('live start-up against an unavailable exchange', () => {
   }, 90_000);
 
   it('waits out a 418 ban for its Retry-After, then runs', async () => {
-    await waitsOut(
-      'ban',
-      () => sandbox.faults.forceRateLimit(418, 30),
-      () => undefined,
-      0,
-    );
+    // A 3 s ban from whenever the bot first asks (kept re-armed until then, as its start-up time
+    // varies): the wait is the bot's reading of Retry-After, not a slow start.
+    const ban = (): void => sandbox.faults.forceRateLimit(418, BAN_SEC);
+    let rearm: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      ban();
+      rearm = setInterval(ban, 100);
+    };
+    const output = await waitsOut('ban', arm, () => clearInterval(rearm), 0);
+    // The first refusal's wait is its Retry-After (at least 2 s), not the 0.5 s backoff of a 5XX.
+    const waitMs = Number(/"waitMs":(\d+)[^\n]*failed for now; asking again/.exec(output)?.[1]);
+    expect(waitMs, output).toBeGreaterThanOrEqual((BAN_SEC - 1) * 1000);
   }, 90_000);
 
   it('start-up reconciliation that keeps timing out: bounded retries, then exit 1 naming the step', async () => {
