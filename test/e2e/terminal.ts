@@ -21,11 +21,19 @@ export const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }
 /** An uncaught exception's stack, or Node's report of one. */
 export const STACK = /\n\s+at [^\n]+[:(]|Unhandled 'error' event|EPIPE/;
 
-function collect(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<Ran> {
+function collect(child: ReturnType<typeof spawn>, timeoutMs: number, interruptOn?: RegExp): Promise<Ran> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    let interrupted = false;
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (interruptOn && !interrupted && interruptOn.test(out)) {
+        interrupted = true;
+        // Ctrl-C typed into the terminal: the line discipline sends SIGINT to the command.
+        child.stdin?.write('\x03');
+      }
+    });
     child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -43,6 +51,14 @@ function collect(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<Ra
 export function inTerminal(command: string, cwd: string, timeoutMs = 120_000, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
   // -e: script exits with the command's status; -q: no "Script started" lines.
   return collect(spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm-256color' }, stdio: ['ignore', 'pipe', 'pipe'] }), timeoutMs);
+}
+
+/**
+ * Runs a long-running `command` in a pseudo-terminal and presses Ctrl-C once its output matches
+ * `ready` (as a person stops it, and no sooner or later than it is up); resolves with its exit status.
+ */
+export function interruptedInTerminal(command: string, cwd: string, ready: RegExp, timeoutMs = 120_000): Promise<Ran> {
+  return collect(spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...process.env, TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'pipe'] }), timeoutMs, ready);
 }
 
 /**
