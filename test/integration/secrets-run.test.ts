@@ -72,7 +72,7 @@ describe('secret values in everything a run writes', () => {
         console: { port: 0, notify: { webhook: true, telegram: { chatId: 42, baseUrl: telegram.url } } },
       }),
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), 'run', file, '--duration', '12', '--console'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), 'run', file, '--duration', '120', '--console'], {
       cwd: repoRoot,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...secrets },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,6 +111,11 @@ describe('secret values in everything a run writes', () => {
     await reader.cancel();
     answers.push(sse);
 
+    // Stopped (SIGTERM: the same graceful stop as a duration's end) once every channel has had its
+    // chance to leak: a status line, and the failure notified on both.
+    const notified = (): boolean => [hook.bodies, telegram.bodies].every((b) => b.some((x) => x.includes('strategy blew up')));
+    while (!(notified() && stdout.includes('"msg":"status"'))) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
     const code = await exited;
     expect(code, stdout + stderr).not.toBe(null);
     const ledgerBytes = readdirSync(dir)
