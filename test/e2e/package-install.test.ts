@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it: `npm pack`, installed into an empty folder, then run from there
  * (a plain `node first.mjs` importing `kancil`, `kancil --help`, `kancil new strategy`, a backtest
- * of the new strategy, a .ts plugin importing `kancil`, and a 10 s paper run in a terminal). A file
+ * of the new strategy, a .ts plugin importing `kancil`, and a 3 s paper run in a terminal). A file
  * the package lacks (a compiled module, a vendored bundle, a config, a data file) fails here, not at
  * a user's first command. The install is offline from npm's cache (which `npm ci`
  * filled), with the project's locked versions, and reuses the project's compiled better-sqlite3 (the
@@ -42,7 +42,7 @@ function writeApp(app: string, tgz: string): void {
 }
 
 describe.skipIf(!builtIsFresh())('the packed package, installed into an empty folder (needs `npm run build` after the last change)', () => {
-  it('installs and runs: plain node importing kancil, --help, new strategy, a backtest of it, a 10 s paper run', async () => {
+  it('installs and runs: plain node importing kancil, --help, new strategy, a backtest of it, a 3 s paper run', async () => {
     // --ignore-scripts: pack the build the suite checked as fresh (prepare would rebuild dist/ under the other tests).
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
     const packed = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
@@ -94,10 +94,10 @@ console.log(\`sma \${sma.value} place \${typeof fakeContext({}).place}\`);
     const btCompiled = await run(bin, ['backtest', 'config/my-idea.yaml', '--quiet'], { cwd: app, env, maxBuffer: 64 * 1024 * 1024 });
     expect(btCompiled.stdout).toBe(bt.stdout);
 
-    const paper = `${bin} run node_modules/kancil/config/default.yaml --duration 10`;
+    const paper = `${bin} run node_modules/kancil/config/default.yaml --duration 3`;
     const r = hasScript ? await inTerminal(paper, app, 120_000, env) : await run('sh', ['-c', paper], { cwd: app, env }).then((x) => ({ code: 0, out: x.stdout + x.stderr }));
     expect(r.out).not.toMatch(STACK);
-    expect(r.out).toMatch(/run stopped \(duration 10 s\)/);
+    expect(r.out).toMatch(/run stopped \(duration 3 s\)/);
     expect(r.code).toBe(0);
   }, 240_000);
 });
