@@ -37,9 +37,9 @@ describe('paper mode (npm start configuration)', () => {
     doc.strategies.push({ ...doc.strategies[0], name: 'tiny', risk: { maxOrderNotional: '1' } });
     const file = path.join(dir, 'paper.yaml');
     writeFileSync(file, stringify({ ...doc, sandbox: { config: path.join(repoRoot, 'config/paper-sandbox.yaml') }, storage: { path: path.join(dir, 'paper.db') }, logging: { level: 'info' }, console: { port: 0 } }));
-    const { code, out, logs } = await run(file, '5');
+    const { code, out, logs } = await run(file, '2');
     expect(code, out + logs).toBe(0);
-    expect(out).toMatch(/run stopped \(duration 5 s\)/);
+    expect(out).toMatch(/run stopped \(duration 2 s\)/);
     expect(logs).toContain('"mode":"paper"');
     expect(out).toMatch(/\n {2}tiny refused: MAX_ORDER_NOTIONAL \d+ \(first: order value [\d.]+ USDT is above maxOrderNotional 1\)\n/);
 
