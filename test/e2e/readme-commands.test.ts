@@ -48,11 +48,11 @@ describe.skipIf(!ready)('README commands from the built package (needs `npm run 
   }, 120_000);
 
   it('npm start in a terminal prints its summary and exits 0, with a stop row in the ledger', async () => {
-    const r = await inTerminal('npm start -- --duration 5', ROOT, 180_000);
+    const r = await inTerminal('npm start -- --duration 2', ROOT, 180_000);
     expect(r.out).not.toMatch(STACK);
-    expect(r.out).toMatch(/run stopped \(duration 5 s\) after [\d.]+ s/);
+    expect(r.out).toMatch(/run stopped \(duration 2 s\) after [\d.]+ s/);
     expect(r.code).toBe(0);
-    expect(lastStop()).toBe('duration 5 s');
+    expect(lastStop()).toBe('duration 2 s');
   });
 
   it('a run whose stdout is closed stops gracefully: stop row, no stack, exit 0', async () => {
