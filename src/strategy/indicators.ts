@@ -75,28 +75,92 @@ function barPrice(e: KlineEvent, which: BarPriceName): number {
   }
 }
 
+/** A calculation fed one input at a time (a PriceCalculation or a CandleCalculation). */
+interface Calculation<R, I> {
+  update(input: I, replace: boolean): R | null;
+  readonly isStable: boolean;
+}
+
+/**
+ * An indicator over a calculation; `update` picks the events it reads. Classes rather than
+ * closures over `let`s: a strategy hands every event to each of its indicators, and on a bar
+ * backtest the closures' layers (and the context slot boxing each new value) cost about as much
+ * as the SMA they fed.
+ */
+abstract class Feeder<R, I> implements StreamingIndicator<R> {
+  readonly #calc: Calculation<R, I>;
+  #value: R | undefined = undefined;
+  #count = 0;
+
+  constructor(calc: Calculation<R, I>) {
+    this.#calc = calc;
+  }
+
+  abstract update(e: BusEvent): boolean;
+
+  /** Hands one input to the calculation. */
+  protected took(input: I): void {
+    this.#count++;
+    this.#value = this.#calc.update(input, false) ?? undefined;
+  }
+
+  get value(): R | undefined {
+    return this.#value;
+  }
+
+  get isStable(): boolean {
+    return this.#calc.isStable;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+}
+
 /** The indicator over `read`: the value of each event `read` accepts (undefined: not one it reads). */
-function streaming<R, I>(calc: { update(input: I, replace: boolean): R | null; readonly isStable: boolean }, read: (e: BusEvent) => I | undefined): StreamingIndicator<R> {
-  let value: R | undefined;
-  let count = 0;
-  return {
-    update(e) {
-      const input = read(e);
-      if (input === undefined) return false;
-      count++;
-      value = calc.update(input, false) ?? undefined;
-      return true;
-    },
-    get value() {
-      return value;
-    },
-    get isStable() {
-      return calc.isStable;
-    },
-    get count() {
-      return count;
-    },
-  };
+class ReadFeeder<R, I> extends Feeder<R, I> {
+  readonly #read: (e: BusEvent) => I | undefined;
+
+  constructor(calc: Calculation<R, I>, read: (e: BusEvent) => I | undefined) {
+    super(calc);
+    this.#read = read;
+  }
+
+  update(e: BusEvent): boolean {
+    const input = this.#read(e);
+    if (input === undefined) return false;
+    this.took(input);
+    return true;
+  }
+}
+
+/** A price calculation over the closed bars of one feed: the bar test and the price read inline (a crossover calls it twice an event). */
+class BarFeeder<R> extends Feeder<R, number> {
+  readonly #symbol: string;
+  readonly #key: string;
+  readonly #interval: KlineIntervalName;
+  readonly #which: BarPriceName;
+
+  constructor(calc: PriceCalculation<R>, feed: BarFeed) {
+    super(calc);
+    this.#symbol = feed.symbol;
+    this.#key = symbolKey(feed.symbol);
+    this.#interval = feed.interval;
+    this.#which = feed.price ?? 'close';
+  }
+
+  update(e: BusEvent): boolean {
+    if (e.type !== 'kline' || !e.closed || e.interval !== this.#interval) return false;
+    const s = e.symbol;
+    if (s !== this.#symbol && symbolKey(s) !== this.#key) return false;
+    this.took(this.#which === 'close' ? (e.closeNumber ?? Number(e.close.toFixed())) : barPrice(e, this.#which));
+    return true;
+  }
+}
+
+/** The indicator over `read`: the value of each event `read` accepts (undefined: not one it reads). */
+function streaming<R, I>(calc: Calculation<R, I>, read: (e: BusEvent) => I | undefined): StreamingIndicator<R> {
+  return new ReadFeeder(calc, read);
 }
 
 /** Symbol matching as the runner routes: the configured spelling, or any spelling of the same pair. */
@@ -116,12 +180,7 @@ function barOf(feed: BarFeed): (e: BusEvent) => KlineEvent | undefined {
  * Open (still forming) klines are not read: a value moves once per bar, as in a backtest.
  */
 export function fromBars<R>(calc: PriceCalculation<R>, feed: BarFeed): StreamingIndicator<R> {
-  const bar = barOf(feed);
-  const which = feed.price ?? 'close';
-  return streaming(calc, (e) => {
-    const k = bar(e);
-    return k === undefined ? undefined : barPrice(k, which);
-  });
+  return new BarFeeder(calc, feed);
 }
 
 /** A candle calculation (high, low, close) fed from closed bars: `fromCandles(new ATR(14), { symbol, interval: '1h' })`. */
