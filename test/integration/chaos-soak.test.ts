@@ -10,9 +10,9 @@ import { FAULT_KINDS, formatReport, runChaos } from '../soak/chaos.js';
 
 describe('chaos soak', () => {
   it('faults of every kind, kills and restarts: the ledger and the exchange agree', async () => {
-    // Faults at most 0.9 s apart for 22 s: 20+ of them, so every kind at least once (one round of
-    // each); kills at most 9 s apart: two before the end.
-    const report = await runChaos({ seed: 17, durationMs: 22_000, faultEveryMs: 600, killEveryMs: 6000 });
+    // Faults at most 0.75 s apart for 18 s: 20+ of them, so every kind at least once (one round of
+    // each); kills at most 6.75 s apart: two before the end.
+    const report = await runChaos({ seed: 17, durationMs: 18_000, faultEveryMs: 500, killEveryMs: 4500 });
     const text = formatReport(report);
     console.log(text);
     expect(report.orders, text).toBeGreaterThanOrEqual(50);
