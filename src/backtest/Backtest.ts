@@ -138,7 +138,15 @@ export async function prepareRun(cfg: BacktestConfig, opts: RunOptions = {}): Pr
     countDailyFills: dailyLossLimitSet(cfg, opts),
     observe: warm.unheard(results.observe),
     log,
-    runner: { log, plot: warm.unheard((strategy, symbol, name, v, pane) => results.chart.plot(strategy, symbol, name, clock.now(), v, pane)), gate: (g) => warm.gate(g) },
+    runner: {
+      log,
+      plot: warm.unheard((strategy, symbol, name, v, pane) => results.chart.plot(strategy, symbol, name, clock.now(), v, pane)),
+      plotSink: (strategy, symbol, name) => {
+        const put = results.chart.overlay(strategy, symbol, name);
+        return warm.unheard((v: number) => put(clock.now(), v));
+      },
+      gate: (g) => warm.gate(g),
+    },
   });
   const provenance = runProvenance(cfg, codeVersion(), strategiesAsRun(cfg, strategies, plainErrorAt(cfg.file)), pluginFiles);
   const finish = (): BacktestResult => {

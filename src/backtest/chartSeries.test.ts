@@ -60,6 +60,22 @@ describe('chart series for the report', () => {
     expect(out).toEqual(mergeBars(bars));
   });
 
+  it('keeps through an overlay sink what plot keeps, the two sharing a series', () => {
+    const calls: [string, number, number][] = [['avg', 0, Number.NaN], ['avg', 500, 1], ['sma', 500, 7], ['avg', 900, 2], ['avg', 1500, Number.POSITIVE_INFINITY], ['sma', 2500, 8], ['avg', 2600, 3]];
+    const byPlot = new ChartSeries(1000);
+    for (const [name, t, v] of calls) byPlot.plot('s', 'BTC_USDT', name, t, v);
+    const bySink = new ChartSeries(1000);
+    const sinks = { avg: bySink.overlay('s', 'BTC_USDT', 'avg'), sma: bySink.overlay('s', 'BTC_USDT', 'sma') };
+    for (const [name, t, v] of calls) {
+      // The generic call and the sink take turns on one series.
+      if (name === 'sma' && t > 1000) bySink.plot('s', 'BTC_USDT', name, t, v);
+      else sinks[name as 'avg' | 'sma'](t, v);
+    }
+    const want = byPlot.finish().plots;
+    expect(want.map((p) => p.points.map((x) => x.v))).toEqual([[2, 3], [7, 8]]);
+    expect(bySink.finish().plots).toEqual(want);
+  });
+
   it('keeps the pane of a series first point; an overlay carries no pane key', () => {
     const c = new ChartSeries(1000);
     c.plot('s', 'BTC_USDT', 'rsi', 0, 40, 'RSI');

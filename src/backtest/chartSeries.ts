@@ -208,19 +208,33 @@ export class ChartSeries {
     if (byName === undefined) this.#plots.set(strategy, (byName = new Map()));
     this.#lastStrategy = strategy;
     this.#lastByName = byName;
+    const slot = this.#slotAt(t);
+    const s = byName.get(name);
+    if (s === undefined) byName.set(name, { strategy, name, symbol, pane, points: new NumberSpool(2), slot, v });
+    else put(s, slot, v);
+  }
+
+  /**
+   * {@link plot} of one series over the price (no pane), named once: each call hands a time and a
+   * value. Its track is the one plot keeps (made at the series' first finite value), found once.
+   */
+  overlay(strategy: string, symbol: string, name: string): (t: number, v: number) => void {
+    let s: PlotTrack | undefined;
+    return (t, v) => {
+      if (s === undefined) {
+        this.plot(strategy, symbol, name, t, v);
+        s = this.#plots.get(strategy)?.get(name);
+      } else if (Number.isFinite(v)) put(s, this.#slotAt(t), v);
+    };
+  }
+
+  /** The start of the sampling interval of time t (that of the call before when t is the same). */
+  #slotAt(t: number): number {
     if (t !== this.#lastT) {
       this.#lastT = t;
       this.#lastSlot = Math.floor(t / this.intervalMs) * this.intervalMs;
     }
-    const slot = this.#lastSlot;
-    const s = byName.get(name);
-    if (s === undefined) byName.set(name, { strategy, name, symbol, pane, points: new NumberSpool(2), slot, v });
-    else if (s.slot === slot) s.v = v;
-    else {
-      s.points.push([s.slot, s.v]);
-      s.slot = slot;
-      s.v = v;
-    }
+    return this.#lastSlot;
   }
 
   /** The series for the report, bounded (see MAX_CHART_POINTS), in a fixed order; the spools are emptied. */
@@ -243,6 +257,16 @@ export class ChartSeries {
         return p.pane === undefined ? { strategy: p.strategy, name: p.name, symbol: p.symbol, points } : { strategy: p.strategy, name: p.name, symbol: p.symbol, pane: p.pane, points };
       });
     return { bars, plots };
+  }
+}
+
+/** A series' value at a slot: the last one given in it is kept, the slot before is written out when it ends. */
+function put(s: PlotTrack, slot: number, v: number): void {
+  if (s.slot === slot) s.v = v;
+  else {
+    s.points.push([s.slot, s.v]);
+    s.slot = slot;
+    s.v = v;
   }
 }
 

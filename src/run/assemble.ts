@@ -75,6 +75,7 @@ export interface AssembleOptions {
     readonly log: StrategyLogger;
     readonly runTag?: string;
     readonly plot?: StrategyRunnerOptions['plot'];
+    readonly plotSink?: StrategyRunnerOptions['plotSink'];
     readonly onFailure?: (strategy: string, err: unknown) => void;
     /** Wraps the gate the strategies' intents pass (a backtest's warm-up refuses them all); default: the pipeline's gate itself. */
     readonly gate?: (gate: IntentGate) => IntentGate;
@@ -162,6 +163,7 @@ function strategyRunner(o: AssembleOptions, pipeline: Pipeline<StrategyState>): 
     symbolFilters: (s) => filtersOf.get(s),
     ...(o.runner.runTag !== undefined ? { runTag: o.runner.runTag } : {}),
     ...(o.runner.plot ? { plot: o.runner.plot } : {}),
+    ...(o.runner.plotSink ? { plotSink: o.runner.plotSink } : {}),
     ...(o.runner.onFailure ? { onFailure: o.runner.onFailure } : {}),
   });
   return runner;

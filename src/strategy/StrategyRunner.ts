@@ -33,7 +33,7 @@ import { symbolRules, type SymbolRules } from './symbolRules.js';
 import { ClientIdSequence } from './clientIds.js';
 import { validateParams } from './params.js';
 import { StrategyBook } from './StrategyBook.js';
-import { plotPane, plotSeries, plotValue } from './plotArgs.js';
+import { ctxPlot, type PlotSinkOf, type PlotTo } from './ctxPlot.js';
 import { readsTimer, type OwnOrderView, type PlaceRequest, type StrategyContext, type StrategyHandlers, type StrategyLogger, type StrategyPlugin } from './types.js';
 
 /** One strategy of a run. */
@@ -95,7 +95,9 @@ export interface StrategyRunnerOptions {
   /** The exchange filters of a symbol (for `ctx.rules`); a symbol without any gets rules that round nothing. */
   readonly symbolFilters?: (symbol: string) => SymbolFilters | undefined;
   /** Takes the values strategies plot (`ctx.plot`): a backtest charts them; live and paper runs drop them. */
-  readonly plot?: (strategy: string, symbol: string, name: string, value: number, pane: string | undefined) => void;
+  readonly plot?: PlotTo;
+  /** With `plot`: the sink of one overlay series (a plot without options), asked once per series (ctxPlot.ts). */
+  readonly plotSink?: PlotSinkOf;
   /** Called once when a plugin throws and is stopped. */
   readonly onFailure?: (strategy: string, err: unknown) => void;
   /** Cancel a failed strategy's open orders (default true): nobody manages them any more. */
@@ -425,7 +427,7 @@ export class StrategyRunner {
       symbols: r.spec.symbols,
       clock: o.clock,
       log: strategyLog(o.log, name),
-      plot: (series, value, options) => o.plot?.(name, r.spec.symbols[0] ?? '', plotSeries(series), plotValue(value), plotPane(options)),
+      plot: ctxPlot(name, r.spec.symbols[0] ?? '', o.plot, o.plotSink),
       rules: (symbol) => {
         const own = r.symbolOf(symbol);
         if (own === undefined) throw new RangeError(`strategy ${name} does not trade ${symbol}`);
