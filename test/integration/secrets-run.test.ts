@@ -114,7 +114,7 @@ describe('secret values in everything a run writes', () => {
     // Stopped (SIGTERM: the same graceful stop as a duration's end) once every channel has had its
     // chance to leak: a status line, and the failure notified on both.
     const notified = (): boolean => [hook.bodies, telegram.bodies].every((b) => b.some((x) => x.includes('strategy blew up')));
-    while (!(notified() && stdout.includes('"msg":"status"'))) await new Promise((r) => setTimeout(r, 50));
+    while (child.exitCode === null && !(notified() && stdout.includes('"msg":"status"'))) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGTERM');
     const code = await exited;
     expect(code, stdout + stderr).not.toBe(null);
