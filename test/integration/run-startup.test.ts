@@ -131,8 +131,7 @@ describe('live start-up against an unavailable exchange', () => {
     const again = startBot(config('left'), env);
     bots.push(again);
     expect(await waitFor(() => /"msg":"running"/.test(again.output()) || !again.alive(), 40_000), again.output()).toBe(true);
-    // Its signal handlers are installed just after that line.
-    await new Promise((r) => setTimeout(r, 500));
+    // Its signal handlers are in before the session starts (run.ts): a SIGTERM right at "running" is a graceful stop.
     again.child.kill('SIGTERM');
     expect(await again.exit, again.output()).toBe(0);
     expect(sandbox.engine.openOrders(ALICE.id, 'BTC_IDR')).toHaveLength(0);
