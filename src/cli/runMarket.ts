@@ -62,6 +62,8 @@ export class RunMarket {
         streams: syms.flatMap((s) => [depthStream(s.symbol, type), tradeStream(s.symbol, type), ...klinesOf(o.klines, s.symbol).map((i) => klineStream(s.symbol, type, i))]),
         name: `market:type${type}`,
         symbolOf: (wire) => wireToName.get(wire.toUpperCase()) ?? wire,
+        // Live: an order's request is written before the frames behind its trade are handled.
+        holdFramesForOrders: o.engine === undefined,
         logger: o.log.child({ part: 'stream' }),
       });
       this.#clients.push(client);

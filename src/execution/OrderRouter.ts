@@ -11,6 +11,7 @@
  * - reconciliation.ts and fills.ts: start-up recovery, reconciliation, the background loop and
  *   fills fetched over REST.
  */
+import { noteSendQueued } from '../core/requestWrites.js';
 import type { Intent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
@@ -116,11 +117,13 @@ export class OrderRouter implements Venue {
         const rec = core.tracker.create(newOrderOf(intent, 'open'));
         // submission.ts: journalled, then sent (open API, legacy /v1 as fallback).
         core.enqueue(rec.clientId, () => place(core, rec.clientId));
+        noteSendQueued();
         return;
       }
       case 'cancel':
         core.cancelWanted.add(intent.clientId);
         core.enqueue(intent.clientId, () => cancel(core, intent.clientId));
+        noteSendQueued();
         return;
       case 'cancelAll':
         this.cancelAll({ strategy: intent.strategy, ...(intent.symbol !== undefined ? { symbol: intent.symbol } : {}) });

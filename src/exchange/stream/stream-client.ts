@@ -29,6 +29,7 @@ import type { TimerHandle } from './timing.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
 import { MAX_JSON_DEPTH, deepNestingAt } from '../transport/jsonDepth.js';
 import { probeFrames } from './frame-probe.js';
+import { FrameTurns } from './frame-turns.js';
 
 /** Options of a stream client. */
 export interface StreamClientOptions extends TimingDeps {
@@ -57,6 +58,11 @@ export interface StreamClientOptions extends TimingDeps {
    * rotation de-duplication), for the recorder.
    */
   readonly onFrame?: (text: string) => void;
+  /**
+   * Live trading: after a frame that probably led to an order, the rest of its socket read waits
+   * until that order's request is written (frame-turns.ts). Off by default (recording, paper).
+   */
+  readonly holdFramesForOrders?: boolean;
   readonly logger?: Logger;
 }
 
@@ -231,9 +237,11 @@ export class StreamClient {
       else this.#onPrimaryOpen();
     });
     probeFrames(ws);
+    const turns = this.opts.holdFramesForOrders === true ? new FrameTurns<WebSocket.RawData>((data) => this.#onMessage(conn, data.toString())) : undefined;
     ws.on('message', (data: WebSocket.RawData) => {
       conn.lastFrameAt = this.#t.clock.now();
-      this.#onMessage(conn, data.toString());
+      if (turns) turns.push(data);
+      else this.#onMessage(conn, data.toString());
     });
     ws.on('ping', () => {
       conn.lastFrameAt = this.#t.clock.now();

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequestFinished, httpRequestWritten } from '../../core/probes.js';
+import { afterNextRequestWrite } from '../../core/requestWrites.js';
 import { HttpTransport, type HttpRequest } from './HttpTransport.js';
 
 /**
@@ -102,6 +103,18 @@ describe('HttpTransport keep-alive connections', () => {
       httpRequestWritten.unsubscribe(onWritten);
       httpRequestFinished.unsubscribe(onFinished);
     }
+  });
+
+  it('resumes what waits for the next request once that request is written, before the check phase', async () => {
+    server = await RawServer.start();
+    transport = new HttpTransport({ connections: 1 });
+    await transport.send(post(server.origin, '/warm'));
+    const seen: string[] = [];
+    afterNextRequestWrite(() => seen.push('resumed'));
+    const answer = transport.send(post(server.origin, '/order'));
+    setImmediate(() => seen.push('check phase'));
+    await answer;
+    expect(seen).toEqual(['resumed', 'check phase']);
   });
 
   it('an idle connection that received stray bytes does not carry the next request', async () => {

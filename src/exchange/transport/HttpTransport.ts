@@ -7,6 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { httpRequestFinished, httpRequestMade, httpRequestWritten, type HttpRequestProbe } from '../../core/probes.js';
+import { requestWriteAwaited, requestWritten } from '../../core/requestWrites.js';
 import { keepAliveAgent } from './keepAliveAgent.js';
 
 /** HTTP methods the two interfaces use. */
@@ -151,6 +152,7 @@ export class HttpTransport {
     // 'prefinish' is emitted as the socket write of the request's last bytes returns (Node's
     // OutgoingMessage._finish); 'finish' waits for the write's callback, queued behind others.
     if (httpRequestWritten.hasSubscribers) r.once('prefinish', () => httpRequestWritten.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
+    if (requestWriteAwaited()) r.once('prefinish', requestWritten);
     if (httpRequestFinished.hasSubscribers) r.once('finish', () => httpRequestFinished.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
     r.end(req.body);
   }
