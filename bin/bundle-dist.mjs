@@ -23,6 +23,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 import { asciiOutputs } from './ascii-output.mjs';
 
 /** The modules bundled, relative to dist/src, each standing as `<basename>.js` in the bundle's folder. */
@@ -31,7 +32,7 @@ export const BUNDLE_ENTRIES = ['cli/main', 'index', 'testing', 'indicators', 'ba
 /** The bundle's folder under dist. */
 export const BUNDLE_DIR = 'src/bundle';
 
-/** The script, its code caches (V8's default flags, the heap growth a backtest sets) and its runtime, in the bundle's folder. */
+/** The script, its code caches (V8's default flags, the flags a backtest sets) and its runtime, in the bundle's folder. */
 export const SCRIPT_FILES = { script: 'kancil.script.js', cache: 'kancil.script.cache', grownCache: 'kancil.script.grown.cache', runtime: 'script.js' };
 
 /** How each entry is taken from the script's exports: at once (a namespace) or loaded when imported (a function), or run (the worker). */
@@ -117,13 +118,17 @@ export async function bundleDist(dist) {
   return readdirSync(out).sort();
 }
 
+/** Bytes 12..16 of a V8 code cache: the hash of the V8 flags it was made under. */
+const flagHash = () => new vm.Script('0').createCachedData().subarray(12, 16);
+
 /**
  * Runs a backtest of each of `configs` through the script (its output thrown away), then writes the
  * script's code caches. V8 takes a cache only under the flags it was made with: the backtest sets
- * the heap's growth (cli/heapGrowth.ts), as a sweep does before its threads start; one cache is
- * written under that flag, then one under V8's default.
+ * its V8 flags (cli/replayFlags.ts), as a sweep does before its threads start; one cache is
+ * written under those flags, then, the flags reset, one under V8's defaults.
  */
 async function warm(dist, configs) {
+  const defaults = flagHash();
   const { kancil, writeScriptCache } = await import(pathToFileURL(path.join(dist, BUNDLE_DIR, SCRIPT_FILES.runtime)).href);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-warm-'));
   try {
@@ -137,7 +142,10 @@ async function warm(dist, configs) {
   }
   writeScriptCache('grown');
   const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--heap-growing-percent=0');
+  const { REPLAY_FLAG_DEFAULTS } = await import(pathToFileURL(path.join(dist, 'src', 'cli', 'replayFlags.js')).href);
+  for (const [flag, value] of REPLAY_FLAG_DEFAULTS) setFlagsFromString(`${flag}=${value}`);
+  // A default written wrong (another Node) would leave every start without its cache, silently.
+  if (!flagHash().equals(defaults)) throw new Error(`resetting ${REPLAY_FLAG_DEFAULTS.map(([f]) => f).join(', ')} to REPLAY_FLAG_DEFAULTS (src/cli/replayFlags.ts) did not restore V8's default flags: is a default different in this Node?`);
   writeScriptCache('plain');
 }
 

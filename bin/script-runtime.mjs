@@ -4,8 +4,8 @@
 // build writes the cache after a backtest has run through the script, so the functions a start
 // runs are compiled in it. V8 refuses a cache made under other V8 flags or another Node, or
 // truncated; the script then compiles as usual (`scriptCacheUsed()` says which). A backtest or a
-// sweep sets V8's heap growth (cli/heapGrowth.ts) before a sweep starts its threads, so the build
-// writes a second cache under that flag, and each thread takes the cache made under its flags.
+// sweep sets its V8 flags (cli/replayFlags.ts) before a sweep starts its threads, so the build
+// writes a second cache under those flags, and each thread takes the cache made under its flags.
 import * as decimal from 'decimal.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -96,7 +96,7 @@ export function linkVendored(dist) {
 /**
  * Validates the project's example configs through the compiled config modules, logs a line
  * through the run logger and feeds two indicators, then writes the bundles' code caches: the
- * functions a start runs are then compiled in the caches too (one under V8's default flags, one under the heap growth a sweep sets). A config that does not validate
+ * functions a start runs are then compiled in the caches too (one under V8's default flags, one under the V8 flags a sweep sets). A config that does not validate
  * still runs the code; nothing is reported. Run in a process of Node's default V8 flags (V8 takes a cache only under the flags it
  * was made with).
  */
@@ -116,9 +116,9 @@ async function cacheCompiledCode(dist, root) {
   const { SMA, EMA } = await import(pathToFileURL(path.join(dist, 'src', 'indicators.js')).href);
   for (const ind of [new SMA(2), new EMA(2)]) for (const price of [1, 2, 3]) ind.update(price, false);
   runtime.writeVendorCaches('plain');
-  // Then under the heap growth the CLI sets before a sweep starts its threads.
-  const { limitHeapGrowth } = await import(pathToFileURL(path.join(dist, 'src', 'cli', 'heapGrowth.js')).href);
-  limitHeapGrowth();
+  // Then under the V8 flags the CLI sets before a sweep starts its threads.
+  const { setReplayFlags } = await import(pathToFileURL(path.join(dist, 'src', 'cli', 'replayFlags.js')).href);
+  setReplayFlags();
   return runtime.writeVendorCaches('grown');
 }
 

@@ -3,7 +3,7 @@
 // compile cache for modules, and compiling zod alone is ~15 ms of every start. V8 refuses a cache
 // made under other V8 flags or another Node (the bundle then compiles as usual); the build writes
 // bundle and cache together, so they always match. A sweep's worker threads start after the CLI
-// has set V8's heap growth (cli/heapGrowth.ts): the build writes a second cache under that flag
+// has set its V8 flags (cli/replayFlags.ts): the build writes a second cache under those flags
 // (`<name>.grown.cache`), and each thread takes the cache made under its flags.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,7 +18,7 @@ const flagHash = (data) => data.subarray(12, 16);
 
 /** Of the cache `files` (V8's default flags first), the one made under this thread's V8 flags, else the first found (V8 refuses it, the code compiles as usual); undefined when none is found. */
 export function cacheForFlags(files) {
-  // Asked at each load: the CLI may set the heap growth between two (a plugin's package).
+  // Asked at each load: the CLI may set its V8 flags between two (a plugin's package).
   const current = flagHash(new vm.Script('0').createCachedData());
   let first;
   for (const file of files) {
@@ -34,7 +34,7 @@ export function cacheForFlags(files) {
   return first;
 }
 
-/** The cache file of `name` in `dir` made under V8's default flags ('plain') or the heap growth a backtest sets ('grown'). */
+/** The cache file of `name` in `dir` made under V8's default flags ('plain') or the flags a backtest sets ('grown', cli/replayFlags.ts). */
 export const cacheFile = (dir, name, variant) => path.join(dir, variant === 'grown' ? `${name}.grown.cache` : `${name}.cache`);
 
 const scripts = new Map();

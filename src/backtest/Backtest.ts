@@ -62,9 +62,9 @@ export interface RunOptions {
   /** Write result.json and report.html to the config's output folder (default true when it is set). */
   readonly writeOutput?: boolean;
   /**
-   * Called once the run is built (its plugins imported), before any data is read. The CLI sets the
-   * heap's growth there (cli/heapGrowth.ts): V8 refuses a code cache once a flag has changed, and
-   * a plugin's import may still compile one (the vendored trading-signals).
+   * Called once the run is built (its plugins imported), before any data is read. The CLI sets its
+   * V8 flags there (cli/replayFlags.ts): V8 refuses a code cache once a flag has changed, and a
+   * plugin's import may still compile one (the vendored trading-signals).
    */
   readonly onPrepared?: () => void;
 }

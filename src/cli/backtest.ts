@@ -14,7 +14,7 @@ import type { Command, CliIO } from './command.js';
 import { ExitCode } from './command.js';
 import { outputDirProblem } from './outputDir.js';
 import { createLogger } from '../config/logger.js';
-import { limitHeapGrowth } from './heapGrowth.js';
+import { setReplayFlags } from './replayFlags.js';
 import { KancilError } from '../core/errors.js';
 import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
@@ -115,7 +115,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return ExitCode.OK;
   }
   if (values.rerun !== undefined) {
-    limitHeapGrowth();
+    setReplayFlags();
     return rerunOf(values.rerun, positionals.length > 0 || values.sweep !== undefined, values.out, io);
   }
   if (positionals.length !== 1) {
@@ -144,7 +144,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
       return values.out !== undefined ? ExitCode.USAGE : ExitCode.FAILED;
     }
     if (values.sweep !== undefined) {
-      limitHeapGrowth();
+      setReplayFlags();
       return await runSweepCommand(cfg, out, { sweep: values.sweep, workers, target, gather: values.gather === true, status: values.status === true, cancel: values.cancel === true, json: values.json === true, quiet: values.quiet === true }, io);
     }
     // Before the run reads them: a missing file is named by its place in the config.
@@ -165,7 +165,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     });
     let result: Awaited<ReturnType<typeof runBacktest>>;
     try {
-      result = await runBacktest(cfg, { writeOutput: false, log, onPrepared: limitHeapGrowth, onProgress: progress ? (st, read) => progress.update((done = { bytes: read.bytes ?? 0, items: st.events + st.snapshots })) : undefined });
+      result = await runBacktest(cfg, { writeOutput: false, log, onPrepared: setReplayFlags, onProgress: progress ? (st, read) => progress.update((done = { bytes: read.bytes ?? 0, items: st.events + st.snapshots })) : undefined });
     } finally {
       offSignals();
     }

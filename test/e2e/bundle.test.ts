@@ -105,7 +105,7 @@ console.log(JSON.stringify({ a: new m.Failure().name, b: m.bName, z: m.z === v.z
   });
 
   it.skipIf(!fresh)('the build writes code caches that V8 takes in a backtest, trading-signals (imported by its plugin) too (needs a fresh `npm run build`)', () => {
-    // The CLI sets a V8 flag for the replay (cli/heapGrowth.ts): a cache compiled after that is refused.
+    // The CLI sets V8 flags for the replay (cli/replayFlags.ts): a cache compiled after that is refused.
     const preload = path.join(tmp, 'caches.mjs');
     const url = (rel: string): string => JSON.stringify(pathToFileURL(path.join(ROOT, rel)).href);
     writeFileSync(preload, `const [s, v] = [await import(${url('dist/src/bundle/script.js')}), await import(${url('dist/vendor/runtime.js')})];\nprocess.on('exit', () => process.stderr.write(JSON.stringify({ script: s.scriptCacheUsed(), signals: v.usedVendorCache('trading-signals') })));\n`);
@@ -114,7 +114,7 @@ console.log(JSON.stringify({ a: new m.Failure().name, b: m.bName, z: m.z === v.z
     expect(JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '')).toEqual({ script: true, signals: true });
   });
 
-  it.skipIf(!fresh)("a sweep's worker threads take the code caches of the script and of the packages it loads, started after the CLI set the heap growth (needs a fresh `npm run build`)", () => {
+  it.skipIf(!fresh)("a sweep's worker threads take the code caches of the script and of the packages it loads, started after the CLI set its V8 flags (needs a fresh `npm run build`)", () => {
     // An ES module preload does not reach worker threads on Node 20; a CommonJS one does.
     const preload = path.join(tmp, 'worker-cache.cjs');
     const url = (rel: string): string => JSON.stringify(pathToFileURL(path.join(ROOT, rel)).href);
