@@ -50,6 +50,9 @@ function smaProbe(probe: Probe): StrategyPlugin {
           if (e.type === 'intentRejected') probe.refused.push({ reason: e.reason, now: ctx.clock.now() });
           if (!sma.update(e) || e.type !== 'kline') return;
           probe.bars.push({ closeTime: e.closeTime, now: ctx.clock.now(), stable: sma.isStable });
+          // An overlay series (the sink) and one in a pane (the generic call): neither is drawn in the warm-up.
+          if (sma.value !== undefined) ctx.plot('sma', sma.value);
+          ctx.plot('bars', probe.bars.length, { pane: 'count' });
           if (sma.isStable && !bought && ctx.openOrders().length === 0 && ctx.position('BTC').isZero()) {
             ctx.place({ symbol: 'BTC_USDT', side: 'BUY', orderType: 'MARKET', quantity: new Decimal('0.01') });
             bought = ctx.clock.now() >= START;
@@ -97,6 +100,10 @@ describe('backtest.warmup (candles)', () => {
     expect(result.fills.every((f) => f.t >= START)).toBe(true);
     expect(JSON.stringify(result.rejections)).not.toContain('WARM_UP');
     expect(result.equity[0]?.t).toBe(START + 59_999);
+    expect(result.plots.map((p) => [p.name, p.points[0]?.t])).toEqual([
+      ['bars', START],
+      ['sma', START],
+    ]);
   });
 
   it('a duration and a number of bars of the same span deliver the same bars', async () => {
