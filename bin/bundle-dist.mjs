@@ -140,13 +140,19 @@ async function warm(dist, configs) {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+  // The vendored bundles' caches too: the backtests ran more of zod, yaml and pino (a plugin's
+  // params, child loggers) than the build's config check (bin/vendor-deps.mjs), whose functions
+  // come compiled from the caches they were loaded with.
+  const { writeVendorCaches } = await import(pathToFileURL(path.join(dist, 'vendor', 'runtime.js')).href);
   writeScriptCache('grown');
+  writeVendorCaches('grown');
   const { setFlagsFromString } = await import('node:v8');
   const { REPLAY_FLAG_DEFAULTS } = await import(pathToFileURL(path.join(dist, 'src', 'cli', 'replayFlags.js')).href);
   for (const [flag, value] of REPLAY_FLAG_DEFAULTS) setFlagsFromString(`${flag}=${value}`);
   // A default written wrong (another Node) would leave every start without its cache, silently.
   if (!flagHash().equals(defaults)) throw new Error(`resetting ${REPLAY_FLAG_DEFAULTS.map(([f]) => f).join(', ')} to REPLAY_FLAG_DEFAULTS (src/cli/replayFlags.ts) did not restore V8's default flags: is a default different in this Node?`);
   writeScriptCache('plain');
+  writeVendorCaches('plain');
 }
 
 /** Writes the script's code cache, warmed by backtests of `configs`, in a child process of Node's default V8 flags (without NODE_OPTIONS). */
