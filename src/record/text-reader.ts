@@ -6,10 +6,9 @@
  * (and a string per line and per level) was the largest cost of a text replay after the replay's own.
  */
 import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import { parseRecordLine, recvToMs, SNAPSHOT_SUFFIX } from './format.js';
 import { type ItemContext, MarketItem, type ReadStats, type RecordedItem, toItems } from './items.js';
-import { addBytesRead, chunksOf, isGzip, readFailure } from './line-reader.js';
+import { addBytesRead, chunksOf, gunzipStream, isGzip, readFailure } from './line-reader.js';
 import { type ScanContext, scanPayload } from './line-scan.js';
 import { lineStream } from './skipStreams.js';
 
@@ -146,7 +145,7 @@ export async function* readTextBatches(
   // Decompressed in 256 KiB pieces (zlib's default is 16 KiB: sixteen times the async steps and batches).
   // Smaller pieces collect no cheaper: one holds about as many kept items as a binary read of 128 KiB.
   const gzip = await isGzip(file);
-  const source = gzip ? raw.pipe(createGunzip({ chunkSize: 256 * 1024 })) : raw;
+  const source = gzip ? raw.pipe(gunzipStream()) : raw;
   const lines = new LineItems(file, ctx, stats, onMalformed, skipStream);
   let counted = 0;
   // The unfinished last line of the previous chunk, copied (a chunk is not ours to keep).
