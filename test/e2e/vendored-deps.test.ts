@@ -67,4 +67,18 @@ console.log(JSON.stringify(out));
     const bare = new RegExp(`(from\\s*|import\\s*\\(?\\s*)['"](${VENDORED.join('|')})['"]`);
     expect(jsFiles(path.join(ROOT, 'dist')).filter((f) => bare.test(readFileSync(f, 'utf8')))).toEqual([]);
   });
+
+  it.skipIf(!fresh)("pino's bundle loads node:assert at its first call, not with the bundle (needs a fresh `npm run build`)", () => {
+    const script = `
+const pino = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/vendor/pino.js')).href)});
+const loaded = () => process.moduleLoadList.includes('NativeModule assert');
+const atImport = loaded();
+const d = pino.destination({ dest: ${JSON.stringify(path.join(tmp, 'pino.log'))}, sync: true });
+d.write('x\\n');
+d.on('close', () => console.log(JSON.stringify([atImport, loaded()])));
+d.end();
+`;
+    // Closing a destination asserts on its fd: the stand-in loads node:assert then and calls it.
+    expect(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }))).toEqual([false, true]);
+  });
 });
