@@ -27,6 +27,7 @@ import { Decimal, isAboveZero, ZERO } from '../core/decimal.js';
 import type { KlineEvent } from '../core/marketEvents.js';
 import type { Scheduler } from './Scheduler.js';
 import { fillOf, orderUpdateOf, type VenueOrder } from './orderEvents.js';
+import { UsedIds } from './usedIds.js';
 
 /** Options of the candle venue. */
 export interface CandleVenueOptions {
@@ -64,8 +65,13 @@ export class CandleVenue implements Venue {
   readonly #symbols = new Map<string, SymbolState>();
   /** Orders not yet final, by clientId (a final order is dropped: nothing can change it any more). */
   readonly #byClient = new Map<string, CandleOrder>();
-  /** Every clientId ever placed, for the duplicate check (strings only: the orders are not kept). */
-  readonly #usedClientIds = new Set<string>();
+  /**
+   * Every clientId ever placed, for the duplicate check: the runner's own ids as one number per
+   * strategy (UsedIds), so the check holds no string per order for the whole run.
+   */
+  readonly #usedClientIds = new UsedIds();
+  /** Publishes the event it is given: scheduled with each report as its argument, no closure per report. */
+  readonly #publishOne = (e: BusEvent): void => this.#opts.publish(e);
   #lastSymbol: string | undefined;
   #lastState: SymbolState | undefined;
   #orderSeq = 0;
@@ -213,7 +219,7 @@ export class CandleVenue implements Venue {
   }
 
   #later(e: BusEvent): void {
-    this.#opts.scheduler.schedule(0, () => this.#opts.publish(e));
+    this.#opts.scheduler.schedule(0, this.#publishOne, e);
   }
 }
 
