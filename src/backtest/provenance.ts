@@ -9,7 +9,6 @@
  * Nothing here depends on when or where the run happened (no wall-clock time, no host name), so
  * the same inputs give the same bytes.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { storeDigest, storedDigest } from './digestCache.js';
 import type { BacktestConfig } from './config.js';
@@ -75,7 +74,8 @@ function sameVersion(a: Stats, b: Stats): boolean {
 
 /** SHA-256 (hex) and size of a whole file, read in 1 MiB pieces. */
 export function fileDigest(file: string): { bytes: number; sha256: string } {
-  const hash = createHash('sha256');
+  // node:crypto loaded here, at the first digest not stored (digestCache.ts), not at every start.
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
   const fd = openSync(file, 'r');
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
