@@ -157,7 +157,7 @@ export function quoteTicks(bidT: number, askT: number, q: PositionQuote): { read
 
 /** Whether `id` is among `orders`. */
 function isOpen(orders: readonly OwnOrderView[], id: string): boolean {
-  for (const o of orders) if (o.clientId === id) return true;
+  for (let i = 0; i < orders.length; i++) if ((orders[i] as OwnOrderView).clientId === id) return true;
   return false;
 }
 
@@ -242,7 +242,9 @@ export function makeMarketMaker(ctx: StrategyContext<z.infer<typeof marketMakerP
    */
   function roomUnits(side: OrderSideName): number {
     let held = 0;
-    for (const o of ctx.openOrders(symbol)) {
+    const open = ctx.openOrders(symbol);
+    for (let i = 0; i < open.length; i++) {
+      const o = open[i] as OwnOrderView;
       if (o.side !== side || o.quantity === undefined) continue;
       held += unitsOfDecimal(o.quantity, qtyK) - unitsOfDecimal(o.cumQty, qtyK);
       if (!(Math.abs(held) <= LIMIT)) return NaN;
@@ -271,7 +273,11 @@ export function makeMarketMaker(ctx: StrategyContext<z.infer<typeof marketMakerP
   function refreshSide(side: OrderSideName, want: Decimal | number | undefined): void {
     let keep = false;
     let pending = false;
-    for (const o of ctx.openOrders(symbol)) {
+    // Indexed loops over the open orders here, in roomUnits and isOpen: a for...of left an array
+    // iterator and its results on the heap at every refresh (sampled heap profile of a backtest).
+    const open = ctx.openOrders(symbol);
+    for (let i = 0; i < open.length; i++) {
+      const o = open[i] as OwnOrderView;
       if (o.side !== side || cancelling.has(o.clientId)) continue;
       if (o.state === 'PENDING') pending = true;
       const stale = keep || want === undefined || o.price === undefined || moved(o.price, want);
