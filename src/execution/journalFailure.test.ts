@@ -85,13 +85,13 @@ describe('a journal write that fails', () => {
     expect(s.open()).toBe(1);
   });
 
-  it('when the intent cannot be recorded: a new order is refused before the check, a cancel still goes out', async () => {
+  it('when the intent cannot be recorded: a new order is refused, a cancel still goes out', async () => {
     const s = setup();
     s.bus.publish(trade(1));
     await s.router.idle();
     const first = s.placed[0] ?? '';
     expect(s.ledger.order(first)?.state).toBe('NEW');
-    s.ledger.recordIntent = diskFull;
+    s.ledger.recordGate = diskFull;
     expect(() => s.bus.publish(trade(2))).not.toThrow();
     await s.router.idle();
     expect(s.ex.requests.newOrder).toBe(1);

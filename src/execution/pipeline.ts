@@ -5,7 +5,7 @@
  *
  * A strategy host (which owns the plugins and their contexts) calls {@link Pipeline.gate} for each
  * intent and, when accepted, {@link Pipeline.venue}.submit with the intent the gate returned. Both
- * are synchronous and cheap: the gate is one risk check plus (live) two prepared inserts, and the
+ * are synchronous and cheap: the gate is one risk check plus (live) one commit of two inserts, and the
  * venue journals before it acts. Rejections become intentRejected events published by the host.
  *
  * The pipeline also listens to the bus for what the venue needs (executionReports for the
@@ -118,8 +118,8 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
 
 /**
  * The gate a strategy host calls for each intent: the pipeline's own checks (halted while
- * reconciling, clientId shape and reuse), then the risk check, each intent and decision journalled
- * first when there is a ledger.
+ * reconciling, clientId shape and reuse), then the risk check; with a ledger, the intent and the
+ * decision are journalled together before the decision is returned.
  */
 function journalledGate<S>(o: PipelineOptions<S>, stats: PipelineStats, state: () => TradingStateName): (intent: Intent, strategy: S) => IntentDecision {
   const count = (d: IntentDecision): void => {
@@ -155,9 +155,10 @@ function journalledGate<S>(o: PipelineOptions<S>, stats: PipelineStats, state: (
   return (intent, strategy) => {
     stats.intents++;
     const now = o.clock.now();
-    const d = journalled(o.log, intent, () => ledger.recordIntent(now, intent)) ?? decide(intent, strategy);
+    const d = decide(intent, strategy);
+    // The intent and its verdict in one commit, before the order is journalled and sent.
     const recorded = journalled(o.log, intent, () =>
-      ledger.recordRiskDecision(now, {
+      ledger.recordGate(now, intent, {
         intentId: intent.intentId,
         accepted: d.kind !== 'reject',
         adjusted: d.kind === 'adjust',

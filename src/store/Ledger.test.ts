@@ -118,6 +118,18 @@ describe('Ledger', () => {
     l.close();
   });
 
+  it('records an intent and its verdict in one commit: both rows, or neither when one cannot be written', () => {
+    const l = Ledger.open(':memory:');
+    const intent = { kind: 'place', intentId: 'i-1', clientId: 'c-1', strategy: 's', symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: new Decimal('1'), quantity: new Decimal('1') } as const;
+    l.recordGate(5, intent, { intentId: 'i-1', accepted: false, adjusted: false, reason: 'MIN_NOTIONAL', message: 'too small' });
+    expect([l.count('intents'), l.count('risk_decisions')]).toEqual([1, 1]);
+    // A verdict the table refuses (intent_id NOT NULL) takes the intent's row back with it.
+    const next = { ...intent, intentId: 'i-2', clientId: 'c-2' };
+    expect(() => l.recordGate(6, next, { intentId: null as unknown as string, accepted: true, adjusted: false, reason: undefined, message: undefined })).toThrow(/NOT NULL/);
+    expect([l.count('intents'), l.count('risk_decisions')]).toEqual([1, 1]);
+    l.close();
+  });
+
   it('counts a fill once per (orderId, tradeId)', () => {
     const l = Ledger.open(':memory:');
     expect(l.recordFill(fill(1, '0.0001'))).toBe(true);

@@ -77,6 +77,7 @@ export class Ledger {
     insertOrder: (o: OrderRecord, source: string) => void;
     updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => OrderRecord | undefined;
     balances: (ts: number, source: string, balances: readonly Balance[]) => void;
+    gate: (ts: number, intent: Intent, d: RiskDecisionRecord) => void;
   };
   /** UPDATE statements of orders by the set of columns they write (see changedColumns). */
   readonly #updates = new Map<number, Statement>();
@@ -150,6 +151,10 @@ export class Ledger {
       balances: db.transaction((ts: number, source: string, balances: readonly Balance[]) => {
         for (const b of balances) st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
       }),
+      gate: db.transaction((ts: number, intent: Intent, d: RiskDecisionRecord) => {
+        this.recordIntent(ts, intent);
+        this.recordRiskDecision(ts, d);
+      }),
     };
   }
 
@@ -214,6 +219,15 @@ export class Ledger {
   /** Records the risk checker's verdict on an intent. */
   recordRiskDecision(ts: number, d: RiskDecisionRecord): void {
     this.#st.risk.run(ts, d.intentId, d.accepted ? 1 : 0, d.adjusted ? 1 : 0, d.reason ?? null, scrubbed(d.message));
+  }
+
+  /**
+   * Records an intent and the risk checker's verdict on it in one commit, the two rows or
+   * neither: each commit takes and drops the WAL's file locks (six fcntl calls) and SQLite's
+   * per-transaction work, on the path of every order before it is sent.
+   */
+  recordGate(ts: number, intent: Intent, d: RiskDecisionRecord): void {
+    this.#tx.gate(ts, intent, d);
   }
 
   /** Journals a new order (normally PENDING, before its request is sent) and its first transition, atomically. */
