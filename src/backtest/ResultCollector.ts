@@ -214,8 +214,10 @@ export class ResultCollector {
     row.length = 0;
     row.push(t);
     let total = 0;
-    for (const s of this.#strategies) {
-      const eq = this.#equityNumber(s);
+    // Indexed loops: a for...of here left two array iterators and their results per sample.
+    const strategies = this.#strategies;
+    for (let i = 0; i < strategies.length; i++) {
+      const eq = this.#equityNumber(strategies[i] as CollectorStrategy);
       row.push(eq);
       total += eq;
     }
@@ -223,7 +225,9 @@ export class ResultCollector {
     this.#equity.push(row);
     const px = this.#priceRow;
     px[0] = t;
-    for (const sym of this.#priceSymbols) {
+    const symbols = this.#priceSymbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const sym = symbols[i] as string;
       const m = this.#sampleMark(sym);
       if (m === undefined) continue;
       px[1] = decimalToNumber(m);
