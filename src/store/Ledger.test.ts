@@ -130,6 +130,29 @@ describe('Ledger', () => {
     l.close();
   });
 
+  it('keeps no index on order state: a ledger that has one loses it at its next open, its orders intact', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
+    dirs.push(dir);
+    const file = join(dir, 'ledger.db');
+    const l = Ledger.open(file);
+    l.insertOrder(order('c1'), 'intent');
+    l.close();
+    const raw = new BetterSqlite3(file);
+    raw.exec('CREATE INDEX orders_state ON orders(state)');
+    raw.close();
+    const indexes = (): string[] => {
+      const db = new BetterSqlite3(file, { readonly: true });
+      const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' AND sql IS NOT NULL").all() as { name: string }[]).map((r) => r.name);
+      db.close();
+      return names;
+    };
+    expect(indexes()).toContain('orders_state');
+    const again = Ledger.open(file);
+    expect(again.openOrders().map((o) => o.clientId)).toEqual(['c1']);
+    again.close();
+    expect(indexes()).toEqual(['orders_order_id']);
+  });
+
   it('counts a fill once per (orderId, tradeId)', () => {
     const l = Ledger.open(':memory:');
     expect(l.recordFill(fill(1, '0.0001'))).toBe(true);

@@ -40,8 +40,8 @@ export const UPDATE_COLUMNS: readonly { readonly column: string; readonly differ
 /**
  * The columns (bits of UPDATE_COLUMNS) whose values differ between two records, updated_at always. An
  * UPDATE rewrites the index entries of every indexed column it sets, equal value or not: writing
- * state and order_id with the send (an order's sentAt, before its request) cost two index pages of
- * WAL more than the row's one.
+ * order_id with the send (an order's sentAt, before its request) cost an index page of WAL more
+ * than the row's one.
  */
 export function changedColumns(before: OrderRecord, after: OrderRecord): number {
   let mask = 0;
