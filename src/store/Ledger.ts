@@ -20,7 +20,7 @@ import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { archiveRows, type ArchiveResult } from './archive.js';
-import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { startCheckpointer, WAL_CAP_BYTES, type Checkpointer } from './checkpointer.js';
 import { migrateLedger } from './migrate.js';
 import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
@@ -176,6 +176,8 @@ export class Ledger {
   #checkpointInWorker(path: string): void {
     const db = this.#db;
     db.pragma('wal_autocheckpoint = 0');
+    // A log the worker made start over is also cut back on disk when the next commit rewinds it.
+    db.pragma(`journal_size_limit = ${WAL_CAP_BYTES}`);
     this.#checkpointer = startCheckpointer(path, () => {
       this.#checkpointer = undefined;
       if (!this.#closed) db.pragma('wal_autocheckpoint = 1000');

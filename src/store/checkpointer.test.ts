@@ -38,7 +38,7 @@ describe('the checkpoint worker', () => {
     for (let i = 0; i < 500; i++) ins.run('x'.repeat(200));
     const before = statSync(path).size;
     const failures: string[] = [];
-    const c = startCheckpointer(path, (why) => failures.push(why), 20);
+    const c = startCheckpointer(path, (why) => failures.push(why), { intervalMs: 20 });
     try {
       // With autocheckpoint off, only a checkpoint (the worker's) writes pages into the file.
       expect(await eventually(() => statSync(path).size > before, 5000)).toBe(true);
@@ -49,9 +49,45 @@ describe('the checkpoint worker', () => {
     }
   });
 
+  it('keeps the WAL near its cap while commits never stop, and every commit succeeds', () => {
+    const path = join(tempDir(), 'w.db');
+    const cap = 2 * 1024 * 1024;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const db = new BetterSqlite3(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma(`journal_size_limit = ${cap}`);
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, data TEXT)');
+    const ins = db.prepare('INSERT INTO t (data) VALUES (?)');
+    const failures: string[] = [];
+    const c = startCheckpointer(path, (why) => failures.push(why), { intervalMs: 10, walCapBytes: cap });
+    let largest = 0;
+    let commits = 0;
+    try {
+      // ~1 s of commits, ten a millisecond (a page each): a PASSIVE pass alone seldom lets the
+      // log start over, so without the RESTART past the cap the file reached 12-16 MB here.
+      const until = Date.now() + 1000;
+      while (Date.now() < until) {
+        for (let i = 0; i < 10; i++) commits += ins.run('x'.repeat(200)).changes;
+        largest = Math.max(largest, statSync(`${path}-wal`).size);
+        Atomics.wait(pause, 0, 0, 1);
+      }
+    } finally {
+      c.stop();
+    }
+    const rows = (db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+    db.close();
+    expect(failures).toEqual([]);
+    // Every commit waited out the RESTART (busy_timeout) instead of failing.
+    expect(rows).toBe(commits);
+    expect(largest).toBeLessThan(4 * cap);
+  });
+
   it('reports a ledger it cannot open, so the writer checkpoints again', async () => {
     const failures: string[] = [];
-    startCheckpointer(join(tempDir(), 'no-such-dir', 'x.db'), (why) => failures.push(why), 20);
+    startCheckpointer(join(tempDir(), 'no-such-dir', 'x.db'), (why) => failures.push(why), { intervalMs: 20 });
     expect(await eventually(() => failures.length > 0, 5000)).toBe(true);
     expect(failures).toHaveLength(1);
   });
