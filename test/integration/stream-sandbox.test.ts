@@ -199,10 +199,10 @@ describe('data side against the sandbox exchange', () => {
   });
 
   /** Alice's listen-token stream with a ten-minute window: any event it held would never arrive within a test. */
-  async function unheldStream(): Promise<{ us: ListenTokenUserStream; events: UserDataEvent[] }> {
+  async function unheldStream(reorderWindowMs = 600_000): Promise<{ us: ListenTokenUserStream; events: UserDataEvent[] }> {
     await start();
     const events: UserDataEvent[] = [];
-    const us = new ListenTokenUserStream({ url: sb.urls.ws_api_url, api: alice, logger: silent, backoff, reorderWindowMs: 600_000 });
+    const us = new ListenTokenUserStream({ url: sb.urls.ws_api_url, api: alice, logger: silent, backoff, reorderWindowMs });
     us.events$.subscribe((e) => events.push(e));
     us.start();
     closers.push(() => us.close());
@@ -221,14 +221,17 @@ describe('data side against the sandbox exchange', () => {
   });
 
   it('user stream: reports the exchange sends reversed (reorder fault) reach the client in E order', async () => {
-    const { us, events } = await unheldStream();
+    // A window of 1 s: once the client sees an event older than one it delivered, it holds every
+    // event for the window (a cautious spell); ten minutes would outlast the test.
+    const { us, events } = await unheldStream(1000);
     await place(alice, 'BUY', '700000000', '0.002');
     await waitFor(() => events.length >= 1, 10_000, 'NEW');
     const before = events.length;
-    // Every user event of the two sells (both accounts' reports and account positions, 8) comes reversed.
+    // Every user event of the two sells (both accounts' reports and account positions, 8) comes
+    // reversed. Sent together, so the sandbox's 100 ms stream tick rarely falls between them (it
+    // would release the first sell's events on their own).
     sb.faults.reorderUserEvents(8);
-    await place(bob, 'SELL', '700000000', '0.001');
-    await place(bob, 'SELL', '700000000', '0.001');
+    await Promise.all([place(bob, 'SELL', '700000000', '0.001'), place(bob, 'SELL', '700000000', '0.001')]);
     await waitFor(() => events.some((e) => e.type === 'executionReport' && e.status === 'FILLED'), 10_000, 'both fills, reordered by the client');
     const fills = events.slice(before).flatMap((e) => (e.type === 'executionReport' ? [e.cumQty.toFixed()] : []));
     expect(fills).toEqual(['0.001', '0.002']);
