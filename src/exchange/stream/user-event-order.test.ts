@@ -79,6 +79,17 @@ describe('UserEventOrderer', () => {
     expect({ held: o.held, late: o.late, gaps }).toEqual({ held: 3, late: 0, gaps: [] });
   });
 
+  it("two reports of one order in the same ms, arriving reversed, go out in the order's sequence at once", () => {
+    const m = manual();
+    const cums: string[] = [];
+    const o = new UserEventOrderer({ windowMs: 100, clock: { now: () => m.now }, timers: m.timers, emit: (e) => cums.push(e.type === 'executionReport' ? e.cumQty.toFixed() : e.type) });
+    o.push(er(10));
+    o.push(er(20, '1', '0.6'));
+    o.push(er(20, '0.4', '0.4'));
+    expect(cums).toEqual(['0', '0.4', '1']);
+    expect({ held: o.held, late: o.late, gaps: o.gaps }).toEqual({ held: 2, late: 0, gaps: 0 });
+  });
+
   it('a report of an order not seen yet (its NEW still on the way) waits for it', () => {
     const { out, o } = setup();
     o.push(er(20, '0.4', '0.4'));

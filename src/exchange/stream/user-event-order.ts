@@ -130,12 +130,25 @@ export class UserEventOrderer {
   /** Outside a cautious spell, delivers held events from the front while no gap blocks them. */
   #drain(): void {
     if (this.opts.clock.now() < this.#cautiousUntil) return;
-    while (this.#held.length > 0) {
-      const first = this.#held[0] as Held;
-      if (this.#gap(first.ev)) return;
-      this.#held.shift();
-      this.#out(first.ev);
+    for (;;) {
+      const i = this.#next(this.#held);
+      if (i < 0) return;
+      const [h] = this.#held.splice(i, 1);
+      this.#out((h as Held).ev);
     }
+  }
+
+  /**
+   * Index in `list` (sorted by E) of the event to deliver next: the first of the front's E whose
+   * order has no report missing; -1 when each of them waits for one. E is in ms, so two reports of
+   * one order can share it; arriving reversed, the later sorts first by arrival, and must not
+   * keep the earlier one (the very report it waits for) behind it.
+   */
+  #next(list: readonly Held[]): number {
+    const front = list[0];
+    if (front === undefined) return -1;
+    for (let i = 0; i < list.length && (list[i] as Held).ev.E === front.ev.E; i++) if (!this.#gap((list[i] as Held).ev)) return i;
+    return -1;
   }
 
   #arm(): void {
@@ -156,7 +169,8 @@ export class UserEventOrderer {
     if (maxDueE === -Infinity) return;
     const out = this.#held.filter((h) => h.ev.E <= maxDueE);
     this.#held = this.#held.filter((h) => h.ev.E > maxDueE);
-    for (const h of out) {
+    while (out.length > 0) {
+      const [h] = out.splice(Math.max(0, this.#next(out)), 1) as [Held];
       if (now !== Infinity && this.#gap(h.ev)) {
         this.gaps++;
         const er = h.ev as ExecutionReportEvent;
