@@ -23,8 +23,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import vm from 'node:vm';
 import { asciiOutputs } from './ascii-output.mjs';
+import { currentFlagHash } from './vendor-runtime.mjs';
 
 /** The modules bundled, relative to dist/src, each standing as `<basename>.js` in the bundle's folder. */
 export const BUNDLE_ENTRIES = ['cli/main', 'index', 'testing', 'indicators', 'backtest/sweepWorker'];
@@ -118,9 +118,6 @@ export async function bundleDist(dist) {
   return readdirSync(out).sort();
 }
 
-/** Bytes 12..16 of a V8 code cache: the hash of the V8 flags it was made under. */
-const flagHash = () => new vm.Script('0').createCachedData().subarray(12, 16);
-
 /**
  * Runs a backtest of each of `configs` through the script (its output thrown away), then writes the
  * script's code caches. V8 takes a cache only under the flags it was made with: the backtest sets
@@ -128,7 +125,7 @@ const flagHash = () => new vm.Script('0').createCachedData().subarray(12, 16);
  * written under those flags, then, the flags reset, one under V8's defaults.
  */
 async function warm(dist, configs) {
-  const defaults = flagHash();
+  const defaults = currentFlagHash();
   const { kancil, writeScriptCache } = await import(pathToFileURL(path.join(dist, BUNDLE_DIR, SCRIPT_FILES.runtime)).href);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-warm-'));
   try {
@@ -150,7 +147,7 @@ async function warm(dist, configs) {
   const { REPLAY_FLAG_DEFAULTS } = await import(pathToFileURL(path.join(dist, 'src', 'cli', 'replayFlags.js')).href);
   for (const [flag, value] of REPLAY_FLAG_DEFAULTS) setFlagsFromString(`${flag}=${value}`);
   // A default written wrong (another Node) would leave every start without its cache, silently.
-  if (!flagHash().equals(defaults)) throw new Error(`resetting ${REPLAY_FLAG_DEFAULTS.map(([f]) => f).join(', ')} to REPLAY_FLAG_DEFAULTS (src/cli/replayFlags.ts) did not restore V8's default flags: is a default different in this Node?`);
+  if (!currentFlagHash().equals(defaults)) throw new Error(`resetting ${REPLAY_FLAG_DEFAULTS.map(([f]) => f).join(', ')} to REPLAY_FLAG_DEFAULTS (src/cli/replayFlags.ts) did not restore V8's default flags: is a default different in this Node?`);
   writeScriptCache('plain');
   writeVendorCaches('plain');
 }

@@ -16,10 +16,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Bytes 12..16 of V8's code-cache header hold the hash of the flags the cache was made under. */
 const flagHash = (data) => data.subarray(12, 16);
 
+/** The flag hash a cache made now, under this thread's V8 flags, would carry. */
+export const currentFlagHash = () => flagHash(new vm.Script('0').createCachedData());
+
 /** Of the cache `files` (V8's default flags first), the one made under this thread's V8 flags, else the first found (V8 refuses it, the code compiles as usual); undefined when none is found. */
 export function cacheForFlags(files) {
   // Asked at each load: the CLI may set its V8 flags between two (a plugin's package).
-  const current = flagHash(new vm.Script('0').createCachedData());
+  const current = currentFlagHash();
   let first;
   for (const file of files) {
     let data;
