@@ -47,10 +47,15 @@ function collect(child: ReturnType<typeof spawn>, timeoutMs: number, interruptOn
   });
 }
 
+/** `script` running the shell command `command` in a pseudo-terminal; its stdin a pipe only when keys are to be typed. */
+function scriptOf(command: string, cwd: string, env: NodeJS.ProcessEnv, stdin: 'ignore' | 'pipe'): ReturnType<typeof spawn> {
+  // -e: script exits with the command's status; -q: no "Script started" lines.
+  return spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm-256color' }, stdio: [stdin, 'pipe', 'pipe'] });
+}
+
 /** Runs the shell command `command` in a pseudo-terminal (its stdout and stderr a TTY); resolves with its exit status. */
 export function inTerminal(command: string, cwd: string, timeoutMs = 120_000, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
-  // -e: script exits with the command's status; -q: no "Script started" lines.
-  return collect(spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm-256color' }, stdio: ['ignore', 'pipe', 'pipe'] }), timeoutMs);
+  return collect(scriptOf(command, cwd, env, 'ignore'), timeoutMs);
 }
 
 /**
@@ -58,7 +63,7 @@ export function inTerminal(command: string, cwd: string, timeoutMs = 120_000, en
  * `ready` (as a person stops it, and no sooner or later than it is up); resolves with its exit status.
  */
 export function interruptedInTerminal(command: string, cwd: string, ready: RegExp, timeoutMs = 120_000): Promise<Ran> {
-  return collect(spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...process.env, TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'pipe'] }), timeoutMs, ready);
+  return collect(scriptOf(command, cwd, process.env, 'pipe'), timeoutMs, ready);
 }
 
 /**
