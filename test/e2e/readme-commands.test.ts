@@ -115,6 +115,7 @@ describe.skipIf(!ready)('README commands from the built package (needs `npm run 
     const sb = await interruptedInTerminal(kancil('sandbox --config config/sandbox.yaml'), ROOT, /"base_url":"http:\/\/127\.0\.0\.1:\d+"/);
     expect(sb.out).not.toMatch(STACK);
     expect(sb.out).toMatch(/"base_url":"http:\/\/127\.0\.0\.1:\d+"/);
+    expect(sb.code).toBe(0);
     const closed = await withClosedStdout(['node', BIN, 'sandbox', '--config', 'config/sandbox.yaml'], ROOT);
     expect(closed.err).not.toMatch(STACK);
     expect(closed.code).toBe(141);

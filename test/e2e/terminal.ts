@@ -63,7 +63,10 @@ export function inTerminal(command: string, cwd: string, timeoutMs = 120_000, en
  * `ready` (as a person stops it, and no sooner or later than it is up); resolves with its exit status.
  */
 export function interruptedInTerminal(command: string, cwd: string, ready: RegExp, timeoutMs = 120_000): Promise<Ran> {
-  return collect(scriptOf(command, cwd, process.env, 'pipe'), timeoutMs, ready);
+  // A person's interactive shell gives the command its own foreground process group, so only the
+  // command gets the Ctrl-C. `script`'s `sh -c` shares the command's group and dash does not exec
+  // it, so the shell would die of the SIGINT (status 130) whatever the command did: exec it.
+  return collect(scriptOf(`exec ${command}`, cwd, process.env, 'pipe'), timeoutMs, ready);
 }
 
 /**
