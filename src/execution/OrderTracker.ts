@@ -18,6 +18,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
+import { StateError } from '../core/errors.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
 import type { AccountTrade, Order, SymbolInfo } from '../core/types.js';
 import type { FillEvent, OrderUpdateEvent, TrackedOrderStateName } from '../bus/events.js';
@@ -196,9 +197,15 @@ export class OrderTracker {
     return out;
   }
 
-  /** Records that the placement request is about to go out on `venue` (the settle rule counts from here). */
+  /**
+   * Records that the placement request is about to go out on `venue` (the settle rule counts from
+   * here). Throws when the ledger has no row for the order: a request it does not name must not
+   * leave (a restart would not know to look for it).
+   */
   markSent(clientId: string, venue: OrderVenueName): void {
-    this.#patch(clientId, { venue, sentAt: this.#clock.now() }, 'send');
+    if (!this.#patch(clientId, { venue, sentAt: this.#clock.now() }, 'send')) {
+      throw new StateError(`order ${clientId} has no row in the ledger: its send cannot be journalled`);
+    }
   }
 
   /** The placement outcome is unknown (5XX, timeout): the order must be reconciled before anything else. */
@@ -219,14 +226,15 @@ export class OrderTracker {
    * Closes a PENDING order whose request never left the process because the ledger could not
    * record the send: REJECTED in the ledger when it can be written again, in memory and on the bus
    * in any case (a strategy waiting for it would otherwise wait forever, its budget held). A ledger
-   * left at PENDING without sentAt is what a restart closes as NOT_SENT, so the two agree.
+   * left at PENDING without sentAt is what a restart closes as NOT_SENT, so the two agree. A ledger
+   * without the order's row gets a `notSent` journal line saying why, when it takes writes.
    */
   notSent(clientId: string, reason: string): void {
     const o = this.#live.get(clientId);
     if (!o || o.state !== 'PENDING' || o.sentAt !== undefined) return;
     try {
-      this.markRejected(clientId, reason);
-      return;
+      if (this.#patch(clientId, { state: 'REJECTED', reason }, 'reject')) return;
+      this.#ledger.journal(this.#clock.now(), 'notSent', { clientId, reason });
     } catch {
       // The ledger still refuses writes: the in-memory close below is all that can be done.
     }
@@ -408,14 +416,16 @@ export class OrderTracker {
     if (o.state === 'PENDING' && o.sentAt !== undefined) this.markUnknown(o.clientId, `order snapshot quarantined: ${reason}`);
   }
 
-  #patch(clientId: string, patch: OrderPatch, source: string): void {
+  /** Journals a patch of an order, then keeps and publishes it; false when the ledger has no row for the order. */
+  #patch(clientId: string, patch: OrderPatch, source: string): boolean {
     const known = this.#live.get(clientId) ?? this.#ended.get(clientId);
     const before = known ?? this.#ledger.order(clientId);
-    if (!before) return;
+    if (!before) return false;
     const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source, undefined, known);
-    if (!after) return;
+    if (!after) return false;
     this.#store(after);
     if (after.state !== before.state || (after.cumQty !== before.cumQty && decCmp(after.cumQty, before.cumQty) !== 0) || after.orderId !== before.orderId) this.#publishUpdate(after);
+    return true;
   }
 
   #store(o: OrderRecord): void {

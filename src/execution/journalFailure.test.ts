@@ -126,4 +126,19 @@ describe('a journal write that fails', () => {
     s.ledger.updateOrder = update;
     expect([s.ledger.order(s.placed[0] ?? '')?.state, s.ledger.order(s.placed[0] ?? '')?.sentAt]).toEqual(['PENDING', undefined]);
   });
+
+  it('when the order has no row to mark sent: nothing is sent, the order is closed and the journal says why', async () => {
+    const s = setup();
+    // A ledger that lost the PENDING row (or never took it) without saying so.
+    s.ledger.insertOrder = () => undefined;
+    s.bus.publish(trade(1));
+    await s.router.idle();
+    expect(s.ex.requests.newOrder).toBe(0);
+    const id = s.placed[0] ?? '';
+    const updates = s.seen.filter((e) => e.type === 'orderUpdate').map((e) => e.type === 'orderUpdate' && [e.state, e.reason]);
+    const reason = `NOT_SENT: the ledger could not record the send (order ${id} has no row in the ledger: its send cannot be journalled)`;
+    expect(updates).toEqual([['PENDING', undefined], ['REJECTED', reason]]);
+    expect(s.open()).toBe(0);
+    expect(s.ledger.journalEntries('notSent')).toEqual([{ ts: 1_000_000, data: { clientId: id, reason } }]);
+  });
 });
