@@ -150,7 +150,30 @@ describe('Ledger', () => {
     const again = Ledger.open(file);
     expect(again.openOrders().map((o) => o.clientId)).toEqual(['c1']);
     again.close();
-    expect(indexes()).toEqual(['orders_order_id']);
+    expect(indexes()).toEqual(['orders_order_id_known']);
+  });
+
+  it('indexes exchange order ids only, replacing the index of every row an older ledger has', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
+    dirs.push(dir);
+    const file = join(dir, 'ledger.db');
+    const l = Ledger.open(file);
+    l.insertOrder(order('c1'), 'intent');
+    l.insertOrder(order('c2'), 'intent');
+    l.updateOrder('c2', { orderId: '77', state: 'NEW' }, 2, 'rest');
+    l.close();
+    const raw = new BetterSqlite3(file);
+    raw.exec('DROP INDEX orders_order_id_known; CREATE INDEX orders_order_id ON orders(order_id)');
+    raw.close();
+    const again = Ledger.open(file);
+    expect(again.orderByOrderId('77')?.clientId).toBe('c2');
+    again.close();
+    const db = new BetterSqlite3(file, { readonly: true });
+    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' AND sql IS NOT NULL").all();
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT * FROM orders WHERE order_id = ?').all('77') as { detail: string }[];
+    db.close();
+    expect(indexes).toEqual([{ name: 'orders_order_id_known', sql: 'CREATE INDEX orders_order_id_known ON orders(order_id) WHERE order_id IS NOT NULL' }]);
+    expect(plan.map((p) => p.detail)).toEqual(['SEARCH orders USING INDEX orders_order_id_known (order_id=?)']);
   });
 
   it('counts a fill once per (orderId, tradeId)', () => {
