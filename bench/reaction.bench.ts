@@ -1,6 +1,7 @@
 /**
  * Reaction time of the live loop (no npm peer does this; absolute figures against goals). A
- * strategy answers every trade with an order and keeps one bid resting that the market fills; it
+ * strategy answers every trade with an order and keeps eight bids resting that the market fills,
+ * one a trade, 100 trades a second (~300 fills a stretch), placing a bid again on each fill; it
  * runs as `kancil run` composes it (RunSession), on paper and live, against a sandbox in its own
  * process on loopback (bench/reactionSandbox.ts), at 100, 1,000 and 10,000 trades/s, without and
  * with the operator console:
@@ -15,7 +16,9 @@
  *    -> the request's 'finish' (which waits behind every callback queued before the write's);
  *  - fill-to-strategy: the read that brought a fill (live: the user stream's executionReport;
  *    paper: the public trade the simulator filled the bid on, latency model 0) -> the strategy's
- *    handler of that fill.
+ *    handler of that fill; and fill-to-order, that read -> the bid placed again on the fill
+ *    written (or handed to the simulator), as tick-to-order ends. The slowest fills are listed
+ *    with how long they waited behind the earlier frames of their read, and how many there were.
  * Both ends of each figure are performance.now() in the bot's process (one clock); a frame that
  * waited in the kernel while the loop was busy elsewhere shows in the event-loop delay reported
  * beside it (perf_hooks), not in the figure.
@@ -60,12 +63,17 @@ import { frameReceived, httpRequestFinished, httpRequestMade, httpRequestWritten
 import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
 import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
 import { coreWaitMs, placeProcesses, type Placement } from './reactionPlacement.js';
-import { classifyFrame, clientSeq, clientSeqInBody, FrameKind, Pairs } from './reactionSamples.js';
-import { type BenchReport, percentile } from './report.js';
+import { type Dist, fmt, measure, Samples } from './reactionMeasure.js';
+import { classifyFrame, clientSeq, clientSeqInBody, FrameKind } from './reactionSamples.js';
+import { type BenchReport } from './report.js';
 
 const RATES = (process.env.REACTION_RATES ?? '100,1000,10000').split(',').map(Number);
-/** Fills per second (a bid filled, re-placed, filled again). */
-const FILL_RATE = 20;
+/**
+ * Trades per second at the resting bid's price (`REACTION_FILL_RATE`, default 100): each fills the
+ * bid, which the strategy places again on the fill, so a stretch of 3 s makes ~300 fills, enough
+ * for a p99 (a trade that comes before the new bid rests fills nothing; the report counts both).
+ */
+const FILL_RATE = Number(process.env.REACTION_FILL_RATE ?? 100);
 const SECONDS = Number(process.env.REACTION_SECONDS ?? 3);
 /**
  * Seconds at WARM_RATE before the first measured stretch, unmeasured: a live bot is judged as it
@@ -85,51 +93,6 @@ const CONSOLE = (process.env.REACTION_CONSOLE ?? 'off,on').split(',').map((c) =>
 });
 const GOALS = { tickP99At1000: 1, tickP99At10000: 5, fillP99: 10 } as const;
 const dir = path.dirname(fileURLToPath(import.meta.url));
-
-/**
- * What the probes and the strategy saw in one measured stretch, as numbers in typed arrays
- * (bench/reactionSamples.ts): trade ids and clientId sequence numbers as keys, times as values.
- */
-class Samples {
-  /** Trade frames the strategy answers: trade id -> the read that completed the frame. */
-  tickFrames = new Pairs(0);
-  /** The same frames: trade id -> handed to the socket's message handlers (the former start). */
-  tickHandled = new Pairs(0);
-  /** Paper: other public trades (the simulator fills the bid on them): received times, in order. */
-  tradeFrames = new Pairs(0);
-  /** Live: executionReports of fills: trade id -> received. */
-  fillFrames = new Pairs(0);
-  /** Orders sent (paper) or their request bytes handed to the socket (live): clientId seq -> time. */
-  sent = new Pairs(0);
-  /** Live: the request's 'finish' (the former end): clientId seq -> time. */
-  finished = new Pairs(0);
-  /** When the HTTP transport made each request (clientId seq -> time): the part of tick-to-order spent in the HTTP client. */
-  made = new Pairs(0);
-  /** When the strategy heard of each tick: trade id -> time. */
-  tickAt = new Pairs(0);
-  /** clientId seq of each answer -> the trade id it answered (in `at`). */
-  answered = new Pairs(0);
-  /** The strategy's handler of each fill: trade id -> time. */
-  handled = new Pairs(0);
-  /** GC pauses (ms) by kind: scavenges of the young generation, and the rest (mark-compact and its steps). */
-  gc: { ms: number; minor: boolean }[] = [];
-  on = false;
-
-  /** Empties every record, with room for `rate` trades/s over the stretch and the drain after it. */
-  clear(rate: number): void {
-    const room = Math.ceil(rate * (SECONDS + 3)) + 1000;
-    for (const p of [this.tickFrames, this.tickHandled, this.tradeFrames, this.sent, this.finished, this.made, this.tickAt, this.answered]) p.reset(room);
-    const fills = Math.ceil(FILL_RATE * (SECONDS + 3) * 4) + 1000;
-    this.fillFrames.reset(fills);
-    this.handled.reset(fills);
-    this.gc = [];
-  }
-
-  /** Samples left out because a record was full. */
-  get dropped(): number {
-    return [this.tickFrames, this.tickHandled, this.tradeFrames, this.fillFrames, this.sent, this.finished, this.made, this.tickAt, this.answered, this.handled].reduce((n, p) => n + p.dropped, 0);
-  }
-}
 
 const S = new Samples();
 
@@ -153,21 +116,31 @@ const MAX_IN_FLIGHT = 4;
 let inFlight = new Set<string>();
 let seenTicks = 0;
 
-/** Answers each 60000 trade with an IOC bid that cannot trade; keeps a bid at 59000 resting. */
+/**
+ * Bids kept resting at 59000, each filled whole by one trade there, oldest first: with one, a
+ * trade that came before its replacement rested filled nothing, and at 10,000 trades/s, the
+ * sandbox busy making them, 85 % of those trades did so.
+ */
+const RESTING_BIDS = 8;
+
+/** Answers each 60000 trade with an IOC bid that cannot trade; keeps bids at 59000 resting. */
 const reaction = defineStrategy({
   name: 'reaction',
   description: 'bench: an order for every trade, one bid resting for the market to fill',
   params: z.object({}),
   create(ctx) {
-    let bid: string | undefined;
-    const placeBid = (): void => {
-      bid = ctx.place({ symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: FILL_PRICE, quantity: QTY });
+    const bids = new Set<string>();
+    const placeBid = (): string => {
+      const id = ctx.place({ symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: FILL_PRICE, quantity: QTY });
+      bids.add(id);
+      return id;
     };
     return {
       onEvent(e) {
-        if (e.type === 'fill' && e.clientId === bid) {
+        if (e.type === 'fill' && bids.delete(e.clientId)) {
           if (S.on) S.handled.push(Number(e.tradeId), performance.now());
-          placeBid();
+          const id = placeBid();
+          if (S.on) S.refills.push(clientSeq(id), Number(e.tradeId));
           return;
         }
         if (e.type === 'orderUpdate' && (e.state === 'EXPIRED' || e.state === 'REJECTED' || e.state === 'CANCELED' || e.state === 'FILLED')) inFlight.delete(e.clientId);
@@ -179,80 +152,12 @@ const reaction = defineStrategy({
           const id = ctx.place({ symbol: 'BTC_USDT', side: 'BUY', orderType: 'LIMIT', timeInForce: 'IOC', price: ANSWER_PRICE, quantity: QTY });
           inFlight.add(id);
           if (S.on) S.answered.push(clientSeq(id), Number(e.tradeId));
-          if (bid === undefined) placeBid();
+          if (bids.size < RESTING_BIDS) placeBid();
         }
       },
     };
   },
 });
-
-/** Figures of one list of latencies (ms). */
-interface Dist {
-  readonly n: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly p999: number;
-  readonly max: number;
-}
-
-function dist(xs: readonly number[]): Dist {
-  return { n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), p999: percentile(xs, 99.9), max: xs.length > 0 ? Math.max(...xs) : NaN };
-}
-
-const fmt = (d: Dist): string => (d.n === 0 ? 'no samples' : `p50 ${d.p50.toFixed(3)}  p99 ${d.p99.toFixed(3)}  p99.9 ${d.p999.toFixed(3)}  max ${d.max.toFixed(3)} ms (${d.n})`);
-
-/** Latencies of one stretch: tick-to-order and fill-to-strategy. */
-function measure(paper: boolean): { heard: Dist; tick: Dist; former: Dist; client: Dist; fill: Dist; gc: string } {
-  const trades = S.tickFrames.toMap();
-  const handedOver = S.tickHandled.toMap();
-  const sent = S.sent.toMap();
-  const finished = S.finished.toMap();
-  const made = S.made.toMap();
-  const tick: number[] = [];
-  const former: number[] = [];
-  const client: number[] = [];
-  const heard: number[] = [];
-  for (let i = 0; i < S.tickAt.n; i++) {
-    const f = trades.get(S.tickAt.keys[i] as number);
-    if (f !== undefined) heard.push((S.tickAt.at[i] as number) - f);
-  }
-  for (let i = 0; i < S.answered.n; i++) {
-    const seq = S.answered.keys[i] as number;
-    const at = trades.get(S.answered.at[i] as number);
-    const out = sent.get(seq);
-    if (at !== undefined && out !== undefined) tick.push(out - at);
-    // The former definition: handed to the message handler -> 'finish' (live) or sent (paper).
-    const from = handedOver.get(S.answered.at[i] as number);
-    const to = paper ? out : finished.get(seq);
-    if (from !== undefined && to !== undefined) former.push(to - from);
-    const m = made.get(seq);
-    if (at !== undefined && out !== undefined && m !== undefined) client.push(out - m);
-  }
-  const fills = S.fillFrames.toMap();
-  const fillTrades = S.tradeFrames.at.subarray(0, S.tradeFrames.n);
-  const fill: number[] = [];
-  for (let i = 0; i < S.handled.n; i++) {
-    const h = S.handled.at[i] as number;
-    // Paper: the simulator fills on the public trade frame just before the handler.
-    const at = paper ? latestBefore(fillTrades, h) : fills.get(S.handled.keys[i] as number);
-    if (at !== undefined) fill.push(h - at);
-  }
-  return { heard: dist(heard), tick: dist(tick), former: dist(former), client: dist(client), fill: dist(fill), gc: gcText(S.gc) };
-}
-
-/** "GC 12 pauses, 41 ms in all, max 9.1 ms (11 scavenges, max 9.1; 1 other, max 3.0)". */
-function gcText(gc: readonly { ms: number; minor: boolean }[]): string {
-  const max = (xs: readonly { ms: number }[]): string => (xs.length > 0 ? Math.max(...xs.map((g) => g.ms)) : 0).toFixed(1);
-  const minor = gc.filter((g) => g.minor);
-  const other = gc.filter((g) => !g.minor);
-  return `GC ${gc.length} pauses, ${gc.reduce((t, g) => t + g.ms, 0).toFixed(0)} ms in all, max ${max(gc)} ms (${minor.length} scavenges, max ${max(minor)}; ${other.length} other, max ${max(other)})`;
-}
-
-function latestBefore(sorted: Float64Array, t: number): number | undefined {
-  let best: number | undefined;
-  for (const x of sorted) if (x <= t) best = x;
-  return best;
-}
 
 /** The exchange process; `rate` sets its trades per second. */
 async function startExchange(placement: Placement): Promise<{ urls: RunEndpoints; rate(ticks: number, fills: number): Promise<void>; stop(): Promise<void> }> {
@@ -331,7 +236,7 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
     for (const rate of RATES) {
       await exchange.rate(rate, FILL_RATE);
       await sleep(700);
-      S.clear(rate);
+      S.clear(rate, FILL_RATE, SECONDS);
       seenTicks = 0;
       loop.reset();
       loop.enable();
@@ -343,7 +248,7 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       loop.disable();
       await exchange.rate(0, 0);
       await sleep(1000);
-      const m = measure(mode === 'paper');
+      const m = measure(S, mode === 'paper');
       tick.set(rate, m.tick);
       fill.push(m.fill);
       const pad = `${' '.repeat(mode.length + (withConsole ? 9 : 0))} ${' '.repeat(6)}           `;
@@ -351,7 +256,9 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       if (mode === 'live') lines.push(`${pad}  of it in the HTTP client (request made -> bytes written) ${fmt(m.client)}`);
       lines.push(`${pad}  former definition (frame handed to its handler -> ${mode === 'live' ? "the request's 'finish'" : 'sent'}) ${fmt(m.former)}`);
       lines.push(`${pad}frame-to-strategy ${fmt(m.heard)}`);
-      lines.push(`${pad}fill-to-strategy ${fmt(m.fill)}`);
+      lines.push(`${pad}fill-to-strategy ${fmt(m.fill)}, ${S.handled.n} fills of ${S.tradeFrames.n} trades at the bid's price`);
+      lines.push(`${pad}fill-to-order (the bid placed again on the fill) ${fmt(m.fillToOrder)}`);
+      if (m.slowFills !== '') lines.push(`${pad}slowest fills, ms: ${m.slowFills}`);
       const waited = waitedBefore !== undefined && waitedAfter !== undefined ? `; waited for a core ${(waitedAfter - waitedBefore).toFixed(0)} of ${SECONDS * 1000} ms` : '';
       lines.push(`${pad}${m.gc}; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} ms${waited}`);
       if (S.dropped > 0) lines.push(`${pad}${S.dropped} samples dropped (records full): the figures leave them out`);
@@ -386,16 +293,29 @@ export async function run(): Promise<BenchReport> {
   const lines: string[] = [];
   const tickPrice = Buffer.from(TICK_PRICE);
   const tradeId = new Float64Array(1);
+  // Frames of one read come in one synchronous run, with nothing between them: a frame with the
+  // read time of the one before it came in the same read.
+  let lastRead = Number.NaN;
+  let ahead = 0;
   const onFrame = (m: unknown): void => {
     if (!S.on) return;
     const { data, readAt, at } = m as FrameProbe;
+    if (readAt === lastRead) ahead++;
+    else {
+      lastRead = readAt;
+      ahead = 0;
+    }
     if (!Buffer.isBuffer(data)) return;
     const kind = classifyFrame(data, tickPrice, tradeId);
     if (kind === FrameKind.tick) {
       S.tickFrames.push(tradeId[0] as number, readAt);
       S.tickHandled.push(tradeId[0] as number, at);
     } else if (kind === FrameKind.trade) S.tradeFrames.push(0, readAt);
-    else if (kind === FrameKind.fill) S.fillFrames.push(tradeId[0] as number, readAt);
+    else if (kind === FrameKind.fill) {
+      S.fillFrames.push(tradeId[0] as number, readAt);
+      S.fillHandled.push(tradeId[0] as number, at);
+      S.fillAhead.push(tradeId[0] as number, ahead);
+    }
   };
   // Sends are noted after the window too: an answer decided in it may leave after it ends.
   const onSent = (m: unknown): void => S.sent.push(clientSeq((m as OrderSentProbe).clientId), (m as OrderSentProbe).at);
@@ -408,7 +328,7 @@ export async function run(): Promise<BenchReport> {
   httpRequestMade.subscribe(onCreate);
   httpRequestFinished.subscribe(onFinish);
   const gc = new PerformanceObserver((list) => {
-    if (S.on) for (const e of list.getEntries()) S.gc.push({ ms: e.duration, minor: (e as unknown as { detail?: NodeGCPerformanceDetail }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR });
+    if (S.on) for (const e of list.getEntries()) S.gc.push({ start: e.startTime, ms: e.duration, minor: (e as unknown as { detail?: NodeGCPerformanceDetail }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR });
   });
   gc.observe({ entryTypes: ['gc'] });
   const placement = placeProcesses();
