@@ -96,6 +96,14 @@ describe('idText', () => {
     for (let i = 0; i < 50_000; i++) ids.push(Math.floor(rand() * 10 ** (1 + Math.floor(rand() * 16))));
     for (const id of ids) if (Number.isSafeInteger(id)) expect(idText(id)).toBe(String(id));
   });
+
+  it('spells runs of ids, as a recording has them, and ids that alternate between runs', () => {
+    for (let id = 3_735_683_150; id < 3_735_683_450; id++) expect(idText(id)).toBe(String(id));
+    for (let i = 0; i < 300; i++) {
+      const id = (i % 2 === 0 ? 0x3fffff00 : 999_999_999_900) + i;
+      expect(idText(id)).toBe(String(id));
+    }
+  });
 });
 
 describe('wireTrade', () => {
