@@ -58,16 +58,16 @@ export function userStreams(ep: UserStreamEndpoints, open: OpenClient, symbols: 
   const covers = new Set<1 | 3>();
   const logger = log.child({ part: 'user' });
   if (symbols.some((s) => s.type === 3) && ep.stream_url_new) {
-    streams.push(new ListenKeyUserStream({ url: ep.stream_url_new, symbolType: 3, api: open, name: 'user:type3', logger }));
+    streams.push(new ListenKeyUserStream({ url: ep.stream_url_new, symbolType: 3, api: open, name: 'user:type3', logger, holdFramesForOrders: true }));
     covers.add(3);
   }
   // Type 1 also when no symbol needs another stream: account updates come on every user stream.
   if (symbols.some((s) => s.type === 1) || streams.length === 0) {
-    if (ep.ws_api_url) streams.push(new ListenTokenUserStream({ url: ep.ws_api_url, api: open, name: 'user:type1', logger }));
+    if (ep.ws_api_url) streams.push(new ListenTokenUserStream({ url: ep.ws_api_url, api: open, name: 'user:type1', logger, holdFramesForOrders: true }));
     else {
       // Only the URL the run will use is logged: never a key, a secret or a listen key.
       log.warn({ stream_url: ep.stream_url }, LISTEN_KEY_DEPRECATED);
-      streams.push(new ListenKeyUserStream({ url: ep.stream_url, symbolType: 1, api: open, name: 'user:type1', logger }));
+      streams.push(new ListenKeyUserStream({ url: ep.stream_url, symbolType: 1, api: open, name: 'user:type1', logger, holdFramesForOrders: true }));
     }
     covers.add(1);
   }

@@ -2,8 +2,8 @@
  * Signals between the live order path and the market stream: the router counts the orders and
  * cancels it queues for sending, and the HTTP transport runs the callbacks registered here (each in
  * a process.nextTick) once the next REST request made after them has its bytes handed to its
- * socket. The market stream holds the rest of a socket read's frames after a frame that queued a
- * send, until that request is written (src/exchange/stream/frame-turns.ts). The transport listens
+ * socket. The live market and user streams hold the rest of a socket read's frames after a frame
+ * that queued a send, until that request is written (src/exchange/stream/frame-turns.ts). The transport listens
  * for the write only while something waits: one array length read per request otherwise.
  */
 const waiting: (() => void)[] = [];

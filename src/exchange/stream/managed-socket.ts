@@ -9,6 +9,7 @@ import { MAX_STREAM_FRAME_BYTES } from './frame-limit.js';
 import { closeSocket } from './close-socket.js';
 import { type BackoffOptions, type TimerHandle, backoffDelay, timing, type TimingDeps } from './timing.js';
 import { probeFrames } from './frame-probe.js';
+import { FrameTurns } from './frame-turns.js';
 
 /** Options of a managed socket. */
 export interface ManagedSocketOptions extends TimingDeps {
@@ -20,6 +21,11 @@ export interface ManagedSocketOptions extends TimingDeps {
   readonly backoff?: BackoffOptions;
   readonly pingIntervalMs?: number;
   readonly pongTimeoutMs?: number;
+  /**
+   * Live trading: after a frame that led to an order (a fill the strategy answers), the rest of
+   * its socket read waits until that order's request is written (frame-turns.ts).
+   */
+  readonly holdFramesForOrders?: boolean;
   readonly logger: Logger;
 }
 
@@ -84,9 +90,11 @@ export class ManagedSocket {
       this.opts.onOpen(reconnected);
     });
     probeFrames(ws);
+    const turns = this.opts.holdFramesForOrders === true ? new FrameTurns<WebSocket.RawData>((d) => this.opts.onMessage(d.toString())) : undefined;
     ws.on('message', (d: WebSocket.RawData) => {
       this.#lastFrameAt = this.#t.clock.now();
-      this.opts.onMessage(d.toString());
+      if (turns) turns.push(d);
+      else this.opts.onMessage(d.toString());
     });
     ws.on('ping', () => (this.#lastFrameAt = this.#t.clock.now()));
     ws.on('pong', () => (this.#lastFrameAt = this.#t.clock.now()));

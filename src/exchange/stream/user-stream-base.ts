@@ -28,6 +28,11 @@ export interface UserStreamCommonOptions extends TimingDeps {
   readonly reorderWindowMs?: number;
   readonly pingIntervalMs?: number;
   readonly pongTimeoutMs?: number;
+  /**
+   * Live trading: after a frame that led to an order, the rest of its socket read waits until
+   * that order's request is written (frame-turns.ts); events keep their order.
+   */
+  readonly holdFramesForOrders?: boolean;
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number; readonly factor?: number };
   /** Label in status events. */
   readonly name?: string;
