@@ -1,13 +1,17 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { Decimal, ZERO } from '../core/decimal.js';
 import { Ledger } from '../store/Ledger.js';
 import type { OrderRecord } from '../store/records.js';
 import { runCli } from './main.js';
 
 const DAY = 86_400_000;
+// The CLI's --keep-days reads the clock too: from noon UTC, no midnight falls between the dates
+// written here and the ones the CLI works out, as one could on the real clock.
+vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 15, 12), shouldAdvanceTime: true });
+afterAll(() => vi.useRealTimers());
 const now = Date.now();
 
 function order(clientId: string, state: OrderRecord['state'], t: number): OrderRecord {
