@@ -7,9 +7,9 @@
  * filled), with the project's locked versions, and reuses the project's compiled better-sqlite3 (the
  * same version for the same Node) instead of building it again from source.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,8 +18,14 @@ import { ROOT, builtIsFresh } from './builtFresh.js';
 import { STACK, hasScript, inTerminal } from './terminal.js';
 
 const run = promisify(execFile);
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-pack-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// Made by the test, not at load: a skipped file runs no hooks, and would leave it behind.
+let tmp = '';
+// The install is ~9,000 files: removing them waits on the disk once per file, which a loaded
+// machine can stretch past the 30 s hook timeout (74 s here at load 11). A detached rm removes
+// them after the hook returns, and outlives this test process if it must.
+afterAll(() => {
+  if (tmp !== '') spawn('rm', ['-rf', tmp], { detached: true, stdio: 'ignore' }).unref();
+});
 
 interface LockEntry {
   readonly dev?: boolean;
@@ -43,6 +49,7 @@ function writeApp(app: string, tgz: string): void {
 
 describe.skipIf(!builtIsFresh())('the packed package, installed into an empty folder (needs `npm run build` after the last change)', () => {
   it('installs and runs: plain node importing kancil, --help, new strategy, a backtest of it, a 3 s paper run', async () => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-pack-'));
     // --ignore-scripts: pack the build the suite checked as fresh (prepare would rebuild dist/ under the other tests).
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
     const packed = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
