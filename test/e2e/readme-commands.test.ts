@@ -19,7 +19,8 @@ const ready = builtIsFresh() && hasScript;
 const BIN = path.join(ROOT, 'bin/kancil.mjs');
 const LEDGER = path.join(ROOT, 'var/default-paper.db');
 const kancil = (args: string): string => `node ${BIN} ${args}`;
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-readme-'));
+// Made in beforeAll, not at load: a skipped file runs no hooks, and would leave it behind.
+let tmp = '';
 
 /** The `reason` of the last stop row in the demo ledger. */
 function lastStop(): string | undefined {
@@ -38,13 +39,14 @@ describe.skipIf(!ready)('README commands from the built package (needs `npm run 
   let base = '';
   let market = '';
   beforeAll(async () => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'kancil-readme-'));
     sandbox = await startSandbox(loadSandboxConfig(path.join(ROOT, 'config/sandbox.yaml')));
     base = sandbox.urls.base_url;
     market = sandbox.urls.market_url;
   }, 120_000);
   afterAll(async () => {
     await sandbox?.stop();
-    rmSync(tmp, { recursive: true, force: true });
+    if (tmp !== '') rmSync(tmp, { recursive: true, force: true });
   }, 120_000);
 
   it('npm start in a terminal prints its summary and exits 0, with a stop row in the ledger', async () => {
