@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +7,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../core/errors.js';
+import { Ledger } from '../store/Ledger.js';
 import { runCommand, runLogger, stopReason } from './run.js';
 
 const echo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../strategy/test-plugins/echo.ts');
@@ -108,5 +110,57 @@ describe('the run duration', () => {
     writeFileSync(file, `mode: paper\nsandbox: { config: missing.yaml }\nstrategies:\n  - { name: e, plugin: ${JSON.stringify(echo)}, symbols: [BTC_IDR] }\nstorage: { path: ':memory:' }\nlogging: { level: silent }\n`);
     const err = await runCommand([file, '--duration', '9'.repeat(400)], io).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/--duration=.*must be a number of seconds/);
+  });
+});
+
+describe('a start-up against an exchange that does not answer', () => {
+  /** A paper run config against a port nothing listens on; its ledger's journal rows, read after the run. */
+  async function unreachable(name: string, startupWaitSec: number): Promise<{ file: string; journal: () => { kind: string; data: { reason?: string } }[] }> {
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((r) => server.close(r));
+    const url = `http://127.0.0.1:${port}`;
+    const ledger = path.join(dir, `${name}.db`);
+    const file = path.join(dir, `${name}.yaml`);
+    writeFileSync(file, `mode: paper\nexchange: { base_url: "${url}", market_url: "${url}", stream_url: "ws://127.0.0.1:${port}" }\nstrategies:\n  - { name: e, plugin: ${JSON.stringify(echo)}, symbols: [BTC_IDR] }\nstorage: { path: ${JSON.stringify(ledger)} }\nrun: { startupWaitSec: ${startupWaitSec} }\nlogging: { level: info }\n`);
+    const journal = (): { kind: string; data: { reason?: string } }[] => {
+      const l = Ledger.open(ledger);
+      try {
+        return ['start', 'stop'].flatMap((kind) => l.journalEntries(kind).map((e) => ({ kind, data: e.data as { reason?: string } })));
+      } finally {
+        l.close();
+      }
+    };
+    return { file, journal };
+  }
+
+  it('a SIGINT while it waits for the exchange ends the run at once, exit 0, its stop journalled', async () => {
+    const { file, journal } = await unreachable('sigint-startup', 300);
+    let out = '';
+    let logs = '';
+    const logStream = new Writable({ write: (c: Buffer, _e, cb) => ((logs += c.toString()), cb()) });
+    const io = { stdout: (t: string) => void (out += t), stderr: () => undefined, env: {} };
+    const done = runCommand([file], io, logStream);
+    await vi.waitFor(() => expect(logs).toContain('failed for now; asking again'), { timeout: 10_000 });
+    process.emit('SIGINT', 'SIGINT');
+    // Without the stop reaching the start-up's waits, it would wait out run.startupWaitSec (300 s).
+    expect(await done).toBe(0);
+    expect(out).toMatch(/run stopped \(signal SIGINT\) during start-up, while server time was failing: nothing traded/);
+    expect(journal()).toEqual([
+      { kind: 'start', data: expect.objectContaining({ mode: 'paper' }) },
+      { kind: 'stop', data: { reason: 'signal SIGINT during start-up, while server time was failing' } },
+    ]);
+  });
+
+  it('a start-up that fails journals its stop, so the ledger does not show the run as killed', async () => {
+    const { file, journal } = await unreachable('failed-startup', 0);
+    const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
+    const err = await runCommand([file], io, new Writable({ write: (_c, _e, cb) => cb() })).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^could not start: server time still failing/);
+    expect(journal().map((j) => [j.kind, j.data.reason])).toEqual([
+      ['start', undefined],
+      ['stop', (err as Error).message],
+    ]);
   });
 });

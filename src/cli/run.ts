@@ -22,6 +22,7 @@ import { onStopSignals } from './stopSignals.js';
 import { ExitCode, type CliIO, type Command } from './command.js';
 import { SECRET_ENV, loadRunConfig, type RunConfig } from './runConfig.js';
 import { RunSession, type RunCredentials, type RunEndpoints } from './runSession.js';
+import { StartupStopped } from './startupRetry.js';
 import { formatSummary } from './runStatus.js';
 import { planConsole, startRunConsole } from './runConsole.js';
 import { CONSOLE_TOKEN_ENV } from '../console/auth.js';
@@ -239,11 +240,18 @@ interface SessionParts {
 async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
   const { io, log, target, consolePlan, tap } = p;
   let session: RunSession;
+  // A stop asked for during start-up ends its waits for an unavailable exchange (up to
+  // run.startupWaitSec) at once; otherwise it stops the session gracefully once started.
+  const startup = new AbortController();
+  void p.requests.then((reason) => startup.abort(reason));
   try {
-    session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins: p.plugins, log });
+    session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins: p.plugins, log, stopSignal: startup.signal });
   } catch (err) {
     await target.sandbox?.stop();
-    throw err;
+    if (!(err instanceof StartupStopped)) throw err;
+    log.flush?.();
+    io.stdout(`run stopped (${err.reason}) during start-up, while ${err.step} was failing: nothing traded${err.ordersLeft > 0 ? `; ${err.ordersLeft} orders of earlier runs are still live in the ledger (the next start reconciles them)` : ''}\n`);
+    return err.ordersLeft > 0 ? ExitCode.ORDERS_LEFT : ExitCode.OK;
   }
   let requestStop: (reason: string) => void = () => undefined;
   const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));

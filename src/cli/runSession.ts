@@ -33,7 +33,7 @@ import { followBalances, RunAccount } from './runSessionBalances.js';
 import { watchExchange } from './runSessionHealth.js';
 import type { RunSessionOptions } from './runSessionOptions.js';
 import type { PaperParts } from './runSessionPaper.js';
-import { beginRun, carryEarlierRuns, countEarlierFills, exchangeData, openClient, reconcileAtStart, startMarket, startupSteps, strategySpecs } from './runSessionStart.js';
+import { beginRun, carryEarlierRuns, endFailedStart, countEarlierFills, exchangeData, openClient, reconcileAtStart, startMarket, startupSteps, strategySpecs } from './runSessionStart.js';
 import { liveVenue, paperRunVenue, type RunVenue } from './runSessionVenue.js';
 import { RunRejections, runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { settleMsOf } from './runSetup.js';
@@ -157,8 +157,9 @@ export class RunSession {
       log.info({ mode: cfg.mode, run: runNo, runTag, strategies: session.#strategyNames, symbols: ex.symbols.map((s) => s.symbol) }, 'running');
       return session;
     } catch (err) {
+      const failure = endFailedStart(ledger, clock, live, err);
       await cleanup.unwind();
-      throw err;
+      throw failure;
     }
   }
 

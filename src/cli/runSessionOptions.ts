@@ -42,6 +42,8 @@ export interface RunSessionOptions {
   readonly referencePrice?: { readonly refreshMs?: number; readonly maxAgeMs?: number };
   /** How often the server-time offset is measured again during the run (default 10 minutes). */
   readonly timeSyncMs?: number;
+  /** Aborted when a stop is asked for (SIGINT/SIGTERM) during start-up: the start-up's waits for the exchange end then. */
+  readonly stopSignal?: AbortSignal;
   /** Order router loop timing (tests; defaults: the router's own). */
   readonly router?: { readonly pollMs?: number; readonly cancelRetryMs?: number };
 }

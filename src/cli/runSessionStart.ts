@@ -26,7 +26,7 @@ import { RunMarket } from './runMarket.js';
 import type { RunSessionOptions } from './runSessionOptions.js';
 import type { RunVenue } from './runSessionVenue.js';
 import { optional, strategySymbols } from './runSetup.js';
-import { retryStartup, transientWaitMs } from './startupRetry.js';
+import { retryStartup, StartupStopped, transientWaitMs } from './startupRetry.js';
 
 /** One start-up step, retried while the exchange's failure is transient, within run.startupWaitSec. */
 export type StartupStep = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
@@ -55,6 +55,25 @@ export function beginRun(o: RunSessionOptions, clock: Clock): RunStart {
   return { ledger, startedAt, runNo, runTag };
 }
 
+/**
+ * Journals the stop of a run whose start-up failed or was stopped, so the ledger does not show it
+ * as killed or crashed (`kancil status` reads the last start and stop rows). Returns the error to
+ * throw: a stop during a live start-up counts the orders the ledger still holds as live (earlier
+ * runs' orders it could not reconcile: the exit code says so).
+ */
+export function endFailedStart(ledger: Ledger, clock: Clock, live: boolean, err: unknown): unknown {
+  const stopped = err instanceof StartupStopped;
+  const message = err instanceof Error ? err.message : String(err);
+  const reason = stopped ? `${err.reason} during start-up, while ${err.step} was failing` : message.startsWith('could not start') ? message : `could not start: ${message}`;
+  try {
+    ledger.journal(clock.now(), 'stop', { reason });
+    if (stopped && live) return new StartupStopped(err.step, err.reason, ledger.openOrders().length);
+  } catch {
+    // A ledger that cannot be written (disk full) must not hide the start-up's own error.
+  }
+  return err;
+}
+
 /** The open API client of the run's endpoints and credentials. */
 export function openClient(o: RunSessionOptions): OpenClient {
   const { config: cfg, endpoints: ep, credentials: cr } = o;
@@ -79,7 +98,7 @@ export function startupSteps(o: RunSessionOptions, clock: Clock, startedAt: numb
   const onRetry = (what: string, err: Error, waitMs: number): void => log.warn({ err: err.message, waitMs }, `start-up: ${what} failed for now; asking again`);
   const startDeadline = clock.now() + o.config.run.startupWaitSec * 1000;
   return <T>(what: string, fn: () => Promise<T>): Promise<T> =>
-    retryStartup(what, fn, { onRetry, boundMs: Math.max(0, startDeadline - clock.now()) }).catch((err: unknown) => {
+    retryStartup(what, fn, { onRetry, boundMs: Math.max(0, startDeadline - clock.now()), ...(o.stopSignal ? { signal: o.stopSignal } : {}) }).catch((err: unknown) => {
       if (transientWaitMs(err, 0) === undefined) throw err;
       throw new StateError(`could not start: ${what} still failing after ${Math.round((clock.now() - startedAt) / 1000)} s of retries (${err instanceof Error ? err.message : String(err)})`, { cause: err });
     });

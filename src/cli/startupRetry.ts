@@ -20,10 +20,32 @@ export interface StartupRetryOptions {
   readonly onRetry?: (what: string, err: Error, waitMs: number) => void;
   /** Jitter source for the growing delay (default Math.random). */
   readonly random?: () => number;
+  /**
+   * A stop asked for while the exchange is waited out (SIGINT/SIGTERM): the wait ends at once with
+   * {@link StartupStopped} instead of lasting up to the bound (run.startupWaitSec, 300 s by default,
+   * longer than a supervisor waits before it kills). An attempt under way is let finish (its
+   * request is bounded by the client's timeout), so nothing is abandoned half-done.
+   */
+  readonly signal?: AbortSignal;
 }
 
 // Many bots restarted by one supervisor after one outage should not knock again in step.
 const STARTUP_BACKOFF = { initialMs: 500, maxMs: 8_000 } as const;
+
+/** A start-up given up because a stop was asked for while it waited for the exchange. */
+export class StartupStopped extends Error {
+  constructor(
+    /** The step that was waiting (server time, symbols, start-up reconciliation...). */
+    readonly step: string,
+    /** Why the stop was asked for (signal SIGINT, ...). */
+    readonly reason: string,
+    /** Orders of the bot the ledger holds as live: earlier runs' orders start-up could not reconcile (live mode). */
+    readonly ordersLeft = 0,
+  ) {
+    super(`stopped during start-up (${reason}) while ${step} was failing`);
+    this.name = 'StartupStopped';
+  }
+}
 
 /** The wait before trying again after `err`, or undefined when it is not a transient failure. */
 export function transientWaitMs(err: unknown, attempt: number, random: () => number = Math.random): number | undefined {
@@ -34,17 +56,33 @@ export function transientWaitMs(err: unknown, attempt: number, random: () => num
   return undefined;
 }
 
+/** A timer of `ms` that ends early, and is cleared, when `signal` aborts (the caller checks it). */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 /** Runs `fn` until it succeeds, a non-transient error, or the bound (then the last error is thrown). */
 export async function retryStartup<T>(what: string, fn: () => Promise<T>, o: StartupRetryOptions = {}): Promise<T> {
   const now = o.now ?? Date.now;
-  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = o.sleep ?? ((ms: number) => abortableSleep(ms, o.signal));
   const deadline = now() + (o.boundMs ?? 90_000);
+  const stopped = (): StartupStopped => new StartupStopped(what, String(o.signal?.reason ?? 'stop requested'));
   for (let attempt = 0; ; attempt++) {
+    if (o.signal?.aborted) throw stopped();
     try {
       return await fn();
     } catch (err) {
       const wait = transientWaitMs(err, attempt, o.random);
       if (wait === undefined || now() + wait > deadline) throw err;
+      if (o.signal?.aborted) throw stopped();
       o.onRetry?.(what, err as Error, wait);
       await sleep(wait);
     }
