@@ -12,11 +12,11 @@
  *   fills fetched over REST.
  */
 import { noteSendQueued } from '../core/requestWrites.js';
-import type { Intent } from '../bus/intents.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
 import type { Balance } from '../core/types.js';
-import type { OrderRecord } from '../store/records.js';
+import type { OrderRecord, RiskDecisionRecord } from '../store/records.js';
 import type { CircuitBreaker } from './CircuitBreaker.js';
 import { FillWatch } from './fills.js';
 import { cancelSelectedLegacy, legacyPairOk } from './legacyFallback.js';
@@ -108,15 +108,20 @@ export class OrderRouter implements Venue {
     const core = this.#core;
     switch (intent.kind) {
       case 'place': {
-        if (core.tracker.get(intent.clientId)) {
-          // The pipeline refuses reused clientIds before this point; a caller that bypasses it
-          // must not get a second order under the same id (reconciliation keys on it).
-          core.o.log.error({ clientId: intent.clientId, strategy: intent.strategy }, 'clientId already used; intent dropped');
-          return;
+        // The order the gate journalled with its intent (journalGate), or one journalled now.
+        let rec = core.tracker.adopt(intent);
+        if (rec === undefined) {
+          if (core.tracker.get(intent.clientId)) {
+            // The pipeline refuses reused clientIds before this point; a caller that bypasses it
+            // must not get a second order under the same id (reconciliation keys on it).
+            core.o.log.error({ clientId: intent.clientId, strategy: intent.strategy }, 'clientId already used; intent dropped');
+            return;
+          }
+          rec = core.tracker.create(newOrderOf(intent, 'open'));
         }
-        const rec = core.tracker.create(newOrderOf(intent, 'open'));
+        const clientId = rec.clientId;
         // submission.ts: journalled, then sent (open API, legacy /v1 as fallback).
-        core.enqueue(rec.clientId, () => place(core, rec.clientId));
+        core.enqueue(clientId, () => place(core, clientId));
         noteSendQueued();
         return;
       }
@@ -133,6 +138,11 @@ export class OrderRouter implements Venue {
         throw new Error(`unhandled intent ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /** Pipeline: journals an intent, its verdict and the order it lets through in one commit (see ReconcilingVenue). */
+  journalGate(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, taken: RiskDecisionRecord): boolean {
+    return this.#core.tracker.gate(ts, intent, d, sent, 'open', taken);
   }
 
   /** Cancels every live order (of a strategy and/or symbol). Used by cancel-all intents and shutdown. */

@@ -22,44 +22,23 @@ import { StateError } from '../core/errors.js';
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
 import type { AccountTrade, Order, SymbolInfo } from '../core/types.js';
 import type { FillEvent, OrderUpdateEvent, TrackedOrderStateName } from '../bus/events.js';
-import type { PlaceIntent } from '../bus/intents.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
 import type { Ledger, OrderPatch } from '../store/Ledger.js';
-import type { FillRecord, OrderRecord, OrderVenueName } from '../store/records.js';
+import type { FillRecord, OrderRecord, OrderVenueName, RiskDecisionRecord } from '../store/records.js';
 import { decCmp } from '../risk/exactCompare.js';
 import { fillProblem } from './fillCheck.js';
 import { FillGate } from './fillGate.js';
 import { orderProblem } from './orderCheck.js';
 import type { ExecLogger } from './log.js';
 import { isTerminal, nextState, stateOfStatus } from './orderState.js';
+import { newOrderOf, pendingOrder, type NewOrder } from './pendingOrder.js';
 import { fillEventOf, orderUpdateOf } from './trackerEvents.js';
 
-export { fillEventOf, orderUpdateOf };
+export { fillEventOf, newOrderOf, orderUpdateOf };
+export type { NewOrder };
 
 /** What the tracker publishes. */
 export type TrackerEvent = OrderUpdateEvent | FillEvent;
-
-/** A new order as the router journals it before sending. */
-export type NewOrder = Omit<OrderRecord, 'state' | 'cumQty' | 'cumQuoteQty' | 'createdAt' | 'updatedAt' | 'orderId' | 'sentAt' | 'reason'>;
-
-/** The order a place intent journals, before anything is sent. */
-export function newOrderOf(intent: PlaceIntent, venue: OrderVenueName): NewOrder {
-  return {
-    clientId: intent.clientId,
-    strategy: intent.strategy,
-    intentId: intent.intentId,
-    symbol: intent.symbol,
-    side: intent.side,
-    orderType: intent.orderType,
-    timeInForce: intent.timeInForce,
-    price: intent.price,
-    quantity: intent.quantity,
-    quoteOrderQty: intent.quoteOrderQty,
-    stopPrice: intent.stopPrice,
-    icebergQty: intent.icebergQty,
-    stpMode: intent.stpMode,
-    venue,
-  };
-}
 
 /** A quarantined fill, as announced to listeners. */
 export interface QuarantinedFill {
@@ -82,6 +61,8 @@ export interface TrackerOptions {
 
 /** Reports for an orderId we cannot attribute yet (a legacy ack still in flight); bounded. */
 const MAX_ORPHANS = 1000;
+/** Orders the gate journalled that wait for their submit (normally one, for a moment). */
+const GATED_KEPT = 64;
 /** Ended orders kept in memory for the events that follow an end. */
 const ENDED_KEPT = 1024;
 
@@ -101,6 +82,8 @@ export class OrderTracker {
   /** clientIds of the live and lately ended orders by exchange orderId (older ones: the ledger's index). */
   readonly #byOrderId = new Map<string, string>();
   readonly #orphans = new Map<string, ExecutionReportEvent[]>();
+  /** Orders journalled by the gate (see {@link gate}), by clientId, until their submit adopts them. */
+  readonly #gated = new Map<string, OrderRecord>();
   readonly #symbolInfo: ((symbol: string) => SymbolInfo | undefined) | undefined;
   readonly #log: ExecLogger | undefined;
   readonly #quarantineListeners = new Set<(q: QuarantinedFill) => void>();
@@ -135,38 +118,40 @@ export class OrderTracker {
 
   /** Journals a new PENDING order; must happen before its request is sent. */
   create(o: NewOrder): OrderRecord {
-    const now = this.#clock.now();
-    // Field by field, in the ledger's column order: `{ ...o, state, ... }` costs ~6 KB per order on
-    // Node 20 (V8 makes a new hidden class for each property added after a spread), and every
-    // record built this way has a shape of its own, so the code that reads them goes megamorphic.
-    const rec: OrderRecord = {
-      clientId: o.clientId,
-      strategy: o.strategy,
-      intentId: o.intentId,
-      symbol: o.symbol,
-      side: o.side,
-      orderType: o.orderType,
-      timeInForce: o.timeInForce,
-      price: o.price,
-      quantity: o.quantity,
-      quoteOrderQty: o.quoteOrderQty,
-      stopPrice: o.stopPrice,
-      icebergQty: o.icebergQty,
-      stpMode: o.stpMode,
-      venue: o.venue,
-      orderId: undefined,
-      state: 'PENDING',
-      cumQty: ZERO,
-      cumQuoteQty: ZERO,
-      createdAt: now,
-      sentAt: undefined,
-      updatedAt: now,
-      reason: undefined,
-    };
+    const rec = pendingOrder(o, this.#clock.now());
     this.#ledger.insertOrder(rec, 'intent');
+    this.#track(rec);
+    return rec;
+  }
+
+  /**
+   * Journals an intent, the gate's verdict and, for a placement it lets through (`sent`), the
+   * order PENDING on `venue`, in one commit (Ledger.recordGate; false when the clientId was taken).
+   * The venue's submit then tracks the order with {@link adopt}, writing nothing more.
+   */
+  gate(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, venue: OrderVenueName, taken: RiskDecisionRecord): boolean {
+    const rec = sent === undefined ? undefined : pendingOrder(newOrderOf(sent, venue), ts);
+    if (!this.#ledger.recordGate(ts, intent, d, rec, taken)) return false;
+    if (rec === undefined) return true;
+    this.#gated.set(rec.clientId, rec);
+    // A host that never submitted what its gate let through leaves the row PENDING, never sent:
+    // what a restart closes as NOT_SENT. Only the latest few wait here.
+    if (this.#gated.size > GATED_KEPT) this.#gated.delete(this.#gated.keys().next().value as string);
+    return true;
+  }
+
+  /** Tracks and publishes the order the gate journalled for `intent`; undefined when it journalled none. */
+  adopt(intent: PlaceIntent): OrderRecord | undefined {
+    const rec = this.#gated.get(intent.clientId);
+    if (rec === undefined || rec.intentId !== intent.intentId) return undefined;
+    this.#gated.delete(intent.clientId);
+    this.#track(rec);
+    return rec;
+  }
+
+  #track(rec: OrderRecord): void {
     this.#live.set(rec.clientId, rec);
     this.#publishUpdate(rec);
-    return rec;
   }
 
   /** An order by clientId (live first, then lately ended, then the ledger). */

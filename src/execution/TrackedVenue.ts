@@ -6,9 +6,9 @@
  */
 import type { ExecutionReportEvent } from '../core/marketEvents.js';
 import type { IntentRejectedEvent } from '../bus/events.js';
-import type { Intent } from '../bus/intents.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
-import type { OrderRecord } from '../store/records.js';
+import type { OrderRecord, RiskDecisionRecord } from '../store/records.js';
 import { newOrderOf, type OrderTracker } from './OrderTracker.js';
 import type { ReconcilingVenue } from './pipeline.js';
 import { type OrderSentProbe, orderSent } from '../core/probes.js';
@@ -27,11 +27,16 @@ export class TrackedVenue implements Venue, ReconcilingVenue {
 
   submit(intent: Intent): void {
     if (intent.kind === 'place') {
-      this.#tracker.create(newOrderOf(intent, 'sim'));
+      if (this.#tracker.adopt(intent) === undefined) this.#tracker.create(newOrderOf(intent, 'sim'));
       this.#tracker.markSent(intent.clientId, 'sim');
       if (orderSent.hasSubscribers) orderSent.publish({ at: performance.now(), clientId: intent.clientId } satisfies OrderSentProbe);
     }
     this.#inner.submit(intent);
+  }
+
+  /** Pipeline: journals an intent, its verdict and the order it lets through in one commit (see ReconcilingVenue). */
+  journalGate(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, taken: RiskDecisionRecord): boolean {
+    return this.#tracker.gate(ts, intent, d, sent, 'sim', taken);
   }
 
   onExecutionReport(er: ExecutionReportEvent): void {

@@ -67,17 +67,19 @@ function setup() {
 describe('a journal write that fails', () => {
   it('when the order cannot be journalled: nothing is sent, the strategy is told and keeps running, no phantom order', async () => {
     const s = setup();
-    const insert = s.ledger.insertOrder.bind(s.ledger);
-    s.ledger.insertOrder = diskFull;
+    // The gate's commit carries the intent, its verdict and the PENDING order.
+    const gate = s.ledger.recordGate.bind(s.ledger);
+    s.ledger.recordGate = diskFull;
     expect(() => s.bus.publish(trade(1))).not.toThrow();
     await s.router.idle();
     expect(s.ex.requests.newOrder).toBe(0);
     expect(s.runner.failures).toEqual([]);
     expect(s.open()).toBe(0);
+    expect(s.ledger.count('orders')).toBe(0);
     const rejected = s.seen.filter((e) => e.type === 'intentRejected');
-    expect(rejected.map((e) => e.type === 'intentRejected' && [e.reason, e.message])).toEqual([['SUBMIT_FAILED', 'database or disk is full']]);
+    expect(rejected.map((e) => e.type === 'intentRejected' && [e.reason, e.message])).toEqual([['JOURNAL_FAILED', 'order not sent: the ledger could not record it (database or disk is full)']]);
     // The disk has room again: the next order is journalled, then sent.
-    s.ledger.insertOrder = insert;
+    s.ledger.recordGate = gate;
     s.bus.publish(trade(2));
     await s.router.idle();
     expect(s.ex.requests.newOrder).toBe(1);
@@ -130,7 +132,8 @@ describe('a journal write that fails', () => {
   it('when the order has no row to mark sent: nothing is sent, the order is closed and the journal says why', async () => {
     const s = setup();
     // A ledger that lost the PENDING row (or never took it) without saying so.
-    s.ledger.insertOrder = () => undefined;
+    const gate = s.ledger.recordGate.bind(s.ledger);
+    s.ledger.recordGate = (ts, intent, d) => gate(ts, intent, d);
     s.bus.publish(trade(1));
     await s.router.idle();
     expect(s.ex.requests.newOrder).toBe(0);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Bus } from '../bus/Bus.js';
 import type { BusEvent } from '../bus/events.js';
 import type { Intent, PlaceIntent } from '../bus/intents.js';
@@ -8,6 +8,7 @@ import { Ledger } from '../store/Ledger.js';
 import { silentLogger } from './log.js';
 import type { IntentDecision } from '../bus/decision.js';
 import { createPipeline } from './pipeline.js';
+import { setup as routerSetup } from './routerTestSetup.js';
 
 const place = (clientId: string, qty = '1'): PlaceIntent => ({
   kind: 'place',
@@ -76,6 +77,29 @@ describe('createPipeline', () => {
     expect(ledger.count('intents')).toBe(4);
     expect(ledger.count('risk_decisions')).toBe(4);
     expect(p.stats).toEqual({ intents: 4, accepted: 1, adjusted: 0, rejected: 3 });
+  });
+
+  it('over the router, journals the order let through in the commit of its intent and verdict; the send adds none', async () => {
+    const s = routerSetup();
+    const p = createPipeline<unknown>({ bus: new Bus(), venue: s.router, risk: () => ({ kind: 'accept' }), clock: s.clock, log: silentLogger, ledger: s.ledger, reconciler: s.router });
+    const inserts = vi.spyOn(s.ledger, 'insertOrder');
+    const reads = vi.spyOn(s.ledger, 'order');
+    const intent = place('a');
+    expect(p.gate(intent, {})).toEqual({ kind: 'accept' });
+    expect(s.ledger.transitions('a').map((t) => [t.from, t.to, t.source])).toEqual([[null, 'PENDING', 'intent']]);
+    s.router.submit(intent);
+    await s.router.idle();
+    // Neither a second insert nor a lookup of the clientId on the way (the order's key checks it).
+    expect([inserts.mock.calls.length, reads.mock.calls.length]).toEqual([0, 0]);
+    expect(s.ex.requests.newOrder).toBe(1);
+    expect([s.ledger.order('a')?.state, s.ledger.order('a')?.sentAt]).toEqual(['NEW', 1_000_000]);
+    expect(s.events.filter((e) => e.type === 'orderUpdate').map((e) => e.type === 'orderUpdate' && e.state)).toEqual(['PENDING', 'NEW']);
+    // A clientId taken: refused, its verdict recorded, nothing more sent.
+    const again = p.gate(place('a', '2'), {});
+    expect(again).toEqual({ kind: 'reject', reason: 'DUPLICATE_CLIENT_ID', message: 'clientId="a" was already used' });
+    expect([s.ledger.count('intents'), s.ledger.count('risk_decisions'), s.ledger.count('orders')]).toEqual([2, 2, 1]);
+    expect(s.ledger.order('a')?.intentId).toBe(intent.intentId);
+    expect(p.stats).toEqual({ intents: 2, accepted: 1, adjusted: 0, rejected: 1 });
   });
 
   it('halts new orders while reconciling after reconcileNeeded, allows cancels, then resumes', async () => {

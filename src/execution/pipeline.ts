@@ -5,8 +5,9 @@
  *
  * A strategy host (which owns the plugins and their contexts) calls {@link Pipeline.gate} for each
  * intent and, when accepted, {@link Pipeline.venue}.submit with the intent the gate returned. Both
- * are synchronous and cheap: the gate is one risk check plus (live) one commit of two inserts, and the
- * venue journals before it acts. Rejections become intentRejected events published by the host.
+ * are synchronous and cheap: the gate is one risk check plus (live and paper) one commit of the
+ * intent, its verdict and the order it lets through, and the venue journals before it acts.
+ * Rejections become intentRejected events published by the host.
  *
  * The pipeline also listens to the bus for what the venue needs (executionReports for the
  * tracker; reconcileNeeded after a user-stream reconnect) and halts new orders while it
@@ -17,9 +18,10 @@ import type { Clock } from '../core/clock.js';
 import type { Bus } from '../bus/Bus.js';
 import type { IntentDecision } from '../bus/decision.js';
 import type { BusEvent, TradingStateName } from '../bus/events.js';
-import type { Intent } from '../bus/intents.js';
+import type { Intent, PlaceIntent } from '../bus/intents.js';
 import type { Venue } from '../bus/venue.js';
 import type { Ledger } from '../store/Ledger.js';
+import type { RiskDecisionRecord } from '../store/records.js';
 import type { ExecLogger } from './log.js';
 
 /** The risk check as the pipeline calls it; `strategy` is whatever the host passes (its state view). */
@@ -31,6 +33,14 @@ export interface ReconcilingVenue {
   /** A venue refused an intent outright (a simulator's REST-error analogue); optional. */
   onIntentRejected?(e: Extract<BusEvent, { type: 'intentRejected' }>): void;
   reconcile(reason: string): Promise<void>;
+  /**
+   * Journals an intent, the gate's verdict and, for a placement it lets through (`sent`), the
+   * order PENDING, in one commit; the venue's submit then tracks that order without a commit of
+   * its own. When the ledger already has an order under the clientId it writes no order, records
+   * `taken` as the verdict and returns false. Optional: without it the gate journals the intent
+   * and verdict and the venue its order, two commits.
+   */
+  journalGate?(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, taken: RiskDecisionRecord): boolean;
 }
 
 /** Options of {@link createPipeline}. */
@@ -119,7 +129,8 @@ export function createPipeline<S>(o: PipelineOptions<S>): Pipeline<S> {
 /**
  * The gate a strategy host calls for each intent: the pipeline's own checks (halted while
  * reconciling, clientId shape and reuse), then the risk check; with a ledger, the intent and the
- * decision are journalled together before the decision is returned.
+ * decision are journalled together before the decision is returned, and with a venue that
+ * journals its orders in that commit (journalGate), the order it lets through too.
  */
 function journalledGate<S>(o: PipelineOptions<S>, stats: PipelineStats, state: () => TradingStateName): (intent: Intent, strategy: S) => IntentDecision {
   const count = (d: IntentDecision): void => {
@@ -127,6 +138,10 @@ function journalledGate<S>(o: PipelineOptions<S>, stats: PipelineStats, state: (
     else if (d.kind === 'adjust') stats.adjusted++;
     else stats.accepted++;
   };
+  const venue = o.reconciler?.journalGate !== undefined ? o.reconciler : undefined;
+  const ledger = o.ledger;
+  // A venue journalling the order in the gate's commit checks its clientId there (the order's key).
+  const taken = venue === undefined ? ledger : undefined;
   const decide = (intent: Intent, strategy: S): IntentDecision => {
     if (intent.kind === 'place') {
       const s = state();
@@ -136,13 +151,10 @@ function journalledGate<S>(o: PipelineOptions<S>, stats: PipelineStats, state: (
       }
       // A clientId must never name two orders: the ledger keys orders by it, and the exchange
       // does not check uniqueness, so a reused id would make reconciliation ambiguous.
-      if (o.ledger?.order(intent.clientId)) {
-        return { kind: 'reject', reason: 'DUPLICATE_CLIENT_ID', message: `clientId=${JSON.stringify(intent.clientId)} was already used` };
-      }
+      if (taken?.order(intent.clientId)) return duplicate(intent.clientId);
     }
     return o.risk(intent, strategy);
   };
-  const ledger = o.ledger;
   if (ledger === undefined) {
     // Nothing to journal (a backtest): no journalling closures per intent.
     return (intent, strategy) => {
@@ -155,21 +167,44 @@ function journalledGate<S>(o: PipelineOptions<S>, stats: PipelineStats, state: (
   return (intent, strategy) => {
     stats.intents++;
     const now = o.clock.now();
-    const d = decide(intent, strategy);
-    // The intent and its verdict in one commit, before the order is journalled and sent.
-    const recorded = journalled(o.log, intent, () =>
-      ledger.recordGate(now, intent, {
-        intentId: intent.intentId,
-        accepted: d.kind !== 'reject',
-        adjusted: d.kind === 'adjust',
-        reason: d.kind === 'reject' ? d.reason : undefined,
-        message: d.kind === 'reject' ? d.message : d.kind === 'adjust' ? `adjusted ${d.fields.join(', ')}` : undefined,
-      }),
-    );
+    let d = decide(intent, strategy);
+    const verdict = verdictOf(intent.intentId, d);
+    // The intent and its verdict in one commit, before the order is journalled and sent (with it, when the venue can).
+    const recorded = journalled(o.log, intent, () => {
+      const sent = venue === undefined ? undefined : sentOf(intent, d);
+      if (sent === undefined) {
+        ledger.recordGate(now, intent, verdict);
+        return;
+      }
+      const dup = duplicate(sent.clientId);
+      if (venue?.journalGate?.(now, intent, verdict, sent, verdictOf(intent.intentId, dup)) === false) d = dup;
+    });
     const out = d.kind === 'reject' ? d : (recorded ?? d);
     count(out);
     return out;
   };
+}
+
+/** The refusal of a clientId that already names an order. */
+function duplicate(clientId: string): IntentDecision {
+  return { kind: 'reject', reason: 'DUPLICATE_CLIENT_ID', message: `clientId=${JSON.stringify(clientId)} was already used` };
+}
+
+/** A decision on intent `intentId` as the ledger records it. */
+function verdictOf(intentId: string, d: IntentDecision): RiskDecisionRecord {
+  return {
+    intentId,
+    accepted: d.kind !== 'reject',
+    adjusted: d.kind === 'adjust',
+    reason: d.kind === 'reject' ? d.reason : undefined,
+    message: d.kind === 'reject' ? d.message : d.kind === 'adjust' ? `adjusted ${d.fields.join(', ')}` : undefined,
+  };
+}
+
+/** The placement a decision lets through: the intent, or the adjusted one; undefined for a refusal or a cancel. */
+function sentOf(intent: Intent, d: IntentDecision): PlaceIntent | undefined {
+  if (d.kind === 'reject' || intent.kind !== 'place') return undefined;
+  return d.kind === 'adjust' ? d.intent : intent;
 }
 
 /**

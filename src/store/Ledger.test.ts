@@ -130,6 +130,32 @@ describe('Ledger', () => {
     l.close();
   });
 
+  it('records a placement let through with its intent and verdict: all rows in one commit, or none; a clientId taken records the refusal', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
+    dirs.push(dir);
+    const l = Ledger.open(join(dir, 'ledger.db'));
+    const intent = { kind: 'place', intentId: 'i-c1', clientId: 'c1', strategy: 's1', symbol: 'BTC_IDR', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: new Decimal('1'), quantity: new Decimal('1') } as const;
+    const ok = { intentId: 'i-c1', accepted: true, adjusted: false, reason: undefined, message: undefined };
+    const taken = { intentId: 'i-c1', accepted: false, adjusted: false, reason: 'DUPLICATE_CLIENT_ID', message: 'taken' };
+    // An order the table refuses (strategy NOT NULL) takes the intent and the verdict back with it.
+    const bad = { ...order('c1'), strategy: null as unknown as string };
+    expect(() => l.recordGate(5, intent, ok, bad, taken)).toThrow(/NOT NULL/);
+    expect([l.count('intents'), l.count('risk_decisions'), l.count('orders'), l.count('order_transitions')]).toEqual([0, 0, 0, 0]);
+    expect(l.recordGate(5, intent, ok, order('c1'), taken)).toBe(true);
+    expect(l.order('c1')).toEqual(order('c1'));
+    expect(l.transitions('c1').map((t) => [t.from, t.to, t.source])).toEqual([[null, 'PENDING', 'intent']]);
+    // The same clientId again: no second order, and the verdict recorded is the refusal.
+    const again = { ...intent, intentId: 'i-again', price: new Decimal('2') };
+    expect(l.recordGate(6, again, { ...ok, intentId: 'i-again' }, { ...order('c1'), intentId: 'i-again', price: new Decimal('2') }, { ...taken, intentId: 'i-again' })).toBe(false);
+    expect([l.count('intents'), l.count('risk_decisions'), l.count('orders'), l.count('order_transitions')]).toEqual([2, 2, 1, 1]);
+    expect(l.order('c1')?.intentId).toBe('i-c1');
+    l.close();
+    const db = new BetterSqlite3(join(dir, 'ledger.db'), { readonly: true });
+    const verdicts = db.prepare('SELECT intent_id, accepted, reason FROM risk_decisions ORDER BY id').all();
+    db.close();
+    expect(verdicts).toEqual([{ intent_id: 'i-c1', accepted: 1, reason: null }, { intent_id: 'i-again', accepted: 0, reason: 'DUPLICATE_CLIENT_ID' }]);
+  });
+
   it('keeps no index on order state: a ledger that has one loses it at its next open, its orders intact', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
     dirs.push(dir);

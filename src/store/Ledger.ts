@@ -32,6 +32,13 @@ export type { OrderPatch };
 /** TERMINAL_STATES as an SQL list, so openOrders() and the set cannot disagree (state names are plain words, safe to inline). */
 const TERMINAL_SQL = [...TERMINAL_STATES].map((s) => `'${s}'`).join(', ');
 
+/** The INSERT of an orders row (parameters: orderParams). */
+const ORDER_INSERT = `INSERT INTO orders (client_id, strategy, intent_id, symbol, side, order_type, time_in_force, price,
+  quantity, quote_order_qty, stop_price, iceberg_qty, stp_mode, venue, order_id, state, cum_qty, cum_quote_qty, created_at,
+  sent_at, updated_at, reason) VALUES (@client_id, @strategy, @intent_id, @symbol, @side, @order_type, @time_in_force,
+  @price, @quantity, @quote_order_qty, @stop_price, @iceberg_qty, @stp_mode, @venue, @order_id, @state, @cum_qty,
+  @cum_quote_qty, @created_at, @sent_at, @updated_at, @reason)`;
+
 /** Decimals become strings in JSON (decimal.js toJSON); everything else is plain data. */
 function intentJson(intent: Intent): string {
   return JSON.stringify(intent);
@@ -54,6 +61,7 @@ export class Ledger {
     intent: Statement;
     risk: Statement;
     insertOrder: Statement;
+    insertNewOrder: Statement;
     getOrder: Statement;
     byOrderId: Statement;
     openOrders: Statement;
@@ -77,7 +85,7 @@ export class Ledger {
     insertOrder: (o: OrderRecord, source: string) => void;
     updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => OrderRecord | undefined;
     balances: (ts: number, source: string, balances: readonly Balance[]) => void;
-    gate: (ts: number, intent: Intent, d: RiskDecisionRecord) => void;
+    gate: (ts: number, intent: Intent, d: RiskDecisionRecord, order: OrderRecord | undefined, taken: RiskDecisionRecord | undefined) => boolean;
   };
   /** UPDATE statements of orders by the set of columns they write (see changedColumns). */
   readonly #updates = new Map<number, Statement>();
@@ -102,11 +110,9 @@ export class Ledger {
         'INSERT OR IGNORE INTO intents (intent_id, ts, strategy, kind, symbol, client_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       risk: db.prepare('INSERT INTO risk_decisions (ts, intent_id, accepted, adjusted, reason, message) VALUES (?, ?, ?, ?, ?, ?)'),
-      insertOrder: db.prepare(`INSERT INTO orders (client_id, strategy, intent_id, symbol, side, order_type, time_in_force, price,
-        quantity, quote_order_qty, stop_price, iceberg_qty, stp_mode, venue, order_id, state, cum_qty, cum_quote_qty, created_at,
-        sent_at, updated_at, reason) VALUES (@client_id, @strategy, @intent_id, @symbol, @side, @order_type, @time_in_force,
-        @price, @quantity, @quote_order_qty, @stop_price, @iceberg_qty, @stp_mode, @venue, @order_id, @state, @cum_qty,
-        @cum_quote_qty, @created_at, @sent_at, @updated_at, @reason)`),
+      insertOrder: db.prepare(ORDER_INSERT),
+      // Only a clientId already taken is passed over (a NOT NULL column still fails the commit).
+      insertNewOrder: db.prepare(`${ORDER_INSERT} ON CONFLICT (client_id) DO NOTHING`),
       getOrder: db.prepare('SELECT * FROM orders WHERE client_id = ?'),
       byOrderId: db.prepare('SELECT * FROM orders WHERE order_id = ?'),
       openOrders: db.prepare(`SELECT * FROM orders WHERE state NOT IN (${TERMINAL_SQL}) ORDER BY created_at, client_id`),
@@ -151,9 +157,12 @@ export class Ledger {
       balances: db.transaction((ts: number, source: string, balances: readonly Balance[]) => {
         for (const b of balances) st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
       }),
-      gate: db.transaction((ts: number, intent: Intent, d: RiskDecisionRecord) => {
+      gate: db.transaction((ts: number, intent: Intent, d: RiskDecisionRecord, order: OrderRecord | undefined, taken: RiskDecisionRecord | undefined) => {
         this.recordIntent(ts, intent);
-        this.recordRiskDecision(ts, d);
+        const fresh = order === undefined || st.insertNewOrder.run(orderParams(order)).changes > 0;
+        this.recordRiskDecision(ts, fresh ? d : (taken ?? d));
+        if (order !== undefined && fresh) st.transition.run(order.createdAt, order.clientId, null, order.state, 'intent', scrubbed(order.reason));
+        return fresh;
       }),
     };
   }
@@ -224,12 +233,15 @@ export class Ledger {
   }
 
   /**
-   * Records an intent and the risk checker's verdict on it in one commit, the two rows or
-   * neither: each commit takes and drops the WAL's file locks (six fcntl calls) and SQLite's
-   * per-transaction work, on the path of every order before it is sent.
+   * Records an intent and the risk checker's verdict on it in one commit, all rows or none: each
+   * commit takes and drops the WAL's file locks (four to six fcntl calls) and SQLite's
+   * per-transaction work, on the path of every order before it is sent. With `order` (a placement
+   * the verdict lets through, normally PENDING), the order and its first transition are in the same
+   * commit, unless the ledger already has an order under its clientId: then no order is written,
+   * `taken` is recorded as the verdict instead of `d`, and the result is false.
    */
-  recordGate(ts: number, intent: Intent, d: RiskDecisionRecord): void {
-    this.#tx.gate(ts, intent, d);
+  recordGate(ts: number, intent: Intent, d: RiskDecisionRecord, order?: OrderRecord, taken?: RiskDecisionRecord): boolean {
+    return this.#tx.gate(ts, intent, d, order, taken);
   }
 
   /** Journals a new order (normally PENDING, before its request is sent) and its first transition, atomically. */
