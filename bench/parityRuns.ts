@@ -33,6 +33,7 @@ import { Decimal } from '../src/core/decimal.js';
 import { loadSandboxConfig, startSandbox } from '../src/sandbox/index.js';
 import { loadPlugin, PROJECT_ROOT, plainErrorAt } from '../src/strategy/loader.js';
 import { Ledger } from '../src/store/Ledger.js';
+import type { TransitionRecord } from '../src/store/records.js';
 import { recordingOffset, recordingSpan } from './parityRecording.js';
 import { type EngineOp, fillsDiffer, noteReport, replayOps } from './parityReplay.js';
 import { contiguousAt, figuresOf, type ModeOutcome, type ParityCase, type ParityFill, type ParityResult } from './parityResults.js';
@@ -180,10 +181,13 @@ async function runAgainstSandbox(mode: 'live' | 'paper', tag: string, c: ParityC
       return from === undefined || to === undefined ? [] : [to - from];
     });
     const latency: Latencies = { entry: [], ack: [], feed, fill, fillReplay, perOrder: [], placedReplay: [], perCancel: seen.cancels.map((x) => replayLatency(x, replayedAt, `x${x.clientId}`) ?? replayLatency(x, replayedAt, `e${x.clientId}`)), cancelReplay: seen.cancels.map((x) => x.replayedTo) };
+    // The first acknowledgement of each order, from one read of the transitions (no index serves one order's).
+    const ackOf = new Map<string, TransitionRecord>();
+    for (const t of ledger.transitions()) if ((t.to === 'NEW' || t.to === 'PARTIALLY_FILLED' || t.to === 'FILLED') && !ackOf.has(t.clientId)) ackOf.set(t.clientId, t);
     for (const x of orders) {
       latency.perOrder.push(replayLatency(seen.placed.get(x.clientId), replayedAt, x.clientId));
       latency.placedReplay.push(seen.placed.get(x.clientId)?.replayedTo);
-      const acked = ledger.transitions(x.clientId).find((t) => t.to === 'NEW' || t.to === 'PARTIALLY_FILLED' || t.to === 'FILLED');
+      const acked = ackOf.get(x.clientId);
       const engineAt = atEngine.get(x.clientId);
       if (x.sentAt === undefined || acked === undefined || engineAt === undefined) continue;
       latency.entry.push(engineAt - x.sentAt);

@@ -179,7 +179,7 @@ describe('Ledger', () => {
     expect(indexes()).toEqual(['orders_order_id_known']);
   });
 
-  it('indexes exchange order ids only, replacing the index of every row an older ledger has', () => {
+  it('indexes exchange order ids only and no transitions, replacing the indexes an older ledger has', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kancil-ledger-'));
     dirs.push(dir);
     const file = join(dir, 'ledger.db');
@@ -190,12 +190,16 @@ describe('Ledger', () => {
     l.close();
     const raw = new BetterSqlite3(file);
     raw.exec('DROP INDEX orders_order_id_known; CREATE INDEX orders_order_id ON orders(order_id)');
+    raw.exec('CREATE INDEX order_transitions_client ON order_transitions(client_id)');
     raw.close();
     const again = Ledger.open(file);
     expect(again.orderByOrderId('77')?.clientId).toBe('c2');
+    expect(again.transitions('c2').map((t) => t.to)).toEqual(['PENDING', 'NEW']);
+    expect(again.transitions().map((t) => `${t.clientId} ${t.to}`)).toEqual(['c1 PENDING', 'c2 PENDING', 'c2 NEW']);
     again.close();
     const db = new BetterSqlite3(file, { readonly: true });
-    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' AND sql IS NOT NULL").all();
+    // Transitions keep no index of their own: nothing a run asks reads one order's.
+    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('orders', 'order_transitions') AND sql IS NOT NULL").all();
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT * FROM orders WHERE order_id = ?').all('77') as { detail: string }[];
     db.close();
     expect(indexes).toEqual([{ name: 'orders_order_id_known', sql: 'CREATE INDEX orders_order_id_known ON orders(order_id) WHERE order_id IS NOT NULL' }]);

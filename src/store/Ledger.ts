@@ -68,6 +68,7 @@ export class Ledger {
     allOrders: Statement;
     transition: Statement;
     transitions: Statement;
+    allTransitions: Statement;
     fill: Statement;
     fillsOf: Statement;
     quarantine: Statement;
@@ -121,6 +122,7 @@ export class Ledger {
         'INSERT INTO order_transitions (ts, client_id, from_state, to_state, source, detail) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       transitions: db.prepare('SELECT * FROM order_transitions WHERE client_id = ? ORDER BY id'),
+      allTransitions: db.prepare('SELECT * FROM order_transitions ORDER BY id'),
       fill: db.prepare(`INSERT OR IGNORE INTO fills (client_id, strategy, order_id, symbol, side, trade_id, price, qty, quote_qty,
         commission, commission_asset, is_maker, time, source) VALUES (@client_id, @strategy, @order_id, @symbol, @side, @trade_id,
         @price, @qty, @quote_qty, @commission, @commission_asset, @is_maker, @time, @source)`),
@@ -328,9 +330,12 @@ export class Ledger {
     return (this.#st.allOrders.all() as OrderRow[]).map(fromOrderRow);
   }
 
-  /** State transitions of one order, in order. */
-  transitions(clientId: string): TransitionRecord[] {
-    const rows = this.#st.transitions.all(clientId) as {
+  /**
+   * State transitions of one order, or of every order, in recording order (reports and tests:
+   * no index serves one order's, so each call reads the whole table).
+   */
+  transitions(clientId?: string): TransitionRecord[] {
+    const rows = (clientId === undefined ? this.#st.allTransitions.all() : this.#st.transitions.all(clientId)) as {
       ts: number;
       client_id: string;
       from_state: string | null;

@@ -109,7 +109,9 @@ CREATE TABLE IF NOT EXISTS order_transitions (
   source TEXT NOT NULL,
   detail TEXT
 );
-CREATE INDEX IF NOT EXISTS order_transitions_client ON order_transitions(client_id);
+-- No index on client_id: no query of a run reads one order's transitions, and each transition
+-- wrote an entry of it (a WAL page in three commits of every order).
+DROP INDEX IF EXISTS order_transitions_client;
 ${fillsTable('fills')}
 ${FILLS_INDEX}
 CREATE TABLE IF NOT EXISTS quarantine (
