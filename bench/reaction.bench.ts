@@ -18,7 +18,8 @@
  *    paper: the public trade the simulator filled the bid on, latency model 0) -> the strategy's
  *    handler of that fill; and fill-to-order, that read -> the bid placed again on the fill
  *    written (or handed to the simulator), as tick-to-order ends. The slowest fills are listed
- *    with how long they waited behind the earlier frames of their read, and how many there were.
+ *    with how long they waited behind the earlier frames of their read (and how many there
+ *    were), and the GC pauses and the ledger's WAL restarts (src/store/checkpointer.ts) inside.
  * Both ends of each figure are performance.now() in the bot's process (one clock); a frame that
  * waited in the kernel while the loop was busy elsewhere shows in the event-loop delay reported
  * beside it (perf_hooks), not in the figure.
@@ -59,7 +60,7 @@ import { planConsole, startRunConsole, type RunConsole } from '../src/cli/runCon
 import { runLogger } from '../src/cli/run.js';
 import { RunSession, type RunEndpoints } from '../src/cli/runSession.js';
 import { Decimal } from '../src/core/decimal.js';
-import { frameReceived, httpRequestFinished, httpRequestMade, httpRequestWritten, orderSent, type FrameProbe, type HttpRequestProbe, type OrderSentProbe } from '../src/core/probes.js';
+import { frameReceived, httpRequestFinished, httpRequestMade, httpRequestWritten, orderSent, walRestarted, type FrameProbe, type HttpRequestProbe, type OrderSentProbe, type WalRestartProbe } from '../src/core/probes.js';
 import { TEST_ACCOUNTS } from '../src/sandbox/test-config.js';
 import { defineStrategy, type StrategyPlugin } from '../src/strategy/types.js';
 import { coreWaitMs, placeProcesses, type Placement } from './reactionPlacement.js';
@@ -244,6 +245,7 @@ async function runMode(exchange: Awaited<ReturnType<typeof startExchange>>, mode
       S.on = true;
       await sleep(SECONDS * 1000);
       S.on = false;
+      S.endedAt = performance.now();
       const waitedAfter = coreWaitMs();
       loop.disable();
       await exchange.rate(0, 0);
@@ -322,7 +324,12 @@ export async function run(): Promise<BenchReport> {
   const onBody = (m: unknown): void => S.sent.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
   const onCreate = (m: unknown): void => S.made.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
   const onFinish = (m: unknown): void => S.finished.push(clientSeqInBody((m as HttpRequestProbe).body), (m as HttpRequestProbe).at);
+  const onRestart = (m: unknown): void => {
+    const { start, end } = m as WalRestartProbe;
+    S.walRestarts.push({ start, ms: end - start });
+  };
   frameReceived.subscribe(onFrame);
+  walRestarted.subscribe(onRestart);
   orderSent.subscribe(onSent);
   httpRequestWritten.subscribe(onBody);
   httpRequestMade.subscribe(onCreate);
@@ -354,6 +361,7 @@ export async function run(): Promise<BenchReport> {
     await exchange.stop();
     gc.disconnect();
     frameReceived.unsubscribe(onFrame);
+    walRestarted.unsubscribe(onRestart);
     orderSent.unsubscribe(onSent);
     httpRequestWritten.unsubscribe(onBody);
     httpRequestMade.unsubscribe(onCreate);

@@ -45,7 +45,14 @@ export class Samples {
   /** clientId seq of each bid placed on a fill -> the fill's trade id (in `at`). */
   refills = new Pairs(0);
   gc: GcPause[] = [];
+  /**
+   * RESTART passes of the ledger's checkpoint worker, which hold the journal's commits off
+   * (src/core/probes.ts): reported after they end, so kept past the stretch too.
+   */
+  walRestarts: { start: number; ms: number }[] = [];
   on = false;
+  /** When the measured stretch ended (performance.now()). */
+  endedAt = Infinity;
 
   /** Empties every record, with room for `rate` trades/s and `fillRate` fills/s over `seconds` and the drain after it. */
   clear(rate: number, fillRate: number, seconds: number): void {
@@ -54,6 +61,8 @@ export class Samples {
     const fills = Math.ceil(fillRate * (seconds + 3) * 4) + 1000;
     for (const p of [this.fillFrames, this.fillHandled, this.fillAhead, this.handled, this.refills]) p.reset(fills);
     this.gc = [];
+    this.walRestarts = [];
+    this.endedAt = Infinity;
   }
 
   /** Samples left out because a record was full. */
@@ -138,7 +147,9 @@ export function measure(S: Samples, paper: boolean): Measured {
     const out = sent.get(S.refills.keys[i] as number);
     if (at !== undefined && out !== undefined) fillToOrder.push(out - at);
   }
-  return { heard: dist(heard), tick: dist(tick), former: dist(former), client: dist(client), fill: dist(fill), fillToOrder: dist(fillToOrder), slowFills: paper ? '' : slowFills(S), gc: gcText(S.gc) };
+  const restarts = S.walRestarts.filter((w) => w.start < S.endedAt);
+  const wal = restarts.length > 0 ? `; ${restarts.length} WAL restarts (the ledger's checkpoint), max ${Math.max(...restarts.map((w) => w.ms)).toFixed(1)} ms` : '';
+  return { heard: dist(heard), tick: dist(tick), former: dist(former), client: dist(client), fill: dist(fill), fillToOrder: dist(fillToOrder), slowFills: paper ? '' : slowFills(S), gc: gcText(S.gc) + wal };
 }
 
 /**
@@ -156,32 +167,33 @@ function fillReads(S: Samples, paper: boolean): (tradeId: number, handledAt: num
 
 /**
  * The slowest 1 % of live fills (at least 3), each as its total, the part it waited behind the
- * earlier frames of its read (read -> handed over by ws; how many), the rest (handed over -> the strategy's
- * handler: parsing, the orderer, the bus, the tracker and journal), and the GC inside it.
+ * earlier frames of its read (read -> handed over by ws; how many), the rest (handed over -> the
+ * strategy's handler: parsing, the orderer, the bus, the tracker and journal), and the GC and the
+ * ledger's WAL restarts inside it.
  */
 function slowFills(S: Samples): string {
   const read = S.fillFrames.toMap();
   const over = S.fillHandled.toMap();
   const ahead = S.fillAhead.toMap();
-  const rows: { total: number; behind: number; frames: number; rest: number; gc: number }[] = [];
+  const rows: { total: number; behind: number; frames: number; rest: number; gc: number; wal: number }[] = [];
   for (let i = 0; i < S.handled.n; i++) {
     const id = S.handled.keys[i] as number;
     const h = S.handled.at[i] as number;
     const r = read.get(id);
     const o = over.get(id);
     if (r === undefined || o === undefined) continue;
-    rows.push({ total: h - r, behind: o - r, frames: ahead.get(id) ?? 0, rest: h - o, gc: gcWithin(S.gc, r, h) });
+    rows.push({ total: h - r, behind: o - r, frames: ahead.get(id) ?? 0, rest: h - o, gc: pausedWithin(S.gc, r, h), wal: pausedWithin(S.walRestarts, r, h) });
   }
   rows.sort((a, b) => b.total - a.total);
   const f = (x: number): string => x.toFixed(1);
   return rows
     .slice(0, Math.max(3, Math.ceil(rows.length / 100)))
-    .map((x) => `${f(x.total)} (${f(x.behind)} behind ${x.frames} frames of its read, ${f(x.rest)} after, GC ${f(x.gc)})`)
+    .map((x) => `${f(x.total)} (${f(x.behind)} behind ${x.frames} frames of its read, ${f(x.rest)} after, GC ${f(x.gc)}, WAL restart ${f(x.wal)})`)
     .join(', ');
 }
 
-/** Milliseconds of GC pause inside [from, to]. */
-function gcWithin(gc: readonly GcPause[], from: number, to: number): number {
+/** Milliseconds of the pauses inside [from, to]. */
+function pausedWithin(gc: readonly { start: number; ms: number }[], from: number, to: number): number {
   let ms = 0;
   for (const g of gc) ms += Math.max(0, Math.min(to, g.start + g.ms) - Math.max(from, g.start));
   return ms;

@@ -35,6 +35,18 @@ export interface HttpRequestProbe {
   readonly body: string | undefined;
 }
 
+/** A RESTART pass of the ledger's checkpoint worker, which holds the journal's commits off: performance.now() of this thread. */
+export interface WalRestartProbe {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Every RESTART checkpoint of a file ledger's WAL (src/store/checkpointer.ts), published when the
+ * worker reports it, after it ended: the bench tells the fills and orders it held up.
+ */
+export const walRestarted = diagnosticsChannel.channel('kancil:ledger:wal-restart');
+
 /** Every REST request the transport makes, before it looks for a connection. */
 export const httpRequestMade = diagnosticsChannel.channel('kancil:http:made');
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../core/decimal.js';
+import { type WalRestartProbe, walRestarted } from '../core/probes.js';
 import { startCheckpointer } from './checkpointer.js';
 import { Ledger } from './Ledger.js';
 
@@ -49,7 +50,7 @@ describe('the checkpoint worker', () => {
     }
   });
 
-  it('keeps the WAL near its cap while commits never stop, and every commit succeeds', () => {
+  it('keeps the WAL near its cap while commits never stop, and every commit succeeds', async () => {
     const path = join(tempDir(), 'w.db');
     const cap = 2 * 1024 * 1024;
     const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -62,6 +63,10 @@ describe('the checkpoint worker', () => {
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, data TEXT)');
     const ins = db.prepare('INSERT INTO t (data) VALUES (?)');
     const failures: string[] = [];
+    const restarts: WalRestartProbe[] = [];
+    const onRestart = (m: unknown): void => void restarts.push(m as WalRestartProbe);
+    walRestarted.subscribe(onRestart);
+    const t0 = performance.now();
     const c = startCheckpointer(path, (why) => failures.push(why), { intervalMs: 10, walCapBytes: cap });
     let largest = 0;
     let commits = 0;
@@ -74,8 +79,11 @@ describe('the checkpoint worker', () => {
         largest = Math.max(largest, statSync(`${path}-wal`).size);
         Atomics.wait(pause, 0, 0, 1);
       }
+      // The worker's reports of its passes come as messages to this thread's loop.
+      await new Promise((r) => setTimeout(r, 50));
     } finally {
       c.stop();
+      walRestarted.unsubscribe(onRestart);
     }
     const rows = (db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
     db.close();
@@ -83,6 +91,9 @@ describe('the checkpoint worker', () => {
     // Every commit waited out the RESTART (busy_timeout) instead of failing.
     expect(rows).toBe(commits);
     expect(largest).toBeLessThan(4 * cap);
+    // Each RESTART pass is published in this thread's clock, inside the test's span.
+    expect(restarts.length).toBeGreaterThan(0);
+    for (const r of restarts) expect(t0 <= r.start && r.start <= r.end && r.end <= performance.now()).toBe(true);
   });
 
   it('reports a ledger it cannot open, so the writer checkpoints again', async () => {

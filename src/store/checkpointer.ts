@@ -20,6 +20,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { type WalRestartProbe, walRestarted } from '../core/probes.js';
 
 /** How often the worker checkpoints (ms). */
 export const CHECKPOINT_INTERVAL_MS = 500;
@@ -64,7 +65,11 @@ const timer = setInterval(() => {
     db.pragma('wal_checkpoint(PASSIVE)');
     // A commit that landed during the pass left frames uncopied, so the next writer appends
     // instead of rewinding the log: past the cap, copy the rest with writers held off.
-    if (walSize() > workerData.walCapBytes) db.pragma('wal_checkpoint(RESTART)');
+    if (walSize() > workerData.walCapBytes) {
+      const start = performance.timeOrigin + performance.now();
+      db.pragma('wal_checkpoint(RESTART)');
+      parentPort.postMessage({ restart: [start, performance.timeOrigin + performance.now()] });
+    }
   } catch (err) {
     parentPort.postMessage(String(err && err.message ? err.message : err));
   }
@@ -113,7 +118,11 @@ export function startCheckpointer(path: string, onFailure: (why: string) => void
     worker.postMessage('stop');
     onFailure(why);
   };
-  worker.on('message', (m: unknown) => fail(`checkpoint failed: ${String(m)}`));
+  worker.on('message', (m: unknown) => {
+    const restart = (m as { restart?: unknown } | null)?.restart;
+    if (!Array.isArray(restart)) fail(`checkpoint failed: ${String(m)}`);
+    else if (walRestarted.hasSubscribers) walRestarted.publish({ start: (restart[0] as number) - performance.timeOrigin, end: (restart[1] as number) - performance.timeOrigin } satisfies WalRestartProbe);
+  });
   worker.on('error', (err) => fail(err.message));
   worker.on('exit', (code) => fail(`checkpoint worker ended (exit ${code})`));
   return {
