@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,6 +9,7 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { StateError } from '../core/errors.js';
 import { addSecretValues } from '../core/secretScrub.js';
 import { Ledger } from './Ledger.js';
+import { LedgerReader } from './LedgerReader.js';
 import type { FillRecord, OrderRecord } from './records.js';
 import { testOrder } from './testOrder.js';
 import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
@@ -350,6 +351,22 @@ describe('Ledger', () => {
       db.exec('CREATE TABLE orders (x TEXT)');
       db.close();
       expect(refusal(path).message).toMatch(/not a readable kancil ledger \(no such column/);
+    });
+
+    it('a folder where the file should be, to a run and to the ledger commands', () => {
+      const path = ledgerPath();
+      mkdirSync(path);
+      // SQLite says "unable to open database file" or "disk I/O error": nothing an operator can act on.
+      expect(refusal(path).message).toBe(`ledger ${path}: is a folder, not a ledger file (storage.path names the SQLite file itself)`);
+      expect(() => LedgerReader.open(path)).toThrow(`ledger ${path}: is a folder, not a ledger file`);
+    });
+
+    it.skipIf(process.getuid?.() === 0)('a file this user cannot read (skipped as root, who reads every file)', () => {
+      const path = ledgerPath();
+      Ledger.open(path).close();
+      chmodSync(path, 0o200);
+      expect(refusal(path).message).toBe(`ledger ${path}: cannot be read and written by this user (EACCES)`);
+      expect(() => LedgerReader.open(path)).toThrow(`ledger ${path}: cannot be read by this user (EACCES)`);
     });
   });
 });

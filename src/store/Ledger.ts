@@ -21,6 +21,7 @@ import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { archiveRows, type ArchiveResult } from './archive.js';
 import { startCheckpointer, WAL_CAP_BYTES, type Checkpointer } from './checkpointer.js';
+import { ledgerFileProblem } from './ledgerFile.js';
 import { migrateLedger } from './migrate.js';
 import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
@@ -197,6 +198,8 @@ export class Ledger {
 
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
   static open(path: string, options: LedgerOpenOptions = {}): Ledger {
+    const problem = path === ':memory:' ? undefined : ledgerFileProblem(path, true);
+    if (problem !== undefined) throw new StateError(`ledger ${path}: ${problem}`);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const lock = path === ':memory:' ? undefined : holdLock(path);
     let db: Database | undefined;

@@ -11,6 +11,7 @@ import { StateError } from '../core/errors.js';
 import type { Balance } from '../core/types.js';
 import { TERMINAL_STATES } from '../bus/events.js';
 import type { FillRecord, OrderRecord } from './records.js';
+import { ledgerFileProblem } from './ledgerFile.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
 
 /** Filters of the order and fill queries; each one left out matches everything. */
@@ -55,6 +56,8 @@ export class LedgerReader {
   /** Opens the ledger at `path` read-only; a missing or unreadable file is a StateError naming it. */
   static open(path: string): LedgerReader {
     if (!existsSync(path)) throw new StateError(`ledger ${path}: no such file (give the run's storage.path, or its config)`);
+    const problem = ledgerFileProblem(path, false);
+    if (problem !== undefined) throw new StateError(`ledger ${path}: ${problem}`);
     let db: Database | undefined;
     try {
       db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });

@@ -1,0 +1,23 @@
+/**
+ * What is wrong with a ledger path before SQLite opens it: SQLite names a folder "unable to open
+ * database file" or "disk I/O error", and an unreadable file the same, which tells an operator
+ * nothing about what to fix.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+
+/** Why the ledger file at `path` cannot be opened (`write`: for a run, which writes it), or undefined. */
+export function ledgerFileProblem(path: string, write: boolean): string | undefined {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    return undefined; // Missing: the caller creates it or says so.
+  }
+  if (isDir) return 'is a folder, not a ledger file (storage.path names the SQLite file itself)';
+  try {
+    accessSync(path, write ? constants.R_OK | constants.W_OK : constants.R_OK);
+  } catch (err) {
+    return `cannot be ${write ? 'read and written' : 'read'} by this user (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  return undefined;
+}
