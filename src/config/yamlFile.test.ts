@@ -50,4 +50,10 @@ describe('loadYamlFile (recorder config, sweep grid)', () => {
     expect(loadGrid(file('ok.yaml', 'params:\n  spreadBps: [1, 2]\n')).params).toEqual({ spreadBps: [1, 2] });
     expect(errorOf(() => loadGrid(path.join(dir, 'none.yaml'))).file).toBe(path.join(dir, 'none.yaml'));
   });
+
+  it('an error of the whole file (missing, a folder) names the file and says what is wrong, with no field=value', () => {
+    const none = path.join(dir, 'none.yaml');
+    expect(errorOf(() => loadGrid(none)).message).toBe(`${none}: cannot read: ENOENT: no such file or directory, open '${none}'`);
+    expect(errorOf(() => loadGrid(dir)).message).toBe(`${dir}: not a regular file`);
+  });
 });

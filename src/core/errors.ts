@@ -121,7 +121,8 @@ export class ConfigError extends KancilError {
     readonly value: unknown,
     readonly rule: string,
   ) {
-    super(`${file}: ${path || '<root>'}=${safeJson(value)}: ${rule}`);
+    // An error of the whole file (unreadable, not YAML) has no field and value to name.
+    super(path === '' && value === undefined ? `${file}: ${rule}` : `${file}: ${path || '<root>'}=${safeJson(value)}: ${rule}`);
   }
 }
 
