@@ -5,7 +5,7 @@
 import { pino } from 'pino';
 import { OpenClient } from '../exchange/open/OpenClient.js';
 import { loadRecordConfig } from '../record/config.js';
-import { rmSync } from 'node:fs';
+import { accessSync, constants, rmSync, statSync } from 'node:fs';
 import { convertCryptofeed, convertKlineCsv, convertNsLines, noEvents, recordingLines, writeRecording } from '../record/importers.js';
 import { Recorder } from '../record/recorder.js';
 import { writeBinaryRecording } from '../record/binary/writer.js';
@@ -74,6 +74,10 @@ async function importCommand(argv: readonly string[]): Promise<number> {
   const source = opts.get('source');
   const licence = opts.get('licence');
   if (out === undefined || source === undefined || licence === undefined || inputs.length === 0) return usage('--out, --source, --licence and at least one input are required');
+  for (const f of inputs) {
+    const bad = inputProblem(f);
+    if (bad !== undefined) return usage(`input ${f}: ${bad}`);
+  }
   const outDir = path.dirname(path.resolve(out));
   const problem = outputDirProblem(outDir);
   if (problem !== undefined) return usage(`--out=${out}: its folder ${outDir} ${problem}`);
@@ -117,6 +121,18 @@ async function importCommand(argv: readonly string[]): Promise<number> {
   const n = await writeRecording(out, { source, licence, importedFrom: inputs }, lines);
   process.stdout.write(`${JSON.stringify({ out, lines: n })}\n`);
   return 0;
+}
+
+/** Why an input file cannot be imported, or undefined: found before the output file is created, not as a reader's stack trace. */
+function inputProblem(file: string): string | undefined {
+  try {
+    if (statSync(file).isDirectory()) return 'is a folder, not a file';
+    accessSync(file, constants.R_OK);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`;
+  }
 }
 
 function usage(problem: string): number {

@@ -1,4 +1,4 @@
-import { readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -260,11 +260,18 @@ describe('binary recordings', () => {
     try {
       expect(await recordCommand(['import', '--from', 'recording', '--to', 'binary', '--out', out, '--source', 'test', '--licence', 'CC0', SAMPLE])).toBe(0);
       expect(await recordCommand(['import', '--from', 'recording', '--to', 'parquet', '--out', out, '--source', 'test', '--licence', 'CC0', SAMPLE])).toBe(2);
+      // An input that is missing or a folder: named with the usage, not a stack trace from the reader.
+      const other = path.join(dir, 'never.krb');
+      expect(await recordCommand(['import', '--from', 'recording', '--out', other, '--source', 'test', '--licence', 'CC0', SAMPLE, path.join(dir, 'absent.rec.gz')])).toBe(2);
+      expect(await recordCommand(['import', '--from', 'ns', '--to', 'binary', '--out', other, '--source', 'test', '--licence', 'CC0', dir])).toBe(2);
+      expect(existsSync(other)).toBe(false);
     } finally {
       process.stdout.write = write;
       process.stderr.write = errWrite;
     }
     expect(printed.join('')).toContain('unknown --to parquet');
+    expect(printed.join('')).toContain(`input ${path.join(dir, 'absent.rec.gz')}: no such file\n`);
+    expect(printed.join('')).toContain(`input ${dir}: is a folder, not a file\n`);
     expect(await isBinaryRecording(out)).toBe(true);
     expect(await readBinaryHeader(out)).toMatchObject({ source: 'test', licence: 'CC0', importedFrom: [SAMPLE] });
     const bs: ReadStats = { lines: 0, items: 0, malformed: 0 };
