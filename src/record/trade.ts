@@ -150,6 +150,35 @@ export function lazyTrade(f: TradeFields, price: string, qty: string, cache: Dec
  * engine reaches by multiplying).
  */
 export function wireTrade(E: number, symbol: string, tradeId: number, tradeTime: number, isBuyerMaker: boolean, buyerOrderId: string | undefined, sellerOrderId: string | undefined, price: number, priceScale: number, qty: number, qtyScale: number, cache: DecimalTextCache): TradeEvent {
+  const f = WIRE_FIELDS;
+  f[WireField.E] = E;
+  f[WireField.tradeId] = tradeId;
+  f[WireField.tradeTime] = tradeTime;
+  f[WireField.price] = price;
+  f[WireField.priceScale] = priceScale;
+  f[WireField.qty] = qty;
+  f[WireField.qtyScale] = qtyScale;
+  return wireTradeOfFields(symbol, isBuyerMaker, buyerOrderId, sellerOrderId, cache);
+}
+
+/** Where each number of a wire trade lies in {@link WIRE_FIELDS}. */
+export const WireField = { E: 0, tradeId: 1, tradeTime: 2, price: 3, priceScale: 4, qty: 5, qtyScale: 6 } as const;
+
+/**
+ * The numbers of the trade {@link wireTradeOfFields} makes next, filled by its caller. Why not
+ * arguments: when TurboFan does not inline the call into a reader's loop (it often cannot: the
+ * reader's inlining budget is spent), each argument above 2^31 went as a heap number made for the
+ * call (~70 bytes a trade); a typed array holds them unboxed.
+ */
+export const WIRE_FIELDS = new Float64Array(7);
+
+/** {@link wireTrade} of the numbers in {@link WIRE_FIELDS} (the binary reader's path). */
+export function wireTradeOfFields(symbol: string, isBuyerMaker: boolean, buyerOrderId: string | undefined, sellerOrderId: string | undefined, cache: DecimalTextCache): TradeEvent {
+  const f = WIRE_FIELDS;
+  const price = f[WireField.price] as number;
+  const priceScale = f[WireField.priceScale] as number;
+  const qty = f[WireField.qty] as number;
+  const qtyScale = f[WireField.qtyScale] as number;
   // Consecutive trades mostly share their price: its reduction is kept.
   if (price !== lastPrice || priceScale !== lastPriceScale) {
     lastPrice = price;
@@ -158,7 +187,7 @@ export function wireTrade(E: number, symbol: string, tradeId: number, tradeTime:
   }
   const pt = lastPriceZeros;
   const qt = trailingZeros(qty, qtyScale);
-  const ev = new WireTrade(E, symbol, idText(tradeId), PRICES.get(price, priceScale, cache), QTYS.get(qty, qtyScale, cache), buyerOrderId, sellerOrderId, tradeTime, isBuyerMaker);
+  const ev = new WireTrade(f[WireField.E] as number, symbol, idText(f[WireField.tradeId] as number), PRICES.get(price, priceScale, cache), QTYS.get(qty, qtyScale, cache), buyerOrderId, sellerOrderId, f[WireField.tradeTime] as number, isBuyerMaker);
   STATE.set(ev, new TradeState(price / (POW10[pt] as number), priceScale - pt, qty / (POW10[qt] as number), qtyScale - qt, isBuyerMaker, undefined, pt, qt, cache));
   return ev as unknown as TradeEvent;
 }

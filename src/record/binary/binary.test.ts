@@ -215,6 +215,34 @@ describe('binary recordings', () => {
     await expect(collect(badFile)).rejects.toThrow(`${badFile}: offset 8: unsupported version 7`);
   });
 
+  it("a trade's integer past 2^53 or scale past 22 is an error naming the record", async () => {
+    const text = path.join(dir, 'one-trade.rec');
+    writeFileSync(text, '1723161254087896568 {"stream":"btcusdt@trade","data":{"e":"trade","E":1723161255343,"s":"BTCUSDT","t":3735683259,"p":"61837.63000000","q":"0.02000000","T":1723161255342,"m":true,"M":true}}\n');
+    const bin = path.join(dir, 'one-trade.krb');
+    await convert(text, bin);
+    const full = readFileSync(bin);
+    // The records after the header (kind, body length, body): the trade is the one of kind 4.
+    let at = 13 + full.readUInt32LE(9);
+    while (full[at] !== 4) at += 5 + full.readUInt32LE(at + 1);
+    // Its fields after the kind and length: receive time (13 bytes), two string ids (8), then E, t, T, flags, b, a, price scale, price, qty scale, qty.
+    const fields = at + 5 + 21;
+    const cases: [number, number, string][] = [
+      [fields + 22, 0x20, 'integer beyond 2^53'], // T's high word (its third byte)
+      [fields + 41, 23, 'scale 23 beyond 22'], // price scale
+      [fields + 48, 0x20, 'integer beyond 2^53'], // price's high word (its third byte)
+      [fields + 50, 23, 'scale 23 beyond 22'], // qty scale
+      [fields + 57, 0x20, 'integer beyond 2^53'], // qty's high word (its third byte)
+    ];
+    const bad = path.join(dir, 'bad-trade.krb');
+    for (const [byte, value, problem] of cases) {
+      const b = Buffer.from(full);
+      b[byte] = value;
+      writeFileSync(bad, b);
+      await expect(collect(bad)).rejects.toThrow(`${bad}: offset ${at}: record kind 4: ${problem}`);
+    }
+    expect((await collect(bin)).length).toBe(1);
+  });
+
   it('a backtest over the binary form gives byte-identical result JSON to the text form', async () => {
     const bin = path.join(dir, 'bt.krb');
     await convert(SAMPLE, bin);
