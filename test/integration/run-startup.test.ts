@@ -101,13 +101,15 @@ describe('live start-up against an unavailable exchange', () => {
   it('start-up reconciliation that keeps timing out: bounded retries, then exit 1 naming the step', async () => {
     sandbox.faults.blackhole({ scope: 'open', pathPrefix: '/open/v1/orders' });
     try {
-      const started = Date.now();
       const bot = startBot(config('blackhole', { timeoutMs: 300, startupWaitSec: 3 }), env);
       bots.push(bot);
-      const code = await Promise.race([bot.exit, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 40_000))]);
+      // Only a guard against a hang: the bound is the run's own count below, which a slow boot
+      // on a loaded machine (tsx, before the session starts) does not stretch.
+      const code = await Promise.race([bot.exit, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 55_000))]);
       expect(code, bot.output()).toBe(1);
       expect(bot.output()).toMatch(/could not start: start-up reconciliation still failing after \d+ s of retries/);
-      expect(Date.now() - started).toBeLessThan(40_000);
+      // Its 3 s of start-up wait, and the attempt under way then: not retried on and on.
+      expect(Number(/still failing after (\d+) s of retries/.exec(bot.output())?.[1]), bot.output()).toBeLessThanOrEqual(10);
     } finally {
       sandbox.faults.clear();
     }
