@@ -5,6 +5,24 @@ import type { BusEvent } from './events.js';
 const timer = (E: number): BusEvent => ({ type: 'timer', E });
 
 describe('Bus', () => {
+  it("a listener's error goes to onListenerError when there is one (the others still get the event), else to the publisher", () => {
+    const errors: [string, number][] = [];
+    const bus = new Bus({ onListenerError: (err, e) => errors.push([(err as Error).message, e.E]) });
+    const seen: number[] = [];
+    bus.listen(() => {
+      throw new Error('database or disk is full');
+    });
+    bus.listen((e) => seen.push(e.E));
+    expect(() => bus.publish(timer(1))).not.toThrow();
+    expect(errors).toEqual([['database or disk is full', 1]]);
+    expect(seen).toEqual([1]);
+    const plain = new Bus();
+    plain.listen(() => {
+      throw new Error('boom');
+    });
+    expect(() => plain.publish(timer(2))).toThrow('boom');
+  });
+
   it('delivers to listeners and events$ subscribers in the order they joined', () => {
     const bus = new Bus();
     const seen: string[] = [];

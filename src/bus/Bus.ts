@@ -29,6 +29,17 @@ export class Bus {
   #events$: Observable<BusEvent> | undefined;
   #published = 0;
   #closed = false;
+  readonly #onListenerError: ((err: unknown, event: BusEvent) => void) | undefined;
+
+  /**
+   * `onListenerError`: where an error a `listen` consumer throws goes instead of to the publisher
+   * (a running bot's: the publisher is a socket's or a timer's callback, where a throw would end
+   * the process with orders resting; the run stops in order instead). The other consumers still
+   * get the event. Without it (backtests) the error reaches the publisher, which ends the run.
+   */
+  constructor(o: { readonly onListenerError?: (err: unknown, event: BusEvent) => void } = {}) {
+    this.#onListenerError = o.onListenerError;
+  }
 
   /** The merged event stream. */
   get events$(): Observable<BusEvent> {
@@ -60,8 +71,8 @@ export class Bus {
 
   /**
    * Calls `fn` with every event published from now on, until the returned function is called or
-   * the bus closes. Unlike `events$`, an error `fn` throws reaches the publisher (a hot-path
-   * consumer that fails must stop the run, not be reported later).
+   * the bus closes. Unlike `events$`, an error `fn` throws reaches the publisher, or the bus's
+   * `onListenerError` (a hot-path consumer that fails must stop the run, not be reported later).
    */
   listen(fn: BusListener): () => void {
     if (this.#closed) return () => undefined;
@@ -76,7 +87,18 @@ export class Bus {
   publish(event: BusEvent): void {
     this.#published++;
     const l = this.#listeners;
-    for (let i = 0; i < l.length; i++) (l[i] as BusListener)(event);
+    const onError = this.#onListenerError;
+    if (onError === undefined) {
+      for (let i = 0; i < l.length; i++) (l[i] as BusListener)(event);
+      return;
+    }
+    for (let i = 0; i < l.length; i++) {
+      try {
+        (l[i] as BusListener)(event);
+      } catch (err) {
+        onError(err, event);
+      }
+    }
   }
 
   /** Merges a source into the bus until it completes or the bus closes. Source errors are reported, not fatal. */

@@ -258,6 +258,8 @@ async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
   void p.requests.then(requestStop);
   // An in-process sandbox whose own code threw stops the run in order (stop row, summary, exit 1).
   void target.sandbox?.failures.failed.then((f) => requestStop(`sandbox failed in ${f.where}: ${f.error.message}`));
+  // An event the run could not handle (a ledger write on a full disk) stops it in order, exit 1.
+  void session.failure.failed.then(requestStop);
   const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;
   if (consoleHandle?.url !== undefined) io.stdout(`console: ${consoleHandle.url}/ (dashboard; API ${consoleHandle.url}/api, metrics ${consoleHandle.url}/metrics)\n`);
   const reason = await stopReason(p.durationSec, target.sandbox?.marketEnded, log, operatorStop);
@@ -267,7 +269,7 @@ async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
   log.info({ summary }, 'summary');
   log.flush?.();
   io.stdout(formatSummary(summary));
-  if (summary.failures.length > 0 || target.sandbox?.failures.first !== undefined) return ExitCode.FAILED;
+  if (summary.failures.length > 0 || target.sandbox?.failures.first !== undefined || session.failure.reason !== undefined) return ExitCode.FAILED;
   return summary.ordersLeft > 0 ? ExitCode.ORDERS_LEFT : ExitCode.OK;
 }
 

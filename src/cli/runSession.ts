@@ -35,6 +35,7 @@ import type { RunSessionOptions } from './runSessionOptions.js';
 import type { PaperParts } from './runSessionPaper.js';
 import { beginRun, carryEarlierRuns, endFailedStart, countEarlierFills, exchangeData, openClient, reconcileAtStart, startMarket, startupSteps, strategySpecs } from './runSessionStart.js';
 import { liveVenue, paperRunVenue, type RunVenue } from './runSessionVenue.js';
+import { RunFailure } from './runFailure.js';
 import { RunRejections, runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { settleMsOf } from './runSetup.js';
 
@@ -45,6 +46,8 @@ export class RunSession {
   readonly ledger: Ledger;
   readonly bus: Bus;
   readonly startedAt: number;
+  /** An error no part of the run could handle (a ledger write on a full disk): its `failed` resolves with the stop reason. */
+  readonly failure: RunFailure;
   readonly #o: RunSessionOptions;
   readonly #open: OpenClient;
   readonly #market: RunMarket;
@@ -76,7 +79,7 @@ export class RunSession {
 
   private constructor(
     o: RunSessionOptions,
-    parts: { ledger: Ledger; bus: Bus; open: OpenClient; market: RunMarket; refs: ReferencePrices; tracker: OrderTracker; venue: RunVenue; run: AssembledRun; rejections: RunRejections; startedAt: number },
+    parts: { ledger: Ledger; bus: Bus; open: OpenClient; market: RunMarket; refs: ReferencePrices; tracker: OrderTracker; venue: RunVenue; run: AssembledRun; rejections: RunRejections; startedAt: number; failure: RunFailure },
   ) {
     this.#o = o;
     this.ledger = parts.ledger;
@@ -94,6 +97,7 @@ export class RunSession {
     this.#strategyNames = parts.run.runner.names;
     this.#rejections = parts.rejections;
     this.startedAt = parts.startedAt;
+    this.failure = parts.failure;
   }
 
   /** Builds and starts everything; resolves when strategies are running. */
@@ -102,7 +106,8 @@ export class RunSession {
     const clock = systemClock;
     const live = cfg.mode === 'live';
     const { ledger, startedAt, runNo, runTag } = beginRun(o, clock);
-    const bus = new Bus();
+    const failure = new RunFailure(log);
+    const bus = new Bus({ onListenerError: (err, e) => failure.report(err, `handling an event (${e.type})`) });
     const cleanup = new Cleanup(() => ledger.close(), () => bus.close());
     try {
       const open = openClient(o);
@@ -152,7 +157,7 @@ export class RunSession {
       const carried = carryEarlierRuns(live, ledger, tracker, run.runner);
       if (venue.router) checkBudgets(cfg.file, cfg.strategies.map((s) => ({ name: s.name, budget: s.budget, free: (asset: string) => run.runner.book(s.name).free(asset) })), venue.router.balances);
       const { rejections, flushSub } = startStrategies(bus, ledger, run.runner, cleanup);
-      const session = new RunSession(o, { ledger, bus, open, market, refs: ex.refs, tracker, venue, run, rejections, startedAt });
+      const session = new RunSession(o, { ledger, bus, open, market, refs: ex.refs, tracker, venue, run, rejections, startedAt, failure });
       session.#follow({ balances, carried, flushSub });
       log.info({ mode: cfg.mode, run: runNo, runTag, strategies: session.#strategyNames, symbols: ex.symbols.map((s) => s.symbol) }, 'running');
       return session;
@@ -271,7 +276,7 @@ export class RunSession {
     } catch (err) {
       log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not fetch missing fills at shutdown; the next start reconciles them');
     }
-    this.#account?.journalMarks(systemClock.now());
+    this.#orReport('journalling the marks', () => this.#account?.journalMarks(systemClock.now()));
     const summary = runSummary(this.ledger, this.#strategyNames, (s) => this.#market.mark(s), reason, this.startedAt, systemClock.now(), this.#runner.failures, ordersLeft, this.#rejections.byStrategy());
     this.#run.stop();
     // A reconciliation under way (a user-stream reconnect, the exchange back after an outage)
@@ -285,11 +290,20 @@ export class RunSession {
     this.#venue.sim?.scheduler.cancelAll();
     await this.#open.close();
     await this.#venue.legacy?.close();
-    this.ledger.journal(systemClock.now(), 'stop', { reason });
+    this.#orReport('journalling the stop', () => this.ledger.journal(systemClock.now(), 'stop', { reason }));
     this.bus.close();
     this.#fillsAtClose = this.runFills();
-    this.ledger.close();
+    this.#orReport('closing the ledger', () => this.ledger.close());
     return summary;
+  }
+
+  /** A write of the stop that fails (the disk still full) is reported; the stop goes on to its summary. */
+  #orReport(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.failure.report(err, what);
+    }
   }
 
   async #waitOrdersSettled(ms: number): Promise<void> {
@@ -302,7 +316,13 @@ export class RunSession {
   }
 
   #every(ms: number, fn: () => void): void {
-    const t = setInterval(fn, ms);
+    const t = setInterval(() => {
+      try {
+        fn();
+      } catch (err) {
+        this.failure.report(err, 'a periodic task');
+      }
+    }, ms);
     t.unref();
     this.#timers.push(t);
   }
