@@ -21,14 +21,14 @@ export class SandboxFailures {
     this.failed = new Promise((resolve) => (this.#settle = resolve));
   }
 
-  /** Records that a callback at `where` threw `err`. */
-  report(where: string, err: unknown): void {
+  /** Records that a callback at `where` threw `err` (or, `what`, another failure the sandbox cannot go on from). */
+  report(where: string, err: unknown, what = 'internal error'): void {
     this.count++;
     if (this.first !== undefined) return;
     const error = err instanceof Error ? err : new Error(String(err));
     this.first = { where, error };
     // Once: a callback that throws on every tick must not flood the terminal.
-    this.write(`kancil sandbox: internal error in ${where}: ${error.message}\n`);
+    this.write(`kancil sandbox: ${what} in ${where}: ${error.message}\n`);
     this.#settle(this.first);
   }
 

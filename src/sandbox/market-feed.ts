@@ -155,6 +155,7 @@ class ReplayFeed implements MarketFeed {
     readonly speed: number,
     readonly clock: Clock,
     readonly onDiffs: (() => void) | undefined,
+    readonly onReadFailure: ((err: Error) => void) | undefined,
   ) {
     this.symbol = sym.info.symbol;
     this.#applier = new RecordedApplier(this.symbol, sym);
@@ -228,6 +229,8 @@ class ReplayFeed implements MarketFeed {
       this.#whenReady(() => this.#schedule(0));
       return;
     }
+    // A recording cut short ends its pass early: the market it replays would just go still.
+    if (src.readFailure !== undefined) this.onReadFailure?.(new Error(src.readFailure));
     if (!this.loop) {
       this.#end();
       return;
@@ -357,14 +360,15 @@ class SyntheticFeed implements MarketFeed {
  * Starts the configured activity of one symbol; a replay reads `recording`, opened beforehand
  * (RecordingStream.open, which refuses a file it cannot replay). `onReplayedDiffs` runs after a
  * replay applied recorded diffs: they are the exchange's own 100 ms batches, so the streams send
- * them on at once rather than batching them again.
+ * them on at once rather than batching them again. `onReadFailure` runs when a replay's pass ends
+ * because its recording could not be read on (cut short or corrupt).
  */
-export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock, recording: RecordingStream | undefined, onReplayedDiffs?: () => void): MarketFeed {
+export function startFeed(state: ExchangeState, activity: MarketActivity, clock: Clock, recording: RecordingStream | undefined, onReplayedDiffs?: () => void, onReadFailure?: (err: Error) => void): MarketFeed {
   const sym = state.symbols.get(activity.symbol);
   if (!sym) throw new ConfigError('sandbox config', 'market', activity.symbol, 'not a configured symbol');
   if (activity.kind === 'replay') {
     if (!recording) throw new ConfigError('sandbox config', `market[${activity.symbol}].replay`, activity.file, 'the recording was not opened');
-    return new ReplayFeed(state, sym, recording, activity.loop, activity.speed, clock, onReplayedDiffs);
+    return new ReplayFeed(state, sym, recording, activity.loop, activity.speed, clock, onReplayedDiffs, onReadFailure);
   }
   return new SyntheticFeed(state, activity, sym);
 }

@@ -42,6 +42,8 @@ export class RecordingStream {
   badLines = 0;
   /** The last bad line or read error, naming the file and line. */
   lastError: string | undefined;
+  /** Set when a pass ended because the file could not be read on (a .gz cut short or corrupt): the rest of the recording was never played. */
+  readFailure: string | undefined;
 
   private constructor(
     readonly file: string,
@@ -151,6 +153,7 @@ export class RecordingStream {
       if (this.#input !== input) return;
       // Named as the record readers name it (record/line-reader.ts): the line reached and the bytes read.
       this.lastError = `${this.file}: line ${this.#line + 1}: ${this.gzip ? 'the gzip data is cut short or corrupt' : 'read failed'} (${e.message}) within the first ${raw.bytesRead} bytes of the file`;
+      this.readFailure = this.lastError;
       this.#end();
     };
     raw.on('error', failed);

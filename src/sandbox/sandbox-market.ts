@@ -39,7 +39,7 @@ export async function prepareMarket(
   const startMarket = (): void => {
     if (started || isStopped()) return;
     started = true;
-    for (const m of activity) feeds.push(startFeed(state, m, clock, recordings.get(m), () => streams.flushFastDepth()));
+    for (const m of activity) feeds.push(startFeed(state, m, clock, recordings.get(m), () => streams.flushFastDepth(), (err) => streams.failures.report(`the replay of ${m.symbol}`, err, 'unreadable recording')));
     if (ends) void Promise.all(feeds.map((f) => f.ended)).then(() => ended());
   };
   return { startMarket, marketEnded };

@@ -4,11 +4,14 @@
  * sandbox's book, the book never crosses, and replayed trades reach the trade stream in
  * recording order with recorded prices; klines are the recording's bars on its own clock.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BarBuilder, type Bar, Decimal } from '../../src/core/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { SandboxFailures } from '../../src/sandbox/failures.js';
 import { loadRecording } from '../../src/sandbox/recording.js';
 import { testSandboxConfig } from '../../src/sandbox/test-config.js';
 
@@ -196,6 +199,33 @@ describe('end of the market activity', () => {
       expect(quiet.marketEnded).toBeUndefined();
     } finally {
       await Promise.all([looped.stop(), mixed.stop(), quiet.stop()]);
+    }
+  });
+});
+
+describe('a recording cut short', () => {
+  it('is a sandbox failure naming the file and the line reached, not a market that just goes still', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kancil-cut-'));
+    const cut = path.join(dir, 'cut.ndjson.gz');
+    writeFileSync(cut, readFileSync(sample).subarray(0, 20_000));
+    const lines: string[] = [];
+    const sbx = await startSandbox(
+      testSandboxConfig((d) => {
+        d.market = [{ symbol: 'BTC_USDT', replay: { file: cut, sourceSymbol: 'BTCUSDT', loop: false, speed: 1000 } }];
+      }),
+    );
+    // What `kancil sandbox` prints on stderr (once).
+    const failures = new SandboxFailures((line) => lines.push(line));
+    sbx.failures.failed.then((f) => failures.report(f.where, f.error, 'unreadable recording'), () => undefined);
+    try {
+      await sbx.marketEnded;
+      expect(sbx.failures.first?.where).toBe('the replay of BTC_USDT');
+      expect(sbx.failures.first?.error.message).toMatch(/cut\.ndjson\.gz: line \d+: the gzip data is cut short or corrupt/);
+      await Promise.resolve();
+      expect(lines).toEqual([expect.stringMatching(/^kancil sandbox: unreadable recording in the replay of BTC_USDT: .*cut\.ndjson\.gz: line \d+/)]);
+    } finally {
+      await sbx.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
