@@ -361,6 +361,14 @@ describe('Ledger', () => {
       expect(() => LedgerReader.open(path)).toThrow(`ledger ${path}: is a folder, not a ledger file`);
     });
 
+    it('a path below a file, or where no lock file can be made: a sentence naming it, not a stack', () => {
+      const file = ledgerPath();
+      writeFileSync(file, 'x');
+      expect(refusal(join(file, 'sub', 'ledger.db')).message).toBe(`ledger ${join(file, 'sub', 'ledger.db')}: cannot be created: ${file} is a file, not a folder`);
+      // Linux's /proc takes no new file: SQLite's "unable to open database file" came out as a bare SqliteError.
+      if (process.platform === 'linux') expect(refusal('/proc/kancil-ledger.db').message).toMatch(/^ledger \/proc\/kancil-ledger\.db: cannot take its lock file \/proc\/kancil-ledger\.db\.lock \(/);
+    });
+
     it.skipIf(process.getuid?.() === 0)('a file this user cannot read (skipped as root, who reads every file)', () => {
       const path = ledgerPath();
       Ledger.open(path).close();

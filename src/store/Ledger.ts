@@ -21,7 +21,7 @@ import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { archiveRows, type ArchiveResult } from './archive.js';
 import { startCheckpointer, WAL_CAP_BYTES, type Checkpointer } from './checkpointer.js';
-import { ledgerFileProblem } from './ledgerFile.js';
+import { ledgerFileProblem, ledgerFolderProblem } from './ledgerFile.js';
 import { migrateLedger } from './migrate.js';
 import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
@@ -198,9 +198,13 @@ export class Ledger {
 
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
   static open(path: string, options: LedgerOpenOptions = {}): Ledger {
-    const problem = path === ':memory:' ? undefined : ledgerFileProblem(path, true);
+    const problem = path === ':memory:' ? undefined : (ledgerFileProblem(path, true) ?? ledgerFolderProblem(path));
     if (problem !== undefined) throw new StateError(`ledger ${path}: ${problem}`);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    } catch (err) {
+      throw new StateError(`ledger ${path}: its folder cannot be created (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    }
     const lock = path === ':memory:' ? undefined : holdLock(path);
     let db: Database | undefined;
     try {
@@ -411,15 +415,16 @@ export class Ledger {
  * ledger itself stays readable by other tools while a run holds it.
  */
 function holdLock(path: string): Database {
-  const lock = new BetterSqlite3(`${path}.lock`, { timeout: 0 });
+  let lock: Database | undefined;
   try {
+    lock = new BetterSqlite3(`${path}.lock`, { timeout: 0 });
     lock.pragma('locking_mode = EXCLUSIVE');
     // A write takes the exclusive lock; in EXCLUSIVE locking mode it is kept after the commit.
     lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since INTEGER NOT NULL); DELETE FROM holder;');
     lock.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, Date.now());
     return lock;
   } catch (err) {
-    lock.close();
+    lock?.close();
     if (err instanceof BetterSqlite3.SqliteError && err.code === 'SQLITE_BUSY') {
       throw new StateError(`ledger ${path} is in use by another process (another kancil run on this ledger?); refusing to start: two runs would each trade and each take the other's orders for its own`, { cause: err });
     }

@@ -4,6 +4,7 @@
  * nothing about what to fix.
  */
 import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** Why the ledger file at `path` cannot be opened (`write`: for a run, which writes it), or undefined. */
 export function ledgerFileProblem(path: string, write: boolean): string | undefined {
@@ -20,4 +21,15 @@ export function ledgerFileProblem(path: string, write: boolean): string | undefi
     return `cannot be ${write ? 'read and written' : 'read'} by this user (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
   return undefined;
+}
+
+/** Why the folder of a ledger at `path` cannot be made (a part of it is a file), or undefined. */
+export function ledgerFolderProblem(path: string): string | undefined {
+  for (let at = dirname(path); ; at = dirname(at)) {
+    try {
+      return statSync(at).isDirectory() ? undefined : `cannot be created: ${at} is a file, not a folder`;
+    } catch {
+      if (dirname(at) === at) return undefined;
+    }
+  }
 }
