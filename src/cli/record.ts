@@ -44,6 +44,8 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
       resolve();
     };
     undoClosed = onClosedPipe(stop);
+    // A file that cannot be written (a full disk) stops the recording: the other files are flushed whole.
+    void recorder.writer.failed.then(stop);
     // Kept while the files flush: a repeated signal must not cut them short (stopSignals.ts).
     offSignals = onStopSignals(stop);
   });
@@ -53,7 +55,10 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
     offSignals();
   }
   logger.info({ files: recorder.writer.files, lines: recorder.writer.lines }, 'recording flushed');
-  return 0;
+  const failure = recorder.writer.failure;
+  if (failure === undefined) return 0;
+  process.stderr.write(`kancil record: cannot write ${failure.file} (${failure.error.message}): recording stopped; that file is cut short, the others are whole\n`);
+  return 1;
 }
 
 /** `kancil record import …`: converts one of the shared-data formats into a recording. */

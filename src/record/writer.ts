@@ -51,15 +51,23 @@ export class RecordingWriter {
   readonly #clock: Clock;
   /** Lines written. */
   lines = 0;
+  /** The first file that could not be written (a full disk), once there is one: nothing more is written. */
+  failure: { readonly file: string; readonly error: Error } | undefined;
+  /** Settles at the first failure (never rejects): the owner stops recording and flushes the rest. */
+  readonly failed: Promise<{ readonly file: string; readonly error: Error }>;
+  #fail: (f: { readonly file: string; readonly error: Error }) => void = () => undefined;
 
   constructor(private readonly opts: RecordingWriterOptions) {
     this.#clock = opts.clock ?? systemClock;
+    this.failed = new Promise((resolve) => (this.#fail = resolve));
     mkdirSync(opts.dir, { recursive: true });
   }
 
   /** Appends one line (must end with a newline); rotates first when the current file is full or old. */
   write(line: string): void {
     if (this.#closed) throw new Error('recording writer is closed');
+    // After a failed write the stream is gone: lines are dropped until the owner stops.
+    if (this.failure !== undefined) return;
     const now = this.#clock.now();
     let cur = this.#cur;
     if (cur !== undefined && this.#full(cur, now)) {
@@ -89,7 +97,13 @@ export class RecordingWriter {
     const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
     const file = path.join(this.opts.dir, `${this.opts.prefix}-${stamp}-${String(this.#seq++).padStart(4, '0')}.rec.gz`);
     const gzip = createGzip();
-    const done = pipeline(gzip, createWriteStream(file));
+    // Awaited only at the file's close: a failure before that (ENOSPC) is kept here, not left to
+    // end the process as an unhandled rejection with every other file cut short.
+    const done = pipeline(gzip, createWriteStream(file)).catch((err: unknown) => {
+      if (this.failure !== undefined) return;
+      this.failure = { file, error: err instanceof Error ? err : new Error(String(err)) };
+      this.#fail(this.failure);
+    });
     const f: OpenFile = { file, gzip, done, openedAt: now, bytes: 0 };
     this.#cur = f;
     this.files.push(file);
