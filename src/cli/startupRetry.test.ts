@@ -45,3 +45,26 @@ describe('retryStartup', () => {
     expect(c3.slept).toEqual([]);
   });
 });
+
+describe('retryStartup with a stop signal', () => {
+  it('a stop ends the wait after a failure, naming the step; a step that succeeds is not cut short by it', async () => {
+    const stop = new AbortController();
+    stop.abort('signal SIGINT');
+    // Already stopped, but nothing fails: the step runs (the run stops in order once started).
+    await expect(retryStartup('symbols', () => Promise.resolve(7), { signal: stop.signal })).resolves.toBe(7);
+    const live = new AbortController();
+    let calls = 0;
+    const waiting = retryStartup(
+      'server time',
+      () => {
+        calls++;
+        if (calls === 1) setTimeout(() => live.abort('signal SIGTERM'), 10);
+        return Promise.reject(new RateLimitedError('GET /t', 60_000, 60_000, 418));
+      },
+      { signal: live.signal },
+    );
+    // The Retry-After is a minute; the stop ends the wait at once.
+    await expect(waiting).rejects.toMatchObject({ name: 'StartupStopped', step: 'server time', reason: 'signal SIGTERM' });
+    expect(calls).toBe(1);
+  });
+});

@@ -76,15 +76,16 @@ export async function retryStartup<T>(what: string, fn: () => Promise<T>, o: Sta
   const deadline = now() + (o.boundMs ?? 90_000);
   const stopped = (): StartupStopped => new StartupStopped(what, String(o.signal?.reason ?? 'stop requested'));
   for (let attempt = 0; ; attempt++) {
-    if (o.signal?.aborted) throw stopped();
     try {
       return await fn();
     } catch (err) {
       const wait = transientWaitMs(err, attempt, o.random);
       if (wait === undefined || now() + wait > deadline) throw err;
+      // Only a wait ends at a stop: a step that does not fail runs on, and the run then stops once started.
       if (o.signal?.aborted) throw stopped();
       o.onRetry?.(what, err as Error, wait);
       await sleep(wait);
+      if (o.signal?.aborted) throw stopped();
     }
   }
 }
