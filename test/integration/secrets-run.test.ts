@@ -18,6 +18,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { childOutput } from '../support/childOutput.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'kancil-secrets-'));
@@ -61,16 +62,14 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * printed last would be missed), so the search covers all of them.
  */
 function watch(child: ChildProcessByStdio<null, Readable, Readable>): Watched {
-  let out = '';
-  let err = '';
+  const output = childOutput(child, 'the run');
   let exited: string | undefined;
   let wake: () => void = () => undefined;
-  child.stdout.on('data', (c: Buffer) => ((out += c.toString()), wake()));
-  child.stderr.on('data', (c: Buffer) => ((err += c.toString()), wake()));
+  output.onChunk(() => wake());
   const status = (code: number | null, signal: NodeJS.Signals | null): string => (code === null ? `killed by ${signal}` : `exit ${code}`);
   child.on('exit', (code, signal) => ((exited = status(code, signal)), wake()));
-  const closing = new Promise<string>((resolve) => child.on('close', (code, signal) => resolve(status(code, signal))));
-  const tail = (): string => `--- stdout (end) ---\n${out.slice(-3000)}\n--- stderr (end) ---\n${err.slice(-3000)}`;
+  const closing = output.closed.then((end) => status(end.code, end.signal));
+  const tail = (): string => `--- stdout (end) ---\n${output.stdout().slice(-3000)}\n--- stderr (end) ---\n${output.stderr().slice(-3000)}`;
   const closed = async (ms: number): Promise<string> => {
     const timeout = sleep(ms).then(() => undefined);
     const s = await Promise.race([closing, timeout]);
@@ -86,7 +85,7 @@ function watch(child: ChildProcessByStdio<null, Readable, Readable>): Watched {
       await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, 50)));
     }
   };
-  return { stdout: () => out, stderr: () => err, until, closed };
+  return { stdout: output.stdout, stderr: output.stderr, until, closed };
 }
 
 /** Every file under `root` (the ledger, its journal, anything else the run wrote), as text. */

@@ -1,21 +1,23 @@
 /**
  * `kancil run` as a child process (the way an operator or a supervisor runs it), for tests that
- * kill, restart or starve it: its exit code, the tail of its output, and a wait for a line in it.
+ * kill, restart or starve it: its exit code, all of its output, and a wait for a line in it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childOutput } from './childOutput.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Output kept per process: the tail, so a long soak does not hold every log line. */
-const KEEP_CHARS = 1_000_000;
 
 /** A started bot. */
 export interface BotProcess {
   readonly child: ChildProcess;
-  /** Resolves with the exit code (null when killed by a signal). */
+  /**
+   * Resolves with the exit code (null when killed by a signal; `child.signalCode` says which) once
+   * the process exited and its stdout and stderr closed, so `output()` then holds every byte.
+   */
   readonly exit: Promise<number | null>;
-  /** The last megabyte written to stdout and stderr. */
+  /** Everything written to stdout and stderr so far, whole: a test may check that a line is absent. */
   output(): string;
   /** True while the process runs. */
   alive(): boolean;
@@ -38,22 +40,13 @@ export function startKancil(args: readonly string[], env: Record<string, string>
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  const watchers = new Set<(chunk: string) => void>();
-  const onData = (c: Buffer): void => {
-    const text = c.toString();
-    out += text;
-    if (out.length > 2 * KEEP_CHARS) out = out.slice(-KEEP_CHARS);
-    for (const w of watchers) w(text);
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const out = childOutput(child, `kancil ${args.join(' ')}`);
+  const exit = out.closed.then((end) => end.code);
   const alive = (): boolean => child.exitCode === null && child.signalCode === null;
   const waitForOutput = (re: RegExp, ms: number): Promise<boolean> =>
     new Promise((resolve) => {
       const done = (v: boolean): void => {
-        watchers.delete(watch);
+        unsubscribe();
         clearTimeout(timer);
         resolve(v);
       };
@@ -64,8 +57,11 @@ export function startKancil(args: readonly string[], env: Record<string, string>
         if (re.test(seen)) done(true);
       };
       const timer = setTimeout(() => done(false), ms);
-      watchers.add(watch);
-      void exit.then(() => done(false));
+      const unsubscribe = out.onChunk(watch);
+      void exit.then(
+        () => done(false),
+        () => done(false),
+      );
     });
-  return { child, exit, output: () => out, alive, waitForOutput };
+  return { child, exit, output: out.both, alive, waitForOutput };
 }
