@@ -5,7 +5,6 @@
  * account is in the ledger (no untracked order), every account trade is a ledger fill with the
  * same quantity and nothing more (no lost or phantom fill), and nothing is left PENDING/UNKNOWN.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,29 +13,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { resolveSandboxConfig, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { Ledger } from '../../src/store/Ledger.js';
+import { startBot, type BotProcess } from '../support/botProcess.js';
 import { ALICE, sandboxDoc, waitFor } from './pipeline-harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
 
 let sandbox: RunningSandbox;
 let dir: string;
 let configFile: string;
 let ledgerPath: string;
-const children: ChildProcess[] = [];
+const children: BotProcess[] = [];
 
-function startBot(extra: string[] = []): { child: ChildProcess; exit: Promise<number | null>; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), 'run', configFile, ...extra], {
-    cwd: repoRoot,
-    env: { ...process.env, KANCIL_API_KEY: ALICE.apiKey, KANCIL_API_SECRET: ALICE.secret },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, exit, output: () => out };
+/** The bot on this test's config and ledger, killed in `afterAll` if still alive. */
+function bot(): BotProcess {
+  const b = startBot(configFile, { KANCIL_API_KEY: ALICE.apiKey, KANCIL_API_SECRET: ALICE.secret });
+  children.push(b);
+  return b;
 }
 
 beforeAll(async () => {
@@ -59,14 +51,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children) if (c.alive()) c.child.kill('SIGKILL');
   await sandbox.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('restart after SIGKILL', () => {
   it('loses no fill and leaves no untracked order', async () => {
-    const first = startBot();
+    const first = bot();
     const trades = () => sandbox.engine.accountTrades(ALICE.id, 'BTC_IDR').length;
     const traded = await waitFor(() => trades() >= 6 || first.child.exitCode !== null, 25_000);
     expect(traded, first.output()).toBe(true);
@@ -76,7 +68,7 @@ describe('restart after SIGKILL', () => {
     expect(first.child.signalCode).toBe('SIGKILL');
     // Orders of the dead bot still resting on the exchange are reconciled by the restart.
     const atKill = trades();
-    const second = startBot();
+    const second = bot();
     // Trading again after the restart (reconciliation done, strategies running); then a graceful SIGTERM.
     expect(await waitFor(() => trades() >= atKill + 4 || second.child.exitCode !== null, 25_000), second.output()).toBe(true);
     second.child.kill('SIGTERM');
