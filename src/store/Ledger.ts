@@ -81,7 +81,9 @@ export class Ledger {
   /**
    * The multi-statement writes, wrapped once: better-sqlite3 builds four wrapper functions and
    * defines their properties on every `db.transaction()` call, which cost about as much as a
-   * statement per order when made per call.
+   * statement per order when made per call. Each begins IMMEDIATE: a deferred transaction that
+   * reads before it writes fails at once (SQLITE_BUSY, no busy timeout) if the checkpoint worker
+   * holds the write lock at that instant.
    */
   readonly #tx: {
     insertOrder: (o: OrderRecord, source: string) => void;
@@ -141,7 +143,7 @@ export class Ledger {
       insertOrder: db.transaction((o: OrderRecord, source: string) => {
         st.insertOrder.run(orderParams(o));
         st.transition.run(o.createdAt, o.clientId, null, o.state, source, scrubbed(o.reason));
-      }),
+      }).immediate,
       updateOrder: db.transaction((clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => {
         let before: OrderRecord;
         // The caller's record is the row (the ledger has one writer) but for a reason, held scrubbed.
@@ -156,17 +158,17 @@ export class Ledger {
         if (this.#updateOf(changedColumns(before, after)).run(params).changes === 0) return undefined;
         if (after.state !== before.state) st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
         return after;
-      }),
+      }).immediate,
       balances: db.transaction((ts: number, source: string, balances: readonly Balance[]) => {
         for (const b of balances) st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
-      }),
+      }).immediate,
       gate: db.transaction((ts: number, intent: Intent, d: RiskDecisionRecord, order: OrderRecord | undefined, taken: RiskDecisionRecord | undefined) => {
         this.recordIntent(ts, intent);
         const fresh = order === undefined || st.insertNewOrder.run(orderParams(order)).changes > 0;
         this.recordRiskDecision(ts, fresh ? d : (taken ?? d));
         if (order !== undefined && fresh) st.transition.run(order.createdAt, order.clientId, null, order.state, 'intent', scrubbed(order.reason));
         return fresh;
-      }),
+      }).immediate,
     };
   }
 

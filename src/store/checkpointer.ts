@@ -1,22 +1,30 @@
 /**
  * Moves the ledger's WAL into its database file from a worker thread. SQLite's automatic
- * checkpoint runs inside the commit that crosses 1,000 WAL pages (about every 40 orders: each
- * order's journal is four commits), on the thread that wrote it, and it syncs the files there:
- * fsyncs of 5 ms at the median and up to 0.5 s were measured at load 15, inside the journal write
- * that comes before an order is sent. With this worker the run's own connection never
- * checkpoints; durability is unchanged (synchronous=NORMAL: a commit is in the WAL before the
- * caller acts on it).
+ * checkpoint runs inside the commit that crosses 1,000 WAL pages (about every 65 orders: an IOC
+ * order's journal is four commits, 15 pages: the gate's verdict with the PENDING order, sentAt,
+ * and one for each of its two reports), on the thread that wrote it, and it syncs the files
+ * there: fsyncs of 5 ms at the median and up to 0.5 s were measured at load 15, inside the
+ * journal write that comes before an order is sent. With this worker the run's own connection
+ * never checkpoints; durability is unchanged (synchronous=NORMAL: a commit is in the WAL before
+ * the caller acts on it).
  *
- * A PASSIVE checkpoint never makes the WAL start over while orders keep coming: SQLite rewinds the
- * log only when a writer starts with every frame already copied, and a commit nearly always lands
- * during the pass's two fsyncs, so the file grew without limit (1.3 GB after 16 s at 1,000
- * orders/s; each order appends ~100 KB). So once the file passes a cap the worker runs a RESTART
- * checkpoint: it waits for the writer, holds new writers off while it copies the rest, and the
- * next commit rewinds the log (the ledger's journal_size_limit then cuts the file back to the
- * cap). The run's connection has busy_timeout 5000, so its commits wait out that pass rather than
- * fail: one pause per cap of WAL (6-9 ms measured for a 64 MiB cap, the copy of what came in
- * during the PASSIVE pass and one fsync), i.e. every ~0.7 s at 1,000 orders/s, about once a
- * minute at 10/s.
+ * A PASSIVE checkpoint holds no lock a writer needs, but it never makes the WAL start over while
+ * orders keep coming: SQLite rewinds the log only when a writer starts with every frame already
+ * copied, and a commit nearly always lands during the pass's fsync, so the file grew without limit
+ * (1.3 GB after 16 s at 1,000 orders/s). So once the file passes a cap the worker runs a RESTART
+ * checkpoint: it takes the write lock, copies what is left, syncs the log and the database file
+ * and then needs every reader gone; the next commit rewinds the log (the ledger's
+ * journal_size_limit then cuts the file back to the cap). The run's commits wait for that lock
+ * (busy_timeout 5000), so what the worker does while holding it is kept short:
+ * - its connection has no busy timeout: SQLite would otherwise sleep, lock held, until a reader
+ *   (another process reading the ledger) let go, up to the same 5 s, and the run's commit failed;
+ *   a RESTART that meets a reader, or the run mid-commit, returns busy and is tried again;
+ * - before it, PASSIVE passes run until one copies few frames, so the RESTART copies and syncs
+ *   only what came in during that last short pass (in a micro-driver committing back to back,
+ *   ~5,000 orders/s, holds of 76-156 ms, mostly the log's fsync, became 5-36 ms);
+ * - a lock another connection holds when a pass starts (SQLITE_BUSY) skips that tick; any other
+ *   error ends the worker and the run's commits checkpoint again.
+ * A reader that keeps one snapshot for long still keeps the log from rewinding until it ends.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -36,19 +44,34 @@ export interface CheckpointerOptions {
   readonly walCapBytes?: number;
 }
 
+/** Frames (pages) a PASSIVE pass may copy and still count as having caught up with the writer. */
+const FEW_FRAMES = 256;
+
+/** PASSIVE passes a tick runs past the cap before its RESTART, whether or not they catch up. */
+const MAX_PASSES = 4;
+
+/**
+ * RESTART attempts a tick makes past the cap, a millisecond apart: one that finds the run
+ * mid-commit runs as a PASSIVE pass instead (a run that commits back to back leaves the lock free
+ * only between its commits).
+ */
+const RESTART_TRIES = 40;
+
 /** What the worker runs (CommonJS, so it needs no loader for TypeScript). */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { statSync } = require('node:fs');
 const Database = require(workerData.sqlite);
 const state = new Int32Array(workerData.state);
+const { walCapBytes, fewFrames, maxPasses, restartTries } = workerData;
 const closed = () => {
   Atomics.store(state, 0, 1);
   Atomics.notify(state, 0);
 };
 let db;
 try {
-  db = new Database(workerData.path, { timeout: 5000 });
+  // No busy timeout: a RESTART sleeps out a reader's lock while it holds the run's writers off.
+  db = new Database(workerData.path, { timeout: 0 });
 } catch (err) {
   closed();
   throw err;
@@ -60,17 +83,42 @@ const walSize = () => {
     return 0;
   }
 };
+const stopping = () => Atomics.load(state, 1) === 1;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const now = () => performance.timeOrigin + performance.now();
+let backfilled = 0;
+// One checkpoint: whether it left work undone (busy), and how many frames it copied.
+const checkpoint = (mode) => {
+  const r = db.pragma('wal_checkpoint(' + mode + ')')[0];
+  const done = Math.max(0, r.checkpointed);
+  // A count below the last one: the log started over since.
+  const copied = done >= backfilled ? done - backfilled : done;
+  backfilled = done;
+  return { busy: r.busy !== 0, copied, pinned: done < r.log };
+};
+const tick = () => {
+  let { copied } = checkpoint('PASSIVE');
+  if (walSize() <= walCapBytes) return;
+  // A commit that landed during the pass left frames uncopied, so the next writer appends instead
+  // of rewinding the log. A RESTART copies them with the run's writers held off and syncs both
+  // files: first let passes that hold nothing copy until one finds little left.
+  for (let i = 0; i < maxPasses && copied > fewFrames && !stopping(); i++) copied = checkpoint('PASSIVE').copied;
+  const start = now();
+  for (let i = 0; i < restartTries && !stopping(); i++) {
+    // Busy: the run was mid-commit (SQLite ran a PASSIVE pass instead), or a reader still uses
+    // the log; frames left uncopied mean a reader's snapshot needs them: no use trying again now.
+    const r = checkpoint('RESTART');
+    if (!r.busy || r.pinned) break;
+    Atomics.wait(pause, 0, 0, 1);
+  }
+  parentPort.postMessage({ restart: [start, now()] });
+};
 const timer = setInterval(() => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-    // A commit that landed during the pass left frames uncopied, so the next writer appends
-    // instead of rewinding the log: past the cap, copy the rest with writers held off.
-    if (walSize() > workerData.walCapBytes) {
-      const start = performance.timeOrigin + performance.now();
-      db.pragma('wal_checkpoint(RESTART)');
-      parentPort.postMessage({ restart: [start, performance.timeOrigin + performance.now()] });
-    }
+    tick();
   } catch (err) {
+    // A lock another connection holds this instant: the next tick tries again.
+    if (/^SQLITE_BUSY/.test(String(err && err.code))) return;
     parentPort.postMessage(String(err && err.message ? err.message : err));
   }
 }, workerData.intervalMs);
@@ -106,16 +154,22 @@ export function startCheckpointer(path: string, onFailure: (why: string) => void
   const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
   const walCapBytes = options.walCapBytes ?? WAL_CAP_BYTES;
   const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-  // Set to 1 by the worker once its connection is closed (stop() waits on it).
-  const state = new SharedArrayBuffer(4);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, sqlite, intervalMs, walCapBytes, state } });
+  // [0]: set to 1 by the worker once its connection is closed (stop() waits on it); [1]: set to 1
+  // by stop(), so a tick's loop of passes ends early.
+  const state = new SharedArrayBuffer(8);
+  const workerData = { path, sqlite, intervalMs, walCapBytes, state, fewFrames: FEW_FRAMES, maxPasses: MAX_PASSES, restartTries: RESTART_TRIES };
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
   worker.unref();
   let failed = false;
   let stopped = false;
+  const halt = (): void => {
+    Atomics.store(new Int32Array(state), 1, 1);
+    worker.postMessage('stop');
+  };
   const fail = (why: string): void => {
     if (failed || stopped) return;
     failed = true;
-    worker.postMessage('stop');
+    halt();
     onFailure(why);
   };
   worker.on('message', (m: unknown) => {
@@ -129,7 +183,7 @@ export function startCheckpointer(path: string, onFailure: (why: string) => void
     stop() {
       if (stopped) return;
       stopped = true;
-      worker.postMessage('stop');
+      halt();
       Atomics.wait(new Int32Array(state), 0, 0, STOP_WAIT_MS);
     },
   };
