@@ -20,7 +20,7 @@ import type { Intent } from '../bus/intents.js';
 import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { archiveRows, type ArchiveResult } from './archive.js';
-import { startCheckpointer, WAL_CAP_BYTES, type Checkpointer } from './checkpointer.js';
+import { startCheckpointer, WAL_FILE_LIMIT_BYTES, type Checkpointer } from './checkpointer.js';
 import { ledgerFileProblem, ledgerFolderProblem } from './ledgerFile.js';
 import { migrateLedger } from './migrate.js';
 import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
@@ -190,8 +190,9 @@ export class Ledger {
   #checkpointInWorker(path: string): void {
     const db = this.#db;
     db.pragma('wal_autocheckpoint = 0');
-    // A log the worker made start over is also cut back on disk when the next commit rewinds it.
-    db.pragma(`journal_size_limit = ${WAL_CAP_BYTES}`);
+    // A log the worker made start over is cut back on disk when the next commit rewinds it, but
+    // only past its steady high-water (see WAL_FILE_LIMIT_BYTES).
+    db.pragma(`journal_size_limit = ${WAL_FILE_LIMIT_BYTES}`);
     this.#checkpointer = startCheckpointer(path, () => {
       this.#checkpointer = undefined;
       if (!this.#closed) db.pragma('wal_autocheckpoint = 1000');

@@ -108,6 +108,37 @@ describe('the checkpoint worker', () => {
     for (const r of restarts) expect(t0 <= r.start && r.start <= r.end && r.end <= performance.now()).toBe(true);
   });
 
+  it('makes a log over the cap start over once, not again at every tick while nothing is written', async () => {
+    const path = join(tempDir(), 'w.db');
+    const cap = 256 * 1024;
+    // 500 commits of a page or more each: ~2 MB of log.
+    const { db, ins } = walWithRows(path);
+    db.pragma('busy_timeout = 5000');
+    const failures: string[] = [];
+    const restarts: WalRestartProbe[] = [];
+    const onRestart = (m: unknown): void => void restarts.push(m as WalRestartProbe);
+    walRestarted.subscribe(onRestart);
+    const c = startCheckpointer(path, (why) => failures.push(why), { intervalMs: 10, walCapBytes: cap });
+    try {
+      expect(await eventually(() => restarts.length > 0, 5000)).toBe(true);
+      // Twenty ticks with no commit: the file is still over the cap (no writer has rewound it), but
+      // the log it holds was all copied at that RESTART. Judged by the file's size, each tick
+      // restarted it again, holding off writers each time.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(statSync(`${path}-wal`).size).toBeGreaterThan(cap);
+      expect(restarts.length).toBe(1);
+      // The next commit rewinds the log; its frames start over and stay under the cap.
+      ins.run('x');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(restarts.length).toBe(1);
+    } finally {
+      c.stop();
+      walRestarted.unsubscribe(onRestart);
+      db.close();
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('never holds a commit while a reader keeps a snapshot of the log', async () => {
     const path = join(tempDir(), 'w.db');
     const cap = 256 * 1024;

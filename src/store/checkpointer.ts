@@ -11,10 +11,11 @@
  * A PASSIVE checkpoint holds no lock a writer needs, but it never makes the WAL start over while
  * orders keep coming: SQLite rewinds the log only when a writer starts with every frame already
  * copied, and a commit nearly always lands during the pass's fsync, so the file grew without limit
- * (1.3 GB after 16 s at 1,000 orders/s). So once the file passes a cap the worker runs a RESTART
- * checkpoint: it takes the write lock, copies what is left, syncs the log and the database file
- * and then needs every reader gone; the next commit rewinds the log (the ledger's
- * journal_size_limit then cuts the file back to the cap). The run's commits wait for that lock
+ * (1.3 GB after 16 s at 1,000 orders/s). So once the log holds more than a cap the worker runs a
+ * RESTART checkpoint: it takes the write lock, copies what is left, syncs the log and the database
+ * file and then needs every reader gone; the next commit rewinds the log. The file keeps its size
+ * up to WAL_FILE_LIMIT_BYTES (cutting it back is the rewinding commit's work, on the run's thread),
+ * so the cap counts the log's frames, not the file's bytes. The run's commits wait for that lock
  * (busy_timeout 5000), so what the worker does while holding it is kept short:
  * - its connection has no busy timeout: SQLite would otherwise sleep, lock held, until a reader
  *   (another process reading the ledger) let go, up to the same 5 s, and the run's commit failed;
@@ -33,14 +34,22 @@ import { type WalRestartProbe, walRestarted } from '../core/probes.js';
 /** How often the worker checkpoints (ms). */
 export const CHECKPOINT_INTERVAL_MS = 500;
 
-/** WAL file size (bytes) past which the worker makes the log start over (RESTART checkpoint). */
+/** WAL content (bytes of frames since the log last started over) past which the worker makes it start over (RESTART). */
 export const WAL_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The largest WAL file the ledger keeps on disk once the log starts over (its journal_size_limit).
+ * Above the high-water a steady order rate reaches past the cap, so in a steady run the commit that
+ * rewinds the log never cuts the file on the run's thread: an ftruncate of ~130 MiB there took
+ * 12-69 ms, inside that order's journal.
+ */
+export const WAL_FILE_LIMIT_BYTES = 4 * WAL_CAP_BYTES;
 
 /** Options of {@link startCheckpointer}. */
 export interface CheckpointerOptions {
   /** How often the worker checkpoints (ms); {@link CHECKPOINT_INTERVAL_MS} by default. */
   readonly intervalMs?: number;
-  /** WAL size (bytes) past which the log is made to start over; {@link WAL_CAP_BYTES} by default. */
+  /** WAL content (bytes) past which the log is made to start over; {@link WAL_CAP_BYTES} by default. */
   readonly walCapBytes?: number;
 }
 
@@ -60,7 +69,6 @@ const RESTART_TRIES = 40;
 /** What the worker runs (CommonJS, so it needs no loader for TypeScript). */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { statSync } = require('node:fs');
 const Database = require(workerData.sqlite);
 const state = new Int32Array(workerData.state);
 const { walCapBytes, fewFrames, maxPasses, restartTries } = workerData;
@@ -76,17 +84,13 @@ try {
   closed();
   throw err;
 }
-const walSize = () => {
-  try {
-    return statSync(workerData.path + '-wal').size;
-  } catch {
-    return 0;
-  }
-};
+const pageSize = db.pragma('page_size', { simple: true });
 const stopping = () => Atomics.load(state, 1) === 1;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const now = () => performance.timeOrigin + performance.now();
 let backfilled = 0;
+// The log's frames at the last RESTART that finished (-1: none yet).
+let restarted = -1;
 // One checkpoint: whether it left work undone (busy), and how many frames it copied.
 const checkpoint = (mode) => {
   const r = db.pragma('wal_checkpoint(' + mode + ')')[0];
@@ -94,11 +98,16 @@ const checkpoint = (mode) => {
   // A count below the last one: the log started over since.
   const copied = done >= backfilled ? done - backfilled : done;
   backfilled = done;
-  return { busy: r.busy !== 0, copied, pinned: done < r.log };
+  return { busy: r.busy !== 0, copied, pinned: done < r.log, frames: r.log };
 };
 const tick = () => {
-  let { copied } = checkpoint('PASSIVE');
-  if (walSize() <= walCapBytes) return;
+  let { copied, frames } = checkpoint('PASSIVE');
+  // What the log holds since it last started over, not the file's size: the file keeps its
+  // high-water size (see journal_size_limit in Ledger.ts), and a RESTART of a log that holds
+  // little would hold the run's writers for nothing.
+  if (frames * pageSize <= walCapBytes) return;
+  // Nothing written since the last RESTART: the log starts over at the next commit already.
+  if (frames === restarted) return;
   // A commit that landed during the pass left frames uncopied, so the next writer appends instead
   // of rewinding the log. A RESTART copies them with the run's writers held off and syncs both
   // files: first let passes that hold nothing copy until one finds little left.
@@ -108,6 +117,7 @@ const tick = () => {
     // Busy: the run was mid-commit (SQLite ran a PASSIVE pass instead), or a reader still uses
     // the log; frames left uncopied mean a reader's snapshot needs them: no use trying again now.
     const r = checkpoint('RESTART');
+    if (!r.busy) restarted = r.frames;
     if (!r.busy || r.pinned) break;
     Atomics.wait(pause, 0, 0, 1);
   }
