@@ -59,7 +59,7 @@ describe('kancil ledger archive', () => {
     const file = path.join(dir, `live.archive-${day}.db`);
     expect(r.out).toContain(`to ${file}`);
     expect(r.out).toMatch(/moved: orders 1, order_transitions 1, intents 0, risk_decisions 0, journal 1, balances 0/);
-    expect(r.out).toMatch(/kept: 0 older fills .*, 1 orders not yet terminal/);
+    expect(r.out).toMatch(/kept: 0 older fills .*, 1 order not yet terminal/);
     expect(existsSync(file)).toBe(true);
     const l = Ledger.open(db);
     expect(l.orders().map((o) => o.clientId)).toEqual(['mm-2']);

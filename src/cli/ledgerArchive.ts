@@ -11,6 +11,7 @@ import type { ArchiveResult } from '../store/archive.js';
 import { intOption, parseCommandArgs, type OptionSpec } from './args.js';
 import { ExitCode, type Command, type CliIO } from './command.js';
 import { ledgerPath, printJson } from './ledgerCommand.js';
+import { counted } from '../core/plural.js';
 
 const USAGE = `Usage: kancil ledger archive (--before DATE | --keep-days N) [config.yaml | --ledger PATH] [--to FILE] [--json]
 
@@ -75,7 +76,7 @@ function report(io: CliIO, ledger: string, r: ArchiveResult): void {
   }
   const moved = Object.entries(r.moved).map(([k, n]) => `${k} ${n}`).join(', ');
   const mb = (b: number): string => `${(b / 1_048_576).toFixed(1)} MB`;
-  io.stdout(`archived rows before ${new Date(r.before).toISOString()} to ${r.file}\n  moved: ${moved}\n  kept: ${r.kept.fills} older fills (positions are rebuilt from them), ${r.kept.openOrders} orders not yet terminal\n  ${ledger}: ${mb(r.bytesBefore)} -> ${mb(r.bytesAfter)}\n`);
+  io.stdout(`archived rows before ${new Date(r.before).toISOString()} to ${r.file}\n  moved: ${moved}\n  kept: ${counted(r.kept.fills, 'older fill')} (positions are rebuilt from them), ${counted(r.kept.openOrders, 'order')} not yet terminal\n  ${ledger}: ${mb(r.bytesBefore)} -> ${mb(r.bytesAfter)}\n`);
 }
 
 /** The `ledger` command: upkeep of a ledger file (`archive`). */

@@ -48,7 +48,7 @@ describe('ledger commands', () => {
   it('status: the running run, open orders, positions, balances, rejections and operator events', async () => {
     const { code, out } = await cli('status', path.join(dir, 'run.yaml'));
     expect(code).toBe(0);
-    expect(out).toMatch(/last run: demo \(paper\) started 2026-11-25 09:30:00, running; 1 runs/);
+    expect(out).toMatch(/last run: demo \(paper\) started 2026-11-25 09:30:00, running; 1 run in this ledger\n/);
     expect(out).toContain('FILLED 1, NEW 2');
     expect(out).toMatch(/mm-2 +mm +BTC_USDT/);
     expect(out).toMatch(/mm +BTC_USDT +1 +0.002 +60000.5 +-0.09 USDT/);

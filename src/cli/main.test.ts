@@ -92,7 +92,7 @@ describe('kancil CLI', () => {
     const r = await run([bin, 'symbols'], { KANCIL_BASE_URL: server.url });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/BTC_IDR +1 +1 +- +- +yes/);
-    expect(r.stdout).toContain('1 symbols');
+    expect(r.stdout).toContain('1 symbol\n');
     const gone = await LoopbackServer.start();
     const url = gone.url;
     await gone.close();

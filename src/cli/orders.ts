@@ -4,6 +4,7 @@ import { ExitCode, type Command } from './command.js';
 import { LEDGER_OPTIONS_USAGE, ledgerCommand, printJson } from './ledgerCommand.js';
 import { RESOLVE_USAGE, resolveCommand } from './ordersResolve.js';
 import { formatTable, timeCell } from './table.js';
+import { counted } from '../core/plural.js';
 
 const USAGE = `Usage: kancil orders [config.yaml] [--ledger PATH] [--open] [filters] [--json]
        kancil orders resolve <clientId> --as canceled|rejected [config.yaml] [--ledger PATH] [--reason TEXT]
@@ -28,7 +29,7 @@ const list = ledgerCommand(USAGE, { open: { type: 'boolean' } }, ({ reader, quer
   const orders = reader.orders({ ...query, open: values.open === true });
   if (json) return printJson(io, orders);
   io.stdout(formatTable(ORDER_HEADER, orders.map(orderCells)));
-  io.stdout(`${orders.length} orders\n`);
+  io.stdout(`${counted(orders.length, 'order')}\n`);
   return ExitCode.OK;
 });
 

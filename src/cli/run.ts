@@ -27,6 +27,7 @@ import { formatSummary } from './runStatus.js';
 import { planConsole, startRunConsole } from './runConsole.js';
 import { CONSOLE_TOKEN_ENV } from '../console/auth.js';
 import { LogTap } from '../console/logTap.js';
+import { counted } from '../core/plural.js';
 
 const USAGE = `Usage: kancil run <config.yaml> [--duration <seconds>] [--console]
 
@@ -250,7 +251,7 @@ async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
     await target.sandbox?.stop();
     if (!(err instanceof StartupStopped)) throw err;
     log.flush?.();
-    io.stdout(`run stopped (${err.reason}) during start-up, while ${err.step} was failing: nothing traded${err.ordersLeft > 0 ? `; ${err.ordersLeft} orders of earlier runs are still live in the ledger (the next start reconciles them)` : ''}\n`);
+    io.stdout(`run stopped (${err.reason}) during start-up, while ${err.step} was failing: nothing traded${err.ordersLeft > 0 ? `; ${counted(err.ordersLeft, 'order')} of earlier runs ${err.ordersLeft === 1 ? 'is' : 'are'} still live in the ledger (the next start reconciles them)` : ''}\n`);
     return err.ordersLeft > 0 ? ExitCode.ORDERS_LEFT : ExitCode.OK;
   }
   let requestStop: (reason: string) => void = () => undefined;

@@ -10,6 +10,7 @@ import { reasonCode, Rejections, rejectionsText, type RejectionCount } from '../
 import type { BusEvent } from '../bus/events.js';
 import type { Ledger } from '../store/Ledger.js';
 import type { FillRecord, OrderRecord } from '../store/records.js';
+import { counted } from '../core/plural.js';
 
 /** Folds fills into per-(strategy, symbol) positions. */
 export function positionsOf(fills: readonly FillRecord[], strategies: readonly string[]): Map<string, SymbolBook> {
@@ -146,7 +147,7 @@ export function formatSummary(s: RunSummary): string {
   const lines = [`run stopped (${s.reason}) after ${s.durationSec} s`, `orders: ${Object.entries(s.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; fills: ${s.fills}`];
   // The split divides at average cost (40 digits); the line shows 8 places, the summary record keeps every digit.
   const short = (x: string): string => amountText(new Decimal(x), 8);
-  for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${r.fills} fills, position ${r.position}, volume ${r.volume}, PnL ${r.pnl} (realized ${short(r.realized)}, unrealized ${short(r.unrealized)}${r.mark ? ` at mark ${r.mark}` : ''})`);
+  for (const r of s.strategies) lines.push(`  ${r.strategy} ${r.symbol}: ${counted(r.fills, 'fill')}, position ${r.position}, volume ${r.volume}, PnL ${r.pnl} (realized ${short(r.realized)}, unrealized ${short(r.unrealized)}${r.mark ? ` at mark ${r.mark}` : ''})`);
   for (const [n, counts] of Object.entries(s.rejections)) if (counts.length > 0) lines.push(`  ${n} refused: ${rejectionsText(counts)} (first: ${counts[0]?.example ?? ''})`);
   for (const f of s.failures) lines.push(`  strategy ${f.strategy} FAILED: ${f.error}`);
   if (s.ordersLeft > 0) lines.push(`  ${s.ordersLeft} order(s) still live or unresolved on the exchange: start again to reconcile them`);

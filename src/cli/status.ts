@@ -11,6 +11,7 @@ import { ExitCode } from './command.js';
 import { LEDGER_OPTIONS_USAGE, ledgerCommand, printJson } from './ledgerCommand.js';
 import { ORDER_HEADER, orderCells } from './orders.js';
 import { formatTable, timeCell } from './table.js';
+import { counted } from '../core/plural.js';
 
 const USAGE = `Usage: kancil status [config.yaml] [--ledger PATH] [--json]
 
@@ -61,7 +62,7 @@ export const command = ledgerCommand(USAGE, {}, ({ reader, query, json, io }) =>
   const events = reader.journal(EVENTS, query.limit ?? 10);
   const status = { run, runs: reader.journal(['start'], 1_000_000).length, orders: reader.orderCounts(), openOrders: open, positions, balances, equity, rejections: reader.rejectionCounts(), events };
   if (json) return printJson(io, status);
-  if (run) io.stdout(`last run: ${String(run.name ?? '?')} (${String(run.mode ?? '?')}) started ${timeCell(run.startedAt as number)}, ${String(run.state)}${run.stoppedAt !== undefined ? ` at ${timeCell(run.stoppedAt as number)} (${String(run.stopReason)})` : ''}; ${status.runs} runs in this ledger\n`);
+  if (run) io.stdout(`last run: ${String(run.name ?? '?')} (${String(run.mode ?? '?')}) started ${timeCell(run.startedAt as number)}, ${String(run.state)}${run.stoppedAt !== undefined ? ` at ${timeCell(run.stoppedAt as number)} (${String(run.stopReason)})` : ''}; ${counted(status.runs, 'run')} in this ledger\n`);
   else io.stdout('no run has started on this ledger\n');
   io.stdout(`orders: ${Object.entries(status.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}\n`);
   if (open.length > 0) io.stdout(`\nopen orders\n${formatTable(ORDER_HEADER, open.map(orderCells))}`);

@@ -42,4 +42,15 @@ describe('one mark for a run and its ledger', () => {
     expect(new Decimal(row?.realized ?? '0').plus(row?.unrealized ?? '0').toFixed()).toBe(row?.pnl);
     expect(row?.realized).not.toBe(ZERO.toFixed());
   });
+
+  it('counts one run as "1 run"', async () => {
+    const file = path.join(dir, 'one-run.db');
+    const ledger = Ledger.open(file);
+    ledger.journal(Date.UTC(2026, 11, 1), 'start', { name: 'mm', mode: 'paper' });
+    ledger.journal(Date.UTC(2026, 11, 1, 1), 'stop', { reason: 'signal' });
+    ledger.close();
+    let out = '';
+    expect(await runCli(['status', '--ledger', file], { stdout: (t) => (out += t), stderr: () => undefined, env: {} })).toBe(0);
+    expect(out).toContain('; 1 run in this ledger\n');
+  });
 });

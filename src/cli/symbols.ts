@@ -4,6 +4,7 @@ import { EXCHANGE_OPTIONS_USAGE } from './args.js';
 import { ExitCode } from './command.js';
 import { exchangeCommand } from './openClientFromArgs.js';
 import { formatTable } from './table.js';
+import { counted } from '../core/plural.js';
 
 /** Wire-like JSON of one symbol: decimals as strings, so nothing is rounded on the way out. */
 function toJson(s: SymbolInfo): Record<string, unknown> {
@@ -37,7 +38,7 @@ ${EXCHANGE_OPTIONS_USAGE}`,
     }
     const header = ['symbol', 'type', 'tickSize', 'stepSize', 'minNotional', 'trading'];
     io.stdout(formatTable(header, rows.map((r) => [r.symbol, r.type, r.tickSize ?? '-', r.stepSize ?? '-', r.minNotional ?? '-', r.spotTradingEnable ? 'yes' : 'no'].map(String))));
-    io.stdout(`${rows.length} symbols\n`);
+    io.stdout(`${counted(rows.length, 'symbol')}\n`);
     return ExitCode.OK;
   },
 );

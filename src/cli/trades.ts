@@ -2,6 +2,7 @@
 import { ExitCode } from './command.js';
 import { LEDGER_OPTIONS_USAGE, ledgerCommand, printJson } from './ledgerCommand.js';
 import { formatTable, timeCell } from './table.js';
+import { counted } from '../core/plural.js';
 
 const USAGE = `Usage: kancil trades [config.yaml] [--ledger PATH] [filters] [--json]
 
@@ -15,6 +16,6 @@ export const command = ledgerCommand(USAGE, {}, ({ reader, query, json, io }) =>
   if (json) return printJson(io, fills);
   const header = ['time (UTC)', 'strategy', 'symbol', 'side', 'price', 'qty', 'quote', 'fee', 'role', 'clientId', 'tradeId'];
   io.stdout(formatTable(header, fills.map((f) => [timeCell(f.time), f.strategy, f.symbol, f.side, f.price.toFixed(), f.qty.toFixed(), f.quoteQty.toFixed(), `${f.commission.toFixed()} ${f.commissionAsset ?? ''}`.trim(), f.isMaker ? 'maker' : 'taker', f.clientId, f.tradeId])));
-  io.stdout(`${fills.length} fills\n`);
+  io.stdout(`${counted(fills.length, 'fill')}\n`);
   return ExitCode.OK;
 });

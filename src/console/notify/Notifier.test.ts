@@ -159,7 +159,7 @@ describe('notifications', () => {
     n.checkDay();
     n.checkDay();
     await until(() => tg.bodies.length === 2);
-    expect(tg.bodies[1]?.text).toBe('[test] daily summary 2026-11-26 (UTC): 1 fills, PnL USDT +0.1998; 0 open orders; trading ACTIVE');
+    expect(tg.bodies[1]?.text).toBe('[test] daily summary 2026-11-26 (UTC): 1 fill, PnL USDT +0.1998; 0 open orders; trading ACTIVE');
   });
 
   it('says when the exchange is unreachable (a stream down past the threshold) and when it is back, both critical', async () => {

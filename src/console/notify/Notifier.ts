@@ -21,6 +21,7 @@ import { CRITICAL_LOG_MESSAGES, type AlertKind, type Notification, type Priority
 import type { Channel } from './channels.js';
 import { Lane, type LaneCounts } from './lane.js';
 import { BurstWatch, OutageWatch, type BurstRule, type OutageReport } from './watches.js';
+import { counted } from '../../core/plural.js';
 
 export type { BurstRule } from './watches.js';
 
@@ -105,7 +106,7 @@ export class Notifier {
     const open = run.openOrders().length;
     const pnl = pnlByQuote(run.positions());
     const pnlText = Object.entries(pnl).map(([q, v]) => `${q} ${signed(ZERO.plus(v))}`);
-    this.notify({ kind: 'stopped', t: this.#now(), text: `stopped: ${reason}; ${open} open order${open === 1 ? '' : 's'} left; PnL ${pnlText.join(', ') || '0'}`, data: { reason, openOrders: open, pnl } });
+    this.notify({ kind: 'stopped', t: this.#now(), text: `stopped: ${reason}; ${counted(open, 'open order')} left; PnL ${pnlText.join(', ') || '0'}`, data: { reason, openOrders: open, pnl } });
   }
 
   /** Stops listening; waits (at most `waitMs`) until every queued critical alert is delivered. */
@@ -150,7 +151,7 @@ export class Notifier {
     const open = this.#o.run.openOrders().length;
     this.#day = day;
     this.#lossReported.clear();
-    if (this.#wanted.has('daily')) this.notify({ kind: 'daily', t: this.#now(), text: `daily summary ${ended} (UTC): ${this.#dayFills} fills, PnL ${change.join(', ') || '0'}; ${open} open orders; trading ${this.#o.run.tradingState().state}`, data: { day: ended, fills: this.#dayFills, pnl, openOrders: open } });
+    if (this.#wanted.has('daily')) this.notify({ kind: 'daily', t: this.#now(), text: `daily summary ${ended} (UTC): ${counted(this.#dayFills, 'fill')}, PnL ${change.join(', ') || '0'}; ${counted(open, 'open order')}; trading ${this.#o.run.tradingState().state}`, data: { day: ended, fills: this.#dayFills, pnl, openOrders: open } });
     this.#dayFills = 0;
     this.#dayStartPnl = pnl;
   }

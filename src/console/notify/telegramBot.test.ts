@@ -51,7 +51,7 @@ describe('two-way Telegram', () => {
     expect(api.sent.every((s) => s.chat_id === '7')).toBe(true);
     expect(status).toMatch(/^test \(paper\): trading ACTIVE \(active\), up \d+ s\nmm \(BTC_USDT\): ACTIVE \(active\)\nopen orders: 1; PnL USDT 0.1998$/);
     expect(balance).toBe('no balances');
-    expect(profit).toBe('mm BTC_USDT: position 0.002, PnL USDT 0.1998 (mark 60100), 1 fills\ntotal: USDT 0.1998');
+    expect(profit).toBe('mm BTC_USDT: position 0.002, PnL USDT 0.1998 (mark 60100), 1 fill\ntotal: USDT 0.1998');
     expect(orders).toBe('mm BUY 0.001 BTC_USDT @ 59000 NEW, executed 0 (c1)');
     expect(daily).toBe('no fills in this run yet');
     expect(help).toContain('/halt [strategy] [reason]');

@@ -5,6 +5,7 @@
 import { profitByDay } from '../profit.js';
 import type { ConsoleRun } from '../source.js';
 import { orderJson, pnlByQuote, positionJson } from '../views.js';
+import { counted } from '../../core/plural.js';
 
 /** The command list. */
 export const HELP = [
@@ -38,11 +39,11 @@ export function commandReply(run: ConsoleRun, name: string): string | undefined 
     case 'profit': {
       const p = run.positions().map(positionJson);
       if (p.length === 0) return 'no positions yet';
-      return capped([...p.map((x) => `${x.strategy} ${x.symbol}: position ${x.position}, PnL ${x.quote} ${x.pnl} (mark ${x.mark ?? 'unknown'}), ${x.fills} fills`), `total: ${total(pnlByQuote(run.positions()))}`]);
+      return capped([...p.map((x) => `${x.strategy} ${x.symbol}: position ${x.position}, PnL ${x.quote} ${x.pnl} (mark ${x.mark ?? 'unknown'}), ${counted(x.fills, 'fill')}`), `total: ${total(pnlByQuote(run.positions()))}`]);
     }
     case 'daily': {
       const days = profitByDay(run.recentFills(100_000)).slice(-7 * 4);
-      return days.length === 0 ? 'no fills in this run yet' : capped(days.map((d) => `${d.day} ${d.quote}: PnL ${d.pnl}, ${d.fills} fills, volume ${d.volume}`));
+      return days.length === 0 ? 'no fills in this run yet' : capped(days.map((d) => `${d.day} ${d.quote}: PnL ${d.pnl}, ${counted(d.fills, 'fill')}, volume ${d.volume}`));
     }
     case 'orders': {
       const o = run.openOrders().map(orderJson);
