@@ -105,8 +105,10 @@ export class RunSession {
     const { config: cfg, log } = o;
     const clock = systemClock;
     const live = cfg.mode === 'live';
-    const { ledger, startedAt, runNo, runTag } = beginRun(o, clock);
     const failure = new RunFailure(log);
+    // A write that fails stops the run wherever it was: most callers (a REST answer, a poll, the
+    // gate) handle the error locally and go on, which would leave the run trading unjournalled.
+    const { ledger, startedAt, runNo, runTag } = beginRun(o, clock, (err) => failure.report(err, 'a ledger write'));
     const bus = new Bus({ onListenerError: (err, e) => failure.report(err, `handling an event (${e.type})`) });
     const cleanup = new Cleanup(() => ledger.close(), () => bus.close());
     try {

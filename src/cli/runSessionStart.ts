@@ -40,11 +40,11 @@ export interface RunStart {
   readonly runTag: string;
 }
 
-/** Opens the ledger and journals the start. */
-export function beginRun(o: RunSessionOptions, clock: Clock): RunStart {
+/** Opens the ledger and journals the start; every write of the run that fails is told to `onWriteFailure`. */
+export function beginRun(o: RunSessionOptions, clock: Clock, onWriteFailure: (err: unknown) => void): RunStart {
   const cfg = o.config;
   // A run journals each order before sending it: no commit of it may stall on a checkpoint.
-  const ledger = Ledger.open(cfg.storage.path, { checkpointInWorker: true });
+  const ledger = Ledger.open(cfg.storage.path, { checkpointInWorker: true, onWriteFailure });
   const startedAt = clock.now();
   const runNo = ledger.countJournal('start') + 1;
   // The run tag goes into every clientId and intentId of this run, so a restart (on this ledger

@@ -22,10 +22,10 @@ import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, Tra
 import { archiveRows, type ArchiveResult } from './archive.js';
 import { startCheckpointer, WAL_FILE_LIMIT_BYTES, type Checkpointer } from './checkpointer.js';
 import { ledgerFileProblem, ledgerFolderProblem } from './ledgerFile.js';
-import { migrateLedger } from './migrate.js';
+import { checkSchemaVersion, migrateLedger } from './migrate.js';
 import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
-import { LEDGER_DDL, LEDGER_SCHEMA_VERSION } from './schema.js';
+import { LEDGER_DDL } from './schema.js';
 
 export { TERMINAL_STATES };
 export type { OrderPatch };
@@ -52,6 +52,12 @@ export interface LedgerOpenOptions {
    * crosses 1,000 pages: for a run, whose journal writes come before each order is sent.
    */
   readonly checkpointInWorker?: boolean;
+  /**
+   * Told of every write that fails (a full disk, an I/O error), before the error is thrown to the
+   * caller: a running bot stops on it wherever the write was (a REST answer, a poll, a timer),
+   * even where the caller handles the error as the exchange's or logs it and goes on.
+   */
+  readonly onWriteFailure?: (err: unknown) => void;
 }
 
 /** The run's persistent record. One instance per process; not shared between processes. */
@@ -98,6 +104,7 @@ export class Ledger {
   /** The worker that checkpoints a file ledger's WAL (checkpointer.ts); none in memory. */
   #checkpointer: Checkpointer | undefined;
   #closed = false;
+  #onWriteFailure: ((err: unknown) => void) | undefined;
 
   private constructor(db: Database, lock: Database | undefined) {
     this.#db = db;
@@ -213,6 +220,7 @@ export class Ledger {
     try {
       db = new BetterSqlite3(path);
       const ledger = new Ledger(db, lock);
+      ledger.#onWriteFailure = options.onWriteFailure;
       if (path !== ':memory:' && options.checkpointInWorker === true) ledger.#checkpointInWorker(path);
       return ledger;
     } catch (err) {
@@ -229,7 +237,11 @@ export class Ledger {
    * Its data can quote anything (a plugin's error message): secret values are scrubbed here.
    */
   journal(ts: number, kind: string, data: unknown): void {
-    this.#st.journal.run(ts, kind, scrubSecretText(JSON.stringify(data ?? null)));
+    try {
+      this.#st.journal.run(ts, kind, scrubSecretText(JSON.stringify(data ?? null)));
+    } catch (err) {
+      throw this.#failed(err);
+    }
   }
 
   /** Records an intent as the strategy emitted it (idempotent on intentId). */
@@ -253,12 +265,20 @@ export class Ledger {
    * `taken` is recorded as the verdict instead of `d`, and the result is false.
    */
   recordGate(ts: number, intent: Intent, d: RiskDecisionRecord, order?: OrderRecord, taken?: RiskDecisionRecord): boolean {
-    return this.#tx.gate(ts, intent, d, order, taken);
+    try {
+      return this.#tx.gate(ts, intent, d, order, taken);
+    } catch (err) {
+      throw this.#failed(err);
+    }
   }
 
   /** Journals a new order (normally PENDING, before its request is sent) and its first transition, atomically. */
   insertOrder(o: OrderRecord, source: string): void {
-    this.#tx.insertOrder(o, source);
+    try {
+      this.#tx.insertOrder(o, source);
+    } catch (err) {
+      throw this.#failed(err);
+    }
   }
 
   /**
@@ -269,11 +289,23 @@ export class Ledger {
    * journal writes it three times or more, once on the way to the exchange).
    */
   updateOrder(clientId: string, patch: OrderPatch, ts: number, source: string, detail?: string, current?: OrderRecord): OrderRecord | undefined {
-    return this.#tx.updateOrder(clientId, patch, ts, source, detail, current);
+    try {
+      return this.#tx.updateOrder(clientId, patch, ts, source, detail, current);
+    } catch (err) {
+      throw this.#failed(err);
+    }
   }
 
   /** Records a fill; returns false (and changes nothing) when (orderId, tradeId) was already recorded. */
   recordFill(f: FillRecord): boolean {
+    try {
+      return this.#recordFill(f);
+    } catch (err) {
+      throw this.#failed(err);
+    }
+  }
+
+  #recordFill(f: FillRecord): boolean {
     const r = this.#st.fill.run({
       client_id: f.clientId,
       strategy: f.strategy,
@@ -296,7 +328,11 @@ export class Ledger {
   /** Keeps an inconsistent fill out of the fills (see {@link QuarantineRecord}); false when this exact one was kept already. */
   quarantineFill(ts: number, f: FillRecord, reason: string): boolean {
     const data = { price: f.price.toString(), qty: f.qty.toString(), quoteQty: f.quoteQty.toString(), commission: f.commission.toString(), commissionAsset: f.commissionAsset, isMaker: f.isMaker, time: f.time };
-    return this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
+    try {
+      return this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
+    } catch (err) {
+      throw this.#failed(err);
+    }
   }
 
   /**
@@ -304,7 +340,11 @@ export class Ledger {
    * when this exact one was kept already.
    */
   quarantineOrder(ts: number, clientId: string, orderId: string, source: string, reason: string, data: QuarantineRecord['data']): boolean {
-    return this.#st.quarantine.run(ts, clientId, orderId, '', source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
+    try {
+      return this.#st.quarantine.run(ts, clientId, orderId, '', source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
+    } catch (err) {
+      throw this.#failed(err);
+    }
   }
 
   /** The quarantined fills and order snapshots, oldest first. */
@@ -315,7 +355,17 @@ export class Ledger {
 
   /** Records a balance snapshot (from the exchange, an account stream update or the simulator). */
   recordBalances(ts: number, source: string, balances: readonly Balance[]): void {
-    this.#tx.balances(ts, source, balances);
+    try {
+      this.#tx.balances(ts, source, balances);
+    } catch (err) {
+      throw this.#failed(err);
+    }
+  }
+
+  /** A failed write, told to `onWriteFailure` (see LedgerOpenOptions); returned to be thrown on. */
+  #failed(err: unknown): unknown {
+    this.#onWriteFailure?.(err);
+    return err;
   }
 
   /** One order by clientId. */
@@ -433,18 +483,4 @@ function holdLock(path: string): Database {
     }
     throw new StateError(`ledger ${path}: cannot take its lock file ${path}.lock (${err instanceof Error ? err.message : String(err)})`, { cause: err });
   }
-}
-
-/**
- * Refuses a ledger written by a newer kancil (its tables may mean something this version would
- * misread) or whose version is not a number; a file without a meta table is new or pre-versioning.
- */
-function checkSchemaVersion(db: Database): void {
-  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
-  if (!hasMeta) return;
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined;
-  if (row === undefined) return;
-  const v = Number(row.value);
-  if (!Number.isSafeInteger(v) || v < 1) throw new StateError(`schema_version=${JSON.stringify(row.value)} is not a version this kancil knows`);
-  if (v > LEDGER_SCHEMA_VERSION) throw new StateError(`schema_version=${v} was written by a newer kancil (this one reads up to ${LEDGER_SCHEMA_VERSION})`);
 }

@@ -4,6 +4,7 @@
  * Each step runs in one transaction, so a crash mid-migration leaves the old ledger intact.
  */
 import type { Database } from 'better-sqlite3';
+import { StateError } from '../core/errors.js';
 import { FILLS_INDEX, LEDGER_SCHEMA_VERSION, fillsTable } from './schema.js';
 
 const FILL_COLUMNS =
@@ -28,4 +29,18 @@ export function migrateLedger(db: Database): void {
     }
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run('schema_version', String(LEDGER_SCHEMA_VERSION));
   })();
+}
+
+/**
+ * Refuses a ledger written by a newer kancil (its tables may mean something this version would
+ * misread) or whose version is not a number; a file without a meta table is new or pre-versioning.
+ */
+export function checkSchemaVersion(db: Database): void {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  if (!hasMeta) return;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined;
+  if (row === undefined) return;
+  const v = Number(row.value);
+  if (!Number.isSafeInteger(v) || v < 1) throw new StateError(`schema_version=${JSON.stringify(row.value)} is not a version this kancil knows`);
+  if (v > LEDGER_SCHEMA_VERSION) throw new StateError(`schema_version=${v} was written by a newer kancil (this one reads up to ${LEDGER_SCHEMA_VERSION})`);
 }

@@ -1,0 +1,58 @@
+/**
+ * The router handles most errors itself (a failed answer is the exchange's, a task's error is
+ * logged): a ledger write that fails inside its chains must still reach the run, through the
+ * ledger's onWriteFailure, so the run stops instead of trading on unjournalled.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../core/clock.js';
+import { Ledger } from '../store/Ledger.js';
+import { fillDisk } from '../store/testFullDisk.js';
+import { FakeExchange } from './FakeExchange.js';
+import { silentLogger } from './log.js';
+import { OrderRouter } from './OrderRouter.js';
+import { OrderTracker } from './OrderTracker.js';
+import { place } from './routerTestSetup.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'kancil-router-full-'));
+  dirs.push(dir);
+  const path = join(dir, 'ledger.db');
+  const told: string[] = [];
+  const clock = new VirtualClock(1_000_000);
+  const ledger = Ledger.open(path, { onWriteFailure: (err) => told.push(err instanceof Error ? err.message : String(err)) });
+  const tracker = new OrderTracker({ ledger, clock, emit: () => undefined });
+  const ex = new FakeExchange(() => clock.now());
+  const router = new OrderRouter({ open: ex.open, tracker, ledger, clock, log: silentLogger, symbols: ['BTC_IDR'], pollMs: 0 });
+  return { path, told, ledger, ex, router };
+}
+
+describe('a ledger write that fails inside the router', () => {
+  it('recording the REST answer of a placement: the run is told, though the task only logs it', async () => {
+    const s = setup();
+    const newOrder = s.ex.open.newOrder;
+    let room: (() => void) | undefined;
+    // The disk fills while the request is out: journalled and sent, its answer cannot be recorded.
+    (s.ex.open as { newOrder: typeof newOrder }).newOrder = async (p) => {
+      const x = await newOrder(p);
+      room = fillDisk(s.path);
+      return x;
+    };
+    const intent = place();
+    s.router.submit(intent);
+    await s.router.idle();
+    expect(s.ex.requests.newOrder).toBe(1);
+    expect(s.told[0]).toBe('database or disk is full');
+    room?.();
+    expect(s.ledger.order(intent.clientId)?.sentAt).toBeDefined();
+    await s.router.stop();
+    s.ledger.close();
+  });
+});
