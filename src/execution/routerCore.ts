@@ -72,7 +72,14 @@ export class RouterCore {
     this.repeats = new RepeatLog(o.log, () => o.clock.now());
     this.breaker = new CircuitBreaker(o.clock, o.breaker, (s, why) => {
       o.log.warn({ breaker: s, why }, `open API circuit ${s}`);
-      o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
+      try {
+        o.ledger.journal(o.clock.now(), 'breaker', { state: s, why });
+      } catch (err) {
+        // Reading the breaker's state changes it (open to half-open), in the poll loop's timer and
+        // the stop's cancel-all: a throw there would end the process, or the stop, with orders
+        // resting. The ledger tells the run of the failed write (onWriteFailure), which stops it.
+        o.log.error({ breaker: s, err: errInfo(err) }, 'could not journal the open API circuit change');
+      }
       o.onBreaker?.(s, why);
     });
   }

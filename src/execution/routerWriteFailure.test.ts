@@ -31,7 +31,7 @@ function setup() {
   const tracker = new OrderTracker({ ledger, clock, emit: () => undefined });
   const ex = new FakeExchange(() => clock.now());
   const router = new OrderRouter({ open: ex.open, tracker, ledger, clock, log: silentLogger, symbols: ['BTC_IDR'], pollMs: 0 });
-  return { path, told, ledger, ex, router };
+  return { path, told, clock, ledger, ex, router };
 }
 
 describe('a ledger write that fails inside the router', () => {
@@ -52,6 +52,21 @@ describe('a ledger write that fails inside the router', () => {
     expect(s.told[0]).toBe('database or disk is full');
     room?.();
     expect(s.ledger.order(intent.clientId)?.sentAt).toBeDefined();
+    await s.router.stop();
+    s.ledger.close();
+  });
+
+  it('journalling the circuit going half-open, read in the poll loop: the tick resolves, the run is told', async () => {
+    const s = setup();
+    s.router.breaker.recordFailure('maintenance');
+    const room = fillDisk(s.path);
+    s.clock.advanceTo(s.clock.now() + 5000);
+    // Before: the tick's promise rejected, an unhandled rejection in the poll loop's timer.
+    await expect(s.router.tick()).resolves.toBeUndefined();
+    expect(() => s.router.cancelAll()).not.toThrow();
+    expect(s.router.breaker.state).not.toBe('open');
+    expect(s.told[0]).toBe('database or disk is full');
+    room();
     await s.router.stop();
     s.ledger.close();
   });
