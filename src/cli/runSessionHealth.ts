@@ -46,12 +46,12 @@ export function watchExchange(o: ExchangeWatchOptions): () => void {
       if (stopped) return;
       const now = o.clock.now();
       if (c.down) {
-        o.ledger.journal(now, 'exchangeUnreachable', { reason: c.reason, silentMs: c.silentMs });
+        journal(o, now, 'exchangeUnreachable', { reason: c.reason, silentMs: c.silentMs });
         o.log.error({ silentMs: c.silentMs }, `${c.reason}; trading halted`);
         o.states.setExchangeUnreachable(c.reason, now);
         return;
       }
-      o.ledger.journal(now, 'exchangeBack', { reason: c.reason, downMs: c.forMs });
+      journal(o, now, 'exchangeBack', { reason: c.reason, downMs: c.forMs });
       o.log.warn({ downMs: c.forMs }, c.reason);
       if (o.live) o.bus.publish({ type: 'reconcileNeeded', E: now, reason: c.reason });
       o.states.setExchangeUnreachable(undefined, now);
@@ -67,4 +67,17 @@ export function watchExchange(o: ExchangeWatchOptions): () => void {
     clearInterval(timer);
     unlisten();
   };
+}
+
+/**
+ * Journals a change of the exchange's reachability. A write that fails (a full disk) must neither
+ * keep trading from halting nor throw out of the check's timer (a crash, orders resting): it is
+ * logged, and the ledger tells the run (onWriteFailure), which stops it in order.
+ */
+function journal(o: ExchangeWatchOptions, now: number, kind: string, data: Record<string, unknown>): void {
+  try {
+    o.ledger.journal(now, kind, data);
+  } catch (err) {
+    o.log.error({ kind, err: err instanceof Error ? err.message : String(err) }, 'could not journal the exchange watch');
+  }
 }
