@@ -335,4 +335,37 @@ describe('StrategyRunner place intents', () => {
     expect(intents.map((i) => Object.keys(i))).toEqual(want.map((w) => Object.keys(w)));
     expect(intents).toEqual(want);
   });
+
+  it('a failure it cannot record (the journal on a full disk) ends neither stop() nor the other strategies’ onStop', () => {
+    const stopped: string[] = [];
+    const plugin = (name: string, fails: boolean): StrategySpec['plugin'] =>
+      defineStrategy({
+        name,
+        description: 'test',
+        params: z.object({}),
+        create: () => ({
+          onEvent: () => undefined,
+          onStop: () => {
+            stopped.push(name);
+            if (fails) throw new Error('onStop failed');
+          },
+        }),
+      });
+    const runner = new StrategyRunner([spec('a', ['BTC_IDR'], plugin('a', true)), spec('b', ['BTC_IDR'], plugin('b', false))], {
+      bus: new Bus(),
+      clock: new VirtualClock(1000),
+      books: () => undefined,
+      gate: acceptAll,
+      venue: { name: 'test', submit: () => undefined },
+      log: quiet,
+      onFailure: () => {
+        throw new Error('database or disk is full');
+      },
+    });
+    runner.start();
+    // Before: the journal's error was thrown out of stop(), and b was never stopped.
+    expect(() => runner.stop()).not.toThrow();
+    expect(stopped).toEqual(['a', 'b']);
+    expect(runner.failures.map((f) => [f.strategy, f.phase, f.error])).toEqual([['a', 'stop', 'onStop failed']]);
+  });
 });

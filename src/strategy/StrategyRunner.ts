@@ -387,7 +387,13 @@ export class StrategyRunner {
     this.failures.push({ strategy: r.name, phase, error, t: this.#o.clock.now() });
     this.#o.log.error({ strategy: r.name, phase, err: error }, 'strategy failed and was stopped');
     if ((this.#o.cancelOnFailure ?? true) && r.book.openCount() > 0) this.#submit(r, { kind: 'cancelAll', strategy: r.name, intentId: r.intentId() });
-    this.#o.onFailure?.(r.name, err);
+    try {
+      this.#o.onFailure?.(r.name, err);
+    } catch (e) {
+      // A run journals the failure: on a full disk that throws, and from stop() it would end the
+      // run's stop before its orders are cancelled. The run's ledger reports the write itself.
+      this.#o.log.error({ strategy: r.name, err: e instanceof Error ? e.message : String(e) }, 'could not record the strategy failure');
+    }
   }
 
   #submit(r: Running, intent: Intent): void {
