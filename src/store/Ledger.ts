@@ -22,6 +22,7 @@ import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, Tra
 import { archiveRows, type ArchiveResult } from './archive.js';
 import { startCheckpointer, WAL_FILE_LIMIT_BYTES, type Checkpointer } from './checkpointer.js';
 import { ledgerFileProblem, ledgerFolderProblem } from './ledgerFile.js';
+import { freshLedgerFile, ledgerOpenFailure } from './ledgerOpenFailure.js';
 import { checkSchemaVersion, migrateLedger } from './migrate.js';
 import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
@@ -217,6 +218,7 @@ export class Ledger {
     }
     const lock = path === ':memory:' ? undefined : holdLock(path);
     let db: Database | undefined;
+    const fresh = freshLedgerFile(path);
     try {
       db = new BetterSqlite3(path);
       const ledger = new Ledger(db, lock);
@@ -227,8 +229,7 @@ export class Ledger {
       db?.close();
       lock?.close();
       // Starting on a fresh ledger instead would forget every order the old one says may be live.
-      const why = err instanceof StateError ? err.message : `not a readable kancil ledger (${err instanceof Error ? err.message : String(err)})`;
-      throw new StateError(`ledger ${path}: ${why}; refusing to start (move it aside only once its open orders are settled on the exchange)`, { cause: err });
+      throw new StateError(ledgerOpenFailure(path, fresh, err), { cause: err });
     }
   }
 
