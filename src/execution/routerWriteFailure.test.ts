@@ -70,4 +70,27 @@ describe('a ledger write that fails inside the router', () => {
     await s.router.stop();
     s.ledger.close();
   });
+
+  it('an order placed whose answer could not be recorded is still cancelled when the stop asks', async () => {
+    const s = setup();
+    const newOrder = s.ex.open.newOrder;
+    let room: (() => void) | undefined;
+    (s.ex.open as { newOrder: typeof newOrder }).newOrder = async (p) => {
+      const x = await newOrder(p);
+      room = fillDisk(s.path);
+      return x;
+    };
+    s.router.submit(place());
+    await s.router.idle();
+    const [resting] = [...s.ex.orders.values()];
+    expect(resting?.status).toBe('NEW');
+    // Before: the lookup found it, could not record it and threw before the cancel: left resting.
+    s.clock.advanceTo(s.clock.now() + 10_000);
+    await s.router.cancelAllAndWait(0);
+    expect(s.ex.requests.cancel).toBe(1);
+    expect(resting?.status).toBe('CANCELED');
+    room?.();
+    await s.router.stop();
+    s.ledger.close();
+  });
 });

@@ -19,7 +19,7 @@ import type { AccountTrade, Order } from '../core/types.js';
 import type { OrderRecord } from '../store/records.js';
 import { findLegacyActive, refreshLegacy } from './legacyFallback.js';
 import { isNoSuchOrder, ORDER_LOST } from './lostOrders.js';
-import { isTerminal } from './orderState.js';
+import { isTerminal, stateOfStatus } from './orderState.js';
 import { errInfo, type RouterCore } from './routerCore.js';
 
 /**
@@ -49,7 +49,12 @@ export async function resolve(core: RouterCore, clientId: string, mayRetry: bool
   if (found) {
     core.lookups.settled(clientId);
     if (found.clientId !== o.clientId) linkLegacy(core, o, found);
-    core.ops.applyRest(found, 'reconcile');
+    try {
+      core.ops.applyRest(found, 'reconcile');
+    } catch (err) {
+      await cancelUnrecorded(core, clientId, found);
+      throw err;
+    }
     if (core.cancelWanted.has(clientId)) await core.ops.cancel(clientId);
     return;
   }
@@ -73,6 +78,23 @@ export async function resolve(core: RouterCore, clientId: string, mayRetry: bool
 }
 
 /** Looks an order up by clientId (open API), or by shape for legacy orders. */
+/**
+ * An order found on the exchange that the ledger could not record (a full disk: the run is
+ * stopping). Its wanted cancel goes out all the same, by the exchange's id: the tracker, which
+ * writes before it keeps, still cannot name it, and nothing may stay resting for want of disk.
+ */
+async function cancelUnrecorded(core: RouterCore, clientId: string, found: Order): Promise<void> {
+  if (!core.cancelWanted.has(clientId) || isTerminal(stateOfStatus(found.status))) return;
+  core.cancelTried.set(clientId, core.now());
+  core.stats.openRequests++;
+  try {
+    await core.call(() => core.open.cancelOrder({ orderId: found.orderId }));
+    core.o.log.warn({ clientId, orderId: found.orderId }, 'order cancelled on the exchange; the ledger could not record it (the next start reconciles it)');
+  } catch (err) {
+    core.o.log.warn({ clientId, orderId: found.orderId, err: errInfo(err) }, 'cancel of an order the ledger could not record failed; tried again');
+  }
+}
+
 async function findByClientId(core: RouterCore, o: OrderRecord): Promise<Order | undefined | 'error'> {
   try {
     const list = await core.call(() =>
