@@ -34,23 +34,28 @@ function setup() {
   return { path, told, clock, ledger, ex, router };
 }
 
+/** The disk fills while the next placement is out: journalled and sent, its answer cannot be recorded. */
+function fillDiskWhilePlacing(s: ReturnType<typeof setup>): { room: () => void } {
+  const newOrder = s.ex.open.newOrder;
+  let room: (() => void) | undefined;
+  (s.ex.open as { newOrder: typeof newOrder }).newOrder = async (p) => {
+    const x = await newOrder(p);
+    room = fillDisk(s.path);
+    return x;
+  };
+  return { room: () => room?.() };
+}
+
 describe('a ledger write that fails inside the router', () => {
   it('recording the REST answer of a placement: the run is told, though the task only logs it', async () => {
     const s = setup();
-    const newOrder = s.ex.open.newOrder;
-    let room: (() => void) | undefined;
-    // The disk fills while the request is out: journalled and sent, its answer cannot be recorded.
-    (s.ex.open as { newOrder: typeof newOrder }).newOrder = async (p) => {
-      const x = await newOrder(p);
-      room = fillDisk(s.path);
-      return x;
-    };
+    const disk = fillDiskWhilePlacing(s);
     const intent = place();
     s.router.submit(intent);
     await s.router.idle();
     expect(s.ex.requests.newOrder).toBe(1);
     expect(s.told[0]).toBe('database or disk is full');
-    room?.();
+    disk.room();
     expect(s.ledger.order(intent.clientId)?.sentAt).toBeDefined();
     await s.router.stop();
     s.ledger.close();
@@ -73,13 +78,7 @@ describe('a ledger write that fails inside the router', () => {
 
   it('an order placed whose answer could not be recorded is still cancelled when the stop asks', async () => {
     const s = setup();
-    const newOrder = s.ex.open.newOrder;
-    let room: (() => void) | undefined;
-    (s.ex.open as { newOrder: typeof newOrder }).newOrder = async (p) => {
-      const x = await newOrder(p);
-      room = fillDisk(s.path);
-      return x;
-    };
+    const disk = fillDiskWhilePlacing(s);
     s.router.submit(place());
     await s.router.idle();
     const [resting] = [...s.ex.orders.values()];
@@ -89,7 +88,7 @@ describe('a ledger write that fails inside the router', () => {
     await s.router.cancelAllAndWait(0);
     expect(s.ex.requests.cancel).toBe(1);
     expect(resting?.status).toBe('CANCELED');
-    room?.();
+    disk.room();
     await s.router.stop();
     s.ledger.close();
   });
