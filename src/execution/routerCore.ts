@@ -142,7 +142,8 @@ export class RouterCore {
   /** Runs `fn` after every earlier call for the same order; errors are logged, never thrown. */
   serialised(clientId: string, fn: () => Promise<void>): Promise<void> {
     const prev = this.chains.get(clientId) ?? Promise.resolve();
-    const next = prev.then(fn).catch((err: unknown) => this.o.log.error({ clientId, err: errInfo(err) }, 'order task failed'));
+    // Once per order and period: on a full disk every retry of the stop's cancels fails the same way.
+    const next = prev.then(fn).catch((err: unknown) => this.repeats.write('error', `${clientId} task failed`, { clientId, err: errInfo(err) }, 'order task failed'));
     this.chains.set(clientId, next);
     void next.then(() => {
       if (this.chains.get(clientId) === next) this.chains.delete(clientId);

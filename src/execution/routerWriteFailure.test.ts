@@ -30,8 +30,10 @@ function setup() {
   const ledger = Ledger.open(path, { onWriteFailure: (err) => told.push(err instanceof Error ? err.message : String(err)) });
   const tracker = new OrderTracker({ ledger, clock, emit: () => undefined });
   const ex = new FakeExchange(() => clock.now());
-  const router = new OrderRouter({ open: ex.open, tracker, ledger, clock, log: silentLogger, symbols: ['BTC_IDR'], pollMs: 0 });
-  return { path, told, clock, ledger, ex, router };
+  const failedTasks: unknown[] = [];
+  const log = { ...silentLogger, error: (o: object, msg: string) => (msg === 'order task failed' ? failedTasks.push(o) : undefined) };
+  const router = new OrderRouter({ open: ex.open, tracker, ledger, clock, log, symbols: ['BTC_IDR'], pollMs: 0 });
+  return { path, told, clock, ledger, ex, router, failedTasks };
 }
 
 /** The disk fills while the next placement is out: journalled and sent, its answer cannot be recorded. */
@@ -88,6 +90,13 @@ describe('a ledger write that fails inside the router', () => {
     await s.router.cancelAllAndWait(0);
     expect(s.ex.requests.cancel).toBe(1);
     expect(resting?.status).toBe('CANCELED');
+    // Every retry of the lookup fails the same way: logged once, not every 2 s.
+    for (let i = 0; i < 5; i++) {
+      s.clock.advanceTo(s.clock.now() + 2500);
+      await s.router.tick();
+      await s.router.idle();
+    }
+    expect(s.failedTasks).toHaveLength(1);
     disk.room();
     await s.router.stop();
     s.ledger.close();
