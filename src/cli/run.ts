@@ -14,6 +14,7 @@ import { setLongTimeout, type LongTimer } from '../core/longTimer.js';
 import { addSecretValues, scrubSecretText } from '../core/secretScrub.js';
 import { envSecretValues } from '../config/secrets.js';
 import { loadSandboxConfig, startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { restartSafeFirstOrderId } from '../sim/restartIds.js';
 import { loadStrategies, plainErrorAt } from '../strategy/loader.js';
 import type { StrategyPlugin } from '../strategy/types.js';
 import { parseCommandArgs } from './args.js';
@@ -107,7 +108,8 @@ async function loadPlugins(cfg: RunConfig): Promise<Map<string, StrategyPlugin>>
 /** Resolves where to connect and with which credentials. */
 async function connectTarget(cfg: RunConfig, env: CliIO['env'], log: Logger): Promise<{ endpoints: RunEndpoints; credentials: RunCredentials; sandbox: RunningSandbox | undefined }> {
   if (cfg.sandbox) {
-    const sandbox = await startSandbox(loadSandboxConfig(cfg.sandbox.config));
+    // The run's ledger outlives this sandbox: ids must not repeat an earlier run's.
+    const sandbox = await startSandbox({ ...loadSandboxConfig(cfg.sandbox.config), firstOrderId: restartSafeFirstOrderId(Date.now()) });
     const wanted = cfg.sandbox.account;
     const acct = wanted === undefined ? sandbox.accounts[0] : sandbox.accounts.find((a) => a.id === wanted);
     if (!acct) {

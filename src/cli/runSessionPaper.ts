@@ -15,6 +15,7 @@ import { ShownOwnOrders } from '../venue/ShownOwnOrders.js';
 import { WallScheduler } from '../venue/Scheduler.js';
 import type { RunConfig } from './runConfig.js';
 import { paperBalances } from './runSetup.js';
+import { restartSafeFirstOrderId } from '../sim/restartIds.js';
 
 /** The simulated account's id. */
 const PAPER_ACCOUNT = 'paper';
@@ -45,6 +46,8 @@ export function paperVenue(o: {
       return { info, ...(priceRange ? { priceRange } : {}), ...(referencePrice !== undefined ? { referencePrice } : {}) };
     }),
     exchangeFilters: o.exchangeFilters,
+    // The run's ledger outlives this engine: ids must not repeat an earlier run's.
+    firstOrderId: restartSafeFirstOrderId(o.clock.now()),
     accounts: [{ id: PAPER_ACCOUNT, makerCommission: new Decimal(cfg.paper.makerBps).div(10_000), takerCommission: new Decimal(cfg.paper.takerBps).div(10_000), balances: paperBalances(cfg) }],
     bufferEvents: false,
   });

@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../core/index.js';
+import { restartSafeFirstOrderId } from '../sim/restartIds.js';
 import { loadSandboxConfig } from './config.js';
 import { startSandbox } from './sandbox.js';
 
@@ -61,7 +62,8 @@ export const sandboxCommand = {
       io.stdout(`${USAGE}\n`);
       return 0;
     }
-    const config = loadSandboxConfig(values.config ?? 'config/sandbox.yaml');
+    // A bot's ledger outlives a restart of this sandbox: ids must not repeat an earlier start's.
+    const config = { ...loadSandboxConfig(values.config ?? 'config/sandbox.yaml'), firstOrderId: restartSafeFirstOrderId(Date.now()) };
     if (config.exposed) {
       io.stderr(`kancil sandbox: WARNING: listening on ${config.host} (server.exposed: true): anyone who reaches this address can trade the test accounts, read their keys' balances and stream their orders; the admin API stays on 127.0.0.1\n`);
     }

@@ -227,6 +227,12 @@ export interface SandboxConfig {
   readonly symbols: readonly SandboxSymbol[];
   readonly accounts: readonly SandboxAccount[];
   readonly market: readonly MarketActivity[];
+  /**
+   * The first order id the exchange hands out (default 1). A sandbox that a bot's ledger outlives
+   * starts from `restartSafeFirstOrderId` (sim/restartIds.ts): the ledger keys fills on (orderId, tradeId), so a
+   * restarted sandbox that counted from 1 again had a second run's fills dropped as repeats.
+   */
+  readonly firstOrderId?: number;
 }
 
 /**

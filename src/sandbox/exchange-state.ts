@@ -71,6 +71,7 @@ export class ExchangeState {
         ...(s.lastPrice !== undefined ? { lastPrice: s.lastPrice } : {}),
       })),
       exchangeFilters: config.exchangeFilters,
+      ...(config.firstOrderId !== undefined ? { firstOrderId: config.firstOrderId } : {}),
       accounts: config.accounts.map((a) => ({
         id: a.id,
         makerCommission: a.makerCommission,
