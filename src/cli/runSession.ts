@@ -299,7 +299,7 @@ export class RunSession {
     return summary;
   }
 
-  /** A write of the stop that fails (the disk still full) is reported; the stop goes on to its summary. */
+  /** Runs `fn`; an error (a write of the stop or of a periodic task on a full disk) is reported to the run's failure, not thrown: the stop goes on to its summary, a timer does not end the process. */
   #orReport(what: string, fn: () => void): void {
     try {
       fn();
@@ -318,13 +318,7 @@ export class RunSession {
   }
 
   #every(ms: number, fn: () => void): void {
-    const t = setInterval(() => {
-      try {
-        fn();
-      } catch (err) {
-        this.failure.report(err, 'a periodic task');
-      }
-    }, ms);
+    const t = setInterval(() => this.#orReport('a periodic task', fn), ms);
     t.unref();
     this.#timers.push(t);
   }

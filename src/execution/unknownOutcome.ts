@@ -77,7 +77,6 @@ export async function resolve(core: RouterCore, clientId: string, mayRetry: bool
   core.tracker.markRejected(clientId, 'NOT_PLACED: absent from the exchange after the settle time', 'reconcile');
 }
 
-/** Looks an order up by clientId (open API), or by shape for legacy orders. */
 /**
  * An order found on the exchange that the ledger could not record (a full disk: the run is
  * stopping). Its wanted cancel goes out all the same, by the exchange's id: the tracker, which
@@ -95,6 +94,7 @@ async function cancelUnrecorded(core: RouterCore, clientId: string, found: Order
   }
 }
 
+/** Looks an order up by clientId (open API), or by shape for legacy orders. */
 async function findByClientId(core: RouterCore, o: OrderRecord): Promise<Order | undefined | 'error'> {
   try {
     const list = await core.call(() =>
