@@ -23,11 +23,10 @@ import { type SequenceKey, keyAfter, sequenceKeyOf, streamKeyOf } from './event-
 import { closeSocket } from './close-socket.js';
 import { ControlRequests } from './control-requests.js';
 import { parseMarketPayload } from './parse-market.js';
-import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type BackoffOptions, type TimingDeps, backoffDelay, timing } from './timing.js';
 import type { TimerHandle } from './timing.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
-import { MAX_JSON_DEPTH, deepNestingAt } from '../transport/jsonDepth.js';
+import { parseExchangeJson } from '../transport/exchangeJson.js';
 import { probeFrames } from './frame-probe.js';
 import { FrameTurns } from './frame-turns.js';
 
@@ -400,8 +399,7 @@ export class StreamClient {
     let doc: unknown;
     try {
       // Trade ids are 64-bit: quoted first so one past 2^53 keeps its digits (the user streams do the same).
-      if (deepNestingAt(text) >= 0) throw new RangeError(`nested deeper than ${MAX_JSON_DEPTH} levels`);
-      doc = JSON.parse(quoteUnsafeIntegers(text));
+      doc = parseExchangeJson(text);
     } catch (err) {
       this.#malformed(conn, text, undefined, conn.rawStream, err as Error);
       return;

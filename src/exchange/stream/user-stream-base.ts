@@ -6,12 +6,11 @@
 import { type Logger, pino } from 'pino';
 import { Subject, type Observable } from 'rxjs';
 import type { ConnectionStatusEvent, ReconcileNeededEvent, UserDataEvent } from '../../core/marketEvents.js';
-import { quoteUnsafeIntegers } from '../transport/unsafeIntegers.js';
 import { type UserPayload, parseUserPayload } from './parse-user.js';
 import { type TimingDeps, timing } from './timing.js';
 import { UserEventOrderer } from './user-event-order.js';
 import { scrubSecretText } from '../../core/secretScrub.js';
-import { deepNestingAt } from '../transport/jsonDepth.js';
+import { parseExchangeJson } from '../transport/exchangeJson.js';
 
 /** Status of a user data stream: connection changes and reconciliation requests. */
 export type UserStreamStatus = ConnectionStatusEvent | ReconcileNeededEvent;
@@ -112,8 +111,7 @@ export abstract class UserStreamBase {
    */
   protected readJson(text: string, what: string): unknown {
     try {
-      if (deepNestingAt(text) >= 0) throw new RangeError('nested too deep');
-      return JSON.parse(quoteUnsafeIntegers(text)) as unknown;
+      return parseExchangeJson(text);
     } catch {
       this.stats.malformed++;
       this.log.warn({ payload: text.slice(0, 300) }, `malformed ${what} skipped`);

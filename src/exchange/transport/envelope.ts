@@ -5,8 +5,7 @@
  * type 1 market-data host); callers say which shape they expect.
  */
 import { ExchangeError, ParseError } from '../../core/index.js';
-import { quoteUnsafeIntegers } from './unsafeIntegers.js';
-import { MAX_JSON_DEPTH, deepNestingAt } from './jsonDepth.js';
+import { JsonTooDeepError, parseExchangeJson } from './exchangeJson.js';
 
 /** Which envelope a response carries. `optional` accepts an open envelope or the bare payload. */
 export type EnvelopeKind = 'open' | 'open-optional' | 'legacy' | 'none';
@@ -19,14 +18,13 @@ export interface Unwrapped {
 
 /**
  * Parses a JSON body; a ParseError names the endpoint, a snippet and the JSON error. Integers
- * beyond 2^53 come back as strings (see unsafeIntegers.ts) so ids keep every digit.
+ * beyond 2^53 come back as strings (see exchangeJson.ts) so ids keep every digit.
  */
 export function parseJsonBody(endpoint: string, text: string): unknown {
-  const deep = deepNestingAt(text);
-  if (deep >= 0) throw new ParseError(`${endpoint} response body`, text.slice(0, 120), `nested deeper than ${MAX_JSON_DEPTH} levels at offset ${deep}`);
   try {
-    return JSON.parse(quoteUnsafeIntegers(text)) as unknown;
+    return parseExchangeJson(text);
   } catch (e) {
+    if (e instanceof JsonTooDeepError) throw new ParseError(`${endpoint} response body`, text.slice(0, 120), e.message);
     const why = e instanceof Error ? e.message : String(e);
     throw new ParseError(`${endpoint} response body`, text.length > 120 ? `${text.slice(0, 120)}…` : text, `malformed JSON (${why})`);
   }
