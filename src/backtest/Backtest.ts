@@ -4,7 +4,7 @@
  * (kline files), on a virtual clock. Returns the result; optionally writes result.json and
  * report.html. The same config and data always give byte-identical output.
  */
-import { accessSync, constants, mkdirSync, renameSync, statSync } from 'node:fs';
+import { accessSync, constants, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Bus } from '../bus/Bus.js';
 import type { BusEvent } from '../bus/events.js';
@@ -40,6 +40,7 @@ import { receiveTimeBatches, type FeedTimeStats } from './feedTime.js';
 import { twoClockBatches, type ClockedBatch, type StepClock } from './twoClocks.js';
 import { assembleRun } from '../run/assemble.js';
 import { backtestVenue, loadStrategies, runSymbols, venueRiskInputs, type BacktestVenue } from './backtestVenue.js';
+import { makeFolder } from './makeFolder.js';
 
 export { BACKTEST_ACCOUNT, symbolInfoOf } from './backtestVenue.js';
 
@@ -414,7 +415,7 @@ async function* klineItems(files: string[], symbol: string, interval: KlineInter
  * renamed): a run killed while writing never leaves a half file that --rerun or a reader would take.
  */
 export function writeReports(dir: string, result: BacktestResult): { json: string; html: string } {
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const json = path.join(dir, 'result.json');
   const html = path.join(dir, 'report.html');
   writeResultJson(`${json}.partial`, result);

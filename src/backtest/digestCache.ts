@@ -10,9 +10,10 @@
  * concurrent runs never read half an entry. `KANCIL_CACHE_DIR=none` turns the cache off. A cache
  * that cannot be read or written is ignored: the digest is then computed as without it.
  */
-import { mkdirSync, readFileSync, renameSync, type Stats, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, type Stats, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { makeFolder } from './makeFolder.js';
 
 /** How recent a change leaves a file unstored. */
 const RACY_MS = 3000;
@@ -68,7 +69,7 @@ export function storeDigest(file: string, st: Stats, d: FileDigest, now = Date.n
   // (git's "racily clean" case): it is not stored, and the next run hashes it.
   if (dir === undefined || d.bytes !== st.size || now - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS) return;
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     const target = entryPath(dir, file);
     const tmp = `${target}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ stamp: stamp(file, st), bytes: d.bytes, sha256: d.sha256 }));

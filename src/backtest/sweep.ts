@@ -3,7 +3,7 @@
  * worker threads (one per core), then ranked. Each point's result is exactly what a single run
  * with those parameters gives (the workers call the same runBacktest).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkDataFiles } from './Backtest.js';
 import type { BacktestConfig } from './config.js';
@@ -27,6 +27,7 @@ import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './swee
 import { walkForwardTable } from './walkForwardReport.js';
 import { renderSweepHtml } from './sweepReport.js';
 import { overfittingText, sweepOverfitting, type SweepOverfitting } from './sweepOverfitting.js';
+import { makeFolder } from './makeFolder.js';
 
 /** One ranked row. */
 export interface SweepRow {
@@ -210,7 +211,7 @@ function isRatio(c: string): c is RatioField {
 
 /** Writes sweep.md, sweep.json and sweep.html into `dir`. */
 export function writeSweep(dir: string, s: SweepResult): { md: string; json: string; html: string } {
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const md = path.join(dir, 'sweep.md');
   const json = path.join(dir, 'sweep.json');
   const html = path.join(dir, 'sweep.html');

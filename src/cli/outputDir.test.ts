@@ -21,6 +21,11 @@ describe('outputDirProblem', () => {
     expect(outputDirProblem(path.join(f, 'out'))).toBe(`${f} is not a folder`);
   });
 
+  it.skipIf(process.platform !== 'linux')('names a folder that takes no new entry though access() says writable (/proc)', () => {
+    expect(outputDirProblem('/proc/kancil-out')).toBe('cannot be created: /proc takes no new entry (ENOENT)');
+    expect(outputDirProblem('/proc/kancil-out/a/b')).toBe('cannot be created: /proc takes no new entry (ENOENT)');
+  });
+
   it.skipIf(process.getuid?.() === 0)('names a folder that cannot be written (skipped as root, who may write anywhere)', () => {
     const ro = path.join(dir, 'ro');
     mkdirSync(ro);

@@ -1,9 +1,9 @@
 /**
  * Output folders checked before a command does its work: a folder that cannot be written is found
- * out in the first second, not as a stack trace after an hour's backtest. Nothing is created here
- * (a run refused for another reason leaves no empty folder behind).
+ * out in the first second, not as a stack trace (or a hang) after an hour's backtest. Nothing is
+ * left behind (a run refused for another reason leaves no empty folder).
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Why `dir` cannot become a written output folder, or undefined when it can. */
@@ -29,6 +29,23 @@ export function outputDirProblem(dir: string): string | undefined {
     } catch {
       return self ? 'is not writable' : `cannot be created: ${at} is not writable`;
     }
-    return undefined;
+    return probeProblem(at, self);
   }
+}
+
+/**
+ * Whether a new entry can really be made in the folder `at`: root passes every access() check,
+ * yet a pseudo file system such as /proc or /sys takes no new entry (and Node's recursive mkdir
+ * loops forever on /proc's ENOENT). A probe folder is made and removed at once.
+ */
+function probeProblem(at: string, self: boolean): string | undefined {
+  let probe: string;
+  try {
+    probe = mkdtempSync(path.join(at, '.kancil-probe-'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return self ? `takes no new entry (${code})` : `cannot be created: ${at} takes no new entry (${code})`;
+  }
+  rmdirSync(probe);
+  return undefined;
 }

@@ -103,6 +103,15 @@ describe('kancil backtest: bad input', () => {
     expect(r.out).toBe('');
   });
 
+  // Node's recursive mkdir loops forever on /proc's ENOENT: this hung after the run.
+  it.skipIf(process.platform !== 'linux')('an --out in /proc is refused before the run, with the reason and the usage', async () => {
+    const r = await run([path.join(root, 'config/sma-crossover.yaml'), '--out', '/proc/kancil-out', '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--out=/proc/kancil-out: cannot be created: /proc takes no new entry (ENOENT)');
+    expect(r.err).toContain('Usage: kancil backtest <config.yaml>');
+    expect(r.out).toBe('');
+  });
+
   it.each(usage)('bad arguments %j print what is wrong and the usage, exit 2', async (args, want) => {
     const r = await run(args);
     expect(r.code).toBe(2);

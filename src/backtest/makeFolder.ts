@@ -1,0 +1,32 @@
+/**
+ * Output folders made one level at a time. Node's `mkdirSync(dir, { recursive: true })` loops
+ * forever where a folder exists but takes no new entry with ENOENT (Linux's /proc): a report
+ * that cannot be written must fail with the folder's name, never hang the process.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Makes `dir` and every missing folder above it; throws the first failure (naming its path). */
+export function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); !isFolder(at); at = path.dirname(at)) {
+    missing.push(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const at of missing.reverse()) {
+    try {
+      mkdirSync(at);
+    } catch (err) {
+      // Made meanwhile by another process: fine when it is a folder.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !isFolder(at)) throw err;
+    }
+  }
+}
+
+function isFolder(at: string): boolean {
+  try {
+    return statSync(at).isDirectory();
+  } catch {
+    return false;
+  }
+}
