@@ -1,7 +1,11 @@
 /**
  * Follows every order of the run through PENDING -> NEW -> PARTIALLY_FILLED -> FILLED / CANCELED /
  * REJECTED / EXPIRED, and UNKNOWN, from REST answers, executionReports and polling. Every change is
- * written to the ledger first, then published as an orderUpdate (and fill) event.
+ * written to the ledger first, then published as an orderUpdate (and fill) event; but a report's
+ * change that carries no fill (NEW with its orderId, EXPIRED, CANCELED, REJECTED) is published at
+ * once and committed with the ledger's next write or at the end of the turn (Ledger.queueUpdate):
+ * nothing the strategy does on hearing it reaches the ledger, or the exchange, before it, and a
+ * crash before that commit leaves what restart reconciliation resolves from the exchange.
  *
  * Idempotent: duplicated or reordered reports never move an order backwards, cumulative quantities
  * only grow, and a fill is counted once per (orderId, tradeId) whichever path reported it.
@@ -303,7 +307,7 @@ export class OrderTracker {
       if (!ok) return;
     }
     const reason = er.executionType === 'REJECTED' ? er.rejectReason : er.expiryReason;
-    this.#advance(o, stateOfStatus(er.status), er.cumQty, er.cumQuoteQty, er.orderId, 'stream', reason);
+    this.#advance(o, stateOfStatus(er.status), er.cumQty, er.cumQuoteQty, er.orderId, 'stream', reason, true);
   }
 
   /** Applies one of the account's trades from REST (reconciliation): records the fill if it is new. */
@@ -346,6 +350,7 @@ export class OrderTracker {
     orderId: string | undefined,
     source: string,
     reason: string | undefined,
+    report = false,
   ): void {
     const state = nextState(o.state, reported);
     // decCmp, not gt/max/eq: decimal.js copies its argument into a new Decimal on every comparison.
@@ -361,7 +366,8 @@ export class OrderTracker {
       patch.reason = reason;
     }
     if (Object.keys(patch).length === 0) return;
-    this.#patch(o.clientId, patch, source);
+    // A report's change without a fill waits for the ledger's next commit (see the class comment).
+    this.#patch(o.clientId, patch, source, report && !growQty);
   }
 
   /** Records and publishes a new fill; false when it was quarantined instead. */
@@ -401,12 +407,16 @@ export class OrderTracker {
     if (o.state === 'PENDING' && o.sentAt !== undefined) this.markUnknown(o.clientId, `order snapshot quarantined: ${reason}`);
   }
 
-  /** Journals a patch of an order, then keeps and publishes it; false when the ledger has no row for the order. */
-  #patch(clientId: string, patch: OrderPatch, source: string): boolean {
+  /**
+   * Journals a patch of an order (`queued`: for the ledger's next commit), then keeps and
+   * publishes it; false when the ledger has no row for the order.
+   */
+  #patch(clientId: string, patch: OrderPatch, source: string, queued = false): boolean {
     const known = this.#live.get(clientId) ?? this.#ended.get(clientId);
     const before = known ?? this.#ledger.order(clientId);
     if (!before) return false;
-    const after = this.#ledger.updateOrder(clientId, patch, this.#clock.now(), source, undefined, known);
+    const now = this.#clock.now();
+    const after = queued && known !== undefined ? this.#ledger.queueUpdate(patch, now, source, known) : this.#ledger.updateOrder(clientId, patch, now, source, undefined, known);
     if (!after) return false;
     this.#store(after);
     if (after.state !== before.state || (after.cumQty !== before.cumQty && decCmp(after.cumQty, before.cumQty) !== 0) || after.orderId !== before.orderId) this.#publishUpdate(after);

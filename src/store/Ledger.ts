@@ -1,7 +1,9 @@
 /**
  * The SQLite ledger: intents, risk decisions, orders and their transitions, fills, balances and a
  * free-form journal. Every write is synchronous and committed before the caller acts on it, so a
- * process killed at any instant (SIGKILL) leaves a ledger that names every order it may have sent.
+ * process killed at any instant (SIGKILL) leaves a ledger that names every order it may have sent;
+ * but for order changes the exchange can tell again (queueUpdate), committed with the next write
+ * or at the end of the turn, never after a row written later.
  *
  * WAL mode with synchronous=NORMAL: a committed transaction survives a process crash (the WAL is
  * in the OS page cache); only a power loss could drop the last transactions, which is acceptable
@@ -22,24 +24,17 @@ import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, Tra
 import { archiveRows, type ArchiveResult } from './archive.js';
 import { startCheckpointer, WAL_FILE_LIMIT_BYTES, type Checkpointer } from './checkpointer.js';
 import { ledgerFileProblem, ledgerFolderProblem } from './ledgerFile.js';
+import { holdLock } from './ledgerLock.js';
 import { freshLedgerFile, ledgerOpenFailure } from './ledgerOpenFailure.js';
 import { checkSchemaVersion, migrateLedger } from './migrate.js';
 import { asStored, changedColumns, orderParams, patchedOrder, scrubbed, UPDATE_COLUMNS, type OrderPatch } from './orderColumns.js';
+import { QueuedPatches, type QueuedBatch } from './queuedPatches.js';
 import { fromFillRow, fromOrderRow, type FillRow, type OrderRow } from './rows.js';
+import { prepareStatements, type LedgerStatements } from './ledgerStatements.js';
 import { LEDGER_DDL } from './schema.js';
 
 export { TERMINAL_STATES };
 export type { OrderPatch };
-
-/** TERMINAL_STATES as an SQL list, so openOrders() and the set cannot disagree (state names are plain words, safe to inline). */
-const TERMINAL_SQL = [...TERMINAL_STATES].map((s) => `'${s}'`).join(', ');
-
-/** The INSERT of an orders row (parameters: orderParams). */
-const ORDER_INSERT = `INSERT INTO orders (client_id, strategy, intent_id, symbol, side, order_type, time_in_force, price,
-  quantity, quote_order_qty, stop_price, iceberg_qty, stp_mode, venue, order_id, state, cum_qty, cum_quote_qty, created_at,
-  sent_at, updated_at, reason) VALUES (@client_id, @strategy, @intent_id, @symbol, @side, @order_type, @time_in_force,
-  @price, @quantity, @quote_order_qty, @stop_price, @iceberg_qty, @stp_mode, @venue, @order_id, @state, @cum_qty,
-  @cum_quote_qty, @created_at, @sent_at, @updated_at, @reason)`;
 
 /** Decimals become strings in JSON (decimal.js toJSON); everything else is plain data. */
 function intentJson(intent: Intent): string {
@@ -61,30 +56,18 @@ export interface LedgerOpenOptions {
   readonly onWriteFailure?: (err: unknown) => void;
 }
 
+/** The ledger's multi-statement writes, each one commit (see Ledger.#tx). */
+interface LedgerWrites {
+  insertOrder: (o: OrderRecord, source: string) => void;
+  updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => OrderRecord | undefined;
+  balances: (ts: number, source: string, balances: readonly Balance[]) => void;
+  gate: (ts: number, intent: Intent, d: RiskDecisionRecord, order: OrderRecord | undefined, taken: RiskDecisionRecord | undefined) => boolean;
+}
+
 /** The run's persistent record. One instance per process; not shared between processes. */
 export class Ledger {
   readonly #db: Database;
-  readonly #st: {
-    journal: Statement;
-    intent: Statement;
-    risk: Statement;
-    insertOrder: Statement;
-    insertNewOrder: Statement;
-    getOrder: Statement;
-    byOrderId: Statement;
-    openOrders: Statement;
-    allOrders: Statement;
-    transition: Statement;
-    transitions: Statement;
-    allTransitions: Statement;
-    fill: Statement;
-    fillsOf: Statement;
-    quarantine: Statement;
-    quarantined: Statement;
-    allFills: Statement;
-    balance: Statement;
-    latestBalances: Statement;
-  };
+  readonly #st: LedgerStatements;
   /**
    * The multi-statement writes, wrapped once: better-sqlite3 builds four wrapper functions and
    * defines their properties on every `db.transaction()` call, which cost about as much as a
@@ -92,12 +75,15 @@ export class Ledger {
    * reads before it writes fails at once (SQLITE_BUSY, no busy timeout) if the checkpoint worker
    * holds the write lock at that instant.
    */
-  readonly #tx: {
-    insertOrder: (o: OrderRecord, source: string) => void;
-    updateOrder: (clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => OrderRecord | undefined;
-    balances: (ts: number, source: string, balances: readonly Balance[]) => void;
-    gate: (ts: number, intent: Intent, d: RiskDecisionRecord, order: OrderRecord | undefined, taken: RiskDecisionRecord | undefined) => boolean;
+  readonly #tx: LedgerWrites & {
+    /** The queued order changes, then `run` (a write), in one commit. */
+    withQueued: (batch: QueuedBatch, run: () => unknown) => unknown;
   };
+  /** The same writes' bodies, to run inside withQueued's commit. */
+  readonly #body: LedgerWrites;
+  /** Order changes waiting for the next commit (see queueUpdate). */
+  readonly #queued = new QueuedPatches();
+  #flushDue = false;
   /** UPDATE statements of orders by the set of columns they write (see changedColumns). */
   readonly #updates = new Map<number, Statement>();
   /** The lock file's connection, holding its exclusive lock while this ledger is open (see holdLock). */
@@ -116,43 +102,14 @@ export class Ledger {
     checkSchemaVersion(db);
     db.exec(LEDGER_DDL);
     migrateLedger(db);
-    this.#st = {
-      journal: db.prepare('INSERT INTO journal (ts, kind, data) VALUES (?, ?, ?)'),
-      intent: db.prepare(
-        'INSERT OR IGNORE INTO intents (intent_id, ts, strategy, kind, symbol, client_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      risk: db.prepare('INSERT INTO risk_decisions (ts, intent_id, accepted, adjusted, reason, message) VALUES (?, ?, ?, ?, ?, ?)'),
-      insertOrder: db.prepare(ORDER_INSERT),
-      // Only a clientId already taken is passed over (a NOT NULL column still fails the commit).
-      insertNewOrder: db.prepare(`${ORDER_INSERT} ON CONFLICT (client_id) DO NOTHING`),
-      getOrder: db.prepare('SELECT * FROM orders WHERE client_id = ?'),
-      byOrderId: db.prepare('SELECT * FROM orders WHERE order_id = ?'),
-      openOrders: db.prepare(`SELECT * FROM orders WHERE state NOT IN (${TERMINAL_SQL}) ORDER BY created_at, client_id`),
-      allOrders: db.prepare('SELECT * FROM orders ORDER BY created_at, client_id'),
-      transition: db.prepare(
-        'INSERT INTO order_transitions (ts, client_id, from_state, to_state, source, detail) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      transitions: db.prepare('SELECT * FROM order_transitions WHERE client_id = ? ORDER BY id'),
-      allTransitions: db.prepare('SELECT * FROM order_transitions ORDER BY id'),
-      fill: db.prepare(`INSERT OR IGNORE INTO fills (client_id, strategy, order_id, symbol, side, trade_id, price, qty, quote_qty,
-        commission, commission_asset, is_maker, time, source) VALUES (@client_id, @strategy, @order_id, @symbol, @side, @trade_id,
-        @price, @qty, @quote_qty, @commission, @commission_asset, @is_maker, @time, @source)`),
-      fillsOf: db.prepare('SELECT * FROM fills WHERE client_id = ? ORDER BY id'),
-      quarantine: db.prepare('INSERT OR IGNORE INTO quarantine (ts, client_id, order_id, trade_id, source, reason, data) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      quarantined: db.prepare('SELECT * FROM quarantine ORDER BY id'),
-      allFills: db.prepare('SELECT * FROM fills ORDER BY id'),
-      balance: db.prepare('INSERT INTO balances (ts, source, asset, free, locked) VALUES (?, ?, ?, ?, ?)'),
-      latestBalances: db.prepare(
-        'SELECT b.asset, b.free, b.locked FROM balances b JOIN (SELECT asset, MAX(id) AS id FROM balances GROUP BY asset) m ON b.id = m.id ORDER BY b.asset',
-      ),
-    };
+    this.#st = prepareStatements(db);
     const st = this.#st;
-    this.#tx = {
-      insertOrder: db.transaction((o: OrderRecord, source: string) => {
+    const body: LedgerWrites = {
+      insertOrder: (o, source) => {
         st.insertOrder.run(orderParams(o));
         st.transition.run(o.createdAt, o.clientId, null, o.state, source, scrubbed(o.reason));
-      }).immediate,
-      updateOrder: db.transaction((clientId: string, patch: OrderPatch, ts: number, source: string, detail: string | undefined, current: OrderRecord | undefined) => {
+      },
+      updateOrder: (clientId, patch, ts, source, detail, current) => {
         let before: OrderRecord;
         // The caller's record is the row (the ledger has one writer) but for a reason, held scrubbed.
         if (current !== undefined) before = current.reason === undefined ? current : asStored(current);
@@ -166,16 +123,28 @@ export class Ledger {
         if (this.#updateOf(changedColumns(before, after)).run(params).changes === 0) return undefined;
         if (after.state !== before.state) st.transition.run(ts, clientId, before.state, after.state, source, scrubbed(detail ?? after.reason));
         return after;
-      }).immediate,
-      balances: db.transaction((ts: number, source: string, balances: readonly Balance[]) => {
+      },
+      balances: (ts, source, balances) => {
         for (const b of balances) st.balance.run(ts, source, b.asset, b.free.toFixed(), b.locked.toFixed());
-      }).immediate,
-      gate: db.transaction((ts: number, intent: Intent, d: RiskDecisionRecord, order: OrderRecord | undefined, taken: RiskDecisionRecord | undefined) => {
-        this.recordIntent(ts, intent);
+      },
+      gate: (ts, intent, d, order, taken) => {
+        this.#intent(ts, intent);
         const fresh = order === undefined || st.insertNewOrder.run(orderParams(order)).changes > 0;
-        this.recordRiskDecision(ts, fresh ? d : (taken ?? d));
+        this.#risk(ts, fresh ? d : (taken ?? d));
         if (order !== undefined && fresh) st.transition.run(order.createdAt, order.clientId, null, order.state, 'intent', scrubbed(order.reason));
         return fresh;
+      },
+    };
+    this.#body = body;
+    this.#tx = {
+      insertOrder: db.transaction(body.insertOrder).immediate,
+      updateOrder: db.transaction(body.updateOrder).immediate,
+      balances: db.transaction(body.balances).immediate,
+      gate: db.transaction(body.gate).immediate,
+      withQueued: db.transaction((batch: QueuedBatch, run: () => unknown) => {
+        for (const r of batch.rows.values()) this.#updateOf(changedColumns(r.before, r.after)).run(orderParams(r.after));
+        for (const t of batch.transitions) st.transition.run(t.ts, t.clientId, t.from, t.to, t.source, t.detail);
+        return run();
       }).immediate,
     };
   }
@@ -238,15 +207,15 @@ export class Ledger {
    * Its data can quote anything (a plugin's error message): secret values are scrubbed here.
    */
   journal(ts: number, kind: string, data: unknown): void {
-    try {
-      this.#st.journal.run(ts, kind, scrubSecretText(JSON.stringify(data ?? null)));
-    } catch (err) {
-      throw this.#failed(err);
-    }
+    this.#write(() => this.#st.journal.run(ts, kind, scrubSecretText(JSON.stringify(data ?? null))));
   }
 
   /** Records an intent as the strategy emitted it (idempotent on intentId). */
   recordIntent(ts: number, intent: Intent): void {
+    this.#write(() => this.#intent(ts, intent));
+  }
+
+  #intent(ts: number, intent: Intent): void {
     const symbol = intent.kind === 'cancelAll' ? (intent.symbol ?? null) : intent.symbol;
     const clientId = intent.kind === 'cancelAll' ? null : intent.clientId;
     this.#st.intent.run(intent.intentId, ts, intent.strategy, intent.kind, symbol, clientId, intentJson(intent));
@@ -254,6 +223,10 @@ export class Ledger {
 
   /** Records the risk checker's verdict on an intent. */
   recordRiskDecision(ts: number, d: RiskDecisionRecord): void {
+    this.#write(() => this.#risk(ts, d));
+  }
+
+  #risk(ts: number, d: RiskDecisionRecord): void {
     this.#st.risk.run(ts, d.intentId, d.accepted ? 1 : 0, d.adjusted ? 1 : 0, d.reason ?? null, scrubbed(d.message));
   }
 
@@ -266,20 +239,12 @@ export class Ledger {
    * `taken` is recorded as the verdict instead of `d`, and the result is false.
    */
   recordGate(ts: number, intent: Intent, d: RiskDecisionRecord, order?: OrderRecord, taken?: RiskDecisionRecord): boolean {
-    try {
-      return this.#tx.gate(ts, intent, d, order, taken);
-    } catch (err) {
-      throw this.#failed(err);
-    }
+    return this.#write(() => this.#body.gate(ts, intent, d, order, taken), () => this.#tx.gate(ts, intent, d, order, taken));
   }
 
   /** Journals a new order (normally PENDING, before its request is sent) and its first transition, atomically. */
   insertOrder(o: OrderRecord, source: string): void {
-    try {
-      this.#tx.insertOrder(o, source);
-    } catch (err) {
-      throw this.#failed(err);
-    }
+    this.#write(() => this.#body.insertOrder(o, source), () => this.#tx.insertOrder(o, source));
   }
 
   /**
@@ -290,20 +255,12 @@ export class Ledger {
    * journal writes it three times or more, once on the way to the exchange).
    */
   updateOrder(clientId: string, patch: OrderPatch, ts: number, source: string, detail?: string, current?: OrderRecord): OrderRecord | undefined {
-    try {
-      return this.#tx.updateOrder(clientId, patch, ts, source, detail, current);
-    } catch (err) {
-      throw this.#failed(err);
-    }
+    return this.#write(() => this.#body.updateOrder(clientId, patch, ts, source, detail, current), () => this.#tx.updateOrder(clientId, patch, ts, source, detail, current));
   }
 
   /** Records a fill; returns false (and changes nothing) when (orderId, tradeId) was already recorded. */
   recordFill(f: FillRecord): boolean {
-    try {
-      return this.#recordFill(f);
-    } catch (err) {
-      throw this.#failed(err);
-    }
+    return this.#write(() => this.#recordFill(f));
   }
 
   #recordFill(f: FillRecord): boolean {
@@ -329,11 +286,7 @@ export class Ledger {
   /** Keeps an inconsistent fill out of the fills (see {@link QuarantineRecord}); false when this exact one was kept already. */
   quarantineFill(ts: number, f: FillRecord, reason: string): boolean {
     const data = { price: f.price.toString(), qty: f.qty.toString(), quoteQty: f.quoteQty.toString(), commission: f.commission.toString(), commissionAsset: f.commissionAsset, isMaker: f.isMaker, time: f.time };
-    try {
-      return this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
-    } catch (err) {
-      throw this.#failed(err);
-    }
+    return this.#write(() => this.#st.quarantine.run(ts, f.clientId, f.orderId, f.tradeId, f.source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0);
   }
 
   /**
@@ -341,11 +294,7 @@ export class Ledger {
    * when this exact one was kept already.
    */
   quarantineOrder(ts: number, clientId: string, orderId: string, source: string, reason: string, data: QuarantineRecord['data']): boolean {
-    try {
-      return this.#st.quarantine.run(ts, clientId, orderId, '', source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0;
-    } catch (err) {
-      throw this.#failed(err);
-    }
+    return this.#write(() => this.#st.quarantine.run(ts, clientId, orderId, '', source, scrubSecretText(reason), scrubSecretText(JSON.stringify(data))).changes > 0);
   }
 
   /** The quarantined fills and order snapshots, oldest first. */
@@ -356,8 +305,61 @@ export class Ledger {
 
   /** Records a balance snapshot (from the exchange, an account stream update or the simulator). */
   recordBalances(ts: number, source: string, balances: readonly Balance[]): void {
+    this.#write(() => this.#body.balances(ts, source, balances), () => this.#tx.balances(ts, source, balances));
+  }
+
+  /**
+   * Applies a patch to an order in memory and queues its row and transition for the next commit:
+   * any write, or read of orders, that comes first, else the end of this turn of the event loop
+   * (setImmediate), or close. Successive changes of one order coalesce into one row write. For
+   * changes the exchange can tell again (a report's state without a fill): a crash before that
+   * commit leaves the order as it was, which restart reconciliation resolves by its clientId.
+   * `current` is the order as this ledger holds it, with the changes queued so far.
+   */
+  queueUpdate(patch: OrderPatch, ts: number, source: string, current: OrderRecord): OrderRecord {
+    if (this.#closed) throw this.#failed(new StateError(`ledger closed: order ${current.clientId}'s change cannot be journalled`));
+    const before = current.reason === undefined ? current : asStored(current);
+    const after = patchedOrder(before, patch, ts);
+    const transition = after.state === before.state ? undefined : { ts, clientId: after.clientId, from: before.state, to: after.state, source, detail: scrubbed(after.reason) };
+    this.#queued.add(before, after, transition);
+    if (!this.#flushDue) {
+      this.#flushDue = true;
+      setImmediate(this.#flushTurn);
+    }
+    return after;
+  }
+
+  /** The end of a turn that queued changes; a failure is told to onWriteFailure, the queue kept for the next write. */
+  readonly #flushTurn = (): void => {
+    this.#flushDue = false;
+    if (this.#closed) return;
     try {
-      this.#tx.balances(ts, source, balances);
+      this.#flush();
+    } catch {
+      // Told to onWriteFailure (a run stops on it); the next write or close tries again.
+    }
+  };
+
+  /** Commits the queued order changes, if any. */
+  #flush(): void {
+    if (!this.#queued.empty) this.#write(() => undefined);
+  }
+
+  /**
+   * Runs a write as its own commit (`tx`), or, with order changes queued, as `run` in the commit
+   * that writes them first: no row is ever in the ledger without the changes queued before it. A
+   * failure is told to onWriteFailure and thrown; the queued changes stay for the next commit.
+   */
+  #write<T>(run: () => T, tx: () => T = run): T {
+    try {
+      if (this.#queued.empty) return tx();
+      const batch = this.#queued.take();
+      try {
+        return this.#tx.withQueued(batch, run) as T;
+      } catch (err) {
+        this.#queued.restore(batch);
+        throw err;
+      }
     } catch (err) {
       throw this.#failed(err);
     }
@@ -371,23 +373,27 @@ export class Ledger {
 
   /** One order by clientId. */
   order(clientId: string): OrderRecord | undefined {
+    this.#flush();
     const row = this.#st.getOrder.get(clientId) as OrderRow | undefined;
     return row ? fromOrderRow(row) : undefined;
   }
 
   /** One order by exchange orderId. */
   orderByOrderId(orderId: string): OrderRecord | undefined {
+    this.#flush();
     const row = this.#st.byOrderId.get(orderId) as OrderRow | undefined;
     return row ? fromOrderRow(row) : undefined;
   }
 
   /** Orders not in a terminal state (including PENDING and UNKNOWN), oldest first. */
   openOrders(): OrderRecord[] {
+    this.#flush();
     return (this.#st.openOrders.all() as OrderRow[]).map(fromOrderRow);
   }
 
   /** Every order, oldest first. */
   orders(): OrderRecord[] {
+    this.#flush();
     return (this.#st.allOrders.all() as OrderRow[]).map(fromOrderRow);
   }
 
@@ -396,6 +402,7 @@ export class Ledger {
    * no index serves one order's, so each call reads the whole table).
    */
   transitions(clientId?: string): TransitionRecord[] {
+    this.#flush();
     const rows = (clientId === undefined ? this.#st.allTransitions.all() : this.#st.transitions.all(clientId)) as {
       ts: number;
       client_id: string;
@@ -428,6 +435,7 @@ export class Ledger {
 
   /** Number of rows in a ledger table (reports and tests). */
   count(table: 'intents' | 'risk_decisions' | 'orders' | 'order_transitions' | 'fills' | 'balances' | 'journal' | 'quarantine'): number {
+    this.#flush();
     const r = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
     return r.n;
   }
@@ -446,42 +454,25 @@ export class Ledger {
 
   /** Moves the rows a restart does not need, older than `before` (epoch ms), to the SQLite file `file` (archive.ts says which). */
   archive(before: number, file: string): ArchiveResult {
+    this.#flush();
     return archiveRows(this.#db, this.#db.name, before, file);
   }
 
   /** Checkpoints the WAL into the main file and closes the database. Idempotent. */
   close(): void {
     if (this.#closed) return;
+    let unwritten: unknown;
+    try {
+      this.#flush();
+    } catch (err) {
+      // Told to onWriteFailure; the ledger still closes, and the caller hears of it after.
+      unwritten = err;
+    }
     this.#closed = true;
     this.#checkpointer?.stop();
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
     this.#db.close();
     this.#lock?.close();
-  }
-}
-
-/**
- * Takes the ledger's lock: an exclusive SQLite lock on `<path>.lock`, held by this process until
- * close() or its death (the OS drops the lock of a killed process, so a SIGKILL leaves nothing to
- * clean up). A second run on the same ledger (started twice by hand, or by a supervisor while the
- * old process is still shutting down) would place orders of its own beside the first one's and
- * reconcile, adopt and cancel them as if they were its own; it is refused at once instead. The
- * ledger itself stays readable by other tools while a run holds it.
- */
-function holdLock(path: string): Database {
-  let lock: Database | undefined;
-  try {
-    lock = new BetterSqlite3(`${path}.lock`, { timeout: 0 });
-    lock.pragma('locking_mode = EXCLUSIVE');
-    // A write takes the exclusive lock; in EXCLUSIVE locking mode it is kept after the commit.
-    lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since INTEGER NOT NULL); DELETE FROM holder;');
-    lock.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, Date.now());
-    return lock;
-  } catch (err) {
-    lock?.close();
-    if (err instanceof BetterSqlite3.SqliteError && err.code === 'SQLITE_BUSY') {
-      throw new StateError(`ledger ${path} is in use by another process (another kancil run on this ledger?); refusing to start: two runs would each trade and each take the other's orders for its own`, { cause: err });
-    }
-    throw new StateError(`ledger ${path}: cannot take its lock file ${path}.lock (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    if (unwritten !== undefined) throw unwritten;
   }
 }
