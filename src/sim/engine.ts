@@ -20,7 +20,7 @@
  * engine's: the simulated venue (src/venue/latency.ts) delays requests and reports around it.
  */
 import type { Decimal } from '../core/decimal.js';
-import type { RejectReasonName } from '../core/enums.js';
+import type { OrderStatusName, RejectReasonName } from '../core/enums.js';
 import type { FlatDepthLevels, ScaledLevels } from '../core/scaledLevels.js';
 import type { AccountTrade, Balance, OrderBookSnapshot } from '../core/types.js';
 import { EngineState } from './engineState.js';
@@ -131,6 +131,11 @@ export class MatchingEngine {
   /** One order by id or clientId. */
   getOrder(accountId: string, q: { orderId?: string | number; clientId?: string; symbol?: string }): SimOrder | undefined {
     return this.queries.getOrder(accountId, q);
+  }
+
+  /** One order's status by id or clientId (getOrder's `status`, no view built). */
+  orderStatus(accountId: string, q: { orderId?: string | number; clientId?: string; symbol?: string }): OrderStatusName | undefined {
+    return this.queries.orderStatus(accountId, q);
   }
 
   /** What the id index and the lock/cumulative-quote columns hold (Queries.orderSlots). */

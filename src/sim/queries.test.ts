@@ -21,6 +21,22 @@ describe('cancel', () => {
     expect(bal(e, 'b').USDT).toBe('1000/0');
   });
 
+  it('orderStatus answers getOrder().status for open, filled, canceled and unknown orders', () => {
+    const e = makeEngine();
+    place(e, 'a', 'SELL', { price: '100', quantity: '1', clientId: 'ask' });
+    place(e, 'b', 'BUY', { price: '100', quantity: '0.4', clientId: 'taker' });
+    place(e, 'b', 'BUY', { price: '90', quantity: '1', clientId: 'gone' });
+    e.cancelOrder({ accountId: 'b', clientId: 'gone' }, 3);
+    const want = { ask: 'PARTIALLY_FILLED', taker: 'FILLED', gone: 'CANCELED' };
+    for (const [clientId, status] of Object.entries(want)) {
+      const acct = clientId === 'ask' ? 'a' : 'b';
+      expect(e.orderStatus(acct, { clientId, symbol: 'BTC_USDT' })).toBe(status);
+      expect(e.getOrder(acct, { clientId, symbol: 'BTC_USDT' })?.status).toBe(status);
+    }
+    expect(e.orderStatus('b', { clientId: 'ask' })).toBeUndefined();
+    expect(e.orderStatus('nobody', { clientId: 'ask' })).toBeUndefined();
+  });
+
   it('cancelAll cancels every open order of the account and nothing else', () => {
     const e = makeEngine();
     place(e, 'b', 'BUY', { price: '100', quantity: '1' });

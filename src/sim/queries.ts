@@ -3,6 +3,7 @@
  * deposits and the reference price.
  */
 import { Decimal } from '../core/decimal.js';
+import type { OrderStatusName } from '../core/enums.js';
 import type { AccountTrade, Balance, BookLevel, OrderBookSnapshot } from '../core/types.js';
 import type { BookSide } from './book.js';
 import type { TradeEvent } from './events.js';
@@ -26,6 +27,12 @@ export class Queries {
     if (acct === undefined) return undefined;
     const o = this.state.find(acct, q.symbol, q.orderId, q.clientId);
     return o === undefined ? undefined : orderView(o);
+  }
+
+  /** One order's status by id or clientId: getOrder's `status` without building its view (three Decimals). */
+  orderStatus(accountId: string, q: { orderId?: string | number; clientId?: string; symbol?: string }): OrderStatusName | undefined {
+    const acct = this.state.accounts.get(accountId);
+    return acct === undefined ? undefined : this.state.find(acct, q.symbol, q.orderId, q.clientId)?.status;
   }
 
   /**

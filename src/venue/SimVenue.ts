@@ -395,8 +395,8 @@ export class SimVenue implements Venue {
 
   /** Whether the engine holds `clientId` of this account as a closed order. */
   #closedOnEngine(clientId: string, symbol: string): boolean {
-    const o = this.#o.engine.getOrder(this.#o.accountId, { clientId, symbol });
-    return o !== undefined && isTerminalState(stateOfStatus(o.status));
+    const status = this.#o.engine.orderStatus(this.#o.accountId, { clientId, symbol });
+    return status !== undefined && isTerminalState(stateOfStatus(status));
   }
 
   #onEngine(e: ScaledEngineEvent): void {
