@@ -43,7 +43,9 @@ export class QuoteTouchTracker {
     let orders = bySymbol.get(e.symbol);
     if (orders === undefined) bySymbol.set(e.symbol, (orders = new Map()));
     if (isTerminalState(e.state) || e.price === undefined || e.state === 'PENDING') orders.delete(e.clientId);
-    else orders.set(e.clientId, [e.side === 'BUY', e.price.toNumber()]);
+    // An order's price never changes under its clientId (a new price is a new order): a partial
+    // fill's update finds the order kept and converts nothing.
+    else if (!orders.has(e.clientId)) orders.set(e.clientId, [e.side === 'BUY', e.price.toNumber()]);
   }
 
   /** One sample: each strategy's best resting bid and ask against the book's. */
