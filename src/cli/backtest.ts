@@ -15,7 +15,7 @@ import { ExitCode } from './command.js';
 import { outputDirProblem } from './outputDir.js';
 import { createLogger } from '../config/logger.js';
 import { setReplayFlags } from './replayFlags.js';
-import { KancilError } from '../core/errors.js';
+import { ConfigError, KancilError, ValidationError } from '../core/errors.js';
 import { checkDataFiles, runBacktest, writeReports } from '../backtest/Backtest.js';
 import { loadBacktestConfig } from '../backtest/config.js';
 import { type ProgressState, createProgress, totalBytes } from '../backtest/progress.js';
@@ -82,6 +82,20 @@ function failureOf(err: unknown): string {
   return err instanceof KancilError || err instanceof RangeError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
+/**
+ * The exit code of an error that ends the command, printed. Every command's rule (README "Exit
+ * codes"): a bad argument or config, named by its field and value, is 2 (with the usage when it is
+ * an argument), even where only the data shows it; whatever else failed is 1.
+ */
+function failed(err: unknown, what: string, io: CliIO): number {
+  if (err instanceof ValidationError || err instanceof ConfigError) {
+    io.stderr(`kancil backtest: ${err.message}\n${err instanceof ValidationError ? `\n${USAGE}\n` : ''}`);
+    return ExitCode.USAGE;
+  }
+  io.stderr(`${what} failed: ${failureOf(err)}\n`);
+  return ExitCode.FAILED;
+}
+
 /** `--rerun FILE [--out DIR]`: nothing else may come with it (the config is in the file). */
 async function rerunOf(file: string, withOthers: boolean, out: string | undefined, io: CliIO): Promise<number> {
   if (withOthers) {
@@ -89,10 +103,11 @@ async function rerunOf(file: string, withOthers: boolean, out: string | undefine
     return ExitCode.USAGE;
   }
   try {
+    const problem = out === undefined ? undefined : outputDirProblem(out);
+    if (problem !== undefined) throw new ValidationError('--out', out, problem);
     return await rerun(file, out === undefined ? undefined : path.resolve(out), io);
   } catch (err) {
-    io.stderr(`backtest --rerun failed: ${failureOf(err)}\n`);
-    return ExitCode.FAILED;
+    return failed(err, 'backtest --rerun', io);
   }
 }
 
@@ -189,8 +204,7 @@ async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     return ExitCode.OK;
   } catch (err) {
-    io.stderr(`backtest failed: ${failureOf(err)}\n`);
-    return ExitCode.FAILED;
+    return failed(err, 'backtest', io);
   }
 }
 

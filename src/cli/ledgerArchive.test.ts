@@ -91,7 +91,7 @@ describe('kancil ledger archive', () => {
     expect((await cli('ledger', 'archive', '--keep-days', '0', '--ledger', db)).err).toContain('--keep-days');
     expect((await cli('ledger', 'archive', '--keep-days', '3', '--before', '2020-01-01', '--ledger', db)).err).toContain('not both');
     expect((await cli('ledger', 'prune', '--before', '2026-01-01')).code).toBe(2);
-    expect((await cli('ledger', 'archive', '--before', '2020-01-01', '--ledger', path.join(dir, 'none.db'))).err).toContain('no such file');
+    expect((await cli('ledger', 'archive', '--before', '2020-01-01', '--ledger', path.join(dir, 'none.db'))).err).toContain('no ledger file there');
     const held = Ledger.open(db);
     try {
       const busy = await cli('ledger', 'archive', '--before', '2020-01-01', '--ledger', db);

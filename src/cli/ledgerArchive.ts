@@ -3,14 +3,13 @@
  * (src/store/archive.ts says what moves and what a restart needs kept). It takes the ledger's lock,
  * so it refuses while a run holds the ledger: stop the bot, archive, start it again.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ValidationError } from '../core/index.js';
 import { Ledger } from '../store/Ledger.js';
 import type { ArchiveResult } from '../store/archive.js';
 import { intOption, parseCommandArgs, type OptionSpec } from './args.js';
 import { ExitCode, type Command, type CliIO } from './command.js';
-import { ledgerPath, printJson } from './ledgerCommand.js';
+import { existingLedgerPath, printJson } from './ledgerCommand.js';
 import { counted } from '../core/plural.js';
 
 const USAGE = `Usage: kancil ledger archive (--before DATE | --keep-days N) [config.yaml | --ledger PATH] [--to FILE] [--json]
@@ -87,8 +86,7 @@ export const command: Command = {
     if (sub !== 'archive') throw new ValidationError('subcommand', sub, 'expected archive');
     const { values, positionals } = parseCommandArgs(rest, OPTIONS, true);
     const before = cutoff(values.before, values['keep-days']);
-    const ledger = ledgerPath(values.ledger, positionals);
-    if (!existsSync(ledger)) throw new ValidationError('ledger', ledger, 'no such file');
+    const ledger = existingLedgerPath(values.ledger, positionals);
     checkCutoff(before);
     const to = path.resolve(values.to ?? archiveFile(ledger, before));
     if (to === ledger) throw new ValidationError('--to', values.to, 'is the ledger itself');

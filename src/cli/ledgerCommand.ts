@@ -3,6 +3,7 @@
  * (a run config's storage.path, or --ledger), the common filters, --json, and a read-only reader
  * that is always closed. They read while a run holds the ledger: nothing here takes its lock.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ValidationError } from '../core/index.js';
 import { LedgerReader, type LedgerQuery } from '../store/LedgerReader.js';
@@ -52,6 +53,16 @@ export function ledgerPath(ledger: string | undefined, positionals: readonly str
   return p;
 }
 
+/**
+ * The ledger file that `ledgerPath` names, which must exist: a mistyped --ledger (or a config whose
+ * run never started) is a bad argument naming the path, not a failed read, and is never created.
+ */
+export function existingLedgerPath(ledger: string | undefined, positionals: readonly string[]): string {
+  const file = ledgerPath(ledger, positionals);
+  if (!existsSync(file)) throw new ValidationError(ledger !== undefined ? '--ledger' : 'storage.path', file, ledger !== undefined ? 'no ledger file there' : `no ledger file there (${positionals[0] ?? ''} has not run yet)`);
+  return file;
+}
+
 /** Parses --since: an ISO 8601 time or date. */
 function sinceOption(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -73,7 +84,7 @@ export function ledgerCommand(usage: string, extra: OptionSpec, body: (a: Ledger
       }
       const str = (k: string): string | undefined => (typeof v[k] === 'string' ? v[k] : undefined);
       const query: LedgerQuery = { strategy: str('strategy'), symbol: str('symbol'), since: sinceOption(str('since')), limit: str('limit') === undefined ? undefined : intOption('limit', str('limit'), 1) };
-      const reader = LedgerReader.open(ledgerPath(str('ledger'), positionals));
+      const reader = LedgerReader.open(existingLedgerPath(str('ledger'), positionals));
       try {
         return Promise.resolve(body({ reader, query, json: v.json === true, values: v, io }));
       } finally {

@@ -79,14 +79,14 @@ describe('ledger commands', () => {
     expect(JSON.parse((await cli('profit', '--ledger', db, '--by', 'day', '--json')).out)).toEqual([{ day: '2026-11-25', quote: 'USDT', fills: 1, volume: '120.001', pnl: '-0.09' }]);
   });
 
-  it('bad arguments print usage and exit 2; a missing ledger exits 1 naming it', async () => {
+  it('bad arguments print usage and exit 2, a missing ledger too, naming it', async () => {
     const bad = await cli('profit', '--ledger', db, '--by', 'week');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--by="week": expected strategy or day[\s\S]*Usage: kancil profit/);
     expect((await cli('orders')).code).toBe(2);
     expect((await cli('trades', '--ledger', db, '--since', 'yesterday')).err).toContain('--since="yesterday"');
     const missing = await cli('status', '--ledger', path.join(dir, 'nope.db'));
-    expect(missing.code).toBe(1);
-    expect(missing.err).toContain('nope.db: no such file');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(`--ledger="${path.join(dir, 'nope.db')}": no ledger file there`);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * `kancil` entry: dispatches to the subcommands in commands.ts. Usage errors exit 2 with the
- * usage text; failed operations exit 1 with the error message (never a secret: commands only
- * ever see credentials through the environment and do not print them).
+ * `kancil` entry: dispatches to the subcommands in commands.ts. A bad argument or config exits 2
+ * (an argument's with the usage text); failed operations exit 1 with the error message (never a
+ * secret: commands only ever see credentials through the environment and do not print them).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,9 @@ Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Run \`kancil <command> --help\` for the options of a command; \`kancil --version\` prints the version.
+Exit codes of every command: 0 done; 1 the operation failed; 2 a bad argument or config (named
+with its value: running it again cannot help); \`run\` 3: stopped with orders still live; 130: a
+backtest stopped by Ctrl-C.
 Environment: KANCIL_BASE_URL, KANCIL_MARKET_URL, KANCIL_DEPTH_URL, KANCIL_API_KEY, KANCIL_API_SECRET,
 KANCIL_LEGACY_BASE_URL, KANCIL_LEGACY_API_KEY, KANCIL_LEGACY_API_SECRET; for the run's console:
 KANCIL_CONSOLE_TOKEN, KANCIL_WEBHOOK_URL, KANCIL_TELEGRAM_TOKEN.
@@ -77,8 +80,9 @@ export async function runCli(argv: readonly string[], cliIO: CliIO = processIO):
     }
     return await command.run(rest, io);
   } catch (e) {
+    // A bad argument or config: starting again cannot help. The usage helps only with an argument.
     if (e instanceof ValidationError || e instanceof ConfigError) {
-      io.stderr(`kancil ${name}: ${e.message}\n\n${command?.usage ?? usage()}\n`);
+      io.stderr(`kancil ${name}: ${e.message}\n${e instanceof ValidationError ? `\n${command?.usage ?? usage()}\n` : ''}`);
       return ExitCode.USAGE;
     }
     if (e instanceof KancilError) {

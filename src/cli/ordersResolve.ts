@@ -11,13 +11,12 @@
  * positions and PnL. The decision is journalled (kind `operatorResolve`) before the order changes,
  * and the run must be stopped: the ledger's lock refuses a second writer.
  */
-import { existsSync } from 'node:fs';
 import { ValidationError } from '../core/errors.js';
 import { isTerminalState } from '../bus/events.js';
 import { Ledger } from '../store/Ledger.js';
 import { parseCommandArgs } from './args.js';
 import { ExitCode, type Command } from './command.js';
-import { ledgerPath, printJson } from './ledgerCommand.js';
+import { existingLedgerPath, printJson } from './ledgerCommand.js';
 
 /** The states an operator may close an order as. */
 export const ResolveAs = { canceled: 'CANCELED', rejected: 'REJECTED' } as const;
@@ -62,9 +61,8 @@ export const resolveCommand: Command = {
     const as = values.as;
     if (as === undefined || !isResolveAs(as)) throw new ValidationError('--as', as, `expected one of ${Object.keys(ResolveAs).join(', ')}`);
     const reasonText = values.reason ?? 'operator decision';
-    const file = ledgerPath(values.ledger, rest);
     // Opening would create an empty ledger at a mistyped path.
-    if (!existsSync(file)) throw new ValidationError('--ledger', file, 'no ledger file there');
+    const file = existingLedgerPath(values.ledger, rest);
     const ledger = Ledger.open(file);
     try {
       const o = ledger.order(clientId);

@@ -13,23 +13,24 @@ import { parseBacktestConfig } from '../backtest/config.js';
 import { inputChanged, type RunProvenance } from '../backtest/provenance.js';
 import { streamsOf } from '../backtest/resultStreams.js';
 import { ExitCode, type CliIO } from './command.js';
+import { ValidationError } from '../core/errors.js';
 
-/** The provenance of a result.json, or a sentence saying why there is none. */
+/** The provenance of a result.json, or why there is none (said of the file). */
 function readProvenance(file: string): { doc: Record<string, unknown>; text: string; prov: RunProvenance } | string {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    return `cannot read ${file}: ${(err as Error).message}`;
+    return `cannot be read (${(err as Error).message})`;
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    return `${file} is not JSON: ${(err as Error).message}`;
+    return `is not JSON: ${(err as Error).message}`;
   }
   const prov = typeof doc === 'object' && doc !== null ? (doc as { provenance?: RunProvenance }).provenance : undefined;
-  if (prov === undefined || typeof prov.configFile !== 'string' || typeof prov.config !== 'object') return `${file} has no provenance record (not a backtest result.json, or written before results carried one): nothing to repeat`;
+  if (prov === undefined || typeof prov.configFile !== 'string' || typeof prov.config !== 'object') return 'has no provenance record (not a backtest result.json, or written before results carried one): nothing to repeat';
   return { doc: doc as Record<string, unknown>, text, prov };
 }
 
@@ -49,10 +50,7 @@ function codeChange(then: RunProvenance['kancil'], now: RunProvenance['kancil'])
 /** Runs `--rerun FILE`; `out` is where the new reports go (a temporary folder when not given). */
 export async function rerun(file: string, out: string | undefined, io: CliIO): Promise<number> {
   const read = readProvenance(file);
-  if (typeof read === 'string') {
-    io.stderr(`backtest --rerun: ${read}\n`);
-    return ExitCode.FAILED;
-  }
+  if (typeof read === 'string') throw new ValidationError('--rerun', file, read);
   const { doc, text, prov } = read;
   const changes = prov.inputs.flatMap((i) => {
     const c = inputChanged(i);

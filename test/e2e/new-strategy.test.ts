@@ -89,6 +89,6 @@ export default defineStrategy({
     writeFileSync(path.join(dir, 'typo.yaml'), readFileSync(path.join(dir, 'cfg.yaml'), 'utf8').replace('params: { n: 3 }', 'params: { nn: 3 }'));
     const typo = await run(process.execPath, [bin, 'backtest', 'typo.yaml', '--quiet', '--out', path.join(dir, 'out-typo')], dir);
     expect(typo.err).toMatch(/typo\.yaml: strategies\[0\]\.params\.nn=3: unknown key "nn"/);
-    expect(typo.code).toBe(1);
+    expect(typo.code).toBe(2);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 /**
  * `kancil backtest` with bad input, as a user meets it: every mistake is named (the file, the
- * field, the value), the command exits non-zero (2 with the usage for a bad argument, 1 for a bad
- * config or data), and nothing is half done: no run starts, no report folder is written.
+ * field, the value), the command exits non-zero (2 for a bad argument, with the usage, or a bad
+ * config; 1 for a run that failed), and nothing is half done: no run starts, no report folder is written.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -39,10 +39,11 @@ describe('kancil backtest: bad input', () => {
     ['missing-data', (t) => t.replace('btcusdt-1m-sample.csv.gz]', 'btcusdt-1m-missing.csv.gz]'), /missing-data\.yaml: backtest\.candles\[0\]\.files\[0\]=".*btcusdt-1m-missing\.csv\.gz": no such file/],
     ['data-is-folder', (t) => t.replace('/btcusdt-1m-sample.csv.gz]', ']'), /data-is-folder\.yaml: backtest\.candles\[0\]\.files\[0\]=".*backtest-data": not a file/],
   ];
-  it.each(cases)('%s: names the place and the value, exits 1 and writes nothing', async (name, edit, want) => {
+  it.each(cases)('%s: names the place and the value, exits 2 and writes nothing', async (name, edit, want) => {
     const out = path.join(dir, `out-${name}`);
     const r = await run([config(name, edit), '--out', out]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
+    expect(r.err).not.toContain('Usage:');
     expect(r.err).toMatch(want);
     // No stack trace for a user's mistake, no progress (nothing was read), no report.
     expect(r.err).not.toMatch(/\n\s+at /);
@@ -50,7 +51,7 @@ describe('kancil backtest: bad input', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a recording with no readable event (lines run together) is refused naming backtest.recordings, exit 1, no report', async () => {
+  it('a recording with no readable event (lines run together) is refused naming backtest.recordings, exit 2, no report', async () => {
     const bad = path.join(dir, 'run-together.rec');
     // What an importer that dropped the newlines wrote: the header, then every line run into one.
     const lines = ['1723161254087896568 {"stream":"btcusdt@trade","data":{"e":"trade","E":1723161255343,"s":"BTCUSDT","t":1,"p":"61837.63","q":"0.02","T":1723161255342,"m":true,"M":true}}', '1723161254087896569 {"stream":"btcusdt@trade","data":{"e":"trade","E":1723161255344,"s":"BTCUSDT","t":2,"p":"61837.63","q":"0.02","T":1723161255343,"m":true,"M":true}}'];
@@ -59,7 +60,7 @@ describe('kancil backtest: bad input', () => {
     writeFileSync(file, readFileSync(path.join(root, 'config/market-maker.yaml'), 'utf8').replace('../backtest-data/btcusdt-sample.ndjson.gz', bad));
     const out = path.join(dir, 'out-run-together');
     const r = await run([file, '--out', out, '--quiet']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err).toMatch(/run-together\.yaml: backtest\.recordings=.*no market event in the data: 2 lines read, 1 malformed, 0 items/);
     expect(existsSync(out)).toBe(false);
   });
@@ -77,7 +78,7 @@ describe('kancil backtest: bad input', () => {
     writeFileSync(grid, 'params:\n  fast: [5, 8]\n');
     const out = path.join(dir, 'out-sweep-missing');
     const r = await run([config('sweep-missing', (t) => t.replace('btcusdt-1m-sample.csv.gz]', 'gone.csv.gz]')), '--sweep', grid, '--out', out]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err).toMatch(/sweep-missing\.yaml: backtest\.candles\[0\]\.files\[0\]=".*gone\.csv\.gz": no such file/);
     expect(r.err).not.toMatch(/sweep \d+\/\d+/);
     expect(existsSync(out)).toBe(false);

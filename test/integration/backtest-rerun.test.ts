@@ -81,8 +81,9 @@ describe('kancil backtest --rerun', () => {
     const bare = path.join(dir, 'bare.json');
     writeFileSync(bare, '{"name":"x"}');
     const r = await run(['--rerun', bare]);
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/bare\.json has no provenance record/);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--rerun=".*bare\.json": has no provenance record/);
+    expect(r.err).toContain('Usage: kancil backtest');
     expect((await run(['--rerun', bare, cfg])).code).toBe(2);
   });
 });

@@ -84,7 +84,7 @@ describe('backtest sweeps', () => {
         const out = path.join(dir, 'out');
         const err: string[] = [];
         const code = await command.run([cfgFile, '--sweep', gridFile, '--out', out, '--workers', '1'], { stdout: (t) => err.push(t), stderr: (t) => err.push(t), env: {} });
-        expect(code, text).toBe(1);
+        expect(code, text).toBe(2);
         expect(err.join(''), text).toMatch(want);
         // Nothing ran: no progress line, no output folder.
         expect(err.join(''), text).not.toMatch(/sweep \d+\/\d+/);
@@ -253,7 +253,7 @@ describe('backtest sweeps', () => {
         writeFileSync(gridFile, `params:\n  fast: [5]\n${text}`);
         const err: string[] = [];
         const c = await command.run([cfgFile, '--sweep', gridFile, '--out', path.join(dir, 'bad'), '--workers', '1'], { stdout: (t) => err.push(t), stderr: (t) => err.push(t), env: {} });
-        expect(c, text).toBe(1);
+        expect(c, text).toBe(2);
         expect(err.join(''), text).toMatch(want);
       }
     } finally {
