@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
 import { httpRequestFinished, httpRequestMade, httpRequestWritten, type HttpRequestProbe } from '../../core/probes.js';
 import { requestWriteAwaited, requestWritten } from '../../core/requestWrites.js';
 import { keepAliveAgent } from './keepAliveAgent.js';
@@ -63,6 +64,8 @@ interface Origin {
   readonly port: string;
   /** The socket event after which request bytes can leave: TCP connected, or TLS set up. */
   readonly ready: 'connect' | 'secureConnect';
+  /** '' over plain HTTP, so the Agent does not work out a TLS server name per request; TLS: its own. */
+  readonly servername: '' | undefined;
 }
 
 /** Keep-alive HTTP client with one pool per origin. Call {@link close} when done. */
@@ -109,51 +112,29 @@ export class HttpTransport {
   #start(req: HttpRequest, done: (result: SendResult) => void): void {
     if (httpRequestMade.hasSubscribers) httpRequestMade.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe);
     const o = this.#origin(req.origin);
-    // Until the connection is ready no byte of the request has left: a failure then is a
-    // `connect` one (safe to repeat, even for an order); after it the outcome is unknown.
-    let connected = false;
-    let settled = false;
-    let connectTimer: NodeJS.Timeout | undefined;
-    let r: http.ClientRequest | undefined;
-    const finish = (result: SendResult): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      clearTimeout(connectTimer);
-      if (!result.ok) r?.destroy();
-      done(result);
-    };
-    const deadline = setTimeout(() => {
-      const detail = `no complete response within ${req.timeoutMs} ms`;
-      finish({ ok: false, kind: connected ? 'timeout' : 'connect', detail: connected ? detail : `${detail} (no connection was ready)`, cause: undefined });
-    }, req.timeoutMs);
+    const x = new Exchange(req, o, this.#options.connectTimeoutMs, done);
+    let r: http.ClientRequest;
     try {
       r = o.client.request(
-        { agent: o.agent, protocol: o.protocol, hostname: o.hostname, port: o.port, method: req.method, path: req.path, headers: req.headers },
-        (res) => readResponse(res, finish),
+        { agent: o.agent, protocol: o.protocol, hostname: o.hostname, port: o.port, servername: o.servername, method: req.method, path: req.path, headers: req.headers },
+        onResponse,
       );
     } catch (cause) {
       // Refused while building the request (a header it cannot carry): nothing was sent.
-      finish({ ok: false, ...classify(cause), kind: 'connect', cause });
+      x.finish({ ok: false, ...classify(cause), kind: 'connect', cause });
       return;
     }
-    r.on('socket', (socket) => {
-      if (!socket.connecting) {
-        connected = true;
-        return;
-      }
-      socket.once(o.ready, () => {
-        connected = true;
-        clearTimeout(connectTimer);
-      });
-      connectTimer = setTimeout(() => finish({ ok: false, kind: 'connect', detail: `no connection within ${this.#options.connectTimeoutMs} ms`, cause: undefined }), this.#options.connectTimeoutMs);
-    });
-    r.on('error', (cause) => finish({ ok: false, ...(connected ? classify(cause) : { kind: 'connect' as const, detail: classify(cause).detail }), cause }));
+    x.r = r;
+    (r as Carrier)[EXCHANGE] = x;
+    r.on('socket', onSocket);
+    r.on('error', onRequestError);
     // 'prefinish' is emitted as the socket write of the request's last bytes returns (Node's
     // OutgoingMessage._finish); 'finish' waits for the write's callback, queued behind others.
-    if (httpRequestWritten.hasSubscribers) r.once('prefinish', () => httpRequestWritten.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
-    if (requestWriteAwaited()) r.once('prefinish', requestWritten);
-    if (httpRequestFinished.hasSubscribers) r.once('finish', () => httpRequestFinished.publish({ at: performance.now(), body: req.body } satisfies HttpRequestProbe));
+    // Both decided now: a callback registered after this request was made waits for the next one.
+    x.publishWritten = httpRequestWritten.hasSubscribers;
+    x.signalWritten = requestWriteAwaited();
+    if (x.publishWritten || x.signalWritten) r.once('prefinish', onPrefinish);
+    if (httpRequestFinished.hasSubscribers) r.once('finish', onFinish);
     r.end(req.body);
   }
 
@@ -170,6 +151,7 @@ export class HttpTransport {
         hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: url.port,
         ready: secure ? 'secureConnect' : 'connect',
+        servername: secure ? undefined : '',
       };
       this.#origins.set(origin, o);
     }
@@ -177,24 +159,126 @@ export class HttpTransport {
   }
 }
 
-/** Reads a whole response as text; a connection lost before its end is an `io` failure. */
-function readResponse(res: http.IncomingMessage, finish: (result: SendResult) => void): void {
-  res.setEncoding('utf8');
-  let body = '';
-  res.on('data', (chunk: string) => {
-    body += chunk;
+/** Where a request and its response carry their {@link Exchange}, for its listeners to find. */
+const EXCHANGE = Symbol('exchange');
+type Carrier = (http.ClientRequest | http.IncomingMessage) & { [EXCHANGE]?: Exchange };
+
+/**
+ * One request's state. Its listeners are module functions that find it on the request or the
+ * response (`this` of their events), not closures made per request.
+ */
+class Exchange {
+  /** Until the connection is ready no byte of the request has left: a failure then is a `connect` one (safe to repeat, even for an order); after it the outcome is unknown. */
+  connected = false;
+  settled = false;
+  r: http.ClientRequest | undefined;
+  connectTimer: NodeJS.Timeout | undefined;
+  readonly deadline: NodeJS.Timeout;
+  /** The response body's first chunk, and all of them once there is a second. */
+  first: Buffer | undefined;
+  chunks: Buffer[] | undefined;
+  /** At the write: publish `kancil:http:written`; run the callbacks waiting for a write (requestWrites.ts). */
+  publishWritten = false;
+  signalWritten = false;
+
+  constructor(
+    readonly req: HttpRequest,
+    readonly origin: Origin,
+    readonly connectTimeoutMs: number,
+    readonly done: (result: SendResult) => void,
+  ) {
+    this.deadline = setTimeout(onDeadline, req.timeoutMs, this);
+  }
+
+  finish(result: SendResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    clearTimeout(this.connectTimer);
+    if (!result.ok) this.r?.destroy();
+    this.done(result);
+  }
+
+  /** The response body as text (decoded once, whole, so a character split across chunks is kept). */
+  body(): string {
+    if (this.chunks !== undefined) return Buffer.concat(this.chunks).toString('utf8');
+    return this.first === undefined ? '' : this.first.toString('utf8');
+  }
+}
+
+function exchangeOf(m: http.ClientRequest | http.IncomingMessage): Exchange {
+  return (m as Carrier)[EXCHANGE] as Exchange;
+}
+
+function onDeadline(x: Exchange): void {
+  const detail = `no complete response within ${x.req.timeoutMs} ms`;
+  x.finish({ ok: false, kind: x.connected ? 'timeout' : 'connect', detail: x.connected ? detail : `${detail} (no connection was ready)`, cause: undefined });
+}
+
+function onConnectTimeout(x: Exchange): void {
+  x.finish({ ok: false, kind: 'connect', detail: `no connection within ${x.connectTimeoutMs} ms`, cause: undefined });
+}
+
+function onSocket(this: http.ClientRequest, socket: Socket): void {
+  const x = exchangeOf(this);
+  if (!socket.connecting) {
+    x.connected = true;
+    return;
+  }
+  socket.once(x.origin.ready, () => {
+    x.connected = true;
+    clearTimeout(x.connectTimer);
   });
-  res.on('end', () => {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) {
-      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    }
-    finish({ ok: true, response: { status: res.statusCode ?? 0, headers, body } });
-  });
-  res.on('error', (cause) => finish({ ok: false, ...classify(cause), cause }));
-  res.on('close', () => {
-    if (!res.complete) finish({ ok: false, kind: 'io', detail: 'connection closed before the response was complete', cause: undefined });
-  });
+  x.connectTimer = setTimeout(onConnectTimeout, x.connectTimeoutMs, x);
+}
+
+function onRequestError(this: http.ClientRequest, cause: Error): void {
+  const x = exchangeOf(this);
+  x.finish({ ok: false, ...(x.connected ? classify(cause) : { kind: 'connect' as const, detail: classify(cause).detail }), cause });
+}
+
+function onPrefinish(this: http.ClientRequest): void {
+  const x = exchangeOf(this);
+  if (x.publishWritten) httpRequestWritten.publish({ at: performance.now(), body: x.req.body } satisfies HttpRequestProbe);
+  if (x.signalWritten) requestWritten();
+}
+
+function onFinish(this: http.ClientRequest): void {
+  httpRequestFinished.publish({ at: performance.now(), body: exchangeOf(this).req.body } satisfies HttpRequestProbe);
+}
+
+/** Reads a whole response; a connection lost before its end is an `io` failure. */
+function onResponse(this: http.ClientRequest, res: http.IncomingMessage): void {
+  (res as Carrier)[EXCHANGE] = exchangeOf(this);
+  res.on('data', onData);
+  res.on('end', onEnd);
+  res.on('error', onResponseError);
+  res.on('close', onClose);
+}
+
+function onData(this: http.IncomingMessage, chunk: Buffer): void {
+  const x = exchangeOf(this);
+  if (x.first === undefined) x.first = chunk;
+  else (x.chunks ??= [x.first]).push(chunk);
+}
+
+function onEnd(this: http.IncomingMessage): void {
+  const headers: Record<string, string> = {};
+  const h = this.headers;
+  for (const k of Object.keys(h)) {
+    const v = h[k];
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  const x = exchangeOf(this);
+  x.finish({ ok: true, response: { status: this.statusCode ?? 0, headers, body: x.body() } });
+}
+
+function onResponseError(this: http.IncomingMessage, cause: Error): void {
+  exchangeOf(this).finish({ ok: false, ...classify(cause), cause });
+}
+
+function onClose(this: http.IncomingMessage): void {
+  if (!this.complete) exchangeOf(this).finish({ ok: false, kind: 'io', detail: 'connection closed before the response was complete', cause: undefined });
 }
 
 function classify(cause: unknown): { kind: TransportFailureKind; detail: string } {
