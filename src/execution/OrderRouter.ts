@@ -140,9 +140,14 @@ export class OrderRouter implements Venue {
     }
   }
 
-  /** Pipeline: journals an intent, its verdict and the order it lets through in one commit (see ReconcilingVenue). */
+  /**
+   * Pipeline: journals an intent, its verdict and the order it lets through in one commit (see
+   * ReconcilingVenue), with its send when the open API will take it: submit queues the placement
+   * on a chain of its own (a new clientId), which sends before any other turn of the event loop.
+   */
   journalGate(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, taken: RiskDecisionRecord): boolean {
-    return this.#core.tracker.gate(ts, intent, d, sent, 'open', taken);
+    const core = this.#core;
+    return core.tracker.gate(ts, intent, d, sent, 'open', taken, core.breaker.closed && !core.stopped);
   }
 
   /** Cancels every live order (of a strategy and/or symbol). Used by cancel-all intents and shutdown. */

@@ -88,6 +88,8 @@ export class OrderTracker {
   readonly #orphans = new Map<string, ExecutionReportEvent[]>();
   /** Orders journalled by the gate (see {@link gate}), by clientId, until their submit adopts them. */
   readonly #gated = new Map<string, OrderRecord>();
+  /** Records the gate journalled as sent: their {@link markSent} has nothing left to write. */
+  readonly #sentByGate = new WeakSet<OrderRecord>();
   readonly #symbolInfo: ((symbol: string) => SymbolInfo | undefined) | undefined;
   readonly #log: ExecLogger | undefined;
   readonly #quarantineListeners = new Set<(q: QuarantinedFill) => void>();
@@ -131,12 +133,16 @@ export class OrderTracker {
   /**
    * Journals an intent, the gate's verdict and, for a placement it lets through (`sent`), the
    * order PENDING on `venue`, in one commit (Ledger.recordGate; false when the clientId was taken).
-   * The venue's submit then tracks the order with {@link adopt}, writing nothing more.
+   * The venue's submit then tracks the order with {@link adopt}, writing nothing more. `sending`:
+   * the venue sends it on `venue` in the chain that called the gate, so the send is journalled
+   * here too (sentAt) and its {@link markSent} writes nothing: a crash before the request leaves
+   * an order sent but absent, which restart reconciliation closes after the settle time.
    */
-  gate(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, venue: OrderVenueName, taken: RiskDecisionRecord): boolean {
-    const rec = sent === undefined ? undefined : pendingOrder(newOrderOf(sent, venue), ts);
+  gate(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, venue: OrderVenueName, taken: RiskDecisionRecord, sending = false): boolean {
+    const rec = sent === undefined ? undefined : pendingOrder(newOrderOf(sent, venue), ts, sending ? ts : undefined);
     if (!this.#ledger.recordGate(ts, intent, d, rec, taken)) return false;
     if (rec === undefined) return true;
+    if (sending) this.#sentByGate.add(rec);
     this.#gated.set(rec.clientId, rec);
     // A host that never submitted what its gate let through leaves the row PENDING, never sent:
     // what a restart closes as NOT_SENT. Only the latest few wait here.
@@ -188,10 +194,13 @@ export class OrderTracker {
 
   /**
    * Records that the placement request is about to go out on `venue` (the settle rule counts from
-   * here). Throws when the ledger has no row for the order: a request it does not name must not
-   * leave (a restart would not know to look for it).
+   * here); nothing to write when the gate's commit journalled it on `venue` ({@link gate}). Throws
+   * when the ledger has no row for the order: a request it does not name must not leave (a
+   * restart would not know to look for it).
    */
   markSent(clientId: string, venue: OrderVenueName): void {
+    const o = this.#live.get(clientId);
+    if (o !== undefined && o.venue === venue && this.#sentByGate.delete(o)) return;
     if (!this.#patch(clientId, { venue, sentAt: this.#clock.now() }, 'send')) {
       throw new StateError(`order ${clientId} has no row in the ledger: its send cannot be journalled`);
     }

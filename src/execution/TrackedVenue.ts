@@ -36,7 +36,8 @@ export class TrackedVenue implements Venue, ReconcilingVenue {
 
   /** Pipeline: journals an intent, its verdict and the order it lets through in one commit (see ReconcilingVenue). */
   journalGate(ts: number, intent: Intent, d: RiskDecisionRecord, sent: PlaceIntent | undefined, taken: RiskDecisionRecord): boolean {
-    return this.#tracker.gate(ts, intent, d, sent, 'sim', taken);
+    // submit hands the order to the simulator in the same synchronous chain: its send is journalled here.
+    return this.#tracker.gate(ts, intent, d, sent, 'sim', taken, true);
   }
 
   onExecutionReport(er: ExecutionReportEvent): void {

@@ -33,9 +33,9 @@ export function newOrderOf(intent: PlaceIntent, venue: OrderVenueName): NewOrder
  * `o` as a PENDING order journalled at `now`. Field by field, in the ledger's column order:
  * `{ ...o, state, ... }` costs ~6 KB per order on Node 20 (V8 makes a new hidden class for each
  * property added after a spread), and every record built this way has a shape of its own, so the
- * code that reads them goes megamorphic.
+ * code that reads them goes megamorphic. `sentAt`: the send journalled with it (see OrderTracker.gate).
  */
-export function pendingOrder(o: NewOrder, now: number): OrderRecord {
+export function pendingOrder(o: NewOrder, now: number, sentAt?: number): OrderRecord {
   return {
     clientId: o.clientId,
     strategy: o.strategy,
@@ -56,7 +56,7 @@ export function pendingOrder(o: NewOrder, now: number): OrderRecord {
     cumQty: ZERO,
     cumQuoteQty: ZERO,
     createdAt: now,
-    sentAt: undefined,
+    sentAt,
     updatedAt: now,
     reason: undefined,
   };

@@ -1,8 +1,8 @@
 /**
  * Sending orders and cancels: the open API first, the legacy /v1 interface while the open API
  * circuit is open. Every order is journalled (PENDING, with its clientId) before any request, and
- * `sentAt` is written before the request goes out, so a crash at any point leaves a ledger that
- * names it. A placement whose outcome is unknown (5XX, timeout) leaves the order UNKNOWN, never
+ * `sentAt` is written before the request goes out (in the gate's commit for an order the open API
+ * takes at once, see OrderRouter.journalGate), so a crash at any point leaves a ledger that names it. A placement whose outcome is unknown (5XX, timeout) leaves the order UNKNOWN, never
  * failed: resolution (unknownOutcome.ts) finds out what happened before anything else is sent.
  */
 import { AuthenticationError, ExchangeError, NetworkError, RateLimitedError, UnknownOutcomeError, ValidationError } from '../core/errors.js';
