@@ -247,20 +247,27 @@ async function runSession(cfg: RunConfig, p: SessionParts): Promise<number> {
   // run.startupWaitSec) at once; otherwise it stops the session gracefully once started.
   const startup = new AbortController();
   void p.requests.then((reason) => startup.abort(reason));
+  // A sandbox that failed during start-up may never send the books: its failure (and only that)
+  // ends the wait for them too, and the start-up's other waits.
+  const sandboxDown = new AbortController();
+  const sandboxFailed = target.sandbox?.failures.failed.then((f) => `sandbox failed in ${f.where}: ${f.error.message}`);
+  void sandboxFailed?.then((reason) => (sandboxDown.abort(reason), startup.abort(reason)));
   try {
-    session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins: p.plugins, log, stopSignal: startup.signal });
+    session = await RunSession.start({ config: cfg, endpoints: target.endpoints, credentials: target.credentials, plugins: p.plugins, log, stopSignal: startup.signal, booksSignal: sandboxDown.signal });
   } catch (err) {
     await target.sandbox?.stop();
     if (!(err instanceof StartupStopped)) throw err;
     log.flush?.();
-    io.stdout(`run stopped (${err.reason}) during start-up, while ${err.step} was failing: nothing traded${err.ordersLeft > 0 ? `; ${counted(err.ordersLeft, 'order')} of earlier runs ${err.ordersLeft === 1 ? 'is' : 'are'} still live in the ledger (the next start reconciles them)` : ''}\n`);
+    io.stdout(`run stopped (${err.reason}) during start-up, ${err.during}: nothing traded${err.ordersLeft > 0 ? `; ${counted(err.ordersLeft, 'order')} of earlier runs ${err.ordersLeft === 1 ? 'is' : 'are'} still live in the ledger (the next start reconciles them)` : ''}\n`);
+    // A failed sandbox is a failed start (exit 1), as when its failure stops a started run.
+    if (target.sandbox?.failures.first !== undefined) return ExitCode.FAILED;
     return err.ordersLeft > 0 ? ExitCode.ORDERS_LEFT : ExitCode.OK;
   }
   let requestStop: (reason: string) => void = () => undefined;
   const operatorStop = new Promise<string>((resolve) => (requestStop = resolve));
   void p.requests.then(requestStop);
   // An in-process sandbox whose own code threw stops the run in order (stop row, summary, exit 1).
-  void target.sandbox?.failures.failed.then((f) => requestStop(`sandbox failed in ${f.where}: ${f.error.message}`));
+  void sandboxFailed?.then(requestStop);
   // An event the run could not handle (a ledger write on a full disk) stops it in order, exit 1.
   void session.failure.failed.then(requestStop);
   const consoleHandle = consolePlan ? await startRunConsole(session, { plan: consolePlan, log, ...(tap ? { tap } : {}), requestStop }) : undefined;

@@ -21,6 +21,7 @@ import type { KlineSubscription } from '../strategy/klines.js';
 import type { KlineIntervalName } from '../core/enums.js';
 import type { MatchingEngine } from '../sim/engine.js';
 import type { AveragePrices } from '../execution/AveragePrices.js';
+import { StartupStopped } from './startupRetry.js';
 
 /** Options of the market-data side. */
 export interface RunMarketOptions {
@@ -128,10 +129,15 @@ export class RunMarket {
     return this.#lastPrice.get(symbol);
   }
 
-  /** Resolves when every book is ready, or rejects after `timeoutMs`. */
-  async whenReady(timeoutMs: number): Promise<void> {
+  /**
+   * Resolves when every book is ready, or rejects after `timeoutMs`; `signal` aborted meanwhile
+   * (an in-process sandbox that failed and will never send the books) rejects at once with
+   * {@link StartupStopped}.
+   */
+  async whenReady(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.ready) {
+      if (signal?.aborted === true) throw new StartupStopped('the order books', String(signal.reason ?? 'stop requested'), 0, true);
       if (Date.now() > deadline) throw new Error(`order books not ready after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -38,6 +38,7 @@ import { liveVenue, paperRunVenue, type RunVenue } from './runSessionVenue.js';
 import { RunFailure } from './runFailure.js';
 import { RunRejections, runSummary, statusLine, type RunSummary } from './runStatus.js';
 import { settleMsOf } from './runSetup.js';
+import { StartupStopped } from './startupRetry.js';
 
 export type { RunCredentials, RunEndpoints, RunSessionOptions } from './runSessionOptions.js';
 
@@ -151,7 +152,10 @@ export class RunSession {
       cleanup.push(() => run.stop());
       countEarlierFills(live, ledger, run.daily, clock);
       await reconcileAtStart(o, venue, tracker, step);
-      await market.whenReady(o.bookReadyTimeoutMs ?? 15_000).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'starting before every book is ready (orders are halted per symbol until it is)'));
+      await market.whenReady(o.bookReadyTimeoutMs ?? 15_000, o.booksSignal).catch((err: unknown) => {
+        if (err instanceof StartupStopped) throw err;
+        log.warn({ err: (err as Error).message }, 'starting before every book is ready (orders are halted per symbol until it is)');
+      });
       // The trade windows are filled from REST once the streams are connected (ready books mean
       // they are), so no trade falls between the REST answer and the first stream trade; stream
       // trades that arrived meanwhile are held back and joined by trade id. Strategies start after.

@@ -44,6 +44,11 @@ export interface RunSessionOptions {
   readonly timeSyncMs?: number;
   /** Aborted when a stop is asked for (SIGINT/SIGTERM) during start-up: the start-up's waits for the exchange end then. */
   readonly stopSignal?: AbortSignal;
+  /**
+   * Aborted when the books can never come (an in-process sandbox that failed): the wait for them
+   * ends then. A signal or a closed stdout does not end it: such a run starts, then stops in order.
+   */
+  readonly booksSignal?: AbortSignal;
   /** Order router loop timing (tests; defaults: the router's own). */
   readonly router?: { readonly pollMs?: number; readonly cancelRetryMs?: number };
 }

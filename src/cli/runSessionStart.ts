@@ -64,10 +64,10 @@ export function beginRun(o: RunSessionOptions, clock: Clock, onWriteFailure: (er
 export function endFailedStart(ledger: Ledger, clock: Clock, live: boolean, err: unknown): unknown {
   const stopped = err instanceof StartupStopped;
   const message = err instanceof Error ? err.message : String(err);
-  const reason = stopped ? `${err.reason} during start-up, while ${err.step} was failing` : message.startsWith('could not start') ? message : `could not start: ${message}`;
+  const reason = stopped ? `${err.reason} during start-up, ${err.during}` : message.startsWith('could not start') ? message : `could not start: ${message}`;
   try {
     ledger.journal(clock.now(), 'stop', { reason });
-    if (stopped && live) return new StartupStopped(err.step, err.reason, ledger.openOrders().length);
+    if (stopped && live) return new StartupStopped(err.step, err.reason, ledger.openOrders().length, err.waiting);
   } catch {
     // A ledger that cannot be written (disk full) must not hide the start-up's own error.
   }

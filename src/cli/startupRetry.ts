@@ -41,9 +41,16 @@ export class StartupStopped extends Error {
     readonly reason: string,
     /** Orders of the bot the ledger holds as live: earlier runs' orders start-up could not reconcile (live mode). */
     readonly ordersLeft = 0,
+    /** True when the step was not failing but still waited for (the order books' first snapshots). */
+    readonly waiting = false,
   ) {
-    super(`stopped during start-up (${reason}) while ${step} was failing`);
+    super(`stopped during start-up (${reason}) ${waiting ? `while waiting for ${step}` : `while ${step} was failing`}`);
     this.name = 'StartupStopped';
+  }
+
+  /** Where start-up was when it stopped, as a phrase ("while symbols was failing"). */
+  get during(): string {
+    return this.waiting ? `while waiting for ${this.step}` : `while ${this.step} was failing`;
   }
 }
 

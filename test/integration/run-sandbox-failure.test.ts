@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { parse, stringify } from 'yaml';
@@ -76,5 +77,32 @@ describe('a paper run and its in-process sandbox', () => {
     } finally {
       ledger.close();
     }
+  }, 60_000);
+
+  it('ends the wait for the books at once when the sandbox fails during start-up (exit 1)', async () => {
+    // The recording's first diff comes a minute after its snapshot: the run's book cannot be ready
+    // before then, so the run is still waiting for it (15 s) when the sandbox fails.
+    const lines = gunzipSync(readFileSync(path.join(repoRoot, 'backtest-data/btcusdt-sample.ndjson.gz'))).toString('utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"lastUpdateId"'));
+    const later = lines.slice(at + 1, at + 50).map((l) => l.replace(/^(\d+)/, (t) => String(BigInt(t) + 60_000_000_000n)));
+    const rec = path.join(dir, 'late.ndjson');
+    writeFileSync(rec, `${[lines[at], ...later].join('\n')}\n`);
+    const sbx = parse(readFileSync(path.join(repoRoot, 'config/paper-sandbox.yaml'), 'utf8')) as { market: { replay: { file: string } }[] };
+    for (const m of sbx.market) m.replay.file = rec;
+    const sbxFile = path.join(dir, 'late-sandbox.yaml');
+    writeFileSync(sbxFile, stringify(sbx));
+    const doc = parse(readFileSync(path.join(repoRoot, 'config/default.yaml'), 'utf8')) as Record<string, unknown>;
+    const file = path.join(dir, 'late.yaml');
+    writeFileSync(file, stringify({ ...doc, sandbox: { config: sbxFile }, storage: { path: path.join(dir, 'late.db') }, logging: { level: 'info' }, console: { port: 0 } }));
+    const logs = new LogWatch();
+    let out = '';
+    const done = runCommand([file, '--duration', '600'], { stdout: (t) => (out += t), stderr: (t) => (out += t), env: {} }, logs);
+    const started = JSON.parse(await logs.first((l) => l.includes('in-process sandbox started'))) as { urls: { admin_url: string } };
+    expect((await fetch(`${started.urls.admin_url}/faults/crash`, { method: 'POST', body: '{}' })).status).toBe(200);
+    const code = await done;
+    expect(out).toMatch(/run stopped \(sandbox failed in stream housekeeping: injected fault.*\) during start-up, while waiting for the order books: nothing traded/);
+    // Not after the 15 s wait: the run never started without its books.
+    expect(logs.lines.join('\n')).not.toMatch(/starting before every book is ready/);
+    expect(code, out).toBe(1);
   }, 60_000);
 });
