@@ -117,6 +117,20 @@ describe('HttpTransport keep-alive connections', () => {
     expect(seen).toEqual(['resumed', 'check phase']);
   });
 
+  it('free connections carry the next requests, most recently freed first; the rest wait for one', async () => {
+    server = await RawServer.start();
+    transport = new HttpTransport({ connections: 2 });
+    const paths = ['/a', '/b', '/c', '/d', '/e'];
+    const answers = await Promise.all(paths.map((p) => transport.send(post(server.origin, p))));
+    expect(answers.map((a) => a.ok && a.response.body)).toEqual(paths.map((path) => JSON.stringify({ path })));
+    expect(server.sockets).toHaveLength(2);
+    const seen: number[] = [];
+    server.sockets.forEach((s, i) => s.on('data', () => seen.push(i)));
+    for (const p of ['/f', '/g', '/h']) expect((await transport.send(post(server.origin, p))).ok).toBe(true);
+    expect(server.sockets).toHaveLength(2);
+    expect(new Set(seen).size).toBe(1);
+  });
+
   it('an idle connection that received stray bytes does not carry the next request', async () => {
     server = await RawServer.start();
     transport = new HttpTransport({ connections: 1 });
