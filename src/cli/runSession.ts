@@ -121,7 +121,7 @@ export class RunSession {
       const tracker = new OrderTracker({ ledger, clock, emit: (e) => bus.publish(e), symbolInfo: (s) => infoOf.get(s), log: log.child({ part: 'tracker' }) });
       // The account's balances from every source (stream, REST, simulator), recorded when they change.
       const balances = new LiveBalances(ledger, () => clock.now());
-      const inputs = { o, bus, clock, ledger, open, tracker, balances, symbols: ex.symbols, refs: ex.refs, exchangeFilters: ex.exchangeFilters, cleanup };
+      const inputs = { o, bus, clock, ledger, open, tracker, balances, symbols: ex.symbols, refs: ex.refs, exchangeFilters: ex.exchangeFilters, cleanup, failure };
       const venue = live ? await liveVenue(inputs) : paperRunVenue(inputs);
       ex.priceFollower.engine = venue.sim?.engine;
       const market = startMarket(o, bus, open, ex, venue, clock, cleanup);

@@ -26,6 +26,7 @@ import type { Ledger } from '../store/Ledger.js';
 import type { Cleanup } from './cleanup.js';
 import { paperVenue, type PaperParts } from './runSessionPaper.js';
 import type { RunSessionOptions } from './runSessionOptions.js';
+import type { RunFailure } from './runFailure.js';
 import { optional, settleMsOf } from './runSetup.js';
 import { discoverWsApiUrl, userStreams, type UserStream } from './userStream.js';
 
@@ -60,6 +61,8 @@ export interface VenueInputs {
   readonly refs: ReferencePrices;
   readonly exchangeFilters: ExchangeFilters;
   readonly cleanup: Cleanup;
+  /** The run's failure: an error nothing else could catch stops the run in order. */
+  readonly failure: RunFailure;
 }
 
 /** The live venue: the order router, the legacy fallback and the user data streams. */
@@ -95,6 +98,7 @@ export async function liveVenue(v: VenueInputs): Promise<RunVenue> {
     ...optional('pollMs', o.router?.pollMs),
     ...optional('cancelRetryMs', o.router?.cancelRetryMs),
     onBalances: (b) => v.balances.update(BalanceSource.REST, b, true),
+    onTaskFailure: (err, where) => v.failure.report(err, where),
   });
   cleanup.push(
     () => router.stop(),

@@ -139,22 +139,35 @@ export class RouterCore {
     this.track(this.serialised(clientId, fn));
   }
 
-  /** Runs `fn` after every earlier call for the same order; errors are logged, never thrown. */
+  /** Runs `fn` after every earlier call for the same order; errors are logged, thrown on only when the log fails. */
   serialised(clientId: string, fn: () => Promise<void>): Promise<void> {
     const prev = this.chains.get(clientId) ?? Promise.resolve();
     // Once per order and period: on a full disk every retry of the stop's cancels fails the same way.
     const next = prev.then(fn).catch((err: unknown) => this.repeats.write('error', `${clientId} task failed`, { clientId, err: errInfo(err) }, 'order task failed'));
-    this.chains.set(clientId, next);
-    void next.then(() => {
-      if (this.chains.get(clientId) === next) this.chains.delete(clientId);
+    // `next` rejects only when even the log line failed (the caller's tracking reports that); the
+    // order's later calls still run after it.
+    const tail = next.catch(() => undefined);
+    this.chains.set(clientId, tail);
+    void tail.then(() => {
+      if (this.chains.get(clientId) === tail) this.chains.delete(clientId);
     });
     return next;
   }
 
-  /** Keeps `p` among the calls {@link idle} waits for. */
+  /**
+   * Keeps `p` among the calls {@link idle} waits for. Nothing awaits it: a rejection (an error its
+   * own handling threw again, such as a log or ledger write failing) goes to `onTaskFailure`
+   * instead of becoming an unhandled rejection that ends the process with orders resting.
+   */
   track(p: Promise<void>): void {
-    this.#inflight.add(p);
-    void p.finally(() => this.#inflight.delete(p));
+    const done = p.catch((err: unknown) => this.#taskFailed(err));
+    this.#inflight.add(done);
+    void done.finally(() => this.#inflight.delete(done));
+  }
+
+  #taskFailed(err: unknown): void {
+    if (this.o.onTaskFailure) this.o.onTaskFailure(err, 'an order router task');
+    else this.o.log.error({ err: errInfo(err) }, 'order router task failed');
   }
 
   /** Resolves when every queued call has finished. */

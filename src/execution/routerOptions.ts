@@ -66,6 +66,12 @@ export interface OrderRouterOptions {
   readonly onBalances?: (balances: readonly Balance[]) => void;
   /** Called when the breaker changes state (the pipeline turns it into a log line / trading state). */
   readonly onBreaker?: (state: BreakerState, why: string) => void;
+  /**
+   * Called with the error of a task the router runs on its own (a poll, a cancel, a lookup) that
+   * threw past its own handling: nothing else could catch it, so the run's owner stops on it
+   * (RunFailure). Without it the error is logged.
+   */
+  readonly onTaskFailure?: (err: unknown, where: string) => void;
 }
 
 /** What the order-count filters read of an open order the bot did not place. */
