@@ -196,21 +196,30 @@ describe('BookSide applyWindow', () => {
     }
 });
 
+/**
+ * setPlain of the price 1000 + p (1000 - p for asks) on a plain side, checked after each call against
+ * a map of the live prices: invariants, prices in order, quantities.
+ */
+function checkedSetter(side: BookSide): { live: Map<number, number>; set: (p: number, q: number) => void } {
+  const d = side.isBid ? 1 : -1;
+  const live = new Map<number, number>();
+  const set = (p: number, q: number): void => {
+    expect(side.setPlain(1000 + d * p, q)).toBeLessThan(0);
+    if (q === 0) live.delete(1000 + d * p);
+    else live.set(1000 + d * p, q);
+    expectLadderInvariants(side);
+    expect(side.prices).toEqual([...live.keys()].sort((a, b) => d * (a - b)));
+    for (const [price, qty] of live) expect(side.totalOf(price)).toBe(qty);
+  };
+  return { live, set };
+}
+
 describe('BookSide window edges', () => {
   for (const isBid of [true, false]) {
     it(`${isBid ? 'bids' : 'asks'}: the touch falls below the window, then prices come back into it or land at its edges`, () => {
       const d = isBid ? 1 : -1;
       const side = new BookSide(isBid, { span: 16, at: 2 });
-      const live = new Map<number, number>();
-      const set = (p: number, q: number): void => {
-        const i = side.setPlain(1000 + d * p, q);
-        expect(i).toBeLessThan(0);
-        if (q === 0) live.delete(1000 + d * p);
-        else live.set(1000 + d * p, q);
-        expectLadderInvariants(side);
-        expect(side.prices).toEqual([...live.keys()].sort((a, b) => d * (a - b)));
-        for (const [p, q] of live) expect(side.totalOf(p)).toBe(q);
-      };
+      const { live, set } = checkedSetter(side);
       set(100, 1);
       set(101, 2); // the window is built: best 101 at 4 units below its top, worst price 89
       expect(side.dense).toBe(true);
@@ -236,6 +245,32 @@ describe('BookSide window edges', () => {
       set(71, 0);
       set(200, 12); // empty side, far above: laid out again
       set(150, 13); // far below it
+      for (const p of [...live.keys()]) set(d * (p - 1000), 0);
+      expect(side.lo).toBe(side.hi);
+    });
+
+    it(`${isBid ? 'bids' : 'asks'}: holes below the window are compacted away, with and without live window slots`, () => {
+      const d = isBid ? 1 : -1;
+      const side = new BookSide(isBid, { span: 16, at: 2 });
+      const checked = checkedSetter(side);
+      const live = checked.live;
+      let compactions = 0;
+      const set = (p: number, q: number): void => {
+        const before = side.sparseHoles;
+        checked.set(p, q);
+        if (before > 32 && side.sparseHoles === 0) compactions++;
+      };
+      set(300, 1);
+      set(301, 2); // the window: prices 289..304
+      for (let p = 100; p < 200; p++) set(p, p); // the far book below it
+      for (let p = 101; p < 199; p += 2) set(p, 0); // holes between live prices: compacted once they are more than half
+      for (let p = 102; p < 198; p += 4) set(p, 0);
+      expect(compactions).toBeGreaterThan(0);
+      for (let p = 101; p < 199; p += 2) set(p, p + 1); // inserts into the compacted far book
+      set(300, 0);
+      set(301, 0); // no live window slot: the far book's touch is below the window
+      for (let p = 103; p < 197; p += 2) set(p, 0);
+      expect(compactions).toBeGreaterThan(1);
       for (const p of [...live.keys()]) set(d * (p - 1000), 0);
       expect(side.lo).toBe(side.hi);
     });

@@ -229,9 +229,37 @@ export abstract class Ladder {
     }
     if (this.lo === this.hi) this.lo = this.hi = dense ? da : this.px.length >> 1;
     else if (this.sparseHoles > 32 && this.sparseHoles * 2 > (dense ? Math.min(this.hi, da) : this.hi) - this.lo) {
-      if (dense) this.rebuild();
+      if (dense) this.compactSparse();
       else this.regrow(this.lo);
     }
+  }
+
+  /**
+   * Compacts the far book in place: its live slots move up against the window (or, with no live
+   * window slot, end just below it), in order, and its holes are gone; the window is untouched.
+   * Why not rebuild: that lays the whole window out again (2^16 slots a side written, and the
+   * caches' copy of the window lost) to take out a few dozen holes below it.
+   */
+  protected compactSparse(): void {
+    const px = this.px;
+    const qx = this.qx;
+    const da = this.da;
+    const top = this.hi < da ? this.hi : da;
+    // From the top down: a slot is written at or above the one read, so nothing unread is overwritten.
+    let w = da;
+    for (let i = top - 1; i >= this.lo; i--) {
+      const q = qx[i]!;
+      if (q === 0) continue;
+      px[--w] = px[i]!;
+      qx[w] = q;
+    }
+    if (this.hi <= da) {
+      this.hi = da;
+      this.holes = 0;
+    } else this.holes -= this.sparseHoles;
+    this.lo = w;
+    this.sparseHoles = 0;
+    this.hint = w;
   }
 
   /** Sets the replayed quantity of a Level-less slot (live or a hole) to a new value: q > 0 keeps it, 0 removes it. */
