@@ -77,6 +77,19 @@ describe('exit codes of every command', () => {
     expect(r.err).toContain(`--ledger="${none}": no ledger file there`);
   });
 
+  it('an --base-url that does not parse as a URL is 2 naming it, not a TypeError', async () => {
+    const r = await cli(['time', '--base-url', 'http://[::1']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('invalid baseUrl="http://[::1": must be an http(s) URL');
+    expect(r.err).not.toMatch(STACK);
+  });
+
+  it('a --ledger that is a folder is 2 naming it', async () => {
+    const r = await cli(['orders', '--ledger', dir]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--ledger="${dir}": is a folder, not a ledger file`);
+  });
+
   const failures: [string, string[]][] = [
     ['time', ['time', '--base-url', REFUSED]],
     ['symbols', ['symbols', '--base-url', REFUSED]],

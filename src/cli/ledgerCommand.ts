@@ -3,7 +3,7 @@
  * (a run config's storage.path, or --ledger), the common filters, --json, and a read-only reader
  * that is always closed. They read while a run holds the ledger: nothing here takes its lock.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ValidationError } from '../core/index.js';
 import { LedgerReader, type LedgerQuery } from '../store/LedgerReader.js';
@@ -59,7 +59,9 @@ export function ledgerPath(ledger: string | undefined, positionals: readonly str
  */
 export function existingLedgerPath(ledger: string | undefined, positionals: readonly string[]): string {
   const file = ledgerPath(ledger, positionals);
-  if (!existsSync(file)) throw new ValidationError(ledger !== undefined ? '--ledger' : 'storage.path', file, ledger !== undefined ? 'no ledger file there' : `no ledger file there (${positionals[0] ?? ''} has not run yet)`);
+  const field = ledger !== undefined ? '--ledger' : 'storage.path';
+  if (!existsSync(file)) throw new ValidationError(field, file, ledger !== undefined ? 'no ledger file there' : `no ledger file there (${positionals[0] ?? ''} has not run yet)`);
+  if (statSync(file).isDirectory()) throw new ValidationError(field, file, 'is a folder, not a ledger file (storage.path names the SQLite file itself)');
   return file;
 }
 

@@ -66,6 +66,11 @@ describe('parseConfig', () => {
     expect(e.message).toMatch(/^\/cfg\/run\.yaml: strategies\[0\]\.budget\.IDR="1,000,000": .*\(line 13, column 20\)$/);
   });
 
+  it('names a host address that does not parse as a URL (it would throw at the first request)', () => {
+    const e = fails(LIVE.replace('base_url: https://api.example.test', 'base_url: "http://[::1"'));
+    expect(e.message).toMatch(/^\/cfg\/run\.yaml: exchange\.base_url="http:\/\/\[::1": expected a URL that parses/);
+  });
+
   it('takes exchange-wide filters and names a bad one', () => {
     const ok = parseConfig(`${LIVE}exchangeFilters:\n  - { filterType: EXCHANGE_MAX_NUM_ORDERS, maxNumOrders: 200 }\n`, '/cfg/run.yaml');
     expect(ok.config.exchangeFilters).toEqual([{ filterType: 'EXCHANGE_MAX_NUM_ORDERS', maxNumOrders: 200 }]);

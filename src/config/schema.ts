@@ -41,7 +41,8 @@ export const decimalValue = z
 /** A symbol in BASE_QUOTE form. */
 export const symbolName = z.string().regex(/^[A-Z0-9]+_[A-Z0-9]+$/, 'expected BASE_QUOTE, e.g. BTC_IDR');
 
-const url = z.string().regex(/^(https?|wss?):\/\/[^\s]+$/, 'expected an http(s):// or ws(s):// URL');
+// The pattern is what the JSON schema shows editors; a URL must also parse (`http://[::1` does not).
+const url = z.string().regex(/^(https?|wss?):\/\/[^\s]+$/, 'expected an http(s):// or ws(s):// URL').refine((v) => URL.canParse(v), 'expected a URL that parses (check the brackets and the port)');
 
 /** Exchange addresses, named as the spec's placeholders. */
 export const exchangeSchema = z.lazy(() =>

@@ -49,6 +49,7 @@ import type { DecimalInput } from '../open/validate.js';
 import { positive } from '../open/validate.js';
 import { LEGACY_REQUESTS_PER_MINUTE, LegacyProfile } from './LegacyProfile.js';
 import { FileNonceStore, type NonceStore } from './NonceStore.js';
+import { isHttpUrl } from '../transport/httpUrl.js';
 
 /** Constructor options. */
 export interface LegacyClientOptions {
@@ -103,7 +104,7 @@ export class LegacyClient {
   readonly limiter: EndpointWindowLimiter;
 
   constructor(options: LegacyClientOptions) {
-    if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) throw new ValidationError('baseUrl', options.baseUrl, 'must be an http(s) URL');
+    if (!isHttpUrl(options.baseUrl)) throw new ValidationError('baseUrl', options.baseUrl, 'must be an http(s) URL');
     const timeoutMs = options.timeoutMs ?? 10_000;
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new ValidationError('timeoutMs', timeoutMs, 'must be a positive integer');
     const clock = options.clock ?? systemClock;

@@ -60,6 +60,7 @@ import {
   type WithdrawParams,
 } from './params.js';
 import { routeMarket, type MarketEndpoint, type OpenHosts } from './routing.js';
+import { isHttpUrl } from '../transport/httpUrl.js';
 import { idText, optLimit, optLong, pagingDirect, positive, requiredText, text, timeRange } from './validate.js';
 
 /** Constructor options. URLs may carry a path prefix. */
@@ -117,7 +118,7 @@ export class OpenClient {
   constructor(options: OpenClientOptions) {
     for (const k of ['baseUrl', 'marketUrl', 'depthUrl'] as const) {
       const v = options[k];
-      if (typeof v !== 'string' || !/^https?:\/\//.test(v)) throw new ValidationError(k, v, 'must be an http(s) URL');
+      if (!isHttpUrl(v)) throw new ValidationError(k, v, 'must be an http(s) URL');
     }
     if (options.recvWindow !== undefined) checkRecvWindow(options.recvWindow);
     const timeoutMs = options.timeoutMs ?? 10_000;
