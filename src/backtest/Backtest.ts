@@ -327,7 +327,13 @@ export function sourceBatchesOf(cfg: BacktestConfig, skip?: ReadonlySet<MarketEv
   const wireToSymbol = new Map<string, string>();
   for (const s of Object.keys(cfg.symbols)) wireToSymbol.set(s.replace('_', ''), s);
   for (const r of bt.recordings) wireToSymbol.set(r.symbol.replace('_', ''), r.symbol);
-  const symbolOf = (wire: string): string => wireToSymbol.get(wire.toUpperCase()) ?? wire;
+  // A recording of a symbol the config does not name (its file mislabelled) is refused by name:
+  // its events would reach a simulated exchange that does not list the symbol.
+  const symbolOf = (wire: string): string => {
+    const s = wireToSymbol.get(wire.toUpperCase());
+    if (s === undefined) throw new ConfigError(cfg.file, 'backtest.recordings', bt.recordings.map((r) => r.symbol), `the data holds events of ${wire}, a symbol the config does not name: check each recording's symbol against its files`);
+    return s;
+  };
   const opts = (r: { symbol: string }) => ({ symbolOf, snapshotSymbol: r.symbol.replace('_', ''), skip, ...(stats ? { stats } : {}) });
   let merged: AsyncIterable<TimedBatch<RecordedItem>>;
   if (bt.feed.time === 'receive') {

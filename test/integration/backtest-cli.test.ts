@@ -65,6 +65,16 @@ describe('kancil backtest: bad input', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a recording whose events are of a symbol the config does not name is refused naming it, exit 2', async () => {
+    const file = path.join(dir, 'mislabelled.yaml');
+    const text = readFileSync(path.join(root, 'config/market-maker.yaml'), 'utf8').replace('../backtest-data/', `${path.join(root, 'backtest-data')}/`);
+    writeFileSync(file, text.replaceAll('BTC_USDT', 'ETH_USDT'));
+    const r = await run([file, '--out', path.join(dir, 'out-mislabelled'), '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('mislabelled.yaml: backtest.recordings=["ETH_USDT"]: the data holds events of BTCUSDT, a symbol the config does not name');
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
   const usage: [string[], RegExp][] = [
     [['--bogus'], /Unknown option '--bogus'/],
     [['--out'], /--out/],
