@@ -2,6 +2,7 @@
  * The worker pool of a sweep: runs backtest jobs on `workers` threads (default: one per core) and
  * answers each by its index. A worker that dies fails only the job it was running and is replaced.
  */
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { SweepAnswer, SweepJob } from './sweepJob.js';
 import { startSweepThread } from './sweepThreads.js';
@@ -20,6 +21,8 @@ export async function runJobs(jobs: readonly SweepJob[], workers: number | undef
   const signal = signals.abandon;
   if (signals.stop?.aborted === true) return jobs.map(() => undefined);
   const n = Math.max(1, Math.min(workers ?? os.availableParallelism(), jobs.length));
+  // Each thread listens for the abandon: more than Node's default 10 is no leak.
+  if (signal !== undefined) setMaxListeners(n + 10, signal);
   const answers: (SweepAnswer | undefined)[] = jobs.map(() => undefined);
   let next = 0;
   let done = 0;
