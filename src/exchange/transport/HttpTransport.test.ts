@@ -41,7 +41,8 @@ class RawServer {
         const path = head.split(' ')[1] ?? '';
         if (this.hang.has(path)) continue;
         const body = JSON.stringify({ path });
-        s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nKeep-Alive: timeout=60\r\n\r\n${body}`);
+        const repeated = path === '/repeated' ? 'Set-Cookie: a=1\r\nSet-Cookie: b=2\r\nX-Twice: 1\r\nX-Twice: 2\r\n' : '';
+        s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${repeated}Keep-Alive: timeout=60\r\n\r\n${body}`);
       }
     });
   }
@@ -115,6 +116,15 @@ describe('HttpTransport keep-alive connections', () => {
     setImmediate(() => seen.push('check phase'));
     await answer;
     expect(seen).toEqual(['resumed', 'check phase']);
+  });
+
+  it('a repeated header comes back as one text, set-cookie too', async () => {
+    server = await RawServer.start();
+    transport = new HttpTransport({ connections: 1 });
+    const plain = await transport.send(post(server.origin, '/plain'));
+    expect(plain.ok && plain.response.headers).toMatchObject({ 'content-type': 'application/json', 'keep-alive': 'timeout=60' });
+    const res = await transport.send(post(server.origin, '/repeated'));
+    expect(res.ok && res.response.headers).toMatchObject({ 'set-cookie': 'a=1, b=2', 'x-twice': '1, 2', 'content-length': '20' });
   });
 
   it('free connections carry the next requests, most recently freed first; the rest wait for one', async () => {

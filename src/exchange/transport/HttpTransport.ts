@@ -263,14 +263,24 @@ function onData(this: http.IncomingMessage, chunk: Buffer): void {
 }
 
 function onEnd(this: http.IncomingMessage): void {
+  const x = exchangeOf(this);
+  x.finish({ ok: true, response: { status: this.statusCode ?? 0, headers: textHeaders(this.headers), body: x.body() } });
+}
+
+/**
+ * The headers with one text each. Node keeps one text for a repeated header (joined, or the first
+ * where only one is allowed), except set-cookie, which it keeps as a list: only then is a copy
+ * made (the list joined), else Node's object is handed on as it is (nothing changes it; the
+ * Agent reads its Keep-Alive hint there too).
+ */
+function textHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
+  if (h['set-cookie'] === undefined) return h as Record<string, string>;
   const headers: Record<string, string> = {};
-  const h = this.headers;
   for (const k of Object.keys(h)) {
     const v = h[k];
     if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   }
-  const x = exchangeOf(this);
-  x.finish({ ok: true, response: { status: this.statusCode ?? 0, headers, body: x.body() } });
+  return headers;
 }
 
 function onResponseError(this: http.IncomingMessage, cause: Error): void {
