@@ -36,6 +36,13 @@ describe('RecordingStream', () => {
     s.close();
   });
 
+  it('a .gz cut short before its snapshot is a config error naming the file once', async () => {
+    const cut = path.join(dir, 'cut-early.ndjson.gz');
+    writeFileSync(cut, readFileSync(sample).subarray(0, 5000));
+    const err = await RecordingStream.open(cut, 'BTCUSDT', 64).catch((e: unknown) => e as Error);
+    expect((err as Error).message).toMatch(new RegExp(`^${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line \\d+: the gzip data is cut short`));
+  });
+
   it('hands out the sample from its snapshot on, as the whole-file reader does, holding no more than its read-ahead and a chunk', async () => {
     const all = loadRecording(sample, 'BTCUSDT');
     const want = all.slice(all.findIndex((e) => e.kind === 'snapshot')).map(key);

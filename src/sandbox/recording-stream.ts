@@ -74,7 +74,8 @@ export class RecordingStream {
     const s = new RecordingStream(file, symbol, head[0] === 0x1f && head[1] === 0x8b, Math.max(2, readAhead));
     s.#start(true);
     await s.ready();
-    if (s.lastError !== undefined && !s.#synced) throw new ConfigError(file, '', undefined, s.lastError);
+    // The error names the file already; the ConfigError puts it in front again.
+    if (s.lastError !== undefined && !s.#synced) throw new ConfigError(file, '', undefined, s.lastError.startsWith(`${file}: `) ? s.lastError.slice(file.length + 2) : s.lastError);
     if (s.peek()?.kind !== 'snapshot') throw new ConfigError(file, '', undefined, `recording has no depth snapshot for ${symbol}`);
     return s;
   }
