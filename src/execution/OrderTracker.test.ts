@@ -119,7 +119,7 @@ describe('OrderTracker', () => {
 
   it('keeps only live and lately ended orders in memory: an old order is found by orderId through the ledger', () => {
     const { ledger, tracker } = setup();
-    const ended = 1100; // more than the tracker keeps ended in memory
+    const ended = 200; // more than the tracker keeps ended in memory (128)
     for (let i = 0; i < ended; i++) {
       const clientId = `e${i}`;
       tracker.create(newOrder(clientId, `ie${i}`));

@@ -67,8 +67,14 @@ export interface TrackerOptions {
 const MAX_ORPHANS = 1000;
 /** Orders the gate journalled that wait for their submit (normally one, for a moment). */
 const GATED_KEPT = 64;
-/** Ended orders kept in memory for the events that follow an end. */
-const ENDED_KEPT = 1024;
+/**
+ * Ended orders kept in memory for the events that follow an end (an IOC's REST answer after the
+ * stream's EXPIRED, a late or duplicate report); older ones are read from the ledger. 128 orders
+ * span 12.8 s at an exchange's usual order limit (100 per 10 s) and 0.13 s at 1,000 orders/s, well
+ * past an answer's lag; kept longer, each record outlived two young-generation collections and
+ * was copied twice and promoted (1,024 held ~0.18 MB/s of records at 1,000 orders/s).
+ */
+const ENDED_KEPT = 128;
 
 /** The order state machine, backed by the ledger. */
 export class OrderTracker {
