@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../core/decimal.js';
-import { addFill, DailyPnl, markedPnl, pnlSplit, type SymbolBook } from './dailyPnl.js';
+import { addFill, DailyPnl, markedPnl, PENDING_KEPT, pnlSplit, type SymbolBook } from './dailyPnl.js';
 
 const fill = (side: 'BUY' | 'SELL', qty: string, price: string, strategy: string) => ({ strategy, symbol: 'BTC_USDT', side, qty: new Decimal(qty), quoteQty: new Decimal(qty).mul(price), commission: new Decimal(0), commissionAsset: 'USDT' });
 
@@ -65,6 +65,20 @@ describe('DailyPnl folds queued fills exactly as adding them at once', () => {
       }
     }
     expect(asked).toBeGreaterThan(100);
+  });
+
+  it('holds at most PENDING_KEPT fills when nobody asks, and answers as if it had held them all', () => {
+    const d = new DailyPnl();
+    const eager = new Map<string, SymbolBook>();
+    const day = Date.UTC(2026, 0, 5);
+    for (let i = 0; i < 1000; i++) {
+      const f = fill(i % 3 === 0 ? 'SELL' : 'BUY', '0.01', String(60_000 + (i % 7)), 's');
+      d.add(day + i, f);
+      addFill(eager, f);
+      expect(d.queued).toBeLessThan(PENDING_KEPT);
+    }
+    const mark = () => new Decimal('59000');
+    expect(d.of('s', day + 2000, mark).toFixed()).toBe(markedPnl(eager.get('s BTC_USDT') as SymbolBook, mark()).toFixed());
   });
 
   it('refuses a fill whose symbol has no BASE_QUOTE form when it arrives', () => {

@@ -100,6 +100,9 @@ interface DayBook {
   readonly quote: string;
 }
 
+/** Most fills queued before they are folded unasked (see {@link DailyPnl}). */
+export const PENDING_KEPT = 16;
+
 /**
  * Per-strategy PnL of the current UTC day: the day's fills (cash flows and position change)
  * marked to market. Resets at 00:00 UTC, which is when a daily loss limit rolls over.
@@ -111,10 +114,11 @@ interface DayBook {
  * A fill without a usable transaction time (no `E`, or not a positive integer) falls back to its
  * arrival time on our clock.
  *
- * Fills are only queued when they arrive and folded into the books, in arrival order, when a PnL
- * is asked for: a run without a daily loss limit never asks, and then no fill costs a Decimal
- * operation here. Folding later performs the very operations, in the very order, of folding at
- * once, so the PnL is the same.
+ * Fills are queued when they arrive and folded into the books, in arrival order, when a PnL is
+ * asked for or {@link PENDING_KEPT} are queued. Folding later performs the very operations, in
+ * the very order, of folding at once, so the PnL is the same. The bound is for a run that never
+ * asks (no daily loss limit, no status): it would hold each fill for the day, long enough to be
+ * copied twice by young-generation collections and promoted.
  */
 export class DailyPnl {
   #day = -1;
@@ -132,9 +136,15 @@ export class DailyPnl {
     if (!isBaseQuote(f.symbol)) splitSymbol(f.symbol);
     const e = f.E;
     const day = Math.floor((e !== undefined && Number.isSafeInteger(e) && e > 0 ? e : t) / DAY_MS);
-    if (day === this.#day) this.#pending.push(f);
-    else if (day > this.#day) this.#later.push({ day, f });
+    if (day === this.#day) {
+      if (this.#pending.push(f) >= PENDING_KEPT) this.#fold();
+    } else if (day > this.#day) this.#later.push({ day, f });
     // else: a fill of a day already over; its limit no longer decides anything, and today's must not see it.
+  }
+
+  /** Fills of the day not folded into the books yet. */
+  get queued(): number {
+    return this.#pending.length;
   }
 
   /** PnL of `strategy` today at time `t`, in quote terms, with positions at `mark`. */
