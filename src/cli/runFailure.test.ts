@@ -17,4 +17,14 @@ describe('RunFailure', () => {
     other.report(new TypeError('x is undefined'), 'a periodic task');
     expect(await other.failed).toBe('a periodic task failed: x is undefined');
   });
+
+  it('stops the run even when its log fails as the reported error did (a full disk)', async () => {
+    const full = (): never => {
+      throw new Error('ENOSPC: no space left on device, write');
+    };
+    const f = new RunFailure(pino({ level: 'info' }, { write: full }));
+    expect(() => f.report(new Error('disk full'), 'an order router task')).not.toThrow();
+    expect(() => f.report(new Error('again'), 'a periodic task')).not.toThrow();
+    expect(await f.failed).toBe('an order router task failed: disk full');
+  });
 });

@@ -29,12 +29,23 @@ export class RunFailure {
     const message = err instanceof Error ? err.message : String(err);
     if (this.#reason !== undefined) {
       // Every later event may fail the same way (a full disk): counted, logged once in a while.
-      if (++this.#later % 1000 === 1) this.#log.warn({ err: message, where, count: this.#later }, 'failing again while the run stops');
+      if (++this.#later % 1000 === 1) this.#quietly(() => this.#log.warn({ err: message, where, count: this.#later }, 'failing again while the run stops'));
       return;
     }
     const ledger = err instanceof Error && err.name === 'SqliteError';
     this.#reason = `${ledger ? 'ledger write failed' : `${where} failed`}: ${message}`;
-    this.#log.error({ err: message, where, ...(err instanceof Error && !ledger ? { stack: err.stack } : {}) }, `${this.#reason}: stopping the run`);
-    this.#resolve(this.#reason);
+    // The stop first: the log may fail the same way as what is reported (a full disk).
+    const reason = this.#reason;
+    this.#resolve(reason);
+    this.#quietly(() => this.#log.error({ err: message, where, ...(err instanceof Error && !ledger ? { stack: err.stack } : {}) }, `${reason}: stopping the run`));
+  }
+
+  /** Runs a log call whose own failure must not undo the report (the stop's summary names the reason). */
+  #quietly(log: () => void): void {
+    try {
+      log();
+    } catch {
+      // Nothing left to tell it to: the run stops with the reason it was given.
+    }
   }
 }

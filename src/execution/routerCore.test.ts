@@ -6,11 +6,11 @@ import { OrderTracker } from './OrderTracker.js';
 import { type ExecLogger, silentLogger } from './log.js';
 import { RouterCore } from './routerCore.js';
 
-function core(log: ExecLogger, failures: [unknown, string][]): RouterCore {
+function core(log: ExecLogger, failures: [unknown, string][], onTaskFailure = (err: unknown, where: string): unknown => failures.push([err, where])): RouterCore {
   const clock = new VirtualClock(1_000_000);
   const ledger = Ledger.open(':memory:');
   const tracker = new OrderTracker({ ledger, clock, emit: () => undefined });
-  return new RouterCore({ open: new FakeExchange(() => clock.now()).open, tracker, ledger, clock, log, symbols: ['BTC_IDR'], onTaskFailure: (err, where) => failures.push([err, where]) });
+  return new RouterCore({ open: new FakeExchange(() => clock.now()).open, tracker, ledger, clock, log, symbols: ['BTC_IDR'], onTaskFailure: (err, where) => void onTaskFailure(err, where) });
 }
 
 describe('RouterCore.track', () => {
@@ -35,5 +35,22 @@ describe('RouterCore.track', () => {
     c.enqueue('c1', () => Promise.resolve(void (ran = true)));
     await c.idle();
     expect(ran).toBe(true);
+  });
+
+  it('a failure whose report throws too ends in no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (r: unknown): void => void unhandled.push(r);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const c = core(silentLogger, [], () => {
+        throw new Error('ENOSPC: no space left on device, write');
+      });
+      c.track(Promise.reject(new Error('boom')));
+      await c.idle();
+      await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

@@ -166,8 +166,13 @@ export class RouterCore {
   }
 
   #taskFailed(err: unknown): void {
-    if (this.o.onTaskFailure) this.o.onTaskFailure(err, 'an order router task');
-    else this.o.log.error({ err: errInfo(err) }, 'order router task failed');
+    try {
+      if (this.o.onTaskFailure) this.o.onTaskFailure(err, 'an order router task');
+      else this.o.log.error({ err: errInfo(err) }, 'order router task failed');
+    } catch {
+      // The report itself failed (its log on a full disk): thrown on, it would end the process
+      // with orders resting, as the failure it reports would have.
+    }
   }
 
   /** Resolves when every queued call has finished. */
