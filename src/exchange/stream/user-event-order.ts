@@ -17,14 +17,14 @@ import type { AccountPositionEventFull } from './parse-user.js';
 import type { TimerHandle, Timers } from './timing.js';
 import type { Clock } from '../../core/clock.js';
 import { OrderReportChain } from './order-report-chain.js';
+import { RecentKeys } from './recent-keys.js';
 
 /** Identity of an event for duplicate detection. */
 export function userEventKey(ev: UserDataEvent): string {
   switch (ev.type) {
     case 'executionReport': {
       const r: ExecutionReportEvent = ev;
-      // One flat string (join), not a template's rope of ten strings: the dedupe set keeps 20,000
-      // keys, and every piece of a rope is an object the GC copies twice and promotes.
+      // Hashed and dropped by the orderer (recent-keys.ts): one string, built once.
       return ['er', r.orderId, r.clientId, r.executionType, r.status, String(r.tradeId), r.cumQty.toFixed(), r.E].join('|');
     }
     case 'accountPosition': {
@@ -66,7 +66,7 @@ export class UserEventOrderer {
   #held: Held[] = [];
   #seq = 0;
   #timer: TimerHandle | undefined;
-  readonly #seen = new Set<string>();
+  readonly #seen: RecentKeys;
   readonly #chain = new OrderReportChain();
   #lastEmittedE = -Infinity;
   #cautiousUntil = -Infinity;
@@ -79,20 +79,15 @@ export class UserEventOrderer {
   /** Gaps still open when the window ran out. */
   gaps = 0;
 
-  constructor(private readonly opts: UserEventOrdererOptions) {}
+  constructor(private readonly opts: UserEventOrdererOptions) {
+    this.#seen = new RecentKeys(opts.dedupeSize ?? 20_000);
+  }
 
   /** Accepts one event. */
   push(ev: UserDataEvent): void {
-    const key = userEventKey(ev);
-    if (this.#seen.has(key)) {
+    if (!this.#seen.add(userEventKey(ev))) {
       this.duplicates++;
       return;
-    }
-    this.#seen.add(key);
-    if (this.#seen.size > (this.opts.dedupeSize ?? 20_000)) {
-      // Sets iterate in insertion order: forget the oldest key.
-      const oldest = this.#seen.values().next().value;
-      if (oldest !== undefined) this.#seen.delete(oldest);
     }
     if (this.opts.windowMs <= 0) {
       this.#out(ev);
