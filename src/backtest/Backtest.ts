@@ -40,7 +40,7 @@ import { receiveTimeBatches, type FeedTimeStats } from './feedTime.js';
 import { twoClockBatches, type ClockedBatch, type StepClock } from './twoClocks.js';
 import { assembleRun } from '../run/assemble.js';
 import { backtestVenue, loadStrategies, runSymbols, venueRiskInputs, type BacktestVenue } from './backtestVenue.js';
-import { makeFolder } from './makeFolder.js';
+import { makeFolder } from '../store/makeFolder.js';
 
 export { BACKTEST_ACCOUNT, symbolInfoOf } from './backtestVenue.js';
 

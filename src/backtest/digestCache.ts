@@ -13,7 +13,7 @@
 import { readFileSync, renameSync, type Stats, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { makeFolder } from './makeFolder.js';
+import { makeFolder } from '../store/makeFolder.js';
 
 /** How recent a change leaves a file unstored. */
 const RACY_MS = 3000;

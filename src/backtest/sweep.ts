@@ -27,7 +27,7 @@ import { runWalkForward, walkForwardSpans, type WalkForwardResult } from './swee
 import { walkForwardTable } from './walkForwardReport.js';
 import { renderSweepHtml } from './sweepReport.js';
 import { overfittingText, sweepOverfitting, type SweepOverfitting } from './sweepOverfitting.js';
-import { makeFolder } from './makeFolder.js';
+import { makeFolder } from '../store/makeFolder.js';
 
 /** One ranked row. */
 export interface SweepRow {

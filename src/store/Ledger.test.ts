@@ -367,6 +367,8 @@ describe('Ledger', () => {
       expect(refusal(join(file, 'sub', 'ledger.db')).message).toBe(`ledger ${join(file, 'sub', 'ledger.db')}: cannot be created: ${file} is a file, not a folder`);
       // Linux's /proc takes no new file: SQLite's "unable to open database file" came out as a bare SqliteError.
       if (process.platform === 'linux') expect(refusal('/proc/kancil-ledger.db').message).toMatch(/^ledger \/proc\/kancil-ledger\.db: cannot take its lock file \/proc\/kancil-ledger\.db\.lock \(/);
+      // A folder to make there: Node's recursive mkdir never returned.
+      if (process.platform === 'linux') expect(refusal('/proc/kancil/ledger.db').message).toBe('ledger /proc/kancil/ledger.db: its folder cannot be created: /proc takes no new entry (ENOENT)');
     });
 
     it.skipIf(process.getuid?.() === 0)('a file this user cannot read (skipped as root, who reads every file)', () => {

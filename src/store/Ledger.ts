@@ -10,7 +10,7 @@
  * because start-up reconciliation with the exchange recovers fills from the exchange anyway. A
  * run's ledger is checkpointed by a worker thread (checkpointer.ts), not in its commits.
  */
-import { mkdirSync } from 'node:fs';
+import { makeFolder } from './makeFolder.js';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
@@ -181,7 +181,7 @@ export class Ledger {
     const problem = path === ':memory:' ? undefined : (ledgerFileProblem(path, true) ?? ledgerFolderProblem(path));
     if (problem !== undefined) throw new StateError(`ledger ${path}: ${problem}`);
     try {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      if (path !== ':memory:') makeFolder(dirname(path));
     } catch (err) {
       throw new StateError(`ledger ${path}: its folder cannot be created (${err instanceof Error ? err.message : String(err)})`, { cause: err });
     }

@@ -3,8 +3,8 @@
  * database file" or "disk I/O error", and an unreadable file the same, which tells an operator
  * nothing about what to fix.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** Why the ledger file at `path` cannot be opened (`write`: for a run, which writes it), or undefined. */
 export function ledgerFileProblem(path: string, write: boolean): string | undefined {
@@ -23,13 +23,31 @@ export function ledgerFileProblem(path: string, write: boolean): string | undefi
   return undefined;
 }
 
-/** Why the folder of a ledger at `path` cannot be made (a part of it is a file), or undefined. */
+/**
+ * Why the folder of a ledger at `path` cannot be made (a part of it is a file, or the nearest
+ * existing folder takes no new entry), or undefined. The second is probed: root passes every
+ * access() check, yet /proc takes nothing, and Node's recursive mkdir loops forever there.
+ */
 export function ledgerFolderProblem(path: string): string | undefined {
   for (let at = dirname(path); ; at = dirname(at)) {
+    let isDir: boolean;
     try {
-      return statSync(at).isDirectory() ? undefined : `cannot be created: ${at} is a file, not a folder`;
+      isDir = statSync(at).isDirectory();
     } catch {
       if (dirname(at) === at) return undefined;
+      continue;
     }
+    if (!isDir) return `cannot be created: ${at} is a file, not a folder`;
+    return at === dirname(path) ? undefined : newEntryProblem(at);
+  }
+}
+
+/** Makes and removes a probe folder in `at`: why nothing can be made there, or undefined. */
+function newEntryProblem(at: string): string | undefined {
+  try {
+    rmdirSync(mkdtempSync(join(at, '.kancil-probe-')));
+    return undefined;
+  } catch (err) {
+    return `its folder cannot be created: ${at} takes no new entry (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Output folders made one level at a time. Node's `mkdirSync(dir, { recursive: true })` loops
- * forever where a folder exists but takes no new entry with ENOENT (Linux's /proc): a report
- * that cannot be written must fail with the folder's name, never hang the process.
+ * Folders (reports, a ledger's) made one level at a time. Node's `mkdirSync(dir, { recursive:
+ * true })` loops forever where a folder exists but takes no new entry with ENOENT (Linux's /proc):
+ * a folder that cannot be made must fail with its name, never hang the process.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
