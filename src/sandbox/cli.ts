@@ -68,8 +68,11 @@ export const sandboxCommand = {
       io.stderr(`kancil sandbox: WARNING: listening on ${config.host} (server.exposed: true): anyone who reaches this address can trade the test accounts, read their keys' balances and stream their orders; the admin API stays on 127.0.0.1\n`);
     }
     const sandbox = await startSandbox(config);
+    // Listening before the ready line: a Ctrl-C sent on reading it must stop the sandbox in order,
+    // not find Node's default action (exit 130) in the moment between the write and the listener.
+    const stopped = untilStopped(signal);
     io.stdout(`${JSON.stringify({ ...sandbox.urls, accounts: sandbox.accounts })}\n`);
-    const why = await untilStopped(signal);
+    const why = await stopped;
     await sandbox.stop();
     io.stderr(`kancil sandbox: stopped (${why})\n`);
     return 0;

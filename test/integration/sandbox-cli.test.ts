@@ -21,7 +21,9 @@ describe('kancil sandbox', () => {
     const ctl = new AbortController();
     let ready: (line: string) => void = () => undefined;
     const firstLine = new Promise<string>((r) => (ready = r));
-    const io = { stdout: (t: string) => (out.push(t), ready(t)), stderr: () => undefined, env: {} };
+    // A Ctrl-C sent on reading the ready line must find the sandbox's own listener, not Node's default exit.
+    const sigintListeners: number[] = [];
+    const io = { stdout: (t: string) => (out.push(t), sigintListeners.push(process.listenerCount('SIGINT')), ready(t)), stderr: () => undefined, env: {} };
     const run = sandboxCommand.run(['--config', path.join(repoRoot, 'config/sandbox.yaml')], io, ctl.signal);
     const info = JSON.parse(await firstLine) as Record<string, unknown>;
     for (const k of URL_KEYS) expect(typeof info[k]).toBe('string');
@@ -34,6 +36,7 @@ describe('kancil sandbox', () => {
     ctl.abort();
     expect(await run).toBe(0);
     expect(out).toHaveLength(1);
+    expect(sigintListeners[0]).toBeGreaterThan(0);
   });
 
   it('refuses to bind a non-loopback host without server.exposed, and warns loudly with it', async () => {
