@@ -90,7 +90,7 @@ export const exchangeFilterSchema = z.lazy(() =>
 const limitsShape = () => ({
   maxOrderNotional: decimalValue.optional().describe('largest order value in the quote asset'),
   maxOpenOrders: z.number().int().positive().optional().describe("most open orders of one strategy"),
-  maxOrderRate: z.strictObject({ count: z.number().int().positive(), windowMs: z.number().int().positive() }).optional().describe('at most count placements in any windowMs'),
+  maxOrderRate: z.strictObject({ count: z.number().int().positive(), windowMs: z.number().int().positive().max(86_400_000) }).optional().describe('at most count placements in any windowMs (a day at most)'),
   dailyLossLimit: decimalValue.optional().describe('loss in the quote asset after which only reducing orders pass'),
   maxPosition: z.record(z.string(), decimalValue).optional().describe('largest absolute position per base asset'),
 });

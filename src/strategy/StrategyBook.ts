@@ -13,6 +13,7 @@ import { isBaseQuote, splitSymbol } from '../core/symbols.js';
 import { HeldSums } from './heldSums.js';
 import { RunningAmount } from './runningAmount.js';
 import type { OwnOrderView } from './types.js';
+import { PlacementTimes } from './placementTimes.js';
 
 /** Core's powers of ten under a local const (see core/pow10.ts). */
 const POW10 = CORE_POW10;
@@ -131,7 +132,7 @@ export class StrategyBook {
   /** The asset position() read last and its amount (undefined: none yet), kept current by fill(). */
   #posAsset: string | undefined;
   #posAmount: RunningAmount | undefined;
-  readonly #placements: number[] = [];
+  readonly #placements = new PlacementTimes();
   /** Asset split of each symbol seen (fills and locks read it per event). */
   readonly #assets = new Map<string, Assets>();
   /**
@@ -157,9 +158,7 @@ export class StrategyBook {
 
   /** Records a place intent as a PENDING order before it is sent. */
   placed(i: PlaceIntent, now: number): void {
-    this.#placements.push(now);
-    // Bounded memory: rate limits look back far less than a day.
-    if (this.#placements.length > 4096 && (this.#placements[0] as number) < now - 86_400_000) this.#placements.splice(0, this.#placements.findIndex((x) => x >= now - 86_400_000));
+    this.#placements.add(now);
     this.#put(i.clientId, {
       clientId: i.clientId,
       orderId: undefined,
@@ -342,11 +341,9 @@ export class StrategyBook {
     return this.#orders.size;
   }
 
-  /** Placements with time > t. */
+  /** Placements with time > t, over the last day at most (see placementTimes.ts). */
   placementsSince(t: number): number {
-    let n = 0;
-    for (let i = this.#placements.length - 1; i >= 0 && (this.#placements[i] as number) > t; i--) n++;
-    return n;
+    return this.#placements.countAfter(t);
   }
 
   /** Stores an open order's record (replacing its previous one in place) and moves the running sums. */
