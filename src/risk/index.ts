@@ -3,5 +3,4 @@ export * from './types.js';
 export * from './rules.js';
 export * from './checkIntent.js';
 export * from './tradingState.js';
-export * from './orderRate.js';
 export { checkIntentReference } from './reference/checkIntentReference.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { TradingStateEvent } from '../bus/events.js';
-import { OrderRateWindow } from './orderRate.js';
 import { TradingStateMachine } from './tradingState.js';
 
 describe('TradingStateMachine', () => {
@@ -66,18 +65,5 @@ describe('TradingStateMachine', () => {
     expect(m.stateFor('ETH_IDR')).toBe('ACTIVE');
     m.onEvent({ type: 'bookStatus', E: 2, symbol: 'BTC_IDR', ready: true, reason: 'synced' });
     expect(m.stateFor('BTC_IDR')).toBe('ACTIVE');
-  });
-});
-
-describe('OrderRateWindow', () => {
-  it('counts placements in (start, now] and forgets those beyond the horizon', () => {
-    const w = new OrderRateWindow(1000);
-    for (const t of [0, 100, 500, 999, 1000, 1500]) w.record(t);
-    // Recording 1500 dropped everything at or before 1500 - 1000.
-    expect(w.countSince(500)).toBe(3);
-    expect(w.countSince(999)).toBe(2);
-    expect(w.countSince(1500)).toBe(0);
-    for (let t = 2000; t < 10_000; t++) w.record(t);
-    expect(w.countSince(8999)).toBe(1000);
   });
 });
