@@ -32,8 +32,7 @@ const STACK = /\n\s+at /;
 const REFUSED = 'http://127.0.0.1:1';
 
 describe('exit codes of every command', () => {
-  // `record` writes its usage to the process's stderr, not through the CLI's io.
-  it.each(commands.map((c) => c.name).filter((n) => n !== 'record'))('%s: an unknown option is 2 with the usage', async (name) => {
+  it.each(commands.map((c) => c.name))('%s: an unknown option is 2 with the usage', async (name) => {
     const r = await cli([name, ...(name === 'ledger' ? ['archive'] : []), '--bogus']);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--bogus/);

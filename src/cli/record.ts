@@ -12,13 +12,14 @@ import { writeBinaryRecording } from '../record/binary/writer.js';
 import { onClosedPipe } from './closedPipe.js';
 import { onStopSignals } from './stopSignals.js';
 import type { Command } from './command.js';
+import { parseCommandArgs } from './args.js';
 import { outputDirProblem } from './outputDir.js';
 import path from 'node:path';
 import { scrubSecretText } from '../core/secretScrub.js';
 
 /** Usage text. */
 export const RECORD_USAGE = [
-  'usage: kancil record --config <recorder.yaml>',
+  'Usage: kancil record --config <recorder.yaml>',
   '       kancil record import --from <ns|cryptofeed|kline-csv|recording> --out <file.rec.gz|file.krb> [--to text|binary] [--symbol S] [--interval 1m] --source <text> --licence <text> <input files...>',
   '         --to binary writes the binary form (exact scaled integers; replays skip the parse); --from recording reads kancil text recordings',
 ].join('\n');
@@ -26,8 +27,8 @@ export const RECORD_USAGE = [
 /** Runs the record command with its arguments (after `record`); resolves with the exit code. */
 export async function recordCommand(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'import') return importCommand(argv.slice(1));
-  const i = argv.indexOf('--config');
-  const file = i >= 0 ? argv[i + 1] : undefined;
+  // An option it does not know (a typo of --config) is named, not taken for a missing --config.
+  const file = parseCommandArgs(argv, { config: { type: 'string' } }).values.config;
   if (file === undefined) return usage('--config is required');
   const cfg = loadRecordConfig(file);
   const logger = pino({ hooks: { streamWrite: scrubSecretText }, name: 'kancil.record' }, pino.destination(2));
