@@ -62,6 +62,15 @@ describe('exit codes of every command', () => {
     expect(r.err).not.toMatch(STACK);
   });
 
+  it('run: a storage.path that cannot hold a ledger is 2 naming it, before anything starts', async () => {
+    const under = path.join(runConfig, 'ledger.db');
+    const text = readFileSync(path.join(root, 'config/default.yaml'), 'utf8').replace('config: paper-sandbox.yaml', `config: ${path.join(root, 'config/paper-sandbox.yaml')}`).replace('path: ../var/default-paper.db', `path: ${under}`);
+    let out = '';
+    const code = await runCli(['run', file('bad-storage.yaml', text), '--duration', '1'], { stdout: (t) => void (out += t), stderr: (t) => void (out += t), env: {} });
+    expect(code).toBe(2);
+    expect(out).toContain(`bad-storage.yaml: storage.path=${JSON.stringify(under)}: cannot be created: ${runConfig} is a file, not a folder`);
+  });
+
   it.each([['run'], ['backtest'], ['doctor'], ['status']])('%s: a config file that is missing is 2 naming it', async (name) => {
     const missing = path.join(dir, 'missing.yaml');
     const r = await cli([name, missing]);

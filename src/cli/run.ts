@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { PinoPretty } from 'pino-pretty';
-import { ValidationError } from '../core/errors.js';
+import { ConfigError, ValidationError } from '../core/errors.js';
+import { ledgerPathProblem } from '../store/ledgerFile.js';
 import { setLongTimeout, type LongTimer } from '../core/longTimer.js';
 import { addSecretValues, scrubSecretText } from '../core/secretScrub.js';
 import { envSecretValues } from '../config/secrets.js';
@@ -211,6 +212,9 @@ export async function runCommand(argv: readonly string[], io: CliIO, logStream: 
   addSecretValues(envSecretValues(io.env));
   const cfg = loadRunConfig(path.resolve(file));
   const durationSec = durationOption(values.duration, cfg.run.durationSec);
+  // A ledger path that cannot hold a ledger is the config's to fix: named before anything starts.
+  const ledgerProblem = ledgerPathProblem(cfg.storage.path);
+  if (ledgerProblem !== undefined) throw new ConfigError(cfg.file, 'storage.path', cfg.storage.path, ledgerProblem);
   // The console is checked before anything connects: an unsafe one refuses the run.
   const consolePlan = planConsole(cfg, values.console === true, io.env);
   const tap = consolePlan ? new LogTap() : undefined;

@@ -23,7 +23,7 @@ import { TERMINAL_STATES, type TrackedOrderStateName } from '../bus/events.js';
 import type { FillRecord, OrderRecord, QuarantineRecord, RiskDecisionRecord, TransitionRecord } from './records.js';
 import { archiveRows, type ArchiveResult } from './archive.js';
 import { startCheckpointer, WAL_FILE_LIMIT_BYTES, type Checkpointer } from './checkpointer.js';
-import { ledgerFileProblem, ledgerFolderProblem } from './ledgerFile.js';
+import { ledgerPathProblem } from './ledgerFile.js';
 import { holdLock } from './ledgerLock.js';
 import { freshLedgerFile, ledgerOpenFailure } from './ledgerOpenFailure.js';
 import { checkSchemaVersion, migrateLedger } from './migrate.js';
@@ -178,7 +178,7 @@ export class Ledger {
 
   /** Opens (creating if needed) the ledger at `path`; ':memory:' for tests. Creates the parent folder. */
   static open(path: string, options: LedgerOpenOptions = {}): Ledger {
-    const problem = path === ':memory:' ? undefined : (ledgerFileProblem(path, true) ?? ledgerFolderProblem(path));
+    const problem = ledgerPathProblem(path);
     if (problem !== undefined) throw new StateError(`ledger ${path}: ${problem}`);
     try {
       if (path !== ':memory:') makeFolder(dirname(path));

@@ -23,6 +23,11 @@ export function ledgerFileProblem(path: string, write: boolean): string | undefi
   return undefined;
 }
 
+/** Why a run cannot keep its ledger at `path` (the file, or the folder to make for it), or undefined. */
+export function ledgerPathProblem(path: string): string | undefined {
+  return path === ':memory:' ? undefined : (ledgerFileProblem(path, true) ?? ledgerFolderProblem(path));
+}
+
 /**
  * Why the folder of a ledger at `path` cannot be made (a part of it is a file, or the nearest
  * existing folder takes no new entry), or undefined. The second is probed: root passes every
