@@ -3,8 +3,9 @@
  * out in the first second, not as a stack trace (or a hang) after an hour's backtest. Nothing is
  * left behind (a run refused for another reason leaves no empty folder).
  */
-import { accessSync, constants, mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import { newEntryFailure } from '../store/makeFolder.js';
 
 /** Why `dir` cannot become a written output folder, or undefined when it can. */
 export function outputDirProblem(dir: string): string | undefined {
@@ -33,19 +34,9 @@ export function outputDirProblem(dir: string): string | undefined {
   }
 }
 
-/**
- * Whether a new entry can really be made in the folder `at`: root passes every access() check,
- * yet a pseudo file system such as /proc or /sys takes no new entry (and Node's recursive mkdir
- * loops forever on /proc's ENOENT). A probe folder is made and removed at once.
- */
+/** Whether a new entry can really be made in the folder `at` (see newEntryFailure: /proc takes none). */
 function probeProblem(at: string, self: boolean): string | undefined {
-  let probe: string;
-  try {
-    probe = mkdtempSync(path.join(at, '.kancil-probe-'));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return self ? `takes no new entry (${code})` : `cannot be created: ${at} takes no new entry (${code})`;
-  }
-  rmdirSync(probe);
-  return undefined;
+  const code = newEntryFailure(at);
+  if (code === undefined) return undefined;
+  return self ? `takes no new entry (${code})` : `cannot be created: ${at} takes no new entry (${code})`;
 }

@@ -3,8 +3,9 @@
  * database file" or "disk I/O error", and an unreadable file the same, which tells an operator
  * nothing about what to fix.
  */
-import { accessSync, constants, mkdtempSync, rmdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { newEntryFailure } from './makeFolder.js';
 
 /** Why the ledger file at `path` cannot be opened (`write`: for a run, which writes it), or undefined. */
 export function ledgerFileProblem(path: string, write: boolean): string | undefined {
@@ -47,12 +48,8 @@ export function ledgerFolderProblem(path: string): string | undefined {
   }
 }
 
-/** Makes and removes a probe folder in `at`: why nothing can be made there, or undefined. */
+/** Why nothing can be made in the folder `at`, or undefined. */
 function newEntryProblem(at: string): string | undefined {
-  try {
-    rmdirSync(mkdtempSync(join(at, '.kancil-probe-')));
-    return undefined;
-  } catch (err) {
-    return `its folder cannot be created: ${at} takes no new entry (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-  }
+  const code = newEntryFailure(at);
+  return code === undefined ? undefined : `its folder cannot be created: ${at} takes no new entry (${code})`;
 }

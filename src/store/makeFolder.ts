@@ -3,7 +3,7 @@
  * true })` loops forever where a folder exists but takes no new entry with ENOENT (Linux's /proc):
  * a folder that cannot be made must fail with its name, never hang the process.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Makes `dir` and every missing folder above it; throws the first failure (naming its path). */
@@ -29,4 +29,20 @@ function isFolder(at: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Makes and removes a probe folder in the existing folder `at`: the error code when nothing can be
+ * made there, else undefined. Root passes every access() check, yet a pseudo file system such as
+ * /proc or /sys takes no new entry.
+ */
+export function newEntryFailure(at: string): string | undefined {
+  let probe: string;
+  try {
+    probe = mkdtempSync(path.join(at, '.kancil-probe-'));
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  }
+  rmdirSync(probe);
+  return undefined;
 }
